@@ -1,0 +1,29 @@
+# The two commands of the README. Both create .venv and install requirements.txt on first use.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8501
+
+.PHONY: app test install chromium
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+# Install and start the inspector (opens on a bundled sample book).
+app: install
+	$(BIN)/streamlit run app.py --server.headless true --server.address 127.0.0.1 \
+		--server.port $(PORT) --browser.gatherUsageStats false
+
+# Debian's chromium for the browser tests (never `playwright install`: it downloads browsers).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+# Run every test: unit, property, CLI, AppTest and real-browser tests.
+test: install chromium
+	$(BIN)/python -m pytest -n 2 -q

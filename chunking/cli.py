@@ -1,0 +1,122 @@
+"""Command line: ``python -m chunking COMMAND …``.
+
+One argparse subcommand per command; each handler lives in ``chunking/commands/<name>.py`` as
+``run(**options) -> int`` taking explicit keyword arguments. One error handler maps the error
+classes of ``chunking.errors`` to exit codes: 0 ok, 2 usage or policy error, 3 unreadable input,
+4 validation failure, 130 interrupted. Errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .errors import ChunkingError, UsageError
+from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+
+PROG = "python -m chunking"
+FORMATS = ("jsonl", "csv", "parquet", "langchain")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so usage errors take the one error path."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _add_policy_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("policy (defaults = the chapter-aware profile)")
+    g.add_argument("--strategy", choices=STRATEGIES, default="chapter-window")
+    g.add_argument("--max-tokens", type=int, default=512, help="hard token limit per chunk")
+    g.add_argument("--overlap", type=int, default=120, dest="overlap_tokens",
+                   help="tokens repeated from the previous chunk, never across a fence")
+    g.add_argument("--target-pages", type=int, default=2, help="soft page target per chunk")
+    g.add_argument("--max-pages", type=int, default=3, help="hard page-span limit per chunk")
+    g.add_argument("--max-chunks", type=int, default=50_000, help="fail (write nothing) above this")
+    g.add_argument("--fence", choices=FENCES, default="chapter", help="level where chunks are cut")
+    g.add_argument("--encoding", default="cl100k_base", help="tiktoken encoding")
+    g.add_argument("--snap", choices=SNAPS, default="none", help="end windows at sentence/paragraph ends")
+    g.add_argument("--min-section-tokens", type=int, default=0,
+                   help="section strategy: merge sections below this (0 = max_tokens // 4)")
+
+
+def _add_structure_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--structure", choices=STRUCTURE_SOURCES, default="auto",
+                   help="where structure comes from (auto: outline where it holds up, else headings)")
+
+
+def _add_policies_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--policy", action="append", default=[], metavar="KEY=VALUE,…",
+                   help='a policy, e.g. "strategy=fixed-window,max_tokens=512"; repeat to compare')
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Chapter-aware chunking of books for RAG.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("outline", help="print the book's structure, one JSON object per heading")
+    p.add_argument("book")
+    _add_structure_option(p)
+
+    p = sub.add_parser("chunk", help="chunk a book (or every book under a folder) and export")
+    p.add_argument("book", help="a book file, or a folder of books (batch mode; needs -o)")
+    p.add_argument("-o", "--out", default=None, help="output file (stdout, JSONL, when absent)")
+    p.add_argument("--format", choices=FORMATS, default=None, help="default: from -o's extension, else jsonl")
+    p.add_argument("--workers", type=int, default=None, help="batch mode: parallel processes")
+    _add_structure_option(p)
+    _add_policy_options(p)
+
+    p = sub.add_parser("validate", help="re-check exported chunks against rules 1-7")
+    p.add_argument("chunks")
+    p.add_argument("--manifest", default=None, help="default: <chunks stem>.manifest.json")
+
+    p = sub.add_parser("compare", help="score several policies on one book")
+    p.add_argument("book")
+    _add_policies_option(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("locate", help="find where a passage comes from")
+    p.add_argument("book")
+    p.add_argument("--passage-file", required=True)
+    _add_policies_option(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("search", help="BM25 top-k chunks per policy")
+    p.add_argument("book")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=5)
+    _add_policies_option(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("evaluate", help="self-retrieval evaluation per policy (no LLM)")
+    p.add_argument("book")
+    _add_policies_option(p)
+    p.add_argument("-n", type=int, default=200)
+    p.add_argument("-k", type=int, default=5)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit code. Errors become one stderr line."""
+    try:
+        args = build_parser().parse_args(argv)
+        options = vars(args)
+        command = options.pop("command")
+        handler = importlib.import_module(f"chunking.commands.{command}")
+        code = handler.run(**options)
+        if not isinstance(code, int):
+            raise AssertionError(f"command {command!r} returned {code!r}, not an exit code")
+        return code
+    except ChunkingError as exc:
+        print(f"chunking: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("chunking: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,186 @@
+"""The one data model that flows read → structure → normalise → tokenize → chunk → validate → export.
+
+Conventions (the contract every module keeps):
+
+* **Pages are 1-based physical page numbers.** ``Page.label`` is the printed label
+  (``"iv"``, ``"17"``) or ``""`` when the source defines none.
+* **Offsets are 0-based, half-open ``[start, end)`` spans over ``Book.text``**, the one canonical
+  text of the book. A chunk's text is always ``book.text[char_start:char_end]``; offsets are
+  computed by arithmetic on lengths, never recovered with ``str.find``.
+* **Tokens are 0-based, half-open ``[token_start, token_end)`` spans** over the book's canonical
+  token stream for the policy's encoding (see ``chunking.tokens``).
+* Canonical text is the normalised page texts joined by a single ``"\\n"``; an empty page adds
+  no text and no separator, and has ``char_start == char_end``. The separator between two pages
+  belongs to neither page's span.
+* Structure levels: ``level`` 1 is the top of the detected hierarchy (parts when the book has
+  parts, else chapters). ``kind`` says what a heading is, independently of level.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, asdict
+from typing import Any
+
+HEADING_KINDS = ("part", "chapter", "section", "front", "back", "appendix")
+"""What a heading can be. ``front``/``back``/``appendix`` sit at chapter level."""
+
+CHAPTER_LEVEL_KINDS = frozenset({"chapter", "front", "back", "appendix"})
+"""Kinds that open a chapter-level unit (a chunk fence under ``fence="chapter"``)."""
+
+STRUCTURE_SOURCES = ("auto", "outline", "headings", "none")
+"""Where structure comes from: the outline/TOC, the text's headings, the best of both, or nothing."""
+
+STRATEGIES = ("chapter-window", "fixed-window", "section")
+"""Chunking strategies known to the registry in ``chunking.strategies``."""
+
+FENCES = ("chapter", "section")
+SNAPS = ("none", "sentence", "paragraph")
+
+END_REASONS = ("token_limit", "page_limit", "target_pages", "fence", "book_end", "sentence", "paragraph")
+"""Why a chunk ended. ``sentence``/``paragraph`` mean a token-limited window was snapped back to
+the last sentence or paragraph end (``Policy.snap``)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One physical page (PDF) or print/synthetic page (EPUB, text) of the canonical text.
+
+    Attributes:
+        number (int): 1-based physical page number.
+        label (str): printed page label, ``""`` when the source defines none.
+        char_start (int): start of the page's text in ``Book.text``.
+        char_end (int): end (exclusive) of the page's text in ``Book.text``.
+        synthetic (bool): True when the reader cut the page itself (EPUB without a page-list,
+            plain text); such pages are about 2,000 characters, cut at paragraph ends.
+        source_doc (str): the EPUB spine document the page comes from, ``""`` otherwise.
+        has_text_layer (bool): False for a PDF page with images but no extractable text.
+    """
+
+    number: int
+    label: str
+    char_start: int
+    char_end: int
+    synthetic: bool = False
+    source_doc: str = ""
+    has_text_layer: bool = True
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A structural boundary: a part, chapter(-level unit) or section start.
+
+    Attributes:
+        level (int): 1 = top of the hierarchy found in this book.
+        kind (str): one of ``HEADING_KINDS``.
+        title (str): the title without its number (``"Lexical Structure"``).
+        number (str): ``"2"``, ``"IV"``, ``"A"``, ``""`` when unnumbered.
+        page (int): 1-based physical page where the heading starts.
+        page_label (str): printed label of that page (``""`` when none).
+        char_offset (int): exact start in ``Book.text``; mid-page starts are mid-page.
+        source (str): ``outline`` (PDF bookmarks, EPUB nav/NCX), ``headings`` (found in the text
+            or its typography) or ``markdown`` (``#`` headings of a Markdown file).
+    """
+
+    level: int
+    kind: str
+    title: str
+    number: str
+    page: int
+    page_label: str
+    char_offset: int
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Diagnostics:
+    """Facts about how a book was read; never verdicts (callers decide what is a failure)."""
+
+    pages: int = 0
+    empty_pages: int = 0
+    pages_without_text_layer: int = 0
+    removed_header_lines: int = 0
+    removed_footer_lines: int = 0
+    removed_page_numbers: int = 0
+    dehyphenated_words: int = 0
+    ligatures_expanded: int = 0
+    control_chars_removed: int = 0
+    structure_source: str = "none"
+    outline_entries: int = 0
+    outline_entries_dropped: int = 0
+    outline_entries_repaired: int = 0
+    headings_per_level: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Book:
+    """A book read once: canonical text, pages mapped onto it, structure and diagnostics.
+
+    Attributes:
+        book_id (str): deterministic id, the first 16 hex digits of ``sha256``.
+        sha256 (str): sha256 of the source file's bytes.
+        title (str): from the PDF/EPUB metadata, else the file name stem.
+        format (str): ``pdf``, ``epub``, ``txt`` or ``md``.
+        text (str): the canonical text (see the module docstring).
+        pages (tuple[Page, ...]): every page in order, including empty ones.
+        headings (tuple[Heading, ...]): structure in book order (ascending ``char_offset``).
+        diagnostics (Diagnostics): what reading and normalising did.
+        source_name (str): the file name the book was read from.
+    """
+
+    book_id: str
+    sha256: str
+    title: str
+    format: str
+    text: str
+    pages: tuple[Page, ...]
+    headings: tuple[Heading, ...]
+    diagnostics: Diagnostics
+    source_name: str = ""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk: a span of the canonical text with its full provenance.
+
+    ``text == book.text[char_start:char_end]`` and ``token_count == token_end - token_start``
+    (tokens of the canonical stream). ``chapter``/``section`` are titles (``""`` when the span
+    lies outside any), ``heading_path`` the enclosing titles outermost first.
+    ``overlap_prev_tokens`` is how many of this chunk's first tokens the previous chunk also
+    holds; ``end_reason`` is one of ``END_REASONS``.
+    """
+
+    id: str
+    book_id: str
+    order: int
+    text: str
+    chapter: str
+    section: str
+    heading_path: tuple[str, ...]
+    page_start: int
+    page_end: int
+    page_label_start: str
+    page_label_end: str
+    token_start: int
+    token_end: int
+    token_count: int
+    char_start: int
+    char_end: int
+    overlap_prev_tokens: int
+    end_reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the exported record: exactly the fields above, ``heading_path`` as a list."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["heading_path"] = list(self.heading_path)
+        return out
+
+
+CHUNK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Chunk))
+"""Column order of every export (JSONL keys, CSV header, Parquet schema)."""

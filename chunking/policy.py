@@ -1,0 +1,153 @@
+"""The chunking policy: every knob, its default (the seed's profile) and its validation.
+
+A ``Policy`` is validated when it is built, before any file is opened; a bad value raises
+``PolicyError`` whose message names the field, the allowed values and the value received.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, asdict, fields, replace
+from typing import Any
+
+from .errors import PolicyError
+from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+
+_CHOICES = {
+    "strategy": STRATEGIES,
+    "fence": FENCES,
+    "structure": STRUCTURE_SOURCES,
+    "snap": SNAPS,
+}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How to cut a book into chunks.
+
+    Attributes:
+        strategy (str): ``chapter-window`` (default), ``fixed-window`` or ``section``.
+        max_tokens (int): hard limit of tokens per chunk. Defaults to 512.
+        overlap_tokens (int): tokens repeated from the previous chunk; never across a fence.
+            Defaults to 120.
+        target_pages (int): soft page target: a window that already spans this many pages may
+            end at a page boundary when it keeps at least half of ``max_tokens``. Defaults to 2.
+        max_pages (int): hard limit of pages a chunk may span. Defaults to 3.
+        max_chunks (int): more chunks than this is an error (nothing is written). Defaults to 50,000.
+        fence (str): ``chapter`` or ``section``: the structure level where chunks are cut and
+            overlap stops. Parts always fence. Defaults to ``chapter``.
+        encoding (str): tiktoken encoding name. Defaults to ``cl100k_base``.
+        structure (str): where structure comes from: ``auto``, ``outline``, ``headings``, ``none``.
+            Defaults to ``auto``.
+        snap (str): ``none``, ``sentence`` or ``paragraph``: end token-limited windows at the last
+            sentence/paragraph end in their last third. Defaults to ``none``.
+        min_section_tokens (int): ``section`` strategy: sections below this merge with
+            neighbours; 0 means ``max_tokens // 4``. Defaults to 0.
+    """
+
+    strategy: str = "chapter-window"
+    max_tokens: int = 512
+    overlap_tokens: int = 120
+    target_pages: int = 2
+    max_pages: int = 3
+    max_chunks: int = 50_000
+    fence: str = "chapter"
+    encoding: str = "cl100k_base"
+    structure: str = "auto"
+    snap: str = "none"
+    min_section_tokens: int = 0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            expected = int if f.type in ("int", int) else str
+            if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise PolicyError(f"policy field {f.name!r} must be an integer, got {value!r}")
+            if expected is str and not isinstance(value, str):
+                raise PolicyError(f"policy field {f.name!r} must be a string, got {value!r}")
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise PolicyError(f"policy field {name!r} must be one of {', '.join(allowed)}; got {value!r}")
+        for name in ("max_tokens", "target_pages", "max_pages", "max_chunks"):
+            if getattr(self, name) < 1:
+                raise PolicyError(f"policy field {name!r} must be at least 1; got {getattr(self, name)!r}")
+        if self.overlap_tokens < 0:
+            raise PolicyError(f"policy field 'overlap_tokens' must be at least 0; got {self.overlap_tokens!r}")
+        if self.overlap_tokens >= self.max_tokens:
+            raise PolicyError(
+                f"policy field 'overlap_tokens' must be less than max_tokens ({self.max_tokens}); "
+                f"got {self.overlap_tokens!r}"
+            )
+        if self.max_pages < self.target_pages:
+            raise PolicyError(
+                f"policy field 'max_pages' must be at least target_pages ({self.target_pages}); "
+                f"got {self.max_pages!r}"
+            )
+        if self.min_section_tokens < 0 or self.min_section_tokens > self.max_tokens:
+            raise PolicyError(
+                f"policy field 'min_section_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
+                f"got {self.min_section_tokens!r}"
+            )
+        _check_encoding_name(self.encoding)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def profile(self) -> str:
+        """A compact, deterministic string naming every field that changes the output.
+
+        It salts chunk ids, so a changed policy changes ids and an unchanged one never does.
+        ``max_chunks`` is left out: it only decides whether a run fails.
+        """
+        parts = [f"{self.strategy}-v1", self.encoding, f"structure={self.structure}",
+                 f"max={self.max_tokens}", f"overlap={self.overlap_tokens}"]
+        if self.strategy != "fixed-window":
+            parts += [f"target={self.target_pages}", f"pages={self.max_pages}", f"fence={self.fence}"]
+        if self.strategy == "section":
+            parts.append(f"min_section={self.min_section_tokens}")
+        if self.snap != "none":
+            parts.append(f"snap={self.snap}")
+        return ":".join(parts)
+
+    def with_(self, **changes: Any) -> "Policy":
+        """Return a validated copy with some fields changed."""
+        return replace(self, **changes)
+
+
+def _check_encoding_name(name: str) -> None:
+    import tiktoken
+
+    known = tiktoken.list_encoding_names()
+    if name not in known:
+        raise PolicyError(f"policy field 'encoding' must be a tiktoken encoding ({', '.join(known)}); got {name!r}")
+
+
+def parse_policy(spec: str, base: Policy | None = None) -> Policy:
+    """Parse ``"strategy=fixed-window,max_tokens=512"`` into a Policy; unnamed fields keep defaults.
+
+    Args:
+        spec (str): comma-separated ``key=value`` pairs; keys are ``Policy`` field names.
+        base (Policy | None): the policy whose values unnamed fields keep. Defaults to ``Policy()``.
+
+    Raises:
+        PolicyError: an unknown key, a malformed pair or an invalid value (the message names it).
+    """
+    base = base or Policy()
+    known = {f.name: f for f in fields(Policy)}
+    changes: dict[str, Any] = {}
+    for pair in filter(None, (p.strip() for p in spec.split(","))):
+        key, sep, raw = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep:
+            raise PolicyError(f"policy item {pair!r} must look like key=value")
+        if key not in known:
+            raise PolicyError(f"unknown policy field {key!r}; known fields: {', '.join(known)}")
+        raw = raw.strip()
+        if known[key].type in ("int", int):
+            try:
+                changes[key] = int(raw)
+            except ValueError:
+                raise PolicyError(f"policy field {key!r} must be an integer, got {raw!r}") from None
+        else:
+            changes[key] = raw
+    return replace(base, **changes)

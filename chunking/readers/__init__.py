@@ -1,0 +1,42 @@
+"""Format readers: bytes + file name → ``RawBook``. One module per format."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from ..errors import UnreadableInputError
+from .raw import OutlineEntry, RawBook, RawPage
+
+SUPPORTED_EXTENSIONS = (".pdf", ".epub", ".txt", ".md")
+
+__all__ = ["OutlineEntry", "RawBook", "RawPage", "SUPPORTED_EXTENSIONS", "read_raw"]
+
+
+def read_raw(data: bytes, name: str) -> RawBook:
+    """Read a book's bytes with the reader its file extension names.
+
+    Args:
+        data (bytes): the whole file.
+        name (str): the file name (only its extension and stem are used).
+
+    Raises:
+        UnreadableInputError: empty file, unsupported extension, or the reader refused the file.
+    """
+    suffix = PurePath(name).suffix.lower()
+    if suffix not in SUPPORTED_EXTENSIONS:
+        raise UnreadableInputError(
+            f"{name}: unsupported file type {suffix or '(none)'!r}; supported: {', '.join(SUPPORTED_EXTENSIONS)}"
+        )
+    if not data:
+        raise UnreadableInputError(f"{name}: the file is empty (0 bytes)")
+    if suffix == ".pdf":
+        from .pdf import read_pdf
+
+        return read_pdf(data, name)
+    if suffix == ".epub":
+        from .epub import read_epub
+
+        return read_epub(data, name)
+    from .text import read_text
+
+    return read_text(data, name)

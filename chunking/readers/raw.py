@@ -1,0 +1,68 @@
+"""Stage 1 (read): what a format reader hands to normalisation and structure detection.
+
+Readers know their format and nothing else: they return pages of raw text in reading order, the
+source's own outline (PDF bookmarks, EPUB nav/NCX) unverified, and warnings. Cross-checking the
+outline, removing running headers and building the canonical text happen downstream
+(``chunking.normalise``, ``chunking.structure``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class RawPage:
+    """One page as the reader saw it.
+
+    Attributes:
+        number (int): 1-based physical page number.
+        label (str): printed page label, ``""`` when none.
+        text (str): raw text in reading order (lines separated by ``"\\n"``).
+        synthetic (bool): True when the reader cut the page itself (~2,000 chars at paragraph ends).
+        source_doc (str): EPUB spine document href, ``""`` otherwise.
+        has_text_layer (bool): False for a PDF page that has no extractable text.
+        anchors (dict[str, int]): EPUB element ids → offset in ``text`` where that element's
+            text starts (used to place ``#fragment`` outline targets mid-page).
+    """
+
+    number: int
+    label: str
+    text: str
+    synthetic: bool = False
+    source_doc: str = ""
+    has_text_layer: bool = True
+    anchors: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class OutlineEntry:
+    """One entry of the source's own outline, as the source states it (may be wrong).
+
+    Attributes:
+        level (int): 1-based nesting level in the source outline.
+        title (str): the entry's title, as stored (may carry junk).
+        page (int): 1-based physical page of the destination; 0 when unresolved.
+        y (float | None): PDF: the destination's distance from the page top in points, if known.
+        offset (int | None): EPUB: offset in that page's ``text`` where the target starts.
+    """
+
+    level: int
+    title: str
+    page: int
+    y: float | None = None
+    offset: int | None = None
+
+
+@dataclass
+class RawBook:
+    """Everything a reader found. ``pdf`` is the open ``pymupdf.Document`` for PDFs (so structure
+    detection can probe font sizes on candidate lines), else None."""
+
+    format: str
+    title: str
+    pages: list[RawPage]
+    outline: list[OutlineEntry]
+    warnings: list[str] = field(default_factory=list)
+    pdf: Any = None
