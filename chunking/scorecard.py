@@ -1,0 +1,259 @@
+"""Scoring stage: judge one chunk set against its own book, with no LLM and no embeddings.
+
+Contract: ``scorecard(chunks, tokenized, policy) -> dict`` is a pure function of a chunk set, the
+tokenized book it was cut from and the policy's ``max_tokens``. Every value is JSON-safe (numbers,
+``None`` or a ``dict[str, int]``) and deterministic. ``SCORE_DIRECTIONS`` says, per key, whether a
+lower or a higher value is better (``None``: neither — the row is information, not a verdict).
+
+Definitions (token positions are 0-based indices in the canonical token stream):
+
+* **Chapter boundary**: the ``char_offset`` of a part or chapter-level heading (kinds ``part``,
+  ``chapter``, ``front``, ``back``, ``appendix``). A chunk *crosses* it when it holds
+  non-whitespace text on both sides of it.
+* **Cross-chapter overlap**: the tokens two neighbouring chunks share, counted when their union
+  crosses a chapter boundary — the overlap then carries text from one chapter into a chunk of
+  another. A chapter-fenced strategy always scores 0.
+* **Mid-sentence end**: a chunk ends cleanly at the end of the book, after sentence-final
+  punctuation (``. ! ? …`` and CJK full stops, optionally followed by closing quotes or brackets),
+  before a blank line, or right before a heading; any other end is mid-sentence.
+* **Pk and WindowDiff** (Beeferman et al. 1999; Pevzner & Hearst 2002) over the token stream.
+  Reference boundaries are the token positions of every detected heading (parts, chapters,
+  sections); hypothesised boundaries are the chunks' ``token_start`` values. Overlap is handled
+  by that choice: each chunk's start is a hypothesised boundary and its end is not (the next
+  chunk's start is), so overlapping windows are scored as one segmentation whose boundaries are
+  the window starts. ``k`` is half the mean reference segment length, as is standard. Both are
+  ``None`` for a book with no detected structure (there is nothing to agree with). Lower is
+  better; 0 is perfect agreement.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .models import CHAPTER_LEVEL_KINDS, Book, Chunk
+from .policy import Policy
+
+if TYPE_CHECKING:  # NOTE: only for annotations; the scorecard reads .book/.n_tokens/.token_at_char
+    from .tokens import TokenizedBook
+
+SCORE_DIRECTIONS: dict[str, str | None] = {
+    "chunks": None,
+    "tokens_min": "higher",
+    "tokens_p5": "higher",
+    "tokens_p50": None,
+    "tokens_p95": None,
+    "tokens_max": None,
+    "tokens_cv": "lower",
+    "small_share": "lower",
+    "chapter_crossing_chunks": "lower",
+    "cross_chapter_overlap_tokens": "lower",
+    "inflation": "lower",
+    "uncovered_tokens": "lower",
+    "page_span_histogram": None,
+    "mid_sentence_share": "lower",
+    "pk": "lower",
+    "windowdiff": "lower",
+}
+"""Every scorecard key, in display order, with the direction in which it improves."""
+
+FENCE_KINDS = CHAPTER_LEVEL_KINDS | {"part"}
+"""Heading kinds whose start is a chapter boundary for the crossing and overlap counts."""
+
+_SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f][\"'\u201d\u2019\u00bb)\]]*\Z")
+"""Sentence-final punctuation, optionally followed by closing quotes or brackets."""
+
+
+def scorecard(chunks: Sequence[Chunk], tokenized: "TokenizedBook", policy: Policy) -> dict[str, Any]:
+    """Score a chunk set on its book.
+
+    Args:
+        chunks (Sequence[Chunk]): the chunk set, in order.
+        tokenized (TokenizedBook): the tokenized book the chunks were cut from (its ``book``,
+            ``n_tokens`` and ``token_at_char`` are used).
+        policy (Policy): the policy; only ``max_tokens`` is read (the small-chunk threshold is a
+            quarter of it).
+
+    Returns:
+        dict[str, Any]: one value per key of ``SCORE_DIRECTIONS``, in that order.
+    """
+    book = tokenized.book
+    n_tokens = int(tokenized.n_tokens)
+    sizes = np.array([c.token_count for c in chunks], dtype=np.int64)
+    fences = sorted({h.char_offset for h in book.headings if h.kind in FENCE_KINDS})
+    out: dict[str, Any] = {"chunks": len(chunks)}
+    out.update(_size_stats(sizes, policy.max_tokens))
+    out["chapter_crossing_chunks"] = sum(
+        _crosses(book.text, c.char_start, c.char_end, fences) for c in chunks
+    )
+    out["cross_chapter_overlap_tokens"] = _cross_chapter_overlap(chunks, book.text, fences)
+    out["inflation"] = round(float(sizes.sum()) / n_tokens, 4) if n_tokens else 0.0
+    out["uncovered_tokens"] = uncovered_tokens(chunks, n_tokens)
+    spans = Counter(c.page_end - c.page_start + 1 for c in chunks)
+    out["page_span_histogram"] = {str(span): spans[span] for span in sorted(spans)}
+    heading_starts = frozenset(h.char_offset for h in book.headings)
+    out["mid_sentence_share"] = _share(
+        sum(not _ends_cleanly(book.text, c.char_end, heading_starts) for c in chunks), len(chunks)
+    )
+    if book.headings:
+        reference = [tokenized.token_at_char(h.char_offset) for h in book.headings]
+        hypothesis = [c.token_start for c in chunks]
+        k = pk_window(reference, n_tokens)
+        out["pk"] = round(pk(reference, hypothesis, n_tokens, k), 4)
+        out["windowdiff"] = round(windowdiff(reference, hypothesis, n_tokens, k), 4)
+    else:
+        out["pk"] = out["windowdiff"] = None
+    return out
+
+
+def _size_stats(sizes: np.ndarray, max_tokens: int) -> dict[str, Any]:
+    """Token-size distribution: min/p5/median/p95/max, coefficient of variation, small share."""
+    if sizes.size == 0:
+        return {"tokens_min": 0, "tokens_p5": 0.0, "tokens_p50": 0.0, "tokens_p95": 0.0, "tokens_max": 0,
+                "tokens_cv": 0.0, "small_share": 0.0}
+    p5, p50, p95 = np.percentile(sizes, [5, 50, 95])
+    mean = float(sizes.mean())
+    return {
+        "tokens_min": int(sizes.min()),
+        "tokens_p5": round(float(p5), 2),
+        "tokens_p50": round(float(p50), 2),
+        "tokens_p95": round(float(p95), 2),
+        "tokens_max": int(sizes.max()),
+        # NOTE: population standard deviation: the chunk set is the whole population, not a sample.
+        "tokens_cv": round(float(sizes.std()) / mean, 4) if mean else 0.0,
+        "small_share": _share(int((sizes < max_tokens / 4).sum()), int(sizes.size)),
+    }
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def _crosses(text: str, start: int, end: int, fences: Sequence[int]) -> bool:
+    """True when a chapter boundary lies inside ``[start, end)`` with text on both of its sides."""
+    i = bisect.bisect_right(fences, start)
+    while i < len(fences) and fences[i] < end:
+        # NOTE: whitespace before or after a boundary (page separators) is nobody's text.
+        if text[start:fences[i]].strip() and text[fences[i]:end].strip():
+            return True
+        i += 1
+    return False
+
+
+def _cross_chapter_overlap(chunks: Sequence[Chunk], text: str, fences: Sequence[int]) -> int:
+    """Tokens shared by neighbours whose union crosses a chapter boundary."""
+    total = 0
+    for prev, cur in zip(chunks, chunks[1:]):
+        shared = min(prev.token_end, cur.token_end) - cur.token_start
+        if shared > 0 and _crosses(text, min(prev.char_start, cur.char_start),
+                                   max(prev.char_end, cur.char_end), fences):
+            total += shared
+    return total
+
+
+def uncovered_tokens(chunks: Sequence[Chunk], n_tokens: int) -> int:
+    """How many tokens of ``[0, n_tokens)`` no chunk contains.
+
+    Args:
+        chunks (Sequence[Chunk]): chunks in any order; overlaps are counted once.
+        n_tokens (int): length of the canonical token stream.
+
+    Returns:
+        int: ``n_tokens`` minus the size of the union of the chunks' token ranges.
+    """
+    covered, reach = 0, 0
+    for start, end in sorted((c.token_start, c.token_end) for c in chunks):
+        start = max(start, reach)
+        if end > start:
+            covered += end - start
+            reach = end
+    return n_tokens - covered
+
+
+def ends_cleanly(book: Book, end: int) -> bool:
+    """Whether a chunk ending at character ``end`` ends at a sentence, paragraph or heading.
+
+    Args:
+        book (Book): the book (its ``text`` and ``headings``).
+        end (int): the chunk's exclusive ``char_end``.
+
+    Returns:
+        bool: True at the end of the book, after sentence-final punctuation, before a blank line
+        or right before a heading.
+    """
+    return _ends_cleanly(book.text, end, frozenset(h.char_offset for h in book.headings))
+
+
+def _ends_cleanly(text: str, end: int, heading_starts: frozenset[int]) -> bool:
+    after = text[end:end + 400]
+    rest = after.lstrip()
+    if not rest and end + 400 >= len(text):
+        return True
+    # NOTE: only the whitespace right after the end matters: "\n\n" (or "\n \n") is a paragraph.
+    gap = after[: len(after) - len(rest)]
+    if gap.count("\n") >= 2:
+        return True
+    if _SENTENCE_END.search(text[max(0, end - 200):end].rstrip()):
+        return True
+    next_char = end + len(gap)
+    return next_char in heading_starts
+
+
+def pk_window(reference: Sequence[int], n_units: int) -> int:
+    """Half the mean reference segment length (at least 1): the usual ``k`` of Pk/WindowDiff."""
+    segments = len({b for b in reference if 0 < b < n_units}) + 1
+    return max(1, round(n_units / (2 * segments)))
+
+
+def _boundary_counts(boundaries: Sequence[int], n_units: int, k: int) -> np.ndarray:
+    """For each probe ``i`` in ``[0, n_units - k)``: boundaries ``b`` with ``i < b <= i + k``."""
+    marks = np.zeros(n_units + 1, dtype=np.int64)
+    inside = np.unique(np.asarray([b for b in boundaries if 0 < b < n_units], dtype=np.int64))
+    marks[inside] = 1
+    cum = np.cumsum(marks)
+    i = np.arange(n_units - k)
+    return cum[i + k] - cum[i]
+
+
+def pk(reference: Sequence[int], hypothesis: Sequence[int], n_units: int, k: int) -> float:
+    """Pk: the share of probes ``(i, i + k)`` on whose sameness of segment the two disagree.
+
+    Args:
+        reference (Sequence[int]): positions where reference segments start (0 and ``n_units``
+            and anything outside are ignored; duplicates count once).
+        hypothesis (Sequence[int]): positions where hypothesised segments start.
+        n_units (int): length of the sequence.
+        k (int): probe distance (see ``pk_window``).
+
+    Returns:
+        float: in ``[0, 1]``; 0 when the sequence is shorter than ``k + 1``.
+    """
+    if n_units <= k:
+        return 0.0
+    ref = _boundary_counts(reference, n_units, k) == 0
+    hyp = _boundary_counts(hypothesis, n_units, k) == 0
+    return float(np.mean(ref != hyp))
+
+
+def windowdiff(reference: Sequence[int], hypothesis: Sequence[int], n_units: int, k: int) -> float:
+    """WindowDiff: the share of windows ``(i, i + k]`` holding a different number of boundaries.
+
+    Args:
+        reference (Sequence[int]): positions where reference segments start.
+        hypothesis (Sequence[int]): positions where hypothesised segments start.
+        n_units (int): length of the sequence.
+        k (int): window size (see ``pk_window``).
+
+    Returns:
+        float: in ``[0, 1]``; 0 when the sequence is shorter than ``k + 1``.
+    """
+    if n_units <= k:
+        return 0.0
+    ref = _boundary_counts(reference, n_units, k)
+    hyp = _boundary_counts(hypothesis, n_units, k)
+    return float(np.mean(ref != hyp))
