@@ -1,0 +1,176 @@
+"""inspector.figures and inspector.render: figure data equals what the chunks say, text is escaped."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from chunking.models import Book, Chunk, Diagnostics, Heading, Page
+from inspector import figures, render
+
+
+def make_book(page_texts: list[str], chapters: list[tuple[int, int, str]]) -> Book:
+    """A Book per the models.py conventions: pages joined by one "\\n"; empty pages add nothing.
+
+    chapters: (page number, offset within that page, title).
+    """
+    pages, parts, pos = [], [], 0
+    for number, text in enumerate(page_texts, start=1):
+        if text:
+            if parts:
+                pos += 1
+            parts.append(text)
+        pages.append(Page(number=number, label=str(number + 10), char_start=pos, char_end=pos + len(text)))
+        pos += len(text)
+    headings = tuple(Heading(level=1, kind="chapter", title=t, number=str(k + 1), page=p,
+                             page_label=str(p + 10), char_offset=pages[p - 1].char_start + off, source="outline")
+                     for k, (p, off, t) in enumerate(chapters))
+    return Book(book_id="0" * 16, sha256="0" * 64, title="t", format="txt", text="\n".join(parts),
+                pages=tuple(pages), headings=headings, diagnostics=Diagnostics())
+
+
+def make_chunks(book: Book, spans: list[tuple[int, int]], chapters: list[str] | None = None,
+                reasons: list[str] | None = None) -> list[Chunk]:
+    """Chunks over char spans; one "token" per char so token spans equal char spans."""
+    out = []
+    for k, (s, e) in enumerate(spans):
+        ps = next(p for p in book.pages if p.char_end > max(s, p.char_start))
+        pe = next(p for p in reversed(book.pages) if p.char_end > p.char_start and p.char_start < e)
+        prev_end = spans[k - 1][1] if k else s
+        out.append(Chunk(id=f"{k:032x}", book_id=book.book_id, order=k, text=book.text[s:e],
+                         chapter=(chapters or [""] * len(spans))[k], section="", heading_path=(),
+                         page_start=ps.number, page_end=pe.number, page_label_start=ps.label,
+                         page_label_end=pe.label, token_start=s, token_end=e, token_count=e - s,
+                         char_start=s, char_end=e, overlap_prev_tokens=max(0, prev_end - s),
+                         end_reason=(reasons or ["token_limit"] * len(spans))[k]))
+    return out
+
+
+@pytest.fixture
+def book() -> Book:
+    # 4 pages of 100 chars, page 3 empty; chapter 1 at page 1, chapter 2 mid-page 4.
+    return make_book(["a" * 100, "b" * 100, "", "c" * 50 + "d" * 50], [(1, 0, "One"), (4, 50, "Two")])
+
+
+def test_page_positions_floor_is_the_physical_page(book: Book) -> None:
+    chars = [0, 99, 101, 200, 202, 252, 301]
+    pos = figures.page_positions(book, chars)
+    assert [int(p) for p in pos] == [1, 1, 2, 2, 4, 4, 4]
+    assert pos[0] == 1.0 and 4.49 < pos[5] < 4.51
+
+
+def test_boundary_bars_sit_on_their_chunks_pages_and_carry_their_order(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (90, 200), (202, 252), (252, 302)],
+                         chapters=["One", "One", "One", "Two"], reasons=["token_limit"] * 2 + ["fence", "book_end"])
+    fig = figures.boundaries_figure(book, chunks)
+    bars = [t for t in fig.data if t.name != "Chapters"]
+    assert {t.name for t in bars} == {"token_limit", "fence", "book_end"}
+    seen = {}
+    for t in bars:
+        for base, length, row in zip(t.base, t.x, t.customdata):
+            seen[row[0]] = (base, base + length)
+    assert sorted(seen) == [c.order for c in chunks]
+    for c in chunks:
+        base, end = seen[c.order]
+        assert int(base) == c.page_start and int(end) == c.page_end
+
+
+def test_overlapping_neighbours_get_different_lanes(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (90, 200), (190, 302)])
+    lanes = figures.chunk_lanes(chunks)
+    assert lanes[0] != lanes[1] and lanes[1] != lanes[2]
+    fig = figures.boundaries_figure(book, chunks)
+    rows = {row[0]: y for t in fig.data if t.name != "Chapters" for y, row in zip(t.y, t.customdata)}
+    assert rows[0] != rows[1] and rows[1] != rows[2]
+
+
+def test_chapter_bands_start_at_each_chapter_heading(book: Book) -> None:
+    fig = figures.boundaries_figure(book, make_chunks(book, [(0, 302)]))
+    (chap,) = [t for t in fig.data if t.name == "Chapters"]
+    assert [int(b) for b in chap.base] == [h.page for h in book.headings]
+    assert list(chap.text) == ["1 One", "2 Two"]
+    assert chap.base[1] == pytest.approx(4.5)
+
+
+def test_boundaries_zoom_sets_the_page_range(book: Book) -> None:
+    fig = figures.boundaries_figure(book, make_chunks(book, [(0, 302)]), page_range=(2, 3))
+    assert list(fig.layout.xaxis.range) == [2, 3]
+
+
+def brute_force_shared(chunks: list[Chunk]) -> np.ndarray:
+    n = len(chunks)
+    m = np.zeros((n, n), dtype=np.int64)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                a, b = chunks[i], chunks[j]
+                m[i, j] = max(0, min(a.token_end, b.token_end) - max(a.token_start, b.token_start))
+    return m
+
+
+def test_heatmap_values_equal_shared_tokens_from_token_spans(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 60), (40, 120), (100, 200), (150, 230), (202, 302)])
+    fig = figures.overlap_heatmap(chunks)
+    z = np.array(json.loads(fig.to_json())["data"][0]["z"])
+    assert (z == brute_force_shared(chunks)).all()
+
+
+def test_heatmap_bins_sum_shared_tokens_when_large() -> None:
+    text_pages = ["x" * 1000] * 3
+    book = make_book(text_pages, [(1, 0, "One")])
+    spans = [(s, min(s + 30, len(book.text))) for s in range(0, len(book.text) - 30, 20)]
+    chunks = make_chunks(book, spans)
+    om = figures.overlap_matrix(chunks, max_cells=20)
+    assert om.values.shape[0] <= 20 and om.bin_size == -(-len(chunks) // 20)
+    full = brute_force_shared(chunks)
+    k = om.bin_size
+    for a in range(om.values.shape[0]):
+        for b in range(om.values.shape[0]):
+            assert om.values[a, b] == full[a * k:(a + 1) * k, b * k:(b + 1) * k].sum()
+
+
+def test_heatmap_marks_where_the_chapter_changes(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (90, 252), (252, 302)], chapters=["One", "One", "Two"])
+    fig = figures.overlap_heatmap(chunks)
+    assert figures.chapter_changes(chunks) == [2]
+    assert len(fig.layout.shapes) == 2 and fig.layout.shapes[0].x0 == 1.5
+
+
+def test_coverage_grid_shows_lost_single_and_double_coverage(book: Book) -> None:
+    # chars 0-49 once, 40-49 twice; 50-99 lost; page 2 once; page 4 none.
+    chunks = make_chunks(book, [(0, 50), (40, 50), (101, 201)])
+    grid = figures.coverage_grid(book, chunks, columns=10)
+    assert grid.shape == (4, 10)
+    assert list(grid[0]) == [1, 1, 1, 1, 2, 0, 0, 0, 0, 0]
+    assert (grid[1] == 1).all()
+    assert np.isnan(grid[2]).all()  # empty page
+    assert (grid[3] == 0).all()
+
+
+def test_coverage_figure_marks_chapter_starts(book: Book) -> None:
+    fig = figures.coverage_figure(book, make_chunks(book, [(0, 302)]), columns=10)
+    heat, marks = fig.data
+    assert heat.type == "heatmap" and marks.name == "chapter starts"
+    assert list(marks.y) == [1, 4] and list(marks.x) == pytest.approx([0, 5])
+
+
+def test_book_text_is_escaped_before_highlight_markup() -> None:
+    text = "<script>alert(1)</script> **bold** <img src=x onerror=alert(2)>"
+    out = render.highlight(text, [(0, 8, "ov-prev")])
+    assert "<script>" not in out and "<img" not in out
+    assert out.startswith('<mark class="ov-prev">&lt;script&gt;</mark>')
+    assert "**bold**" in out
+
+
+def test_overlap_spans_mark_text_shared_with_each_neighbour(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (90, 200), (180, 302)])
+    assert render.overlap_spans(chunks, 1) == [(0, 30, "ov-prev"), (90, 110, "ov-next")]
+    html = render.chunk_detail_html(book.text, chunks, 1)
+    assert html.count('<mark class="ov-prev">') == 1 and html.count('<mark class="ov-next">') == 1
+
+
+def test_highlight_gives_both_classes_where_overlaps_meet() -> None:
+    out = render.highlight("abcdef", [(0, 4, "ov-prev"), (2, 6, "ov-next")])
+    assert out == '<mark class="ov-prev">ab</mark><mark class="ov-next ov-prev">cd</mark><mark class="ov-next">ef</mark>'
