@@ -1,0 +1,113 @@
+"""App stage (comparison figures): pure functions from several chunk sets of one book to plotly Figures.
+
+Nothing here imports Streamlit. Each chunk set comes as a ``(label, chunks)`` pair, in the order
+the page shows them. Positions along the book are the page coordinates of ``inspector.figures``
+(``page + fraction`` of the page's canonical text), so strips of different policies line up on one
+page axis with the book's chapters. Trace data are plain lists so a figure's JSON reads back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from chunking.models import Book, Chunk
+
+from .figures import fence_headings, page_positions
+
+POLICY_COLOURS = (("#4c78a8", "#9ecae9"), ("#f58518", "#ffbf79"), ("#54a24b", "#88d27a"))
+"""Per policy (cycled): the colours of its even and odd chunks, so neighbours and overlap show."""
+
+ChunkSet = tuple[str, Sequence[Chunk]]
+
+
+def boundary_strips(book: Book, runs: Sequence[ChunkSet], *,
+                    page_range: tuple[float, float] | None = None) -> go.Figure:
+    """One strip per policy on a shared page axis, under a strip of the book's chapters.
+
+    In each strip, even chunks sit on the upper half and odd chunks on the lower half, so two
+    overlapping neighbours are both visible and every chunk start is a visible bar edge. Trace
+    ``i`` is policy ``i`` (named after its label), one bar per chunk in order, with
+    ``customdata[0]`` the chunk's ``order``; the last trace is ``"Chapters"`` when the book has
+    chapter-level structure, and alternate chapters are shaded across all strips.
+
+    Args:
+        book (Book): the book all chunk sets were cut from.
+        runs (Sequence[ChunkSet]): ``(label, chunks)`` per policy.
+        page_range (tuple[float, float] | None): x range to zoom to, in pages. Defaults to all.
+
+    Returns:
+        go.Figure: the aligned boundary strips.
+    """
+    fig = go.Figure()
+    n_pages = max((p.number for p in book.pages), default=1)
+    for i, (label, chunks) in enumerate(runs):
+        y = len(runs) - 1 - i
+        even, odd = POLICY_COLOURS[i % len(POLICY_COLOURS)]
+        base, width = _extents(book, chunks)
+        fig.add_trace(go.Bar(
+            name=label, orientation="h", base=base, x=width, width=0.4,
+            y=[y + (0.21 if c.order % 2 == 0 else -0.21) for c in chunks],
+            marker_color=[even if c.order % 2 == 0 else odd for c in chunks], marker_line_width=0,
+            customdata=[[c.order, c.page_start, c.page_end, c.token_count, c.chapter or "–", c.section or "–"]
+                        for c in chunks],
+            hovertemplate=f"<b>{label}</b><br>chunk %{{customdata[0]}}, pages %{{customdata[1]}}–%{{customdata[2]}}"
+                          "<br>%{customdata[3]} tokens<br>chapter: %{customdata[4]}<br>section: %{customdata[5]}"
+                          "<extra></extra>"))
+    fences = fence_headings(book)
+    if fences:
+        starts = page_positions(book, [h.char_offset for h in fences])
+        ends = np.append(starts[1:], n_pages + 1)
+        fig.add_trace(go.Bar(
+            name="Chapters", orientation="h", base=starts.tolist(), x=(ends - starts).tolist(), width=0.8,
+            y=[len(runs)] * len(fences), text=[f"{h.number} {h.title}".strip() for h in fences],
+            textposition="inside", insidetextanchor="start", showlegend=False,
+            marker_color=["#bdbdbd" if k % 2 == 0 else "#d9d9d9" for k in range(len(fences))],
+            hovertemplate="<b>%{text}</b><extra></extra>"))
+        for k, (x0, x1) in enumerate(zip(starts, ends)):
+            if k % 2 == 0:
+                fig.add_vrect(x0=x0, x1=x1, fillcolor="#f0f0f0", opacity=0.6, layer="below", line_width=0)
+    labels = [label for label, _ in runs][::-1] + (["Chapters"] if fences else [])
+    fig.update_layout(barmode="overlay", height=140 + 70 * len(labels), xaxis_title="physical page",
+                      legend_title_text="policy", margin={"l": 10, "r": 10, "t": 30, "b": 40})
+    fig.update_yaxes(tickvals=list(range(len(labels))), ticktext=labels, range=[-0.6, len(labels) - 0.4])
+    fig.update_xaxes(range=list(page_range) if page_range else [1, n_pages + 1])
+    return fig
+
+
+def _extents(book: Book, chunks: Sequence[Chunk]) -> tuple[list[float], list[float]]:
+    """Bar base and length in page coordinates per chunk (at least a sliver, so none vanishes)."""
+    if not chunks:
+        return [], []
+    base = page_positions(book, [c.char_start for c in chunks])
+    end = page_positions(book, [max(c.char_end - 1, c.char_start) for c in chunks])
+    # NOTE: as in the Boundaries figure, a bar starts on the page of the chunk's first real text.
+    base = np.maximum(base, [c.page_start for c in chunks])
+    end = np.maximum(np.minimum(end, [c.page_end + 0.999 for c in chunks]), base + 0.02)
+    return base.tolist(), (end - base).tolist()
+
+
+def token_histograms(runs: Sequence[ChunkSet], *, bin_tokens: int | None = None) -> go.Figure:
+    """Overlaid histograms of chunk sizes in tokens, one trace per policy, on shared bins.
+
+    Args:
+        runs (Sequence[ChunkSet]): ``(label, chunks)`` per policy.
+        bin_tokens (int | None): bin width in tokens. Defaults to about 40 bins over the largest
+            chunk.
+
+    Returns:
+        go.Figure: trace ``i`` holds policy ``i``'s ``token_count`` values (``x``).
+    """
+    largest = max((c.token_count for _, chunks in runs for c in chunks), default=1)
+    size = bin_tokens or max(1, -(-largest // 40))
+    fig = go.Figure()
+    for i, (label, chunks) in enumerate(runs):
+        fig.add_trace(go.Histogram(
+            name=label, x=[c.token_count for c in chunks], opacity=0.55,
+            xbins={"start": 0, "end": largest + size, "size": size},
+            marker_color=POLICY_COLOURS[i % len(POLICY_COLOURS)][0]))
+    fig.update_layout(barmode="overlay", xaxis_title="tokens per chunk", yaxis_title="chunks",
+                      legend_title_text="policy", margin={"l": 10, "r": 10, "t": 30, "b": 40})
+    return fig

@@ -1,0 +1,71 @@
+"""Comparison figures: their plotly data match the chunk sets they were built from."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chunking.tokens import tokenize
+from inspector.compare_figures import boundary_strips, token_histograms
+from inspector.figures import page_positions
+from test_scorecard import CH1, CH2, chunk_at, make_book
+
+
+@pytest.fixture(scope="module")
+def book_and_sets():
+    book = make_book([CH1, CH2[:200], CH2[200:]], [("chapter", 1, "Chapter One."), ("chapter", 1, "Chapter Two.")])
+    tb = tokenize(book)
+    n = tb.n_tokens
+    fixed = [chunk_at(tb, 0, 0, n // 3), chunk_at(tb, 1, n // 3 - 5, 2 * n // 3, 5),
+             chunk_at(tb, 2, 2 * n // 3 - 5, n, 5)]
+    b = tb.token_at_char(book.headings[1].char_offset)
+    chapter = [chunk_at(tb, 0, 0, b), chunk_at(tb, 1, b, n)]
+    return book, [("fixed-window", fixed), ("chapter-window", chapter)]
+
+
+def spec(fig) -> dict:
+    return json.loads(fig.to_json())
+
+
+def test_boundary_strips_one_trace_per_policy_with_one_bar_per_chunk(book_and_sets):
+    book, runs = book_and_sets
+    data = spec(boundary_strips(book, runs))["data"]
+    assert [t["name"] for t in data] == ["fixed-window", "chapter-window", "Chapters"]
+    for trace, (_, chunks) in zip(data, runs):
+        assert [row[0] for row in trace["customdata"]] == [c.order for c in chunks]
+        starts = page_positions(book, [c.char_start for c in chunks])
+        assert trace["base"] == pytest.approx([max(s, c.page_start) for s, c in zip(starts, chunks)])
+
+
+def test_boundary_strips_share_one_page_axis_with_chapter_starts(book_and_sets):
+    book, runs = book_and_sets
+    fig = spec(boundary_strips(book, runs))
+    chapters = fig["data"][-1]
+    assert chapters["base"] == pytest.approx(page_positions(book, [h.char_offset for h in book.headings]).tolist())
+    # the chapter-window strip starts its second chunk exactly where chapter two starts
+    assert fig["data"][1]["base"][1] == pytest.approx(chapters["base"][1])
+    assert fig["layout"]["xaxis"]["range"] == [1, 4]
+    assert fig["layout"]["yaxis"]["ticktext"] == ["chapter-window", "fixed-window", "Chapters"]
+
+
+def test_neighbouring_chunks_sit_on_alternate_halves_of_a_strip(book_and_sets):
+    book, runs = book_and_sets
+    ys = spec(boundary_strips(book, runs))["data"][0]["y"]
+    assert ys[0] > ys[1] < ys[2] and ys[0] == ys[2]
+
+
+def test_token_histograms_overlay_every_chunk_size_on_shared_bins(book_and_sets):
+    _, runs = book_and_sets
+    fig = spec(token_histograms(runs, bin_tokens=25))
+    assert fig["layout"]["barmode"] == "overlay"
+    assert [t["x"] for t in fig["data"]] == [[c.token_count for c in chunks] for _, chunks in runs]
+    assert {json.dumps(t["xbins"], sort_keys=True) for t in fig["data"]} == {
+        json.dumps({"end": max(c.token_count for _, cs in runs for c in cs) + 25, "size": 25, "start": 0},
+                   sort_keys=True)}
+
+
+def test_figures_accept_an_empty_chunk_set(book_and_sets):
+    book, _ = book_and_sets
+    assert spec(boundary_strips(book, [("none", [])]))["data"][0]["base"] == []
+    assert spec(token_histograms([("none", [])]))["data"][0]["x"] == []
