@@ -1,4 +1,4 @@
-"""inspector.figures and inspector.render: figure data equals what the chunks say, text is escaped."""
+"""inspector.figures: every figure's data equals what the chunks and the book say."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
-from inspector import figures, render
+from inspector import figures
 
 
 def make_book(page_texts: list[str], chapters: list[tuple[int, int, str]]) -> Book:
@@ -154,23 +154,3 @@ def test_coverage_figure_marks_chapter_starts(book: Book) -> None:
     heat, marks = fig.data
     assert heat.type == "heatmap" and marks.name == "chapter starts"
     assert list(marks.y) == [1, 4] and list(marks.x) == pytest.approx([0, 5])
-
-
-def test_book_text_is_escaped_before_highlight_markup() -> None:
-    text = "<script>alert(1)</script> **bold** <img src=x onerror=alert(2)>"
-    out = render.highlight(text, [(0, 8, "ov-prev")])
-    assert "<script>" not in out and "<img" not in out
-    assert out.startswith('<mark class="ov-prev">&lt;script&gt;</mark>')
-    assert "**bold**" in out
-
-
-def test_overlap_spans_mark_text_shared_with_each_neighbour(book: Book) -> None:
-    chunks = make_chunks(book, [(0, 120), (90, 200), (180, 302)])
-    assert render.overlap_spans(chunks, 1) == [(0, 30, "ov-prev"), (90, 110, "ov-next")]
-    html = render.chunk_detail_html(book.text, chunks, 1)
-    assert html.count('<mark class="ov-prev">') == 1 and html.count('<mark class="ov-next">') == 1
-
-
-def test_highlight_gives_both_classes_where_overlaps_meet() -> None:
-    out = render.highlight("abcdef", [(0, 4, "ov-prev"), (2, 6, "ov-next")])
-    assert out == '<mark class="ov-prev">ab</mark><mark class="ov-next ov-prev">cd</mark><mark class="ov-next">ef</mark>'
