@@ -1,0 +1,172 @@
+"""Shared by every strategy: legal cut points, fenced segments and token span → ``Chunk``.
+
+A strategy decides *where* to cut (a list of ``Span``s over the canonical token stream);
+``build_chunks`` turns spans into ``Chunk``s with pages, labels, chapter/section, heading path
+and id, after checking ``max_chunks`` (count first, build nothing when over the limit).
+
+``is_cut`` says whether a token boundary is a place a chunk may start or end: a character
+boundary (rule 6) that is also a boundary of tiktoken's pre-tokenizer pieces, so the chunk's text
+re-encodes to exactly the tokens of its span (rule 1 by construction, no re-encoding needed).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..errors import ChunkLimitError
+from ..ids import chunk_id
+from ..models import CHAPTER_LEVEL_KINDS, Chunk
+from ..policy import Policy
+from ..tokens import TokenizedBook
+
+_NON_SPACE = re.compile(r"\S")
+
+
+class Span(NamedTuple):
+    """One chunk-to-be: ``[token_start, token_end)`` plus its overlap and why it ended."""
+
+    token_start: int
+    token_end: int
+    overlap_prev_tokens: int
+    end_reason: str
+
+
+def is_cut(tb: TokenizedBook, t: int) -> bool:
+    """Return True when token boundary ``t`` is a safe place to start or end a chunk.
+
+    Safe means: not inside a character, and a boundary of tiktoken's regex pieces (a heading
+    offset where the text was encoded apart; a non-space followed by a space or tab; a letter or
+    digit followed by a newline; a newline followed by a non-space). Then the text on either side
+    re-encodes to exactly the stream's tokens.
+
+    Args:
+        tb (TokenizedBook): the tokenized book.
+        t (int): a token boundary index, ``0 <= t <= n_tokens``.
+    """
+    if t <= 0 or t >= tb.n_tokens:
+        return True
+    if not tb.legal[t]:
+        return False
+    c = int(tb.char_starts[t])
+    if tb.is_fence_char(c):
+        return True
+    text = tb.book.text
+    prev, cur = text[c - 1], text[c]
+    if cur.isspace():
+        if prev.isspace():
+            return False
+        # NOTE: tiktoken's punctuation piece ` ?[^\s\p{L}\p{N}]+[\r\n]*` swallows the newlines
+        # after it, so only a letter or digit before a newline is a piece boundary.
+        return cur not in "\r\n" or prev.isalnum()
+    return prev in "\r\n"
+
+
+def segments(tb: TokenizedBook, level: str | None) -> list[tuple[int, int]]:
+    """Split the token stream into fenced segments ``[start, end)``.
+
+    Args:
+        tb (TokenizedBook): the tokenized book.
+        level (str | None): ``chapter`` or ``section`` fences, or None for one segment.
+
+    Returns:
+        list[tuple[int, int]]: non-empty segments in order, covering ``[0, n_tokens)``.
+    """
+    inner = tb.fence_tokens[level].tolist() if level else []
+    bounds = [0, *inner, tb.n_tokens]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def has_text(tb: TokenizedBook, t0: int, t1: int) -> bool:
+    """Return True when tokens ``[t0, t1)`` hold at least one non-whitespace character."""
+    return _NON_SPACE.search(tb.book.text, int(tb.char_starts[t0]), int(tb.char_starts[t1])) is not None
+
+
+@dataclass(frozen=True)
+class _Context:
+    chapter: str
+    section: str
+    path: tuple[str, ...]
+
+
+def _heading_contexts(tb: TokenizedBook) -> tuple[list[int], list[_Context]]:
+    """For each heading (book order): its offset and the chapter/section/path it opens."""
+    offsets: list[int] = []
+    contexts: list[_Context] = []
+    stack: list = []
+    for h in sorted(tb.book.headings, key=lambda h: h.char_offset):
+        while stack and stack[-1].level >= h.level:
+            stack.pop()
+        stack.append(h)
+        chapter = next((s.title for s in reversed(stack) if s.kind in CHAPTER_LEVEL_KINDS), "")
+        if not chapter:
+            chapter = next((s.title for s in reversed(stack) if s.kind == "part"), "")
+        section = next((s.title for s in reversed(stack) if s.kind == "section"), "")
+        offsets.append(h.char_offset)
+        contexts.append(_Context(chapter, section, tuple(s.title for s in stack)))
+    return offsets, contexts
+
+
+def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[Chunk]:
+    """Turn token spans into ``Chunk``s with full provenance.
+
+    Pages and labels come from the first and last non-whitespace character of the chunk (a
+    leading separator or trailing blank line does not widen the page span); chapter, section and
+    heading path from the innermost heading at or before the first non-whitespace character.
+
+    Args:
+        tb (TokenizedBook): the tokenized book.
+        policy (Policy): the policy (its profile salts the ids; ``max_chunks`` is enforced).
+        spans (list[Span]): ordered, non-empty spans with text.
+
+    Returns:
+        list[Chunk]: one chunk per span, ``order`` 0, 1, 2, …
+
+    Raises:
+        ChunkLimitError: more spans than ``policy.max_chunks`` (nothing is built).
+    """
+    if len(spans) > policy.max_chunks:
+        raise ChunkLimitError(
+            f"book {tb.book.source_name or tb.book.book_id!r} needs {len(spans)} chunks; "
+            f"max_chunks is {policy.max_chunks}: raise --max-chunks or --max-tokens"
+        )
+    text = tb.book.text
+    book_id = tb.book.book_id
+    profile = policy.profile()
+    offsets, contexts = _heading_contexts(tb)
+    empty = _Context("", "", ())
+    cs = tb.char_starts
+    chunks: list[Chunk] = []
+    for order, (t0, t1, overlap, reason) in enumerate(spans):
+        c0, c1 = int(cs[t0]), int(cs[t1])
+        body = text[c0:c1]
+        first = c0 + (len(body) - len(body.lstrip()))
+        last = c0 + len(body.rstrip()) - 1
+        p0 = tb.text_pages[tb.page_index_of_char(first)] if tb.text_pages else None
+        p1 = tb.text_pages[tb.page_index_of_char(last)] if tb.text_pages else None
+        i = bisect.bisect_right(offsets, first) - 1
+        ctx = contexts[i] if i >= 0 else empty
+        chunks.append(Chunk(
+            id=chunk_id(book_id, profile, order, t0, t1, c0, c1, body),
+            book_id=book_id,
+            order=order,
+            text=body,
+            chapter=ctx.chapter,
+            section=ctx.section,
+            heading_path=ctx.path,
+            page_start=p0.number if p0 else 1,
+            page_end=p1.number if p1 else 1,
+            page_label_start=p0.label if p0 else "",
+            page_label_end=p1.label if p1 else "",
+            token_start=t0,
+            token_end=t1,
+            token_count=t1 - t0,
+            char_start=c0,
+            char_end=c1,
+            overlap_prev_tokens=overlap,
+            end_reason=reason,
+        ))
+    return chunks
+

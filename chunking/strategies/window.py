@@ -1,0 +1,199 @@
+"""Stage 5 (chunk): token windows — ``chapter-window`` (the default) and ``fixed-window``.
+
+Contract (rules of issue 3, checked by ``chunking.validate``):
+
+* ``chapter-window``: the token stream is cut into fenced segments at every part and
+  chapter-level heading (every heading with ``fence="section"``). Inside a segment, windows hold
+  at most ``max_tokens`` tokens and span at most ``max_pages`` pages; a window that reaches past
+  ``target_pages`` pages ends at that page boundary when that keeps at least half of
+  ``max_tokens`` (end reason ``target_pages``). The next window starts ``overlap_tokens`` before
+  the previous end, or later when the page limit or a safe cut point requires it; overlap never
+  crosses a fence. The last window of a segment ends with reason ``fence`` (``book_end`` at the
+  end of the book).
+* ``fixed-window``: the same token windows over the whole stream, no fences, no page limits.
+* ``snap`` (``sentence``/``paragraph``): a token-limited window ends at the last sentence or
+  paragraph end inside its last third, if there is one.
+
+Every window starts and ends at a safe cut (``common.is_cut``: never inside a character or a
+tiktoken piece), so its text re-encodes to exactly its token count. Where no safe cut exists
+(long runs of text without spaces), the window ends at the nearest character boundary and its
+text is re-encoded and shortened until it fits ``max_tokens``. Windows whose new tokens are only
+whitespace are skipped: they hold nothing a reader could lose.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..encodings import get_encoding
+from ..models import Chunk
+from ..policy import Policy
+from ..tokens import TokenizedBook
+from .common import Span, build_chunks, has_text, is_cut, segments
+
+_SNAP_PATTERNS = {
+    # A sentence ends at . ! ? or … (plus closing quotes/brackets) followed by whitespace.
+    "sentence": re.compile(r"[.!?\u2026][\"')\]\u00bb\u201d\u2019]*\s+"),
+    # A paragraph ends at a blank line, or at a line that ends a sentence (PDF text has few blank
+    # lines: paragraphs there are lines that end with . ! ? or :).
+    "paragraph": re.compile(r"\n[ \t]*\n\s*|(?<=[.!?:])[ \t]*\n\s*"),
+}
+
+
+class _Windower:
+    """Cuts one tokenized book into window spans under one policy."""
+
+    def __init__(self, tb: TokenizedBook, policy: Policy, paged: bool) -> None:
+        self.tb = tb
+        self.policy = policy
+        self.paged = paged and bool(tb.text_pages)
+        self.cs = tb.char_starts
+        self.min_target_tokens = (policy.max_tokens + 1) // 2
+        self.snap = _SNAP_PATTERNS.get(policy.snap)
+
+    def spans(self, level: str | None) -> list[Span]:
+        out: list[Span] = []
+        n = self.tb.n_tokens
+        for seg_start, seg_end in segments(self.tb, level):
+            self._segment(seg_start, seg_end, "book_end" if seg_end == n else "fence", out)
+        return out
+
+    def _segment(self, s: int, e: int, final_reason: str, out: list[Span]) -> None:
+        """Append the windows of one fenced segment ``[s, e)`` to ``out``."""
+        emitted = s  # every token before this one is covered (or whitespace that was skipped)
+        last_end = s  # end of the last window emitted in this segment
+        while emitted < e:
+            start = self._overlap_start(s, emitted)
+            end, reason = self._end(start, emitted, e, final_reason)
+            if end <= emitted:
+                # The page limit seen from the overlap start cannot reach a new token: no overlap.
+                start = emitted
+                end, reason = self._end(start, emitted, e, final_reason)
+            if has_text(self.tb, emitted, end):
+                out.append(Span(start, end, max(0, last_end - start), reason))
+                last_end = end
+            emitted = end
+
+    def _overlap_start(self, s: int, emitted: int) -> int:
+        """First token of the next window: ``overlap_tokens`` back, moved forward to a safe cut."""
+        if emitted == s:
+            return s
+        start = max(s, emitted - self.policy.overlap_tokens)
+        while start < emitted and not is_cut(self.tb, start):
+            start += 1
+        return start
+
+    def _end(self, start: int, emitted: int, e: int, final_reason: str) -> tuple[int, str]:
+        """End (exclusive) and end reason of the window starting at ``start``.
+
+        The end is ``> emitted`` except when the page limit, seen from an overlap start, leaves
+        no room for a new token; then it is ``<= emitted`` and the caller drops the overlap.
+        """
+        tb, policy = self.tb, self.policy
+        end = min(start + policy.max_tokens, e)
+        reason = final_reason if end == e else "token_limit"
+        if self.paged:
+            first_page = tb.page_index_of_char(int(self.cs[start]))
+            last_page = min(first_page + policy.max_pages - 1, len(tb.text_pages) - 1)
+            by_pages = tb.page_boundary_token(last_page)
+            if by_pages < end:
+                if by_pages <= emitted and start < emitted:
+                    return by_pages, "page_limit"
+                end, reason = max(by_pages, emitted + 1), "page_limit"
+            target_page = first_page + policy.target_pages - 1
+            if end < e and target_page < last_page:
+                by_target = tb.page_boundary_token(target_page)
+                if emitted < by_target < end and by_target - start >= self.min_target_tokens:
+                    end, reason = by_target, "target_pages"
+        if reason == "token_limit" and self.snap is not None:
+            snapped = self._snap(start, emitted, end)
+            if snapped is not None:
+                end, reason = snapped, policy.snap
+        if not is_cut(tb, end):
+            end = self._safe_end(emitted, end)
+        if not (is_cut(tb, start) and is_cut(tb, end)):
+            end = self._fit(start, emitted, end)
+        return end, reason
+
+    def _snap(self, start: int, emitted: int, end: int) -> int | None:
+        """Last sentence/paragraph end in the window's last third that is a safe cut, if any."""
+        cs, tb = self.cs, self.tb
+        lo_token = max(start + (2 * (end - start)) // 3, emitted + 1)
+        if lo_token >= end:
+            return None
+        matches = list(self.snap.finditer(tb.book.text, int(cs[lo_token]), int(cs[end])))
+        for m in reversed(matches):
+            # The cut may sit after the punctuation or after the whitespace that follows it.
+            for c in (m.end(), m.start() + len(m.group().rstrip())):
+                t = tb.token_at_char(c)
+                if lo_token <= t < end and int(cs[t]) == c and is_cut(tb, t):
+                    return t
+        return None
+
+    def _safe_end(self, emitted: int, end: int) -> int:
+        """Move ``end`` back to the last safe cut after ``emitted``; failing that, to the
+        nearest character boundary (``_fit`` then checks the token count)."""
+        tb = self.tb
+        t = end - 1
+        while t > emitted:
+            if is_cut(tb, t):
+                return t
+            t -= 1
+        t = end
+        while t > emitted + 1 and not tb.legal[t]:
+            t -= 1
+        while not tb.legal[t]:
+            t += 1
+        return t
+
+    def _fit(self, start: int, emitted: int, end: int) -> int:
+        """Shorten a window whose edges are not safe cuts until its text re-encodes to at most
+        ``max_tokens`` tokens (rule 1), keeping ``end`` on a character boundary past ``emitted``."""
+        tb = self.tb
+        # NOTE: only windows inside long runs without spaces (CJK, base64, hashes) get here, so
+        # re-encoding their text stays off the fast path.
+        enc = get_encoding(tb.encoding)
+        c0 = int(self.cs[start])
+        while True:
+            excess = len(enc.encode_ordinary(tb.book.text[c0:int(self.cs[end])])) - self.policy.max_tokens
+            if excess <= 0 or end <= emitted + 1:
+                return end
+            t = max(emitted + 1, end - excess)
+            while t > emitted + 1 and not tb.legal[t]:
+                t -= 1
+            if not tb.legal[t] or t >= end:
+                return end
+            end = t
+
+def chapter_window(tokenized: TokenizedBook, policy: Policy) -> list[Chunk]:
+    """Chapter-aware page windows (the default strategy; see the module docstring).
+
+    Args:
+        tokenized (TokenizedBook): the book's token stream.
+        policy (Policy): the policy; ``fence`` picks the fence level.
+
+    Returns:
+        list[Chunk]: chunks in book order.
+
+    Raises:
+        ChunkLimitError: the book needs more than ``policy.max_chunks`` chunks.
+    """
+    spans = _Windower(tokenized, policy, paged=True).spans(policy.fence)
+    return build_chunks(tokenized, policy, spans)
+
+
+def fixed_window(tokenized: TokenizedBook, policy: Policy) -> list[Chunk]:
+    """Plain token windows of ``max_tokens`` with ``overlap_tokens`` overlap (the baseline).
+
+    Args:
+        tokenized (TokenizedBook): the book's token stream.
+        policy (Policy): the policy; page limits and fences are ignored.
+
+    Returns:
+        list[Chunk]: chunks in book order.
+
+    Raises:
+        ChunkLimitError: the book needs more than ``policy.max_chunks`` chunks.
+    """
+    spans = _Windower(tokenized, policy, paged=False).spans(None)
+    return build_chunks(tokenized, policy, spans)
