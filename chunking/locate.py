@@ -1,0 +1,446 @@
+"""Retrieval debugging, stage 1: a pasted passage → its exact span of ``Book.text``.
+
+Contract: ``locate(index, passage)`` returns a ``Location`` whose ``char_start``/``char_end`` are a
+half-open span of the canonical text (``book.text[char_start:char_end]`` is the passage as the book
+holds it), or ``found=False`` when the passage is not in the book. Offsets are never recovered with
+``str.find`` on chunk text: the search runs in a *normalised search space* (letters and digits
+only, NFKC, case-folded) and every position there maps back to ``book.text`` through an index
+array, so whitespace changes, dehyphenation, ligatures, punctuation and page breaks do not matter.
+
+How (in order):
+
+1. Normalise book and passage into the search space (``SearchSpace``).
+2. An exact hit of the whole normalised passage is taken as is (score 100).
+3. Otherwise anchor on rare n-grams: hashes of the book's n-grams at every ``ANCHOR_STEP``-th
+   position are sorted once; every n-gram of the passage is looked up; n-grams found at most
+   ``MAX_ANCHOR_HITS`` times vote (weight 1/hits) for the diagonal ``book_pos - passage_pos``.
+   The heaviest cluster of diagonals gives a window of the book.
+4. Align passage and window with rapidfuzz (``Indel.opcodes``, an LCS alignment) and keep the span
+   between the first and last long matching block, plus small blocks glued to them: that trims a
+   prefixed heading or text from elsewhere, and keeps a word cut in the middle exact to the letter.
+
+The module also answers the questions asked about a found span: pages and printed labels, the
+enclosing chapter and section, the chunks (of one policy) that hold it, whether it straddles a
+chunk boundary, and the sentence parts just outside a chunk's edges (``sentence_starts``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+from rapidfuzz.distance import Indel
+
+from .errors import UsageError
+from .models import CHAPTER_LEVEL_KINDS, Book, Chunk
+
+ANCHOR_LEN = 12
+"""Characters of the search space per anchor n-gram (about two words)."""
+
+ANCHOR_STEP = 6
+"""The book's n-grams are indexed every this many positions: any exact run of
+``ANCHOR_LEN + ANCHOR_STEP - 1`` characters shared with the passage is guaranteed an anchor."""
+
+MAX_ANCHOR_HITS = 8
+"""An n-gram found more often than this is not rare and does not vote."""
+
+MIN_BLOCK = 8
+"""A matching block at least this long starts or ends the aligned span; shorter blocks only join
+when they touch it (gap of at most ``GLUE_GAP`` on both sides)."""
+
+GLUE_GAP = 2
+
+MIN_SCORE = 60.0
+"""A passage whose best span scores below this (0-100) is reported as not found."""
+
+_HASH_BASE = np.uint64(1_000_003)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n[ \t]*\n\s*")
+_CONTEXT_CHARS = 400
+
+
+def _char_map(ch: str) -> str:
+    """The search-space form of one character: NFKC, case-folded, letters and digits only."""
+    return "".join(c for c in unicodedata.normalize("NFKC", ch).casefold() if c.isalnum())
+
+
+def normalise(text: str) -> tuple[str, np.ndarray]:
+    """Map ``text`` into the search space.
+
+    Args:
+        text (str): any text (a whole book or a passage).
+
+    Returns:
+        tuple[str, np.ndarray]: the normalised string and an int64 array of the same length giving,
+        for each of its characters, the offset in ``text`` it comes from (a ligature such as
+        ``"ﬁ"`` yields two characters with the same offset).
+    """
+    if not text:
+        return "", np.zeros(0, dtype=np.int64)
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    # NOTE: vectorised over the distinct code points (a few hundred per book), so a 1.5 MB book
+    # normalises in well under a second without a per-character Python loop.
+    uniq, inverse = np.unique(codes, return_inverse=True)
+    mapped = [_char_map(chr(int(c))) for c in uniq]
+    lengths = np.array([len(m) for m in mapped], dtype=np.int64)
+    first = np.array([ord(m[0]) if m else 0 for m in mapped], dtype=np.uint32)
+    counts = lengths[inverse]
+    index = np.repeat(np.arange(len(codes), dtype=np.int64), counts)
+    out = np.repeat(first[inverse], counts)
+    long_codes = [i for i, m in enumerate(mapped) if len(m) > 1]
+    if long_codes:
+        ends = np.cumsum(counts)
+        for pos in np.nonzero(np.isin(inverse, long_codes))[0]:
+            m = mapped[inverse[pos]]
+            start = ends[pos] - len(m)
+            out[start:start + len(m)] = [ord(c) for c in m]
+    return out.astype("<u4").tobytes().decode("utf-32-le"), index
+
+
+def _ngram_hashes(norm: str, positions: np.ndarray) -> np.ndarray:
+    """Polynomial hashes (mod 2**64) of the ``ANCHOR_LEN``-grams of ``norm`` starting at ``positions``."""
+    codes = np.frombuffer(norm.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    h = np.zeros(len(positions), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(ANCHOR_LEN):
+            h = h * _HASH_BASE + codes[positions + j]
+    return h
+
+
+@dataclass
+class SearchSpace:
+    """One book prepared for passage lookup; build once per book and reuse (callers cache it).
+
+    Attributes:
+        book (Book): the book.
+        norm (str): the book's text in the search space.
+        index (np.ndarray): ``index[i]`` = offset in ``book.text`` of ``norm[i]``.
+        anchor_hashes (np.ndarray): sorted hashes of the n-grams at every ``ANCHOR_STEP``-th position.
+        anchor_positions (np.ndarray): the ``norm`` position of each hash, same order.
+        sentence_starts (np.ndarray): offsets in ``book.text`` where sentences start (0 included).
+    """
+
+    book: Book
+    norm: str
+    index: np.ndarray
+    anchor_hashes: np.ndarray
+    anchor_positions: np.ndarray
+    sentence_starts: np.ndarray
+
+    @classmethod
+    def build(cls, book: Book) -> "SearchSpace":
+        """Normalise ``book.text``, index its n-grams and find its sentence starts."""
+        norm, index = normalise(book.text)
+        positions = np.arange(0, max(len(norm) - ANCHOR_LEN + 1, 0), ANCHOR_STEP, dtype=np.int64)
+        hashes = _ngram_hashes(norm, positions)
+        order = np.argsort(hashes, kind="stable")
+        return cls(book, norm, index, hashes[order], positions[order], sentence_starts(book.text))
+
+
+@dataclass
+class ChunkMatch:
+    """Which chunks of one policy hold a located span.
+
+    Attributes:
+        policy (str): the policy's profile string.
+        ids (list[str]): the chunks that contain the whole span; when none does, the chunks it
+            overlaps (then ``straddles`` is True).
+        orders (list[int]): the ``order`` of each chunk in ``ids``.
+        straddles (bool): no single chunk contains the whole span.
+        cut_before (str): the part of a sentence just before the first listed chunk's start (what
+            its start boundary cut off, or the whole previous sentence when it starts cleanly).
+        cut_after (str): the same just after the last listed chunk's end.
+    """
+
+    policy: str
+    ids: list[str]
+    orders: list[int]
+    straddles: bool
+    cut_before: str = ""
+    cut_after: str = ""
+
+
+@dataclass
+class Location:
+    """Where a passage is in a book (see the module docstring for the offset contract).
+
+    Attributes:
+        found (bool): the best span scores at least ``MIN_SCORE``.
+        score (float): 0-100, rapidfuzz's normalised Indel similarity between the whole normalised
+            passage and the normalised found span (a prefixed heading or a few changed characters
+            lower it a little; text from elsewhere lowers it to near 0).
+        char_start (int): span start in ``book.text`` (``-1`` when not found).
+        char_end (int): span end (exclusive) in ``book.text`` (``-1`` when not found).
+        page_start (int): 1-based physical page of ``char_start`` (0 when not found).
+        page_end (int): 1-based physical page of the span's last character.
+        page_label_start (str): printed label of ``page_start``.
+        page_label_end (str): printed label of ``page_end``.
+        chapter (str): title of the chapter-level unit holding ``char_start`` (``""`` when none).
+        section (str): title of the section holding ``char_start`` within that chapter.
+        passage_start (int): first character of the passage that the span covers.
+        passage_end (int): end (exclusive) of the passage part the span covers.
+        occurrences (int): how many places in the book match equally well (repeated text).
+        chunks (list[ChunkMatch]): filled by ``match_chunks`` per policy.
+    """
+
+    found: bool
+    score: float
+    char_start: int = -1
+    char_end: int = -1
+    page_start: int = 0
+    page_end: int = 0
+    page_label_start: str = ""
+    page_label_end: str = ""
+    chapter: str = ""
+    section: str = ""
+    passage_start: int = 0
+    passage_end: int = 0
+    occurrences: int = 0
+    chunks: list[ChunkMatch] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``locate --json`` record: the fields the CLI contract names, chunks as
+        ``{"policy", "ids", "straddles"}``."""
+        keys = ("found", "score", "char_start", "char_end", "page_start", "page_end",
+                "page_label_start", "page_label_end", "chapter", "section")
+        out = {k: getattr(self, k) for k in keys}
+        out["score"] = round(self.score, 2)
+        out["chunks"] = [{"policy": c.policy, "ids": c.ids, "straddles": c.straddles} for c in self.chunks]
+        return out
+
+    def details(self) -> dict[str, Any]:
+        """Every field, for the app (``to_dict`` plus passage coverage and chunk edges)."""
+        return asdict(self)
+
+
+def locate(space: SearchSpace, passage: str) -> Location:
+    """Find the exact span of ``space.book.text`` that ``passage`` was taken from.
+
+    Args:
+        space (SearchSpace): the prepared book (``SearchSpace.build``).
+        passage (str): the text to look for; may be whitespace-normalised, dehyphenated, carry a
+            prefixed heading, be cut mid-word at either end or span page breaks.
+
+    Returns:
+        Location: ``found=False`` (score kept) when no span scores ``MIN_SCORE``; else the span
+        with pages, labels, chapter and section.
+
+    Raises:
+        UsageError: the passage has no letter or digit to search for.
+    """
+    p_norm, p_index = normalise(passage)
+    if not p_norm:
+        raise UsageError("the passage has no letters or digits to search for")
+    hit = _exact(space, p_norm)
+    if hit is not None:
+        b_start, b_end, occurrences = hit
+        p_start, p_end, score = 0, len(p_norm), 100.0
+    else:
+        aligned = _anchor_and_align(space, p_norm)
+        if aligned is None:
+            return Location(found=False, score=0.0)
+        b_start, b_end, p_start, p_end, score, occurrences = aligned
+        if score < MIN_SCORE:
+            return Location(found=False, score=score)
+    char_start = int(space.index[b_start])
+    char_end = int(space.index[b_end - 1]) + 1
+    pass_start = int(p_index[p_start])
+    pass_end = int(p_index[p_end - 1]) + 1
+    char_start, char_end, pass_start, pass_end = _grow_punctuation(
+        space.book.text, passage, char_start, char_end, pass_start, pass_end)
+    loc = Location(found=True, score=score, char_start=char_start, char_end=char_end,
+                   passage_start=pass_start, passage_end=pass_end, occurrences=occurrences)
+    _describe(space.book, loc)
+    return loc
+
+
+def _exact(space: SearchSpace, p_norm: str) -> tuple[int, int, int] | None:
+    """Every exact occurrence of the normalised passage in the normalised book (first one wins)."""
+    # NOTE: this find runs in the normalised search space; the result maps back through
+    # ``space.index``, so it is exact in ``book.text`` whatever whitespace or hyphens differ.
+    first = space.norm.find(p_norm)
+    if first < 0:
+        return None
+    count, pos = 1, space.norm.find(p_norm, first + 1)
+    while pos >= 0:
+        count += 1
+        pos = space.norm.find(p_norm, pos + 1)
+    return first, first + len(p_norm), count
+
+
+def _anchor_and_align(space: SearchSpace, p_norm: str):
+    """Vote for a window with rare anchors, then align in it (steps 3-4 of the module docstring).
+
+    Returns:
+        tuple | None: ``(b_start, b_end, p_start, p_end, score, occurrences)`` in search-space
+        positions, or None when no anchor is shared with the book.
+    """
+    m = len(p_norm)
+    if m < ANCHOR_LEN or len(space.anchor_hashes) == 0:
+        return None
+    offsets = np.arange(m - ANCHOR_LEN + 1, dtype=np.int64)
+    hashes = _ngram_hashes(p_norm, offsets)
+    lo = np.searchsorted(space.anchor_hashes, hashes, side="left")
+    hi = np.searchsorted(space.anchor_hashes, hashes, side="right")
+    hits = hi - lo
+    rare = (hits > 0) & (hits <= MAX_ANCHOR_HITS)
+    if not rare.any():
+        return None
+    diagonals, weights = [], []
+    for o, a, b in zip(offsets[rare], lo[rare], hi[rare]):
+        d = space.anchor_positions[a:b] - o
+        diagonals.append(d)
+        weights.append(np.full(len(d), 1.0 / (b - a)))
+    diag = np.concatenate(diagonals)
+    weight = np.concatenate(weights)
+    order = np.argsort(diag, kind="stable")
+    diag, weight = diag[order], weight[order]
+    # Cluster diagonals that differ by a little (insertions/deletions between passage and book).
+    tolerance = 16 + m // 10
+    breaks = np.nonzero(np.diff(diag) > tolerance)[0] + 1
+    starts = np.concatenate(([0], breaks))
+    ends = np.concatenate((breaks, [len(diag)]))
+    totals = np.array([weight[s:e].sum() for s, e in zip(starts, ends)])
+    best = int(np.argmax(totals))
+    occurrences = int(np.sum(totals >= 0.9 * totals[best]))
+    d_lo, d_hi = int(diag[starts[best]]), int(diag[ends[best] - 1])
+    slack = 2 * ANCHOR_LEN
+    w_start = max(0, d_lo - slack)
+    w_end = min(len(space.norm), d_hi + m + slack)
+    return _align(p_norm, space.norm[w_start:w_end], w_start) + (occurrences,)
+
+
+def _align(p_norm: str, window: str, w_start: int) -> tuple[int, int, int, int, float]:
+    """Local alignment of the passage inside ``window`` via rapidfuzz's LCS opcodes.
+
+    Returns:
+        tuple: ``(b_start, b_end, p_start, p_end, score)`` (book positions offset by ``w_start``).
+    """
+    blocks = [op for op in Indel.opcodes(p_norm, window) if op.tag == "equal"]
+    core = [i for i, op in enumerate(blocks) if op.src_end - op.src_start >= MIN_BLOCK]
+    if not core:
+        return 0, 0, 0, 0, 0.0
+    first, last = core[0], core[-1]
+    while first > 0 and _glued(blocks[first - 1], blocks[first]):
+        first -= 1
+    while last < len(blocks) - 1 and _glued(blocks[last], blocks[last + 1]):
+        last += 1
+    p_start, p_end = blocks[first].src_start, blocks[last].src_end
+    b_start, b_end = blocks[first].dest_start, blocks[last].dest_end
+    matched = sum(op.src_end - op.src_start for op in blocks[first:last + 1])
+    score = 100.0 * 2 * matched / (len(p_norm) + (b_end - b_start))
+    return w_start + b_start, w_start + b_end, p_start, p_end, score
+
+
+def _glued(left, right) -> bool:
+    """Two matching blocks lie on one path: the gaps between them are tiny on both sides."""
+    return (right.src_start - left.src_end <= GLUE_GAP) and (right.dest_start - left.dest_end <= GLUE_GAP)
+
+
+def _grow_punctuation(text: str, passage: str, c0: int, c1: int, p0: int, p1: int) -> tuple[int, int, int, int]:
+    """Extend the span over punctuation the passage also has at its edges (``"end."``, ``"(x"``).
+
+    The search space holds only letters and digits, so the aligned span stops at the last letter;
+    this takes back trailing and leading non-space symbols that are identical in both texts.
+    """
+    while p1 < len(passage) and c1 < len(text) and not passage[p1].isalnum() \
+            and not passage[p1].isspace() and passage[p1] == text[c1]:
+        p1, c1 = p1 + 1, c1 + 1
+    while p0 > 0 and c0 > 0 and not passage[p0 - 1].isalnum() \
+            and not passage[p0 - 1].isspace() and passage[p0 - 1] == text[c0 - 1]:
+        p0, c0 = p0 - 1, c0 - 1
+    return c0, c1, p0, p1
+
+
+def _describe(book: Book, loc: Location) -> None:
+    """Fill pages, labels, chapter and section of a found location."""
+    first = page_at(book, loc.char_start)
+    last = page_at(book, max(loc.char_start, loc.char_end - 1))
+    loc.page_start, loc.page_label_start = first.number, first.label
+    loc.page_end, loc.page_label_end = last.number, last.label
+    loc.chapter, loc.section = enclosing_titles(book, loc.char_start)
+
+
+def page_at(book: Book, offset: int):
+    """The page holding ``book.text[offset]``; an offset on a page separator gives the next page.
+
+    Raises:
+        UsageError: the book has no page with text.
+    """
+    pages = [p for p in book.pages if p.char_end > p.char_start]
+    if not pages:
+        raise UsageError(f"book {book.source_name or book.title!r} has no text")
+    starts = [p.char_start for p in pages]
+    i = max(0, bisect.bisect_right(starts, offset) - 1)
+    if offset >= pages[i].char_end and i + 1 < len(pages):
+        i += 1
+    return pages[i]
+
+
+def enclosing_titles(book: Book, offset: int) -> tuple[str, str]:
+    """Titles of the chapter-level unit and the section that hold ``offset`` (``""`` when none)."""
+    chapter, chapter_at, section = "", -1, ""
+    for h in book.headings:
+        if h.char_offset > offset:
+            break
+        if h.kind in CHAPTER_LEVEL_KINDS or h.kind == "part":
+            chapter = h.title if h.kind != "part" else ""
+            chapter_at, section = h.char_offset, ""
+        elif h.kind == "section" and h.char_offset >= chapter_at:
+            section = h.title
+    return chapter, section
+
+
+def sentence_starts(text: str) -> np.ndarray:
+    """Offsets in ``text`` where sentences start: after ``.``, ``!``, ``?`` (and closing quotes or
+    brackets) followed by space and a capital or digit, and after blank lines. Always holds 0."""
+    cuts = [m.end() for m in _SENTENCE_END.finditer(text)]
+    return np.array([0] + [c for c in cuts if c < len(text)], dtype=np.int64)
+
+
+def edge_context(space: SearchSpace, start: int, end: int) -> tuple[str, str]:
+    """The sentence parts just outside ``[start, end)`` (at most ``_CONTEXT_CHARS`` each).
+
+    Returns:
+        tuple[str, str]: text from the start of the sentence holding ``start - 1`` up to ``start``
+        (the head a boundary cut off, or the previous sentence), and text from ``end`` to the end
+        of the sentence holding ``end``.
+    """
+    text, starts = space.book.text, space.sentence_starts
+    before = ""
+    if start > 0:
+        s = int(starts[np.searchsorted(starts, start - 1, side="right") - 1])
+        before = text[max(s, start - _CONTEXT_CHARS):start]
+    after = ""
+    if end < len(text):
+        j = np.searchsorted(starts, end, side="right")
+        e = int(starts[j]) if j < len(starts) else len(text)
+        after = text[end:min(e, end + _CONTEXT_CHARS)]
+    return before.strip(), after.strip()
+
+
+def match_chunks(space: SearchSpace, loc: Location, chunks: Sequence[Chunk], policy: str) -> ChunkMatch:
+    """Which of ``chunks`` hold the located span, and what their edges cut off.
+
+    Args:
+        space (SearchSpace): the prepared book the chunks were cut from.
+        loc (Location): a found location.
+        chunks (Sequence[Chunk]): one policy's chunks in order.
+        policy (str): the label to report (the policy's profile).
+
+    Returns:
+        ChunkMatch: containing chunks, or overlapping ones with ``straddles=True``.
+    """
+    s, e = loc.char_start, loc.char_end
+    inside = [c for c in chunks if c.char_start <= s and e <= c.char_end]
+    straddles = not inside
+    chosen = inside or [c for c in chunks if c.char_start < e and s < c.char_end]
+    match = ChunkMatch(policy=policy, ids=[c.id for c in chosen], orders=[c.order for c in chosen],
+                       straddles=straddles)
+    if chosen:
+        match.cut_before = edge_context(space, chosen[0].char_start, chosen[0].char_end)[0]
+        match.cut_after = edge_context(space, chosen[-1].char_start, chosen[-1].char_end)[1]
+    return match

@@ -1,0 +1,204 @@
+"""Retrieval debugging, stage 2: BM25 search over one policy's chunks of one book.
+
+Contract: ``ChunkIndex.build(book, chunks)`` indexes the chunk texts with ``bm25s`` (lower-cased
+words of two or more letters, English stop words removed, no stemming). Build one index per
+book × policy and keep it (the CLI builds it once per run, the app caches it).
+``ChunkIndex.search(query, k)`` returns at most ``k`` ``SearchHit``s, best first, only chunks that
+share at least one query term (score > 0). Each hit names the query terms it matched, its pages,
+chapter, and ``crosses_chapter``: a chapter-level (or part) heading starts strictly inside the
+chunk's span (after some non-whitespace text of the chunk), i.e. the chunk mixes two chapters.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import bm25s
+import numpy as np
+from bm25s.tokenization import Tokenizer
+
+from .models import CHAPTER_LEVEL_KINDS, Book, Chunk
+
+TOKEN_PATTERN = r"(?u)\b\w\w+\b"
+"""bm25s's word pattern; highlighting uses the same so a highlighted word is a matched term."""
+
+_WORD = re.compile(TOKEN_PATTERN)
+_FENCE_KINDS = CHAPTER_LEVEL_KINDS | {"part"}
+
+
+@dataclass
+class SearchHit:
+    """One retrieved chunk.
+
+    Attributes:
+        rank (int): 1-based rank.
+        id (str): chunk id.
+        order (int): chunk order in its policy's chunk list.
+        score (float): BM25 score (higher is better; comparable within one index only).
+        page_start (int): first physical page of the chunk.
+        page_end (int): last physical page.
+        page_label_start (str): printed label of ``page_start``.
+        page_label_end (str): printed label of ``page_end``.
+        chapter (str): the chunk's chapter title.
+        section (str): the chunk's section title.
+        crosses_chapter (bool): a chapter-level heading starts strictly inside the chunk.
+        terms (list[str]): query terms found in the chunk, in query order.
+        char_start (int): chunk span start in ``book.text``.
+        char_end (int): chunk span end (exclusive).
+        text (str): the chunk's text.
+    """
+
+    rank: int
+    id: str
+    order: int
+    score: float
+    page_start: int
+    page_end: int
+    page_label_start: str
+    page_label_end: str
+    chapter: str
+    section: str
+    crosses_chapter: bool
+    terms: list[str] = field(default_factory=list)
+    char_start: int = 0
+    char_end: int = 0
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``search --json`` record of one hit."""
+        return {"id": self.id, "score": round(self.score, 4), "page_start": self.page_start,
+                "page_end": self.page_end, "chapter": self.chapter, "crosses_chapter": self.crosses_chapter}
+
+
+def chapter_starts(book: Book) -> list[int]:
+    """Sorted offsets where a chapter-level unit or a part starts."""
+    return sorted({h.char_offset for h in book.headings if h.kind in _FENCE_KINDS})
+
+
+def crosses_chapter(book: Book, chunk: Chunk, starts: Sequence[int] | None = None) -> bool:
+    """True when a chapter-level or part heading starts strictly inside ``chunk``'s span.
+
+    Args:
+        book (Book): the book.
+        chunk (Chunk): one of its chunks.
+        starts (Sequence[int] | None): ``chapter_starts(book)``, when the caller has it.
+            Defaults to None (computed).
+    """
+    starts = chapter_starts(book) if starts is None else starts
+    lo = bisect.bisect_right(starts, chunk.char_start)
+    hi = bisect.bisect_left(starts, chunk.char_end)
+    # NOTE: "strictly inside" means the chunk holds non-whitespace text before the heading, as
+    # ``chunking.scorecard`` counts a crossing; blank lines and then the heading do not cross.
+    return any(book.text[chunk.char_start:starts[i]].strip() for i in range(lo, hi))
+
+
+def query_terms(query: str) -> list[str]:
+    """The words of ``query`` BM25 scores with: lower-cased, stop words removed, first occurrence kept.
+
+    Args:
+        query (str): free text.
+
+    Returns:
+        list[str]: distinct terms in query order.
+    """
+    words = Tokenizer(stopwords="en").tokenize([query], update_vocab=True, return_as="string",
+                                               show_progress=False)[0]
+    return list(dict.fromkeys(w for w in words if w))
+
+
+def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Spans of ``text`` whose word (bm25s's pattern, case-insensitive) is one of ``terms``."""
+    wanted = {t.lower() for t in terms}
+    return [m.span() for m in _WORD.finditer(text) if m.group().lower() in wanted]
+
+
+class ChunkIndex:
+    """A BM25 index over one policy's chunks of one book.
+
+    Attributes:
+        book (Book): the book the chunks were cut from.
+        chunks (list[Chunk]): the indexed chunks, in order.
+    """
+
+    def __init__(self, book: Book, chunks: Sequence[Chunk], tokenizer: Tokenizer,
+                 retriever: bm25s.BM25 | None, chunk_terms: list[frozenset[str]]) -> None:
+        self.book = book
+        self.chunks = list(chunks)
+        self._tokenizer = tokenizer
+        self._retriever = retriever
+        self._chunk_terms = chunk_terms
+        starts = chapter_starts(book)
+        self._crosses = np.array([crosses_chapter(book, c, starts) for c in self.chunks], dtype=bool)
+
+    @classmethod
+    def build(cls, book: Book, chunks: Sequence[Chunk]) -> "ChunkIndex":
+        """Index ``chunks`` (their ``text``) with BM25.
+
+        Args:
+            book (Book): the book (for chapter headings).
+            chunks (Sequence[Chunk]): one policy's chunks.
+
+        Returns:
+            ChunkIndex: ready to ``search``; an empty chunk list gives an index that finds nothing.
+        """
+        tokenizer = Tokenizer(stopwords="en")
+        if not chunks:
+            return cls(book, chunks, tokenizer, None, [])
+        ids = tokenizer.tokenize([c.text for c in chunks], update_vocab=True, return_as="ids",
+                                 show_progress=False)
+        vocab = {i: w for w, i in tokenizer.get_vocab_dict().items()}
+        chunk_terms = [frozenset(vocab[i] for i in doc) for doc in ids]
+        retriever = bm25s.BM25()
+        retriever.index(ids, show_progress=False)
+        return cls(book, chunks, tokenizer, retriever, chunk_terms)
+
+    def search(self, query: str, k: int = 5) -> list[SearchHit]:
+        """Top-``k`` chunks for ``query``, best first; chunks sharing no term are left out.
+
+        Args:
+            query (str): free text.
+            k (int): how many hits at most. Defaults to 5.
+
+        Returns:
+            list[SearchHit]: at most ``k`` hits (fewer when fewer chunks match).
+        """
+        order, scores = self.top_k([query], k)
+        terms = query_terms(query)
+        hits = []
+        for rank, (i, score) in enumerate(zip(order[0], scores[0]), start=1):
+            c = self.chunks[i]
+            hits.append(SearchHit(
+                rank=rank, id=c.id, order=c.order, score=float(score), page_start=c.page_start,
+                page_end=c.page_end, page_label_start=c.page_label_start, page_label_end=c.page_label_end,
+                chapter=c.chapter, section=c.section, crosses_chapter=bool(self._crosses[i]),
+                terms=[t for t in terms if t in self._chunk_terms[i]], char_start=c.char_start,
+                char_end=c.char_end, text=c.text))
+        return hits
+
+    def top_k(self, queries: Sequence[str], k: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Batch retrieval: for each query, the indices into ``chunks`` and scores of its hits.
+
+        Args:
+            queries (Sequence[str]): free-text queries.
+            k (int): hits per query at most.
+
+        Returns:
+            tuple[list[np.ndarray], list[np.ndarray]]: per query, chunk indices and BM25 scores,
+            best first, zero-score chunks removed.
+        """
+        empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))
+        if self._retriever is None or k < 1:
+            return [empty[0]] * len(queries), [empty[1]] * len(queries)
+        ids = self._tokenizer.tokenize(list(queries), update_vocab=False, return_as="ids",
+                                       show_progress=False)
+        k = min(k, len(self.chunks))
+        docs, scores = self._retriever.retrieve(ids, k=k, show_progress=False, n_threads=1)
+        out_docs, out_scores = [], []
+        for d, s in zip(docs, scores):
+            keep = s > 0
+            out_docs.append(d[keep].astype(np.int64))
+            out_scores.append(s[keep])
+        return out_docs, out_scores

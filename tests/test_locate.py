@@ -1,0 +1,121 @@
+"""Passage lookup (chunking.locate): exact spans of the canonical text, found robustly."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunking.errors import UsageError
+from chunking.locate import SearchSpace, edge_context, locate, match_chunks, normalise
+from chunking.models import Book, Chunk, Diagnostics, Heading, Page
+
+PAGE1 = ("1 Introduction\nThe quick brown fox jumps over the lazy dog. It was a sunny day in the\n"
+         "valley, and every-\nbody was happy with the outcome of the experi-\nment.")
+PAGE2 = ("1.1 Weather\nThen the rain came. Nobody expected such a strong storm to arrive so early in "
+         "the season; the farmers lost their crops.\n\nThe quick brown fox jumps over the lazy dog.")
+
+
+def small_book() -> Book:
+    text = PAGE1 + "\n" + PAGE2
+    pages = (Page(1, "i", 0, len(PAGE1)), Page(2, "ii", len(PAGE1) + 1, len(text)))
+    headings = (Heading(1, "chapter", "Introduction", "1", 1, "i", 0, "headings"),
+                Heading(2, "section", "Weather", "1.1", 2, "ii", len(PAGE1) + 1, "headings"))
+    return Book("b", "s", "t", "txt", text, pages, headings, Diagnostics(), "small.txt")
+
+
+def chunk(book: Book, order: int, start: int, end: int) -> Chunk:
+    return Chunk(f"c{order}", book.book_id, order, book.text[start:end], "", "", (), 1, 1, "", "",
+                 0, 0, 0, start, end, 0, "token_limit")
+
+
+@pytest.fixture(scope="module")
+def space() -> SearchSpace:
+    return SearchSpace.build(small_book())
+
+
+def test_normalise_maps_every_character_back_to_its_source_offset():
+    text = "Ef\ufb01cient  Stra\u00dfe-\nWORDS!"
+    norm, index = normalise(text)
+    assert norm == "efficientstrassewords"
+    assert len(index) == len(norm)
+    # the ligature yields two characters of one source offset; the rest map one to one
+    assert text[index[2]] == "\ufb01" and index[2] == index[3]
+    assert "".join(text[i].lower() for i in index[norm.index("words"):]) == "words"
+
+
+def test_whitespace_normalised_dehyphenated_passage_maps_to_exact_span(space):
+    passage = "everybody was happy with the outcome of the experiment."
+    loc = locate(space, passage)
+    assert loc.found and loc.score == 100.0
+    assert space.book.text[loc.char_start:loc.char_end] == "every-\nbody was happy with the outcome of the experi-\nment."
+
+
+def test_passage_cut_mid_word_at_both_ends_keeps_the_cut(space):
+    loc = locate(space, "ick brown fox jumps over the lazy dog. It was a sun")
+    assert loc.found
+    assert space.book.text[loc.char_start:loc.char_end] == "ick brown fox jumps over the lazy dog. It was a sun"
+
+
+def test_prefixed_heading_is_trimmed_and_passage_start_reported(space):
+    passage = "Chapter 9 Something Else\n\nwas a sunny day in the valley, and everybody was happy with"
+    loc = locate(space, passage)
+    assert loc.found and loc.score < 100.0
+    assert space.book.text[loc.char_start:loc.char_end] == "was a sunny day in the\nvalley, and every-\nbody was happy with"
+    assert passage[loc.passage_start:loc.passage_end].startswith("was a sunny")
+
+
+def test_passage_across_the_page_break_reports_both_pages_and_labels(space):
+    loc = locate(space, "outcome of the experiment. 1.1 Weather Then the rain came.")
+    assert loc.found
+    assert (loc.page_start, loc.page_end) == (1, 2)
+    assert (loc.page_label_start, loc.page_label_end) == ("i", "ii")
+    assert loc.chapter == "Introduction" and loc.section == ""
+
+
+def test_section_is_the_one_enclosing_the_start(space):
+    loc = locate(space, "Nobody expected such a strong storm")
+    assert (loc.chapter, loc.section) == ("Introduction", "Weather")
+
+
+def test_repeated_text_counts_its_occurrences_and_returns_the_first(space):
+    loc = locate(space, "The quick brown fox jumps over the lazy dog.")
+    assert loc.found and loc.occurrences == 2
+    assert loc.char_start == PAGE1.index("The quick")
+
+
+def test_text_not_in_the_book_is_not_found(space):
+    loc = locate(space, "Colourless green ideas sleep furiously while the compiler optimises tail calls.")
+    assert not loc.found and loc.char_start == -1
+
+
+def test_passage_without_letters_is_a_usage_error(space):
+    with pytest.raises(UsageError, match="no letters or digits"):
+        locate(space, " ... --- \n")
+
+
+def test_chunk_holding_the_span_is_reported_without_straddle(space):
+    book = space.book
+    mid = PAGE1.index("It was")
+    chunks = [chunk(book, 0, 0, mid), chunk(book, 1, mid - 10, len(book.text))]
+    loc = locate(space, "It was a sunny day")
+    m = match_chunks(space, loc, chunks, "p")
+    assert (m.ids, m.straddles) == (["c1"], False)
+
+
+def test_span_across_a_chunk_boundary_straddles_and_lists_both_chunks(space):
+    book = space.book
+    cut = PAGE1.index("lazy")
+    chunks = [chunk(book, 0, 0, cut), chunk(book, 1, cut, len(book.text))]
+    loc = locate(space, "jumps over the lazy dog")
+    m = match_chunks(space, loc, chunks, "p")
+    assert (m.ids, m.straddles) == (["c0", "c1"], True)
+    # the first chunk's start is the book start: nothing before; the last one's end is the book end
+    assert m.cut_before == "" and m.cut_after == ""
+
+
+def test_edge_context_returns_the_sentence_parts_a_boundary_cut_off(space):
+    text = space.book.text
+    start = text.index("sunny day")
+    end = text.index("storm to arrive")
+    before, after = edge_context(space, start, end)
+    assert before == "It was a"
+    assert after == "storm to arrive so early in the season; the farmers lost their crops."
