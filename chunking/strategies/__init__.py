@@ -13,6 +13,7 @@ from ..errors import PolicyError
 from ..models import Chunk
 from ..policy import Policy
 from ..tokens import TokenizedBook
+from .section import section_chunks
 from .window import chapter_window, fixed_window
 
 StrategyFunc = Callable[[TokenizedBook, Policy], list[Chunk]]
@@ -20,6 +21,7 @@ StrategyFunc = Callable[[TokenizedBook, Policy], list[Chunk]]
 STRATEGY_FUNCS: dict[str, StrategyFunc] = {
     "chapter-window": chapter_window,
     "fixed-window": fixed_window,
+    "section": section_chunks,
 }
 """Strategy name → function; the ``section`` strategy registers itself here."""
 
