@@ -1,0 +1,377 @@
+"""Stage 1 (read), EPUB: bytes → ``RawBook`` in spine order, with pages and the nav/NCX outline.
+
+Contract:
+
+* **Safety before anything else reads the bytes.** ``EpubArchive`` bounds every decompression,
+  DRM is refused, and the package (``container.xml`` → OPF → manifest/spine → nav or NCX) is
+  parsed here with ``parse_xml`` (no entities) and every href resolved inside the archive, so
+  ebooklib only ever sees a file that passed these checks.
+* **ebooklib first, our own package second.** ebooklib reads title, spine, table of contents and
+  content. When it refuses a file that is still readable (a manifest item whose file is missing
+  raises ``KeyError``), the package parsed here is used instead and a warning says so.
+* **Pages.** With a print page-list (nav ``page-list`` or NCX ``pageList``), or else
+  ``epub:type="pagebreak"`` markers: one page per print page, labelled with its print number; text
+  before the first marker is cut synthetically. Without them: synthetic pages of about 2,000
+  characters cut at paragraph ends (``text.cut_pages``), ``synthetic=True``, label ``""``. A page
+  never spans two spine documents and remembers its document's zip path in ``source_doc``; a
+  document without text still gets one empty page, so outline targets on it resolve.
+* **Outline.** nav (EPUB 3) or NCX (EPUB 2) → ``OutlineEntry(level, title, page, offset)``: the
+  1-based page where the target starts and the offset in that page's text (the anchor of a
+  ``#fragment``, 0 for a whole document). Entries whose target is outside the spine get page 0.
+  Titles are whitespace-collapsed, otherwise as stored (junk is for ``chunking.structure``).
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import warnings
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from ebooklib import epub
+
+from ..errors import UnreadableInputError
+from .archive import EpubArchive, resolve_href
+from .raw import OutlineEntry, RawBook, RawPage
+from .text import cut_pages
+from .xhtml import MalformedXmlError, collapse, extract_text, local_name, nav_lists, ncx_lists, parse_xml
+
+CONTAINER = "META-INF/container.xml"
+OPF_MEDIA_TYPE = "application/oebps-package+xml"
+XHTML_MEDIA_TYPES = frozenset({"application/xhtml+xml", "text/html"})
+NCX_MEDIA_TYPE = "application/x-dtbncx+xml"
+
+
+@dataclass
+class TocEntry:
+    """A table-of-contents entry with its target resolved to (zip path, fragment), or None."""
+
+    level: int
+    title: str
+    target: tuple[str, str] | None
+
+
+@dataclass
+class Package:
+    """The package document as parsed here (also the fallback when ebooklib refuses the file).
+
+    Attributes:
+        opf_path (str): zip path of the OPF.
+        title (str): first ``dc:title``, ``""`` when none.
+        spine (list[str]): zip paths of the XHTML spine documents, in reading order, no repeats.
+        toc (list[TocEntry]): the nav (else NCX) table of contents, flattened in order.
+        page_list (list[tuple[str, str, str]]): print pages as (label, zip path, fragment).
+        toc_base (str): the document ebooklib's toc hrefs are relative to (the OPF when the
+            book has a nav, else the NCX).
+        warnings (list[str]): what was skipped while parsing.
+    """
+
+    opf_path: str
+    title: str
+    spine: list[str]
+    toc: list[TocEntry]
+    page_list: list[tuple[str, str, str]]
+    toc_base: str
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Doc:
+    path: str
+    text: str
+    anchors: dict[str, int]
+    markers: list[tuple[int, str]]  # print page starts (offset, label)
+    pages: list[tuple[int, int, str, bool]] = field(default_factory=list)  # (start, end, label, synthetic)
+    first_page: int = 0  # 0-based index of this document's first page in the book
+
+
+def read_package(archive: EpubArchive, name: str) -> Package:
+    """Parse ``container.xml``, the OPF, and the nav or NCX, checking every href.
+
+    Args:
+        archive (EpubArchive): the opened archive.
+        name (str): the file name, for messages.
+
+    Returns:
+        Package: the package's title, spine, table of contents and page list.
+
+    Raises:
+        UnreadableInputError: no container, no OPF, no spine, unsafe XML or hrefs.
+    """
+    container = archive.read(CONTAINER)
+    if container is None:
+        raise UnreadableInputError(f"{name}: no {CONTAINER}, so not an EPUB")
+    rootfiles = [el for el in parse_xml(container, f"{name}: {CONTAINER}").iter() if local_name(el) == "rootfile"]
+    rootfiles.sort(key=lambda el: el.get("media-type") != OPF_MEDIA_TYPE)
+    full_path = rootfiles[0].get("full-path") if rootfiles else None
+    if not full_path:
+        raise UnreadableInputError(f"{name}: {CONTAINER} names no package (OPF) file")
+    opf_path, _ = resolve_href("", full_path, f"{name}: {CONTAINER}") or ("", "")
+    opf = archive.read(opf_path)
+    if opf is None:
+        raise UnreadableInputError(f"{name}: {CONTAINER} names {opf_path!r}, which is not in the archive")
+    root = parse_xml(opf, f"{name}: {opf_path}")
+    sections = {local_name(el): el for el in root}
+    title = next((collapse("".join(el.itertext())) for el in root.iter() if local_name(el) == "title"), "")
+
+    manifest: dict[str, tuple[str, str, list[str]]] = {}
+    for item in sections["manifest"] if "manifest" in sections else []:
+        if local_name(item) != "item" or not item.get("href"):
+            continue
+        target = resolve_href(opf_path, item.get("href"), f"{name}: manifest item {item.get('id')!r}")
+        if target is not None:
+            manifest[item.get("id", "")] = (target[0], item.get("media-type", ""), (item.get("properties") or "").split())
+    if "spine" not in sections:
+        raise UnreadableInputError(f"{name}: the package {opf_path!r} has no spine (no reading order)")
+    spine_el = sections["spine"]
+
+    notes: list[str] = []
+    spine: list[str] = []
+    for ref in spine_el:
+        if local_name(ref) != "itemref":
+            continue
+        path, media_type, _ = manifest.get(ref.get("idref", ""), ("", "", []))
+        if not path:
+            notes.append(f"spine item {ref.get('idref')!r} is not in the manifest; skipped")
+        elif media_type not in XHTML_MEDIA_TYPES:
+            notes.append(f"spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
+        elif path in spine:
+            notes.append(f"spine item {path!r} is listed twice; read once")
+        else:
+            spine.append(path)
+    if not spine:
+        raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
+
+    nav_path = next((p for p, _, props in manifest.values() if "nav" in props), None)
+    ncx_path = manifest.get(spine_el.get("toc", ""), ("", "", []))[0] or next(
+        (p for p, media_type, _ in manifest.values() if media_type == NCX_MEDIA_TYPE), None
+    )
+    toc, page_list = _read_navigation(archive, name, nav_path, ncx_path, notes)
+    toc_base = opf_path if nav_path else ncx_path or opf_path
+    return Package(opf_path, title, spine, toc, page_list, toc_base, notes)
+
+
+def _read_navigation(archive: EpubArchive, name: str, nav_path: str | None, ncx_path: str | None,
+                     notes: list[str]) -> tuple[list[TocEntry], list[tuple[str, str, str]]]:
+    """Table of contents and page-list: the nav document first, the NCX for what it lacks."""
+    toc: list[TocEntry] = []
+    page_list: list[tuple[str, str, str]] = []
+    for path, lists in ((nav_path, nav_lists), (ncx_path, ncx_lists)):
+        if not path or (toc and page_list):
+            continue
+        data = archive.read(path)
+        if data is None:
+            notes.append(f"navigation document {path!r} is missing from the archive")
+            continue
+        try:
+            entries, pages = lists(parse_xml(data, f"{name}: {path}"))
+        except MalformedXmlError as exc:
+            notes.append(f"{exc}; its table of contents is ignored")
+            continue
+        where = f"{name}: {path}"
+        if not toc:
+            toc = [TocEntry(e.level, e.title, resolve_href(path, e.href, where) if e.href else None) for e in entries]
+        if not page_list:
+            page_list = [(e.title, *target) for e in pages if e.href
+                         and (target := resolve_href(path, e.href, where)) is not None]
+    return toc, page_list
+
+
+def fill_section_targets(toc: list[TocEntry]) -> list[TocEntry]:
+    """Give a heading without a target (a nav ``<span>`` part title) its first descendant's target.
+
+    Args:
+        toc (list[TocEntry]): flattened entries in order.
+
+    Returns:
+        list[TocEntry]: the same entries; untargeted ones borrow the first target found below them.
+    """
+    filled = []
+    for i, entry in enumerate(toc):
+        if entry.target is None:
+            for child in toc[i + 1:]:
+                if child.level <= entry.level:
+                    break
+                if child.target is not None:
+                    entry = TocEntry(entry.level, entry.title, child.target)
+                    break
+        filled.append(entry)
+    return filled
+
+
+def _flatten_ebooklib_toc(items: list, base: str, where: str, level: int = 1) -> list[TocEntry]:
+    """ebooklib's nested ``book.toc`` (``Link`` / ``(Section, children)``) as flat entries."""
+    entries: list[TocEntry] = []
+    for item in items:
+        node, children = item if isinstance(item, tuple) else (item, [])
+        href = getattr(node, "href", "") or ""
+        target = resolve_href(base, href, where) if href else None
+        entries.append(TocEntry(level, collapse(node.title or ""), target))
+        entries += _flatten_ebooklib_toc(children, base, where, level + 1)
+    return entries
+
+
+def _read_with_ebooklib(data: bytes, package: Package, name: str) -> tuple[str, list[str], list[TocEntry], dict[str, bytes]]:
+    """Title, spine, table of contents and spine contents as ebooklib reads them.
+
+    Raises:
+        Exception: whatever ebooklib raises for a file it refuses (the caller falls back).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        book = epub.read_epub(io.BytesIO(data), {"ignore_ncx": True})
+    opf_dir = posixpath.dirname(package.opf_path)
+    contents: dict[str, bytes] = {}
+    spine: list[str] = []
+    for idref, _linear in book.spine:
+        item = book.get_item_with_id(idref)
+        if isinstance(item, epub.EpubHtml):
+            path = posixpath.normpath(posixpath.join(opf_dir, item.file_name))
+            if path not in contents:
+                spine.append(path)
+                # NOTE: ``.content`` is the raw bytes; ``get_content()`` re-renders the document.
+                contents[path] = item.content
+    # NOTE: ebooklib makes nav hrefs relative to the OPF folder and leaves NCX hrefs as written.
+    toc = _flatten_ebooklib_toc(book.toc, package.toc_base, f"{name}: table of contents")
+    return book.title or "", spine, toc, contents
+
+
+def _cut_document(doc: _Doc, carry: str | None) -> str | None:
+    """Fill ``doc.pages``; return the print label in force at the document's end.
+
+    Args:
+        doc (_Doc): the document, with its print page-start markers.
+        carry (str | None): label of the print page running into this document, None before the
+            book's first marker (that text is cut synthetically).
+    """
+    bounds = [(0, carry)] + [(off, label) for off, label in doc.markers]
+    ends = [off for off, _ in bounds[1:]] + [len(doc.text)]
+    for (start, label), end in zip(bounds, ends):
+        if label is None:
+            doc.pages += [(start + s, start + e, "", True) for s, e in cut_pages(doc.text[start:end])]
+            continue
+        segment = doc.text[start:end]
+        stripped = segment.strip()
+        if stripped:
+            lead = len(segment) - len(segment.lstrip())
+            doc.pages.append((start + lead, start + lead + len(stripped), label, False))
+    if not doc.pages:
+        doc.pages.append((0, 0, carry or "", carry is None))
+    return bounds[-1][1]
+
+
+def _locate(doc: _Doc, offset: int) -> tuple[int, int]:
+    """(0-based book page index, offset in that page's text) of a document offset."""
+    starts = [start for start, _, _, _ in doc.pages]
+    i = max(bisect_right(starts, offset) - 1, 0)
+    start, end, _, _ = doc.pages[i]
+    if offset > end and i + 1 < len(doc.pages):
+        return doc.first_page + i + 1, 0  # in the whitespace between two pages: next page's start
+    return doc.first_page + i, min(max(offset - start, 0), end - start)
+
+
+def _build_docs(package: Package, spine: list[str], contents: dict[str, bytes | None], name: str,
+                notes: list[str]) -> list[_Doc]:
+    docs: list[_Doc] = []
+    for path in spine:
+        data = contents.get(path)
+        if data is None:
+            notes.append(f"spine document {path!r} is missing from the archive; skipped")
+            continue
+        try:
+            extracted = extract_text(parse_xml(data, f"{name}: {path}"))
+        except MalformedXmlError as exc:
+            notes.append(f"{exc}; read as empty")
+            docs.append(_Doc(path, "", {}, []))
+            continue
+        docs.append(_Doc(path, extracted.text, extracted.anchors, extracted.pagebreaks))
+    if not docs:
+        raise UnreadableInputError(f"{name}: none of the spine documents could be read")
+    if package.page_list:
+        # NOTE: the page-list is the book's own statement of print pages; it replaces inline markers.
+        by_path = {doc.path: doc for doc in docs}
+        for doc in docs:
+            doc.markers = []
+        lost = 0
+        for label, path, fragment in package.page_list:
+            doc = by_path.get(path)
+            offset = (doc.anchors.get(fragment) if fragment else 0) if doc else None
+            if offset is None:
+                lost += 1
+            else:
+                doc.markers.append((offset, label))
+        for doc in docs:
+            doc.markers.sort(key=lambda m: m[0])
+        if lost:
+            notes.append(f"{lost} page-list entries point at no spine anchor; dropped")
+    return docs
+
+
+def _outline(toc: list[TocEntry], docs: list[_Doc], notes: list[str]) -> list[OutlineEntry]:
+    by_path = {doc.path: doc for doc in docs}
+    outline: list[OutlineEntry] = []
+    outside = no_anchor = 0
+    for entry in fill_section_targets(toc):
+        doc = by_path.get(entry.target[0]) if entry.target else None
+        if doc is None:
+            outside += 1
+            outline.append(OutlineEntry(level=entry.level, title=entry.title, page=0))
+            continue
+        fragment = entry.target[1]
+        offset = doc.anchors.get(fragment, 0) if fragment else 0
+        no_anchor += bool(fragment) and fragment not in doc.anchors
+        page, in_page = _locate(doc, offset)
+        outline.append(OutlineEntry(level=entry.level, title=entry.title, page=page + 1, offset=in_page))
+    if outside:
+        notes.append(f"{outside} outline entries point outside the spine; left unresolved (page 0)")
+    if no_anchor:
+        notes.append(f"{no_anchor} outline entries name a missing #fragment; placed at their document's start")
+    return outline
+
+
+def read_epub(data: bytes, name: str) -> RawBook:
+    """Read an EPUB (2 or 3) into pages in spine order with its nav/NCX outline.
+
+    Args:
+        data (bytes): the whole file.
+        name (str): the file name, for messages and as the title fallback.
+
+    Returns:
+        RawBook: format ``"epub"``; pages per print page or synthetic; outline from nav/NCX.
+
+    Raises:
+        UnreadableInputError: not a zip, zip bomb, DRM, no container or spine, unsafe XML or hrefs.
+    """
+    archive = EpubArchive(data, name)
+    archive.check_drm()
+    package = read_package(archive, name)
+    notes = list(package.warnings)
+    try:
+        title, spine, toc, contents = _read_with_ebooklib(data, package, name)
+    except UnreadableInputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any refusal by ebooklib means: read it ourselves
+        notes.append(
+            f"ebooklib refused the file ({type(exc).__name__}: {collapse(str(exc))[:120]});"
+            " read the zip and OPF directly"
+        )
+        title, spine, toc = package.title, package.spine, package.toc
+        contents = {path: archive.read(path) for path in spine}
+    docs = _build_docs(package, spine, contents, name, notes)
+
+    carry: str | None = None
+    pages: list[RawPage] = []
+    for doc in docs:
+        carry = _cut_document(doc, carry)
+        doc.first_page = len(pages)
+        for start, end, label, synthetic in doc.pages:
+            pages.append(RawPage(number=len(pages) + 1, label=label, text=doc.text[start:end],
+                                 synthetic=synthetic, source_doc=doc.path))
+        for anchor, offset in doc.anchors.items():
+            page, in_page = _locate(doc, offset)
+            pages[page].anchors[anchor] = in_page
+    outline = _outline(toc or package.toc, docs, notes)
+    return RawBook(format="epub", title=title or package.title or PurePath(name).stem, pages=pages,
+                   outline=outline, warnings=[f"{name}: {note}" for note in notes])

@@ -1,0 +1,362 @@
+"""Stage 1 (read), EPUB markup: safe XML parsing and XHTML → text with anchors and page breaks.
+
+Contract:
+
+* ``parse_xml`` never expands an entity and never touches the network: a document that declares
+  a DOCTYPE internal subset (where entities are declared, as in "billion laughs") is refused
+  before the parser sees it, and the parser runs with ``resolve_entities=False``,
+  ``no_network=True``, ``load_dtd=False`` and libxml2's default depth and size limits.
+* ``extract_text`` turns one XHTML document into plain text: ``script``/``style``/``svg``/
+  ``math``/``head`` are skipped; block elements end lines, paragraph-level blocks leave a blank
+  line; whitespace inside a line collapses to one space; ``<pre>`` keeps its lines verbatim.
+  Every element ``id`` (and ``<a name>``) is recorded with the offset in the text where that
+  element's text starts, so ``#fragment`` targets land at exact offsets.
+* ``nav_lists`` / ``ncx_lists`` flatten an EPUB 3 nav document or EPUB 2 NCX into its table of
+  contents and print page-list, hrefs as written (resolving them is the archive's job).
+"""
+
+from __future__ import annotations
+
+import html.entities
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from ..errors import UnreadableInputError
+
+OPS_TYPE = "{http://www.idpf.org/2007/ops}type"
+"""The ``epub:type`` attribute (EPUB 3 structural semantics)."""
+
+_SKIP = frozenset({"script", "style", "svg", "math", "head", "title", "noscript", "template"})
+_PARAGRAPH = frozenset({
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul", "ol", "dl",
+    "figure", "hr", "section", "article", "aside", "header", "footer", "nav", "main", "address",
+    "fieldset", "form", "details",
+})
+_LINE = frozenset({
+    "div", "li", "dt", "dd", "tr", "td", "th", "caption", "figcaption", "br", "tbody", "thead",
+    "tfoot", "summary", "body",
+})
+
+# A DOCTYPE without an internal subset: name, optional PUBLIC/SYSTEM literals, then ">".
+_DOCTYPE_START = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+_PLAIN_DOCTYPE = re.compile(
+    rb"""<!DOCTYPE\s+[^\s\[>]+(?:\s+(?:PUBLIC\s+(?:"[^"]*"|'[^']*')(?:\s+(?:"[^"]*"|'[^']*'))?"""
+    rb"""|SYSTEM\s+(?:"[^"]*"|'[^']*')))?\s*>""",
+    re.IGNORECASE,
+)
+_NAMED_ENTITY = re.compile(rb"&([A-Za-z][A-Za-z0-9]{1,31});")
+_XML_ENTITIES = frozenset({b"amp", b"lt", b"gt", b"quot", b"apos"})
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+
+class MalformedXmlError(UnreadableInputError):
+    """The document is not XML the parser can recover; callers may skip the document with a warning."""
+
+
+def _numeric_entity(match: re.Match[bytes]) -> bytes:
+    """Replace an HTML named entity (``&nbsp;``) with numeric references XML understands."""
+    name = match.group(1)
+    if name in _XML_ENTITIES:
+        return match.group(0)
+    chars = html.entities.html5.get(name.decode("ascii") + ";")
+    if chars is None:
+        return match.group(0)
+    return "".join(f"&#{ord(c)};" for c in chars).encode("ascii")
+
+
+def _as_utf8(data: bytes) -> bytes:
+    """UTF-16 documents (allowed by EPUB) become UTF-8 so the byte-level checks below see them."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = data.decode("utf-16")
+        return _XML_DECLARATION.sub("", text, count=1).encode("utf-8")
+    return data
+
+
+def parse_xml(data: bytes, where: str) -> etree._Element:
+    """Parse one XML/XHTML document from an EPUB without ever expanding entities.
+
+    Args:
+        data (bytes): the document's bytes.
+        where (str): ``"<file>: <entry path>"``, used to start every error message.
+
+    Returns:
+        etree._Element: the root element.
+
+    Raises:
+        UnreadableInputError: the document declares entities (DOCTYPE internal subset).
+        MalformedXmlError: the document is not XML even in libxml2's recover mode.
+    """
+    data = _as_utf8(data)
+    doctype = _DOCTYPE_START.search(data)
+    # NOTE: only a plain DOCTYPE is allowed; an internal subset ("[...]") is where entities are
+    # declared, so refusing it up front means no entity can be expanded (billion laughs) or
+    # fetched (external entities), whatever the parser would do with it.
+    if doctype is not None and not _PLAIN_DOCTYPE.match(data, doctype.start()):
+        raise UnreadableInputError(f"{where} declares XML entities (DOCTYPE internal subset); refused as unsafe")
+    if b"&" in data:
+        data = _NAMED_ENTITY.sub(_numeric_entity, data)
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=True,
+        remove_comments=True, remove_pis=True,
+    )
+    try:
+        root = etree.fromstring(data, parser=parser)
+    except (etree.XMLSyntaxError, ValueError) as exc:
+        raise MalformedXmlError(f"{where} is not well-formed XML ({exc})") from None
+    if root is None:
+        raise MalformedXmlError(f"{where} is not well-formed XML")
+    dtd = root.getroottree().docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise UnreadableInputError(f"{where} declares XML entities; refused as unsafe")
+    return root
+
+
+def local_name(element: etree._Element) -> str:
+    """The tag without its namespace, lower-cased ("" for comments and entities)."""
+    tag = element.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag.rpartition("}")[2].lower()
+
+
+def collapse(text: str) -> str:
+    """Collapse all whitespace runs to single spaces and trim (titles, labels)."""
+    return " ".join(text.split())
+
+
+def is_pagebreak(element: etree._Element) -> bool:
+    """True for an EPUB 3 / DPUB-ARIA print page-break marker."""
+    return "pagebreak" in (element.get(OPS_TYPE) or "").split() or element.get("role") == "doc-pagebreak"
+
+
+@dataclass
+class Extracted:
+    """One XHTML document as text.
+
+    Attributes:
+        text (str): the document's text (lines separated by ``"\\n"``, paragraphs by a blank line).
+        anchors (dict[str, int]): element id → offset in ``text`` where its text starts.
+        pagebreaks (list[tuple[int, str]]): print page-break markers as (offset, label), in order.
+    """
+
+    text: str
+    anchors: dict[str, int] = field(default_factory=dict)
+    pagebreaks: list[tuple[int, str]] = field(default_factory=list)
+
+
+class _Writer:
+    """Accumulates text with collapsed whitespace and resolves anchors at the next written text."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.length = 0
+        self.line_open = False  # the current line already has text
+        self.space = False  # whitespace seen since the last written text on this line
+        self.hold = ""  # verbatim (<pre>) whitespace not yet written
+        self.brk = 0  # pending break: 1 = end of line, 2 = blank line
+        self.verbatim = 0  # depth of <pre> elements
+        self.waiting: list[str] = []
+        self.waiting_breaks: list[str] = []
+        self.out = Extracted("")
+
+    def block(self, level: int) -> None:
+        self.brk = max(self.brk, level)
+
+    def mark(self, anchor: str) -> None:
+        self.waiting.append(anchor)
+
+    def mark_pagebreak(self, label: str) -> None:
+        self.waiting_breaks.append(label)
+
+    def _write(self, separator: str, text: str) -> None:
+        if separator:
+            self.parts.append(separator)
+            self.length += len(separator)
+        for anchor in self.waiting:
+            self.out.anchors.setdefault(anchor, self.length)
+        for label in self.waiting_breaks:
+            self.out.pagebreaks.append((self.length, label))
+        self.waiting.clear()
+        self.waiting_breaks.clear()
+        self.parts.append(text)
+        self.length += len(text)
+        self.line_open = True
+        self.brk = 0
+        self.space = False
+        self.hold = ""
+
+    def text(self, s: str) -> None:
+        if not s:
+            return
+        if self.verbatim:
+            self._text_verbatim(s)
+            return
+        words = s.split()
+        if not words:
+            self.space = True
+            return
+        if self.brk and self.length:
+            separator = "\n" * self.brk
+        elif self.line_open and (self.space or s[0].isspace()):
+            separator = " "
+        else:
+            separator = ""
+        self._write(separator, " ".join(words))
+        self.space = s[-1].isspace()
+
+    def _text_verbatim(self, s: str) -> None:
+        body = s.rstrip()
+        if not body:
+            self.hold += s
+            return
+        pending = self.hold + body
+        if self.brk or not self.length:
+            # NOTE: a <pre> starts on a fresh line: drop its leading blank lines, keep indentation.
+            pending = re.sub(r"^(?:[ \t]*\n)+", "", pending)
+            separator = "\n" * self.brk if self.length else ""
+        else:
+            separator = " " if self.space and not self.hold else ""
+        self._write(separator, pending)
+        self.hold = s[len(body):]
+
+    def finish(self) -> Extracted:
+        for anchor in self.waiting:
+            self.out.anchors.setdefault(anchor, self.length)
+        for label in self.waiting_breaks:
+            self.out.pagebreaks.append((self.length, label))
+        self.out.text = "".join(self.parts)
+        return self.out
+
+
+def _walk(element: etree._Element, w: _Writer) -> None:
+    tag = element.tag
+    name = tag[tag.rfind("}") + 1:].lower() if isinstance(tag, str) else ""
+    if name and name not in _SKIP:
+        level = 2 if name in _PARAGRAPH else 1 if name in _LINE else 0
+        if level:
+            w.block(level)
+        if element.attrib:
+            ident = element.get("id") or (element.get("name") if name == "a" else None)
+            if ident:
+                w.mark(ident)
+            if is_pagebreak(element):
+                # The marker's own text is the page number, not book text.
+                label = element.get("title") or element.get("aria-label") or "".join(element.itertext())
+                w.mark_pagebreak(collapse(label))
+                w.text(element.tail or "")
+                return
+        if name == "pre":
+            w.verbatim += 1
+        w.text(element.text or "")
+        for child in element:
+            _walk(child, w)
+        if name == "pre":
+            w.verbatim -= 1
+        if level:
+            w.block(level)
+    w.text(element.tail or "")
+
+
+def extract_text(root: etree._Element) -> Extracted:
+    """Turn a parsed XHTML document into text, anchors and print page-break markers.
+
+    Args:
+        root (etree._Element): the document root from ``parse_xml``.
+
+    Returns:
+        Extracted: text, id → offset anchors and (offset, label) page breaks.
+    """
+    w = _Writer()
+    _walk(root, w)
+    return w.finish()
+
+
+@dataclass
+class NavEntry:
+    """One entry of a navigation list, as written.
+
+    Attributes:
+        level (int): 1-based nesting depth.
+        title (str): the label, whitespace-collapsed.
+        href (str): the href as written, ``""`` for a heading without a link.
+    """
+
+    level: int
+    title: str
+    href: str
+
+
+def _nav_types(element: etree._Element) -> list[str]:
+    return (element.get(OPS_TYPE) or "").split() + [(element.get("role") or "").removeprefix("doc-")]
+
+
+def _nav_list(ol: etree._Element, level: int, out: list[NavEntry]) -> None:
+    for li in ol:
+        if local_name(li) != "li":
+            continue
+        label = next((c for c in li if local_name(c) in ("a", "span")), None)
+        if label is not None:
+            out.append(NavEntry(level, collapse("".join(label.itertext())), label.get("href") or ""))
+        sub = next((c for c in li if local_name(c) in ("ol", "ul")), None)
+        if sub is not None:
+            _nav_list(sub, level + 1 if label is not None else level, out)
+
+
+def nav_lists(root: etree._Element) -> tuple[list[NavEntry], list[NavEntry]]:
+    """The table of contents and the print page-list of an EPUB 3 nav document.
+
+    Args:
+        root (etree._Element): the parsed nav document.
+
+    Returns:
+        tuple[list[NavEntry], list[NavEntry]]: (toc, page-list), each flattened in document order.
+    """
+    found: dict[str, list[NavEntry]] = {"toc": [], "page-list": []}
+    for nav in root.iter():
+        if local_name(nav) != "nav":
+            continue
+        kind = next((t for t in _nav_types(nav) if t in found), None)
+        ol = next((c for c in nav.iter() if local_name(c) in ("ol", "ul")), None)
+        if kind and ol is not None and not found[kind]:
+            _nav_list(ol, 1, found[kind])
+    return found["toc"], found["page-list"]
+
+
+def _ncx_label(element: etree._Element) -> tuple[str, str]:
+    """(label text, content src) of a navPoint or pageTarget."""
+    title = src = ""
+    for child in element:
+        name = local_name(child)
+        if name == "navlabel":
+            title = collapse("".join(child.itertext()))
+        elif name == "content":
+            src = child.get("src") or ""
+    return title, src
+
+
+def ncx_lists(root: etree._Element) -> tuple[list[NavEntry], list[NavEntry]]:
+    """The navMap and pageList of an EPUB 2 NCX document.
+
+    Args:
+        root (etree._Element): the parsed NCX document.
+
+    Returns:
+        tuple[list[NavEntry], list[NavEntry]]: (toc, page-list), flattened in document order.
+    """
+    toc: list[NavEntry] = []
+    pages: list[NavEntry] = []
+
+    def points(parent: etree._Element, level: int) -> None:
+        for point in parent:
+            if local_name(point) == "navpoint":
+                toc.append(NavEntry(level, *_ncx_label(point)))
+                points(point, level + 1)
+
+    for child in root:
+        if local_name(child) == "navmap":
+            points(child, 1)
+        elif local_name(child) == "pagelist":
+            pages += [NavEntry(1, *_ncx_label(t)) for t in child if local_name(t) == "pagetarget"]
+    return toc, pages
