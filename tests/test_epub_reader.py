@@ -12,12 +12,12 @@ import time
 import zipfile
 
 import pytest
+from conftest import reference, sample_book
 from ebooklib import epub
 
 from chunking.readers.epub import read_epub
 from chunking.readers.text import PAGE_CHARS
 from chunking.readers.xhtml import extract_text, parse_xml
-from conftest import reference, sample_book
 
 CONTAINER_XML = """<?xml version="1.0" encoding="UTF-8"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
@@ -27,9 +27,14 @@ CONTAINER_XML = """<?xml version="1.0" encoding="UTF-8"?>
 
 def xhtml(body: str, doctype: str = "<!DOCTYPE html>") -> str:
     """A complete XHTML document around ``body``."""
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n{doctype}\n'
-            '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">'
-            f"<head><title>t</title></head><body>{body}</body></html>")
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n{doctype}\n'
+        '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">'
+        f"<head><title>t</title></head><body>{body}</body></html>"
+    )
+
+
+NAV_ITEM = '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
 
 
 def nav_doc(toc: str, page_list: str = "") -> str:
@@ -38,9 +43,17 @@ def nav_doc(toc: str, page_list: str = "") -> str:
     return xhtml(f'<nav epub:type="toc"><h1>Contents</h1><ol>{toc}</ol></nav>{pages}')
 
 
-def build_epub(docs: dict[str, str], *, nav: str | None = None, ncx: str | None = None,
-               spine: list[str] | None = None, extra_manifest: str = "", title: str = "Test Book",
-               files: dict[str, bytes | str | None] | None = None, opf: str | None = None) -> bytes:
+def build_epub(
+    docs: dict[str, str],
+    *,
+    nav: str | None = None,
+    ncx: str | None = None,
+    spine: list[str] | None = None,
+    extra_manifest: str = "",
+    title: str = "Test Book",
+    files: dict[str, bytes | str | None] | None = None,
+    opf: str | None = None,
+) -> bytes:
     """Build an EPUB in memory.
 
     Args:
@@ -55,7 +68,7 @@ def build_epub(docs: dict[str, str], *, nav: str | None = None, ncx: str | None 
     ids = {path: f"d{i}" for i, path in enumerate(docs)}
     manifest = "".join(f'<item id="{ids[p]}" href="{p}" media-type="application/xhtml+xml"/>' for p in docs)
     if nav is not None:
-        manifest += '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
+        manifest += NAV_ITEM
     if ncx is not None:
         manifest += '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>'
     itemrefs = "".join(f'<itemref idref="{ids[p]}"/>' for p in (spine or list(docs)))
@@ -63,11 +76,15 @@ def build_epub(docs: dict[str, str], *, nav: str | None = None, ncx: str | None 
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
         '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
-        f'<dc:identifier id="id">test</dc:identifier><dc:title>{title}</dc:title><dc:language>en</dc:language>'
+        f'<dc:identifier id="id">test</dc:identifier><dc:title>{title}</dc:title>'
+        "<dc:language>en</dc:language>"
         f"</metadata><manifest>{manifest}{extra_manifest}</manifest>"
-        f'<spine{" toc=" + chr(34) + "ncx" + chr(34) if ncx is not None else ""}>{itemrefs}</spine></package>'
+        f"<spine{' toc=' + chr(34) + 'ncx' + chr(34) if ncx is not None else ''}>{itemrefs}</spine></package>"
     )
-    entries: dict[str, bytes | str | None] = {"META-INF/container.xml": CONTAINER_XML, "OEBPS/content.opf": opf}
+    entries: dict[str, bytes | str | None] = {
+        "META-INF/container.xml": CONTAINER_XML,
+        "OEBPS/content.opf": opf,
+    }
     entries.update({f"OEBPS/{p}": text for p, text in docs.items()})
     if nav is not None:
         entries["OEBPS/nav.xhtml"] = nav
@@ -85,39 +102,58 @@ def build_epub(docs: dict[str, str], *, nav: str | None = None, ncx: str | None 
 
 def paragraphs(prefix: str, n: int, words: int = 60) -> str:
     """``n`` distinct paragraphs of about ``words`` words each."""
-    return "".join(f"<p>{prefix} paragraph {i}: " + " ".join(f"w{i}x{j}" for j in range(words)) + ".</p>"
-                   for i in range(n))
+    return "".join(
+        f"<p>{prefix} paragraph {i}: " + " ".join(f"w{i}x{j}" for j in range(words)) + ".</p>"
+        for i in range(n)
+    )
 
 
 # --- XHTML → text ---------------------------------------------------------------------------
 
+
 def test_xhtml_skips_script_style_svg_math_and_keeps_block_structure():
-    root = parse_xml(xhtml(
-        "<h1>Title&nbsp;One</h1><p>Hello   <em>big</em>\n world.<br/>Next&mdash;line</p>"
-        "<script>bad()</script><style>p{}</style><svg xmlns='http://www.w3.org/2000/svg'><text>no</text></svg>"
-        "<math xmlns='http://www.w3.org/1998/Math/MathML'><mi>x</mi></math>"
-        "<ul><li>one</li><li>two</li></ul>tail"
-    ).encode(), "t")
+    root = parse_xml(
+        xhtml(
+            "<h1>Title&nbsp;One</h1><p>Hello   <em>big</em>\n world.<br/>Next&mdash;line</p>"
+            "<script>bad()</script><style>p{}</style><svg xmlns='http://www.w3.org/2000/svg'><text>no</text></svg>"
+            "<math xmlns='http://www.w3.org/1998/Math/MathML'><mi>x</mi></math>"
+            "<ul><li>one</li><li>two</li></ul>tail"
+        ).encode(),
+        "t",
+    )
     assert extract_text(root).text == "Title One\n\nHello big world.\nNext\u2014line\n\none\ntwo\n\ntail"
 
 
 def test_xhtml_pre_keeps_lines_and_indentation():
-    root = parse_xml(xhtml("<p>Before</p><pre>\n  line 1\n    <span>indented</span>\n\n  after blank\n</pre><p>After</p>")
-                     .encode(), "t")
+    root = parse_xml(
+        xhtml(
+            "<p>Before</p><pre>\n  line 1\n    <span>indented</span>\n\n  after blank\n</pre><p>After</p>"
+        ).encode(),
+        "t",
+    )
     assert extract_text(root).text == "Before\n\n  line 1\n    indented\n\n  after blank\n\nAfter"
 
 
 def test_xhtml_anchor_offsets_point_at_the_elements_text():
-    root = parse_xml(xhtml('<section id="s"><span id="e"></span><h2 id="h">2.1 Heading</h2>'
-                           '<p>x <a name="n"/>named</p></section><div id="end"/>').encode(), "t")
+    root = parse_xml(
+        xhtml(
+            '<section id="s"><span id="e"></span><h2 id="h">2.1 Heading</h2>'
+            '<p>x <a name="n"/>named</p></section><div id="end"/>'
+        ).encode(),
+        "t",
+    )
     out = extract_text(root)
     assert {k: out.text[v:] for k, v in out.anchors.items()} == {
-        "s": "2.1 Heading\n\nx named", "e": "2.1 Heading\n\nx named", "h": "2.1 Heading\n\nx named",
-        "n": "named", "end": "",
+        "s": "2.1 Heading\n\nx named",
+        "e": "2.1 Heading\n\nx named",
+        "h": "2.1 Heading\n\nx named",
+        "n": "named",
+        "end": "",
     }
 
 
 # --- the real book ---------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def policy_bytes() -> bytes:
@@ -156,7 +192,7 @@ def test_debian_policy_fragment_entries_land_on_their_headings(policy):
     sections = [e for e in policy.outline if e.level > 1]
     assert len(sections) == 326 - 24
     for entry in sections:
-        text = policy.pages[entry.page - 1].text[entry.offset:]
+        text = policy.pages[entry.page - 1].text[entry.offset :]
         # Sphinx numbers each heading ("4.9.1. Title"); the nav title follows the number.
         assert re.match(r"(?:[0-9A-Z]+\.)+[0-9]*\.? ?" + re.escape(entry.title), text), (entry, text[:80])
 
@@ -186,7 +222,10 @@ def test_ebooklib_refusal_falls_back_to_the_same_book(policy_bytes, policy):
         for info in src.infolist():
             data = src.read(info)
             if info.filename == "content.opf":
-                data = data.replace(b"</manifest>", b'<item id="ghost" href="_images/ghost.png" media-type="image/png"/></manifest>')
+                data = data.replace(
+                    b"</manifest>",
+                    b'<item id="ghost" href="_images/ghost.png" media-type="image/png"/></manifest>',
+                )
             out.writestr(info, data)
     broken = buf.getvalue()
     with pytest.raises(KeyError):
@@ -200,18 +239,20 @@ def test_ebooklib_refusal_falls_back_to_the_same_book(policy_bytes, policy):
 
 # --- small built books -----------------------------------------------------------------------
 
+
 def test_fragment_chapters_of_one_xhtml_land_mid_page_at_their_offsets():
-    body = "".join(f'<section id="ch{i}"><h1>Chapter {i}</h1>{paragraphs(f"c{i}", 4, 40)}</section>'
-                   for i in range(1, 6))
+    body = "".join(
+        f'<section id="ch{i}"><h1>Chapter {i}</h1>{paragraphs(f"c{i}", 4, 40)}</section>' for i in range(1, 6)
+    )
     toc = "".join(f'<li><a href="book.xhtml#ch{i}">Chapter {i}</a></li>' for i in range(1, 6))
     book = read_epub(build_epub({"book.xhtml": xhtml(body)}, nav=nav_doc(toc)), "frag.epub")
     assert [e.title for e in book.outline] == [f"Chapter {i}" for i in range(1, 6)]
     for entry in book.outline:
-        assert book.pages[entry.page - 1].text[entry.offset:].startswith(f"{entry.title}\n\nc")
+        assert book.pages[entry.page - 1].text[entry.offset :].startswith(f"{entry.title}\n\nc")
     assert any(e.offset > 0 for e in book.outline), "some chapter must start mid-page"
     assert len(book.pages) > 1 and all(p.source_doc == "OEBPS/book.xhtml" for p in book.pages)
     # Each page's anchors are the ids on it, at the same offsets the outline uses.
-    for entry, i in zip(book.outline, range(1, 6)):
+    for entry, i in zip(book.outline, range(1, 6), strict=True):
         assert book.pages[entry.page - 1].anchors[f"ch{i}"] == entry.offset
 
 
@@ -222,33 +263,54 @@ def test_synthetic_pages_cut_at_paragraph_ends_and_keep_every_paragraph():
         pages = [p for p in book.pages if p.source_doc == path]
         assert all(p.synthetic and p.label == "" for p in pages)
         joined = "\n\n".join(p.text for p in pages)
-        assert joined.split("\n\n") == [f"{prefix} paragraph {i}: " + " ".join(f"w{i}x{j}" for j in range(60)) + "."
-                                        for i in range(n)]
+        assert joined.split("\n\n") == [
+            f"{prefix} paragraph {i}: " + " ".join(f"w{i}x{j}" for j in range(60)) + "." for i in range(n)
+        ]
         assert all(p.text.endswith(".") for p in pages)
     assert [p.number for p in book.pages] == list(range(1, len(book.pages) + 1))
     assert sum(p.source_doc == "OEBPS/a.xhtml" for p in book.pages) >= 30 * 420 // (PAGE_CHARS * 3 // 2)
 
 
 def test_page_list_gives_labelled_print_pages():
-    body = (f"<p>Front text before any print page.</p>"
-            f'<span id="p1"/>{paragraphs("one", 2)}<span id="p2"/>{paragraphs("two", 2)}')
+    body = (
+        f"<p>Front text before any print page.</p>"
+        f'<span id="p1"/>{paragraphs("one", 2)}<span id="p2"/>{paragraphs("two", 2)}'
+    )
     body2 = f'{paragraphs("cont", 1)}<span id="p3"/>{paragraphs("three", 1)}'
-    pages = "".join(f'<li><a href="{d}#p{n}">{label}</a></li>'
-                    for d, n, label in (("a.xhtml", 1, "1"), ("a.xhtml", 2, "2"), ("b.xhtml", 3, "iii")))
-    book = read_epub(build_epub({"a.xhtml": xhtml(body), "b.xhtml": xhtml(body2)},
-                                nav=nav_doc('<li><a href="a.xhtml">A</a></li>', pages)), "pl.epub")
+    pages = "".join(
+        f'<li><a href="{d}#p{n}">{label}</a></li>'
+        for d, n, label in (("a.xhtml", 1, "1"), ("a.xhtml", 2, "2"), ("b.xhtml", 3, "iii"))
+    )
+    book = read_epub(
+        build_epub(
+            {"a.xhtml": xhtml(body), "b.xhtml": xhtml(body2)},
+            nav=nav_doc('<li><a href="a.xhtml">A</a></li>', pages),
+        ),
+        "pl.epub",
+    )
     got = [(p.label, p.synthetic, p.source_doc[6:], p.text.split(" ")[0]) for p in book.pages]
-    assert got == [("", True, "a.xhtml", "Front"), ("1", False, "a.xhtml", "one"), ("2", False, "a.xhtml", "two"),
-                   ("2", False, "b.xhtml", "cont"), ("iii", False, "b.xhtml", "three")]
+    assert got == [
+        ("", True, "a.xhtml", "Front"),
+        ("1", False, "a.xhtml", "one"),
+        ("2", False, "a.xhtml", "two"),
+        ("2", False, "b.xhtml", "cont"),
+        ("iii", False, "b.xhtml", "three"),
+    ]
 
 
 def test_pagebreak_markers_give_pages_when_there_is_no_page_list():
-    body = (f'{paragraphs("one", 1)}<span epub:type="pagebreak" id="pg2" title="2"/>{paragraphs("two", 1)}'
-            f'<div role="doc-pagebreak" aria-label="3"></div>{paragraphs("three", 1)}')
-    book = read_epub(build_epub({"a.xhtml": xhtml(body)}, nav=nav_doc('<li><a href="a.xhtml#pg2">Two</a></li>')),
-                     "pb.epub")
+    body = (
+        f'{paragraphs("one", 1)}<span epub:type="pagebreak" id="pg2" title="2"/>{paragraphs("two", 1)}'
+        f'<div role="doc-pagebreak" aria-label="3"></div>{paragraphs("three", 1)}'
+    )
+    book = read_epub(
+        build_epub({"a.xhtml": xhtml(body)}, nav=nav_doc('<li><a href="a.xhtml#pg2">Two</a></li>')), "pb.epub"
+    )
     assert [(p.label, p.synthetic, p.text.split(" ")[0]) for p in book.pages] == [
-        ("", True, "one"), ("2", False, "two"), ("3", False, "three")]
+        ("", True, "one"),
+        ("2", False, "two"),
+        ("3", False, "three"),
+    ]
     assert (book.outline[0].page, book.outline[0].offset) == (2, 0)
 
 
@@ -260,32 +322,54 @@ NCX = """<?xml version="1.0" encoding="UTF-8"?>
   <navPoint id="n3"><navLabel><text>Chapter 2</text></navLabel><content src="b.xhtml"/></navPoint>
  </navPoint>
 </navMap>
-<pageList><pageTarget id="pt1" type="normal" value="7"><navLabel><text>7</text></navLabel><content src="b.xhtml#pg7"/></pageTarget></pageList>
+<pageList><pageTarget id="pt1" type="normal" value="7"><navLabel><text>7</text></navLabel>
+ <content src="b.xhtml#pg7"/></pageTarget></pageList>
 </ncx>"""
 
 
 def test_epub2_ncx_gives_nested_outline_and_page_list():
-    docs = {"a.xhtml": xhtml(f'<h1>Part One</h1><h2 id="c1">Chapter 1</h2>{paragraphs("a", 2)}'),
-            "b.xhtml": xhtml(f'<h2>Chapter 2</h2>{paragraphs("b", 1)}<span id="pg7"/>{paragraphs("seven", 1)}')}
+    docs = {
+        "a.xhtml": xhtml(f'<h1>Part One</h1><h2 id="c1">Chapter 1</h2>{paragraphs("a", 2)}'),
+        "b.xhtml": xhtml(f'<h2>Chapter 2</h2>{paragraphs("b", 1)}<span id="pg7"/>{paragraphs("seven", 1)}'),
+    }
     book = read_epub(build_epub(docs, ncx=NCX), "ncx.epub")
-    got = [(e.level, e.title, e.page, book.pages[e.page - 1].text[e.offset:].split("\n")[0]) for e in book.outline]
-    assert got == [(1, "Part One", 1, "Part One"), (2, "Chapter 1", 1, "Chapter 1"), (2, "Chapter 2", 2, "Chapter 2")]
+    got = [
+        (e.level, e.title, e.page, book.pages[e.page - 1].text[e.offset :].split("\n")[0])
+        for e in book.outline
+    ]
+    assert got == [
+        (1, "Part One", 1, "Part One"),
+        (2, "Chapter 1", 1, "Chapter 1"),
+        (2, "Chapter 2", 2, "Chapter 2"),
+    ]
     assert [p.label for p in book.pages] == ["", "", "7"]
 
 
 def test_nav_heading_without_link_takes_its_first_childs_target():
-    toc = ('<li><span>Part I</span><ol><li><a href="a.xhtml">One</a></li><li><a href="b.xhtml">Two</a></li></ol></li>'
-           '<li><a href="http://example.org/">Elsewhere</a></li>')
-    book = read_epub(build_epub({"a.xhtml": xhtml("<p>One</p>"), "b.xhtml": xhtml("<p>Two</p>")}, nav=nav_doc(toc)),
-                     "part.epub")
+    toc = (
+        '<li><span>Part I</span><ol><li><a href="a.xhtml">One</a></li>'
+        '<li><a href="b.xhtml">Two</a></li></ol></li>'
+        '<li><a href="http://example.org/">Elsewhere</a></li>'
+    )
+    book = read_epub(
+        build_epub({"a.xhtml": xhtml("<p>One</p>"), "b.xhtml": xhtml("<p>Two</p>")}, nav=nav_doc(toc)),
+        "part.epub",
+    )
     assert [(e.level, e.title, e.page) for e in book.outline] == [
-        (1, "Part I", 1), (2, "One", 1), (2, "Two", 2), (1, "Elsewhere", 0)]
+        (1, "Part I", 1),
+        (2, "One", 1),
+        (2, "Two", 2),
+        (1, "Elsewhere", 0),
+    ]
     assert book.warnings == ["part.epub: 1 outline entries point outside the spine; left unresolved (page 0)"]
 
 
 def test_missing_manifest_file_falls_back_to_the_opf_with_a_warning():
-    data = build_epub({"a.xhtml": xhtml("<h1>One</h1><p>Text.</p>")}, nav=nav_doc('<li><a href="a.xhtml">One</a></li>'),
-                      extra_manifest='<item id="img" href="img/missing.png" media-type="image/png"/>')
+    data = build_epub(
+        {"a.xhtml": xhtml("<h1>One</h1><p>Text.</p>")},
+        nav=nav_doc('<li><a href="a.xhtml">One</a></li>'),
+        extra_manifest='<item id="img" href="img/missing.png" media-type="image/png"/>',
+    )
     with pytest.raises(KeyError):
         epub.read_epub(io.BytesIO(data), {"ignore_ncx": True})
     book = read_epub(data, "missing.epub")
@@ -298,26 +382,46 @@ def test_missing_manifest_file_falls_back_to_the_opf_with_a_warning():
 
 
 def test_missing_spine_document_is_skipped_with_a_warning():
-    data = build_epub({"a.xhtml": xhtml("<p>Kept.</p>"), "b.xhtml": None, "c.xhtml": xhtml("<p>Also kept.</p>")},
-                      nav=nav_doc('<li><a href="a.xhtml">A</a></li>'))
+    data = build_epub(
+        {"a.xhtml": xhtml("<p>Kept.</p>"), "b.xhtml": None, "c.xhtml": xhtml("<p>Also kept.</p>")},
+        nav=nav_doc('<li><a href="a.xhtml">A</a></li>'),
+    )
     book = read_epub(data, "gap.epub")
     assert [p.text for p in book.pages] == ["Kept.", "Also kept."]
-    assert book.warnings[1:] == ["gap.epub: spine document 'OEBPS/b.xhtml' is missing from the archive; skipped"]
+    assert book.warnings[1:] == [
+        "gap.epub: spine document 'OEBPS/b.xhtml' is missing from the archive; skipped"
+    ]
 
 
 def test_document_without_text_gets_one_empty_page_that_outline_entries_reach():
     docs = {"cover.xhtml": xhtml('<img src="c.png" alt="cover"/>'), "a.xhtml": xhtml("<p>Body.</p>")}
-    book = read_epub(build_epub(docs, nav=nav_doc('<li><a href="cover.xhtml">Cover</a></li><li><a href="a.xhtml">A</a></li>')),
-                     "cover.epub")
-    assert [(p.text, p.source_doc) for p in book.pages] == [("", "OEBPS/cover.xhtml"), ("Body.", "OEBPS/a.xhtml")]
+    book = read_epub(
+        build_epub(
+            docs, nav=nav_doc('<li><a href="cover.xhtml">Cover</a></li><li><a href="a.xhtml">A</a></li>')
+        ),
+        "cover.epub",
+    )
+    assert [(p.text, p.source_doc) for p in book.pages] == [
+        ("", "OEBPS/cover.xhtml"),
+        ("Body.", "OEBPS/a.xhtml"),
+    ]
     assert [(e.page, e.offset) for e in book.outline] == [(1, 0), (2, 0)]
 
 
 def test_spine_order_wins_over_manifest_order_and_relative_hrefs_resolve():
-    docs = {"Text/z.xhtml": xhtml("<p>Second.</p>"), "Text/a.xhtml": xhtml('<p>Lead.</p><p id="x">First.</p>')}
-    nav = nav_doc('<li><a href="../Text/a.xhtml#x">First</a></li><li><a href="../Text/z%2Exhtml">Second</a></li>')
-    data = build_epub(docs, spine=["Text/a.xhtml", "Text/z.xhtml"], files={"OEBPS/Nav/nav.xhtml": nav},
-                      extra_manifest='<item id="nav" href="Nav/nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>')
+    docs = {
+        "Text/z.xhtml": xhtml("<p>Second.</p>"),
+        "Text/a.xhtml": xhtml('<p>Lead.</p><p id="x">First.</p>'),
+    }
+    nav = nav_doc(
+        '<li><a href="../Text/a.xhtml#x">First</a></li><li><a href="../Text/z%2Exhtml">Second</a></li>'
+    )
+    data = build_epub(
+        docs,
+        spine=["Text/a.xhtml", "Text/z.xhtml"],
+        files={"OEBPS/Nav/nav.xhtml": nav},
+        extra_manifest=NAV_ITEM.replace('href="nav.xhtml"', 'href="Nav/nav.xhtml"'),
+    )
     book = read_epub(data, "order.epub")
     assert [p.text for p in book.pages] == ["Lead.\n\nFirst.", "Second."]
     assert [(e.title, e.page, e.offset) for e in book.outline] == [("First", 1, 7), ("Second", 2, 0)]
@@ -325,5 +429,11 @@ def test_spine_order_wins_over_manifest_order_and_relative_hrefs_resolve():
 
 
 def test_title_comes_from_metadata_else_the_file_name():
-    assert read_epub(build_epub({"a.xhtml": xhtml("<p>x</p>")}, title="Real Title"), "f.epub").title == "Real Title"
-    assert read_epub(build_epub({"a.xhtml": xhtml("<p>x</p>")}, title=""), "dir/file-name.epub").title == "file-name"
+    assert (
+        read_epub(build_epub({"a.xhtml": xhtml("<p>x</p>")}, title="Real Title"), "f.epub").title
+        == "Real Title"
+    )
+    assert (
+        read_epub(build_epub({"a.xhtml": xhtml("<p>x</p>")}, title=""), "dir/file-name.epub").title
+        == "file-name"
+    )

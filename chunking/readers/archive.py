@@ -36,7 +36,19 @@ ENCRYPTION_XML = "META-INF/encryption.xml"
 _ENC_NS = "{http://www.w3.org/2001/04/xmlenc#}"
 FONT_OBFUSCATION = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"})
 """Encryption "algorithms" that only obfuscate embedded fonts: allowed, the text stays readable."""
-_MEDIA_SUFFIXES = (".ttf", ".otf", ".woff", ".woff2", ".jpg", ".jpeg", ".png", ".gif", ".webp", ".mp3", ".mp4")
+_MEDIA_SUFFIXES = (
+    ".ttf",
+    ".otf",
+    ".woff",
+    ".woff2",
+    ".jpg",
+    ".jpeg",
+    ".png",
+    ".gif",
+    ".webp",
+    ".mp3",
+    ".mp4",
+)
 
 _MIB = 2**20
 
@@ -100,7 +112,8 @@ class EpubArchive:
             self._infos.setdefault(info.filename, info)
         if declared > MAX_TOTAL_BYTES:
             raise UnreadableInputError(
-                f"{name}: entries expand to {declared // _MIB} MiB in all (limit {MAX_TOTAL_BYTES // _MIB} MiB);"
+                f"{name}: entries expand to {declared // _MIB} MiB in all"
+                f" (limit {MAX_TOTAL_BYTES // _MIB} MiB);"
                 " refused as a possible zip bomb"
             )
         self._read_total = 0
@@ -169,7 +182,7 @@ class EpubArchive:
         they pass; anything else encrypted means DRM.
 
         Raises:
-            UnreadableInputError: "…is DRM-protected…".
+            UnreadableInputError: "<file>: this EPUB is DRM-protected (…)".
         """
         data = self.read(ENCRYPTION_XML)
         if data is None:
@@ -178,7 +191,8 @@ class EpubArchive:
             root = parse_xml(data, f"{self.name}: {ENCRYPTION_XML}")
         except MalformedXmlError:
             raise UnreadableInputError(
-                f"{self.name}: is DRM-protected or damaged ({ENCRYPTION_XML} cannot be parsed); use a DRM-free copy"
+                f"{self.name}: this EPUB is DRM-protected or damaged ({ENCRYPTION_XML} cannot be parsed);"
+                " only DRM-free EPUBs can be read"
             ) from None
         encrypted = []
         for item in root.iter(f"{_ENC_NS}EncryptedData"):
@@ -191,6 +205,6 @@ class EpubArchive:
             encrypted += [uri for uri in uris if not uri.lower().endswith(_MEDIA_SUFFIXES)]
         if encrypted:
             raise UnreadableInputError(
-                f"{self.name}: is DRM-protected ({ENCRYPTION_XML} encrypts {len(encrypted)} content"
+                f"{self.name}: this EPUB is DRM-protected ({ENCRYPTION_XML} encrypts {len(encrypted)} content"
                 f" file{'s' if len(encrypted) != 1 else ''}); only DRM-free EPUBs can be read"
             )

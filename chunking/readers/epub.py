@@ -100,10 +100,15 @@ def read_package(archive: EpubArchive, name: str) -> Package:
     Raises:
         UnreadableInputError: no container, no OPF, no spine, unsafe XML or hrefs.
     """
+    notes: list[str] = []
     container = archive.read(CONTAINER)
     if container is None:
         raise UnreadableInputError(f"{name}: no {CONTAINER}, so not an EPUB")
-    rootfiles = [el for el in parse_xml(container, f"{name}: {CONTAINER}").iter() if local_name(el) == "rootfile"]
+    rootfiles = [
+        el
+        for el in parse_xml(container, f"{name}: {CONTAINER}", notes).iter()
+        if local_name(el) == "rootfile"
+    ]
     rootfiles.sort(key=lambda el: el.get("media-type") != OPF_MEDIA_TYPE)
     full_path = rootfiles[0].get("full-path") if rootfiles else None
     if not full_path:
@@ -112,33 +117,36 @@ def read_package(archive: EpubArchive, name: str) -> Package:
     opf = archive.read(opf_path)
     if opf is None:
         raise UnreadableInputError(f"{name}: {CONTAINER} names {opf_path!r}, which is not in the archive")
-    root = parse_xml(opf, f"{name}: {opf_path}")
+    root = parse_xml(opf, f"{name}: {opf_path}", notes)
     sections = {local_name(el): el for el in root}
     title = next((collapse("".join(el.itertext())) for el in root.iter() if local_name(el) == "title"), "")
 
     manifest: dict[str, tuple[str, str, list[str]]] = {}
-    for item in sections["manifest"] if "manifest" in sections else []:
+    for item in sections.get("manifest", []):
         if local_name(item) != "item" or not item.get("href"):
             continue
         target = resolve_href(opf_path, item.get("href"), f"{name}: manifest item {item.get('id')!r}")
         if target is not None:
-            manifest[item.get("id", "")] = (target[0], item.get("media-type", ""), (item.get("properties") or "").split())
+            manifest[item.get("id", "")] = (
+                target[0],
+                item.get("media-type", ""),
+                (item.get("properties") or "").split(),
+            )
     if "spine" not in sections:
         raise UnreadableInputError(f"{name}: the package {opf_path!r} has no spine (no reading order)")
     spine_el = sections["spine"]
 
-    notes: list[str] = []
     spine: list[str] = []
     for ref in spine_el:
         if local_name(ref) != "itemref":
             continue
         path, media_type, _ = manifest.get(ref.get("idref", ""), ("", "", []))
         if not path:
-            notes.append(f"spine item {ref.get('idref')!r} is not in the manifest; skipped")
+            notes.append(f"{name}: spine item {ref.get('idref')!r} is not in the manifest; skipped")
         elif media_type not in XHTML_MEDIA_TYPES:
-            notes.append(f"spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
+            notes.append(f"{name}: spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
         elif path in spine:
-            notes.append(f"spine item {path!r} is listed twice; read once")
+            notes.append(f"{name}: spine item {path!r} is listed twice; read once")
         else:
             spine.append(path)
     if not spine:
@@ -153,8 +161,9 @@ def read_package(archive: EpubArchive, name: str) -> Package:
     return Package(opf_path, title, spine, toc, page_list, toc_base, notes)
 
 
-def _read_navigation(archive: EpubArchive, name: str, nav_path: str | None, ncx_path: str | None,
-                     notes: list[str]) -> tuple[list[TocEntry], list[tuple[str, str, str]]]:
+def _read_navigation(
+    archive: EpubArchive, name: str, nav_path: str | None, ncx_path: str | None, notes: list[str]
+) -> tuple[list[TocEntry], list[tuple[str, str, str]]]:
     """Table of contents and page-list: the nav document first, the NCX for what it lacks."""
     toc: list[TocEntry] = []
     page_list: list[tuple[str, str, str]] = []
@@ -163,19 +172,25 @@ def _read_navigation(archive: EpubArchive, name: str, nav_path: str | None, ncx_
             continue
         data = archive.read(path)
         if data is None:
-            notes.append(f"navigation document {path!r} is missing from the archive")
+            notes.append(f"{name}: navigation document {path!r} is missing from the archive")
             continue
         try:
-            entries, pages = lists(parse_xml(data, f"{name}: {path}"))
+            entries, pages = lists(parse_xml(data, f"{name}: {path}", notes))
         except MalformedXmlError as exc:
             notes.append(f"{exc}; its table of contents is ignored")
             continue
         where = f"{name}: {path}"
         if not toc:
-            toc = [TocEntry(e.level, e.title, resolve_href(path, e.href, where) if e.href else None) for e in entries]
+            toc = [
+                TocEntry(e.level, e.title, resolve_href(path, e.href, where) if e.href else None)
+                for e in entries
+            ]
         if not page_list:
-            page_list = [(e.title, *target) for e in pages if e.href
-                         and (target := resolve_href(path, e.href, where)) is not None]
+            page_list = [
+                (e.title, *target)
+                for e in pages
+                if e.href and (target := resolve_href(path, e.href, where)) is not None
+            ]
     return toc, page_list
 
 
@@ -191,7 +206,7 @@ def fill_section_targets(toc: list[TocEntry]) -> list[TocEntry]:
     filled = []
     for i, entry in enumerate(toc):
         if entry.target is None:
-            for child in toc[i + 1:]:
+            for child in toc[i + 1 :]:
                 if child.level <= entry.level:
                     break
                 if child.target is not None:
@@ -213,7 +228,9 @@ def _flatten_ebooklib_toc(items: list, base: str, where: str, level: int = 1) ->
     return entries
 
 
-def _read_with_ebooklib(data: bytes, package: Package, name: str) -> tuple[str, list[str], list[TocEntry], dict[str, bytes]]:
+def _read_with_ebooklib(
+    data: bytes, package: Package, name: str
+) -> tuple[str, list[str], list[TocEntry], dict[str, bytes]]:
     """Title, spine, table of contents and spine contents as ebooklib reads them.
 
     Raises:
@@ -248,7 +265,7 @@ def _cut_document(doc: _Doc, carry: str | None) -> str | None:
     """
     bounds = [(0, carry)] + [(off, label) for off, label in doc.markers]
     ends = [off for off, _ in bounds[1:]] + [len(doc.text)]
-    for (start, label), end in zip(bounds, ends):
+    for (start, label), end in zip(bounds, ends, strict=True):
         if label is None:
             doc.pages += [(start + s, start + e, "", True) for s, e in cut_pages(doc.text[start:end])]
             continue
@@ -272,16 +289,17 @@ def _locate(doc: _Doc, offset: int) -> tuple[int, int]:
     return doc.first_page + i, min(max(offset - start, 0), end - start)
 
 
-def _build_docs(package: Package, spine: list[str], contents: dict[str, bytes | None], name: str,
-                notes: list[str]) -> list[_Doc]:
+def _build_docs(
+    package: Package, spine: list[str], contents: dict[str, bytes | None], name: str, notes: list[str]
+) -> list[_Doc]:
     docs: list[_Doc] = []
     for path in spine:
         data = contents.get(path)
         if data is None:
-            notes.append(f"spine document {path!r} is missing from the archive; skipped")
+            notes.append(f"{name}: spine document {path!r} is missing from the archive; skipped")
             continue
         try:
-            extracted = extract_text(parse_xml(data, f"{name}: {path}"))
+            extracted = extract_text(parse_xml(data, f"{name}: {path}", notes))
         except MalformedXmlError as exc:
             notes.append(f"{exc}; read as empty")
             docs.append(_Doc(path, "", {}, []))
@@ -305,11 +323,11 @@ def _build_docs(package: Package, spine: list[str], contents: dict[str, bytes | 
         for doc in docs:
             doc.markers.sort(key=lambda m: m[0])
         if lost:
-            notes.append(f"{lost} page-list entries point at no spine anchor; dropped")
+            notes.append(f"{name}: {lost} page-list entries point at no spine anchor; dropped")
     return docs
 
 
-def _outline(toc: list[TocEntry], docs: list[_Doc], notes: list[str]) -> list[OutlineEntry]:
+def _outline(toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str]) -> list[OutlineEntry]:
     by_path = {doc.path: doc for doc in docs}
     outline: list[OutlineEntry] = []
     outside = no_anchor = 0
@@ -325,9 +343,11 @@ def _outline(toc: list[TocEntry], docs: list[_Doc], notes: list[str]) -> list[Ou
         page, in_page = _locate(doc, offset)
         outline.append(OutlineEntry(level=entry.level, title=entry.title, page=page + 1, offset=in_page))
     if outside:
-        notes.append(f"{outside} outline entries point outside the spine; left unresolved (page 0)")
+        notes.append(f"{name}: {outside} outline entries point outside the spine; left unresolved (page 0)")
     if no_anchor:
-        notes.append(f"{no_anchor} outline entries name a missing #fragment; placed at their document's start")
+        notes.append(
+            f"{name}: {no_anchor} outline entries name a missing #fragment; placed at their document's start"
+        )
     return outline
 
 
@@ -354,7 +374,7 @@ def read_epub(data: bytes, name: str) -> RawBook:
         raise
     except Exception as exc:  # noqa: BLE001 - any refusal by ebooklib means: read it ourselves
         notes.append(
-            f"ebooklib refused the file ({type(exc).__name__}: {collapse(str(exc))[:120]});"
+            f"{name}: ebooklib refused the file ({type(exc).__name__}: {collapse(str(exc))[:120]});"
             " read the zip and OPF directly"
         )
         title, spine, toc = package.title, package.spine, package.toc
@@ -367,11 +387,23 @@ def read_epub(data: bytes, name: str) -> RawBook:
         carry = _cut_document(doc, carry)
         doc.first_page = len(pages)
         for start, end, label, synthetic in doc.pages:
-            pages.append(RawPage(number=len(pages) + 1, label=label, text=doc.text[start:end],
-                                 synthetic=synthetic, source_doc=doc.path))
+            pages.append(
+                RawPage(
+                    number=len(pages) + 1,
+                    label=label,
+                    text=doc.text[start:end],
+                    synthetic=synthetic,
+                    source_doc=doc.path,
+                )
+            )
         for anchor, offset in doc.anchors.items():
             page, in_page = _locate(doc, offset)
             pages[page].anchors[anchor] = in_page
-    outline = _outline(toc or package.toc, docs, notes)
-    return RawBook(format="epub", title=title or package.title or PurePath(name).stem, pages=pages,
-                   outline=outline, warnings=[f"{name}: {note}" for note in notes])
+    outline = _outline(toc or package.toc, docs, name, notes)
+    return RawBook(
+        format="epub",
+        title=title or package.title or PurePath(name).stem,
+        pages=pages,
+        outline=outline,
+        warnings=notes,
+    )

@@ -90,7 +90,9 @@ def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
         try:
             text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise UnreadableInputError(f"{name}: invalid UTF-16 text ({exc.reason} at byte {exc.start})") from None
+            raise UnreadableInputError(
+                f"{name}: invalid UTF-16 text ({exc.reason} at byte {exc.start})"
+            ) from None
     elif b"\x00" in data:
         raise UnreadableInputError(f"{name}: contains NUL bytes, so it is a binary file, not text")
     else:
@@ -129,7 +131,7 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
         if fence:
             # A fence closes with the same character, at least as long, and nothing after it.
             closer = opener.group(1) if opener else ""
-            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line[opener.end():].strip():
+            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line[opener.end() :].strip():
                 fence = ""
         elif opener:
             fence = opener.group(1)
@@ -166,8 +168,13 @@ def read_text(data: bytes, name: str) -> RawBook:
         starts = [s for s, _ in spans]
         for offset, level, title in markdown_headings(text):
             index = max(bisect_right(starts, offset) - 1, 0)
-            outline.append(OutlineEntry(level=level, title=title, page=index + 1, offset=offset - starts[index]))
+            outline.append(
+                OutlineEntry(level=level, title=title, page=index + 1, offset=offset - starts[index])
+            )
     return RawBook(
-        format="md" if is_markdown else "txt", title=PurePath(name).stem, pages=pages,
-        outline=outline, warnings=warnings,
+        format="md" if is_markdown else "txt",
+        title=PurePath(name).stem,
+        pages=pages,
+        outline=outline,
+        warnings=warnings,
     )

@@ -29,15 +29,55 @@ OPS_TYPE = "{http://www.idpf.org/2007/ops}type"
 """The ``epub:type`` attribute (EPUB 3 structural semantics)."""
 
 _SKIP = frozenset({"script", "style", "svg", "math", "head", "title", "noscript", "template"})
-_PARAGRAPH = frozenset({
-    "p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul", "ol", "dl",
-    "figure", "hr", "section", "article", "aside", "header", "footer", "nav", "main", "address",
-    "fieldset", "form", "details",
-})
-_LINE = frozenset({
-    "div", "li", "dt", "dd", "tr", "td", "th", "caption", "figcaption", "br", "tbody", "thead",
-    "tfoot", "summary", "body",
-})
+_PARAGRAPH = frozenset(
+    {
+        "p",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "pre",
+        "blockquote",
+        "table",
+        "ul",
+        "ol",
+        "dl",
+        "figure",
+        "hr",
+        "section",
+        "article",
+        "aside",
+        "header",
+        "footer",
+        "nav",
+        "main",
+        "address",
+        "fieldset",
+        "form",
+        "details",
+    }
+)
+_LINE = frozenset(
+    {
+        "div",
+        "li",
+        "dt",
+        "dd",
+        "tr",
+        "td",
+        "th",
+        "caption",
+        "figcaption",
+        "br",
+        "tbody",
+        "thead",
+        "tfoot",
+        "summary",
+        "body",
+    }
+)
 
 # A DOCTYPE without an internal subset: name, optional PUBLIC/SYSTEM literals, then ">".
 _DOCTYPE_START = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
@@ -74,12 +114,15 @@ def _as_utf8(data: bytes) -> bytes:
     return data
 
 
-def parse_xml(data: bytes, where: str) -> etree._Element:
+def parse_xml(data: bytes, where: str, notes: list[str] | None = None) -> etree._Element:
     """Parse one XML/XHTML document from an EPUB without ever expanding entities.
 
     Args:
         data (bytes): the document's bytes.
-        where (str): ``"<file>: <entry path>"``, used to start every error message.
+        where (str): ``"<file>: <entry path>"``, used to start every error and note.
+        notes (list[str] | None): receives one note when libxml2 had to recover from errors
+            (mismatched tags, undefined entities, nesting deeper than 256), since recovered
+            text may be incomplete. Defaults to None (recover silently).
 
     Returns:
         etree._Element: the root element.
@@ -94,12 +137,19 @@ def parse_xml(data: bytes, where: str) -> etree._Element:
     # declared, so refusing it up front means no entity can be expanded (billion laughs) or
     # fetched (external entities), whatever the parser would do with it.
     if doctype is not None and not _PLAIN_DOCTYPE.match(data, doctype.start()):
-        raise UnreadableInputError(f"{where} declares XML entities (DOCTYPE internal subset); refused as unsafe")
+        raise UnreadableInputError(
+            f"{where} declares XML entities (DOCTYPE internal subset); refused as unsafe"
+        )
     if b"&" in data:
         data = _NAMED_ENTITY.sub(_numeric_entity, data)
     parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=True,
-        remove_comments=True, remove_pis=True,
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        recover=True,
+        remove_comments=True,
+        remove_pis=True,
     )
     try:
         root = etree.fromstring(data, parser=parser)
@@ -107,6 +157,12 @@ def parse_xml(data: bytes, where: str) -> etree._Element:
         raise MalformedXmlError(f"{where} is not well-formed XML ({exc})") from None
     if root is None:
         raise MalformedXmlError(f"{where} is not well-formed XML")
+    errors = [e for e in parser.error_log if e.level >= etree.ErrorLevels.ERROR]
+    if errors and notes is not None:
+        notes.append(
+            f"{where} is not well-formed XML ({collapse(errors[0].message)}, line {errors[0].line});"
+            " read what could be recovered"
+        )
     dtd = root.getroottree().docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.iterentities()):
         raise UnreadableInputError(f"{where} declares XML entities; refused as unsafe")
@@ -219,7 +275,7 @@ class _Writer:
         else:
             separator = " " if self.space and not self.hold else ""
         self._write(separator, pending)
-        self.hold = s[len(body):]
+        self.hold = s[len(body) :]
 
     def finish(self) -> Extracted:
         for anchor in self.waiting:
@@ -232,7 +288,7 @@ class _Writer:
 
 def _walk(element: etree._Element, w: _Writer) -> None:
     tag = element.tag
-    name = tag[tag.rfind("}") + 1:].lower() if isinstance(tag, str) else ""
+    name = tag[tag.rfind("}") + 1 :].lower() if isinstance(tag, str) else ""
     if name and name not in _SKIP:
         level = 2 if name in _PARAGRAPH else 1 if name in _LINE else 0
         if level:
