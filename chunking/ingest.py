@@ -1,0 +1,111 @@
+"""Stages 1-3 together: a book file → ``Book`` (read, normalise, find structure).
+
+Contract: ``load_book(source, name=…, structure=…, progress=…)`` accepts a path or the file's
+bytes, reads it with the reader its extension names (``chunking.readers.read_raw``), builds the
+canonical text (``chunking.normalise``), finds the structure (``chunking.structure``) and fills
+``Diagnostics``. ``book_id`` is the first 16 hex digits of the sha256 of the bytes, so the same
+file always gets the same id. Bad input raises ``UnreadableInputError`` with one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path, PurePath
+
+from .errors import UnreadableInputError, UsageError
+from .models import STRUCTURE_SOURCES, Book, Diagnostics
+from .normalise import normalise
+from .readers import read_raw
+from .structure import detect_structure
+
+Progress = Callable[[float, str], None]
+
+
+def _read_source(source: str | os.PathLike | bytes, name: str | None) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), name or "book"
+    path = Path(source)
+    label = name or path.name
+    try:
+        if path.is_dir():
+            raise UnreadableInputError(f"{label}: is a folder, not a book file")
+        return path.read_bytes(), label
+    except FileNotFoundError:
+        raise UnreadableInputError(f"{label}: no such file") from None
+    except PermissionError:
+        raise UnreadableInputError(f"{label}: permission denied") from None
+    except IsADirectoryError:
+        raise UnreadableInputError(f"{label}: is a folder, not a book file") from None
+
+
+def load_book(
+    source: str | os.PathLike | bytes,
+    *,
+    name: str | None = None,
+    structure: str = "auto",
+    progress: Progress | None = None,
+) -> Book:
+    """Read a PDF, EPUB, TXT or MD book into the canonical ``Book``.
+
+    Args:
+        source (str | os.PathLike | bytes): a file path, or the file's bytes (then ``name``
+            should carry the file name: its extension picks the reader).
+        name (str | None): file name for messages, the reader choice and ``Book.source_name``.
+            Defaults to the path's name, or ``"book"`` for bytes.
+        structure (str): ``auto``, ``outline``, ``headings`` or ``none``. Defaults to ``auto``.
+        progress (Callable[[float, str], None] | None): called with (fraction done, stage) a few
+            times. Defaults to None.
+
+    Returns:
+        Book: canonical text, pages, headings in book order and diagnostics.
+
+    Raises:
+        UnreadableInputError: the file is missing, empty, unsupported, corrupt, encrypted or unsafe.
+        UsageError: ``structure`` is not one of ``STRUCTURE_SOURCES``.
+    """
+    if structure not in STRUCTURE_SOURCES:
+        raise UsageError(f"structure must be one of {', '.join(STRUCTURE_SOURCES)}; got {structure!r}")
+    report = progress or (lambda fraction, message: None)
+    data, label = _read_source(source, name)
+    report(0.0, f"reading {label}")
+    sha = hashlib.sha256(data).hexdigest()
+    raw = read_raw(data, label)
+    report(0.6, "normalising text")
+    norm = normalise(raw.pages)
+    report(0.8, "finding structure")
+    found = detect_structure(raw, norm, structure)
+    per_level = Counter(str(h.level) for h in found.headings)
+    diagnostics = Diagnostics(
+        pages=len(norm.pages),
+        empty_pages=sum(1 for p in norm.pages if p.char_start == p.char_end),
+        pages_without_text_layer=sum(1 for p in norm.pages if not p.has_text_layer),
+        removed_header_lines=norm.counts["header_lines"],
+        removed_footer_lines=norm.counts["footer_lines"],
+        removed_page_numbers=norm.counts["page_numbers"],
+        dehyphenated_words=norm.counts["dehyphenated"],
+        ligatures_expanded=norm.counts["ligatures"],
+        control_chars_removed=norm.counts["control_chars"],
+        structure_source=found.source,
+        outline_entries=found.outline_entries,
+        outline_entries_dropped=found.outline_dropped,
+        outline_entries_repaired=found.outline_repaired,
+        headings_per_level=dict(sorted(per_level.items())),
+        warnings=list(raw.warnings) + found.warnings,
+    )
+    if raw.pdf is not None:
+        raw.pdf.close()
+    report(1.0, "done")
+    return Book(
+        book_id=sha[:16],
+        sha256=sha,
+        title=raw.title or PurePath(label).stem,
+        format=raw.format,
+        text=norm.text,
+        pages=norm.pages,
+        headings=found.headings,
+        diagnostics=diagnostics,
+        source_name=label,
+    )

@@ -1,0 +1,361 @@
+"""Stage 2 (normalise): raw pages → one canonical text, ``Page`` spans and an offset map.
+
+Contract (see ``chunking.models`` for the offset conventions):
+
+* Per character: CRLF/CR → LF; control characters other than ``\\n``/``\\t`` removed; NFC;
+  ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expanded; trailing whitespace cut from every line. None of these
+  adds or removes a line break, so raw line *i* of a page is canonical line *i*.
+* Per book: running headers/footers (lines repeated in the top or bottom lines of many pages,
+  compared with the page's own printed number stripped) and bare page numbers are removed;
+  words hyphenated across a line break are joined only when the joined word also occurs
+  elsewhere in the book (so ``long-term`` survives). Leading/trailing blank lines of a page go.
+* Every removal is counted in ``NormalisedBook.counts``; nothing disappears silently.
+* ``NormalisedBook.map_offset(page_index, raw_offset)`` maps a position in a raw page's text
+  (e.g. an EPUB anchor) to the canonical text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .models import Page
+from .readers.raw import RawPage
+
+LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+_LIGATURE_TABLE = str.maketrans(LIGATURES)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~"
+_HYPHEN_TAIL = re.compile(r"([^\W\d_]+)-$")
+_HYPHEN_HEAD = re.compile(r"^([^\W\d_]+)(\s*)")
+_ROMAN = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+_PAGE_TOKEN = re.compile(r"^(?:page\s+)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?(?:\s+of\s+\d+)?$", re.I)
+_EDGE_NUMBER = re.compile(r"^([0-9]{1,4}|[ivxlcdm]{1,7})\s+(.+)$|^(.+?)\s+([0-9]{1,4}|[ivxlcdm]{1,7})$", re.I)
+
+_LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
+"""A running header has words: at least three letters (``⇒``, ``|``, ``#t`` never are one)."""
+_KEYWORD = re.compile(r"^(chapter|part|section|appendix|lecture|unit|book|volume)$", re.I)
+
+ZONE_LINES = 3
+"""How many non-empty lines at the top and at the bottom of a page can be header/footer lines."""
+
+RUNNING_MIN_PAGES = 3
+"""A zone line repeated on this many pages is a running header/footer."""
+
+
+@dataclass
+class NormalisedBook:
+    """The canonical text and how it maps back to the raw pages.
+
+    Attributes:
+        text (str): the canonical text.
+        pages (tuple[Page, ...]): one ``Page`` per raw page, spans over ``text``.
+        lines (list[list[tuple[int, str]]]): per page, its kept lines as ``(offset in text, line)``
+            in order; structure detection reads these.
+        page_number_lines (set[tuple[int, int]]): ``(page index, raw line index)`` of removed
+            page numbers (structure detection uses them to know where a page's header was).
+        counts (Counter): removals by kind: ``control_chars``, ``ligatures``, ``header_lines``,
+            ``footer_lines``, ``page_numbers``, ``dehyphenated``.
+    """
+
+    text: str
+    pages: tuple[Page, ...]
+    lines: list[list[tuple[int, str]]]
+    counts: Counter = field(default_factory=Counter)
+    _maps: list["_PageMap"] = field(default_factory=list, repr=False)
+
+    def map_offset(self, page_index: int, raw_offset: int) -> int:
+        """Map a position in raw page ``page_index``'s text to an offset in ``text``.
+
+        Args:
+            page_index (int): 0-based index into ``pages``.
+            raw_offset (int): position in that page's raw text.
+
+        Returns:
+            int: the canonical offset of that character, or of the next kept character when the
+            line it sits on was removed; clamped to the page's span.
+        """
+        return self._maps[page_index].map(raw_offset, self.pages[page_index])
+
+
+@dataclass
+class _PageMap:
+    raw_starts: list[int]
+    raw_lines: list[str]
+    canon_starts: list[int | None]
+    lead_cuts: list[int]
+    canon_lengths: list[int]
+
+    def map(self, raw_offset: int, page: Page) -> int:
+        if page.char_start == page.char_end:
+            return page.char_start
+        i = max(0, _bisect_right(self.raw_starts, raw_offset) - 1)
+        while i < len(self.canon_starts) and self.canon_starts[i] is None:
+            i, raw_offset = i + 1, None  # removed line: the next kept line's start
+        if i >= len(self.canon_starts):
+            return page.char_end
+        start = self.canon_starts[i]
+        if raw_offset is None:
+            return start
+        prefix = _char_normalise(self.raw_lines[i][: max(0, raw_offset - self.raw_starts[i])])[0]
+        inner = min(max(0, len(prefix) - self.lead_cuts[i]), self.canon_lengths[i])
+        return min(max(start + inner, page.char_start), page.char_end)
+
+
+def _bisect_right(values: list[int], x: int) -> int:
+    lo, hi = 0, len(values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < values[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _char_normalise(text: str) -> tuple[str, int, int]:
+    """Per-character steps; return the text, control characters removed, ligatures expanded."""
+    text = _LINE_BREAK.sub("\n", text) if "\r" in text else text
+    text, controls = _CONTROL.subn("", text)
+    ligatures = sum(text.count(lig) for lig in LIGATURES) if not text.isascii() else 0
+    if ligatures:
+        text = text.translate(_LIGATURE_TABLE)
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return text, controls, ligatures
+
+
+def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
+    """Build the canonical text of a book from its raw pages.
+
+    Args:
+        raw_pages (list[RawPage]): every page in order, as the reader returned them.
+
+    Returns:
+        NormalisedBook: canonical text, pages, kept lines and removal counts.
+    """
+    counts: Counter = Counter()
+    page_lines: list[list[str]] = []
+    raw_meta: list[tuple[list[int], list[str]]] = []
+    for raw in raw_pages:
+        raw_lines = _LINE_BREAK.split(raw.text)
+        starts, pos = [], 0
+        for m in _LINE_BREAK.finditer(raw.text):
+            starts.append(pos)
+            pos = m.end()
+        starts.append(pos)
+        text, controls, ligatures = _char_normalise(raw.text)
+        counts["control_chars"] += controls
+        counts["ligatures"] += ligatures
+        page_lines.append([line.rstrip() for line in text.split("\n")])
+        raw_meta.append((starts, raw_lines))
+
+    removed = _remove_headers_and_numbers(raw_pages, page_lines, counts)
+    lead_cuts = _dehyphenate(page_lines, removed, counts)
+    return _assemble(raw_pages, page_lines, removed, lead_cuts, raw_meta, counts)
+
+
+def _assemble(raw_pages, page_lines, removed, lead_cuts, raw_meta, counts) -> NormalisedBook:
+    parts: list[str] = []
+    pages: list[Page] = []
+    kept_lines: list[list[tuple[int, str]]] = []
+    maps: list[_PageMap] = []
+    offset = 0
+    for index, raw in enumerate(raw_pages):
+        lines = page_lines[index]
+        keep = [i for i in range(len(lines)) if i not in removed[index]]
+        while keep and not lines[keep[0]].strip():
+            keep.pop(0)
+        while keep and not lines[keep[-1]].strip():
+            keep.pop()
+        canon_starts: list[int | None] = [None] * len(lines)
+        kept: list[tuple[int, str]] = []
+        if keep:
+            if parts:
+                offset += 1  # the "\n" between two non-empty pages belongs to neither
+            start = offset
+            for i in keep:
+                canon_starts[i] = offset
+                kept.append((offset, lines[i]))
+                offset += len(lines[i]) + 1
+            offset -= 1
+            parts.append("\n".join(lines[i] for i in keep))
+        else:
+            start = offset
+        pages.append(Page(number=raw.number, label=raw.label, char_start=start, char_end=offset,
+                          synthetic=raw.synthetic, source_doc=raw.source_doc, has_text_layer=raw.has_text_layer))
+        kept_lines.append(kept)
+        starts, raw_lines = raw_meta[index]
+        maps.append(_PageMap(starts, raw_lines, canon_starts, lead_cuts[index], [len(s) for s in lines]))
+    text = "\n".join(parts)
+    return NormalisedBook(text=text, pages=tuple(pages), lines=kept_lines, counts=counts, _maps=maps)
+
+
+class PageNumbers:
+    """Decides whether a token is the printed number of a given page.
+
+    A page's printed number is its label when the PDF defines one; otherwise it is learnt from
+    the book: bare numbers in the top/bottom lines whose difference to the physical page number
+    repeats on several pages (``326`` on physical page 336 → offset −10).
+    """
+
+    def __init__(self, raw_pages: list[RawPage], zones: list[list[int]], page_lines: list[list[str]]):
+        offsets: Counter = Counter()
+        for index, zone in enumerate(zones):
+            for i in zone:
+                token = _page_token(page_lines[index][i])
+                if token is not None:
+                    offsets[_token_offset(token, raw_pages[index].number)] += 1
+        self.labels = [p.label.casefold() for p in raw_pages]
+        self.numbers = [p.number for p in raw_pages]
+        self.offsets = {key for key, n in offsets.items() if key is not None and n >= RUNNING_MIN_PAGES}
+
+    def is_number_of(self, token: str, index: int) -> bool:
+        """True when ``token`` (``"326"``, ``"iv"``) is the printed number of page ``index``."""
+        token = token.casefold()
+        if self.labels[index] and token == self.labels[index]:
+            return True
+        return _token_offset(token, self.numbers[index]) in self.offsets
+
+
+def _page_token(line: str) -> str | None:
+    m = _PAGE_TOKEN.match(line.strip())
+    if not m:
+        return None
+    token = m.group(1)
+    return token if token.isdigit() or _ROMAN.match(token.casefold()) else None
+
+
+def _token_offset(token: str, number: int) -> tuple[str, int] | None:
+    if token.isdigit():
+        return ("arabic", int(token) - number)
+    value = _roman_value(token.casefold())
+    return ("roman", value - number) if value else None
+
+
+def _roman_value(token: str) -> int:
+    if not _ROMAN.match(token):
+        return 0
+    values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+    total = 0
+    for a, b in zip(token, token[1:] + " "):
+        va, vb = values[a], values.get(b, 0)
+        total += -va if va < vb else va
+    return total
+
+
+def _zones(lines: list[str]) -> tuple[list[int], list[int]]:
+    nonempty = [i for i, line in enumerate(lines) if line.strip()]
+    return nonempty[:ZONE_LINES], nonempty[-ZONE_LINES:][::-1] if len(nonempty) > ZONE_LINES else []
+
+
+def _line_key(line: str, index: int, numbers: PageNumbers) -> str:
+    """Compare running lines without the page's own number (``Chapter 12: Graphs 74``)."""
+    text = line.strip()
+    m = _EDGE_NUMBER.match(text)
+    if m and not _KEYWORD.match(m.group(2) or m.group(3)):
+        if m.group(1) and numbers.is_number_of(m.group(1), index):
+            text = m.group(2)
+        elif m.group(4) and numbers.is_number_of(m.group(4), index):
+            text = m.group(3)
+    return " ".join(text.casefold().split())
+
+
+def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]:
+    """Mark running headers/footers and bare page numbers for removal; count them by kind."""
+    zones = [_zones(lines) for lines in page_lines]
+    numbers = PageNumbers(raw_pages, [top + bottom for top, bottom in zones], page_lines)
+    top_keys: list[dict[int, str]] = []
+    bottom_keys: list[dict[int, str]] = []
+    seen: dict[str, Counter] = {"top": Counter(), "bottom": Counter()}
+    for index, (top, bottom) in enumerate(zones):
+        lines = page_lines[index]
+        tk = {i: _line_key(lines[i], index, numbers) for i in top}
+        bk = {i: _line_key(lines[i], index, numbers) for i in bottom if i not in tk}
+        top_keys.append(tk)
+        bottom_keys.append(bk)
+        seen["top"].update(set(tk.values()))
+        seen["bottom"].update(set(bk.values()))
+
+    removed: list[set[int]] = [set() for _ in page_lines]
+    for index in range(len(page_lines)):
+        lines = page_lines[index]
+        for where, keys, counter in (("top", top_keys, "header_lines"), ("bottom", bottom_keys, "footer_lines")):
+            zone = keys[index]
+            order = list(zone)  # from the page edge inwards
+            numbered = {p for p, i in enumerate(order) if _is_page_number(lines[i], index, numbers)}
+            headers_before = False
+            for p, i in enumerate(order):
+                if p in numbered:
+                    removed[index].add(i)
+                    counts["page_numbers"] += 1
+                    continue
+                key = zone[i]
+                n = seen[where][key]
+                embedded = key != " ".join(lines[i].casefold().split())
+                adjacent = embedded or (p - 1) in numbered or (p + 1) in numbered
+                near = any(key in keys[j].values() for j in (index - 2, index - 1, index + 1, index + 2)
+                           if 0 <= j < len(keys))
+                prev = any(key in keys[j].values() for j in (index - 2, index - 1) if j >= 0)
+                # NOTE: a line next to the page's own number that recurs on a neighbouring page
+                # is a running header (``326`` / ``12. System Operations``, ``x`` / ``Preface``).
+                # Without a number it must be the outermost line, recur on RUNNING_MIN_PAGES
+                # pages and not open its run: the first page of a run is where the chapter
+                # heading itself stands. Anything else ends the header block.
+                if _LETTERS.search(key) and ((adjacent and n >= 2 and near)
+                            or (not headers_before and n >= RUNNING_MIN_PAGES and prev)):
+                    removed[index].add(i)
+                    counts[counter] += 1
+                    headers_before = True
+                    continue
+                break
+    return removed
+
+
+def _is_page_number(line: str, index: int, numbers: PageNumbers) -> bool:
+    token = _page_token(line)
+    return token is not None and numbers.is_number_of(token, index)
+
+
+def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], counts: Counter) -> list[list[int]]:
+    """Join ``hyphen-`` + ``ated`` across a line break when ``hyphenated`` occurs elsewhere.
+
+    The right fragment moves up to the end of the upper line, so line numbers stay stable.
+    Returns, per page and line, how many characters were cut from the line's start.
+    """
+    lead_cuts = [[0] * len(lines) for lines in page_lines]
+    candidates = []
+    for index, lines in enumerate(page_lines):
+        kept = [i for i in range(len(lines)) if i not in removed[index]]
+        for a, b in zip(kept, kept[1:]):
+            if lines[a].endswith("-"):
+                tail = _HYPHEN_TAIL.search(lines[a])
+                head = _HYPHEN_HEAD.match(lines[b])
+                if tail and head and head.group(1)[0].islower():
+                    candidates.append((index, a, b, tail.group(1), head.group(1)))
+    if not candidates:
+        return lead_cuts
+    vocabulary = _vocabulary(page_lines)
+    for index, a, b, left, right in candidates:
+        if (left + right).casefold() not in vocabulary:
+            continue
+        lines = page_lines[index]
+        if not lines[a].endswith("-") or not lines[b].startswith(right):
+            continue  # an earlier join already changed one of these lines
+        head = _HYPHEN_HEAD.match(lines[b])
+        cut = head.end()
+        lines[a] = lines[a][:-1] + right
+        lines[b] = lines[b][cut:]
+        lead_cuts[index][b] += cut
+        counts["dehyphenated"] += 1
+    return lead_cuts
+
+
+def _vocabulary(page_lines: list[list[str]]) -> set[str]:
+    """Every word of the book, casefolded, without surrounding punctuation. The fragments
+    around a break never spell the joined word, so they need not be left out."""
+    tokens = set("\n".join("\n".join(lines) for lines in page_lines).casefold().split())
+    return {token.strip(_PUNCTUATION) for token in tokens}

@@ -1,0 +1,224 @@
+"""Stage 3 (structure), text: find parts, chapters, appendices and sections in the page text.
+
+Contract: ``detect_headings(norm, probe)`` returns ``Heading`` drafts (kind, number, title,
+page index, offset) found in the canonical lines, for books whose outline is missing or does
+not hold up. A line can start a heading anywhere on a page, but:
+
+* numbered chapters (``Chapter 12``, ``12. System Operations``, ``12 Graphical procedures``,
+  Sphinx ``CHAPTER``/``ONE``/``TITLE``) must form a sequence 1, 2, 3… in book order (the
+  longest such chain wins), so list items and cross references drop out;
+* bare ``N Title`` lines (no keyword) count only near the top of a page or when set large;
+* with a PDF, every chapter-level candidate is probed for its font size and rejected when it
+  is not clearly larger than the body: running headers (``CHAPTER 4. DECLARATIONS``) are set
+  at body size or smaller;
+* contents pages (mostly lines ending in page numbers) only yield their own title;
+* front matter names (Preface, Contents) count only before the first chapter, back matter
+  names (Index, References) only after the last one;
+* sections are ``N.M Title`` lines (or ``N.M`` with the title on the next line) whose ``N`` is
+  the current chapter's number and whose ``M`` increases.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..normalise import NormalisedBook
+from .kinds import BACK_WORDS, SECTION_NUMBER_ONLY, is_spelled_number, number_value, parse_heading, title_like
+from .typography import FontProbe
+
+TOP_LINES = 3
+"""Lines from the top of a page (after header removal) where an unkeyed ``N Title`` may start."""
+
+_MAY_START = re.compile(r"\d|chapter|part|section|appendix", re.I)
+"""Cheap test before the full patterns: every heading but front/back names (first line only)
+starts with a digit or a keyword."""
+
+_ROMAN_LINE = re.compile(r"[ivxlc]{1,6}$")
+
+
+@dataclass
+class Draft:
+    """A heading found but not yet levelled: ``page`` is a 0-based page index."""
+
+    kind: str
+    number: str
+    title: str
+    page: int
+    offset: int
+    large: bool | None = None
+    top: bool = False
+
+
+def detect_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
+    """Find chapter-level and section headings in the text of a book.
+
+    Args:
+        norm (NormalisedBook): the canonical text with per-page kept lines.
+        probe (FontProbe): font-size probe (answers None for non-PDF books).
+
+    Returns:
+        list[Draft]: parts, chapters, appendices, front/back matter and sections in book order.
+    """
+    candidates = _candidates(norm)
+    for c in candidates:
+        if c.kind != "section":
+            c.large = probe.is_large(c.page, _line_at(norm, c), top=c.top)
+    chapterish = [c for c in candidates if c.large is not False]
+    chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
+    for c in chapters:
+        c.kind = "chapter"
+    parts = _first_per_number([c for c in chapterish if c.kind == "part"])
+    appendices = _first_per_number([c for c in chapterish if c.kind == "appendix"
+                                    or (c.kind == "back" and c.number)])
+    numbered = chapters + appendices
+    first = min((c.offset for c in numbered + parts), default=None)
+    last = max((c.offset for c in chapters), default=None)
+    matter = _front_back([c for c in chapterish if c.kind in ("front", "back") and not c.number], first, last)
+    sections = _sections([c for c in candidates if c.kind == "section"], chapters)
+    return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
+
+
+def _line_at(norm: NormalisedBook, draft: Draft) -> str:
+    for offset, line in norm.lines[draft.page]:
+        if offset == draft.offset:
+            return line
+    return draft.title
+
+
+def _is_contents_page(texts: list[str]) -> bool:
+    if len(texts) < 6:
+        return False
+    hits = sum(1 for line in texts if _contents_like(line))
+    return hits >= 0.4 * len(texts)
+
+
+def _contents_like(line: str) -> bool:
+    """A contents/index line: ends with a page number, has dot leaders, or is a roman number."""
+    return bool(line) and (line[-1].isdigit() or ". ." in line or "..." in line or bool(_ROMAN_LINE.match(line)))
+
+
+def _candidates(norm: NormalisedBook) -> list[Draft]:
+    out: list[Draft] = []
+    for index, lines in enumerate(norm.lines):
+        texts = [line.strip() for _, line in lines]
+        found = []
+        for i, (offset, _) in enumerate(lines):
+            if i and not _MAY_START.match(texts[i]):
+                continue
+            draft = _candidate(texts, i, index, offset)
+            if draft is not None:
+                found.append(draft)
+        if found and _is_contents_page(texts):
+            found = [d for d in found if d.offset == lines[0][0] and d.kind in ("front", "back")]
+        out.extend(found)
+    return out
+
+
+def _next_title(texts: list[str], i: int) -> str:
+    nxt = texts[i + 1] if i + 1 < len(texts) else ""
+    return nxt if title_like(nxt, max_words=12) else ""
+
+
+def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | None:
+    text = texts[i]
+    top = i < TOP_LINES
+    if text.casefold() == "chapter" and i + 2 < len(texts) and is_spelled_number(texts[i + 1]):
+        title = texts[i + 2] if title_like(texts[i + 2].title()) else ""
+        return Draft("chapter", texts[i + 1], title.title() if title.isupper() else title, index, offset, top=top) \
+            if title else None
+    m = SECTION_NUMBER_ONLY.match(text)
+    if m and m.group("num").count(".") == 1:
+        title = _next_title(texts, i)
+        return Draft("section", m.group("num"), title, index, offset, top=top) if title else None
+    parsed = parse_heading(text)
+    if parsed is None:
+        return None
+    kind, number, title = parsed.kind, parsed.number, parsed.title
+    if kind in ("chapter", "part", "appendix", "back") and number and not title:
+        title = _next_title(texts, i)
+        if not title and kind == "chapter":
+            return None
+    if kind == "section" and (not title or number.count(".") != 1):
+        return None
+    if kind == "numbered" and not top:
+        return Draft(kind, number, title, index, offset, top=False) if len(title.split()) <= 8 else None
+    if kind in ("front", "back") and not number and i != 0:
+        return None
+    return Draft(kind, number, title, index, offset, top=top)
+
+
+def _chapter_chain(cands: list[Draft]) -> list[Draft]:
+    """The longest run of candidates numbered n, n+1, n+2… in book order.
+
+    Unkeyed ``N Title`` lines below the top of a page join only when the font probe said they
+    are large. Ties go to the chain with more confirmed-large / top-of-page members, then to
+    the earliest one.
+    """
+    cands = [c for c in cands if c.kind == "chapter" or c.top or c.large]
+    values = [number_value(c.number) for c in cands]
+    n = len(cands)
+    best: list[tuple[int, int, int]] = [(1, _score(c), -1) for c in cands]
+    for j in range(n):
+        for i in range(j):
+            if values[j] == values[i] + 1 and cands[i].offset < cands[j].offset:
+                length, score, _ = best[i]
+                cand = (length + 1, score + _score(cands[j]), i)
+                if cand[:2] > best[j][:2]:
+                    best[j] = cand
+    if not cands:
+        return []
+    end = max(range(n), key=lambda j: (best[j][0], best[j][1], -j))
+    chain = []
+    while end >= 0:
+        chain.append(cands[end])
+        end = best[end][2]
+    chain.reverse()
+    return chain if len(chain) >= 2 or chain[0].kind == "chapter" else []
+
+
+def _score(c: Draft) -> int:
+    return (2 if c.large else 0) + (1 if c.top else 0) + (1 if c.kind == "chapter" else 0)
+
+
+def _first_per_number(cands: list[Draft]) -> list[Draft]:
+    seen: set[str] = set()
+    out = []
+    for c in cands:
+        if c.number.upper() not in seen:
+            seen.add(c.number.upper())
+            out.append(c)
+    return out
+
+
+def _front_back(cands: list[Draft], first: int | None, last: int | None) -> list[Draft]:
+    out: list[Draft] = []
+    for c in cands:
+        if c.kind == "front" and first is not None and c.offset > first:
+            continue
+        if c.kind == "back" and last is not None and c.offset < last:
+            continue
+        if out and out[-1].title.casefold() == c.title.casefold() and c.page - out[-1].page <= 2:
+            continue  # the same name again on the next pages: a running header left over
+        out.append(c)
+    return out
+
+
+def _sections(cands: list[Draft], chapters: list[Draft]) -> list[Draft]:
+    out: list[Draft] = []
+    bounds = [(c.offset, number_value(c.number)) for c in chapters]
+    k, current, last_minor = -1, None, 0
+    for c in cands:
+        while k + 1 < len(bounds) and bounds[k + 1][0] <= c.offset:
+            k += 1
+            current, last_minor = bounds[k][1], 0
+        major, minor = (int(x) for x in c.number.split("."))
+        if current is not None and major == current and minor > last_minor:
+            out.append(c)
+            last_minor = minor
+    return out
+
+
+def is_back_title(title: str) -> bool:
+    """True for back matter names (``Index``, ``Concept index``, ``References``)."""
+    return bool(BACK_WORDS.search(title))

@@ -1,0 +1,143 @@
+"""Stage 3 (structure), vocabulary: what a heading line or outline title says it is.
+
+Contract: pure functions over one line of text. ``parse_heading`` splits a heading into
+kind, number and clean title (``"Chapter 12: Graphical procedures"`` → chapter, ``12``,
+``Graphical procedures``); numbers are arabic, uppercase roman or spelled out (``Three``);
+``number_value`` turns any of them into an int so sequences can be checked. ``title_like``
+is the plausibility test that keeps sentences (``Section did not converge``) out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SPELLED = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_SPELLED_RE = r"(?:(?:twenty|thirty|forty|fifty)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|" + "|".join(
+    sorted(SPELLED[1:], key=len, reverse=True)) + ")"
+_ROMAN_RE = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
+
+FRONT_WORDS = re.compile(
+    r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|list of (figures|tables)|"
+    r"thank you!?|about (this|the) (book|manual|author)|prologue|notation)$", re.I)
+BACK_WORDS = re.compile(
+    r"(^|\s)(index|indices|bibliography|references|glossary|colophon|afterword|epilogue|endnotes|"
+    r"further reading)$", re.I)
+
+_SEP = r"(?:\s*[:.\-–—]\s*|\s+)"
+KEYWORD_HEADING = re.compile(
+    rf"^(?P<kw>chapter|part|section|appendix|CHAPTER|PART|SECTION|APPENDIX|Chapter|Part|Section|Appendix)\s+"
+    rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})+|{NUMBER_RE}|[A-Z](?=$|[\s:.\-–—]))(?:{_SEP}(?P<title>.*?))?\s*$"
+)
+NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?P<dot>\.?)\s+(?P<title>\S.*?)\s*$")
+SECTION_HEADING = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3}){1,3})\.?\s+(?P<title>\S.*?)\s*$")
+SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3}){1,3})\.?$")
+LETTER_HEADING = re.compile(r"^(?P<num>[A-Z])\.?\s+(?P<title>[A-Z].*?)\s*$")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A heading line understood: ``kind`` in part|chapter|section|appendix|front|back|numbered."""
+
+    kind: str
+    number: str
+    title: str
+
+
+def number_value(number: str) -> int:
+    """``"12"`` → 12, ``"XII"`` → 12, ``"Three"`` → 3, ``"C"`` (appendix letter) → 3; 0 if none."""
+    if not number:
+        return 0
+    if number.isdigit():
+        return int(number)
+    low = number.casefold()
+    if low in SPELLED:
+        return SPELLED.index(low)
+    parts = re.split(r"[- ]", low)
+    if parts[0] in _TENS:
+        return _TENS[parts[0]] + (SPELLED.index(parts[1]) if len(parts) > 1 and parts[1] in SPELLED else 0)
+    if re.fullmatch(_ROMAN_RE, number):
+        values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+        total = 0
+        for a, b in zip(number, number[1:] + " "):
+            total += -values[a] if values[a] < values.get(b, 0) else values[a]
+        return total
+    if len(number) == 1 and number.isalpha():
+        return ord(number.upper()) - ord("A") + 1
+    return 0
+
+
+def title_like(title: str, max_words: int = 14) -> bool:
+    """True when ``title`` reads like a heading title, not a sentence or a list item.
+
+    Starts with an uppercase letter, digit or quote; at most ``max_words`` words; no trailing
+    comma/semicolon/colon/full stop; no dot leaders or trailing page number (contents lines).
+    """
+    title = title.strip()
+    if not title or len(title) > 120 or len(title.split()) > max_words:
+        return False
+    first = title[0]
+    if not (first.isupper() or first.isdigit() or first in "\"'“‘(«"):
+        return False
+    if title[-1] in ",;:" or (title.endswith(".") and not title.endswith("..")):
+        return False
+    if re.search(r"\.\s?\.\s?\.|\s\d+$", title):
+        return False
+    return True
+
+
+def clean_title(title: str) -> str:
+    """Strip junk an outline or a line carries: control characters, dot leaders, page numbers."""
+    title = re.sub(r"[\x00-\x1f\x7f-\x9f\u200b\ufeff]", " ", title)
+    title = re.sub(r"(\s*\.){3,}\s*\S*\s*$", "", title)  # "Title ........ 12"
+    title = re.sub(r"\s+\d{1,4}$", "", title) if re.search(r"\s{2,}\d{1,4}$|\t\d{1,4}$", title) else title
+    title = " ".join(title.split())
+    return title.strip(" -–—:|•·")
+
+
+def parse_heading(line: str) -> Parsed | None:
+    """Understand one line as a heading, or return None.
+
+    Args:
+        line (str): a line of text or an outline title.
+
+    Returns:
+        Parsed | None: ``kind`` is ``part``/``chapter``/``section``/``appendix`` for keyword
+        headings, ``section`` for ``N.M Title``, ``numbered`` for ``N Title``/``N. Title``,
+        ``front``/``back`` for known front/back matter names; the title may be ``""`` when the
+        keyword line stands alone (``Chapter 1`` with the title on the next line).
+    """
+    text = " ".join(line.split())
+    m = KEYWORD_HEADING.match(text)
+    if m:
+        kw = m.group("kw").casefold()
+        num = m.group("num")
+        if kw != "appendix" and len(num) == 1 and num.isalpha() and not re.fullmatch(_ROMAN_RE, num):
+            return None
+        title = (m.group("title") or "").strip()
+        if title and not title_like(title):
+            return None
+        if kw == "appendix":
+            return Parsed("back" if BACK_WORDS.search(title) else "appendix", num, title)
+        return Parsed(kw, num, title)
+    m = SECTION_HEADING.match(text)
+    if m and title_like(m.group("title")):
+        return Parsed("section", m.group("num"), m.group("title"))
+    m = NUMBERED_HEADING.match(text)
+    if m and title_like(m.group("title")):
+        return Parsed("numbered", m.group("num"), m.group("title"))
+    if FRONT_WORDS.match(text):
+        return Parsed("front", "", text)
+    if BACK_WORDS.match(text) or (BACK_WORDS.search(text) and len(text.split()) <= 3 and title_like(text)):
+        return Parsed("back", "", text)
+    return None
+
+
+def is_spelled_number(line: str) -> bool:
+    """``ONE``/``Two``/``3``: the middle line of a Sphinx ``CHAPTER`` / ``ONE`` / ``TITLE`` heading."""
+    return bool(re.fullmatch(NUMBER_RE, line.strip())) and number_value(line.strip()) > 0

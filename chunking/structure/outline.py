@@ -1,0 +1,190 @@
+"""Stage 3 (structure), outline: cross-check the source's own outline and repair it.
+
+Contract: ``check_outline(raw, norm)`` turns PDF bookmarks (or EPUB nav entries) into heading
+drafts and reports what it repaired and dropped. Outlines are not ground truth:
+
+* each PDF entry's title is looked for on its page, as a line (fuzzy, rapidfuzz), and, when
+  absent, on the pages up to ``SEARCH_PAGES`` away: found elsewhere → moved (repaired); found
+  nowhere → dropped. Among several matching lines the one nearest the destination's y wins,
+  so mid-page starts are mid-page;
+* a ``Chapter 1`` / ``Appendix A`` / ``Part I`` line just above the title is part of the
+  heading: the start moves up to it and it gives the kind and number;
+* titles lose junk (control characters, dot leaders, page numbers);
+* levels are rebuilt from what the entries are: parts at level 1 with chapters at level 2
+  stay so; ``N.M`` sections that the outline put at the chapter level move down (repaired).
+
+EPUB entries carry an exact offset into their spine document and are trusted for position.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from ..normalise import NormalisedBook
+from ..readers.raw import OutlineEntry, RawBook
+from .headings import Draft
+from .kinds import LETTER_HEADING, SECTION_HEADING, SECTION_NUMBER_ONLY, clean_title, parse_heading
+
+SEARCH_PAGES = 3
+"""How far (in pages) an entry may point off its real page and still be repaired."""
+
+FUZZY_MIN = 88
+"""rapidfuzz ratio (0-100) above which a line counts as the entry's title."""
+
+_LEADING_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z])(?:\.\d{1,3})*\.?\s+")
+_LABEL_LINE = re.compile(r"^(chapter|part|appendix)\s+\S+$|^\d{1,3}(\.\d{1,3})*\.?$|^chapter$", re.I)
+
+
+@dataclass
+class OutlineResult:
+    """Drafts with their outline nesting depth, plus repair/drop counts and warnings."""
+
+    drafts: list[tuple[Draft, int]]
+    entries: int
+    repaired: int
+    dropped: int
+    warnings: list[str]
+
+
+def _key(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
+
+
+def _title_variants(line: str) -> list[str]:
+    """A line and the line without its leading number or keyword (``12 Title`` → ``Title``)."""
+    out = [_key(line)]
+    m = _LEADING_NUMBER.match(line.strip())
+    if m:
+        out.append(_key(line.strip()[m.end():]))
+    parsed = parse_heading(line)
+    if parsed is not None and parsed.title:
+        out.append(_key(parsed.title))
+    m = LETTER_HEADING.match(line.strip())
+    if m:
+        out.append(_key(m.group("title")))
+    return out
+
+
+def _find_on_page(norm: NormalisedBook, index: int, title: str, y_frac: float | None) -> tuple[int, int] | None:
+    """Return ``(line index, score)`` of the line on page ``index`` that holds ``title``."""
+    lines = norm.lines[index]
+    want = _key(title)
+    if not want or not lines:
+        return None
+    hits: list[tuple[int, float]] = []
+    for i, (_, line) in enumerate(lines):
+        if len(line) > 3 * len(title) + 20:
+            continue
+        variants = _title_variants(line)
+        if i + 1 < len(lines):
+            variants += _title_variants(line + " " + lines[i + 1][1])  # a title broken over two lines
+        score = max(fuzz.ratio(want, v) for v in variants)
+        if score >= FUZZY_MIN:
+            hits.append((i, score))
+    if not hits:
+        return None
+    if y_frac is None:
+        return max(hits, key=lambda h: (h[1], -h[0]))
+    n = len(lines)
+    return min(hits, key=lambda h: (abs(h[0] / n - y_frac) - h[1] / 1000))
+
+
+def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
+    """Verify, repair and classify the outline of ``raw`` against its canonical text.
+
+    Args:
+        raw (RawBook): the reader's output (outline entries as the source states them).
+        norm (NormalisedBook): canonical text and per-page lines.
+
+    Returns:
+        OutlineResult: drafts (kind, number, title, page, offset) with their outline depth.
+    """
+    drafts: list[tuple[Draft, int]] = []
+    repaired = dropped = 0
+    warnings: list[str] = []
+    n_pages = len(norm.pages)
+    for entry in raw.outline:
+        title = clean_title(entry.title)
+        if title != " ".join(entry.title.split()):
+            repaired += 1
+        if not title or not 1 <= entry.page <= n_pages:
+            dropped += 1
+            continue
+        if raw.format == "epub" or entry.offset is not None:
+            draft = _trusted(entry, title, norm)
+        else:
+            draft, moved = _verified(entry, title, norm, raw)
+            if draft is None:
+                dropped += 1
+                continue
+            repaired += moved
+        drafts.append((draft, entry.level))
+    if dropped:
+        warnings.append(f"{dropped} of {len(raw.outline)} outline entries were not found in the text and were dropped")
+    return OutlineResult(drafts, len(raw.outline), repaired, dropped, warnings)
+
+
+def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook) -> Draft:
+    """An EPUB/Markdown entry: its position is exact; the line there tells kind and number."""
+    index = entry.page - 1
+    offset = norm.map_offset(index, entry.offset) if entry.offset is not None else norm.pages[index].char_start
+    lines = norm.lines[index]
+    at = bisect.bisect_right([start for start, _ in lines], offset) - 1
+    line = lines[at][1].strip() if at >= 0 else ""
+    kind, number, clean = _classify(title, line if _key(title) in _key(line) else "")
+    return Draft(kind, number, clean, index, offset)
+
+
+def _verified(entry: OutlineEntry, title: str, norm: NormalisedBook, raw: RawBook) -> tuple[Draft | None, int]:
+    index = entry.page - 1
+    y_frac = None
+    if entry.y is not None and raw.pdf is not None:
+        y_frac = entry.y / max(1.0, raw.pdf[index].rect.height)
+    order = [index] + [index + d * s for d in range(1, SEARCH_PAGES + 1) for s in (-1, 1)]
+    for page in order:
+        if not 0 <= page < len(norm.pages):
+            continue
+        found = _find_on_page(norm, page, title, y_frac if page == index else None)
+        if found is None:
+            continue
+        line_i = found[0]
+        lines = norm.lines[page]
+        label = ""
+        if line_i > 0 and _LABEL_LINE.match(lines[line_i - 1][1].strip()):
+            line_i -= 1
+            label = lines[line_i][1].strip()
+        kind, number, clean = _classify(title, label or lines[line_i][1].strip())
+        return Draft(kind, number, clean, page, lines[line_i][0]), int(page != index)
+    return None, 0
+
+
+def _classify(title: str, line: str) -> tuple[str, str, str]:
+    """Kind, number and clean title from the outline title and the text line that holds it."""
+    for text in (line, title):
+        parsed = parse_heading(text) if text else None
+        if parsed is None:
+            continue
+        if parsed.kind in ("chapter", "part", "appendix") and not parsed.title:
+            return parsed.kind, parsed.number, _strip_number(title)
+        if parsed.kind in ("chapter", "part", "appendix", "section", "back", "front"):
+            return parsed.kind, parsed.number, parsed.title or _strip_number(title)
+        if parsed.kind == "numbered":
+            return "numbered", parsed.number, parsed.title
+    m = SECTION_NUMBER_ONLY.match(line)
+    if m:
+        return "section", m.group("num"), _strip_number(title)
+    return "unnumbered", "", _strip_number(title)
+
+
+def _strip_number(title: str) -> str:
+    m = SECTION_HEADING.match(title)
+    if m:
+        return m.group("title")
+    parsed = parse_heading(title)
+    if parsed is not None and parsed.title and parsed.kind in ("numbered", "chapter", "appendix", "part"):
+        return parsed.title
+    return title

@@ -1,0 +1,103 @@
+"""Stage 3 (structure), typography: font-size probes on the few lines that could be headings.
+
+Contract: ``FontProbe(doc)`` answers "is this line set clearly larger than the body text?" for
+a PDF. ``page.get_text("dict")`` is several times costlier than plain text, so it runs only on
+pages that hold a candidate line (cached per page) and on a handful of sample pages to learn
+the body size. Without a PDF (EPUB, text) every answer is ``None`` (unknown).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pymupdf
+
+HEADING_RATIO = 1.15
+"""A heading's largest glyphs are at least this many times the body size."""
+
+_SAMPLE_PAGES = 5
+
+TOP_BAND = 0.4
+"""Share of the page height read for candidates among the first lines of a page."""
+
+_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+
+
+def _key(text: str) -> str:
+    from ..normalise import LIGATURES
+
+    for lig, plain in LIGATURES.items():
+        text = text.replace(lig, plain)
+    return "".join(text.split()).casefold()
+
+
+class FontProbe:
+    """Font sizes of candidate heading lines of one PDF.
+
+    Args:
+        doc (pymupdf.Document | None): the open PDF, or None for other formats.
+    """
+
+    def __init__(self, doc: Any):
+        self.doc = doc
+        self._pages: dict[tuple[int, bool], list[tuple[str, float]]] = {}
+        self._body: float | None = None
+        self.probed_pages = 0
+
+    def _lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
+        key = (index, top)
+        if key not in self._pages:
+            self.probed_pages += 1
+            lines = []
+            page = self.doc[index]
+            # NOTE: a clip makes MuPDF skip glyphs outside it: the top band of a page costs
+            # about a quarter of the whole page, and most heading candidates stand there.
+            clip = pymupdf.Rect(page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y0 + page.rect.height * TOP_BAND)
+            for block in page.get_text("dict", flags=_FLAGS, clip=clip if top else None)["blocks"]:
+                for line in block.get("lines", ()):
+                    spans = [s for s in line["spans"] if s["text"].strip()]
+                    if spans:
+                        lines.append(("".join(s["text"] for s in spans), max(s["size"] for s in spans)))
+            self._pages[key] = lines
+        return self._pages[key]
+
+    def body_size(self) -> float | None:
+        """The most common font size (by characters) over a few evenly spread pages."""
+        if self._body is None and self.doc is not None:
+            n = self.doc.page_count
+            sizes: Counter = Counter()
+            for index in sorted({int(i * n / _SAMPLE_PAGES) for i in range(_SAMPLE_PAGES)}):
+                for text, size in self._lines(index):
+                    sizes[round(size * 2) / 2] += len(text)
+            self._body = sizes.most_common(1)[0][0] if sizes else 0.0
+        return self._body or None
+
+    def size_of(self, index: int, line: str, top: bool = False) -> float | None:
+        """The largest font size on the PDF line of page ``index`` whose text is ``line``.
+
+        Args:
+            index (int): 0-based page index.
+            line (str): the line's text (as in the canonical text).
+            top (bool): the line is among the first lines of its page: only the top band of the
+                page is read, which is much cheaper. Defaults to False.
+        """
+        if self.doc is None:
+            return None
+        target = _key(line)
+        if not target:
+            return None
+        best = None
+        for text, size in self._lines(index, top):
+            key = _key(text)
+            if key == target:
+                best = size if best is None else max(best, size)
+        return best
+
+    def is_large(self, index: int, line: str, top: bool = False) -> bool | None:
+        """True/False when the line is/is not set clearly above body size; None when unknown."""
+        body = self.body_size()
+        size = self.size_of(index, line, top) if body else None
+        if size is None:
+            return None
+        return size >= body * HEADING_RATIO
