@@ -15,9 +15,10 @@ How (in order):
    position are sorted once; every n-gram of the passage is looked up; n-grams found at most
    ``MAX_ANCHOR_HITS`` times vote (weight 1/hits) for the diagonal ``book_pos - passage_pos``.
    The heaviest cluster of diagonals gives a window of the book.
-4. Align passage and window with rapidfuzz (``Indel.opcodes``, an LCS alignment) and keep the span
-   between the first and last long matching block, plus small blocks glued to them: that trims a
-   prefixed heading or text from elsewhere, and keeps a word cut in the middle exact to the letter.
+4. Align passage and window with rapidfuzz (``Indel.opcodes``, an LCS alignment) and keep the chain
+   of matching blocks around the longest one that stay on one path, grown letter by letter at both
+   ends: that trims a prefixed heading or text from elsewhere, and keeps a word cut in the middle
+   exact to the letter.
 
 The module also answers the questions asked about a found span: pages and printed labels, the
 enclosing chapter and section, the chunks (of one policy) that hold it, whether it straddles a
@@ -49,10 +50,13 @@ MAX_ANCHOR_HITS = 8
 """An n-gram found more often than this is not rare and does not vote."""
 
 MIN_BLOCK = 8
-"""A matching block at least this long starts or ends the aligned span; shorter blocks only join
-when they touch it (gap of at most ``GLUE_GAP`` on both sides)."""
+"""A matching block this long may join the aligned span across a gap (see ``_joins``); shorter
+blocks join only across equal gaps of at most ``GLUE_GAP`` in passage and book."""
 
 GLUE_GAP = 2
+MIN_GLUED = 3
+GAP_TOLERANCE = 8
+MAX_GAP = 64
 
 MIN_SCORE = 60.0
 """A passage whose best span scores below this (0-100) is reported as not found."""
@@ -239,7 +243,7 @@ def locate(space: SearchSpace, passage: str) -> Location:
         b_start, b_end, occurrences = hit
         p_start, p_end, score = 0, len(p_norm), 100.0
     else:
-        aligned = _anchor_and_align(space, p_norm)
+        aligned = _anchor_and_align(space, p_norm, p_index)
         if aligned is None:
             return Location(found=False, score=0.0)
         b_start, b_end, p_start, p_end, score, occurrences = aligned
@@ -271,7 +275,7 @@ def _exact(space: SearchSpace, p_norm: str) -> tuple[int, int, int] | None:
     return first, first + len(p_norm), count
 
 
-def _anchor_and_align(space: SearchSpace, p_norm: str):
+def _anchor_and_align(space: SearchSpace, p_norm: str, p_index: np.ndarray):
     """Vote for a window with rare anchors, then align in it (steps 3-4 of the module docstring).
 
     Returns:
@@ -310,34 +314,77 @@ def _anchor_and_align(space: SearchSpace, p_norm: str):
     slack = 2 * ANCHOR_LEN
     w_start = max(0, d_lo - slack)
     w_end = min(len(space.norm), d_hi + m + slack)
-    return _align(p_norm, space.norm[w_start:w_end], w_start) + (occurrences,)
+    return _align(p_norm, p_index, space.norm[w_start:w_end], w_start, space.index) + (occurrences,)
 
 
-def _align(p_norm: str, window: str, w_start: int) -> tuple[int, int, int, int, float]:
+def _align(p_norm: str, p_index: np.ndarray, window: str, w_start: int,
+           index: np.ndarray) -> tuple[int, int, int, int, float]:
     """Local alignment of the passage inside ``window`` via rapidfuzz's LCS opcodes.
+
+    The longest matching block seeds a chain; neighbouring blocks join it while they stay on one
+    path (``_joins``); the chain's ends then grow character by character while passage and book
+    agree. Growth that stops on a mismatch inside a word of the book (not at the passage's own
+    edge) is taken back to the nearest word boundary of the *passage*: a prefixed heading ending
+    in ``"…e"`` then does not claim the last letter of the book's previous word, while a passage
+    cut mid-word after a heading keeps its cut word whole.
+
+    Args:
+        p_norm (str): the normalised passage.
+        p_index (np.ndarray): the passage's search-space → text offset map.
+        window (str): the part of the normalised book to align in.
+        w_start (int): where ``window`` starts in the normalised book.
+        index (np.ndarray): the book's search-space → text offset map (``SearchSpace.index``).
 
     Returns:
         tuple: ``(b_start, b_end, p_start, p_end, score)`` (book positions offset by ``w_start``).
     """
     blocks = [op for op in Indel.opcodes(p_norm, window) if op.tag == "equal"]
-    core = [i for i, op in enumerate(blocks) if op.src_end - op.src_start >= MIN_BLOCK]
-    if not core:
+    if not blocks:
         return 0, 0, 0, 0, 0.0
-    first, last = core[0], core[-1]
-    while first > 0 and _glued(blocks[first - 1], blocks[first]):
+    first = last = max(range(len(blocks)), key=lambda i: blocks[i].src_end - blocks[i].src_start)
+    while first > 0 and _joins(blocks[first - 1], blocks[first], blocks[first - 1]):
         first -= 1
-    while last < len(blocks) - 1 and _glued(blocks[last], blocks[last + 1]):
+    while last < len(blocks) - 1 and _joins(blocks[last], blocks[last + 1], blocks[last + 1]):
         last += 1
-    p_start, p_end = blocks[first].src_start, blocks[last].src_end
-    b_start, b_end = blocks[first].dest_start, blocks[last].dest_end
-    matched = sum(op.src_end - op.src_start for op in blocks[first:last + 1])
-    score = 100.0 * 2 * matched / (len(p_norm) + (b_end - b_start))
+    p_start, b_start = blocks[first].src_start, blocks[first].dest_start
+    p_end, b_end = blocks[last].src_end, blocks[last].dest_end
+    # NOTE: growing matters for repetitive text (code): an LCS is not unique and may pair the
+    # passage's first words with an earlier copy of them a few characters back in the book.
+    while p_start > 0 and b_start > 0 and p_norm[p_start - 1] == window[b_start - 1]:
+        p_start, b_start = p_start - 1, b_start - 1
+    if p_start > 0 and not _boundary(index, w_start + b_start):
+        while b_start < b_end - 1 and not _boundary(p_index, p_start):
+            p_start, b_start = p_start + 1, b_start + 1
+    while p_end < len(p_norm) and b_end < len(window) and p_norm[p_end] == window[b_end]:
+        p_end, b_end = p_end + 1, b_end + 1
+    if p_end < len(p_norm) and not _boundary(index, w_start + b_end):
+        while b_end > b_start + 1 and not _boundary(p_index, p_end):
+            p_end, b_end = p_end - 1, b_end - 1
+    score = 100.0 * Indel.normalized_similarity(p_norm, window[b_start:b_end])
     return w_start + b_start, w_start + b_end, p_start, p_end, score
 
 
-def _glued(left, right) -> bool:
-    """Two matching blocks lie on one path: the gaps between them are tiny on both sides."""
-    return (right.src_start - left.src_end <= GLUE_GAP) and (right.dest_start - left.dest_end <= GLUE_GAP)
+def _boundary(index: np.ndarray, pos: int) -> bool:
+    """Whether search-space position ``pos`` starts a word of the text ``index`` maps into
+    (something was dropped between it and the previous position, or it is an end of the text)."""
+    return pos <= 0 or pos >= len(index) or int(index[pos]) - int(index[pos - 1]) > 1
+
+
+def _joins(left, right, added) -> bool:
+    """Whether two neighbouring matching blocks lie on one alignment path.
+
+    They do when the block being ``added`` is long (``MIN_BLOCK``) and the passage and book gaps
+    between them are about equal (a changed word, not a jump to another place), or when both gaps
+    are the same few characters (``GLUE_GAP``: a changed letter or two) and the added block is not
+    a stray letter (``MIN_GLUED``).
+    """
+    src_gap = right.src_start - left.src_end
+    dest_gap = right.dest_start - left.dest_end
+    size = added.src_end - added.src_start
+    if src_gap == dest_gap <= GLUE_GAP and size >= MIN_GLUED:
+        return True
+    return (size >= MIN_BLOCK and abs(src_gap - dest_gap) <= GAP_TOLERANCE
+            and max(src_gap, dest_gap) <= MAX_GAP)
 
 
 def _grow_punctuation(text: str, passage: str, c0: int, c1: int, p0: int, p1: int) -> tuple[int, int, int, int]:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from chunking.errors import UsageError
-from chunking.locate import SearchSpace, edge_context, locate, match_chunks, normalise
+from chunking.ingest import load_book
+from chunking.locate import SearchSpace, edge_context, locate, match_chunks, normalise, page_at
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
+from chunking.policy import Policy
+from chunking.strategies import chunk_book
+from chunking.tokens import tokenize
+from conftest import sample_book
 
 PAGE1 = ("1 Introduction\nThe quick brown fox jumps over the lazy dog. It was a sunny day in the\n"
          "valley, and every-\nbody was happy with the outcome of the experi-\nment.")
@@ -119,3 +126,70 @@ def test_edge_context_returns_the_sentence_parts_a_boundary_cut_off(space):
     before, after = edge_context(space, start, end)
     assert before == "It was a"
     assert after == "storm to arrive so early in the season; the farmers lost their crops."
+
+
+# ---------------------------------------------------------------------------- real sample books
+def _word_inside(text: str, pos: int) -> int:
+    """The offset two letters into the first word of at least 5 letters at or after ``pos``."""
+    m = re.compile(r"[A-Za-z]{5,}").search(text, pos)
+    return m.start() + 2
+
+
+def _damaged(text: str) -> str:
+    """What a RAG store hands back: whitespace collapsed and line-end hyphens joined."""
+    return " ".join(text.replace("-\n", "").split())
+
+
+@pytest.fixture(scope="module")
+def r_intro():
+    book = load_book(sample_book("r-intro.pdf"))
+    chunks = chunk_book(tokenize(book), Policy())
+    return SearchSpace.build(book), chunks
+
+
+@pytest.mark.slow
+def test_real_book_dehyphenated_passage_maps_onto_the_hyphenated_text(r_intro):
+    space, _ = r_intro
+    text = space.book.text
+    hyphen = re.search(r"[a-z]{2,}-\n[a-z]{3,}", text).start()
+    start, end = _word_inside(text, hyphen - 300), _word_inside(text, hyphen + 200)
+    loc = locate(space, _damaged(text[start:end]))
+    assert loc.found and (loc.char_start, loc.char_end) == (start, end)
+    assert "-\n" in text[loc.char_start:loc.char_end]
+
+
+@pytest.mark.slow
+def test_real_book_passage_with_heading_cut_mid_word_across_page_break_and_chunk_boundary(r_intro):
+    space, chunks = r_intro
+    text = space.book.text
+    checked = 0
+    for c, nxt in zip(chunks, chunks[1:]):
+        if nxt.char_start >= c.char_end or nxt.chapter != c.chapter:
+            continue
+        start = _word_inside(text, nxt.char_start - 120)
+        end = _word_inside(text, c.char_end + 40)
+        if page_at(space.book, start).number == page_at(space.book, end - 1).number:
+            continue
+        passage = "2.1 Vectors and assignment\n\n" + _damaged(text[start:end])
+        loc = locate(space, passage)
+        assert loc.found, (c.order, loc.score)
+        assert (loc.char_start, loc.char_end) == (start, end)
+        assert loc.page_end == loc.page_start + 1
+        assert passage[loc.passage_start:].startswith(text[start:start + 3])
+        m = match_chunks(space, loc, chunks, "chapter-window")
+        assert m.straddles and c.id in m.ids and nxt.id in m.ids
+        first = next(x for x in chunks if x.id == m.ids[0])
+        assert text[:first.char_start].rstrip().endswith(m.cut_before)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+@pytest.mark.slow
+def test_real_book_passage_from_another_book_is_not_found(r_intro):
+    space, _ = r_intro
+    other = load_book(sample_book("haskell98-report.pdf")).text
+    for at in (20_000, 90_000, 150_000):
+        start = _word_inside(other, at)
+        assert not locate(space, other[start:start + 600]).found
