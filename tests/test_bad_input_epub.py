@@ -1,20 +1,27 @@
 """Hostile and broken EPUBs: each gets one exact one-line ``UnreadableInputError``, fast, no hang.
 
 Every file is generated here. Each case is checked for the error class, the exact message and
-the time it takes (well under a second), through ``read_raw`` (the reader dispatch).
+the time it takes (well under a second) through ``read_raw`` (the reader dispatch), and then
+through the CLI (``outline``: exit 3, that one line on stderr, nothing on stdout).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import random
 import struct
+import subprocess
+import sys
+import tempfile
 import time
 import zipfile
+from pathlib import Path
 
 import pytest
 from test_epub_reader import CONTAINER_XML, build_epub, nav_doc, xhtml
 
+from chunking.cli import main
 from chunking.errors import UnreadableInputError
 from chunking.readers import read_raw
 from chunking.readers.archive import MAX_ENTRIES
@@ -31,14 +38,27 @@ NAV = nav_doc('<li><a href="a.xhtml">One</a></li>')
 
 
 def refused(data: bytes, name: str) -> str:
-    """Read ``data`` as ``name``; return the error message, checking class, one line and speed."""
+    """Read ``data`` as ``name``; return the error message, checking class, one line and speed,
+    and that ``python -m chunking outline`` on the same file exits 3 with that line only."""
     start = time.perf_counter()
     with pytest.raises(UnreadableInputError) as info:
         read_raw(data, name)
     assert time.perf_counter() - start < 1.0
     message = str(info.value)
     assert "\n" not in message and type(info.value) is UnreadableInputError
+    assert run_cli(data, name) == (3, "", f"chunking: error: {message}\n")
     return message
+
+
+def run_cli(data: bytes, name: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``outline`` on ``data`` saved as ``name``, in process."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, name)
+        path.write_bytes(data)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["outline", str(path)])
+    return code, out.getvalue(), err.getvalue()
 
 
 def patch_sizes(data: bytes, entry: str, *, size: int | None = None, flags: int | None = None) -> bytes:
@@ -301,3 +321,17 @@ def test_nesting_deeper_than_the_parser_limit_is_noted_not_crashed():
     assert time.perf_counter() - start < 1.0
     assert book.pages[0].text.startswith("start")
     assert book.warnings[0].startswith("deep.epub: OEBPS/a.xhtml is not well-formed XML (Excessive depth")
+
+
+def test_python_m_chunking_outline_prints_one_line_and_exits_3(tmp_path):
+    hostile = '<?xml version="1.0"?>' + LAUGHS + "<container>&lol9;</container>"
+    path = tmp_path / "lol.epub"
+    path.write_bytes(build_epub(ONE_DOC, nav=NAV, files={"META-INF/container.xml": hostile}))
+    done = subprocess.run(
+        [sys.executable, "-m", "chunking", "outline", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == (
+        "chunking: error: lol.epub: META-INF/container.xml declares XML entities"
+        " (DOCTYPE internal subset); refused as unsafe\n"
+    )

@@ -6,7 +6,9 @@ visible in the test; ``tests/test_bad_input_epub.py`` reuses the builder for hos
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import re
 import time
 import zipfile
@@ -15,6 +17,7 @@ import pytest
 from conftest import reference, sample_book
 from ebooklib import epub
 
+from chunking.cli import main
 from chunking.readers.epub import read_epub
 from chunking.readers.text import PAGE_CHARS
 from chunking.readers.xhtml import extract_text, parse_xml
@@ -437,3 +440,21 @@ def test_title_comes_from_metadata_else_the_file_name():
         read_epub(build_epub({"a.xhtml": xhtml("<p>x</p>")}, title=""), "dir/file-name.epub").title
         == "file-name"
     )
+
+
+def test_outline_cli_reads_a_fallback_epub_and_reports_the_fallback(tmp_path):
+    path = tmp_path / "fallback.epub"
+    path.write_bytes(
+        build_epub(
+            {"a.xhtml": xhtml("<h1>Chapter 1 Start</h1><p>Text.</p>")},
+            nav=nav_doc('<li><a href="a.xhtml">Chapter 1 Start</a></li>'),
+            extra_manifest='<item id="img" href="missing.png" media-type="image/png"/>',
+        )
+    )
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["outline", str(path), "--structure", "outline"])
+    assert code == 0
+    assert err.getvalue().startswith("chunking: warning: fallback.epub: ebooklib refused the file (KeyError")
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["page"], r["char_offset"], r["source"]) for r in rows] == [(1, 0, "outline")]

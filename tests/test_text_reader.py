@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+
+from chunking.cli import main
 from chunking.readers import read_raw
 from chunking.readers.text import PAGE_CHARS, cut_pages, markdown_headings
 
@@ -86,3 +91,19 @@ def test_bytes_cp1252_cannot_map_fall_back_to_latin1_keeping_every_byte():
     book = read_raw(data, "odd.txt")
     assert book.pages[0].text == data.decode("latin-1")
     assert book.warnings == ["odd.txt: not valid UTF-8 (first bad byte at offset 3); decoded as latin-1"]
+
+
+def test_outline_cli_lists_markdown_headings_at_the_readers_pages(tmp_path):
+    body = "\n\n".join(para(i) for i in range(40))
+    md = f"# Guide\n\nIntro.\n\n## Install\n\n{body}\n\n## Usage\n\n{body}\n\n# Reference\n\nEnd.\n"
+    path = tmp_path / "guide.md"
+    path.write_text(md)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["outline", str(path)]) == 0
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    raw = read_raw(md.encode(), "guide.md")
+    assert [(r["level"], r["title"], r["page"]) for r in rows] == [
+        (e.level, e.title, e.page) for e in raw.outline
+    ]
+    assert raw.outline[-1].page > raw.outline[2].page > raw.outline[1].page == 1
