@@ -206,8 +206,7 @@ class PageNumbers:
         offsets: Counter = Counter()
         for index, zone in enumerate(zones):
             for i in zone:
-                token = _page_token(page_lines[index][i])
-                if token is not None:
+                for token in _number_tokens(page_lines[index][i]):
                     offsets[_token_offset(token, raw_pages[index].number)] += 1
         self.labels = [p.label.casefold() for p in raw_pages]
         self.numbers = [p.number for p in raw_pages]
@@ -227,6 +226,19 @@ def _page_token(line: str) -> str | None:
         return None
     token = m.group(1)
     return token if token.isdigit() or _ROMAN.match(token.casefold()) else None
+
+
+def _number_tokens(line: str) -> list[str]:
+    """Tokens of a zone line that may be its page's number: the whole line, or a number at
+    either end of it (``Chapter 12: Graphs 74``) unless it belongs to a keyword (``Chapter 1``)."""
+    token = _page_token(line)
+    if token is not None:
+        return [token]
+    m = _EDGE_NUMBER.match(line.strip())
+    if not m or _KEYWORD.match(m.group(2) or m.group(3)):
+        return []
+    token = m.group(1) or m.group(4)
+    return [token] if token.isdigit() or _ROMAN.match(token.casefold()) else []
 
 
 def _token_offset(token: str, number: int) -> tuple[str, int] | None:

@@ -1,0 +1,122 @@
+"""Normalisation: canonical text rules, counted removals, page spans and the raw → canonical map."""
+
+from __future__ import annotations
+
+from chunking.normalise import normalise
+from chunking.readers.raw import RawPage
+
+
+def _pages(*texts: str, labels: tuple[str, ...] = ()) -> list[RawPage]:
+    return [RawPage(number=i + 1, label=labels[i] if labels else "", text=t) for i, t in enumerate(texts)]
+
+
+def _body(n: int, tag: str) -> str:
+    return "\n".join(f"{tag} sentence {i} says something different from the others." for i in range(n))
+
+
+def test_crlf_and_lone_cr_become_lf_and_trailing_whitespace_is_cut():
+    norm = normalise(_pages("A  \r\nB\rC\t \nD"))
+    assert norm.text == "A\nB\nC\nD"
+
+
+def test_control_characters_are_removed_and_counted_but_tab_and_newline_kept():
+    norm = normalise(_pages("A\x00\tB\x07\nC\x1bD"))
+    assert norm.text == "A\tB\nCD"
+    assert norm.counts["control_chars"] == 3
+
+
+def test_text_is_nfc():
+    norm = normalise(_pages("Cafe\u0301 cre\u0300me"))
+    assert norm.text == "Caf\u00e9 cr\u00e8me"
+
+
+def test_ligatures_are_expanded_and_counted():
+    norm = normalise(_pages("ﬁne ﬂow oﬀ eﬃcient baﬄe ﬅ ﬆ"))
+    assert norm.text == "fine flow off efficient baffle st st"
+    assert norm.counts["ligatures"] == 7
+
+
+def test_hyphenated_line_break_joins_only_words_the_book_uses_elsewhere():
+    text = "The affiliates agree.\nOur affil-\niates and a long-\nterm plan.\nNothing else."
+    norm = normalise(_pages(text))
+    assert "Our affiliates\nand a long-\nterm plan." in norm.text
+    assert norm.counts["dehyphenated"] == 1
+
+
+def test_running_headers_and_page_numbers_are_removed_and_counted_per_kind():
+    pages = ["1. Start\n" + _body(8, "opening")]
+    for n in range(2, 8):
+        if n % 2 == 0:
+            pages.append(f"{n}\n1. Start\n" + _body(8, f"page{n}"))
+        else:
+            pages.append("1.1. Detail\n" + f"{n}\n" + _body(8, f"page{n}"))
+    norm = normalise(_pages(*pages))
+    assert norm.counts["page_numbers"] == 6
+    assert norm.counts["header_lines"] == 6
+    # the heading that opens the run stays; its repeats on later pages go
+    assert norm.text.startswith("1. Start\nopening sentence 0")
+    assert norm.text.count("1. Start") == 1 and "1.1. Detail" not in norm.text
+    second = norm.pages[1]
+    assert norm.text[second.char_start:second.char_end].startswith("page2 sentence 0")
+
+
+def test_header_with_the_page_number_on_the_same_line_is_removed():
+    pages = [f"Chapter 12: Graphical procedures {n + 60}\n" + _body(6, f"p{n}") for n in range(5)]
+    norm = normalise(_pages(*pages))
+    assert "Graphical procedures" not in norm.text
+    assert norm.counts["header_lines"] == 5
+
+
+def test_chapter_keyword_number_is_not_mistaken_for_a_page_number():
+    pages = [f"{n}\nThings You Need to Know\n" + _body(6, f"p{n}") for n in range(2, 6)]
+    pages.insert(0, "Chapter 1\nThings You Need to Know\n" + _body(6, "open"))
+    norm = normalise(_pages(*pages, labels=("1", "2", "3", "4", "5")))
+    assert norm.text.startswith("Chapter 1\nThings You Need to Know\nopen sentence 0")
+    assert norm.text.count("Things You Need to Know") == 1
+
+
+def test_footer_page_numbers_follow_the_page_offset_and_body_numbers_stay():
+    pages = [_body(6, f"p{n}") + f"\n{n + 10}" for n in range(1, 6)]
+    pages[2] = _body(6, "p3") + "\n42"  # a number that is not this page's number
+    norm = normalise(_pages(*pages))
+    assert norm.counts["page_numbers"] == 4
+    assert "\n42" in norm.text
+
+
+def test_body_lines_repeated_below_a_header_are_kept():
+    pages = [f"{n}\nRunning Title\nprocedure\n" + _body(6, f"p{n}") for n in range(1, 8)]
+    norm = normalise(_pages(*pages))
+    assert norm.text.count("procedure") == 7
+
+
+def test_pages_join_with_one_newline_and_empty_pages_have_empty_spans():
+    norm = normalise(_pages("one", "   \n  ", "two\n\n"))
+    assert norm.text == "one\ntwo"
+    spans = [(p.char_start, p.char_end) for p in norm.pages]
+    assert spans == [(0, 3), (3, 3), (4, 7)]
+
+
+def test_offset_map_sends_a_raw_position_to_the_same_character_in_the_canonical_text():
+    raw = "12\nRunning\r\nﬁrst line  \n\x00second line here"
+    other = [f"{n}\nRunning\n" + _body(3, f"p{n}") for n in range(13, 16)]
+    norm = normalise(_pages(raw, *other, labels=("12", "13", "14", "15")))
+    target = raw.index("second")
+    mapped = norm.map_offset(0, target)
+    assert norm.text[mapped:mapped + 6] == "second"
+    assert norm.text[norm.map_offset(0, raw.index("rst line"))] == "r"
+    # a position inside a removed header maps to the next kept line
+    assert norm.text[norm.map_offset(0, 1):].startswith("first line")
+
+
+def test_offset_map_follows_a_dehyphenated_fragment_that_moved_up():
+    raw = "The affiliates agree.\naffil-\niates meet here."
+    norm = normalise(_pages(raw))
+    mapped = norm.map_offset(0, raw.index("meet"))
+    assert norm.text[mapped:mapped + 4] == "meet"
+
+
+def test_kept_lines_carry_their_canonical_offsets():
+    norm = normalise(_pages("alpha\nbeta", "gamma"))
+    for lines in norm.lines:
+        for offset, line in lines:
+            assert norm.text[offset:offset + len(line)] == line
