@@ -46,3 +46,8 @@ def make_book(pages: Sequence[str], headings: Sequence[tuple[int, int, str, str]
     sha = hashlib.sha256((name + "\0" + text).encode()).hexdigest()
     return Book(book_id=sha[:16], sha256=sha, title=name, format="txt", text=text, pages=tuple(page_objs),
                 headings=tuple(objs), diagnostics=Diagnostics(pages=len(pages)), source_name=name + ".txt")
+
+
+def words(k: int, word: str = "word") -> str:
+    """A text of exactly ``k`` cl100k/o200k tokens: ``word`` then ``k - 1`` times `` word``."""
+    return " ".join([word] * k)

@@ -61,9 +61,9 @@ class _Windower:
     def _segment(self, s: int, e: int, final_reason: str, out: list[Span]) -> None:
         """Append the windows of one fenced segment ``[s, e)`` to ``out``."""
         emitted = s  # every token before this one is covered (or whitespace that was skipped)
-        last_end = s  # end of the last window emitted in this segment
+        last_start, last_end = s - 1, s  # the last window emitted in this segment
         while emitted < e:
-            start = self._overlap_start(s, emitted)
+            start = self._overlap_start(s, emitted, last_start)
             end, reason = self._end(start, emitted, e, final_reason)
             if end <= emitted:
                 # The page limit seen from the overlap start cannot reach a new token: no overlap.
@@ -71,14 +71,18 @@ class _Windower:
                 end, reason = self._end(start, emitted, e, final_reason)
             if has_text(self.tb, emitted, end):
                 out.append(Span(start, end, max(0, last_end - start), reason))
-                last_end = end
+                last_start, last_end = start, end
             emitted = end
 
-    def _overlap_start(self, s: int, emitted: int) -> int:
-        """First token of the next window: ``overlap_tokens`` back, moved forward to a safe cut."""
+    def _overlap_start(self, s: int, emitted: int, last_start: int) -> int:
+        """First token of the next window: ``overlap_tokens`` before the last end, moved forward
+        to a safe cut; the whole previous window when that would not pass its start (the seed's
+        rule for short page-limited windows: they advance without overlap)."""
         if emitted == s:
             return s
         start = max(s, emitted - self.policy.overlap_tokens)
+        if start <= last_start:
+            return emitted
         while start < emitted and not is_cut(self.tb, start):
             start += 1
         return start
@@ -94,13 +98,13 @@ class _Windower:
         reason = final_reason if end == e else "token_limit"
         if self.paged:
             first_page = tb.page_index_of_char(int(self.cs[start]))
-            last_page = min(first_page + policy.max_pages - 1, len(tb.text_pages) - 1)
+            last_page = tb.last_page_index_within(first_page, policy.max_pages)
             by_pages = tb.page_boundary_token(last_page)
             if by_pages < end:
                 if by_pages <= emitted and start < emitted:
                     return by_pages, "page_limit"
                 end, reason = max(by_pages, emitted + 1), "page_limit"
-            target_page = first_page + policy.target_pages - 1
+            target_page = tb.last_page_index_within(first_page, policy.target_pages)
             if end < e and target_page < last_page:
                 by_target = tb.page_boundary_token(target_page)
                 if emitted < by_target < end and by_target - start >= self.min_target_tokens:

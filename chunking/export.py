@@ -1,0 +1,258 @@
+"""Stage 7 (export): chunk files (JSONL, CSV, Parquet, LangChain JSONL), the manifest, read-back.
+
+Contract (``CHUNKING.md`` documents each schema):
+
+* ``render(chunks, fmt)`` → bytes. ``jsonl``: one JSON object per chunk with exactly
+  ``CHUNK_FIELDS``; ``csv``: the same columns, ``heading_path`` as a JSON string; ``parquet``: the
+  same columns, ``heading_path`` a list of strings; ``langchain``: JSONL of
+  ``{"page_content": text, "metadata": {every other field}}``. Output is deterministic (rule 7).
+* ``build_manifest(tokenized, policy, chunks, report)`` → the run's manifest dict.
+* ``write_outputs(chunks, manifest, out_path, fmt)`` writes the chunk file and
+  ``<OUT stem>.manifest.json`` atomically (temp file + rename): a failed run leaves no file.
+* ``read_chunks(path)`` reads any of the four formats back into ``Chunk``s (for ``validate``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import UnreadableInputError, UsageError
+from .models import CHUNK_FIELDS, Chunk
+from .policy import Policy
+from .tokens import TokenizedBook
+
+FORMATS = ("jsonl", "csv", "parquet", "langchain")
+"""Export formats, as ``--format`` names them."""
+
+_EXTENSIONS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet"}
+_INT_FIELDS = ("order", "page_start", "page_end", "token_start", "token_end", "token_count", "char_start",
+               "char_end", "overlap_prev_tokens")
+_STR_FIELDS = ("id", "book_id", "text", "chapter", "section", "page_label_start", "page_label_end", "end_reason")
+
+
+def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
+    """Pick the export format: ``fmt`` when given, else from the file extension, else ``jsonl``.
+
+    Raises:
+        UsageError: ``fmt`` is not one of ``FORMATS``.
+    """
+    if fmt:
+        if fmt not in FORMATS:
+            raise UsageError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        return fmt
+    return _EXTENSIONS.get(Path(path).suffix.lower(), "jsonl") if path else "jsonl"
+
+
+def _jsonl(records: Sequence[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+
+
+def render(chunks: Sequence[Chunk], fmt: str) -> bytes:
+    """Serialise chunks in one export format.
+
+    Args:
+        chunks (Sequence[Chunk]): chunks in order.
+        fmt (str): ``jsonl``, ``csv``, ``parquet`` or ``langchain``.
+
+    Returns:
+        bytes: the file's content (UTF-8 for the text formats).
+
+    Raises:
+        UsageError: unknown format.
+    """
+    if fmt == "jsonl":
+        return _jsonl([c.to_dict() for c in chunks])
+    if fmt == "langchain":
+        records = []
+        for c in chunks:
+            meta = c.to_dict()
+            records.append({"page_content": meta.pop("text"), "metadata": meta})
+        return _jsonl(records)
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(CHUNK_FIELDS)
+        for c in chunks:
+            row = c.to_dict()
+            row["heading_path"] = json.dumps(row["heading_path"], ensure_ascii=False)
+            writer.writerow([row[f] for f in CHUNK_FIELDS])
+        return buf.getvalue().encode("utf-8")
+    if fmt == "parquet":
+        return _parquet(chunks)
+    raise UsageError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+
+
+def _parquet_schema():
+    import pyarrow as pa
+
+    types = {f: pa.int64() for f in _INT_FIELDS} | {f: pa.string() for f in _STR_FIELDS}
+    types["heading_path"] = pa.list_(pa.string())
+    return pa.schema([(f, types[f]) for f in CHUNK_FIELDS])
+
+
+def _parquet(chunks: Sequence[Chunk]) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = {f: [getattr(c, f) for c in chunks] for f in CHUNK_FIELDS}
+    columns["heading_path"] = [list(c.heading_path) for c in chunks]
+    table = pa.table(columns, schema=_parquet_schema())
+    buf = io.BytesIO()
+    # NOTE: no created_by/timestamps differ between runs in pyarrow's writer, so the bytes are
+    # deterministic for the same chunks (rule 7).
+    pq.write_table(table, buf, compression="zstd")
+    return buf.getvalue()
+
+
+def build_manifest(tokenized: TokenizedBook, policy: Policy, chunks: Sequence[Chunk], report: Any,
+                   *, source_path: str | os.PathLike | None = None) -> dict[str, Any]:
+    """Describe one run: the book, the policy, what was found and whether the rules held.
+
+    Args:
+        tokenized (TokenizedBook): the tokenized book.
+        policy (Policy): the policy used.
+        chunks (Sequence[Chunk]): the chunks produced.
+        report (ValidationReport | None): the validation result (``None``: not validated).
+        source_path (str | os.PathLike | None): where the book was read from; ``validate`` re-reads
+            it from there. Defaults to None.
+
+    Returns:
+        dict[str, Any]: JSON-ready manifest (keys documented in ``CHUNKING.md``).
+    """
+    from . import __version__
+
+    book = tokenized.book
+    headings = [h.to_dict() for h in book.headings]
+    return {
+        "book": {
+            "id": book.book_id,
+            "sha256": book.sha256,
+            "title": book.title,
+            "format": book.format,
+            "pages": len(book.pages),
+            "source_name": book.source_name,
+            "path": os.path.abspath(source_path) if source_path else None,
+        },
+        "policy": policy.to_dict(),
+        "profile": policy.profile(),
+        "encoding": tokenized.encoding,
+        "package_version": __version__,
+        "total_tokens": tokenized.n_tokens,
+        "chunk_count": len(chunks),
+        "structure": {
+            "source": book.diagnostics.structure_source,
+            "headings": len(headings),
+            "headings_per_level": dict(book.diagnostics.headings_per_level),
+            "outline": headings,
+        },
+        "diagnostics": book.diagnostics.to_dict(),
+        "validation": report.to_dict() if report is not None else None,
+    }
+
+
+def manifest_path(out_path: str | os.PathLike) -> Path:
+    """``<OUT stem>.manifest.json`` next to ``out_path``."""
+    out = Path(out_path)
+    return out.with_name(out.stem + ".manifest.json")
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_outputs(chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: str | os.PathLike,
+                  fmt: str) -> Path:
+    """Write the chunk file and its manifest, each atomically.
+
+    The chunk file is rendered completely before anything is written, and the manifest is
+    written last: a manifest on disk means its chunk file is complete.
+
+    Args:
+        chunks (Sequence[Chunk]): chunks to export.
+        manifest (dict[str, Any]): from ``build_manifest``; ``output`` (file name and format) is
+            added.
+        out_path (str | os.PathLike): the chunk file to write.
+        fmt (str): one of ``FORMATS``.
+
+    Returns:
+        Path: the manifest's path.
+    """
+    out = Path(out_path)
+    data = render(chunks, fmt)
+    manifest = dict(manifest, output={"file": out.name, "format": fmt})
+    target = manifest_path(out)
+    _atomic_write(out, data)
+    _atomic_write(target, (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    return target
+
+
+def _chunk_from_record(rec: Any) -> Chunk:
+    if not isinstance(rec, dict):
+        raise UnreadableInputError(f"chunk record is a {type(rec).__name__}, not an object")
+    missing = [f for f in CHUNK_FIELDS if f not in rec]
+    if missing:
+        raise UnreadableInputError(f"chunk record lacks field(s) {', '.join(missing)}")
+    try:
+        values = {f: int(rec[f]) for f in _INT_FIELDS}
+        values |= {f: "" if rec[f] is None else str(rec[f]) for f in _STR_FIELDS}
+        path = rec["heading_path"]
+        if isinstance(path, str):
+            path = json.loads(path)
+        values["heading_path"] = tuple(str(t) for t in path)
+    except (TypeError, ValueError) as exc:
+        raise UnreadableInputError(f"chunk record {rec.get('order', '?')} has a malformed field: {exc}") from None
+    return Chunk(**values)
+
+
+def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
+    """Read an exported chunk file back (format from the extension and content).
+
+    Args:
+        path (str | os.PathLike): a ``.jsonl``/``.json`` (plain or LangChain), ``.csv`` or
+            ``.parquet`` file written by ``write_outputs``.
+
+    Returns:
+        tuple[list[Chunk], str]: the chunks and the detected format.
+
+    Raises:
+        UnreadableInputError: missing file, unknown extension or malformed records.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise UnreadableInputError(f"{p}: no such chunk file")
+    fmt = _EXTENSIONS.get(p.suffix.lower())
+    if fmt is None:
+        raise UnreadableInputError(f"{p}: unknown chunk file type {p.suffix!r} (expected .jsonl, .csv or .parquet)")
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            records = pq.read_table(p).to_pylist()
+        elif fmt == "csv":
+            with p.open(newline="", encoding="utf-8") as fh:
+                records = list(csv.DictReader(fh))
+        else:
+            records = [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+            if records and "page_content" in records[0]:
+                fmt = "langchain"
+                records = [dict(r["metadata"], text=r["page_content"]) for r in records]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UnreadableInputError(f"{p}: cannot read chunks: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # pyarrow raises its own error classes for corrupt files
+        raise UnreadableInputError(f"{p}: cannot read chunks: {type(exc).__name__}") from None
+    return [_chunk_from_record(r) for r in records], fmt

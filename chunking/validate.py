@@ -1,0 +1,183 @@
+"""Stage 6 (validate): re-check a chunk set against rules 1–7 of issue 3, independently.
+
+The validator trusts nothing the chunker computed: it re-encodes every chunk's text (rule 1),
+re-slices the canonical text (rule 6), recomputes pages and ids (rules 2, 6, 7) and walks
+neighbours for overlap, fences, advance and coverage (rules 3–5). It reports the first violation
+in chunk order (for one chunk, the lowest rule number among its violations, after the sanity
+checks of its order and span that the other checks rely on):
+
+1. re-encoded token count ≤ ``max_tokens``; ``token_count == token_end - token_start``.
+2. page span ≤ ``max_pages`` (not for ``fixed-window``, which has no page limit).
+3. no chunk crosses a fence (chapter level, or section level for ``fence="section"`` and the
+   ``section`` strategy; not for ``fixed-window``); overlap with the previous chunk ≤
+   ``overlap_tokens``, so zero across a fence (both chunks would have to hold the shared tokens), and equal
+   to ``overlap_prev_tokens``.
+4. ``order`` is 0, 1, 2, …; spans are non-empty, ``token_start`` never decreases and
+   ``token_end`` strictly increases (no overlap-only or repeated window); no chunk is empty or
+   whitespace only.
+5. nothing is lost: tokens not covered by any chunk are whitespace only.
+6. ``text == canonical_text[char_start:char_end]``, the char span is the token span's, both ends
+   are character boundaries; pages and labels are those of the first and last non-space chars.
+7. ``book_id`` is the book's and ``id`` is the content-addressed id (``chunking.ids``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .encodings import get_encoding
+from .ids import chunk_id
+from .models import Chunk
+from .policy import Policy
+from .tokens import TokenizedBook
+
+_NON_SPACE = re.compile(r"\S")
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """The outcome of ``validate_chunks``.
+
+    Attributes:
+        ok (bool): True when every rule holds.
+        rule (int | None): the first violated rule (1–7), None when ok.
+        chunk_order (int | None): ``order`` (list position) of the offending chunk, None when ok.
+        message (str): one line a user can act on.
+        chunks (int): how many chunks were checked.
+    """
+
+    ok: bool
+    rule: int | None
+    chunk_order: int | None
+    message: str
+    chunks: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "rule": self.rule, "chunk_order": self.chunk_order, "message": self.message,
+                "chunks": self.chunks}
+
+
+class _Violation(Exception):
+    def __init__(self, rule: int, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class _Checker:
+    """Holds what every per-chunk check needs; ``check(i)`` raises ``_Violation``."""
+
+    def __init__(self, chunks: Sequence[Chunk], tb: TokenizedBook, policy: Policy) -> None:
+        self.chunks = chunks
+        self.tb = tb
+        self.policy = policy
+        self.text = tb.book.text
+        self.enc = get_encoding(policy.encoding)
+        self.profile = policy.profile()
+        self.paged = policy.strategy != "fixed-window"
+        level = "section" if policy.strategy == "section" or policy.fence == "section" else "chapter"
+        self.level = level
+        self.fences = tb.fence_tokens[level] if self.paged else np.zeros(0, dtype=np.int64)
+        self.fence_chars = tb.char_starts[self.fences]
+
+    def _whitespace_only(self, t0: int, t1: int) -> bool:
+        cs = self.tb.char_starts
+        return _NON_SPACE.search(self.text, int(cs[t0]), int(cs[t1])) is None
+
+    def _fence_inside(self, t0: int, t1: int) -> int | None:
+        """A fence token strictly inside ``(t0, t1)``, if any."""
+        i = int(np.searchsorted(self.fences, t0, side="right"))
+        return int(self.fences[i]) if i < len(self.fences) and self.fences[i] < t1 else None
+
+    def check(self, i: int) -> None:
+        c, tb, policy = self.chunks[i], self.tb, self.policy
+        n = tb.n_tokens
+        prev = self.chunks[i - 1] if i else None
+        # Rule 4 first where later checks would index out of range.
+        if c.order != i:
+            raise _Violation(4, f"order is {c.order}, expected {i} (orders must be 0, 1, 2, …)")
+        if not (0 <= c.token_start < c.token_end <= n):
+            raise _Violation(4, f"token span [{c.token_start}, {c.token_end}) is empty or outside [0, {n})")
+        if c.token_count != c.token_end - c.token_start:
+            raise _Violation(1, f"token_count {c.token_count} != token_end - token_start "
+                                f"({c.token_end - c.token_start})")
+        count = len(self.enc.encode_ordinary(c.text))
+        if count > policy.max_tokens:
+            raise _Violation(1, f"text re-encodes to {count} tokens, more than max_tokens {policy.max_tokens}")
+        if self.paged and c.page_end - c.page_start + 1 > policy.max_pages:
+            raise _Violation(2, f"spans pages {c.page_start}-{c.page_end}, more than max_pages {policy.max_pages}")
+        fence = self._fence_inside(c.token_start, c.token_end)
+        if fence is not None:
+            raise _Violation(3, f"crosses a {self.level} fence at token {fence} (char "
+                                f"{int(tb.char_starts[fence])}): text from two {self.level}s")
+        overlap = max(0, prev.token_end - c.token_start) if prev else 0
+        if overlap > policy.overlap_tokens:
+            raise _Violation(3, f"overlaps the previous chunk by {overlap} tokens, more than overlap_tokens "
+                                f"{policy.overlap_tokens}")
+        if overlap != c.overlap_prev_tokens:
+            raise _Violation(3, f"overlap_prev_tokens is {c.overlap_prev_tokens}, the spans overlap by {overlap}")
+        if prev and (c.token_end <= prev.token_end or c.token_start < prev.token_start):
+            raise _Violation(4, f"window [{c.token_start}, {c.token_end}) does not advance past the previous "
+                                f"[{prev.token_start}, {prev.token_end})")
+        if not _NON_SPACE.search(c.text):
+            raise _Violation(4, "chunk text is empty or whitespace only")
+        gap_start = prev.token_end if prev else 0
+        if c.token_start > gap_start and not self._whitespace_only(gap_start, c.token_start):
+            raise _Violation(5, f"tokens [{gap_start}, {c.token_start}) before this chunk are in no chunk")
+        if i == len(self.chunks) - 1 and c.token_end < n and not self._whitespace_only(c.token_end, n):
+            raise _Violation(5, f"tokens [{c.token_end}, {n}) after the last chunk are in no chunk")
+        self._check_provenance(c)
+        if c.book_id != tb.book.book_id:
+            raise _Violation(7, f"book_id {c.book_id!r} is not the book's {tb.book.book_id!r}")
+        expected = chunk_id(c.book_id, self.profile, c.order, c.token_start, c.token_end, c.char_start,
+                            c.char_end, c.text)
+        if c.id != expected:
+            raise _Violation(7, f"id {c.id!r} is not the content-addressed id {expected!r}")
+
+    def _check_provenance(self, c: Chunk) -> None:
+        """Rule 6: the text is the exact slice, char span = token span, pages from the text."""
+        tb = self.tb
+        if self.text[c.char_start:c.char_end] != c.text:
+            raise _Violation(6, f"text differs from canonical_text[{c.char_start}:{c.char_end}]")
+        cs0, cs1 = int(tb.char_starts[c.token_start]), int(tb.char_starts[c.token_end])
+        if (c.char_start, c.char_end) != (cs0, cs1):
+            raise _Violation(6, f"char span [{c.char_start}, {c.char_end}) is not the token span's [{cs0}, {cs1})")
+        if not (tb.legal[c.token_start] and tb.legal[c.token_end]):
+            raise _Violation(6, "the chunk starts or ends inside a character")
+        if tb.text_pages:
+            first = c.char_start + (len(c.text) - len(c.text.lstrip()))
+            last = c.char_start + len(c.text.rstrip()) - 1
+            p0 = tb.text_pages[tb.page_index_of_char(first)]
+            p1 = tb.text_pages[tb.page_index_of_char(last)]
+            got = (c.page_start, c.page_end, c.page_label_start, c.page_label_end)
+            if got != (p0.number, p1.number, p0.label, p1.label):
+                raise _Violation(6, f"pages {got} are not those of the text ({p0.number}, {p1.number}, "
+                                    f"{p0.label!r}, {p1.label!r})")
+
+
+def validate_chunks(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy) -> ValidationReport:
+    """Check a chunk set against rules 1–7 and report the first violation.
+
+    Args:
+        chunks (Sequence[Chunk]): the chunks, in order.
+        tokenized (TokenizedBook): the book they were cut from, tokenized with ``policy.encoding``.
+        policy (Policy): the policy they claim to follow.
+
+    Returns:
+        ValidationReport: ``ok`` or the first violated rule, the chunk's order and a message.
+    """
+    if not chunks:
+        if tokenized.n_tokens and _NON_SPACE.search(tokenized.book.text):
+            return ValidationReport(False, 5, None, "no chunks, but the book has text", 0)
+        return ValidationReport(True, None, None, "no text, no chunks", 0)
+    checker = _Checker(chunks, tokenized, policy)
+    for i in range(len(chunks)):
+        try:
+            checker.check(i)
+        except _Violation as v:
+            return ValidationReport(False, v.rule, i, f"rule {v.rule} fails at chunk {i}: {v}", len(chunks))
+    return ValidationReport(True, None, None, f"rules 1-7 hold for {len(chunks)} chunks", len(chunks))
