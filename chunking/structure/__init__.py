@@ -55,14 +55,15 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
         return StructureResult((), "none", outline_entries=len(raw.outline))
     if raw.format == "md" and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
-        return StructureResult(_levelled(checked.drafts, norm, "markdown"), "markdown", checked.entries)
+        return StructureResult(_levelled(checked.drafts, norm, "markdown")[0], "markdown", checked.entries)
     warnings: list[str] = []
     if mode in ("auto", "outline") and raw.outline:
         checked = check_outline(raw, norm)
         holds = checked.dropped <= OUTLINE_MAX_DROPPED * max(1, checked.entries) and checked.drafts
         if mode == "outline" or holds:
-            return StructureResult(_levelled(checked.drafts, norm, "outline"), "outline", checked.entries,
-                                   checked.dropped, checked.repaired, checked.warnings)
+            headings, demoted = _levelled(checked.drafts, norm, "outline")
+            return StructureResult(headings, "outline", checked.entries, checked.dropped,
+                                   checked.repaired + demoted, checked.warnings)
         warnings.append(
             f"the outline does not hold up ({checked.dropped} of {checked.entries} entries not found in the text); "
             "using headings found in the text"
@@ -70,14 +71,19 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
     elif mode == "outline":
         return StructureResult((), "outline", 0, warnings=["the book has no outline; no structure found"])
     drafts = detect_headings(norm, FontProbe(raw.pdf))
-    headings = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
+    headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
 
 
-def _levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str) -> tuple[Heading, ...]:
-    """Give each draft its final kind and level (see the module docstring)."""
+def _levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str) -> tuple[tuple[Heading, ...], int]:
+    """Give each draft its final kind and level (see the module docstring).
+
+    Returns:
+        tuple[tuple[Heading, ...], int]: the headings in book order, and how many entries the
+        source put at chapter level although they are numbered sections (moved down).
+    """
     if not drafts:
-        return ()
+        return (), 0
     chapter_kinds = ("chapter", "numbered", "appendix")
     depths = Counter(depth for d, depth in drafts if d.kind in chapter_kinds)
     if not depths:
@@ -88,11 +94,13 @@ def _levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str
     has_parts = any(d.kind == "part" for d, _ in drafts)
     top = 2 if has_parts else 1
     out: list[Heading] = []
+    demoted = 0
     for d, depth in drafts:
         kind, level = d.kind, top
         if kind == "part":
             level = 1
         elif kind == "section" or depth > chapter_depth:
+            demoted += depth <= chapter_depth
             kind, level = "section", top + max(1, depth - chapter_depth)
         elif kind == "numbered":
             kind = "chapter"
@@ -102,7 +110,7 @@ def _levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str
         out.append(Heading(level=level, kind=kind, title=d.title, number=d.number, page=page.number,
                            page_label=page.label, char_offset=d.offset, source=source))
     out.sort(key=lambda h: (h.char_offset, h.level))
-    return tuple(out)
+    return tuple(out), demoted
 
 
 def _matter_kind(d: Draft, first: int | None, last: int | None) -> str:

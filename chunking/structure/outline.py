@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from rapidfuzz import fuzz
 
@@ -69,8 +70,12 @@ def _title_variants(line: str) -> list[str]:
     return out
 
 
-def _find_on_page(norm: NormalisedBook, index: int, title: str, y_frac: float | None) -> tuple[int, int] | None:
-    """Return ``(line index, score)`` of the line on page ``index`` that holds ``title``."""
+def _find_on_page(norm: NormalisedBook, index: int, title: str, y: float | None, pdf: Any) -> int | None:
+    """Return the index of the kept line on page ``index`` that holds ``title``, or None.
+
+    When several lines hold it, the one whose top is nearest the destination ``y`` wins (the
+    PDF's line positions are read only in that case); without ``y``, the best match.
+    """
     lines = norm.lines[index]
     want = _key(title)
     if not want or not lines:
@@ -87,10 +92,29 @@ def _find_on_page(norm: NormalisedBook, index: int, title: str, y_frac: float | 
             hits.append((i, score))
     if not hits:
         return None
-    if y_frac is None:
-        return max(hits, key=lambda h: (h[1], -h[0]))
-    n = len(lines)
-    return min(hits, key=lambda h: (abs(h[0] / n - y_frac) - h[1] / 1000))
+    if len(hits) > 1 and y is not None and pdf is not None:
+        tops = _line_tops(pdf, index, lines, [i for i, _ in hits])
+        placed = [(abs(tops[i] - y), i) for i, _ in hits if tops.get(i) is not None]
+        if placed:
+            return min(placed)[1]
+    return max(hits, key=lambda h: (h[1], -h[0]))[0]
+
+
+def _line_tops(pdf: Any, index: int, lines: list[tuple[int, str]], wanted: list[int]) -> dict[int, float | None]:
+    """Top y (points from the page top) of some kept lines, matched to the PDF's lines by text
+    and order of occurrence."""
+    by_key: dict[str, list[float]] = {}
+    for block in pdf[index].get_text("dict", flags=0)["blocks"]:
+        for line in block.get("lines", ()):
+            key = _key("".join(span["text"] for span in line["spans"]))
+            by_key.setdefault(key, []).append(line["bbox"][1])
+    out: dict[int, float | None] = {}
+    for i in wanted:
+        key = _key(lines[i][1])
+        k = sum(1 for _, line in lines[:i] if _key(line) == key)
+        tops = by_key.get(key, [])
+        out[i] = tops[k] if k < len(tops) else None
+    return out
 
 
 def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
@@ -141,17 +165,13 @@ def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook) -> Draft:
 
 def _verified(entry: OutlineEntry, title: str, norm: NormalisedBook, raw: RawBook) -> tuple[Draft | None, int]:
     index = entry.page - 1
-    y_frac = None
-    if entry.y is not None and raw.pdf is not None:
-        y_frac = entry.y / max(1.0, raw.pdf[index].rect.height)
     order = [index] + [index + d * s for d in range(1, SEARCH_PAGES + 1) for s in (-1, 1)]
     for page in order:
         if not 0 <= page < len(norm.pages):
             continue
-        found = _find_on_page(norm, page, title, y_frac if page == index else None)
-        if found is None:
+        line_i = _find_on_page(norm, page, title, entry.y if page == index else None, raw.pdf)
+        if line_i is None:
             continue
-        line_i = found[0]
         lines = norm.lines[page]
         label = ""
         if line_i > 0 and _LABEL_LINE.match(lines[line_i - 1][1].strip()):

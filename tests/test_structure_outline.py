@@ -1,0 +1,114 @@
+"""Outline cross-check and repair on small PDFs built with PyMuPDF (issue 2)."""
+
+from __future__ import annotations
+
+from chunking.ingest import load_book
+from pdf_factory import body, line_tops, make_pdf
+
+BIG = 20.0
+
+
+def _chapter_page(number: int, title: str, n: int = 12) -> list:
+    return [(f"Chapter {number}", BIG), (title, BIG)] + body(n, number * 100)
+
+
+def _summary(book) -> list[tuple]:
+    return [(h.level, h.kind, h.number, h.title, h.page) for h in book.headings]
+
+
+def test_parts_at_level_1_keep_their_chapters_at_level_2():
+    pages = [
+        [("Part I", BIG), ("Foundations", BIG)] + body(3),
+        _chapter_page(1, "Alpha"),
+        _chapter_page(2, "Beta"),
+        [("Part II", BIG), ("Practice", BIG)] + body(3, 50),
+        _chapter_page(3, "Gamma"),
+    ]
+    toc = [(1, "Part I Foundations", 1, None), (2, "Alpha", 2, None), (2, "Beta", 3, None),
+           (1, "Part II Practice", 4, None), (2, "Gamma", 5, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="parts.pdf")
+    assert book.diagnostics.structure_source == "outline"
+    assert _summary(book) == [
+        (1, "part", "I", "Foundations", 1), (2, "chapter", "1", "Alpha", 2), (2, "chapter", "2", "Beta", 3),
+        (1, "part", "II", "Practice", 4), (2, "chapter", "3", "Gamma", 5),
+    ]
+
+
+def test_numbered_sections_mixed_in_at_level_1_move_below_their_chapter():
+    page1 = [("1 Alpha", BIG)] + body(10) + [("1.1 Detail", 14)] + body(10, 20)
+    pages = [page1, [("2 Beta", BIG)] + body(10, 40)]
+    toc = [(1, "1 Alpha", 1, None), (1, "1.1 Detail", 1, line_tops(page1)[11]), (1, "2 Beta", 2, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="mixed.pdf")
+    assert _summary(book) == [(1, "chapter", "1", "Alpha", 1), (2, "section", "1.1", "Detail", 1),
+                              (1, "chapter", "2", "Beta", 2)]
+    assert book.diagnostics.outline_entries_repaired == 1
+
+
+def test_entries_a_few_pages_off_are_moved_to_the_page_that_holds_the_title():
+    pages = [_chapter_page(1, "Alpha"), body(12, 500), body(12, 600), _chapter_page(2, "Beta"), body(12, 700)]
+    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None)]  # Beta really starts on page 4
+    book = load_book(make_pdf(pages, toc=toc), name="off.pdf")
+    assert [(h.title, h.page) for h in book.headings] == [("Alpha", 1), ("Beta", 4)]
+    assert book.diagnostics.outline_entries_repaired == 1
+    assert book.text[book.headings[1].char_offset:].startswith("Chapter 2\nBeta\n")
+
+
+def test_junk_in_titles_is_cleaned_and_counted():
+    pages = [_chapter_page(1, "Alpha"), _chapter_page(2, "Beta")]
+    toc = [(1, "Alpha\t. . . . . . 1", 1, None), (1, "  Beta\x07 ", 2, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="junk.pdf")
+    assert [h.title for h in book.headings] == ["Alpha", "Beta"]
+    assert book.diagnostics.outline_entries_repaired == 2
+
+
+def test_entries_whose_title_is_nowhere_near_are_dropped_with_a_warning():
+    pages = [_chapter_page(1, "Alpha"), _chapter_page(2, "Beta"), _chapter_page(3, "Gamma")]
+    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Gamma", 3, None), (1, "Nonexistent Topic", 3, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="drop.pdf")
+    assert [h.title for h in book.headings] == ["Alpha", "Beta", "Gamma"]
+    assert book.diagnostics.outline_entries == 4
+    assert book.diagnostics.outline_entries_dropped == 1
+    assert "1 of 4 outline entries were not found in the text and were dropped" in book.diagnostics.warnings
+
+
+def test_mid_page_chapter_starts_at_its_heading_line_using_the_destination_y():
+    page1 = _chapter_page(1, "Alpha", 8)
+    page2 = body(8, 300) + [("Chapter 2", BIG), ("Beta", BIG)] + body(8, 400)
+    toc = [(1, "Alpha", 1, line_tops(page1)[1]), (1, "Beta", 2, line_tops(page2)[8])]
+    book = load_book(make_pdf([page1, page2], toc=toc), name="mid.pdf")
+    beta = book.headings[1]
+    page = book.pages[1]
+    assert beta.page == 2 and page.char_start < beta.char_offset < page.char_end
+    assert book.text[beta.char_offset:].startswith("Chapter 2\nBeta\nLine 400")
+
+
+def test_destination_y_picks_the_right_one_of_two_lines_with_the_same_title():
+    page = ([("1 Setup", BIG)] + body(6) + [("1.1 Example", 14)] + body(6, 10)
+            + [("1.2 Details", 14)] + body(6, 20) + [("1.3 Example", 14)] + body(6, 30))
+    tops = line_tops(page)
+    toc = [(1, "1 Setup", 1, tops[0]), (2, "Example", 1, tops[7]), (2, "Details", 1, tops[14]),
+           (2, "Example", 1, tops[21])]
+    book = load_book(make_pdf([page], toc=toc), name="twice.pdf")
+    sections = [h for h in book.headings if h.kind == "section"]
+    assert [book.text[h.char_offset:].split("\n")[0] for h in sections] == ["1.1 Example", "1.2 Details", "1.3 Example"]
+
+
+def test_auto_falls_back_to_text_headings_when_the_outline_does_not_hold_up():
+    pages = [_chapter_page(1, "Alpha"), _chapter_page(2, "Beta"), _chapter_page(3, "Gamma")]
+    toc = [(1, "Wrong One", 1, None), (1, "Wrong Two", 2, None), (1, "Gamma", 3, None)]
+    data = make_pdf(pages, toc=toc)
+    book = load_book(data, name="bad-outline.pdf")
+    assert book.diagnostics.structure_source == "headings"
+    assert [(h.number, h.title) for h in book.headings] == [("1", "Alpha"), ("2", "Beta"), ("3", "Gamma")]
+    assert any("outline does not hold up" in w for w in book.diagnostics.warnings)
+    forced = load_book(data, name="bad-outline.pdf", structure="outline")
+    assert forced.diagnostics.structure_source == "outline"
+    assert [h.title for h in forced.headings] == ["Gamma"]
+
+
+def test_unnumbered_entries_before_the_first_chapter_are_front_and_after_the_last_back():
+    pages = [[("Foreword", BIG)] + body(8), _chapter_page(1, "Alpha"), [("Acknowledged Sources", BIG)] + body(8, 90)]
+    toc = [(1, "Foreword", 1, None), (1, "Alpha", 2, None), (1, "Acknowledged Sources", 3, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="matter.pdf")
+    assert [(h.kind, h.title) for h in book.headings] == [("front", "Foreword"), ("chapter", "Alpha"),
+                                                          ("back", "Acknowledged Sources")]
