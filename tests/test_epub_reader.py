@@ -253,7 +253,7 @@ def test_fragment_chapters_of_one_xhtml_land_mid_page_at_their_offsets():
     for entry in book.outline:
         assert book.pages[entry.page - 1].text[entry.offset :].startswith(f"{entry.title}\n\nc")
     assert any(e.offset > 0 for e in book.outline), "some chapter must start mid-page"
-    assert len(book.pages) > 1 and all(p.source_doc == "OEBPS/book.xhtml" for p in book.pages)
+    assert len(book.pages) > 1 and all(p.source_doc == "book.xhtml" for p in book.pages)
     # Each page's anchors are the ids on it, at the same offsets the outline uses.
     for entry, i in zip(book.outline, range(1, 6), strict=True):
         assert book.pages[entry.page - 1].anchors[f"ch{i}"] == entry.offset
@@ -262,7 +262,7 @@ def test_fragment_chapters_of_one_xhtml_land_mid_page_at_their_offsets():
 def test_synthetic_pages_cut_at_paragraph_ends_and_keep_every_paragraph():
     docs = {"a.xhtml": xhtml(paragraphs("alpha", 30)), "b.xhtml": xhtml(paragraphs("beta", 3))}
     book = read_epub(build_epub(docs, nav=nav_doc('<li><a href="a.xhtml">A</a></li>')), "s.epub")
-    for path, prefix, n in (("OEBPS/a.xhtml", "alpha", 30), ("OEBPS/b.xhtml", "beta", 3)):
+    for path, prefix, n in (("a.xhtml", "alpha", 30), ("b.xhtml", "beta", 3)):
         pages = [p for p in book.pages if p.source_doc == path]
         assert all(p.synthetic and p.label == "" for p in pages)
         joined = "\n\n".join(p.text for p in pages)
@@ -271,7 +271,7 @@ def test_synthetic_pages_cut_at_paragraph_ends_and_keep_every_paragraph():
         ]
         assert all(p.text.endswith(".") for p in pages)
     assert [p.number for p in book.pages] == list(range(1, len(book.pages) + 1))
-    assert sum(p.source_doc == "OEBPS/a.xhtml" for p in book.pages) >= 30 * 420 // (PAGE_CHARS * 3 // 2)
+    assert sum(p.source_doc == "a.xhtml" for p in book.pages) >= 30 * 420 // (PAGE_CHARS * 3 // 2)
 
 
 def test_page_list_gives_labelled_print_pages():
@@ -291,7 +291,7 @@ def test_page_list_gives_labelled_print_pages():
         ),
         "pl.epub",
     )
-    got = [(p.label, p.synthetic, p.source_doc[6:], p.text.split(" ")[0]) for p in book.pages]
+    got = [(p.label, p.synthetic, p.source_doc, p.text.split(" ")[0]) for p in book.pages]
     assert got == [
         ("", True, "a.xhtml", "Front"),
         ("1", False, "a.xhtml", "one"),
@@ -405,8 +405,8 @@ def test_document_without_text_gets_one_empty_page_that_outline_entries_reach():
         "cover.epub",
     )
     assert [(p.text, p.source_doc) for p in book.pages] == [
-        ("", "OEBPS/cover.xhtml"),
-        ("Body.", "OEBPS/a.xhtml"),
+        ("", "cover.xhtml"),
+        ("Body.", "a.xhtml"),
     ]
     assert [(e.page, e.offset) for e in book.outline] == [(1, 0), (2, 0)]
 
@@ -458,3 +458,17 @@ def test_outline_cli_reads_a_fallback_epub_and_reports_the_fallback(tmp_path):
     assert err.getvalue().startswith("chunking: warning: fallback.epub: ebooklib refused the file (KeyError")
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [(r["page"], r["char_offset"], r["source"]) for r in rows] == [(1, 0, "outline")]
+
+
+def test_text_html_spine_documents_are_read_like_xhtml():
+    opf = (
+        '<package xmlns="http://www.idpf.org/2007/opf" version="2.0">'
+        '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>H</dc:title></metadata><manifest>'
+        '<item id="a" href="a.html" media-type="text/html"/>'
+        '<item id="b" href="b.xhtml" media-type="application/xhtml+xml"/>'
+        '</manifest><spine><itemref idref="a"/><itemref idref="b"/></spine></package>'
+    )
+    data = build_epub({"a.html": xhtml("<p>Old style.</p>"), "b.xhtml": xhtml("<p>New.</p>")}, opf=opf)
+    book = read_epub(data, "html.epub")
+    assert [(p.text, p.source_doc) for p in book.pages] == [("Old style.", "a.html"), ("New.", "b.xhtml")]
+    assert book.warnings == [] and book.outline == []

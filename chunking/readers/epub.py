@@ -13,8 +13,9 @@ Contract:
   ``epub:type="pagebreak"`` markers: one page per print page, labelled with its print number; text
   before the first marker is cut synthetically. Without them: synthetic pages of about 2,000
   characters cut at paragraph ends (``text.cut_pages``), ``synthetic=True``, label ``""``. A page
-  never spans two spine documents and remembers its document's zip path in ``source_doc``; a
-  document without text still gets one empty page, so outline targets on it resolve.
+  never spans two spine documents and remembers its document's href (relative to the OPF, as in
+  the manifest) in ``source_doc``; a document without text still gets one empty page, so outline
+  targets on it resolve.
 * **Outline.** nav (EPUB 3) or NCX (EPUB 2) → ``OutlineEntry(level, title, page, offset)``: the
   1-based page where the target starts and the offset in that page's text (the anchor of a
   ``#fragment``, 0 for a whole document). Entries whose target is outside the spine get page 0.
@@ -79,11 +80,14 @@ class Package:
 
 @dataclass
 class _Doc:
+    """One spine document's text and where its pages fall in it."""
+
     path: str
     text: str
     anchors: dict[str, int]
     markers: list[tuple[int, str]]  # print page starts (offset, label)
     pages: list[tuple[int, int, str, bool]] = field(default_factory=list)  # (start, end, label, synthetic)
+    starts: list[int] = field(default_factory=list)  # page start offsets, for bisecting
     first_page: int = 0  # 0-based index of this document's first page in the book
 
 
@@ -240,16 +244,16 @@ def _read_with_ebooklib(
         warnings.simplefilter("ignore")
         book = epub.read_epub(io.BytesIO(data), {"ignore_ncx": True})
     opf_dir = posixpath.dirname(package.opf_path)
+    wanted = set(package.spine)  # the XHTML spine documents, already checked (and warned about)
     contents: dict[str, bytes] = {}
     spine: list[str] = []
     for idref, _linear in book.spine:
         item = book.get_item_with_id(idref)
-        if isinstance(item, epub.EpubHtml):
-            path = posixpath.normpath(posixpath.join(opf_dir, item.file_name))
-            if path not in contents:
-                spine.append(path)
-                # NOTE: ``.content`` is the raw bytes; ``get_content()`` re-renders the document.
-                contents[path] = item.content
+        path = posixpath.normpath(posixpath.join(opf_dir, item.file_name)) if item is not None else ""
+        if path in wanted and path not in contents:
+            spine.append(path)
+            # NOTE: ``.content`` is the raw bytes; ``EpubHtml.get_content()`` re-renders the document.
+            contents[path] = item.content
     # NOTE: ebooklib makes nav hrefs relative to the OPF folder and leaves NCX hrefs as written.
     toc = _flatten_ebooklib_toc(book.toc, package.toc_base, f"{name}: table of contents")
     return book.title or "", spine, toc, contents
@@ -276,13 +280,13 @@ def _cut_document(doc: _Doc, carry: str | None) -> str | None:
             doc.pages.append((start + lead, start + lead + len(stripped), label, False))
     if not doc.pages:
         doc.pages.append((0, 0, carry or "", carry is None))
+    doc.starts = [start for start, _, _, _ in doc.pages]
     return bounds[-1][1]
 
 
 def _locate(doc: _Doc, offset: int) -> tuple[int, int]:
     """(0-based book page index, offset in that page's text) of a document offset."""
-    starts = [start for start, _, _, _ in doc.pages]
-    i = max(bisect_right(starts, offset) - 1, 0)
+    i = max(bisect_right(doc.starts, offset) - 1, 0)
     start, end, _, _ = doc.pages[i]
     if offset > end and i + 1 < len(doc.pages):
         return doc.first_page + i + 1, 0  # in the whitespace between two pages: next page's start
@@ -292,6 +296,7 @@ def _locate(doc: _Doc, offset: int) -> tuple[int, int]:
 def _build_docs(
     package: Package, spine: list[str], contents: dict[str, bytes | None], name: str, notes: list[str]
 ) -> list[_Doc]:
+    """Extract each spine document's text; attach print page starts from the page-list if any."""
     docs: list[_Doc] = []
     for path in spine:
         data = contents.get(path)
@@ -328,6 +333,7 @@ def _build_docs(
 
 
 def _outline(toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str]) -> list[OutlineEntry]:
+    """Place each table-of-contents entry on its page and offset (page 0 when outside the spine)."""
     by_path = {doc.path: doc for doc in docs}
     outline: list[OutlineEntry] = []
     outside = no_anchor = 0
@@ -371,7 +377,7 @@ def read_epub(data: bytes, name: str) -> RawBook:
     try:
         title, spine, toc, contents = _read_with_ebooklib(data, package, name)
     except UnreadableInputError:
-        raise
+        raise  # our own href check on ebooklib's toc: unsafe, not "refused by ebooklib"
     except Exception as exc:  # noqa: BLE001 - any refusal by ebooklib means: read it ourselves
         notes.append(
             f"{name}: ebooklib refused the file ({type(exc).__name__}: {collapse(str(exc))[:120]});"
@@ -381,6 +387,7 @@ def read_epub(data: bytes, name: str) -> RawBook:
         contents = {path: archive.read(path) for path in spine}
     docs = _build_docs(package, spine, contents, name, notes)
 
+    opf_dir = posixpath.dirname(package.opf_path)
     carry: str | None = None
     pages: list[RawPage] = []
     for doc in docs:
@@ -393,7 +400,7 @@ def read_epub(data: bytes, name: str) -> RawBook:
                     label=label,
                     text=doc.text[start:end],
                     synthetic=synthetic,
-                    source_doc=doc.path,
+                    source_doc=posixpath.relpath(doc.path, opf_dir) if opf_dir else doc.path,
                 )
             )
         for anchor, offset in doc.anchors.items():
