@@ -11,13 +11,14 @@ Contract for page authors (``app.py`` and every ``pages/*.py``)::
   ``DEFAULT_SAMPLE``.
 * Parsing is cached per (sha256, structure), tokenizing per (sha256, structure, encoding); moving a
   policy slider only re-chunks (cached per policy too). Cached functions never read widgets.
-* Sidebar widget keys start with ``policy_`` and persist for the whole session
-  (``persist_state="session"``), so the policy survives page switches.
+* Sidebar widget keys are ``policy_<Policy field>``; their values live in session state, so the
+  policy survives page switches (and a test or page can set one by key).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, fields
@@ -31,6 +32,7 @@ from chunking.errors import ChunkingError, PolicyError, UnreadableInputError
 from chunking.ingest import load_book
 from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES, Book, Chunk
 from chunking.policy import Policy
+from chunking.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import TokenizedBook, tokenize
 from chunking.validate import ValidationReport, validate_chunks
@@ -81,35 +83,32 @@ def sidebar_policy() -> Policy:
     Returns:
         Policy: the policy the widgets describe.
     """
-    d = Policy()
     sb = st.sidebar
     sb.header("Policy")
-    keep = {"persist_state": "session"}
+    # NOTE: the widgets take their values from session state, set once from the Policy defaults;
+    # re-assigning each value on every run keeps it when the user switches pages (Streamlit drops
+    # the state of widgets a page does not render, but keeps values set through session state).
+    for f in fields(Policy):
+        key = f"policy_{f.name}"
+        st.session_state[key] = st.session_state[key] if key in st.session_state else f.default
     values: dict[str, Any] = {
-        "strategy": sb.selectbox("Strategy", STRATEGIES, index=STRATEGIES.index(d.strategy),
-                                 key="policy_strategy", help=_HELP["strategy"], **keep),
-        "max_tokens": sb.slider("Max tokens", 32, 4096, d.max_tokens, step=16,
-                                key="policy_max_tokens", help=_HELP["max_tokens"], **keep),
-        "overlap_tokens": sb.slider("Overlap tokens", 0, 1024, d.overlap_tokens, step=8,
-                                    key="policy_overlap_tokens", help=_HELP["overlap_tokens"], **keep),
-        "target_pages": sb.number_input("Target pages", 1, 100, d.target_pages, key="policy_target_pages",
-                                        help=_HELP["target_pages"], **keep),
-        "max_pages": sb.number_input("Max pages", 1, 200, d.max_pages, key="policy_max_pages",
-                                     help=_HELP["max_pages"], **keep),
-        "fence": sb.selectbox("Fence level", FENCES, index=FENCES.index(d.fence), key="policy_fence",
-                              help=_HELP["fence"], **keep),
-        "structure": sb.selectbox("Structure source", STRUCTURE_SOURCES,
-                                  index=STRUCTURE_SOURCES.index(d.structure), key="policy_structure",
-                                  help=_HELP["structure"], **keep),
-        "encoding": sb.selectbox("Encoding", ENCODINGS, index=ENCODINGS.index(d.encoding),
-                                 key="policy_encoding", help=_HELP["encoding"], **keep),
-        "snap": sb.selectbox("Snap", SNAPS, index=SNAPS.index(d.snap), key="policy_snap",
-                             help=_HELP["snap"], **keep),
-        "min_section_tokens": sb.number_input("Min section tokens", 0, 4096, d.min_section_tokens,
-                                              key="policy_min_section_tokens",
-                                              help=_HELP["min_section_tokens"], **keep),
-        "max_chunks": sb.number_input("Max chunks", 1, 10_000_000, d.max_chunks, key="policy_max_chunks",
-                                      help=_HELP["max_chunks"], **keep),
+        "strategy": sb.selectbox("Strategy", STRATEGIES, key="policy_strategy", help=_HELP["strategy"]),
+        "max_tokens": sb.slider("Max tokens", 32, 4096, step=16, key="policy_max_tokens",
+                                help=_HELP["max_tokens"]),
+        "overlap_tokens": sb.slider("Overlap tokens", 0, 1024, step=8, key="policy_overlap_tokens",
+                                    help=_HELP["overlap_tokens"]),
+        "target_pages": sb.number_input("Target pages", 1, 100, key="policy_target_pages",
+                                        help=_HELP["target_pages"]),
+        "max_pages": sb.number_input("Max pages", 1, 200, key="policy_max_pages", help=_HELP["max_pages"]),
+        "fence": sb.selectbox("Fence level", FENCES, key="policy_fence", help=_HELP["fence"]),
+        "structure": sb.selectbox("Structure source", STRUCTURE_SOURCES, key="policy_structure",
+                                  help=_HELP["structure"]),
+        "encoding": sb.selectbox("Encoding", ENCODINGS, key="policy_encoding", help=_HELP["encoding"]),
+        "snap": sb.selectbox("Snap", SNAPS, key="policy_snap", help=_HELP["snap"]),
+        "min_section_tokens": sb.number_input("Min section tokens", 0, 4096, key="policy_min_section_tokens",
+                                              help=_HELP["min_section_tokens"]),
+        "max_chunks": sb.number_input("Max chunks", 1, 10_000_000, key="policy_max_chunks",
+                                      help=_HELP["max_chunks"]),
     }
     try:
         policy = Policy(**{k: int(v) if isinstance(v, float) else v for k, v in values.items()})
@@ -123,15 +122,23 @@ def sidebar_policy() -> Policy:
 # ----------------------------------------------------------------------------- book choice
 @dataclass(frozen=True)
 class BookSource:
-    """The bytes of the current book, their sha256 and the file name they came from."""
+    """The bytes of the current book, their sha256, the file name and (bundled samples) the path
+    the CLI would read them from, so the app's manifest names the same ``book.path``."""
 
     name: str
     data: bytes
     sha256: str
+    path: str | None = None
 
     @classmethod
-    def of(cls, name: str, data: bytes) -> "BookSource":
-        return cls(name=name, data=data, sha256=hashlib.sha256(data).hexdigest())
+    def of(cls, name: str, data: bytes, path: Path | None = None) -> "BookSource":
+        return cls(name=name, data=data, sha256=hashlib.sha256(data).hexdigest(),
+                   path=str(path) if path else None)
+
+    @classmethod
+    def sample(cls, name: str) -> "BookSource":
+        """A bundled sample book by file name."""
+        return cls.of(name, (SAMPLE_DIR / name).read_bytes(), SAMPLE_DIR / name)
 
 
 def sample_names() -> list[str]:
@@ -143,13 +150,12 @@ def sample_names() -> list[str]:
 def book_source() -> BookSource:
     """The current book's bytes (the default sample until the user picks another)."""
     if "book_source" not in st.session_state:
-        st.session_state["book_source"] = BookSource.of(DEFAULT_SAMPLE, (SAMPLE_DIR / DEFAULT_SAMPLE).read_bytes())
+        st.session_state["book_source"] = BookSource.sample(DEFAULT_SAMPLE)
     return st.session_state["book_source"]
 
 
 def _pick_sample() -> None:
-    name = st.session_state["home_sample"]
-    st.session_state["book_source"] = BookSource.of(name, (SAMPLE_DIR / name).read_bytes())
+    st.session_state["book_source"] = BookSource.sample(st.session_state["home_sample"])
 
 
 def _pick_upload() -> None:
@@ -253,6 +259,17 @@ def _report(sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: 
     return validate_chunks(_chunks, _tokenized, _policy_of(policy_items))
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _score(sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: TokenizedBook,
+           _chunks: list[Chunk]) -> dict[str, Any]:
+    return scorecard(_chunks, _tokenized, _policy_of(policy_items))
+
+
+@st.cache_data(show_spinner="Exporting…", max_entries=32)
+def _rendered(sha256: str, policy_items: tuple[tuple[str, Any], ...], fmt: str, _chunks: list[Chunk]) -> bytes:
+    return export.render(_chunks, fmt)
+
+
 @dataclass(frozen=True)
 class AppRun:
     """A book chunked under one policy, as the app shows it.
@@ -276,14 +293,33 @@ class AppRun:
         return tuple((f.name, getattr(self.policy, f.name)) for f in fields(Policy))
 
     @property
+    def score(self) -> dict[str, Any]:
+        """``chunking.scorecard.scorecard`` of the chunks (cached per book and policy)."""
+        return _score(self.source.sha256, self._items, self.tokenized, self.chunks)
+
+    @property
     def report(self) -> ValidationReport:
         """Validation of the chunks (rules 1–7); cached, computed only when a page asks."""
         return _report(self.source.sha256, self._items, self.tokenized, self.chunks)
 
-    @property
-    def manifest(self) -> dict[str, Any]:
-        """The manifest the CLI writes next to its output for the same book and policy."""
-        return export.build_manifest(self.tokenized, self.policy, self.chunks, self.report)
+    def manifest(self, fmt: str) -> dict[str, Any]:
+        """The manifest the CLI writes next to ``<book stem>.<fmt>`` for the same book and policy."""
+        base = export.build_manifest(self.tokenized, self.policy, self.chunks, self.report,
+                                     source_path=self.source.path)
+        return dict(base, output={"file": self.export_name(fmt), "format": fmt})
+
+    def manifest_bytes(self, fmt: str) -> bytes:
+        """``manifest(fmt)`` serialised exactly as ``chunking.export.write_outputs`` writes it."""
+        return (json.dumps(self.manifest(fmt), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+    def export_name(self, fmt: str) -> str:
+        """File name of the export: the book's stem plus the format's extension."""
+        ext = {"jsonl": "jsonl", "csv": "csv", "parquet": "parquet", "langchain": "langchain.jsonl"}[fmt]
+        return f"{Path(self.source.name).stem}.{ext}"
+
+    def export_bytes(self, fmt: str) -> bytes:
+        """The chunk file in ``fmt`` (``chunking.export.render``; cached per book, policy, format)."""
+        return _rendered(self.source.sha256, self._items, fmt, self.chunks)
 
 
 def current_run(policy: Policy) -> AppRun:

@@ -1,0 +1,93 @@
+"""App stage (views): the Streamlit blocks pages share — book summary and one chunk's detail.
+
+Pages stay thin by calling these. Untrusted text (book content, file names, titles, warnings)
+only reaches the screen through ``st.html`` after ``inspector.render`` escaped it, or through
+``st.dataframe``/``st.code``, which show text as text; never through Markdown.
+"""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from inspector import figures, pdfview, render, tables
+from inspector.state import AppRun
+
+END_REASON_TEXT = {
+    "token_limit": "it reached the policy's max tokens",
+    "page_limit": "it reached the policy's max pages",
+    "target_pages": "it spanned the target pages and ended at a page break (keeping ≥ half of max tokens)",
+    "fence": "the next chapter (or section, with fence = section) starts here",
+    "book_end": "the book ends here",
+    "sentence": "a token-limited window was snapped back to the last sentence end",
+    "paragraph": "a token-limited window was snapped back to the last paragraph end",
+}
+"""Plain-language explanation of each end reason, shown in the chunk detail."""
+
+
+def book_heading(run: AppRun) -> None:
+    """The book's title and file name (escaped: both come from the file)."""
+    st.html(f"<h3 style='margin:0'>{html.escape(run.book.title)}</h3>"
+            f"<div style='color:#666'>{html.escape(run.source.name)} · {run.book.format.upper()} · "
+            f"book id {run.book.book_id}</div>")
+
+
+def summary(run: AppRun) -> None:
+    """Metrics, detected structure and diagnostics of the current book under the current policy."""
+    book_heading(run)
+    cols = st.columns(5)
+    cols[0].metric("Pages", len(run.book.pages))
+    cols[1].metric("Chapters", len(figures.chapter_headings(run.book)))
+    cols[2].metric("Tokens", run.tokenized.n_tokens)
+    cols[3].metric("Chunks", len(run.chunks))
+    cols[4].metric("Chapter-crossing chunks", run.score["chapter_crossing_chunks"],
+                   help="Chunks holding text on both sides of a chapter start (0 for chapter-window).")
+    diag = run.book.diagnostics
+    st.subheader("Detected structure")
+    st.caption(f"Source used: {diag.structure_source}. Outline entries: {diag.outline_entries} "
+               f"({diag.outline_entries_repaired} repaired, {diag.outline_entries_dropped} dropped).")
+    st.dataframe(tables.structure_table(run.book), hide_index=True, key="home_structure")
+    st.subheader("Diagnostics")
+    for warning in diag.warnings:
+        st.html(f"<div style='background:#fff4e5;padding:0.4rem 0.7rem;border-radius:6px'>⚠️ "
+                f"{html.escape(warning)}</div>")
+    facts = {k: v for k, v in diag.to_dict().items() if k != "warnings"}
+    st.dataframe({"fact": list(facts), "value": [str(v) for v in facts.values()]}, hide_index=True,
+                 key="home_diagnostics")
+
+
+@st.cache_data(show_spinner="Rendering page…", max_entries=64)
+def _page_png(sha256: str, page_number: int, page_text: str, spans: tuple, _pdf: bytes) -> bytes:
+    return pdfview.page_image(_pdf, page_number, page_text, spans)
+
+
+def chunk_detail(run: AppRun, i: int) -> None:
+    """Everything about chunk ``i``: metadata, why it ended, its text with overlaps marked between
+    what the boundary cut off, and (PDF) its pages with the chunk painted on them."""
+    chunks, c = run.chunks, run.chunks[i]
+    st.subheader(f"Chunk {c.order}")
+    meta = {k: v for k, v in c.to_dict().items() if k != "text"}
+    meta["heading_path"] = " › ".join(c.heading_path)
+    left, right = st.columns([1, 2])
+    left.dataframe({"field": list(meta), "value": [str(v) for v in meta.values()]}, hide_index=True,
+                   key="bnd_meta")
+    left.html(f"<p><b>Why it ended:</b> {html.escape(END_REASON_TEXT.get(c.end_reason, c.end_reason))}.</p>"
+              "<p><mark class='ov-prev' style='background:#ffe08a'>yellow</mark> = shared with the previous "
+              "chunk, <mark style='background:#a6d8ff'>blue</mark> = shared with the next; grey = text "
+              "just outside the chunk; ⟦ ⟧ = the chunk's edges.</p>")
+    with right:
+        st.html(render.chunk_detail_html(run.book.text, chunks, i))
+    if run.book.format == "pdf":
+        st.caption("The chunk on its printed page(s): green = chunk text, orange = overlap with a neighbour.")
+        overlaps = [(s + c.char_start, e + c.char_start) for s, e, _ in render.overlap_spans(chunks, i)]
+        cols = st.columns(min(3, c.page_end - c.page_start + 1))
+        for k, number in enumerate(range(c.page_start, c.page_end + 1)):
+            page = run.book.pages[number - 1]
+            spans = [(max(c.char_start, page.char_start) - page.char_start,
+                      min(c.char_end, page.char_end) - page.char_start, "chunk")]
+            spans += [(max(s, page.char_start) - page.char_start, min(e, page.char_end) - page.char_start,
+                       "overlap") for s, e in overlaps if s < page.char_end and page.char_start < e]
+            page_text = run.book.text[page.char_start:page.char_end]
+            png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)
+            cols[k % len(cols)].image(png, caption=f"page {number}" + (f" (p. {page.label})" if page.label else ""))

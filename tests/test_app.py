@@ -1,0 +1,286 @@
+"""The inspector app under Streamlit's AppTest: every page runs, shows what the core computes,
+keeps the book cached while the policy moves, escapes book text and reports errors in one line."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import streamlit as st
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+import inspector.state
+from chunking.ingest import load_book
+from chunking.policy import Policy
+from chunking.scorecard import scorecard
+from chunking.strategies import chunk_book
+from chunking.tokens import tokenize
+from inspector import figures
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGES = ["pages/1_Boundaries.py", "pages/2_Overlap.py", "pages/3_Chunks.py", "pages/4_Export.py"]
+DEFAULT = ROOT / "sample_books" / "r-intro.pdf"
+
+HOSTILE_MD = """# Chapter One <script>alert('x')</script>
+
+Some text with <img src=x onerror=alert(1)> and **bold markdown** and [a link](javascript:alert(2)).
+
+## A section
+
+<script>document.title='owned'</script> More words here so the chunk has a body. | a | b |
+
+# Chapter Two
+
+Second chapter text, plain and simple, with a `code span` and _emphasis_.
+"""
+
+
+@pytest.fixture(autouse=True)
+def clear_caches() -> None:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.fixture
+def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
+    """File name → bytes of every download button the app renders."""
+    seen: dict[str, bytes] = {}
+    real = MemoryMediaFileStorage.load_and_get_id
+
+    def capture(self, path_or_data, mimetype, kind, filename=None):  # noqa: ANN001
+        if filename is not None and isinstance(path_or_data, bytes):
+            seen[filename] = path_or_data
+        return real(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", capture)
+    return seen
+
+
+def run_app(page: str | None = None, at: AppTest | None = None) -> AppTest:
+    at = at or AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    if page:
+        at.switch_page(page)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def plotly(at: AppTest, key: str) -> dict:
+    (el,) = [e for e in at.get("plotly_chart") if e.proto.id.endswith(key) or key in e.proto.id]
+    return json.loads(el.proto.spec)
+
+
+def html_text(at: AppTest) -> str:
+    return "\n".join(e.proto.body for e in at.get("html"))
+
+
+@pytest.fixture(scope="module")
+def core_default():
+    book = load_book(DEFAULT)
+    tokenized = tokenize(book)
+    return book, tokenized, chunk_book(tokenized, Policy())
+
+
+@pytest.mark.parametrize("page", [None, *PAGES])
+def test_every_page_runs_on_the_default_sample(page: str | None) -> None:
+    at = run_app(page)
+    assert "r-intro.pdf" in html_text(at)
+    assert not at.error
+
+
+def test_home_metrics_equal_what_the_core_computes(core_default) -> None:
+    book, tokenized, chunks = core_default
+    m = metrics(run_app())
+    assert list(m) == ["Pages", "Chapters", "Tokens", "Chunks", "Chapter-crossing chunks"]
+    assert m["Pages"] == str(len(book.pages))
+    assert m["Chapters"] == str(len(figures.chapter_headings(book)))
+    assert m["Tokens"] == str(tokenized.n_tokens)
+    assert m["Chunks"] == str(len(chunks))
+    assert m["Chapter-crossing chunks"] == str(scorecard(chunks, tokenized, Policy())["chapter_crossing_chunks"])
+
+
+def test_home_shows_detected_structure_and_diagnostics(core_default) -> None:
+    book = core_default[0]
+    at = run_app()
+    structure = at.dataframe[0].value
+    assert list(structure["title"]) == [h.title for h in book.headings]
+    assert list(structure["page"]) == [h.page for h in book.headings]
+    facts = dict(zip(at.dataframe[1].value["fact"], at.dataframe[1].value["value"]))
+    assert facts["structure_source"] == book.diagnostics.structure_source
+
+
+def test_changing_max_tokens_rechunks_to_the_cores_count(core_default) -> None:
+    _, tokenized, _ = core_default
+    at = run_app()
+    at.slider(key="policy_max_tokens").set_value(256).run()
+    assert metrics(at)["Chunks"] == str(len(chunk_book(tokenized, Policy(max_tokens=256))))
+
+
+def test_moving_a_slider_neither_rereads_nor_retokenizes(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = {"load_book": 0, "tokenize": 0}
+    real_load, real_tokenize = inspector.state.load_book, inspector.state.tokenize
+
+    def counted_load(*args, **kwargs):  # noqa: ANN002, ANN003
+        calls["load_book"] += 1
+        return real_load(*args, **kwargs)
+
+    def counted_tokenize(*args, **kwargs):  # noqa: ANN002, ANN003
+        calls["tokenize"] += 1
+        return real_tokenize(*args, **kwargs)
+
+    monkeypatch.setattr(inspector.state, "load_book", counted_load)
+    monkeypatch.setattr(inspector.state, "tokenize", counted_tokenize)
+    at = run_app()
+    for value in (256, 384, 1024):
+        at.slider(key="policy_max_tokens").set_value(value).run()
+    at.slider(key="policy_overlap_tokens").set_value(40).run()
+    assert not at.exception
+    assert calls == {"load_book": 1, "tokenize": 1}
+    at.selectbox(key="policy_encoding").set_value("o200k_base").run()
+    assert calls == {"load_book": 1, "tokenize": 2}
+
+
+def test_policy_error_names_the_field_without_a_traceback() -> None:
+    at = run_app()
+    at.slider(key="policy_max_tokens").set_value(128).run()
+    at.slider(key="policy_overlap_tokens").set_value(200).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "overlap_tokens" in at.error[0].value
+    assert not at.metric  # the page stopped before computing anything
+
+
+def test_policy_survives_a_page_switch(core_default) -> None:
+    _, tokenized, _ = core_default
+    at = run_app()
+    at.slider(key="policy_max_tokens").set_value(300).run()
+    at.switch_page("pages/3_Chunks.py").run()
+    assert at.slider(key="policy_max_tokens").value == 300
+    assert metrics(at)["Chunks shown"].endswith(f"of {len(chunk_book(tokenized, Policy(max_tokens=300)))}")
+
+
+def test_corrupt_upload_shows_the_readers_one_line_error() -> None:
+    at = run_app()
+    at.file_uploader(key="home_upload").set_value(("broken.pdf", b"%PDF-1.7\n%garbage, not a PDF", "application/pdf"))
+    at.run()
+    assert not at.exception
+    assert len(at.error) == 1
+    message = at.error[0].value
+    assert "broken.pdf" in message and "\n" not in message.strip()
+
+
+def test_uploaded_book_text_is_escaped_never_rendered_as_html_or_markdown() -> None:
+    at = run_app()
+    at.file_uploader(key="home_upload").set_value(("hostile.md", HOSTILE_MD.encode(), "text/markdown")).run()
+    assert not at.exception and not at.error
+    for page in PAGES[:3]:
+        at.switch_page(page).run()
+        assert not at.exception
+        body = html_text(at)
+        assert "hostile.md" in body
+        assert "<script>" not in body and "<img" not in body
+        assert all("<script" not in m.value and "<img" not in m.value for m in at.markdown)
+    at.switch_page(PAGES[0]).run()
+    body = html_text(at)
+    assert "&lt;img src=x onerror=alert(1)&gt;" in body and "**bold markdown**" in body
+    assert "[a link](javascript:alert(2))" in body
+
+
+def test_boundaries_figure_bars_equal_the_chunks(core_default) -> None:
+    book, _, chunks = core_default
+    spec = plotly(run_app(PAGES[0]), "bnd_fig")
+    bars = {row[0]: (base, base + x) for t in spec["data"] if t["name"] != "Chapters"
+            for base, x, row in zip(t["base"], t["x"], t["customdata"])}
+    assert sorted(bars) == [c.order for c in chunks]
+    for c in chunks:
+        assert int(bars[c.order][0]) == c.page_start and int(bars[c.order][1]) == c.page_end
+    (chap,) = [t for t in spec["data"] if t["name"] == "Chapters"]
+    assert len(chap["base"]) == len(figures.fence_headings(book))
+
+
+def test_boundaries_next_button_and_number_input_open_that_chunks_detail(core_default) -> None:
+    _, _, chunks = core_default
+    at = run_app(PAGES[0])
+    at.button(key="bnd_next").click().run()
+    assert at.number_input(key="bnd_chunk").value == 1
+    assert at.subheader[0].value == "Chunk 1"
+    at.number_input(key="bnd_chunk").set_value(7).run()
+    assert at.subheader[0].value == "Chunk 7"
+    meta = at.dataframe[0].value
+    assert dict(zip(meta["field"], meta["value"]))["id"] == chunks[7].id
+    assert len(at.image) == chunks[7].page_end - chunks[7].page_start + 1  # its PDF pages
+
+
+def test_zoom_sets_the_boundaries_page_range() -> None:
+    at = run_app(PAGES[0])
+    at.slider(key="bnd_range").set_value((10, 20)).run()
+    assert plotly(at, "bnd_fig")["layout"]["xaxis"]["range"] == [10, 21]
+
+
+def test_overlap_heatmap_and_coverage_equal_the_chunks_spans(core_default) -> None:
+    book, tokenized, chunks = core_default
+    at = run_app(PAGES[1])
+    z = np.array(plotly(at, "ovl_heatmap")["data"][0]["z"])
+    om = figures.overlap_matrix(chunks)
+    assert z.shape == om.values.shape and (z == om.values).all()
+    for i, j, shared in figures.shared_token_pairs(chunks):
+        assert shared == min(chunks[i].token_end, chunks[j].token_end) - max(chunks[i].token_start,
+                                                                             chunks[j].token_start)
+    cov = np.array(plotly(at, "ovl_coverage")["data"][0]["z"], dtype=float)
+    assert np.array_equal(cov, figures.coverage_grid(book, chunks), equal_nan=True)
+    m = metrics(at)
+    assert m["Overlap tokens across chapters"] == "0"  # chapter-window never carries text across
+    assert m["Uncovered tokens"] == str(scorecard(chunks, tokenized, Policy())["uncovered_tokens"])
+
+
+def test_fixed_window_overlap_crosses_chapters() -> None:
+    at = run_app()
+    at.selectbox(key="policy_strategy").set_value("fixed-window").run()
+    at.switch_page(PAGES[1]).run()
+    assert int(metrics(at)["Overlap tokens across chapters"]) > 0
+
+
+def test_chunks_table_filters_by_end_reason_chapter_tokens_and_text(core_default) -> None:
+    _, _, chunks = core_default
+    at = run_app(PAGES[2])
+    assert len(at.dataframe[0].value) == len(chunks)
+    at.multiselect(key="chk_reasons").set_value(["fence"]).run()
+    assert len(at.dataframe[0].value) == sum(c.end_reason == "fence" for c in chunks)
+    at.multiselect(key="chk_reasons").set_value([]).run()
+    chapter = chunks[-1].chapter
+    at.multiselect(key="chk_chapters").set_value([chapter]).run()
+    assert list(at.dataframe[0].value["order"]) == [c.order for c in chunks if c.chapter == chapter]
+    at.multiselect(key="chk_chapters").set_value([]).run()
+    at.text_input(key="chk_query").set_value("regression").run()
+    assert list(at.dataframe[0].value["order"]) == [
+        c.order for c in chunks if "regression" in c.text.casefold()]
+
+
+def test_downloads_equal_the_cli_output(tmp_path: Path, downloads: dict[str, bytes]) -> None:
+    at = run_app()
+    at.slider(key="policy_max_tokens").set_value(400).run()
+    at.switch_page(PAGES[3]).run()
+    assert not at.exception and at.success
+    for fmt, name in [("jsonl", "r-intro.jsonl"), ("csv", "r-intro.csv"), ("parquet", "r-intro.parquet"),
+                      ("langchain", "r-intro.langchain.jsonl")]:
+        out = tmp_path / fmt / name
+        subprocess.run([sys.executable, "-m", "chunking", "chunk", str(DEFAULT), "-o", str(out), "--format", fmt,
+                        "--max-tokens", "400"], check=True, cwd=ROOT, capture_output=True)
+        assert downloads[name] == out.read_bytes(), fmt
+    # The manifest button defaults to the JSONL file's manifest.
+    assert downloads["r-intro.manifest.json"] == (tmp_path / "jsonl" / "r-intro.manifest.json").read_bytes()
+    rows = [json.loads(line) for line in downloads["r-intro.jsonl"].decode().splitlines()]
+    table = pd.read_parquet(io.BytesIO(downloads["r-intro.parquet"]))
+    assert list(table["id"]) == [r["id"] for r in rows]
