@@ -1,0 +1,122 @@
+"""Heading detection from the text and its typography, on small PDFs without an outline."""
+
+from __future__ import annotations
+
+from chunking.ingest import load_book
+from pdf_factory import body, make_pdf
+
+BIG = 20.0
+SMALL = 8.0
+
+
+def _chapters(book) -> list[tuple[str, str, str, int]]:
+    return [(h.kind, h.number, h.title, h.page) for h in book.headings if h.kind != "section"]
+
+
+def _book_with_running_headers() -> bytes:
+    """Chapter openers with ``Chapter N`` / title; other pages carry ``N`` / ``CHAPTER N. TITLE``."""
+    pages, physical = [], 0
+    for number, title, length in ((1, "Alpha", 4), (2, "Beta", 1), (3, "Gamma", 3)):
+        pages.append([("Chapter " + str(number), BIG), (title, BIG)] + body(14, number * 100))
+        physical += 1
+        for extra in range(length):
+            physical += 1
+            header = [(str(physical), SMALL), (f"CHAPTER {number}. {title.upper()}", SMALL)]
+            pages.append(header + body(14, number * 100 + 20 * (extra + 1)))
+    return make_pdf(pages)
+
+
+def test_chapter_keyword_with_title_on_the_next_line_is_found_and_running_headers_are_not():
+    book = load_book(_book_with_running_headers(), name="headers.pdf")
+    assert book.diagnostics.structure_source == "headings"
+    assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Beta", 6), ("chapter", "3", "Gamma", 8)]
+    # "CHAPTER 2. BETA" appears once (chapter 2 has one more page): not removed as a repeat,
+    # yet never a chapter start, because it is set at header size.
+    assert "CHAPTER 2. BETA" in book.text
+    assert book.diagnostics.removed_header_lines >= 5
+
+
+def test_chapter_that_starts_mid_page_starts_at_its_line():
+    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
+             body(6, 100) + [("Chapter 2", BIG), ("Beta", BIG)] + body(6, 200)]
+    book = load_book(make_pdf(pages), name="mid.pdf")
+    beta = book.headings[1]
+    assert (beta.number, beta.page) == ("2", 2)
+    assert book.pages[1].char_start < beta.char_offset
+    assert book.text[beta.char_offset:].startswith("Chapter 2\nBeta\nLine 200")
+
+
+def test_seed_false_positives_are_not_headings():
+    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(4)
+             + [("Section did not converge after many steps", 10.0), ("Part of the problem is here", 10.0),
+                ("Part 2 of the report shows growth", 10.0), ("Chapter 15 documents the thread system", 10.0)]
+             + body(4, 50)]
+    book = load_book(make_pdf(pages), name="false.pdf")
+    assert _chapters(book) == [("chapter", "1", "Alpha", 1)]
+
+
+def test_texinfo_numbered_titles_form_a_sequence_and_list_items_do_not_join():
+    pages = [[("1 Getting started", BIG)] + body(5) + [("1. Open the file.", 10.0), ("2. Save it", 10.0)] + body(5, 10),
+             [("2 Going further", BIG)] + body(10, 30),
+             [("3. Wrapping up", BIG)] + body(10, 60)]
+    book = load_book(make_pdf(pages), name="texinfo.pdf")
+    assert _chapters(book) == [("chapter", "1", "Getting started", 1), ("chapter", "2", "Going further", 2),
+                               ("chapter", "3", "Wrapping up", 3)]
+
+
+def test_sphinx_chapter_number_word_title_and_spelled_numbers():
+    pages = [[("CHAPTER", BIG), ("ONE", BIG), ("INSTALLATION", BIG)] + body(10),
+             [("CHAPTER", BIG), ("TWO", BIG), ("USAGE NOTES", BIG)] + body(10, 20),
+             [("Chapter Three", BIG), ("Advanced Topics", BIG)] + body(10, 40)]
+    book = load_book(make_pdf(pages), name="sphinx.pdf")
+    assert _chapters(book) == [("chapter", "ONE", "Installation", 1), ("chapter", "TWO", "Usage Notes", 2),
+                               ("chapter", "Three", "Advanced Topics", 3)]
+
+
+def test_parts_appendices_and_front_back_matter_sit_at_chapter_level_around_parts():
+    pages = [[("Preface", BIG)] + body(8),
+             [("Part I", BIG), ("Basics", BIG)] + body(3, 10),
+             [("Chapter 1", BIG), ("Alpha", BIG)] + body(8, 20),
+             [("Chapter 2: Beta", BIG)] + body(8, 40),
+             [("Appendix A", BIG), ("Tables", BIG)] + body(8, 60),
+             [("Index", BIG)] + body(8, 80)]
+    book = load_book(make_pdf(pages), name="matter.pdf")
+    assert [(h.level, h.kind, h.number, h.title, h.page) for h in book.headings] == [
+        (2, "front", "", "Preface", 1), (1, "part", "I", "Basics", 2), (2, "chapter", "1", "Alpha", 3),
+        (2, "chapter", "2", "Beta", 4), (2, "appendix", "A", "Tables", 5), (2, "back", "", "Index", 6)]
+
+
+def test_numbered_sections_follow_their_chapter_number_and_increase():
+    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(3) + [("1.1 First Steps", 12.0)] + body(3, 10)
+             + [("2.7 Stray Reference Line", 12.0)] + [("1.2 Next Steps", 12.0)] + body(3, 20),
+             [("Chapter 2", BIG), ("Beta", BIG)] + body(3, 30) + [("2.1 Basics Again", 12.0)] + body(3, 40)]
+    book = load_book(make_pdf(pages), name="sections.pdf")
+    assert [(h.level, h.number, h.title) for h in book.headings if h.kind == "section"] == [
+        (2, "1.1", "First Steps"), (2, "1.2", "Next Steps"), (2, "2.1", "Basics Again")]
+
+
+def test_contents_page_lines_are_not_chapter_starts():
+    names = {1: "Topic Alpha", 2: "Topic Beta", 3: "Topic Gamma"}
+    contents = [("Contents", BIG)] + [(f"{n} {names[n]} . . . . . . {n * 10}", 10.0) for n in names] \
+        + [(f"{n}.1 Subtopic . . . . {n * 10 + 1}", 10.0) for n in names]
+    pages = [contents] + [[(f"{n} {names[n]}", BIG)] + body(8, n * 20) for n in names]
+    book = load_book(make_pdf(pages), name="contents.pdf")
+    assert _chapters(book) == [("front", "", "Contents", 1)] + [
+        ("chapter", str(n), names[n], n + 1) for n in names]
+
+
+def test_structure_none_gives_no_headings_and_headings_mode_ignores_the_outline():
+    data = _book_with_running_headers()
+    assert load_book(data, name="x.pdf", structure="none").headings == ()
+    assert load_book(data, name="x.pdf", structure="none").diagnostics.structure_source == "none"
+    assert load_book(data, name="x.pdf", structure="headings").diagnostics.structure_source == "headings"
+
+
+def test_small_running_header_naming_the_new_chapter_above_its_mid_page_start_is_not_the_start():
+    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
+             [("2", SMALL), ("CHAPTER 2. BETA", SMALL)] + body(6, 100) + [("Chapter 2", BIG), ("Beta", BIG)]
+             + body(6, 200)]
+    book = load_book(make_pdf(pages), name="header-above.pdf")
+    beta = book.headings[1]
+    assert (beta.number, beta.title, beta.page) == ("2", "Beta", 2)
+    assert book.text[beta.char_offset:].startswith("Chapter 2\nBeta\nLine 200")
