@@ -50,7 +50,7 @@ class Parsed:
 
 
 def number_value(number: str) -> int:
-    """``"12"`` → 12, ``"XII"`` → 12, ``"Three"`` → 3, ``"C"`` (appendix letter) → 3; 0 if none."""
+    """``"12"`` → 12, ``"XII"`` → 12, ``"Three"`` → 3, ``"B"`` (appendix letter, not roman) → 2; 0 if none."""
     if not number:
         return 0
     if number.isdigit():

@@ -1,0 +1,68 @@
+"""Heading vocabulary: what a line says it is (kind, number, clean title)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunking.structure.kinds import clean_title, number_value, parse_heading, title_like
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("Chapter 12: Graphical procedures", ("chapter", "12", "Graphical procedures")),
+    ("CHAPTER XII. The End", ("chapter", "XII", "The End")),
+    ("Chapter Three", ("chapter", "Three", "")),
+    ("Chapter twenty-one: Late", ("chapter", "twenty-one", "Late")),
+    ("Part I", ("part", "I", "")),
+    ("Section 2.4 Results", ("section", "2.4", "Results")),
+    ("12.1. Exceptions", ("section", "12.1", "Exceptions")),
+    ("12. System Operations", ("numbered", "12", "System Operations")),
+    ("12 Graphical procedures", ("numbered", "12", "Graphical procedures")),
+    ("Appendix A", ("appendix", "A", "")),
+    ("Appendix B Invoking R", ("appendix", "B", "Invoking R")),
+    ("Appendix D Function and variable index", ("back", "D", "Function and variable index")),
+    ("Preface", ("front", "", "Preface")),
+    ("Table of Contents", ("front", "", "Table of Contents")),
+    ("Bibliography", ("back", "", "Bibliography")),
+    ("Concept index", ("back", "", "Concept index")),
+])
+def test_heading_lines_parse_into_kind_number_and_title(line, expected):
+    parsed = parse_heading(line)
+    assert (parsed.kind, parsed.number, parsed.title) == expected
+
+
+@pytest.mark.parametrize("line", [
+    "Section did not converge",        # "did" is not a roman numeral
+    "Part civil war",
+    "Part 2 of the report shows growth",
+    "Part of the problem",
+    "Chapter 15 documents the thread system",
+    "Introduction",
+    "1. To quit the R program, type q().",
+    "Chapter I. this is a sentence, not a title,",
+])
+def test_sentences_that_look_like_headings_are_not(line):
+    assert parse_heading(line) is None
+
+
+@pytest.mark.parametrize("number, value", [("12", 12), ("XIV", 14), ("Three", 3), ("ONE", 1),
+                                           ("twenty-one", 21), ("B", 2), ("", 0)])
+def test_number_value_reads_arabic_roman_spelled_and_letters(number, value):
+    assert number_value(number) == value
+
+
+@pytest.mark.parametrize("raw, clean", [
+    ("Alpha\t. . . . . . 12", "Alpha"),
+    ("  Beta\x07 ", "Beta"),
+    ("Gamma........ 7", "Gamma"),
+    ("Delta   14", "Delta"),
+    ("Python 3", "Python 3"),
+])
+def test_clean_title_strips_outline_junk_but_keeps_real_words(raw, clean):
+    assert clean_title(raw) == clean
+
+
+def test_title_like_rejects_contents_lines_and_sentences():
+    assert title_like("Storage Management")
+    assert not title_like("Storage Management . . . . 411")
+    assert not title_like("is made of roman letters")
+    assert not title_like("A sentence that ends with a full stop.")
