@@ -335,3 +335,35 @@ def test_python_m_chunking_outline_prints_one_line_and_exits_3(tmp_path):
         "chunking: error: lol.epub: META-INF/container.xml declares XML entities"
         " (DOCTYPE internal subset); refused as unsafe\n"
     )
+
+
+def test_many_entries_are_refused_from_the_end_record_before_parsing():
+    # Only the end-of-central-directory record claims 60,000 entries; the real zip has a few.
+    data = bytearray(build_epub(ONE_DOC, nav=NAV))
+    end = data.rfind(b"PK\x05\x06")
+    data[end + 8 : end + 12] = struct.pack("<HH", 60_000, 60_000)
+    assert refused(bytes(data), "claims.epub") == (
+        f"claims.epub: 60000 zip entries (limit {MAX_ENTRIES}); refused"
+    )
+
+
+def test_duplicate_zip_entries_are_refused():
+    buf = io.BytesIO(build_epub(ONE_DOC, nav=NAV))
+    with zipfile.ZipFile(buf, "a") as zf, pytest.warns(UserWarning, match="Duplicate name"):
+        zf.writestr("OEBPS/a.xhtml", xhtml("<p>Other text.</p>"))
+    assert refused(buf.getvalue(), "dup.epub") == "dup.epub: zip entry 'OEBPS/a.xhtml' appears twice; refused"
+
+
+def test_href_that_is_not_a_url_leaves_its_entry_unresolved():
+    nav = nav_doc('<li><a href="a.xhtml">One</a></li><li><a href="http://[broken">Broken</a></li>')
+    book = read_raw(build_epub(ONE_DOC, nav=nav), "url.epub")
+    assert [(e.title, e.page) for e in book.outline] == [("One", 1), ("Broken", 0)]
+
+
+def test_zip64_entry_count_is_read_from_the_zip64_end_record():
+    data = bytearray(build_epub(ONE_DOC, nav=NAV))
+    end = data.rfind(b"PK\x05\x06")
+    data[end + 8 : end + 12] = struct.pack("<HH", 0xFFFF, 0xFFFF)
+    zip64_end = b"PK\x06\x06" + struct.pack("<QHHIIQQQQ", 44, 45, 45, 0, 0, 70_000, 70_000, 0, 0)
+    data[end:end] = zip64_end
+    assert refused(bytes(data), "z64.epub") == f"z64.epub: 70000 zip entries (limit {MAX_ENTRIES}); refused"

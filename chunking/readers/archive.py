@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import struct
 import zipfile
 import zlib
 from urllib.parse import unquote, urlsplit
@@ -63,13 +64,17 @@ def resolve_href(doc_path: str, href: str, where: str) -> tuple[str, str] | None
 
     Returns:
         tuple[str, str] | None: ``(zip path, fragment)``; ``fragment`` is ``""`` when absent and the
-        path is ``doc_path`` itself for a bare ``#fragment``. None for external links (``http:``…).
+        path is ``doc_path`` itself for a bare ``#fragment``. None for external links (``http:``…)
+        and for hrefs that are not URLs at all.
 
     Raises:
         UnreadableInputError: the href is absolute, uses backslashes or climbs out of the archive.
     """
     raw_path, _, fragment = href.strip().partition("#")
-    parts = urlsplit(raw_path)
+    try:
+        parts = urlsplit(raw_path)
+    except ValueError:
+        return None  # not even a URL ("http://[x"): nothing in the book to point at
     if len(parts.scheme) > 1:
         return None  # http:, mailto:, … : outside the book, nothing to read
     path = unquote(raw_path)
@@ -83,6 +88,18 @@ def resolve_href(doc_path: str, href: str, where: str) -> tuple[str, str] | None
     return resolved, unquote(fragment)
 
 
+def _declared_entry_count(data: bytes) -> int:
+    """Entry count from the zip's end-of-central-directory record (ZIP64 aware); 0 if not found."""
+    at = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))
+    if at < 0 or at + 22 > len(data):
+        return 0
+    count = struct.unpack_from("<H", data, at + 10)[0]
+    zip64 = data.rfind(b"PK\x06\x06", max(0, at - 4096), at)
+    if count == 0xFFFF and zip64 >= 0 and zip64 + 40 <= len(data):
+        count = struct.unpack_from("<Q", data, zip64 + 32)[0]
+    return count
+
+
 class EpubArchive:
     """The zip inside an EPUB, opened with limits.
 
@@ -92,11 +109,18 @@ class EpubArchive:
 
     Raises:
         UnreadableInputError: not a zip, too many entries, an entry or the total too large or
-            too compressible (zip bomb), password-protected entries.
+            too compressible (zip bomb), two entries with one name.
     """
 
     def __init__(self, data: bytes, name: str) -> None:
         self.name = name
+        # NOTE: checked before zipfile parses the central directory, which for millions of
+        # entries would take seconds; the real count is checked again below.
+        declared_entries = _declared_entry_count(data)
+        if declared_entries > MAX_ENTRIES:
+            raise UnreadableInputError(
+                f"{name}: {declared_entries} zip entries (limit {MAX_ENTRIES}); refused"
+            )
         try:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self._zip.infolist()
@@ -109,7 +133,10 @@ class EpubArchive:
         for info in infos:
             self._check_size(info.filename, info.file_size, info.compress_size)
             declared += info.file_size
-            self._infos.setdefault(info.filename, info)
+            if info.filename in self._infos:
+                # Two entries with one name: readers disagree on which one counts, so refuse.
+                raise UnreadableInputError(f"{name}: zip entry {info.filename!r} appears twice; refused")
+            self._infos[info.filename] = info
         if declared > MAX_TOTAL_BYTES:
             raise UnreadableInputError(
                 f"{name}: entries expand to {declared // _MIB} MiB in all"
