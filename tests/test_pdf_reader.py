@@ -1,0 +1,58 @@
+"""The PDF reader: pages, printed labels, outline destinations and title, as PyMuPDF gives them."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunking.readers import read_raw
+from chunking.readers.pdf import read_pdf
+from conftest import sample_book
+from pdf_factory import body, line_tops, make_pdf
+
+
+def test_pages_are_one_based_in_physical_order_with_their_text():
+    raw = read_pdf(make_pdf([body(2), body(2, 10), body(2, 20)]), "three.pdf")
+    assert [p.number for p in raw.pages] == [1, 2, 3]
+    assert [p.text.split("\n")[0] for p in raw.pages] == [
+        "Line 0 plain body text about the topic at hand number 0.",
+        "Line 10 plain body text about the topic at hand number 10.",
+        "Line 20 plain body text about the topic at hand number 20."]
+    assert raw.format == "pdf" and raw.pdf is not None
+
+
+def test_printed_labels_come_from_the_pdf_and_are_empty_when_it_defines_none():
+    labels = [{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+              {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1}]
+    raw = read_pdf(make_pdf([body(1)] * 4, labels=labels), "labels.pdf")
+    assert [p.label for p in raw.pages] == ["i", "ii", "1", "2"]
+    assert [p.label for p in read_pdf(make_pdf([body(1)] * 2), "plain.pdf").pages] == ["", ""]
+
+
+def test_outline_entries_keep_level_title_page_and_the_distance_from_the_page_top():
+    page = body(20)
+    tops = line_tops(page)
+    raw = read_pdf(make_pdf([page, page], toc=[(1, "One", 1, tops[0]), (2, "Deep", 2, tops[15])]), "toc.pdf")
+    assert [(e.level, e.title, e.page) for e in raw.outline] == [(1, "One", 1), (2, "Deep", 2)]
+    assert raw.outline[0].y == pytest.approx(tops[0], abs=0.5)
+    assert raw.outline[1].y == pytest.approx(tops[15], abs=0.5)
+
+
+def test_title_comes_from_metadata_unless_it_is_a_file_name():
+    assert read_pdf(make_pdf([body(1)], title="A Real Title"), "x.pdf").title == "A Real Title"
+    assert read_pdf(make_pdf([body(1)], title="haskell.dvi"), "haskell98-report.pdf").title == "haskell98-report"
+    assert read_pdf(make_pdf([body(1)]), "no-title.pdf").title == "no-title"
+
+
+def test_read_raw_dispatches_pdf_by_extension():
+    raw = read_raw(make_pdf([body(1)]), "Book.PDF")
+    assert raw.format == "pdf"
+
+
+def test_sample_book_labels_and_outline_are_read():
+    raw = read_pdf(sample_book("r-intro.pdf").read_bytes(), "r-intro.pdf")
+    assert len(raw.pages) == 113
+    assert [p.label for p in raw.pages[:8]] == ["T-1", "T-2", "i", "ii", "iii", "iv", "1", "2"]
+    assert len(raw.outline) == 145
+    first = raw.outline[0]
+    assert (first.level, first.title, first.page) == (1, "Preface", 7)
+    assert first.y == pytest.approx(72.0, abs=1.0)
