@@ -1,0 +1,77 @@
+"""``python -m chunking chunk BOOK [-o OUT] [--format …] [policy options]``: chunk and export.
+
+One book: read → tokenize → chunk → validate, then write OUT (JSONL on stdout when ``-o`` is
+absent) and ``<OUT stem>.manifest.json`` atomically. A folder: batch mode (``chunking.batch``),
+one output and manifest per book under ``-o``. Exit 0 ok, 2 usage/policy error or too many
+chunks (nothing written), 3 unreadable book, 4 the chunks break a rule (files are written, the
+manifest's ``validation`` says which rule).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import UsageError, ValidationFailure
+from ..export import format_for_path, render, write_outputs
+from ..policy import Policy
+
+
+def run(*, book: str, out: str | None, format: str | None, workers: int | None, structure: str,
+        strategy: str, max_tokens: int, overlap_tokens: int, target_pages: int, max_pages: int,
+        max_chunks: int, fence: str, encoding: str, snap: str, min_section_tokens: int) -> int:
+    """Chunk one book (or a folder of books) and write the chunks and manifest.
+
+    Args:
+        book (str): a book file, or a folder of books (batch mode).
+        out (str | None): output file (folder in batch mode); stdout (JSONL) when None.
+        format (str | None): ``jsonl``, ``csv``, ``parquet`` or ``langchain``; default from
+            ``out``'s extension, else ``jsonl``.
+        workers (int | None): batch mode: parallel processes.
+        structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
+            fence, encoding, snap, min_section_tokens: the ``Policy`` fields.
+
+    Returns:
+        int: 0 when every rule holds.
+
+    Raises:
+        PolicyError, UsageError, ChunkLimitError: exit 2 (validated before the book is read).
+        UnreadableInputError: exit 3.
+        ValidationFailure: exit 4, after the files were written.
+    """
+    policy = Policy(strategy=strategy, max_tokens=max_tokens, overlap_tokens=overlap_tokens,
+                    target_pages=target_pages, max_pages=max_pages, max_chunks=max_chunks, fence=fence,
+                    encoding=encoding, structure=structure, snap=snap, min_section_tokens=min_section_tokens)
+    if Path(book).is_dir():
+        return _batch(book, out, format, workers, policy)
+    if workers is not None:
+        raise UsageError("--workers is for batch mode: give a folder of books as BOOK")
+    fmt = format_for_path(out, format)
+    if out is None and fmt == "parquet":
+        raise UsageError("--format parquet needs -o OUT (Parquet is binary; stdout takes jsonl, csv or langchain)")
+    from ..pipeline import run_book
+
+    result = run_book(book, policy)
+    if out is None:
+        sys.stdout.buffer.write(render(result.chunks, fmt))
+        sys.stdout.flush()
+    else:
+        manifest = write_outputs(result.chunks, result.manifest, out, fmt)
+        print(f"wrote {len(result.chunks)} chunks ({result.tokenized.n_tokens} tokens) to {out}; "
+              f"manifest {manifest}", file=sys.stderr)
+    if not result.report.ok:
+        raise ValidationFailure(result.report.message)
+    return 0
+
+
+def _batch(book_dir: str, out: str | None, fmt: str | None, workers: int | None, policy: Policy) -> int:
+    """Hand a folder to the batch runner (imported only here: single books never need it)."""
+    if out is None:
+        raise UsageError("batch mode (BOOK is a folder) needs -o OUTDIR")
+    try:
+        from ..batch import run_batch
+    except ModuleNotFoundError as exc:
+        if exc.name != "chunking.batch":
+            raise
+        raise UsageError(f"{book_dir} is a folder, and batch mode is not available in this version") from None
+    return run_batch(book_dir, out, policy, format_for_path(None, fmt), workers)

@@ -1,0 +1,79 @@
+"""``python -m chunking validate CHUNKS [--manifest M]``: re-check exported chunks (rules 1–7).
+
+The manifest (default ``<CHUNKS stem>.manifest.json``) names the policy and the book (path and
+sha256); the book is read again, tokenized, and the chunks are checked against it with
+``chunking.validate``. Exit 0 valid, 4 invalid (one line naming the rule and the chunk), 3 when
+the chunks, the manifest or the book cannot be read or the book has changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import UnreadableInputError, ValidationFailure
+from ..export import manifest_path, read_chunks
+from ..policy import Policy
+
+
+def _load_manifest(path: Path) -> dict[str, Any]:
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UnreadableInputError(f"{path}: no manifest (give it with --manifest)") from None
+    except (OSError, ValueError) as exc:
+        raise UnreadableInputError(f"{path}: not a readable manifest: {type(exc).__name__}") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("policy"), dict) \
+            or not isinstance(manifest.get("book"), dict):
+        raise UnreadableInputError(f"{path}: manifest lacks 'policy' or 'book'")
+    return manifest
+
+
+def _book_path(manifest: dict[str, Any], manifest_file: Path) -> Path:
+    """The book the manifest names: its recorded path, else its file name next to the manifest."""
+    book = manifest["book"]
+    candidates = [Path(book["path"])] if book.get("path") else []
+    if book.get("source_name"):
+        candidates.append(manifest_file.parent / book["source_name"])
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise UnreadableInputError(f"{manifest_file}: the book it names ({book.get('path') or book.get('source_name')}) "
+                               f"is not there; the chunks cannot be checked without it")
+
+
+def run(*, chunks: str, manifest: str | None) -> int:
+    """Validate an exported chunk file against its book and policy.
+
+    Args:
+        chunks (str): the chunk file (``.jsonl``, ``.csv``, ``.parquet``; LangChain JSONL too).
+        manifest (str | None): the manifest; default ``<chunks stem>.manifest.json``.
+
+    Returns:
+        int: 0 when rules 1–7 hold.
+
+    Raises:
+        UnreadableInputError: chunks, manifest or book unreadable, or the book changed (exit 3).
+        PolicyError: the manifest's policy is invalid (exit 2).
+        ValidationFailure: a rule is broken (exit 4).
+    """
+    from ..ingest import load_book
+    from ..tokens import tokenize
+    from ..validate import validate_chunks
+
+    manifest_file = Path(manifest) if manifest else manifest_path(chunks)
+    meta = _load_manifest(manifest_file)
+    policy = Policy(**meta["policy"])
+    chunk_list, _ = read_chunks(chunks)
+    book_file = _book_path(meta, manifest_file)
+    data = book_file.read_bytes()
+    if hashlib.sha256(data).hexdigest() != meta["book"].get("sha256"):
+        raise UnreadableInputError(f"{book_file}: the book changed since the chunks were written (sha256 differs)")
+    book = load_book(data, name=book_file.name, structure=policy.structure)
+    report = validate_chunks(chunk_list, tokenize(book, policy.encoding), policy)
+    if not report.ok:
+        raise ValidationFailure(f"{chunks}: {report.message}")
+    print(f"{chunks}: valid: {report.message}")
+    return 0
