@@ -141,7 +141,8 @@ class SearchSpace:
         positions = np.arange(0, max(len(norm) - ANCHOR_LEN + 1, 0), ANCHOR_STEP, dtype=np.int64)
         hashes = _ngram_hashes(norm, positions)
         order = np.argsort(hashes, kind="stable")
-        return cls(book, norm, index, hashes[order], positions[order], sentence_starts(book.text))
+        starts = sentence_starts(book.text, [h.char_offset for h in book.headings])
+        return cls(book, norm, index, hashes[order], positions[order], starts)
 
 
 @dataclass
@@ -441,11 +442,16 @@ def enclosing_titles(book: Book, offset: int) -> tuple[str, str]:
     return chapter, section
 
 
-def sentence_starts(text: str) -> np.ndarray:
-    """Offsets in ``text`` where sentences start: after ``.``, ``!``, ``?`` (and closing quotes or
-    brackets) followed by space and a capital or digit, and after blank lines. Always holds 0."""
+def sentence_starts(text: str, breaks: Sequence[int] = ()) -> np.ndarray:
+    """Offsets in ``text`` where sentences start, sorted and distinct.
+
+    A sentence starts after ``.``, ``!`` or ``?`` (and closing quotes or brackets) followed by
+    space and a capital or digit, after a blank line, at 0, and at every offset in ``breaks``
+    (pass the headings' offsets: a heading line has no full stop but ends the sentence before it).
+    """
     cuts = [m.end() for m in _SENTENCE_END.finditer(text)]
-    return np.array([0] + [c for c in cuts if c < len(text)], dtype=np.int64)
+    extra = [b for b in breaks if 0 < b < len(text)]
+    return np.unique(np.array([0, *cuts, *extra], dtype=np.int64))
 
 
 def edge_context(space: SearchSpace, start: int, end: int) -> tuple[str, str]:
