@@ -1,0 +1,224 @@
+"""Batch runs: every book under a folder, in parallel processes, resumable (issue 7).
+
+``run_batch(book_dir, out_dir, policy, fmt, workers)`` is what ``python -m chunking chunk DIR -o
+OUTDIR [--workers N]`` calls. Contract:
+
+* every supported book under ``book_dir`` (recursively, hidden files and ``out_dir`` excluded)
+  is chunked by the same ``pipeline.run_book`` + ``export.write_outputs`` as a single-book run,
+  so each output is byte-identical to ``python -m chunking chunk BOOK -o OUT``;
+* outputs mirror the folder tree: ``DIR/a/b.pdf`` → ``OUTDIR/a/b.pdf.<ext>`` and
+  ``OUTDIR/a/b.pdf.manifest.json`` (the book's full name is kept, so ``b.pdf`` and ``b.epub``
+  never collide);
+* a book whose manifest already records the same sha256, policy and format, a passing
+  validation and an existing chunk file is skipped, so an interrupted run resumes;
+* a failing book is reported at the end (one line each) and never stops the others; the exit
+  code is 0 only when no book failed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from .errors import ChunkingError, UsageError
+from .export import manifest_path, write_outputs
+from .policy import Policy
+from .readers import SUPPORTED_EXTENSIONS
+
+_SUFFIX = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "langchain": ".jsonl"}
+"""File extension of the chunk file per export format (LangChain records are JSON lines)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one book (picklable: it crosses the process boundary).
+
+    Attributes:
+        book (str): the book's path relative to the batch folder.
+        status (str): ``written``, ``skipped`` or ``failed``.
+        exit_code (int): the single-book CLI's exit code for this book (0 when not failed).
+        message (str): one line: chunk count, or the error.
+    """
+
+    book: str
+    status: str
+    exit_code: int = 0
+    message: str = ""
+
+
+def find_books(book_dir: str | os.PathLike, out_dir: str | os.PathLike | None = None) -> list[Path]:
+    """Every supported book file under ``book_dir``, in a stable (sorted) order.
+
+    Args:
+        book_dir (str | os.PathLike): the folder to search recursively.
+        out_dir (str | os.PathLike | None): a folder to leave out (the batch's own outputs may
+            live inside ``book_dir``). Defaults to None.
+
+    Returns:
+        list[Path]: book paths; hidden files and folders (``.name``) are left out.
+    """
+    root = Path(book_dir).resolve()
+    skip = Path(out_dir).resolve() if out_dir is not None else None
+    books = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
+            continue
+        if skip is not None and (path == skip or skip in path.parents):
+            continue
+        if path.suffix.lower() in SUPPORTED_EXTENSIONS:
+            books.append(path)
+    return books
+
+
+def output_path(book: Path, book_dir: Path, out_dir: Path, fmt: str) -> Path:
+    """Where one book's chunk file goes: the book's relative path plus the format's extension."""
+    # NOTE: ``book`` comes from ``find_books`` (under the resolved folder); it is not resolved
+    # itself, so a symlinked book keeps its place in the tree.
+    rel = book.relative_to(book_dir.resolve())
+    return out_dir / rel.parent / (rel.name + _SUFFIX[fmt])
+
+
+def is_done(book: Path, out: Path, policy: Policy, fmt: str) -> bool:
+    """True when ``out`` already holds this book's chunks for this policy and format.
+
+    The manifest (written after its chunk file, so its presence means the chunk file is
+    complete) must name the same sha256, the same policy, the same format and a passing
+    validation; anything unreadable or different means "run it again".
+    """
+    manifest_file = manifest_path(out)
+    if not (out.is_file() and manifest_file.is_file()):
+        return False
+    try:
+        manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+        return (
+            manifest["book"]["sha256"] == _sha256(book)
+            and manifest["policy"] == policy.to_dict()
+            and manifest["output"]["format"] == fmt
+            and bool(manifest["validation"]["ok"])
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) -> Outcome:
+    """Chunk one book exactly as the single-book CLI does and write its outputs.
+
+    Never raises for a bad book: every failure becomes an ``Outcome`` carrying the exit code the
+    single-book CLI would have returned, so one book can never stop the batch.
+    """
+    from .pipeline import run_book
+
+    try:
+        result = run_book(str(book), policy)
+        write_outputs(result.chunks, result.manifest, out, fmt)
+    except ChunkingError as exc:
+        return Outcome(label, "failed", exc.exit_code, " ".join(str(exc).split()))
+    except Exception as exc:  # NOTE: a bug on one book must not cost the others their output
+        return Outcome(label, "failed", 1, f"internal error: {type(exc).__name__}: {exc}")
+    if not result.report.ok:
+        return Outcome(label, "failed", 4, f"written, but validation failed: {result.report.message}")
+    return Outcome(label, "written", 0, f"{len(result.chunks)} chunks")
+
+
+def run_batch(book_dir: str | os.PathLike, out_dir: str | os.PathLike, policy: Policy, fmt: str,
+              workers: int | None = None) -> int:
+    """Chunk every book under ``book_dir`` into ``out_dir``, in parallel, skipping finished ones.
+
+    Args:
+        book_dir (str | os.PathLike): folder of books (searched recursively).
+        out_dir (str | os.PathLike): folder for the chunk files and manifests (created).
+        policy (Policy): the validated policy, the same for every book.
+        fmt (str): export format (``jsonl``, ``csv``, ``parquet`` or ``langchain``).
+        workers (int | None): parallel processes; None means one per core, at most one per
+            book. ``1`` runs in this process.
+
+    Returns:
+        int: 0 when no book failed; else the failed books' exit code when they share one
+        (3 unreadable, 4 validation, 2 too many chunks), otherwise 1.
+
+    Raises:
+        UsageError: ``book_dir`` is not a folder, holds no book, or ``workers`` is below 1.
+    """
+    root = Path(book_dir)
+    if not root.is_dir():
+        raise UsageError(f"{book_dir}: not a folder")
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1; got {workers}")
+    if fmt not in _SUFFIX:
+        raise UsageError(f"--format must be one of {', '.join(_SUFFIX)}; got {fmt!r}")
+    out_root = Path(out_dir)
+    books = find_books(root, out_root)
+    if not books:
+        raise UsageError(f"{book_dir}: no books ({', '.join(SUPPORTED_EXTENSIONS)}) under this folder")
+
+    outcomes: list[Outcome] = []
+    todo: list[tuple[Path, Path, str]] = []
+    for book in books:
+        label = str(book.relative_to(root.resolve()))
+        out = output_path(book, root, out_root, fmt)
+        if is_done(book, out, policy, fmt):
+            outcomes.append(Outcome(label, "skipped", 0, "already done for this sha256 and policy"))
+        else:
+            todo.append((book, out, label))
+
+    n_workers = min(workers or os.cpu_count() or 1, max(1, len(todo)))
+    with tqdm(total=len(books), initial=len(outcomes), unit="book", desc="chunking", file=sys.stderr,
+              dynamic_ncols=True) as bar:
+        if n_workers == 1:
+            for book, out, label in todo:
+                outcomes.append(process_book(book, out, policy, fmt, label))
+                bar.update()
+        else:
+            outcomes.extend(_run_parallel(todo, policy, fmt, n_workers, bar))
+    return _report(outcomes, out_root)
+
+
+def _run_parallel(todo: list[tuple[Path, Path, str]], policy: Policy, fmt: str, n_workers: int,
+                  bar: tqdm) -> list[Outcome]:
+    """Run ``process_book`` over ``todo`` in ``n_workers`` processes; a dead worker fails only its books."""
+    outcomes = []
+    # NOTE: "spawn", not fork: the parent runs tqdm's monitor thread, and forking a threaded
+    # process can deadlock the child; spawn costs one import of the package per worker.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
+        futures = {pool.submit(process_book, book, out, policy, fmt, label): label for book, out, label in todo}
+        for future in as_completed(futures):
+            try:
+                outcomes.append(future.result())
+            except BrokenProcessPool:
+                outcomes.append(Outcome(futures[future], "failed", 1, "the worker process died (crash or out of memory)"))
+            bar.update()
+    return outcomes
+
+
+def _report(outcomes: list[Outcome], out_root: Path) -> int:
+    """Print the failures (one line per book) and a summary on stderr; return the exit code."""
+    failed = sorted((o for o in outcomes if o.status == "failed"), key=lambda o: o.book)
+    written = sum(o.status == "written" for o in outcomes)
+    skipped = sum(o.status == "skipped" for o in outcomes)
+    for o in failed:
+        print(f"chunking: failed: {o.book}: {o.message}", file=sys.stderr)
+    print(f"{written} written, {skipped} skipped (already done), {len(failed)} failed; outputs in {out_root}",
+          file=sys.stderr)
+    codes = {o.exit_code for o in failed}
+    if not codes:
+        return 0
+    return codes.pop() if len(codes) == 1 else 1
