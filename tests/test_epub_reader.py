@@ -472,3 +472,40 @@ def test_text_html_spine_documents_are_read_like_xhtml():
     book = read_epub(data, "html.epub")
     assert [(p.text, p.source_doc) for p in book.pages] == [("Old style.", "a.html"), ("New.", "b.xhtml")]
     assert book.warnings == [] and book.outline == []
+
+
+def test_book_written_by_ebooklib_reads_back_with_its_toc():
+    book = epub.EpubBook()
+    book.set_identifier("id1")
+    book.set_title("Written by ebooklib")
+    book.set_language("en")
+    ch1 = epub.EpubHtml(title="Chapter 1", file_name="ch1.xhtml", lang="en")
+    ch1.content = "<h1>Chapter 1</h1><p>First chapter text.</p><h2 id='s1'>Section 1.1</h2><p>More.</p>"
+    ch2 = epub.EpubHtml(title="Chapter 2", file_name="ch2.xhtml", lang="en")
+    ch2.content = "<h1>Chapter 2</h1><p>Second.</p>"
+    book.add_item(ch1)
+    book.add_item(ch2)
+    book.toc = [
+        (
+            epub.Section("Part I"),
+            [epub.Link("ch1.xhtml", "Chapter 1", "c1"), epub.Link("ch1.xhtml#s1", "Section 1.1", "s")],
+        ),
+        epub.Link("ch2.xhtml", "Chapter 2", "c2"),
+    ]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    book.spine = ["nav", ch1, ch2]
+    buf = io.BytesIO()
+    epub.write_epub(buf, book)
+    raw = read_epub(buf.getvalue(), "written.epub")
+    assert (raw.title, raw.warnings) == ("Written by ebooklib", [])
+    assert [p.source_doc for p in raw.pages] == ["nav.xhtml", "ch1.xhtml", "ch2.xhtml"]
+    got = [
+        (e.level, e.title, e.page, raw.pages[e.page - 1].text[e.offset :].split("\n")[0]) for e in raw.outline
+    ]
+    assert got == [
+        (1, "Part I", 2, "Chapter 1"),
+        (2, "Chapter 1", 2, "Chapter 1"),
+        (2, "Section 1.1", 2, "Section 1.1"),
+        (1, "Chapter 2", 3, "Chapter 2"),
+    ]
