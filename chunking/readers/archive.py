@@ -37,19 +37,8 @@ ENCRYPTION_XML = "META-INF/encryption.xml"
 _ENC_NS = "{http://www.w3.org/2001/04/xmlenc#}"
 FONT_OBFUSCATION = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"})
 """Encryption "algorithms" that only obfuscate embedded fonts: allowed, the text stays readable."""
-_MEDIA_SUFFIXES = (
-    ".ttf",
-    ".otf",
-    ".woff",
-    ".woff2",
-    ".jpg",
-    ".jpeg",
-    ".png",
-    ".gif",
-    ".webp",
-    ".mp3",
-    ".mp4",
-)
+_MEDIA_SUFFIXES = tuple(".ttf .otf .woff .woff2 .jpg .jpeg .png .gif .webp .mp3 .mp4".split())
+"""Encrypted files with these suffixes hold no text: encrypting them is not DRM on the text."""
 
 _MIB = 2**20
 

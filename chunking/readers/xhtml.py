@@ -30,54 +30,12 @@ OPS_TYPE = "{http://www.idpf.org/2007/ops}type"
 
 _SKIP = frozenset({"script", "style", "svg", "math", "head", "title", "noscript", "template"})
 _PARAGRAPH = frozenset(
-    {
-        "p",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "pre",
-        "blockquote",
-        "table",
-        "ul",
-        "ol",
-        "dl",
-        "figure",
-        "hr",
-        "section",
-        "article",
-        "aside",
-        "header",
-        "footer",
-        "nav",
-        "main",
-        "address",
-        "fieldset",
-        "form",
-        "details",
-    }
+    "p h1 h2 h3 h4 h5 h6 pre blockquote table ul ol dl figure hr section article aside header footer nav main"
+    " address fieldset form details".split()
 )
-_LINE = frozenset(
-    {
-        "div",
-        "li",
-        "dt",
-        "dd",
-        "tr",
-        "td",
-        "th",
-        "caption",
-        "figcaption",
-        "br",
-        "tbody",
-        "thead",
-        "tfoot",
-        "summary",
-        "body",
-    }
-)
+"""Blocks that end a paragraph: a blank line before and after."""
+_LINE = frozenset("div li dt dd tr td th caption figcaption br tbody thead tfoot summary body".split())
+"""Blocks that end a line."""
 
 # A DOCTYPE without an internal subset: name, optional PUBLIC/SYSTEM literals, then ">".
 _DOCTYPE_START = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
