@@ -16,10 +16,12 @@ Contract (see ``chunking.models`` for the offset conventions):
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from .models import Page
 from .readers.raw import RawPage
@@ -55,8 +57,6 @@ class NormalisedBook:
         pages (tuple[Page, ...]): one ``Page`` per raw page, spans over ``text``.
         lines (list[list[tuple[int, str]]]): per page, its kept lines as ``(offset in text, line)``
             in order; structure detection reads these.
-        page_number_lines (set[tuple[int, int]]): ``(page index, raw line index)`` of removed
-            page numbers (structure detection uses them to know where a page's header was).
         counts (Counter): removals by kind: ``control_chars``, ``ligatures``, ``header_lines``,
             ``footer_lines``, ``page_numbers``, ``dehyphenated``.
     """
@@ -65,7 +65,9 @@ class NormalisedBook:
     pages: tuple[Page, ...]
     lines: list[list[tuple[int, str]]]
     counts: Counter = field(default_factory=Counter)
-    _maps: list["_PageMap"] = field(default_factory=list, repr=False)
+    _raw_texts: list[str] = field(default_factory=list, repr=False)
+    _keep: list[list[int]] = field(default_factory=list, repr=False)
+    _lead_cuts: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
 
     def map_offset(self, page_index: int, raw_offset: int) -> int:
         """Map a position in raw page ``page_index``'s text to an offset in ``text``.
@@ -78,42 +80,25 @@ class NormalisedBook:
             int: the canonical offset of that character, or of the next kept character when the
             line it sits on was removed; clamped to the page's span.
         """
-        return self._maps[page_index].map(raw_offset, self.pages[page_index])
-
-
-@dataclass
-class _PageMap:
-    raw_starts: list[int]
-    raw_lines: list[str]
-    canon_starts: list[int | None]
-    lead_cuts: list[int]
-    canon_lengths: list[int]
-
-    def map(self, raw_offset: int, page: Page) -> int:
-        if page.char_start == page.char_end:
+        page = self.pages[page_index]
+        kept = self.lines[page_index]
+        if not kept:
             return page.char_start
-        i = max(0, _bisect_right(self.raw_starts, raw_offset) - 1)
-        while i < len(self.canon_starts) and self.canon_starts[i] is None:
-            i, raw_offset = i + 1, None  # removed line: the next kept line's start
-        if i >= len(self.canon_starts):
+        # NOTE: built on demand: only EPUB anchors need the map, and only a few pages of them.
+        raw = self._raw_texts[page_index]
+        raw_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(raw)]
+        line = bisect.bisect_right(raw_starts, raw_offset) - 1
+        keep = self._keep[page_index]
+        k = bisect.bisect_left(keep, line)
+        if k >= len(keep):
             return page.char_end
-        start = self.canon_starts[i]
-        if raw_offset is None:
-            return start
-        prefix = _char_normalise(self.raw_lines[i][: max(0, raw_offset - self.raw_starts[i])])[0]
-        inner = min(max(0, len(prefix) - self.lead_cuts[i]), self.canon_lengths[i])
+        start, text = kept[k]
+        if keep[k] != line:
+            return start  # the line was removed: the next kept line's start
+        raw_line = raw[raw_starts[line]:raw_offset]
+        prefix = _char_normalise(raw_line)[0]
+        inner = min(max(0, len(prefix) - self._lead_cuts.get((page_index, line), 0)), len(text))
         return min(max(start + inner, page.char_start), page.char_end)
-
-
-def _bisect_right(values: list[int], x: int) -> int:
-    lo, hi = 0, len(values)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if x < values[mid]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 def _char_normalise(text: str) -> tuple[str, int, int]:
@@ -139,59 +124,52 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     """
     counts: Counter = Counter()
     page_lines: list[list[str]] = []
-    raw_meta: list[tuple[list[int], list[str]]] = []
+    texts: list[str] = []
     for raw in raw_pages:
-        raw_lines = _LINE_BREAK.split(raw.text)
-        starts, pos = [], 0
-        for m in _LINE_BREAK.finditer(raw.text):
-            starts.append(pos)
-            pos = m.end()
-        starts.append(pos)
         text, controls, ligatures = _char_normalise(raw.text)
         counts["control_chars"] += controls
         counts["ligatures"] += ligatures
+        texts.append(text)
         page_lines.append([line.rstrip() for line in text.split("\n")])
-        raw_meta.append((starts, raw_lines))
 
     removed = _remove_headers_and_numbers(raw_pages, page_lines, counts)
-    lead_cuts = _dehyphenate(page_lines, removed, counts)
-    return _assemble(raw_pages, page_lines, removed, lead_cuts, raw_meta, counts)
+    lead_cuts = _dehyphenate(page_lines, removed, texts, counts)
+    return _assemble(raw_pages, page_lines, removed, lead_cuts, counts)
 
 
-def _assemble(raw_pages, page_lines, removed, lead_cuts, raw_meta, counts) -> NormalisedBook:
+def _assemble(raw_pages, page_lines, removed, lead_cuts, counts) -> NormalisedBook:
     parts: list[str] = []
     pages: list[Page] = []
     kept_lines: list[list[tuple[int, str]]] = []
-    maps: list[_PageMap] = []
+    keeps: list[list[int]] = []
     offset = 0
     for index, raw in enumerate(raw_pages):
         lines = page_lines[index]
-        keep = [i for i in range(len(lines)) if i not in removed[index]]
+        gone = removed[index]
+        keep = [i for i in range(len(lines)) if i not in gone] if gone else list(range(len(lines)))
         while keep and not lines[keep[0]].strip():
             keep.pop(0)
         while keep and not lines[keep[-1]].strip():
             keep.pop()
-        canon_starts: list[int | None] = [None] * len(lines)
         kept: list[tuple[int, str]] = []
         if keep:
             if parts:
                 offset += 1  # the "\n" between two non-empty pages belongs to neither
             start = offset
-            for i in keep:
-                canon_starts[i] = offset
-                kept.append((offset, lines[i]))
-                offset += len(lines[i]) + 1
-            offset -= 1
-            parts.append("\n".join(lines[i] for i in keep))
+            texts = [lines[i] for i in keep]
+            starts = accumulate((len(t) + 1 for t in texts[:-1]), initial=start)
+            kept = list(zip(starts, texts))
+            page_text = "\n".join(texts)
+            parts.append(page_text)
+            offset = start + len(page_text)
         else:
             start = offset
         pages.append(Page(number=raw.number, label=raw.label, char_start=start, char_end=offset,
                           synthetic=raw.synthetic, source_doc=raw.source_doc, has_text_layer=raw.has_text_layer))
         kept_lines.append(kept)
-        starts, raw_lines = raw_meta[index]
-        maps.append(_PageMap(starts, raw_lines, canon_starts, lead_cuts[index], [len(s) for s in lines]))
-    text = "\n".join(parts)
-    return NormalisedBook(text=text, pages=tuple(pages), lines=kept_lines, counts=counts, _maps=maps)
+        keeps.append(keep)
+    return NormalisedBook(text="\n".join(parts), pages=tuple(pages), lines=kept_lines, counts=counts,
+                          _raw_texts=[raw.text for raw in raw_pages], _keep=keeps, _lead_cuts=lead_cuts)
 
 
 class PageNumbers:
@@ -332,16 +310,20 @@ def _is_page_number(line: str, index: int, numbers: PageNumbers) -> bool:
     return token is not None and numbers.is_number_of(token, index)
 
 
-def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], counts: Counter) -> list[list[int]]:
+def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], texts: list[str],
+                 counts: Counter) -> dict[tuple[int, int], int]:
     """Join ``hyphen-`` + ``ated`` across a line break when ``hyphenated`` occurs elsewhere.
 
     The right fragment moves up to the end of the upper line, so line numbers stay stable.
     Returns, per page and line, how many characters were cut from the line's start.
     """
-    lead_cuts = [[0] * len(lines) for lines in page_lines]
+    lead_cuts: dict[tuple[int, int], int] = {}
     candidates = []
     for index, lines in enumerate(page_lines):
-        kept = [i for i in range(len(lines)) if i not in removed[index]]
+        if "-\n" not in texts[index]:
+            continue
+        gone = removed[index]
+        kept = [i for i in range(len(lines)) if i not in gone]
         for a, b in zip(kept, kept[1:]):
             if lines[a].endswith("-"):
                 tail = _HYPHEN_TAIL.search(lines[a])
@@ -350,24 +332,23 @@ def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], counts: C
                     candidates.append((index, a, b, tail.group(1), head.group(1)))
     if not candidates:
         return lead_cuts
-    vocabulary = _vocabulary(page_lines)
+    vocabulary = _vocabulary(texts)
     for index, a, b, left, right in candidates:
         if (left + right).casefold() not in vocabulary:
             continue
         lines = page_lines[index]
         if not lines[a].endswith("-") or not lines[b].startswith(right):
             continue  # an earlier join already changed one of these lines
-        head = _HYPHEN_HEAD.match(lines[b])
-        cut = head.end()
+        cut = _HYPHEN_HEAD.match(lines[b]).end()
         lines[a] = lines[a][:-1] + right
         lines[b] = lines[b][cut:]
-        lead_cuts[index][b] += cut
+        lead_cuts[(index, b)] = lead_cuts.get((index, b), 0) + cut
         counts["dehyphenated"] += 1
     return lead_cuts
 
 
-def _vocabulary(page_lines: list[list[str]]) -> set[str]:
+def _vocabulary(texts: list[str]) -> set[str]:
     """Every word of the book, casefolded, without surrounding punctuation. The fragments
     around a break never spell the joined word, so they need not be left out."""
-    tokens = set("\n".join("\n".join(lines) for lines in page_lines).casefold().split())
+    tokens = set("\n".join(texts).casefold().split())
     return {token.strip(_PUNCTUATION) for token in tokens}
