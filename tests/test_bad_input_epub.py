@@ -367,3 +367,18 @@ def test_zip64_entry_count_is_read_from_the_zip64_end_record():
     zip64_end = b"PK\x06\x06" + struct.pack("<QHHIIQQQQ", 44, 45, 45, 0, 0, 70_000, 70_000, 0, 0)
     data[end:end] = zip64_end
     assert refused(bytes(data), "z64.epub") == f"z64.epub: 70000 zip entries (limit {MAX_ENTRIES}); refused"
+
+
+def test_entity_declarations_are_refused_in_the_ncx():
+    ncx = NCX_BOOK.replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0"?>' + LAUGHS)
+    data = build_epub(ONE_DOC, ncx=ncx.replace("<text>One</text>", "<text>&lol9;</text>"))
+    assert refused(data, "ncx.epub") == (
+        "ncx.epub: OEBPS/toc.ncx declares XML entities (DOCTYPE internal subset); refused as unsafe"
+    )
+
+
+NCX_BOOK = """<?xml version="1.0" encoding="UTF-8"?>
+<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1">
+<head/><docTitle><text>T</text></docTitle>
+<navMap><navPoint id="n1"><navLabel><text>One</text></navLabel><content src="a.xhtml"/></navPoint></navMap>
+</ncx>"""
