@@ -191,8 +191,11 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
     byte_starts = np.zeros(tokens.shape[0] + 1, dtype=np.int64)
     np.cumsum(token_byte_lengths(encoding)[tokens], out=byte_starts[1:])
     char_starts, legal = _char_offsets(text, byte_starts)
+    # NOTE: side="right" - 1: boundaries inside a character share the next character's offset and
+    # come before the legal boundary at that offset; the fence is the legal one.
     fence_tokens = {
-        level: np.searchsorted(char_starts, np.asarray([c for c in offs if 0 < c < len(text)], dtype=np.int64))
+        level: np.searchsorted(char_starts, np.asarray([c for c in offs if 0 < c < len(text)], dtype=np.int64),
+                               side="right") - 1
         for level, offs in fences.items()
     }
     pages = [p for p in book.pages if p.char_end > p.char_start]
