@@ -107,3 +107,13 @@ def test_outline_cli_lists_markdown_headings_at_the_readers_pages(tmp_path):
         (e.level, e.title, e.page) for e in raw.outline
     ]
     assert raw.outline[-1].page > raw.outline[2].page > raw.outline[1].page == 1
+
+
+def test_a_heading_is_not_left_alone_at_the_bottom_of_a_page():
+    body = [para(i, 20) for i in range(14)]  # about 1,900 characters
+    assert PAGE_CHARS // 2 < len("\n\n".join(body)) < PAGE_CHARS - 40
+    text = "\n\n".join([*body, "3.1. Scope of the next part", para(99, 200)])
+    heading = text.index("3.1. Scope")
+    first, second = cut_pages(text)[:2]
+    assert first == (0, heading - 2), "the page ends before the heading, not after it"
+    assert second[0] == heading

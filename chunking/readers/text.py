@@ -20,6 +20,9 @@ from .raw import OutlineEntry, RawBook, RawPage
 PAGE_CHARS = 2000
 """Target length of a synthetic page; pages run from half to 1.5 times this, cut at paragraph ends."""
 
+HEADING_CHARS = 80
+"""Longest line that counts as heading-like when choosing where a page ends."""
+
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
@@ -27,9 +30,11 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 def cut_pages(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]]:
     """Cut text into spans of about ``page_chars`` characters, preferring paragraph ends.
 
-    A page ends at the last blank line between half and all of ``page_chars``; failing that, the
-    first blank line up to 1.5x; then the last line end, then the last space in that range; only
-    a text with no break at all is cut hard. Whitespace between pages belongs to no page.
+    A page ends at the last blank line between half and all of ``page_chars`` that does not
+    follow a heading-like line (so a heading stays on the page of its first paragraph); failing
+    that, the first blank line up to 1.5x; then the last line end, then the last space in that
+    range; only a text with no break at all is cut hard. Whitespace between pages belongs to no
+    page.
 
     Args:
         text (str): the text (lines separated by ``"\\n"``).
@@ -47,7 +52,7 @@ def cut_pages(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]]:
         if n - start <= page_chars:
             cut = n
         else:
-            cut = text.rfind("\n\n", start + low, start + page_chars)
+            cut = _paragraph_end(text, start + low, start + page_chars)
             if cut < 0:
                 cut = text.find("\n\n", start + page_chars, start + high)
             if cut < 0:
@@ -63,6 +68,19 @@ def cut_pages(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]]:
             spans.append((start, end))
         start = _skip_space(text, cut)
     return spans
+
+
+def _paragraph_end(text: str, low: int, high: int) -> int:
+    """The last blank line in ``[low, high)`` not right after a heading-like line, else the last
+    blank line there, else -1."""
+    last = cut = text.rfind("\n\n", low, high)
+    while cut >= 0:
+        line = text[text.rfind("\n", low, cut) + 1 : cut]
+        # NOTE: heading-like = one short line without closing punctuation ("4.2. Scope").
+        if len(line) > HEADING_CHARS or line.rstrip()[-1:] in tuple(".!?:;,") or not line.strip():
+            return cut
+        cut = text.rfind("\n\n", low, cut)
+    return last
 
 
 def _skip_space(text: str, i: int) -> int:
