@@ -67,3 +67,37 @@ def structure_table(book: Book) -> pd.DataFrame:
         "label": [h.page_label for h in book.headings],
         "source": [h.source for h in book.headings],
     }, columns=["title", "number", "kind", "level", "page", "label", "source"])
+
+
+def chunks_at(chunks: Sequence[Chunk], char_offset: int, *, preview_chars: int = 120) -> pd.DataFrame:
+    """The chunks around one boundary (e.g. a chapter start): those that contain it strictly inside
+    (``crosses``), end exactly at it (``ends here``) or start exactly at it (``starts here``).
+
+    ``carried_over`` is the text the chunk shares with the previous chunk (its overlap), so a reader
+    sees what the overlap repeated across the boundary.
+
+    Args:
+        chunks (Sequence[Chunk]): all chunks in order.
+        char_offset (int): the boundary, an offset into the book text.
+        preview_chars (int): how much of the carried-over text to show. Defaults to 120.
+
+    Returns:
+        pd.DataFrame: one row per such chunk, in order.
+    """
+    rows = []
+    for i, c in enumerate(chunks):
+        if c.char_start < char_offset < c.char_end:
+            where = "crosses"
+        elif c.char_end == char_offset:
+            where = "ends here"
+        elif c.char_start == char_offset:
+            where = "starts here"
+        else:
+            continue
+        prev_end = chunks[i - 1].char_end if i else c.char_start
+        carried = c.text[: max(0, prev_end - c.char_start)]
+        rows.append({"order": c.order, "where": where, "pages": _span(c.page_start, c.page_end),
+                     "chapter": c.chapter, "tokens": c.token_count, "overlap_prev_tokens": c.overlap_prev_tokens,
+                     "carried_over": " ".join(carried.split())[:preview_chars]})
+    return pd.DataFrame(rows, columns=["order", "where", "pages", "chapter", "tokens", "overlap_prev_tokens",
+                                       "carried_over"])

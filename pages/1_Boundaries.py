@@ -3,7 +3,7 @@ detail of one selected chunk (click a bar, type its number, or step with prev/ne
 
 import streamlit as st
 
-from inspector import figures, state, views
+from inspector import figures, state, tables, views
 
 st.set_page_config(page_title="Boundaries · Book Chunk Inspector", layout="wide")
 policy = state.sidebar_policy()
@@ -22,6 +22,21 @@ def _step(delta: int) -> None:
     st.session_state["bnd_chunk"] = min(max(st.session_state["bnd_chunk"] + delta, 0), last)
 
 
+fences = figures.fence_headings(run.book)
+
+
+def _jump() -> None:
+    h = fences[st.session_state["bnd_chapter"]]
+    st.session_state["bnd_range"] = (max(1, h.page - 2), min(max(n_pages, 2), h.page + 2))
+    around = tables.chunks_at(run.chunks, h.char_offset)
+    if len(around):
+        st.session_state["bnd_chunk"] = int(around["order"].iloc[0])
+
+
+if fences:
+    st.selectbox("Jump to a chapter start", range(len(fences)), index=None, key="bnd_chapter", on_change=_jump,
+                 format_func=lambda k: f"{fences[k].number} {fences[k].title} (page {fences[k].page})".strip(),
+                 help="Zoom to the chapter's first page and list the chunks around its start.")
 lo, hi = st.slider("Zoom to pages", 1, max(n_pages, 2), (1, max(n_pages, 2)), key="bnd_range",
                    help="Show only this page range of the book.")
 fig = figures.boundaries_figure(run.book, run.chunks, page_range=(lo, hi + 1),
@@ -33,6 +48,9 @@ if clicked is not None and clicked != st.session_state.get("bnd_clicked"):
     st.session_state["bnd_clicked"] = st.session_state["bnd_chunk"] = clicked
     st.rerun()  # redraw the figure with the clicked chunk outlined
 
+if st.session_state.get("bnd_chapter") is not None:
+    st.caption("Chunks at this chapter start (carried_over = text repeated from the previous chunk):")
+    st.dataframe(tables.chunks_at(run.chunks, fences[st.session_state["bnd_chapter"]].char_offset), hide_index=True)
 left, mid, right = st.columns([1, 1, 4])
 left.button("◀ previous", key="bnd_prev", on_click=_step, args=(-1,), disabled=st.session_state["bnd_chunk"] == 0)
 mid.button("next ▶", key="bnd_next", on_click=_step, args=(1,), disabled=st.session_state["bnd_chunk"] == last)

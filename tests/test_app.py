@@ -22,7 +22,7 @@ from chunking.policy import Policy
 from chunking.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
-from inspector import figures
+from inspector import figures, tables
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -221,6 +221,19 @@ def test_boundaries_next_button_and_number_input_open_that_chunks_detail(core_de
     meta = at.dataframe[0].value
     assert dict(zip(meta["field"], meta["value"]))["id"] == chunks[7].id
     assert len(at.image) == chunks[7].page_end - chunks[7].page_start + 1  # its PDF pages
+
+
+def test_jump_to_a_chapter_start_zooms_and_lists_the_chunks_around_it(core_default) -> None:
+    book, _, chunks = core_default
+    fences = figures.fence_headings(book)
+    k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
+    at = run_app(PAGES[0])
+    at.selectbox(key="bnd_chapter").set_value(k).run()
+    assert not at.exception
+    assert at.slider(key="bnd_range").value == (fences[k].page - 2, fences[k].page + 2)
+    around = at.dataframe[0].value
+    assert list(around["order"]) == list(tables.chunks_at(chunks, fences[k].char_offset)["order"])
+    assert at.number_input(key="bnd_chunk").value == around["order"].iloc[0]
 
 
 def test_zoom_sets_the_boundaries_page_range() -> None:

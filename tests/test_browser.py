@@ -1,0 +1,87 @@
+"""The inspector in a real browser (Debian chromium + Playwright): upload through the real file
+input, change a policy control, download the JSONL and compare it with the CLI; screenshot every page."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser_harness import ROOT, TIMEOUT_MS, app_url, browser, page  # noqa: F401  (pytest fixtures)
+from browser_harness import metric, metric_value, open_app, open_page, screenshot, upload, wait_idle
+
+pytestmark = pytest.mark.browser
+SAMPLES = ROOT / "sample_books"
+PAGE_TITLES = ["Boundaries", "Overlap", "Chunks", "Export"]
+
+
+def cli_jsonl(book: Path, out: Path, max_tokens: int) -> bytes:
+    subprocess.run([sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(out),
+                    "--max-tokens", str(max_tokens)], check=True, cwd=ROOT, capture_output=True)
+    return out.read_bytes()
+
+
+def set_max_tokens(page: Page, presses: int) -> int:
+    """Move the Max tokens slider by keyboard (one press = one 16-token step); return its value."""
+    thumb = page.get_by_test_id("stSidebar").get_by_role("slider", name="Max tokens")
+    thumb.focus()
+    for _ in range(presses):
+        thumb.press("ArrowLeft")
+    page.keyboard.press("Tab")
+    wait_idle(page)
+    return int(thumb.input_value())
+
+
+@pytest.mark.parametrize("name", ["debian-policy.epub", "haskell98-report.pdf"])
+def test_upload_rechunk_and_download_match_the_cli(page: Page, app_url: str, tmp_path: Path, name: str) -> None:
+    open_app(page, app_url)
+    upload(page, SAMPLES / name)
+    expect(page.get_by_text(name).first).to_be_visible(timeout=TIMEOUT_MS)
+    wait_idle(page)
+    default_jsonl = cli_jsonl(SAMPLES / name, tmp_path / "default.jsonl", 512)
+    expect(metric(page, "Chunks").get_by_test_id("stMetricValue")).to_have_text(
+        str(len(default_jsonl.splitlines())), timeout=TIMEOUT_MS)
+
+    max_tokens = set_max_tokens(page, 16)
+    assert max_tokens == 512 - 16 * 16
+    expected = cli_jsonl(SAMPLES / name, tmp_path / "smaller.jsonl", max_tokens)
+    expect(metric(page, "Chunks").get_by_test_id("stMetricValue")).to_have_text(
+        str(len(expected.splitlines())), timeout=TIMEOUT_MS)
+    assert metric_value(page, "Chunks") != str(len(default_jsonl.splitlines()))
+
+    open_page(page, app_url, "Export")
+    with page.expect_download(timeout=TIMEOUT_MS) as info:
+        page.get_by_role("button", name=re.compile(r"^⬇ JSONL$")).click()
+    downloaded = tmp_path / info.value.suggested_filename
+    info.value.save_as(downloaded)
+    assert downloaded.name == Path(name).stem + ".jsonl"
+    assert downloaded.read_bytes() == expected
+
+
+def test_screenshot_every_page(page: Page, app_url: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    folder = tmp_path_factory.mktemp("screenshots")
+    open_app(page, app_url)
+    assert metric_value(page, "Pages") == "113"  # the default sample, r-intro.pdf
+    screenshot(page, folder / "0_Home.png")
+    for title in PAGE_TITLES:
+        open_page(page, app_url, title)
+        if title == "Boundaries":
+            # The README's walkthrough: jump to chapter 3's start and open the chunk there.
+            page.get_by_test_id("stSelectbox").filter(has_text="Jump to a chapter start").click()
+            page.get_by_role("option", name=re.compile(r"^3 ")).click()
+            wait_idle(page)
+            expect(page.get_by_text("Chunks at this chapter start")).to_be_visible()
+        expect(page.locator(".js-plotly-plot, [data-testid='stDataFrame'], [data-testid='stDownloadButton']")
+               .first).to_be_visible(timeout=TIMEOUT_MS)
+        page.wait_for_timeout(1500)  # plotly draws after the element appears
+        shot = screenshot(page, folder / f"{PAGE_TITLES.index(title) + 1}_{title}.png")
+        assert shot.stat().st_size > 20_000
+        if title == "Boundaries":
+            shutil.copyfile(shot, ROOT / "docs" / "boundaries.png")
+    assert sorted(p.name for p in folder.iterdir()) == ["0_Home.png", "1_Boundaries.png", "2_Overlap.png",
+                                                        "3_Chunks.png", "4_Export.png"]
