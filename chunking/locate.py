@@ -389,18 +389,39 @@ def _joins(left, right, added) -> bool:
 
 
 def _grow_punctuation(text: str, passage: str, c0: int, c1: int, p0: int, p1: int) -> tuple[int, int, int, int]:
-    """Extend the span over punctuation the passage also has at its edges (``"end."``, ``"(x"``).
+    """Extend the span over punctuation the passage also has at its edges (``"end."``, ``"$ x"``).
 
     The search space holds only letters and digits, so the aligned span stops at the last letter;
-    this takes back trailing and leading non-space symbols that are identical in both texts.
+    this takes back the non-alphanumeric symbols just outside it that passage and book share,
+    whitespace between them being free to differ.
     """
-    while p1 < len(passage) and c1 < len(text) and not passage[p1].isalnum() \
-            and not passage[p1].isspace() and passage[p1] == text[c1]:
-        p1, c1 = p1 + 1, c1 + 1
-    while p0 > 0 and c0 > 0 and not passage[p0 - 1].isalnum() \
-            and not passage[p0 - 1].isspace() and passage[p0 - 1] == text[c0 - 1]:
-        p0, c0 = p0 - 1, c0 - 1
+    while True:
+        i, j = _next_visible(passage, p1), _next_visible(text, c1)
+        if i < len(passage) and j < len(text) and passage[i] == text[j] and not passage[i].isalnum():
+            p1, c1 = i + 1, j + 1
+        else:
+            break
+    while True:
+        i, j = _prev_visible(passage, p0), _prev_visible(text, c0)
+        if i > 0 and j > 0 and passage[i - 1] == text[j - 1] and not passage[i - 1].isalnum():
+            p0, c0 = i - 1, j - 1
+        else:
+            break
     return c0, c1, p0, p1
+
+
+def _next_visible(s: str, i: int) -> int:
+    """The first offset at or after ``i`` holding a non-space character (``len(s)`` if none)."""
+    while i < len(s) and s[i].isspace():
+        i += 1
+    return i
+
+
+def _prev_visible(s: str, i: int) -> int:
+    """The largest offset ``k <= i`` such that ``s[k - 1]`` is not a space (0 if none)."""
+    while i > 0 and s[i - 1].isspace():
+        i -= 1
+    return i
 
 
 def _describe(book: Book, loc: Location) -> None:

@@ -94,6 +94,13 @@ def test_text_not_in_the_book_is_not_found(space):
     assert not loc.found and loc.char_start == -1
 
 
+def test_punctuation_at_the_passage_edges_is_part_of_the_span_whatever_the_spacing():
+    text = "The prompt becomes\n$ and then you type (see ?BATCH). Next line."
+    book = Book("b", "s", "t", "txt", text, (Page(1, "", 0, len(text)),), (), Diagnostics(), "p.txt")
+    loc = locate(SearchSpace.build(book), "$  and then you  type (see ?BATCH).")
+    assert text[loc.char_start:loc.char_end] == "$ and then you type (see ?BATCH)."
+
+
 def test_passage_without_letters_is_a_usage_error(space):
     with pytest.raises(UsageError, match="no letters or digits"):
         locate(space, " ... --- \n")
