@@ -18,8 +18,10 @@ Metrics for one probe with evidence E (the sentence's tokens in the canonical to
 half-open range) and retrieved chunks C_1..C_r (r ≤ k, token ranges, best first):
 
 * ``hit_at_k``: 1 when some C_i contains the whole sentence (in characters), else 0.
-* ``chapter_precision_at_k``: the share of C_1..C_r that overlap the sentence's chapter-level unit
-  (the text between two consecutive chapter-level or part headings); 0 when r = 0.
+* ``chapter_precision_at_k``: the mean over C_1..C_r of the share of the chunk's characters that
+  lie in the sentence's chapter-level unit (the text between two consecutive chapter-level or part
+  headings); a chunk wholly in that chapter counts 1, one straddling two chapters counts the part
+  inside. 0 when r = 0.
 * Token metrics, as Chroma's chunking evaluation defines them (with canonical tokens instead of
   characters, and a fixed k instead of "as many chunks as the evidence needs"):
   ``I = |E ∩ (C_1 ∪ … ∪ C_r)|`` (tokens of the sentence that were retrieved),
@@ -197,12 +199,23 @@ def span_metrics(evidence: tuple[int, int], retrieved: Sequence[tuple[int, int]]
 
 
 def chapter_share(unit: int, retrieved: Sequence[Chunk], bounds: Sequence[int]) -> float:
-    """Share of ``retrieved`` chunks that overlap chapter-level unit ``unit`` (0 when none retrieved)."""
+    """Mean share of each retrieved chunk's characters that lie in chapter-level unit ``unit``.
+
+    Args:
+        unit (int): the unit index (``bisect_right(bounds, offset)``).
+        retrieved (Sequence[Chunk]): the retrieved chunks.
+        bounds (Sequence[int]): ``chapter_starts(book)``.
+
+    Returns:
+        float: 0 when nothing was retrieved.
+    """
     if not retrieved:
         return 0.0
     u_start = bounds[unit - 1] if unit > 0 else 0
-    u_end = bounds[unit] if unit < len(bounds) else float("inf")
-    return sum(c.char_start < u_end and u_start < c.char_end for c in retrieved) / len(retrieved)
+    u_end = bounds[unit] if unit < len(bounds) else max(c.char_end for c in retrieved)
+    shares = [max(0, min(c.char_end, u_end) - max(c.char_start, u_start)) / max(c.char_end - c.char_start, 1)
+              for c in retrieved]
+    return sum(shares) / len(shares)
 
 
 def evaluate_chunks(probes: Sequence[Probe], index: ChunkIndex, k: int, label: str) -> PolicyScore:

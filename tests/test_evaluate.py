@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chunking.evaluate import DROP_SHARE, Probe, evaluate_chunks, make_query, sample_probes, span_metrics
+from chunking.evaluate import (DROP_SHARE, Probe, chapter_share, evaluate_chunks, make_query, sample_probes,
+                               span_metrics)
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
 from chunking.search import ChunkIndex
 from chunking.tokens import tokenize
@@ -37,6 +38,17 @@ def test_span_metrics_follow_chroma_definitions_on_a_hand_computed_case():
     assert iou == pytest.approx(10 / 43)
     # half the evidence retrieved: I = 5, unused = 5 → IoU = 5 / (10 + 5)
     assert span_metrics((10, 20), [(15, 25)]) == pytest.approx((0.5, 0.5, 1 / 3))
+
+
+def test_chapter_share_credits_a_straddling_chunk_with_the_part_inside_the_chapter():
+    book = two_chapter_book()
+    s2 = len(CH1) + 1
+    inside = chunk(book, 0, (0, 10), (0, 3))
+    straddling = chunk(book, 1, (s2 - 10, s2 + 30), (5, 15))   # 10 chars in chapter one, 30 in two
+    bounds = [0, s2]
+    assert chapter_share(1, [inside, straddling], bounds) == pytest.approx((1 + 10 / 40) / 2)
+    assert chapter_share(2, [straddling], bounds) == pytest.approx(30 / 40)
+    assert chapter_share(1, [], bounds) == 0.0
 
 
 def test_span_metrics_are_zero_when_nothing_is_retrieved():
