@@ -146,13 +146,6 @@ class EpubArchive:
                 f" (limit {MAX_RATIO}x); refused as a possible zip bomb"
             )
 
-    def names(self) -> list[str]:
-        """Entry paths in archive order."""
-        return list(self._infos)
-
-    def __contains__(self, path: str) -> bool:
-        return path in self._infos
-
     def read(self, path: str) -> bytes | None:
         """Read one entry within the limits.
 
