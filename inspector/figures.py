@@ -122,9 +122,10 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
             hovertemplate="<b>%{text}</b><br>%{customdata[0]}, level %{customdata[1]}<br>"
                           "starts on page %{customdata[2]}<br>source: %{customdata[3]}<extra></extra>",
             showlegend=False))
-        for i, (x0, x1) in enumerate(zip(starts, ends)):
-            if i % 2 == 0:
-                fig.add_vrect(x0=x0, x1=x1, fillcolor="#f0f0f0", opacity=0.6, layer="below", line_width=0)
+        fig.update_layout(shapes=[
+            {"type": "rect", "xref": "x", "yref": "paper", "x0": x0, "x1": x1, "y0": 0, "y1": 1, "layer": "below",
+             "fillcolor": "#f0f0f0", "opacity": 0.6, "line": {"width": 0}}
+            for x0, x1 in list(zip(starts.tolist(), ends.tolist()))[::2]])
     lanes = chunk_lanes(chunks)
     if chunks:
         base = page_positions(book, [c.char_start for c in chunks])
@@ -226,10 +227,14 @@ def overlap_heatmap(chunks: Sequence[Chunk], *, max_cells: int = 200) -> go.Figu
     fig = go.Figure(go.Heatmap(
         z=om.values.tolist(), x=axis, y=axis, colorscale="Viridis", colorbar_title="shared tokens",
         hovertemplate="chunk %{y} × chunk %{x}<br>%{z} shared tokens<extra></extra>"))
+    # NOTE: shapes are built as one list: add_vline/add_hline copy the layout per call (quadratic).
+    line = {"dash": "dot", "color": "#ff7f0e", "width": 1}
+    shapes = []
     for i in chapter_changes(chunks):
         at = om.first + (i // om.bin_size) * om.bin_size - om.bin_size / 2
-        fig.add_vline(x=at, line_dash="dot", line_color="#ff7f0e", line_width=1)
-        fig.add_hline(y=at, line_dash="dot", line_color="#ff7f0e", line_width=1)
+        shapes += [{"type": "line", "xref": "x", "yref": "paper", "x0": at, "x1": at, "y0": 0, "y1": 1, "line": line},
+                   {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": at, "y1": at, "line": line}]
+    fig.update_layout(shapes=shapes)
     unit = "chunk" if om.bin_size == 1 else f"chunk (bins of {om.bin_size})"
     fig.update_layout(xaxis_title=unit, yaxis_title=unit, height=560, margin={"l": 10, "r": 10, "t": 30, "b": 40})
     fig.update_yaxes(autorange="reversed")
