@@ -198,7 +198,7 @@ def _read_navigation(
     return toc, page_list
 
 
-def fill_section_targets(toc: list[TocEntry]) -> list[TocEntry]:
+def _fill_section_targets(toc: list[TocEntry]) -> list[TocEntry]:
     """Give a heading without a target (a nav ``<span>`` part title) its first descendant's target.
 
     Args:
@@ -337,7 +337,7 @@ def _outline(toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str])
     by_path = {doc.path: doc for doc in docs}
     outline: list[OutlineEntry] = []
     outside = no_anchor = 0
-    for entry in fill_section_targets(toc):
+    for entry in _fill_section_targets(toc):
         doc = by_path.get(entry.target[0]) if entry.target else None
         if doc is None:
             outside += 1
