@@ -1,0 +1,60 @@
+"""The Retrieval page in a real browser (Debian chromium via Playwright): paste a passage, search,
+run the evaluation — the values the core computes appear on screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_harness import TIMEOUT_MS, app_url, browser, open_page, page, wait_idle  # noqa: F401
+from chunking.ingest import load_book
+from chunking.locate import SearchSpace, locate
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT / "sample_books" / "r-intro.pdf"
+
+
+@pytest.fixture(scope="module")
+def passage() -> tuple[str, int, int]:
+    text = load_book(DEFAULT).text
+    start = text.index(" ", 120_000) + 1
+    end = text.index(" ", start + 300)
+    return "4.2 Some heading\n" + " ".join(text[start:end].split()), start, end
+
+
+def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # noqa: F811
+    text, start, end = passage
+    open_page(page, app_url, "Retrieval")
+    main = page.get_by_test_id("stMain")
+
+    main.get_by_role("textbox", name="Passage", exact=True).fill(text)
+    main.get_by_role("textbox", name="Passage", exact=True).press("Control+Enter")
+    expect(main.get_by_text("Found in this book.")).to_be_visible(timeout=TIMEOUT_MS)
+    wait_idle(page)
+    loc = locate(SearchSpace.build(load_book(DEFAULT)), text)
+    assert (loc.char_start, loc.char_end) == (start, end)
+    expect(main.get_by_test_id("stDataFrame").first).to_be_visible()
+    expect(main.locator("mark.hit").first).to_be_visible()
+
+    page.get_by_role("tab", name="Search").click()
+    main.get_by_role("textbox", name="Query", exact=True).fill("generalized linear models")
+    main.get_by_role("textbox", name="Query", exact=True).press("Enter")
+    wait_idle(page)
+    expect(main.get_by_text("fixed-window", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(main.get_by_text("section", exact=True)).to_be_visible()
+    main.get_by_test_id("stExpander").first.click()
+    expect(main.locator("mark.hit").filter(has_text="linear").first).to_be_visible()
+
+    page.get_by_role("tab", name="Evaluate").click()
+    expect(main.get_by_text("This is a proxy", exact=False)).to_be_visible()
+    main.get_by_role("spinbutton", name="Sentences (n)", exact=True).fill("20")
+    main.get_by_role("spinbutton", name="Sentences (n)", exact=True).press("Enter")
+    wait_idle(page)
+    main.get_by_role("button", name="Run evaluation").click()
+    expect(main.get_by_text("n = 20 sentences drawn", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
+    wait_idle(page)
+    expect(main.locator(".js-plotly-plot").first).to_be_visible()

@@ -1,0 +1,154 @@
+"""The Retrieval page under Streamlit's AppTest: locate, search and evaluate show what the core
+computes for the current book and the chosen policies, and book text stays escaped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from chunking.compare import policy_label
+from chunking.evaluate import evaluate_chunks, sample_probes
+from chunking.ingest import load_book
+from chunking.locate import SearchSpace, locate, match_chunks
+from chunking.models import STRATEGIES
+from chunking.policy import Policy
+from chunking.search import ChunkIndex
+from chunking.strategies import chunk_book
+from chunking.tokens import tokenize
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGE = "pages/6_Retrieval.py"
+DEFAULT = ROOT / "sample_books" / "r-intro.pdf"
+
+
+@pytest.fixture(autouse=True)
+def clear_caches() -> None:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.fixture(scope="module")
+def core():
+    book = load_book(DEFAULT)
+    tokenized = tokenize(book)
+    chunks = {s: chunk_book(tokenized, Policy(strategy=s)) for s in STRATEGIES}
+    return book, tokenized, chunks
+
+
+def retrieval_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def frames(at: AppTest, column: str) -> list:
+    """The dataframes shown (in page order) that have a column named ``column``."""
+    # NOTE: AppTest leaves a dataframe's proto id empty, so tables are told apart by their columns.
+    return [e.value for e in at.dataframe if column in e.value.columns]
+
+
+def html_text(at: AppTest) -> str:
+    return "\n".join(e.proto.body for e in at.get("html"))
+
+
+def test_page_runs_with_three_tabs_and_every_strategy_side_by_side():
+    at = retrieval_page()
+    assert [t.label for t in at.tabs] == ["Locate a passage", "Search", "Evaluate"]
+    assert at.multiselect(key="retrieval_strategies").value == list(STRATEGIES)
+    assert "r-intro.pdf" in html_text(at)
+    assert not at.error
+
+
+def test_locate_shows_the_cores_location_and_chunks_per_policy(core):
+    book, _, chunks = core
+    text = book.text
+    start = text.index(" ", 80_000) + 1
+    end = text.index(" ", start + 400)
+    passage = "Some heading\n" + " ".join(text[start:end].split())
+    at = retrieval_page()
+    at.text_area(key="retrieval_passage").input(passage).run()
+    assert not at.exception and len(at.success) == 1
+    (location,) = frames(at, "value")
+    facts = dict(zip(location[""], location["value"]))
+    assert facts["characters"] == f"[{start:,}, {end:,})"
+    space = SearchSpace.build(book)
+    loc = locate(space, passage)
+    assert facts["chapter"] == (loc.chapter or "–")
+    (matches,) = frames(at, "straddles a boundary")
+    assert list(matches["policy"]) == [policy_label(Policy(strategy=s)) for s in STRATEGIES]
+    for s, shown, straddles in zip(STRATEGIES, matches["chunks"], matches["straddles a boundary"]):
+        m = match_chunks(space, loc, chunks[s], s)
+        assert shown == ", ".join(f"#{o}" for o in m.orders)
+        assert straddles == ("yes" if m.straddles else "no")
+    # the found span is highlighted in its context
+    assert '<mark class="hit">' in html_text(at)
+
+
+def test_locate_says_not_found_for_text_of_another_book():
+    other = load_book(ROOT / "sample_books" / "haskell98-report.pdf").text
+    at = retrieval_page()
+    at.text_area(key="retrieval_passage").input(other[30_000:30_600]).run()
+    assert not at.exception and not at.success
+    assert len(at.warning) == 1 and "Not found" in at.warning[0].value
+
+
+def test_search_shows_the_cores_top_k_for_each_policy(core):
+    book, _, chunks = core
+    at = retrieval_page()
+    at.number_input(key="retrieval_k").set_value(3).run()
+    at.text_input(key="retrieval_query").input("generalized linear models family binomial").run()
+    assert not at.exception
+    tables = frames(at, "crosses chapter")
+    assert len(tables) == len(STRATEGIES)
+    for s, shown in zip(STRATEGIES, tables):
+        hits = ChunkIndex.build(book, chunks[s]).search("generalized linear models family binomial", 3)
+        assert list(shown["chunk"]) == [f"#{h.order}" for h in hits]
+        assert list(shown["score"]) == [round(h.score, 3) for h in hits]
+
+
+def test_evaluation_table_equals_the_core_for_the_chosen_n_k_seed(core):
+    book, tokenized, chunks = core
+    at = retrieval_page()
+    at.multiselect(key="retrieval_strategies").set_value(["fixed-window", "section"]).run()
+    at.number_input(key="retrieval_eval_n").set_value(25).run()
+    at.number_input(key="retrieval_eval_k").set_value(2).run()
+    at.number_input(key="retrieval_eval_seed").set_value(5).run()
+    at.button(key="retrieval_eval_run").click().run()
+    assert not at.exception
+    (table,) = frames(at, "hit@k")
+    probes = sample_probes(tokenized, 25, 5)
+    for row, s in zip(table.to_dict("records"), ["fixed-window", "section"]):
+        expected = evaluate_chunks(probes, ChunkIndex.build(book, chunks[s]), 2, s)
+        assert (row["n"], row["k"]) == (25, 2)
+        assert row["hit@k"] == round(expected.hit_at_k, 3)
+        assert row["token IoU"] == round(expected.iou, 3)
+        assert row["chapter precision@k"] == round(expected.chapter_precision_at_k, 3)
+    # the page explains that this is a proxy
+    assert any("proxy" in m.value for m in at.markdown)
+
+
+def test_no_policy_chosen_asks_for_one():
+    at = retrieval_page()
+    at.multiselect(key="retrieval_strategies").set_value([]).run()
+    assert not at.exception and "at least one policy" in at.info[0].value
+
+
+def test_book_text_in_search_hits_is_escaped():
+    hostile = b"# One\n\nThe <script>alert(1)</script> marker word zanzibar appears here.\n\n# Two\n\nOther text.\n"
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.file_uploader(key="home_upload").set_value(("hostile.md", hostile, "text/markdown")).run()
+    at.switch_page(PAGE).run()
+    at.text_input(key="retrieval_query").input("zanzibar").run()
+    assert not at.exception
+    body = html_text(at)
+    assert "&lt;script&gt;" in body and "<script>" not in body
+    assert '<mark class="hit">zanzibar</mark>' in body
