@@ -139,6 +139,30 @@ def better_marks(scorecards: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
     return marks
 
 
+def scorecard_rows(scorecards: Sequence[dict[str, Any]], mark: str = "*") -> list[tuple[str, list[str]]]:
+    """Scorecards as display rows: one per key, one cell per policy, ``mark`` after better values.
+
+    Args:
+        scorecards (Sequence[dict[str, Any]]): one scorecard per policy.
+        mark (str): appended to the better value(s) of each row. Defaults to ``"*"``.
+
+    Returns:
+        list[tuple[str, list[str]]]: ``(key, cells)`` in ``SCORE_DIRECTIONS`` order; ``None`` shows
+        as ``"-"`` and the page-span histogram as ``"1p:76 2p:108"``.
+    """
+    marks = better_marks(scorecards)
+    return [(key, [_cell(card.get(key)) + (mark if i in marks[key] else "") for i, card in enumerate(scorecards)])
+            for key in SCORE_DIRECTIONS]
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return " ".join(f"{k}p:{v}" for k, v in value.items())
+    return str(value)
+
+
 @dataclass(frozen=True)
 class BoundaryDiff:
     """How ``other``'s chunk boundaries differ from ``base``'s (positions are token indices).

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json as jsonlib
 import sys
 
-from ..compare import PolicyRun, better_marks, policy_label, run_policies
+from ..compare import PolicyRun, policy_label, run_policies, scorecard_rows
 from ..errors import ValidationFailure
 from ..models import STRATEGIES
 from ..policy import Policy, parse_policy
-from ..scorecard import SCORE_DIRECTIONS
 
 
 def run(*, book: str, policy: list[str], json: bool) -> int:
@@ -56,22 +55,10 @@ def format_table(runs: list[PolicyRun]) -> str:
     Returns:
         str: the table; ``*`` follows the better value of each row that has one.
     """
-    marks = better_marks([r.scorecard for r in runs])
     header = ["score", *(f"P{i}" for i in range(1, len(runs) + 1))]
-    rows = [header]
-    for key in SCORE_DIRECTIONS:
-        cells = [_cell(r.scorecard.get(key)) + ("*" if i in marks[key] else "") for i, r in enumerate(runs)]
-        rows.append([key, *cells])
+    rows = [header, *([key, *cells] for key, cells in scorecard_rows([r.scorecard for r in runs]))]
     widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
     legend = [f"P{i}: {policy_label(r.policy)}" for i, r in enumerate(runs, 1)]
     lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths)))
              for row in rows]
     return "\n".join([*legend, "", *lines, "", "* = better value (rows without a better direction are unmarked)"])
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, dict):
-        return " ".join(f"{k}p:{v}" for k, v in value.items())
-    return str(value)

@@ -1,0 +1,115 @@
+"""The Compare page under Streamlit's AppTest: its scorecard, strips, diff and histograms are what
+the core computes for the current book and the chosen policies; a bad policy is one named error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from chunking.compare import boundary_diff, policy_label, scorecard_rows
+from chunking.ingest import load_book
+from chunking.models import STRATEGIES
+from chunking.policy import Policy
+from chunking.scorecard import scorecard
+from chunking.strategies import chunk_book
+from chunking.tokens import tokenize
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGE = "pages/5_Compare.py"
+DEFAULT = ROOT / "sample_books" / "r-intro.pdf"
+
+
+@pytest.fixture(autouse=True)
+def clear_caches() -> None:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.fixture(scope="module")
+def tokenized():
+    return tokenize(load_book(DEFAULT))
+
+
+def compare_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def scorecard_frame(at: AppTest):
+    return next(e.value for e in at.dataframe if "chunks" in e.value.index)
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def expected_rows(tokenized, policies):
+    cards = [scorecard(chunk_book(tokenized, p), tokenized, p) for p in policies]
+    return scorecard_rows(cards, mark=" ★")
+
+
+def test_default_page_scores_the_three_strategies_as_the_core_does(tokenized):
+    at = compare_page()
+    policies = [Policy(strategy=s) for s in STRATEGIES]
+    frame = scorecard_frame(at)
+    assert list(frame.columns) == [f"P{i}: {s}" for i, s in enumerate(STRATEGIES, 1)]
+    assert [(k, list(frame.loc[k])) for k in frame.index] == expected_rows(tokenized, policies)
+    assert frame.loc["chapter_crossing_chunks", "P1: chapter-window"] == "0 ★"
+
+
+def test_changing_a_policy_in_the_page_body_rescores_its_column(tokenized):
+    at = compare_page()
+    at.number_input(key="cmp_max_tokens_1").set_value(256)
+    at.number_input(key="cmp_overlap_1").set_value(32)
+    rerun(at)
+    frame = scorecard_frame(at)
+    fixed = Policy(strategy="fixed-window", max_tokens=256, overlap_tokens=32)
+    assert frame.columns[1] == f"P2: {policy_label(fixed)}"
+    assert frame.loc["chunks"].iloc[1] == str(len(chunk_book(tokenized, fixed)))
+
+
+def test_two_policies_show_two_columns_and_one_diff_row(tokenized):
+    at = compare_page()
+    at.radio(key="cmp_count").set_value(2)
+    rerun(at)
+    assert len(scorecard_frame(at).columns) == 2
+    diff = next(e.value for e in at.dataframe if "moved" in e.value.columns)
+    policies = [Policy(), Policy(strategy="fixed-window")]
+    a, b = (chunk_book(tokenized, p) for p in policies)
+    assert list(diff.index) == ["P2: fixed-window"]
+    assert diff.iloc[0].to_dict() == pytest.approx(boundary_diff(a, b, 256).summary())
+
+
+def test_strips_and_histograms_hold_every_chunk_of_every_policy(tokenized):
+    at = compare_page()
+    strips, hist = charts(at)
+    chunks = [chunk_book(tokenized, Policy(strategy=s)) for s in STRATEGIES]
+    for trace, cs in zip(strips["data"], chunks):
+        assert [row[0] for row in trace["customdata"]] == [c.order for c in cs]
+    assert strips["data"][-1]["name"] == "Chapters"
+    assert [t["x"] for t in hist["data"]] == [[c.token_count for c in cs] for cs in chunks]
+
+
+def test_invalid_policy_shows_one_error_naming_the_field():
+    at = compare_page()
+    at.text_input(key="cmp_extra_2").set_value("min_section_tokens=99999")
+    rerun(at)
+    assert [e.value for e in at.error] == [
+        "P3: policy field 'min_section_tokens' must be between 0 and max_tokens (512); got 99999"]
+    assert not at.get("plotly_chart")
