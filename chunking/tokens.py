@@ -21,6 +21,7 @@ no chunk may start or end there (rule 6: never split a character).
 
 from __future__ import annotations
 
+import bisect
 import functools
 from dataclasses import dataclass, field
 
@@ -84,9 +85,9 @@ class TokenizedBook:
     legal: np.ndarray
     fence_tokens: dict[str, np.ndarray]
     text_pages: tuple[Page, ...] = field(repr=False)
-    _page_ends: np.ndarray = field(repr=False)
+    _page_ends: list[int] = field(repr=False)
     _fence_chars: frozenset[int] = field(repr=False)
-    _page_numbers: np.ndarray = field(repr=False)
+    _page_numbers: list[int] = field(repr=False)
 
     @property
     def n_tokens(self) -> int:
@@ -99,7 +100,7 @@ class TokenizedBook:
         Args:
             c (int): a character offset in ``book.text`` (``0 <= c <= len(text)``).
         """
-        return int(np.searchsorted(self.char_starts, c, side="right")) - 1 if c < len(self.book.text) \
+        return int(self.char_starts.searchsorted(c, side="right")) - 1 if c < len(self.book.text) \
             else self.n_tokens
 
     def is_fence_char(self, c: int) -> bool:
@@ -113,21 +114,20 @@ class TokenizedBook:
         Args:
             page_index (int): index into ``text_pages``.
         """
-        limit = int(self._page_ends[page_index]) + 1
-        return int(np.searchsorted(self.char_starts, limit, side="right")) - 1
+        return int(self.char_starts.searchsorted(self._page_ends[page_index] + 1, side="right")) - 1
 
     def last_page_index_within(self, page_index: int, pages: int) -> int:
         """Index of the last text page whose number is below ``text_pages[page_index].number +
         pages`` (a span of ``pages`` physical pages, empty pages included)."""
         limit = self.text_pages[page_index].number + pages - 1
-        return int(np.searchsorted(self._page_numbers, limit, side="right")) - 1
+        return bisect.bisect_right(self._page_numbers, limit) - 1
 
     def page_index_of_char(self, c: int) -> int:
         """Index into the non-empty pages of the page holding character ``c``.
 
         A page separator belongs to the page it introduces (the seed's convention).
         """
-        return min(int(np.searchsorted(self._page_ends, c, side="right")), len(self._page_ends) - 1)
+        return min(bisect.bisect_right(self._page_ends, c), len(self._page_ends) - 1)
 
     def page_of_char(self, c: int) -> int:
         """Return the 1-based physical page number holding character ``c``.
@@ -186,8 +186,11 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
     fences = _fence_offsets(book)
     cuts = [c for c in fences["section"] if 0 < c < len(text)]
     bounds = [0, *cuts, len(text)]
-    parts = [np.asarray(enc.encode_ordinary(text[a:b]), dtype=np.uint32) for a, b in zip(bounds, bounds[1:])]
-    tokens = np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint32)
+    # NOTE: encode_to_numpy with no special tokens allowed and none disallowed is encode_ordinary
+    # (special-token text is encoded as text) returning a uint32 array without a Python list.
+    parts = [enc.encode_to_numpy(text[a:b], allowed_special=set(), disallowed_special=())
+             for a, b in zip(bounds, bounds[1:])]
+    tokens = np.concatenate(parts).astype(np.uint32, copy=False) if parts else np.zeros(0, dtype=np.uint32)
     byte_starts = np.zeros(tokens.shape[0] + 1, dtype=np.int64)
     np.cumsum(token_byte_lengths(encoding)[tokens], out=byte_starts[1:])
     char_starts, legal = _char_offsets(text, byte_starts)
@@ -207,7 +210,7 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
         legal=legal,
         fence_tokens={k: np.unique(v).astype(np.int64) for k, v in fence_tokens.items()},
         text_pages=tuple(pages),
-        _page_ends=np.asarray([p.char_end for p in pages], dtype=np.int64),
+        _page_ends=[p.char_end for p in pages],
         _fence_chars=frozenset(cuts),
-        _page_numbers=np.asarray([p.number for p in pages], dtype=np.int64),
+        _page_numbers=[p.number for p in pages],
     )

@@ -46,7 +46,7 @@ def is_cut(tb: TokenizedBook, t: int) -> bool:
         tb (TokenizedBook): the tokenized book.
         t (int): a token boundary index, ``0 <= t <= n_tokens``.
     """
-    if t <= 0 or t >= tb.n_tokens:
+    if t <= 0 or t >= len(tb.tokens):
         return True
     if not tb.legal[t]:
         return False
