@@ -2,7 +2,8 @@
 
 Nothing here imports Streamlit, so every figure is tested on its own. Trace data are plain lists
 (not numpy arrays, which plotly would serialise as base64 typed arrays) so a figure's JSON can be
-read back and compared with the chunks. Positions along the book
+read back and compared with the chunks. Book strings (titles, chapter names) are HTML-escaped:
+plotly renders a few tags (``<b>``, ``<a href>``) in text and decodes entities back for display. Positions along the book
 are *page coordinates*: ``page + fraction``, where the fraction is how far into that page's
 canonical text (``Page.char_start``…``Page.char_end``) a character lies; so ``int(position)`` is
 always the physical page of the character and a bar's base equals its chunk's ``page_start``.
@@ -11,6 +12,7 @@ Token spans are half-open ``[token_start, token_end)`` (``chunking.models``).
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 from typing import Sequence
@@ -116,7 +118,7 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
         ends = np.append(starts[1:], n_pages + 1)
         fig.add_trace(go.Bar(
             name="Chapters", orientation="h", y=["Chapters"] * len(fences), base=starts.tolist(), x=(ends - starts).tolist(),
-            text=[f"{h.number} {h.title}".strip() for h in fences], textposition="inside",
+            text=[html.escape(f"{h.number} {h.title}".strip()) for h in fences], textposition="inside",
             insidetextanchor="start", marker_color=["#d9d9d9" if i % 2 else "#bdbdbd" for i in range(len(fences))],
             customdata=[[h.kind, h.level, _label(h.page, h.page_label), h.source] for h in fences],
             hovertemplate="<b>%{text}</b><br>%{customdata[0]}, level %{customdata[1]}<br>"
@@ -158,7 +160,8 @@ def _hover_row(c: Chunk) -> list:
     pages = _label(c.page_start, c.page_label_start)
     if c.page_end != c.page_start:
         pages += " – " + _label(c.page_end, c.page_label_end)
-    return [c.order, c.id[:12], pages, c.token_count, c.chapter or "–", c.section or "–", c.end_reason]
+    return [c.order, c.id[:12], pages, c.token_count, html.escape(c.chapter or "–"), html.escape(c.section or "–"),
+            c.end_reason]
 
 
 # ------------------------------------------------------------------------------- overlap
@@ -294,7 +297,7 @@ def coverage_figure(book: Book, chunks: Sequence[Chunk], *, columns: int = 40) -
         fig.add_trace(go.Scatter(
             name="chapter starts", x=((pos - np.floor(pos)) * columns).tolist(), y=np.floor(pos).astype(int).tolist(), mode="markers+text",
             marker={"symbol": "triangle-right", "size": 11, "color": "#ff7f0e"},
-            text=[h.title[:30] for h in fences], textposition="middle right", textfont={"size": 10},
+            text=[html.escape(h.title[:30]) for h in fences], textposition="middle right", textfont={"size": 10},
             hovertemplate="%{text}<br>page %{y}<extra>chapter start</extra>"))
     fig.update_layout(height=max(400, min(14 * len(pages), 4000)), xaxis_title="position within page",
                       yaxis_title="physical page", margin={"l": 10, "r": 10, "t": 30, "b": 40}, showlegend=False)

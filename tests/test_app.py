@@ -101,6 +101,21 @@ def test_every_page_runs_on_the_default_sample(page: str | None) -> None:
     assert not at.error
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["chez-csug.pdf", "debian-policy.epub", "haskell98-report.pdf", "lshort.pdf",
+                                  "r-intro.pdf"])
+def test_every_page_works_on_every_sample_book(name: str) -> None:
+    at = run_app()
+    at.selectbox(key="home_sample").set_value(name).run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Pages"] == str(len(load_book(ROOT / "sample_books" / name).pages))
+    for page in PAGES:
+        at.switch_page(page).run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+        assert not at.error, (page, [e.value for e in at.error])
+        assert name in html_text(at)
+
+
 def test_home_metrics_equal_what_the_core_computes(core_default) -> None:
     book, tokenized, chunks = core_default
     m = metrics(run_app())

@@ -154,3 +154,15 @@ def test_coverage_figure_marks_chapter_starts(book: Book) -> None:
     heat, marks = fig.data
     assert heat.type == "heatmap" and marks.name == "chapter starts"
     assert list(marks.y) == [1, 4] and list(marks.x) == pytest.approx([0, 5])
+
+
+def test_book_strings_in_figures_are_escaped_for_plotlys_html_subset() -> None:
+    book = make_book(["a" * 100], [(1, 0, '<a href="javascript:alert(1)">x</a>')])
+    chunks = make_chunks(book, [(0, 100)], chapters=["<b>bold</b>"])
+    fig = figures.boundaries_figure(book, chunks)
+    (chap,) = [t for t in fig.data if t.name == "Chapters"]
+    assert chap.text[0] == '1 &lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;'
+    (bar,) = [t for t in fig.data if t.name != "Chapters"]
+    assert bar.customdata[0][4] == "&lt;b&gt;bold&lt;/b&gt;"
+    marks = figures.coverage_figure(book, chunks).data[1]
+    assert "<a" not in marks.text[0]
