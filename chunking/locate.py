@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -150,7 +150,7 @@ class ChunkMatch:
     """Which chunks of one policy hold a located span.
 
     Attributes:
-        policy (str): the policy's profile string.
+        policy (str): the policy's label.
         ids (list[str]): the chunks that contain the whole span; when none does, the chunks it
             overlaps (then ``straddles`` is True).
         orders (list[int]): the ``order`` of each chunk in ``ids``.
@@ -215,10 +215,6 @@ class Location:
         out["score"] = round(self.score, 2)
         out["chunks"] = [{"policy": c.policy, "ids": c.ids, "straddles": c.straddles} for c in self.chunks]
         return out
-
-    def details(self) -> dict[str, Any]:
-        """Every field, for the app (``to_dict`` plus passage coverage and chunk edges)."""
-        return asdict(self)
 
 
 def locate(space: SearchSpace, passage: str) -> Location:
@@ -503,7 +499,7 @@ def match_chunks(space: SearchSpace, loc: Location, chunks: Sequence[Chunk], pol
         space (SearchSpace): the prepared book the chunks were cut from.
         loc (Location): a found location.
         chunks (Sequence[Chunk]): one policy's chunks in order.
-        policy (str): the label to report (the policy's profile).
+        policy (str): the policy's label to report.
 
     Returns:
         ChunkMatch: containing chunks, or overlapping ones with ``straddles=True``.

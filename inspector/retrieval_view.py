@@ -1,8 +1,9 @@
-"""App stage (retrieval view): cached retrieval objects, tables, HTML and figures for the Retrieval page.
+"""App stage (retrieval view): the Retrieval page's three tabs, their cached data, tables and figure.
 
-Keeps ``pages/6_Retrieval.py`` thin. Cached builders key on the book's sha256 and the policy's
-fields (never on widgets); everything else is a pure function of its data. Untrusted book text
-only reaches HTML through ``inspector.render`` (escaped).
+Keeps ``pages/6_Retrieval.py`` thin: it picks the policies and calls ``locate_tab``, ``search_tab``
+and ``evaluate_tab``. Cached builders key on the book's sha256 and the policy's fields (never on
+widgets); tables, HTML and the figure are pure functions of their data. Untrusted book text only
+reaches HTML through ``inspector.render`` (escaped) or dataframes (text as text).
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from chunking.errors import UsageError
 from chunking.evaluate import DROP_SHARE, PolicyScore, evaluate_chunks, sample_probes
-from chunking.locate import ChunkMatch, Location, SearchSpace
+from chunking.locate import ChunkMatch, Location, SearchSpace, locate, match_chunks
 from chunking.models import Book
 from chunking.policy import Policy
 from chunking.search import ChunkIndex, SearchHit, highlight_spans
 from inspector import render
-from inspector.state import AppRun
+from inspector.state import PLOTLY_CONFIG, AppRun
 
 METRICS = {
     "hit_at_k": ("hit@k", "Share of sampled sentences that lie whole inside one of the k retrieved chunks."),
@@ -149,3 +151,69 @@ def evaluation_figure(scores: Sequence[PolicyScore]) -> go.Figure:
     fig.update_layout(barmode="group", yaxis={"range": [0, 1], "title": "mean over sampled sentences"},
                       height=360, margin={"t": 30, "b": 40}, legend={"orientation": "h", "y": -0.2})
     return fig
+
+
+# ------------------------------------------------------------------------------------ tabs
+def locate_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
+    """Passage box → its location, the span in context, and the chunks holding it per policy."""
+    passage = st.text_area("Passage", key="retrieval_passage", height=140,
+                           placeholder="Paste a retrieved passage; whitespace, hyphens and a heading "
+                                       "prefix do not matter.")
+    if not passage.strip():
+        return
+    space = search_space(runs[0])
+    try:
+        loc = locate(space, passage)
+    except UsageError as exc:
+        st.error(str(exc))
+        return
+    if not loc.found:
+        st.warning(f"Not found in this book (best match score {loc.score:.1f} / 100).")
+        return
+    st.success("Found in this book.")
+    st.dataframe(location_table(loc), hide_index=True, key="retrieval_location")
+    st.html(passage_html(space.book.text, loc))
+    # NOTE: every run shares runs[0]'s book (the page varies only the strategy), so one location
+    # serves every policy.
+    matches = [match_chunks(space, loc, r.chunks, label) for r, label in zip(runs, labels)]
+    st.subheader("Chunks holding it")
+    st.dataframe(chunk_match_table(matches), hide_index=True, key="retrieval_matches")
+
+
+def search_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
+    """Query box → the top-k BM25 hits of each policy, side by side, terms highlighted."""
+    left, right = st.columns([4, 1])
+    query = left.text_input("Query", key="retrieval_query", placeholder="a question or keywords")
+    k = int(right.number_input("k", 1, 50, 5, key="retrieval_k"))
+    if not query.strip():
+        return
+    for col, run, label in zip(st.columns(len(runs)), runs, labels):
+        hits = chunk_index(run).search(query, k)
+        col.markdown(f"**{label}**")
+        if not hits:
+            col.info("No chunk shares a word with the query.")
+            continue
+        col.dataframe(hits_table(hits), hide_index=True, key=f"retrieval_hits_{run.policy.strategy}")
+        for h in hits:
+            with col.expander(f"#{h.rank} · chunk {h.order} · score {h.score:.2f}"):
+                st.html(hit_html(h))
+
+
+def evaluate_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
+    """Explanation and definitions, n/k/seed, and (after the button) the table and figure."""
+    st.markdown(EXPLANATION)
+    st.table({"metric": [name for name, _ in METRICS.values()],
+              "meaning": [text for _, text in METRICS.values()]})
+    c1, c2, c3 = st.columns(3)
+    n = int(c1.number_input("Sentences (n)", 1, 2000, 200, key="retrieval_eval_n"))
+    k = int(c2.number_input("Chunks retrieved (k)", 1, 50, 5, key="retrieval_eval_k"))
+    seed = int(c3.number_input("Seed", 0, 2**31 - 1, 0, key="retrieval_eval_seed"))
+    if st.button("Run evaluation", key="retrieval_eval_run", type="primary"):
+        st.session_state["retrieval_eval_args"] = (n, k, seed)
+    if "retrieval_eval_args" not in st.session_state:
+        return
+    n, k, seed = st.session_state["retrieval_eval_args"]
+    scores = [evaluation(r, label, n, k, seed) for r, label in zip(runs, labels)]
+    st.caption(f"n = {n} sentences drawn (fewer if the book has fewer), k = {k}, seed = {seed}")
+    st.dataframe(evaluation_table(scores), hide_index=True, key="retrieval_eval_table")
+    st.plotly_chart(evaluation_figure(scores), key="retrieval_eval_fig", config=PLOTLY_CONFIG)
