@@ -39,7 +39,7 @@ def books(draw):
 
 @st.composite
 def policies(draw):
-    max_tokens = draw(st.integers(8, 160))
+    max_tokens = draw(st.integers(4, 160))
     target = draw(st.integers(1, 4))
     return Policy(
         strategy=draw(st.sampled_from(["chapter-window", "fixed-window"])),
@@ -65,6 +65,7 @@ def test_random_books_and_policies_satisfy_rules_1_to_7(book, policy):
         # Rule 1 and 6 directly: exact slice, re-encoded count within the limit.
         assert c.text == book.text[c.char_start:c.char_end]
         assert len(enc.encode_ordinary(c.text)) <= policy.max_tokens
+        assert c.token_count <= policy.max_tokens
         assert c.text.strip()
         if prev is not None:
             assert c.token_end > prev.token_end and c.token_start >= prev.token_start

@@ -115,6 +115,10 @@ class _Windower:
                 end, reason = snapped, policy.snap
         if not is_cut(tb, end):
             end = self._safe_end(emitted, end)
+            if end <= emitted:
+                if start < emitted:
+                    return end, reason  # no character boundary among the new tokens: drop the overlap
+                end = self._next_legal(emitted + 1)
         if not (is_cut(tb, start) and is_cut(tb, end)):
             end = self._fit(start, emitted, end)
         return end, reason
@@ -135,8 +139,9 @@ class _Windower:
         return None
 
     def _safe_end(self, emitted: int, end: int) -> int:
-        """Move ``end`` back to the last safe cut after ``emitted``; failing that, to the
-        nearest character boundary (``_fit`` then checks the token count)."""
+        """Move ``end`` back to the last safe cut after ``emitted``; failing that, to the last
+        character boundary after it (``_fit`` then checks the token count); ``emitted`` when
+        there is none (the window must start later or take a whole character past its budget)."""
         tb = self.tb
         t = end - 1
         while t > emitted:
@@ -144,9 +149,13 @@ class _Windower:
                 return t
             t -= 1
         t = end
-        while t > emitted + 1 and not tb.legal[t]:
+        while t > emitted and not tb.legal[t]:
             t -= 1
-        while not tb.legal[t]:
+        return t
+
+    def _next_legal(self, t: int) -> int:
+        """The first character boundary at or after token boundary ``t``."""
+        while not self.tb.legal[t]:
             t += 1
         return t
 
