@@ -56,6 +56,8 @@ def test_number_value_reads_arabic_roman_spelled_and_letters(number, value):
     ("Gamma........ 7", "Gamma"),
     ("Delta   14", "Delta"),
     ("Python 3", "Python 3"),
+    ("The ... argument", "The ... argument"),
+    ("Preface . . . . . . . . xi", "Preface"),
 ])
 def test_clean_title_strips_outline_junk_but_keeps_real_words(raw, clean):
     assert clean_title(raw) == clean

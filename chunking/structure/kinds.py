@@ -94,7 +94,7 @@ def title_like(title: str, max_words: int = 14) -> bool:
 def clean_title(title: str) -> str:
     """Strip junk an outline or a line carries: control characters, dot leaders, page numbers."""
     title = re.sub(r"[\x00-\x1f\x7f-\x9f\u200b\ufeff]", " ", title)
-    title = re.sub(r"(\s*\.){3,}\s*\S*\s*$", "", title)  # "Title ........ 12"
+    title = re.sub(r"(\s*\.){3,}\s*(\d{1,4}|[ivxlcdm]{1,7})\s*$|(\s*\.){4,}\s*$", "", title)  # "Title .... 12"
     title = re.sub(r"\s+\d{1,4}$", "", title) if re.search(r"\s{2,}\d{1,4}$|\t\d{1,4}$", title) else title
     title = " ".join(title.split())
     return title.strip(" -–—:|•·")
