@@ -23,7 +23,13 @@ Definitions (token positions are 0-based indices in the canonical token stream):
   chunk's start is), so overlapping windows are scored as one segmentation whose boundaries are
   the window starts. ``k`` is half the mean reference segment length, as is standard. Both are
   ``None`` for a book with no detected structure (there is nothing to agree with). Lower is
-  better; 0 is perfect agreement.
+  better; 0 is perfect agreement. Caveat: chunks are usually much finer than sections, and when
+  every probe window of ``k`` tokens holds a chunk start, Pk only measures the reference and is
+  the same for every policy (it happens on ``chez-csug.pdf``, whose sections average ~1,700
+  tokens); ``boundary_recall`` does not saturate.
+* **Boundary recall**: the share of detected heading starts (after the book's start) at which a
+  chunk starts, allowing only whitespace between the two. Higher is better; ``None`` without
+  structure.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ SCORE_DIRECTIONS: dict[str, str | None] = {
     "mid_sentence_share": "lower",
     "pk": "lower",
     "windowdiff": "lower",
+    "boundary_recall": "higher",
 }
 """Every scorecard key, in display order, with the direction in which it improves."""
 
@@ -106,8 +113,9 @@ def scorecard(chunks: Sequence[Chunk], tokenized: "TokenizedBook", policy: Polic
         k = pk_window(reference, n_tokens)
         out["pk"] = round(pk(reference, hypothesis, n_tokens, k), 4)
         out["windowdiff"] = round(windowdiff(reference, hypothesis, n_tokens, k), 4)
+        out["boundary_recall"] = _boundary_recall(book.text, tokenized.char_starts, reference, hypothesis)
     else:
-        out["pk"] = out["windowdiff"] = None
+        out["pk"] = out["windowdiff"] = out["boundary_recall"] = None
     return out
 
 
@@ -202,6 +210,21 @@ def _ends_cleanly(text: str, end: int, heading_starts: frozenset[int]) -> bool:
         return True
     next_char = end + len(gap)
     return next_char in heading_starts
+
+
+def _boundary_recall(text: str, char_starts: Sequence[int], reference: Sequence[int],
+                     hypothesis: Sequence[int]) -> float | None:
+    """Share of reference boundaries met by a chunk start with only whitespace between them."""
+    refs = sorted({r for r in reference if 0 < r < len(char_starts) - 1})
+    if not refs:
+        return None
+    starts = sorted(set(hypothesis))
+    met = 0
+    for r in refs:
+        i = bisect.bisect_left(starts, r)
+        near = [s for s in (starts[i - 1] if i else None, starts[i] if i < len(starts) else None) if s is not None]
+        met += any(not text[int(char_starts[min(s, r)]):int(char_starts[max(s, r)])].strip() for s in near)
+    return round(met / len(refs), 4)
 
 
 def pk_window(reference: Sequence[int], n_units: int) -> int:

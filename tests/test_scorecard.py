@@ -148,10 +148,30 @@ def test_pk_is_zero_when_chunk_starts_are_the_structure(two_chapters):
 def test_book_without_structure_has_no_boundary_agreement():
     tb = tokenize(make_book(["Just text. No headings at all."]))
     card = scorecard([chunk_at(tb, 0, 0, tb.n_tokens)], tb, Policy())
-    assert card["pk"] is None and card["windowdiff"] is None
+    assert card["pk"] is None and card["windowdiff"] is None and card["boundary_recall"] is None
 
 
 def test_scorecard_has_every_key_in_order_and_handles_no_chunks(two_chapters):
     card = scorecard([], two_chapters, Policy())
     assert list(card) == list(SCORE_DIRECTIONS)
     assert card["chunks"] == 0 and card["uncovered_tokens"] == two_chapters.n_tokens and card["inflation"] == 0.0
+
+
+def test_boundary_recall_is_the_share_of_heading_starts_where_a_chunk_starts(two_chapters):
+    tb, b = two_chapters, boundary_token(two_chapters)
+    fenced = [chunk_at(tb, 0, 0, b), chunk_at(tb, 1, b, tb.n_tokens)]
+    crossing = [chunk_at(tb, 0, 0, b - 7), chunk_at(tb, 1, b - 7, tb.n_tokens)]
+    assert scorecard(fenced, tb, Policy())["boundary_recall"] == 1.0
+    assert scorecard(crossing, tb, Policy())["boundary_recall"] == 0.0
+
+
+def test_boundary_recall_allows_only_whitespace_between_chunk_start_and_heading():
+    book = make_book(["Intro words here", "Chapter A. Body of A.", "Chapter B. Body of B."],
+                     [("chapter", 1, "Chapter A."), ("chapter", 1, "Chapter B.")])
+    tb = tokenize(book)
+    a = tb.token_at_char(book.headings[0].char_offset)
+    b = tb.token_at_char(book.headings[1].char_offset)
+    newline = tb.token_at_char(book.headings[0].char_offset - 1)  # the page separator before chapter A
+    assert book.text[tb.char_starts[newline]:tb.char_starts[a]].strip() == ""
+    chunks = [chunk_at(tb, 0, 0, newline), chunk_at(tb, 1, newline, b - 2), chunk_at(tb, 2, b - 2, tb.n_tokens)]
+    assert scorecard(chunks, tb, Policy())["boundary_recall"] == 0.5
