@@ -278,6 +278,7 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
             order = list(zone)  # from the page edge inwards
             numbered = {p for p, i in enumerate(order) if _is_page_number(lines[i], index, numbers)}
             headers_before = False
+            keys_gone: set[str] = set()  # a header printed above the same heading: keep the heading
             for p, i in enumerate(order):
                 if p in numbered:
                     removed[index].add(i)
@@ -295,11 +296,12 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
                 # Without a number it must be the outermost line, recur on RUNNING_MIN_PAGES
                 # pages and not open its run: the first page of a run is where the chapter
                 # heading itself stands. Anything else ends the header block.
-                if _LETTERS.search(key) and ((adjacent and n >= 2 and near)
+                if key not in keys_gone and _LETTERS.search(key) and ((adjacent and n >= 2 and near)
                             or (not headers_before and n >= RUNNING_MIN_PAGES and prev)):
                     removed[index].add(i)
                     counts[counter] += 1
                     headers_before = True
+                    keys_gone.add(key)
                     continue
                 break
     return removed
