@@ -38,6 +38,7 @@ of a large section keep the window strategy's reasons.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ..models import Chunk
@@ -48,6 +49,8 @@ from .common import Span, build_chunks, has_text, segments
 # NOTE: large sections reuse the chapter-window strategy's windower itself (page limits, target
 # pages, snapping, safe cut points), so split sections obey exactly the rules windows obey.
 from .window import _Windower
+
+_NON_SPACE = re.compile(r"\S")
 
 MAX_TITLES = 3
 """How many section titles a merged chunk's ``section`` names before ``+ n more``."""
@@ -118,10 +121,11 @@ class _Planner:
         if not self.tb.text_pages or not has_text(self.tb, start, end):
             return True
         text, cs = self.tb.book.text, self.tb.char_starts
-        body = text[int(cs[start]):int(cs[end])]
-        first = int(cs[start]) + len(body) - len(body.lstrip())
-        last = int(cs[start]) + len(body.rstrip()) - 1
-        # NOTE: pages are counted like build_chunks counts them: first to last non-space char.
+        c0, c1 = int(cs[start]), int(cs[end])
+        # NOTE: pages are counted like build_chunks counts them: first to last non-space char
+        # (found without slicing the whole span: runs are checked once per merge candidate).
+        first = _NON_SPACE.search(text, c0, c1).start()
+        last = _last_non_space(text, first, c1)
         pages = self.tb.text_pages
         span = pages[self.tb.page_index_of_char(last)].number - pages[self.tb.page_index_of_char(first)].number + 1
         return span <= self.policy.max_pages
@@ -161,6 +165,17 @@ def _unit_titles(tb: TokenizedBook) -> dict[tuple[int, int], tuple[str, bool]]:
         if t not in starts or h.level > starts[t][0]:
             starts[t] = (h.level, h.title, h.kind == "section")
     return {(a, b): starts[a][1:] for a, b in segments(tb, "section") if a in starts}
+
+
+def _last_non_space(text: str, lo: int, hi: int) -> int:
+    """Offset of the last non-whitespace character in ``text[lo:hi]`` (which must hold one)."""
+    step = 256
+    while True:
+        a = max(lo, hi - step)
+        tail = text[a:hi].rstrip()
+        if tail or a == lo:
+            return a + len(tail) - 1
+        hi, step = a, step * 4
 
 
 def _joined(titles: list[str]) -> str:
