@@ -8,8 +8,9 @@ checks of its order and span that the other checks rely on):
 
 1. re-encoded token count ≤ ``max_tokens``; ``token_count == token_end - token_start``.
 2. page span ≤ ``max_pages`` (not for ``fixed-window``, which has no page limit).
-3. no chunk crosses a fence (chapter level, or section level for ``fence="section"`` and the
-   ``section`` strategy; not for ``fixed-window``); overlap with the previous chunk ≤
+3. no chunk crosses a fence of the policy's ``fence`` level (not for ``fixed-window``); with the
+   ``section`` strategy, a chunk holding a section heading inside holds whole sections and no
+   overlap crosses a section heading; overlap with the previous chunk ≤
    ``overlap_tokens``, so zero across a fence (both chunks would have to hold the shared tokens), and equal
    to ``overlap_prev_tokens``.
 4. ``order`` is 0, 1, 2, …; spans are non-empty, ``token_start`` never decreases and
@@ -79,19 +80,34 @@ class _Checker:
         self.enc = get_encoding(policy.encoding)
         self.profile = policy.profile()
         self.paged = policy.strategy != "fixed-window"
-        level = "section" if policy.strategy == "section" or policy.fence == "section" else "chapter"
-        self.level = level
-        self.fences = tb.fence_tokens[level] if self.paged else np.zeros(0, dtype=np.int64)
-        self.fence_chars = tb.char_starts[self.fences]
+        self.level = policy.fence
+        self.fences = tb.fence_tokens[policy.fence] if self.paged else np.zeros(0, dtype=np.int64)
+        self.sections = policy.strategy == "section"
+        self.heads = tb.fence_tokens["section"]
 
     def _whitespace_only(self, t0: int, t1: int) -> bool:
         cs = self.tb.char_starts
         return _NON_SPACE.search(self.text, int(cs[t0]), int(cs[t1])) is None
 
+    @staticmethod
+    def _inside(marks: np.ndarray, t0: int, t1: int) -> int | None:
+        """A token index of ``marks`` strictly inside ``(t0, t1)``, if any."""
+        i = int(marks.searchsorted(t0, side="right"))
+        return int(marks[i]) if i < len(marks) and marks[i] < t1 else None
+
     def _fence_inside(self, t0: int, t1: int) -> int | None:
-        """A fence token strictly inside ``(t0, t1)``, if any."""
-        i = int(np.searchsorted(self.fences, t0, side="right"))
-        return int(self.fences[i]) if i < len(self.fences) and self.fences[i] < t1 else None
+        return self._inside(self.fences, t0, t1)
+
+    def _check_whole_sections(self, c: Chunk, overlap: int, prev: Chunk | None) -> None:
+        """``section`` strategy: merged chunks hold whole sections; overlap stays in its section."""
+        edges = self.heads
+        n = self.tb.n_tokens
+        if self._inside(edges, c.token_start, c.token_end) is not None:
+            for t in (c.token_start, c.token_end):
+                if t not in (0, n) and self._inside(edges, t - 1, t + 1) != t:
+                    raise _Violation(3, f"holds a section heading but its edge at token {t} is mid-section")
+        if overlap and self._inside(edges, c.token_start - 1, prev.token_end) is not None:
+            raise _Violation(3, f"its {overlap}-token overlap crosses a section heading")
 
     def check(self, i: int) -> None:
         c, tb, policy = self.chunks[i], self.tb, self.policy
@@ -118,6 +134,8 @@ class _Checker:
         if overlap > policy.overlap_tokens:
             raise _Violation(3, f"overlaps the previous chunk by {overlap} tokens, more than overlap_tokens "
                                 f"{policy.overlap_tokens}")
+        if self.sections:
+            self._check_whole_sections(c, overlap, prev)
         if overlap != c.overlap_prev_tokens:
             raise _Violation(3, f"overlap_prev_tokens is {c.overlap_prev_tokens}, the spans overlap by {overlap}")
         if prev and (c.token_end <= prev.token_end or c.token_start < prev.token_start):

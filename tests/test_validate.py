@@ -172,3 +172,40 @@ def test_no_chunks_for_a_book_with_text_is_a_loss(good):
     tb, _ = good
     report = validate_chunks([], tb, POLICY)
     assert (report.ok, report.rule) == (False, 5)
+
+
+@pytest.fixture(scope="module")
+def sections():
+    body = [words(12), words(15), words(10), words(200), words(30)]
+    pages = ["Chapter 1\n" + "\n".join(f"S{i}\n{b}" for i, b in enumerate(body))]
+    heads = [(0, 0, "chapter", "One")]
+    pos = len("Chapter 1\n")
+    for i, b in enumerate(body):
+        heads.append((0, pos, "section", f"S{i}"))
+        pos += len(f"S{i}\n{b}") + 1
+    book = make_book(pages, heads)
+    tb = tokenize(book)
+    policy = Policy(strategy="section", max_tokens=80, overlap_tokens=10)
+    chunks = chunk_book(tb, policy)
+    assert validate_chunks(chunks, tb, policy).ok
+    return tb, chunks, policy
+
+
+def test_rule3_section_strategy_merges_only_whole_sections(sections):
+    tb, chunks, policy = sections
+    heads = tb.fence_tokens["section"].tolist()
+    merged = next(c for c in chunks if any(c.token_start < h < c.token_end for h in heads))
+    broken = list(chunks)
+    broken[merged.order] = respan(tb, merged, merged.token_start, merged.token_end - 3, policy)
+    check(tb, broken, 3, merged.order, policy=policy)
+
+
+def test_rule3_section_strategy_overlap_never_crosses_a_heading(sections):
+    tb, chunks, policy = sections
+    i = next(c.order for c in chunks if c.order and c.overlap_prev_tokens == 0 and c.token_count <= 70
+             and c.token_start in set(tb.fence_tokens["section"].tolist()))
+    broken = list(chunks)
+    c = chunks[i]
+    broken[i] = rehash(tb, replace(respan(tb, c, c.token_start - 2, c.token_end, policy), overlap_prev_tokens=2),
+                       policy)
+    check(tb, broken, 3, i, policy=policy)
