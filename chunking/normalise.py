@@ -279,10 +279,15 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
             numbered = {p for p, i in enumerate(order) if _is_page_number(lines[i], index, numbers)}
             headers_before = False
             keys_gone: set[str] = set()  # a header printed above the same heading: keep the heading
+            for p in sorted(numbered):
+                if p <= 1:  # the page's own number as the first or second line from the edge
+                    removed[index].add(order[p])
+                    counts["page_numbers"] += 1
             for p, i in enumerate(order):
                 if p in numbered:
-                    removed[index].add(i)
-                    counts["page_numbers"] += 1
+                    if i not in removed[index]:
+                        removed[index].add(i)
+                        counts["page_numbers"] += 1
                     continue
                 key = zone[i]
                 n = seen[where][key]

@@ -128,3 +128,10 @@ def test_running_header_printed_above_the_same_heading_removes_only_the_header()
     norm = normalise(_pages(*pages))
     assert norm.text.startswith("Preface\nopen sentence 0")
     assert norm.counts["header_lines"] == 4 and norm.counts["page_numbers"] == 4
+
+
+def test_page_number_below_a_one_off_header_line_is_still_removed():
+    pages = [f"Section Title {n}\n{n + 100}\n" + _body(6, f"p{n}") for n in range(1, 6)]
+    norm = normalise(_pages(*pages, labels=tuple(str(n + 100) for n in range(1, 6))))
+    assert norm.counts["page_numbers"] == 5
+    assert all(f"\n{n + 100}\n" not in norm.text for n in range(1, 6))
