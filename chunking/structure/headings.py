@@ -156,23 +156,25 @@ def _chapter_chain(cands: list[Draft]) -> list[Draft]:
     the earliest one.
     """
     cands = [c for c in cands if c.kind == "chapter" or c.top or c.large]
-    values = [number_value(c.number) for c in cands]
-    n = len(cands)
-    best: list[tuple[int, int, int]] = [(1, _score(c), -1) for c in cands]
-    for j in range(n):
-        for i in range(j):
-            if values[j] == values[i] + 1 and cands[i].offset < cands[j].offset:
-                length, score, _ = best[i]
-                cand = (length + 1, score + _score(cands[j]), i)
-                if cand[:2] > best[j][:2]:
-                    best[j] = cand
     if not cands:
         return []
-    end = max(range(n), key=lambda j: (best[j][0], best[j][1], -j))
+    # NOTE: candidates come in book order, so the best chain ending at number v is the best
+    # chain ending at v - 1 so far plus this one: one pass, O(n). Only a strictly better
+    # chain replaces a stored one, so ties keep the earlier candidate.
+    best_at: dict[int, tuple[int, int, int]] = {}  # value -> (length, score, candidate index)
+    back: list[int] = []
+    for j, c in enumerate(cands):
+        value = number_value(c.number)
+        length, score, i = best_at.get(value - 1, (0, 0, -1))
+        entry = (length + 1, score + _score(c), j)
+        back.append(i)
+        if entry[:2] > best_at.get(value, (0, 0, -1))[:2]:
+            best_at[value] = entry
+    end = max(best_at.values(), key=lambda e: (e[0], e[1], -e[2]))[2]
     chain = []
     while end >= 0:
         chain.append(cands[end])
-        end = best[end][2]
+        end = back[end]
     chain.reverse()
     return chain if len(chain) >= 2 or chain[0].kind == "chapter" else []
 
