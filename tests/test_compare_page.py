@@ -113,3 +113,16 @@ def test_invalid_policy_shows_one_error_naming_the_field():
     assert [e.value for e in at.error] == [
         "P3: policy field 'min_section_tokens' must be between 0 and max_tokens (512); got 99999"]
     assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("name", ["chez-csug.pdf", "debian-policy.epub", "haskell98-report.pdf", "lshort.pdf"])
+def test_compare_page_works_on_every_sample_book(name):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.selectbox(key="home_sample").set_value(name).run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    tb = tokenize(load_book(ROOT / "sample_books" / name))
+    counts = [str(len(chunk_book(tb, Policy(strategy=s)))) for s in STRATEGIES]
+    assert list(scorecard_frame(at).loc["chunks"]) == counts
+    assert len(charts(at)) == 2
