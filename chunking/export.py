@@ -19,9 +19,9 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import UnreadableInputError, UsageError
 from .models import CHUNK_FIELDS, Chunk
@@ -44,14 +44,37 @@ def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
         UsageError: ``fmt`` is not one of ``FORMATS``.
     """
     if fmt:
-        if fmt not in FORMATS:
-            raise UsageError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        _check_format(fmt)
         return fmt
     return _EXTENSIONS.get(Path(path).suffix.lower(), "jsonl") if path else "jsonl"
 
 
-def _jsonl(records: Sequence[dict[str, Any]]) -> bytes:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+def _text_lines(chunks: Sequence[Chunk], fmt: str) -> Iterator[str]:
+    """The lines of a text format, one chunk at a time (so files are written as a stream)."""
+    if fmt == "jsonl":
+        for c in chunks:
+            yield json.dumps(c.to_dict(), ensure_ascii=False) + "\n"
+    elif fmt == "langchain":
+        for c in chunks:
+            meta = c.to_dict()
+            yield json.dumps({"page_content": meta.pop("text"), "metadata": meta}, ensure_ascii=False) + "\n"
+    else:
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(CHUNK_FIELDS)
+        for c in chunks:
+            row = c.to_dict()
+            row["heading_path"] = json.dumps(row["heading_path"], ensure_ascii=False)
+            writer.writerow([row[f] for f in CHUNK_FIELDS])
+            yield buf.getvalue()
+            buf.seek(0)
+            buf.truncate()
+        yield buf.getvalue()
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
 
 
 def render(chunks: Sequence[Chunk], fmt: str) -> bytes:
@@ -67,26 +90,10 @@ def render(chunks: Sequence[Chunk], fmt: str) -> bytes:
     Raises:
         UsageError: unknown format.
     """
-    if fmt == "jsonl":
-        return _jsonl([c.to_dict() for c in chunks])
-    if fmt == "langchain":
-        records = []
-        for c in chunks:
-            meta = c.to_dict()
-            records.append({"page_content": meta.pop("text"), "metadata": meta})
-        return _jsonl(records)
-    if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(CHUNK_FIELDS)
-        for c in chunks:
-            row = c.to_dict()
-            row["heading_path"] = json.dumps(row["heading_path"], ensure_ascii=False)
-            writer.writerow([row[f] for f in CHUNK_FIELDS])
-        return buf.getvalue().encode("utf-8")
+    _check_format(fmt)
     if fmt == "parquet":
         return _parquet(chunks)
-    raise UsageError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    return "".join(_text_lines(chunks, fmt)).encode("utf-8")
 
 
 def _parquet_schema():
@@ -163,24 +170,33 @@ def manifest_path(out_path: str | os.PathLike) -> Path:
     return out.with_name(out.stem + ".manifest.json")
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def _atomic_write(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write through ``write(fh)`` into a temp file next to ``path``, then rename it over ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            write(fh)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
 
 
+def _write_chunks(fh: BinaryIO, chunks: Sequence[Chunk], fmt: str) -> None:
+    if fmt == "parquet":
+        fh.write(_parquet(chunks))
+        return
+    for line in _text_lines(chunks, fmt):
+        fh.write(line.encode("utf-8"))
+
+
 def write_outputs(chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: str | os.PathLike,
                   fmt: str) -> Path:
     """Write the chunk file and its manifest, each atomically.
 
-    The chunk file is rendered completely before anything is written, and the manifest is
-    written last: a manifest on disk means its chunk file is complete.
+    The chunk file is streamed into a temp file that is renamed only when complete, and the
+    manifest is written last: a manifest on disk means its chunk file is complete.
 
     Args:
         chunks (Sequence[Chunk]): chunks to export.
@@ -192,12 +208,13 @@ def write_outputs(chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: s
     Returns:
         Path: the manifest's path.
     """
+    _check_format(fmt)
     out = Path(out_path)
-    data = render(chunks, fmt)
     manifest = dict(manifest, output={"file": out.name, "format": fmt})
+    text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
     target = manifest_path(out)
-    _atomic_write(out, data)
-    _atomic_write(target, (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    _atomic_write(out, lambda fh: _write_chunks(fh, chunks, fmt))
+    _atomic_write(target, lambda fh: fh.write(text.encode("utf-8")))
     return target
 
 

@@ -158,14 +158,16 @@ def _char_offsets(text: str, byte_starts: np.ndarray) -> tuple[np.ndarray, np.nd
     # NOTE: a UTF-8 continuation byte is 0b10xxxxxx; the character offset of byte p is p minus
     # the continuation bytes before it. Only their positions are kept (sparse for most books).
     continuation = np.flatnonzero((raw & 0xC0) == 0x80)
-    before = np.searchsorted(continuation, byte_starts, side="left")
-    char_starts = byte_starts - before
+    del raw
+    before = continuation.searchsorted(byte_starts, side="left")
     inside = np.zeros(byte_starts.shape[0], dtype=bool)
     hit = before < continuation.shape[0]
     inside[hit] = continuation[before[hit]] == byte_starts[hit]
     # NOTE: for a boundary inside a character, the count of lead bytes before it already
     # includes that character's lead, so it maps to the next character start (rounded up).
-    return char_starts, ~inside
+    # In place: the byte offsets are not needed afterwards (keeps peak memory down).
+    byte_starts -= before
+    return byte_starts, ~inside
 
 
 def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
@@ -191,8 +193,9 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
     parts = [enc.encode_to_numpy(text[a:b], allowed_special=set(), disallowed_special=())
              for a, b in zip(bounds, bounds[1:])]
     tokens = np.concatenate(parts).astype(np.uint32, copy=False) if parts else np.zeros(0, dtype=np.uint32)
+    del parts
     byte_starts = np.zeros(tokens.shape[0] + 1, dtype=np.int64)
-    np.cumsum(token_byte_lengths(encoding)[tokens], out=byte_starts[1:])
+    np.cumsum(token_byte_lengths(encoding).take(tokens), out=byte_starts[1:])
     char_starts, legal = _char_offsets(text, byte_starts)
     # NOTE: side="right" - 1: boundaries inside a character share the next character's offset and
     # come before the legal boundary at that offset; the fence is the legal one.
