@@ -71,6 +71,7 @@ def test_default_page_scores_the_three_strategies_as_the_core_does(tokenized):
     assert list(frame.columns) == [f"P{i}: {s}" for i, s in enumerate(STRATEGIES, 1)]
     assert [(k, list(frame.loc[k])) for k in frame.index] == expected_rows(tokenized, policies)
     assert frame.loc["chapter_crossing_chunks", "P1: chapter-window"] == "0 ★"
+    assert not at.warning  # every chunk set keeps rules 1-7
 
 
 def test_changing_a_policy_in_the_page_body_rescores_its_column(tokenized):

@@ -99,7 +99,6 @@ def test_section_chunks_keep_rules_1_to_7(tb, policy):
 
 @SETTINGS
 @given(books(), policies())
-def test_section_fence_output_passes_the_core_validator(tb, policy):
-    policy = policy.with_(fence="section")
+def test_section_output_passes_the_core_validator(tb, policy):
     report = validate_chunks(section_chunks(tb, policy), tb, policy)
     assert report.ok, report.message
