@@ -120,3 +120,18 @@ def test_small_running_header_naming_the_new_chapter_above_its_mid_page_start_is
     beta = book.headings[1]
     assert (beta.number, beta.title, beta.page) == ("2", "Beta", 2)
     assert book.text[beta.char_offset:].startswith("Chapter 2\nBeta\nLine 200")
+
+
+def test_a_chapter_whose_first_page_reads_like_an_index_is_still_found():
+    index_lines = [(f"entry {n}, {n * 3}, {n * 7}", 10.0) for n in range(1, 16)]
+    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
+             [("Chapter 2", BIG), ("Index of Terms", BIG)] + index_lines]
+    book = load_book(make_pdf(pages), name="index-like.pdf")
+    assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Index of Terms", 2)]
+
+
+def test_confirmed_large_headings_bridge_a_chapter_the_text_does_not_show():
+    pages = [[("1 Alpha", BIG)] + body(10), [("2 Beta", BIG)] + body(10, 20), [], [("4 Delta", BIG)] + body(10, 40),
+             [("5 Epsilon", BIG)] + body(10, 60)]
+    book = load_book(make_pdf(pages, image_pages=(2,)), name="gap.pdf")
+    assert [h.number for h in book.headings if h.kind == "chapter"] == ["1", "2", "4", "5"]

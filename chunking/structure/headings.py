@@ -30,6 +30,9 @@ from .typography import FontProbe
 TOP_LINES = 3
 """Lines from the top of a page (after header removal) where an unkeyed ``N Title`` may start."""
 
+MAX_GAP = 2
+"""At most this many chapter numbers may be missing between two confirmed chapter headings."""
+
 _MAY_START = re.compile(r"\d|chapter|part|section|appendix", re.I)
 """Cheap test before the full patterns: every heading but front/back names (first line only)
 starts with a digit or a keyword."""
@@ -110,7 +113,9 @@ def _candidates(norm: NormalisedBook) -> list[Draft]:
             if draft is not None:
                 found.append(draft)
         if found and _is_contents_page(texts):
-            found = [d for d in found if d.offset == lines[0][0] and d.kind in ("front", "back")]
+            # NOTE: a contents page yields only its own title; so does an index-like page
+            # whose first line is a keyed heading (``Chapter 21`` over a page of page numbers).
+            found = [d for d in found if d.offset == lines[0][0] and d.kind != "numbered"]
         out.extend(found)
     return out
 
@@ -165,8 +170,13 @@ def _chapter_chain(cands: list[Draft]) -> list[Draft]:
     back: list[int] = []
     for j, c in enumerate(cands):
         value = number_value(c.number)
-        length, score, i = best_at.get(value - 1, (0, 0, -1))
-        entry = (length + 1, score + _score(c), j)
+        # NOTE: a chapter the text does not show (an image page) may leave a gap, but only a
+        # heading whose size was confirmed may close one; each missing number costs score.
+        gaps = range(1, MAX_GAP + 2) if c.large else (1,)
+        options = [(length + 1, score - 2 * (gap - 1), i) for gap in gaps
+                   for length, score, i in [best_at.get(value - gap, (0, 0, -1))]]
+        length, score, i = max(options, key=lambda o: (o[0], o[1], -o[2]))
+        entry = (length, score + _score(c), j)
         back.append(i)
         if entry[:2] > best_at.get(value, (0, 0, -1))[:2]:
             best_at[value] = entry
