@@ -63,6 +63,18 @@ def test_upload_rechunk_and_download_match_the_cli(page: Page, app_url: str, tmp
     assert downloaded.read_bytes() == expected
 
 
+def test_clicking_a_bar_opens_that_chunk(page: Page, app_url: str) -> None:
+    open_page(page, app_url, "Boundaries")
+    expect(page.get_by_test_id("stHeading").filter(has_text="Chunk 0")).to_be_visible()
+    expect(page.locator(".js-plotly-plot .barlayer .point").first).to_be_visible(timeout=TIMEOUT_MS)
+    k = page.evaluate("document.querySelector('.js-plotly-plot').data.findIndex(t => t.name === 'token_limit')")
+    point = page.locator(".js-plotly-plot .barlayer .trace").nth(k).locator(".point").nth(7)
+    order = page.evaluate(f"document.querySelector('.js-plotly-plot').data[{k}].customdata[7][0]")
+    point.click(force=True)  # force: the bar sits under plotly's drag layer
+    expect(page.get_by_test_id("stHeading").filter(has_text=f"Chunk {order}")).to_be_visible(timeout=TIMEOUT_MS)
+    assert page.get_by_role("spinbutton", name="Chunk", exact=True).input_value() == str(order)
+
+
 def test_screenshot_every_page(page: Page, app_url: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     folder = tmp_path_factory.mktemp("screenshots")
     open_app(page, app_url)
