@@ -206,3 +206,38 @@ def test_page_labels_come_from_the_first_and_last_text_pages():
 def test_empty_book_has_no_chunks():
     chunks, _ = run(make_book(["", "  "]), max_tokens=10, overlap_tokens=0)
     assert chunks == []
+
+
+def test_overlap_only_tail_before_a_new_chapter_is_dropped():
+    book = make_book(["one", "two", "three", "Chapter I Start"], [(3, 0, "chapter", "Start")])
+    chunks, _ = run(book, max_tokens=100, overlap_tokens=20)
+    assert [(c.page_start, c.page_end, c.chapter) for c in chunks] == [(1, 3, ""), (4, 4, "Start")]
+
+
+def test_page_window_limit_gives_two_chunks_over_four_short_pages():
+    book = make_book(["one", "two", "three", "four"])
+    chunks, _ = run(book, max_tokens=100, overlap_tokens=2, target_pages=3, max_pages=3)
+    assert len(chunks) == 2
+    assert (chunks[0].page_start, chunks[0].page_end) == (1, 3)
+    assert chunks[1].page_start >= 3 and chunks[1].page_end == 4
+
+
+def test_page_windows_are_capped_by_max_tokens():
+    book = make_book(["one two", "three four", "five six", "seven"])
+    chunks, _ = run(book, max_tokens=4, overlap_tokens=1, target_pages=3, max_pages=3)
+    assert all(c.token_count <= 4 for c in chunks)
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.token_end > a.token_end and b.token_start <= a.token_end and a.token_end - b.token_start <= 1
+
+
+def test_a_page_separator_never_widens_the_page_span():
+    book = make_book(["hello", "world"])  # tokens: "hello", "\n", "world"
+    chunks, _ = run(book, max_tokens=2, overlap_tokens=1, target_pages=1, max_pages=1)
+    assert [(c.text, c.page_start, c.page_end) for c in chunks] == [("hello\n", 1, 1), ("\nworld", 2, 2)]
+
+
+def test_no_separator_is_carried_across_a_heading():
+    book = make_book(["preface", "Chapter I Start\nbody"], [(1, 0, "chapter", "Start")])
+    chunks, _ = run(book, max_tokens=50, overlap_tokens=5)
+    assert [c.text.strip() for c in chunks] == ["preface", "Chapter I Start\nbody"]
+    assert chunks[1].text.startswith("Chapter") and chunks[1].overlap_prev_tokens == 0
