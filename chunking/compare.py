@@ -17,7 +17,7 @@ present the results.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -66,16 +66,14 @@ def score_run(policy: Policy, tokenized: TokenizedBook, chunks: list[Chunk]) -> 
                      validate_chunks(chunks, tokenized, policy))
 
 
-def run_policies(source: str | os.PathLike | bytes, policies: Sequence[Policy], *, name: str | None = None,
-                 progress: Callable[[float, str], None] | None = None) -> list[PolicyRun]:
+def run_policies(source: str | os.PathLike | bytes, policies: Sequence[Policy], *,
+                 name: str | None = None) -> list[PolicyRun]:
     """Chunk, validate and score one book under several policies.
 
     Args:
         source (str | os.PathLike | bytes): the book (path or bytes), as for ``load_book``.
         policies (Sequence[Policy]): the policies, in the order to report them.
         name (str | None): the file name when ``source`` is bytes. Defaults to None.
-        progress (Callable[[float, str], None] | None): called with (fraction done, what) per
-            policy. Defaults to None.
 
     Returns:
         list[PolicyRun]: one run per policy, in order.
@@ -87,9 +85,7 @@ def run_policies(source: str | os.PathLike | bytes, policies: Sequence[Policy], 
     books: dict[str, Book] = {}
     tokenized: dict[tuple[str, str], TokenizedBook] = {}
     runs = []
-    for i, policy in enumerate(policies):
-        if progress:
-            progress(i / len(policies), f"policy {i + 1} of {len(policies)}: {policy_label(policy)}")
+    for policy in policies:
         # NOTE: the structure source changes the book and the encoding its tokens; policies that
         # share them share the (costly) reading and tokenizing.
         if policy.structure not in books:
@@ -98,8 +94,6 @@ def run_policies(source: str | os.PathLike | bytes, policies: Sequence[Policy], 
         if key not in tokenized:
             tokenized[key] = tokenize(books[policy.structure], policy.encoding)
         runs.append(score_run(policy, tokenized[key], chunk_book(tokenized[key], policy)))
-    if progress:
-        progress(1.0, "done")
     return runs
 
 
