@@ -34,7 +34,8 @@ _PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~"
 _HYPHEN_TAIL = re.compile(r"([^\W\d_]+)-$")
 _HYPHEN_HEAD = re.compile(r"^([^\W\d_]+)(\s*)")
 _ROMAN = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
-_PAGE_TOKEN = re.compile(r"^(?:page\s+)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?(?:\s+of\s+\d+)?$", re.I)
+_PAGE_TOKEN = re.compile(
+    r"^(?:page\s+)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?(?:\s+of\s+\d+)?$", re.I)
 _EDGE_NUMBER = re.compile(r"^([0-9]{1,4}|[ivxlcdm]{1,7})\s+(.+)$|^(.+?)\s+([0-9]{1,4}|[ivxlcdm]{1,7})$", re.I)
 
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
@@ -165,7 +166,8 @@ def _assemble(raw_pages, page_lines, removed, lead_cuts, counts) -> NormalisedBo
         else:
             start = offset
         pages.append(Page(number=raw.number, label=raw.label, char_start=start, char_end=offset,
-                          synthetic=raw.synthetic, source_doc=raw.source_doc, has_text_layer=raw.has_text_layer))
+                          synthetic=raw.synthetic, source_doc=raw.source_doc,
+                          has_text_layer=raw.has_text_layer))
         kept_lines.append(kept)
         keeps.append(keep)
     return NormalisedBook(text="\n".join(parts), pages=tuple(pages), lines=kept_lines, counts=counts,
@@ -273,7 +275,8 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
     removed: list[set[int]] = [set() for _ in page_lines]
     for index in range(len(page_lines)):
         lines = page_lines[index]
-        for where, keys, counter in (("top", top_keys, "header_lines"), ("bottom", bottom_keys, "footer_lines")):
+        edges = (("top", top_keys, "header_lines"), ("bottom", bottom_keys, "footer_lines"))
+        for where, keys, counter in edges:
             zone = keys[index]
             order = list(zone)  # from the page edge inwards
             numbered = {p for p, i in enumerate(order) if _is_page_number(lines[i], index, numbers)}

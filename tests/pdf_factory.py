@@ -71,5 +71,6 @@ def make_pdf(
     if title:
         doc.set_metadata({"title": title})
     if password:
-        return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=password, owner_pw=password + "-owner")
+        return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=password,
+                           owner_pw=password + "-owner")
     return doc.tobytes()

@@ -124,7 +124,8 @@ def test_kept_lines_carry_their_canonical_offsets():
 
 def test_running_header_printed_above_the_same_heading_removes_only_the_header():
     pages = ["PREFACE\nvii\nPreface\n" + _body(6, "open")]
-    pages += [f"viii\nPREFACE\n{_body(6, 'p8')}", f"PREFACE\nix\n{_body(6, 'p9')}", f"x\nPREFACE\n{_body(6, 'p10')}"]
+    pages += [f"viii\nPREFACE\n{_body(6, 'p8')}", f"PREFACE\nix\n{_body(6, 'p9')}",
+              f"x\nPREFACE\n{_body(6, 'p10')}"]
     norm = normalise(_pages(*pages))
     assert norm.text.startswith("Preface\nopen sentence 0")
     assert norm.counts["header_lines"] == 4 and norm.counts["page_numbers"] == 4

@@ -40,7 +40,8 @@ def test_outline_prints_reader_warnings_to_stderr_one_line_each(tmp_path, capsys
     path.write_bytes(make_pdf([[("Chapter 1", 20.0), ("Alpha", 20.0)] + body(10), []], image_pages=(1,)))
     assert main(["outline", str(path)]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert err == ["chunking: warning: 1 of 2 pages have no text layer (scanned images?); their text is missing"]
+    assert err == ["chunking: warning: 1 of 2 pages have no text layer (scanned images?); "
+                   "their text is missing"]
 
 
 def test_outline_on_a_missing_file_exits_3_with_one_line(tmp_path, capsys):

@@ -39,7 +39,8 @@ def test_outline_entries_keep_level_title_page_and_the_distance_from_the_page_to
 
 def test_title_comes_from_metadata_unless_it_is_a_file_name():
     assert read_pdf(make_pdf([body(1)], title="A Real Title"), "x.pdf").title == "A Real Title"
-    assert read_pdf(make_pdf([body(1)], title="haskell.dvi"), "haskell98-report.pdf").title == "haskell98-report"
+    dvi = read_pdf(make_pdf([body(1)], title="haskell.dvi"), "haskell98-report.pdf")
+    assert dvi.title == "haskell98-report"
     assert read_pdf(make_pdf([body(1)]), "no-title.pdf").title == "no-title"
 
 

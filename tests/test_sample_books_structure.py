@@ -36,7 +36,8 @@ def _reference_starts(book, ref) -> list[tuple[str, int]]:
         first_page = {}
         for page in book.pages:
             first_page.setdefault(page.source_doc, page.number)
-        return [(e["kind"], first_page[e["spine_doc"]]) for e in ref["entries"] if e["kind"] in BOUNDARY_KINDS]
+        return [(e["kind"], first_page[e["spine_doc"]]) for e in ref["entries"]
+                if e["kind"] in BOUNDARY_KINDS]
     return [(e["kind"], e["start_page"]) for e in ref["entries"] if e["kind"] in BOUNDARY_KINDS]
 
 

@@ -29,7 +29,8 @@ def _book_with_running_headers() -> bytes:
 def test_chapter_keyword_with_title_on_the_next_line_is_found_and_running_headers_are_not():
     book = load_book(_book_with_running_headers(), name="headers.pdf")
     assert book.diagnostics.structure_source == "headings"
-    assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Beta", 6), ("chapter", "3", "Gamma", 8)]
+    assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Beta", 6),
+                               ("chapter", "3", "Gamma", 8)]
     # "CHAPTER 2. BETA" appears once (chapter 2 has one more page): not removed as a repeat,
     # yet never a chapter start, because it is set at header size.
     assert "CHAPTER 2. BETA" in book.text
@@ -56,7 +57,8 @@ def test_seed_false_positives_are_not_headings():
 
 
 def test_texinfo_numbered_titles_form_a_sequence_and_list_items_do_not_join():
-    pages = [[("1 Getting started", BIG)] + body(5) + [("1. Open the file.", 10.0), ("2. Save it", 10.0)] + body(5, 10),
+    steps = [("1. Open the file.", 10.0), ("2. Save it", 10.0)]
+    pages = [[("1 Getting started", BIG)] + body(5) + steps + body(5, 10),
              [("2 Going further", BIG)] + body(10, 30),
              [("3. Wrapping up", BIG)] + body(10, 60)]
     book = load_book(make_pdf(pages), name="texinfo.pdf")
@@ -131,7 +133,8 @@ def test_a_chapter_whose_first_page_reads_like_an_index_is_still_found():
 
 
 def test_confirmed_large_headings_bridge_a_chapter_the_text_does_not_show():
-    pages = [[("1 Alpha", BIG)] + body(10), [("2 Beta", BIG)] + body(10, 20), [], [("4 Delta", BIG)] + body(10, 40),
+    pages = [[("1 Alpha", BIG)] + body(10), [("2 Beta", BIG)] + body(10, 20), [],
+             [("4 Delta", BIG)] + body(10, 40),
              [("5 Epsilon", BIG)] + body(10, 60)]
     book = load_book(make_pdf(pages, image_pages=(2,)), name="gap.pdf")
     assert [h.number for h in book.headings if h.kind == "chapter"] == ["1", "2", "4", "5"]

@@ -63,7 +63,8 @@ def test_junk_in_titles_is_cleaned_and_counted():
 
 def test_entries_whose_title_is_nowhere_near_are_dropped_with_a_warning():
     pages = [_chapter_page(1, "Alpha"), _chapter_page(2, "Beta"), _chapter_page(3, "Gamma")]
-    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Gamma", 3, None), (1, "Nonexistent Topic", 3, None)]
+    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Gamma", 3, None),
+           (1, "Nonexistent Topic", 3, None)]
     book = load_book(make_pdf(pages, toc=toc), name="drop.pdf")
     assert [h.title for h in book.headings] == ["Alpha", "Beta", "Gamma"]
     assert book.diagnostics.outline_entries == 4
@@ -90,7 +91,8 @@ def test_destination_y_picks_the_right_one_of_two_lines_with_the_same_title():
            (2, "Example", 1, tops[21])]
     book = load_book(make_pdf([page], toc=toc), name="twice.pdf")
     sections = [h for h in book.headings if h.kind == "section"]
-    assert [book.text[h.char_offset:].split("\n")[0] for h in sections] == ["1.1 Example", "1.2 Details", "1.3 Example"]
+    starts = [book.text[h.char_offset:].split("\n")[0] for h in sections]
+    assert starts == ["1.1 Example", "1.2 Details", "1.3 Example"]
 
 
 def test_auto_falls_back_to_text_headings_when_the_outline_does_not_hold_up():
@@ -107,7 +109,8 @@ def test_auto_falls_back_to_text_headings_when_the_outline_does_not_hold_up():
 
 
 def test_unnumbered_entries_before_the_first_chapter_are_front_and_after_the_last_back():
-    pages = [[("Foreword", BIG)] + body(8), _chapter_page(1, "Alpha"), [("Acknowledged Sources", BIG)] + body(8, 90)]
+    pages = [[("Foreword", BIG)] + body(8), _chapter_page(1, "Alpha"),
+             [("Acknowledged Sources", BIG)] + body(8, 90)]
     toc = [(1, "Foreword", 1, None), (1, "Alpha", 2, None), (1, "Acknowledged Sources", 3, None)]
     book = load_book(make_pdf(pages, toc=toc), name="matter.pdf")
     assert [(h.kind, h.title) for h in book.headings] == [("front", "Foreword"), ("chapter", "Alpha"),

@@ -51,13 +51,15 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     # NOTE: MuPDF silently rebuilds a truncated file from what is left, dropping the pages it
     # cannot find. Losing pages silently breaks provenance, so a missing %%EOF is refused.
     if b"%%EOF" not in data[-_EOF_WINDOW:]:
-        raise UnreadableInputError(f"{name}: the PDF is truncated (no %%EOF at the end); re-download or re-export it")
+        raise UnreadableInputError(
+            f"{name}: the PDF is truncated (no %%EOF at the end); re-download or re-export it")
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # MuPDF raises its own FileDataError/RuntimeError variants
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
     if doc.needs_pass:
-        raise UnreadableInputError(f"{name}: the PDF is password-protected; remove the password and try again")
+        raise UnreadableInputError(
+            f"{name}: the PDF is password-protected; remove the password and try again")
     if doc.page_count == 0:
         raise UnreadableInputError(f"{name}: the PDF has no pages")
     try:
@@ -69,12 +71,15 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     warnings: list[str] = []
     without_text = sum(1 for p in pages if not p.has_text_layer)
     if all(not p.text.strip() for p in pages):
-        raise UnreadableInputError(f"{name}: the PDF has no text layer (scanned images?); OCR is not supported")
+        raise UnreadableInputError(
+            f"{name}: the PDF has no text layer (scanned images?); OCR is not supported")
     if without_text:
         warnings.append(
-            f"{without_text} of {len(pages)} pages have no text layer (scanned images?); their text is missing"
+            f"{without_text} of {len(pages)} pages have no text layer (scanned images?); "
+            "their text is missing"
         )
-    return RawBook(format="pdf", title=_title(doc, name), pages=pages, outline=outline, warnings=warnings, pdf=doc)
+    return RawBook(format="pdf", title=_title(doc, name), pages=pages, outline=outline, warnings=warnings,
+                   pdf=doc)
 
 
 def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
@@ -84,7 +89,8 @@ def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
         # NOTE: a page without text is "without a text layer" only when it shows something
         # (an image); a blank separator page is just empty.
         has_layer = bool(text.strip()) or not page.get_images(full=False)
-        pages.append(RawPage(number=index + 1, label=page.get_label() or "", text=text, has_text_layer=has_layer))
+        pages.append(RawPage(number=index + 1, label=page.get_label() or "", text=text,
+                             has_text_layer=has_layer))
     return pages
 
 

@@ -65,7 +65,8 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
             return StructureResult(headings, "outline", checked.entries, checked.dropped,
                                    checked.repaired + demoted, checked.warnings)
         warnings.append(
-            f"the outline does not hold up ({checked.dropped} of {checked.entries} entries not found in the text); "
+            f"the outline does not hold up ({checked.dropped} of {checked.entries} entries not found "
+            "in the text); "
             "using headings found in the text"
         )
     elif mode == "outline":
@@ -75,7 +76,9 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
 
 
-def _levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str) -> tuple[tuple[Heading, ...], int]:
+def _levelled(
+    drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str
+) -> tuple[tuple[Heading, ...], int]:
     """Give each draft its final kind and level (see the module docstring).
 
     Returns:

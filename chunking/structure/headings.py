@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from ..normalise import NormalisedBook
-from .kinds import BACK_WORDS, SECTION_NUMBER_ONLY, is_spelled_number, number_value, parse_heading, title_like
+from .kinds import SECTION_NUMBER_ONLY, is_spelled_number, number_value, parse_heading, title_like
 from .typography import FontProbe
 
 TOP_LINES = 3
@@ -98,7 +98,9 @@ def _is_contents_page(texts: list[str]) -> bool:
 
 def _contents_like(line: str) -> bool:
     """A contents/index line: ends with a page number, has dot leaders, or is a roman number."""
-    return bool(line) and (line[-1].isdigit() or ". ." in line or "..." in line or bool(_ROMAN_LINE.match(line)))
+    if not line:
+        return False
+    return line[-1].isdigit() or ". ." in line or "..." in line or bool(_ROMAN_LINE.match(line))
 
 
 def _candidates(norm: NormalisedBook) -> list[Draft]:
@@ -130,8 +132,10 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
     top = i < TOP_LINES
     if text.casefold() == "chapter" and i + 2 < len(texts) and is_spelled_number(texts[i + 1]):
         title = texts[i + 2] if title_like(texts[i + 2].title()) else ""
-        return Draft("chapter", texts[i + 1], title.title() if title.isupper() else title, index, offset, top=top) \
-            if title else None
+        if not title:
+            return None
+        return Draft("chapter", texts[i + 1], title.title() if title.isupper() else title, index, offset,
+                     top=top)
     m = SECTION_NUMBER_ONLY.match(text)
     if m and m.group("num").count(".") == 1:
         title = _next_title(texts, i)
@@ -229,8 +233,3 @@ def _sections(cands: list[Draft], chapters: list[Draft]) -> list[Draft]:
             out.append(c)
             last_minor = minor
     return out
-
-
-def is_back_title(title: str) -> bool:
-    """True for back matter names (``Index``, ``Concept index``, ``References``)."""
-    return bool(BACK_WORDS.search(title))

@@ -17,13 +17,15 @@ SPELLED = (
     "sixteen seventeen eighteen nineteen twenty"
 ).split()
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
-_SPELLED_RE = r"(?:(?:twenty|thirty|forty|fifty)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|" + "|".join(
+_SPELLED_RE = r"(?:(?:twenty|thirty|forty|fifty)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|" \
+    + "|".join(
     sorted(SPELLED[1:], key=len, reverse=True)) + ")"
 _ROMAN_RE = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
 
 FRONT_WORDS = re.compile(
-    r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|list of (figures|tables)|"
+    r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|"
+    r"list of (figures|tables)|"
     r"thank you!?|about (this|the) (book|manual|author)|prologue|notation)$", re.I)
 BACK_WORDS = re.compile(
     r"(^|\s)(index|indices|bibliography|references|glossary|colophon|afterword|epilogue|endnotes|"
@@ -50,7 +52,7 @@ class Parsed:
 
 
 def number_value(number: str) -> int:
-    """``"12"`` → 12, ``"XII"`` → 12, ``"Three"`` → 3, ``"B"`` (appendix letter, not roman) → 2; 0 if none."""
+    """``"12"`` → 12, ``"XII"`` → 12, ``"Three"`` → 3, ``"B"`` (a letter, not roman) → 2; else 0."""
     if not number:
         return 0
     if number.isdigit():
@@ -94,7 +96,8 @@ def title_like(title: str, max_words: int = 14) -> bool:
 def clean_title(title: str) -> str:
     """Strip junk an outline or a line carries: control characters, dot leaders, page numbers."""
     title = re.sub(r"[\x00-\x1f\x7f-\x9f\u200b\ufeff]", " ", title)
-    title = re.sub(r"(\s*\.){3,}\s*(\d{1,4}|[ivxlcdm]{1,7})\s*$|(\s*\.){4,}\s*$", "", title)  # "Title .... 12"
+    # "Title .... 12", "Title ........"; an ellipsis inside a title ("The ... argument") stays
+    title = re.sub(r"(\s*\.){3,}\s*(\d{1,4}|[ivxlcdm]{1,7})\s*$|(\s*\.){4,}\s*$", "", title)
     title = re.sub(r"\s+\d{1,4}$", "", title) if re.search(r"\s{2,}\d{1,4}$|\t\d{1,4}$", title) else title
     title = " ".join(title.split())
     return title.strip(" -–—:|•·")

@@ -100,7 +100,9 @@ def _find_on_page(norm: NormalisedBook, index: int, title: str, y: float | None,
     return max(hits, key=lambda h: (h[1], -h[0]))[0]
 
 
-def _line_tops(pdf: Any, index: int, lines: list[tuple[int, str]], wanted: list[int]) -> dict[int, float | None]:
+def _line_tops(
+    pdf: Any, index: int, lines: list[tuple[int, str]], wanted: list[int]
+) -> dict[int, float | None]:
     """Top y (points from the page top) of some kept lines, matched to the PDF's lines by text
     and order of occurrence."""
     by_key: dict[str, list[float]] = {}
@@ -148,14 +150,17 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
             repaired += moved
         drafts.append((draft, entry.level))
     if dropped:
-        warnings.append(f"{dropped} of {len(raw.outline)} outline entries were not found in the text and were dropped")
+        warnings.append(
+            f"{dropped} of {len(raw.outline)} outline entries were not found in the text and were dropped")
     return OutlineResult(drafts, len(raw.outline), repaired, dropped, warnings)
 
 
 def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook) -> Draft:
     """An EPUB/Markdown entry: its position is exact; the line there tells kind and number."""
     index = entry.page - 1
-    offset = norm.map_offset(index, entry.offset) if entry.offset is not None else norm.pages[index].char_start
+    offset = norm.pages[index].char_start
+    if entry.offset is not None:
+        offset = norm.map_offset(index, entry.offset)
     lines = norm.lines[index]
     at = bisect.bisect_right([start for start, _ in lines], offset) - 1
     line = lines[at][1].strip() if at >= 0 else ""
@@ -163,7 +168,9 @@ def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook) -> Draft:
     return Draft(kind, number, clean, index, offset)
 
 
-def _verified(entry: OutlineEntry, title: str, norm: NormalisedBook, raw: RawBook) -> tuple[Draft | None, int]:
+def _verified(
+    entry: OutlineEntry, title: str, norm: NormalisedBook, raw: RawBook
+) -> tuple[Draft | None, int]:
     index = entry.page - 1
     order = [index] + [index + d * s for d in range(1, SEARCH_PAGES + 1) for s in (-1, 1)]
     for page in order:

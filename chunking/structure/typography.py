@@ -43,17 +43,16 @@ class FontProbe:
         self.doc = doc
         self._pages: dict[tuple[int, bool], list[tuple[str, float]]] = {}
         self._body: float | None = None
-        self.probed_pages = 0
 
     def _lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
         key = (index, top)
         if key not in self._pages:
-            self.probed_pages += 1
             lines = []
             page = self.doc[index]
             # NOTE: a clip makes MuPDF skip glyphs outside it: the top band of a page costs
             # about a quarter of the whole page, and most heading candidates stand there.
-            clip = pymupdf.Rect(page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y0 + page.rect.height * TOP_BAND)
+            r = page.rect
+            clip = pymupdf.Rect(r.x0, r.y0, r.x1, r.y0 + r.height * TOP_BAND)
             for block in page.get_text("dict", flags=_FLAGS, clip=clip if top else None)["blocks"]:
                 for line in block.get("lines", ()):
                     spans = [s for s in line["spans"] if s["text"].strip()]
