@@ -94,13 +94,14 @@ def _levelled(
     chapter_depth = min(depths, key=lambda k: (-depths[k], k)) if depths else 1
     chapters = [d.offset for d, depth in drafts if depth <= chapter_depth and d.kind in chapter_kinds]
     first, last = (min(chapters), max(chapters)) if chapters else (None, None)
-    has_parts = any(d.kind == "part" for d, _ in drafts)
+    # NOTE: "Part …" below the chapter depth is a section that happens to start with "Part".
+    has_parts = any(d.kind == "part" and depth <= chapter_depth for d, depth in drafts)
     top = 2 if has_parts else 1
     out: list[Heading] = []
     demoted = 0
     for d, depth in drafts:
         kind, level = d.kind, top
-        if kind == "part":
+        if kind == "part" and depth <= chapter_depth:
             level = 1
         elif kind == "section" or depth > chapter_depth:
             demoted += depth <= chapter_depth
@@ -109,8 +110,11 @@ def _levelled(
             kind = "chapter"
         elif kind == "unnumbered":
             kind = _matter_kind(d, first, last)
+        title, number = d.title, d.number
+        if d.kind == "part" and kind == "section":
+            title, number = f"Part {d.number} {d.title}".strip(), ""
         page = norm.pages[d.page]
-        out.append(Heading(level=level, kind=kind, title=d.title, number=d.number, page=page.number,
+        out.append(Heading(level=level, kind=kind, title=title, number=number, page=page.number,
                            page_label=page.label, char_offset=d.offset, source=source))
     out.sort(key=lambda h: (h.char_offset, h.level))
     return tuple(out), demoted

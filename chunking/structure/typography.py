@@ -13,6 +13,8 @@ from typing import Any
 
 import pymupdf
 
+from ..normalise import LIGATURES
+
 HEADING_RATIO = 1.15
 """A heading's largest glyphs are at least this many times the body size."""
 
@@ -25,8 +27,6 @@ _FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 
 
 def _key(text: str) -> str:
-    from ..normalise import LIGATURES
-
     for lig, plain in LIGATURES.items():
         text = text.replace(lig, plain)
     return "".join(text.split()).casefold()
