@@ -38,6 +38,7 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -76,7 +77,7 @@ _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f][\"'\u201d\u2019\u00bb
 """Sentence-final punctuation, optionally followed by closing quotes or brackets."""
 
 
-def scorecard(chunks: Sequence[Chunk], tokenized: "TokenizedBook", policy: Policy) -> dict[str, Any]:
+def scorecard(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy) -> dict[str, Any]:
     """Score a chunk set on its book.
 
     Args:
@@ -156,7 +157,7 @@ def _crosses(text: str, start: int, end: int, fences: Sequence[int]) -> bool:
 def _cross_chapter_overlap(chunks: Sequence[Chunk], text: str, fences: Sequence[int]) -> int:
     """Tokens shared by neighbours whose union crosses a chapter boundary."""
     total = 0
-    for prev, cur in zip(chunks, chunks[1:]):
+    for prev, cur in pairwise(chunks):
         shared = min(prev.token_end, cur.token_end) - cur.token_start
         if shared > 0 and _crosses(text, min(prev.char_start, cur.char_start),
                                    max(prev.char_end, cur.char_end), fences):

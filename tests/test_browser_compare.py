@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from browser_harness import TIMEOUT_MS, app_url, browser, open_page, page, screenshot, wait_idle  # noqa: F401
 from playwright.sync_api import expect
 
-from browser_harness import TIMEOUT_MS, app_url, browser, open_page, page, screenshot, wait_idle  # noqa: F401
 from chunking.ingest import load_book
 from chunking.models import STRATEGIES
 from chunking.policy import Policy
@@ -26,7 +26,7 @@ def tokenized():
     return tokenize(load_book(DEFAULT))
 
 
-def strip_bars(page, policy_index: int):
+def strip_bars(page, policy_index: int):  # noqa: F811  (the page fixture, passed in)
     """The bars of one policy's strip (trace ``policy_index`` of the first figure)."""
     strips = page.get_by_test_id("stMain").locator(".js-plotly-plot").first
     return strips.locator("g.trace.bars").nth(policy_index).locator("g.point")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_scorecard import CH1, CH2, chunk_at, make_book
 
 from chunking.tokens import tokenize
 from inspector.compare_figures import boundary_strips, token_histograms
 from inspector.figures import page_positions
-from test_scorecard import CH1, CH2, chunk_at, make_book
 
 
 @pytest.fixture(scope="module")

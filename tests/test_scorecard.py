@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
 from chunking.policy import Policy
-from chunking.scorecard import SCORE_DIRECTIONS, ends_cleanly, pk, pk_window, scorecard, uncovered_tokens, windowdiff
+from chunking.scorecard import (
+    SCORE_DIRECTIONS,
+    ends_cleanly,
+    pk,
+    pk_window,
+    scorecard,
+    uncovered_tokens,
+    windowdiff,
+)
 from chunking.tokens import tokenize
 
 
@@ -98,7 +108,7 @@ def test_uncovered_tokens_counts_gaps_once_despite_overlap(two_chapters):
 def test_size_statistics_and_small_share_use_a_quarter_of_max_tokens(two_chapters):
     tb = two_chapters
     cuts = [0, 10, 30, 60, 100, 150]  # sizes 10, 20, 30, 40, 50
-    chunks = [chunk_at(tb, i, a, b) for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
+    chunks = [chunk_at(tb, i, a, b) for i, (a, b) in enumerate(pairwise(cuts))]
     card = scorecard(chunks, tb, Policy(max_tokens=100, overlap_tokens=10))
     assert (card["chunks"], card["tokens_min"], card["tokens_p50"], card["tokens_max"]) == (5, 10, 30.0, 50)
     assert card["tokens_p5"] == 12.0 and card["tokens_p95"] == 48.0

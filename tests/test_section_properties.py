@@ -12,6 +12,7 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from synthetic_books import make_book
 
 from chunking.encodings import get_encoding
 from chunking.ids import chunk_id
@@ -19,7 +20,6 @@ from chunking.policy import Policy
 from chunking.strategies.section import section_chunks
 from chunking.tokens import tokenize
 from chunking.validate import validate_chunks
-from synthetic_books import make_book
 
 WORDS = ["the", "section", "merge", "Größe", "naïve", "日本語", "テキスト", "x", "1.2", "—", "🙂", "co-op", "\t"]
 ENDS = [" ", " ", " ", ". ", ".\n", "\n\n", ", ", "? "]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from synthetic_books import make_book
 
 from chunking.encodings import get_encoding
 from chunking.policy import Policy
@@ -12,7 +13,6 @@ from chunking.strategies import STRATEGY_FUNCS, chunk_book
 from chunking.strategies.common import segments
 from chunking.strategies.section import section_chunks
 from chunking.tokens import tokenize
-from synthetic_books import make_book
 
 MAX = 200
 
