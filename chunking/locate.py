@@ -14,11 +14,11 @@ How (in order):
 3. Otherwise anchor on rare n-grams: hashes of the book's n-grams at every ``ANCHOR_STEP``-th
    position are sorted once; every n-gram of the passage is looked up; n-grams found at most
    ``MAX_ANCHOR_HITS`` times vote (weight 1/hits) for the diagonal ``book_pos - passage_pos``.
-   The heaviest cluster of diagonals gives a window of the book.
+   The ``CANDIDATES`` heaviest clusters of diagonals each give a window of the book.
 4. Align passage and window with rapidfuzz (``Indel.opcodes``, an LCS alignment) and keep the chain
    of matching blocks around the longest one that stay on one path, grown letter by letter at both
    ends: that trims a prefixed heading or text from elsewhere, and keeps a word cut in the middle
-   exact to the letter.
+   exact to the letter. The best-scoring window wins (the first one on a tie).
 
 The module also answers the questions asked about a found span: pages and printed labels, the
 enclosing chapter and section, the chunks (of one policy) that hold it, whether it straddles a
@@ -49,14 +49,18 @@ ANCHOR_STEP = 6
 MAX_ANCHOR_HITS = 8
 """An n-gram found more often than this is not rare and does not vote."""
 
+CANDIDATES = 4
+"""How many of the heaviest anchor clusters are aligned; the best alignment wins."""
+
 MIN_BLOCK = 8
 """A matching block this long may join the aligned span across a gap (see ``_joins``); shorter
-blocks join only across equal gaps of at most ``GLUE_GAP`` in passage and book."""
+ones at the edges are coincidences more often than not (a heading's letters meeting the book's)."""
 
-GLUE_GAP = 2
-MIN_GLUED = 3
 GAP_TOLERANCE = 8
 MAX_GAP = 64
+
+EDGE_SCAN = 40
+"""How far into the span's first and last exact runs a word-structure mismatch is looked for."""
 
 MIN_SCORE = 60.0
 """A passage whose best span scores below this (0-100) is reported as not found."""
@@ -187,7 +191,8 @@ class Location:
         section (str): title of the section holding ``char_start`` within that chapter.
         passage_start (int): first character of the passage that the span covers.
         passage_end (int): end (exclusive) of the passage part the span covers.
-        occurrences (int): how many places in the book match equally well (repeated text).
+        occurrences (int): how many places in the book match equally well (repeated text): exact
+            copies, or aligned candidates within one point of the best score.
         chunks (list[ChunkMatch]): filled by ``match_chunks`` per policy.
     """
 
@@ -305,13 +310,17 @@ def _anchor_and_align(space: SearchSpace, p_norm: str, p_index: np.ndarray):
     starts = np.concatenate(([0], breaks))
     ends = np.concatenate((breaks, [len(diag)]))
     totals = np.array([weight[s:e].sum() for s, e in zip(starts, ends)])
-    best = int(np.argmax(totals))
-    occurrences = int(np.sum(totals >= 0.9 * totals[best]))
-    d_lo, d_hi = int(diag[starts[best]]), int(diag[ends[best] - 1])
+    # NOTE: rarity is counted among the sampled positions only, so a sentence the book repeats can
+    # outvote the true place; the heaviest few clusters are all aligned and the best score wins.
     slack = 2 * ANCHOR_LEN
-    w_start = max(0, d_lo - slack)
-    w_end = min(len(space.norm), d_hi + m + slack)
-    return _align(p_norm, p_index, space.norm[w_start:w_end], w_start, space.index) + (occurrences,)
+    results = []
+    for c in np.argsort(-totals, kind="stable")[:CANDIDATES]:
+        w_start = max(0, int(diag[starts[c]]) - slack)
+        w_end = min(len(space.norm), int(diag[ends[c] - 1]) + m + slack)
+        results.append(_align(p_norm, p_index, space.norm[w_start:w_end], w_start, space.index))
+    best = max(results, key=lambda r: (r[4], -r[0]))
+    occurrences = sum(r[4] >= best[4] - 1.0 for r in results)
+    return best + (occurrences,)
 
 
 def _align(p_norm: str, p_index: np.ndarray, window: str, w_start: int,
@@ -320,10 +329,10 @@ def _align(p_norm: str, p_index: np.ndarray, window: str, w_start: int,
 
     The longest matching block seeds a chain; neighbouring blocks join it while they stay on one
     path (``_joins``); the chain's ends then grow character by character while passage and book
-    agree. Growth that stops on a mismatch inside a word of the book (not at the passage's own
-    edge) is taken back to the nearest word boundary of the *passage*: a prefixed heading ending
-    in ``"…e"`` then does not claim the last letter of the book's previous word, while a passage
-    cut mid-word after a heading keeps its cut word whole.
+    agree. Growth that stops on a mismatch (not at the passage's own edge) inside a word of the
+    book or of the passage is taken back to the nearest word boundary of the *passage*: a prefixed
+    heading ending in ``"…e"`` then does not claim the book's ``"e"``, while a passage cut mid-word
+    after a heading keeps its cut word whole.
 
     Args:
         p_norm (str): the normalised passage.
@@ -349,14 +358,28 @@ def _align(p_norm: str, p_index: np.ndarray, window: str, w_start: int,
     # passage's first words with an earlier copy of them a few characters back in the book.
     while p_start > 0 and b_start > 0 and p_norm[p_start - 1] == window[b_start - 1]:
         p_start, b_start = p_start - 1, b_start - 1
-    if p_start > 0 and not _boundary(index, w_start + b_start):
-        while b_start < b_end - 1 and not _boundary(p_index, p_start):
-            p_start, b_start = p_start + 1, b_start + 1
+    if p_start > 0:
+        if not (_boundary(index, w_start + b_start) and _boundary(p_index, p_start)):
+            while b_start < b_end - 1 and not _boundary(p_index, p_start):
+                p_start, b_start = p_start + 1, b_start + 1
+        # A word start of the passage inside the first exact run where the book has none: the
+        # letters before it are the prefix's (a heading "…Title" + "xp…" against the book's "exp…").
+        run_end = min(blocks[first].src_end, p_start + EDGE_SCAN)
+        for q in range(p_start + 1, run_end):
+            if _boundary(p_index, q) and not _boundary(index, w_start + b_start + q - p_start):
+                b_start, p_start = b_start + q - p_start, q
+                break
     while p_end < len(p_norm) and b_end < len(window) and p_norm[p_end] == window[b_end]:
         p_end, b_end = p_end + 1, b_end + 1
-    if p_end < len(p_norm) and not _boundary(index, w_start + b_end):
-        while b_end > b_start + 1 and not _boundary(p_index, p_end):
-            p_end, b_end = p_end - 1, b_end - 1
+    if p_end < len(p_norm):
+        if not (_boundary(index, w_start + b_end) and _boundary(p_index, p_end)):
+            while b_end > b_start + 1 and not _boundary(p_index, p_end):
+                p_end, b_end = p_end - 1, b_end - 1
+        run_start = max(blocks[last].src_start, p_end - EDGE_SCAN, p_start + 1)
+        for q in range(p_end - 1, run_start, -1):
+            if _boundary(p_index, q) and not _boundary(index, w_start + b_end - (p_end - q)):
+                b_end, p_end = b_end - (p_end - q), q
+                break
     score = 100.0 * Indel.normalized_similarity(p_norm, window[b_start:b_end])
     return w_start + b_start, w_start + b_end, p_start, p_end, score
 
@@ -368,19 +391,12 @@ def _boundary(index: np.ndarray, pos: int) -> bool:
 
 
 def _joins(left, right, added) -> bool:
-    """Whether two neighbouring matching blocks lie on one alignment path.
-
-    They do when the block being ``added`` is long (``MIN_BLOCK``) and the passage and book gaps
-    between them are about equal (a changed word, not a jump to another place), or when both gaps
-    are the same few characters (``GLUE_GAP``: a changed letter or two) and the added block is not
-    a stray letter (``MIN_GLUED``).
-    """
+    """Whether two neighbouring matching blocks lie on one alignment path: the block being
+    ``added`` is long (``MIN_BLOCK``) and the passage and book gaps between them are about equal
+    (a changed word or letter, not a jump to another place)."""
     src_gap = right.src_start - left.src_end
     dest_gap = right.dest_start - left.dest_end
-    size = added.src_end - added.src_start
-    if src_gap == dest_gap <= GLUE_GAP and size >= MIN_GLUED:
-        return True
-    return (size >= MIN_BLOCK and abs(src_gap - dest_gap) <= GAP_TOLERANCE
+    return (added.src_end - added.src_start >= MIN_BLOCK and abs(src_gap - dest_gap) <= GAP_TOLERANCE
             and max(src_gap, dest_gap) <= MAX_GAP)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from chunking.errors import UsageError
 from chunking.ingest import load_book
@@ -200,3 +203,33 @@ def test_real_book_passage_from_another_book_is_not_found(r_intro):
     for at in (20_000, 90_000, 150_000):
         start = _word_inside(other, at)
         assert not locate(space, other[start:start + 600]).found
+
+
+@functools.lru_cache(maxsize=1)
+def r_intro_space() -> SearchSpace:
+    # NOTE: not a fixture: hypothesis prints every argument of a failing example, and a Book's
+    # repr is the whole book.
+    return SearchSpace.build(load_book(sample_book("r-intro.pdf")))
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None)
+@given(at=st.floats(0.0, 1.0), length=st.integers(40, 2000), heading=st.booleans())
+def test_any_damaged_span_of_a_real_book_locates_to_exactly_that_span(at, length, heading):
+    space = r_intro_space()
+    text = space.book.text
+    start = int(at * (len(text) - length - 1))
+    end = start + length
+    # spans start and end on letters or digits (punctuation at the edges is matched separately)
+    while not text[start].isalnum():
+        start += 1
+    while end > start and not text[end - 1].isalnum():
+        end -= 1
+    assume(len(normalise(text[start:end])[0]) >= 30)
+    passage = ("7.3 Some section title\n" if heading else "") + _damaged(text[start:end])
+    loc = locate(space, passage)
+    assert loc.found
+    if loc.occurrences == 1:
+        assert (loc.char_start, loc.char_end) == (start, end)
+    else:  # repeated text: the first of the equally good places, with the same letters
+        assert normalise(text[loc.char_start:loc.char_end])[0] == normalise(text[start:end])[0]
