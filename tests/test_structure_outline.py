@@ -115,3 +115,12 @@ def test_unnumbered_entries_before_the_first_chapter_are_front_and_after_the_las
     book = load_book(make_pdf(pages, toc=toc), name="matter.pdf")
     assert [(h.kind, h.title) for h in book.headings] == [("front", "Foreword"), ("chapter", "Alpha"),
                                                           ("back", "Acknowledged Sources")]
+
+
+def test_auto_prefers_the_text_when_a_one_entry_outline_hides_the_chapters():
+    pages = [[("Cover Page", 20.0)] + body(4), _chapter_page(1, "Alpha"), _chapter_page(2, "Beta")]
+    book = load_book(make_pdf(pages, toc=[(1, "Cover Page", 1, None)]), name="cover.pdf")
+    assert book.diagnostics.structure_source == "headings"
+    assert [(h.kind, h.title) for h in book.headings] == [("chapter", "Alpha"), ("chapter", "Beta")]
+    assert book.diagnostics.outline_entries == 1
+    assert any("the outline has 1 chapter-level entries, the text 2" in w for w in book.diagnostics.warnings)

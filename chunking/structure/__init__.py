@@ -4,8 +4,10 @@ Contract: ``detect_structure(raw, norm, mode)`` returns ``Heading``s in book ord
 canonical offsets, plus what it did (``StructureResult``). Modes (``chunking.models.
 STRUCTURE_SOURCES``): ``outline`` (the source's outline, cross-checked and repaired,
 ``outline.py``), ``headings`` (found in the text and its typography, ``headings.py``),
-``auto`` (the outline when it holds up, else the text) and ``none``. Markdown ``#`` headings
-(format ``md``) are the author's own structure: trusted, source ``markdown``.
+``auto`` (the outline when it holds up: at most ``OUTLINE_MAX_DROPPED`` of its entries not
+found in the text, and at least two chapters or no more than the text shows; else the text)
+and ``none``. Markdown ``#`` headings (format ``md``) are the author's own structure: trusted,
+source ``markdown``.
 
 Levels: 1 is the top of this book's hierarchy (parts when the book has parts, else chapters);
 front/back matter and appendices sit at chapter level; sections one level below.
@@ -59,21 +61,36 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
     warnings: list[str] = []
     if mode in ("auto", "outline") and raw.outline:
         checked = check_outline(raw, norm)
-        holds = checked.dropped <= OUTLINE_MAX_DROPPED * max(1, checked.entries) and checked.drafts
-        if mode == "outline" or holds:
-            headings, demoted = _levelled(checked.drafts, norm, "outline")
-            return StructureResult(headings, "outline", checked.entries, checked.dropped,
-                                   checked.repaired + demoted, checked.warnings)
-        warnings.append(
-            f"the outline does not hold up ({checked.dropped} of {checked.entries} entries not found "
-            "in the text); "
-            "using headings found in the text"
-        )
-    elif mode == "outline":
+        headings, demoted = _levelled(checked.drafts, norm, "outline")
+        outlined = StructureResult(headings, "outline", checked.entries, checked.dropped,
+                                   checked.repaired + demoted, list(checked.warnings))
+        holds = checked.dropped <= OUTLINE_MAX_DROPPED * max(1, checked.entries) and headings
+        if mode == "outline" or (holds and _chapter_count(headings) >= 2):
+            return outlined
+        found = _from_text(raw, norm, warnings)
+        if holds and _chapter_count(found.headings) <= _chapter_count(headings):
+            return outlined
+        if holds:
+            warnings.append(f"the outline has {_chapter_count(headings)} chapter-level entries, the text "
+                            f"{_chapter_count(found.headings)}; using headings found in the text")
+        else:
+            warnings.append(f"the outline does not hold up ({checked.dropped} of {checked.entries} entries "
+                            "not found in the text); using headings found in the text")
+        found.outline_entries, found.outline_dropped = checked.entries, checked.dropped
+        return found
+    if mode == "outline":
         return StructureResult((), "outline", 0, warnings=["the book has no outline; no structure found"])
+    return _from_text(raw, norm, warnings)
+
+
+def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str]) -> StructureResult:
     drafts = detect_headings(norm, FontProbe(raw.pdf))
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
+
+
+def _chapter_count(headings: tuple[Heading, ...]) -> int:
+    return sum(1 for h in headings if h.kind in ("chapter", "appendix"))
 
 
 def _levelled(
