@@ -138,3 +138,12 @@ def test_confirmed_large_headings_bridge_a_chapter_the_text_does_not_show():
              [("5 Epsilon", BIG)] + body(10, 60)]
     book = load_book(make_pdf(pages, image_pages=(2,)), name="gap.pdf")
     assert [h.number for h in book.headings if h.kind == "chapter"] == ["1", "2", "4", "5"]
+
+
+def test_upper_case_section_header_above_the_section_heading_is_not_its_start():
+    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(12),
+             [("1.1. LAYOUT", SMALL), ("2", SMALL)] + body(4, 100) + [("1.1", 12.0), ("Layout", 12.0)] + body(6, 200)]
+    book = load_book(make_pdf(pages), name="section-header.pdf")
+    sections = [h for h in book.headings if h.kind == "section"]
+    assert [(h.number, h.title, h.page) for h in sections] == [("1.1", "Layout", 2)]
+    assert book.text[sections[0].char_offset:].startswith("1.1\nLayout\nLine 200")

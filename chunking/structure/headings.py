@@ -221,6 +221,14 @@ def _front_back(cands: list[Draft], first: int | None, last: int | None) -> list
 
 
 def _sections(cands: list[Draft], chapters: list[Draft]) -> list[Draft]:
+    """Sections ``N.M`` inside chapter ``N`` with ``M`` increasing, in book order.
+
+    A running header that names the section (``2.7. LAYOUT``) can stand above the section's own
+    heading (``2.7`` / ``Layout``) on the same page; when a number has both, the upper-case
+    ones are dropped.
+    """
+    mixed = {c.number for c in cands if not c.title.isupper()}
+    cands = [c for c in cands if not (c.title.isupper() and c.number in mixed)]
     out: list[Draft] = []
     bounds = [(c.offset, number_value(c.number)) for c in chapters]
     k, current, last_minor = -1, None, 0
