@@ -73,10 +73,14 @@ def load_book(
     report(0.0, f"reading {label}")
     sha = hashlib.sha256(data).hexdigest()
     raw = read_raw(data, label)
-    report(0.6, "normalising text")
-    norm = normalise(raw.pages)
-    report(0.8, "finding structure")
-    found = detect_structure(raw, norm, structure)
+    try:
+        report(0.6, "normalising text")
+        norm = normalise(raw.pages)
+        report(0.8, "finding structure")
+        found = detect_structure(raw, norm, structure)
+    finally:
+        if raw.pdf is not None:
+            raw.pdf.close()
     per_level = Counter(str(h.level) for h in found.headings)
     diagnostics = Diagnostics(
         pages=len(norm.pages),
@@ -95,8 +99,6 @@ def load_book(
         headings_per_level=dict(sorted(per_level.items())),
         warnings=list(raw.warnings) + found.warnings,
     )
-    if raw.pdf is not None:
-        raw.pdf.close()
     report(1.0, "done")
     return Book(
         book_id=sha[:16],
