@@ -62,12 +62,18 @@ def score_run(policy: Policy, tokenized: TokenizedBook, chunks: list[Chunk]) -> 
     Returns:
         PolicyRun: the chunks with their scorecard and validation report.
     """
-    return PolicyRun(policy, tokenized, chunks, scorecard(chunks, tokenized, policy),
-                     validate_chunks(chunks, tokenized, policy))
+    return PolicyRun(
+        policy,
+        tokenized,
+        chunks,
+        scorecard(chunks, tokenized, policy),
+        validate_chunks(chunks, tokenized, policy),
+    )
 
 
-def run_policies(source: str | os.PathLike | bytes, policies: Sequence[Policy], *,
-                 name: str | None = None) -> list[PolicyRun]:
+def run_policies(
+    source: str | os.PathLike | bytes, policies: Sequence[Policy], *, name: str | None = None
+) -> list[PolicyRun]:
     """Chunk, validate and score one book under several policies.
 
     Args:
@@ -107,8 +113,11 @@ def policy_label(policy: Policy) -> str:
         str: e.g. ``"fixed-window max_tokens=256"``; just the strategy for a default policy.
     """
     default = Policy()
-    changed = [f"{f.name}={getattr(policy, f.name)}" for f in fields(Policy)
-               if f.name != "strategy" and getattr(policy, f.name) != getattr(default, f.name)]
+    changed = [
+        f"{f.name}={getattr(policy, f.name)}"
+        for f in fields(Policy)
+        if f.name != "strategy" and getattr(policy, f.name) != getattr(default, f.name)
+    ]
     return " ".join([policy.strategy, *changed])
 
 
@@ -145,8 +154,10 @@ def scorecard_rows(scorecards: Sequence[dict[str, Any]], mark: str = "*") -> lis
         as ``"-"`` and the page-span histogram as ``"1p:76 2p:108"``.
     """
     marks = better_marks(scorecards)
-    return [(key, [_cell(card.get(key)) + (mark if i in marks[key] else "") for i, card in enumerate(scorecards)])
-            for key in SCORE_DIRECTIONS]
+    return [
+        (key, [_cell(card.get(key)) + (mark if i in marks[key] else "") for i, card in enumerate(scorecards)])
+        for key in SCORE_DIRECTIONS
+    ]
 
 
 def _cell(value: Any) -> str:
@@ -176,10 +187,14 @@ class BoundaryDiff:
     def summary(self) -> dict[str, Any]:
         """Counts, plus the mean and largest absolute move in tokens (0 when nothing moved)."""
         shifts = [abs(d) for _, _, d in self.moved]
-        return {"unchanged": self.unchanged, "moved": len(self.moved), "added": len(self.added),
-                "removed": len(self.removed),
-                "mean_move_tokens": round(sum(shifts) / len(shifts), 1) if shifts else 0.0,
-                "max_move_tokens": max(shifts, default=0)}
+        return {
+            "unchanged": self.unchanged,
+            "moved": len(self.moved),
+            "added": len(self.added),
+            "removed": len(self.removed),
+            "mean_move_tokens": round(sum(shifts) / len(shifts), 1) if shifts else 0.0,
+            "max_move_tokens": max(shifts, default=0),
+        }
 
 
 def boundaries(chunks: Sequence[Chunk]) -> list[int]:
@@ -216,9 +231,12 @@ def boundary_diff(base: Sequence[Chunk], other: Sequence[Chunk], tolerance: int)
             unchanged += 1
         else:
             moved.append((int(a[i]), int(b[j]), int(b[j] - a[i])))
-    return BoundaryDiff(unchanged, moved,
-                        [int(x) for j, x in enumerate(b) if j not in paired_b],
-                        [int(x) for i, x in enumerate(a) if i not in paired_a])
+    return BoundaryDiff(
+        unchanged,
+        moved,
+        [int(x) for j, x in enumerate(b) if j not in paired_b],
+        [int(x) for i, x in enumerate(a) if i not in paired_a],
+    )
 
 
 def _nearest(points: np.ndarray, candidates: np.ndarray) -> np.ndarray:

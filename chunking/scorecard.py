@@ -123,8 +123,15 @@ def scorecard(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy)
 def _size_stats(sizes: np.ndarray, max_tokens: int) -> dict[str, Any]:
     """Token-size distribution: min/p5/median/p95/max, coefficient of variation, small share."""
     if sizes.size == 0:
-        return {"tokens_min": 0, "tokens_p5": 0.0, "tokens_p50": 0.0, "tokens_p95": 0.0, "tokens_max": 0,
-                "tokens_cv": 0.0, "small_share": 0.0}
+        return {
+            "tokens_min": 0,
+            "tokens_p5": 0.0,
+            "tokens_p50": 0.0,
+            "tokens_p95": 0.0,
+            "tokens_max": 0,
+            "tokens_cv": 0.0,
+            "small_share": 0.0,
+        }
     p5, p50, p95 = np.percentile(sizes, [5, 50, 95])
     mean = float(sizes.mean())
     return {
@@ -148,7 +155,7 @@ def _crosses(text: str, start: int, end: int, fences: Sequence[int]) -> bool:
     i = bisect.bisect_right(fences, start)
     while i < len(fences) and fences[i] < end:
         # NOTE: whitespace before or after a boundary (page separators) is nobody's text.
-        if text[start:fences[i]].strip() and text[fences[i]:end].strip():
+        if text[start : fences[i]].strip() and text[fences[i] : end].strip():
             return True
         i += 1
     return False
@@ -159,8 +166,9 @@ def _cross_chapter_overlap(chunks: Sequence[Chunk], text: str, fences: Sequence[
     total = 0
     for prev, cur in pairwise(chunks):
         shared = min(prev.token_end, cur.token_end) - cur.token_start
-        if shared > 0 and _crosses(text, min(prev.char_start, cur.char_start),
-                                   max(prev.char_end, cur.char_end), fences):
+        if shared > 0 and _crosses(
+            text, min(prev.char_start, cur.char_start), max(prev.char_end, cur.char_end), fences
+        ):
             total += shared
     return total
 
@@ -199,7 +207,7 @@ def ends_cleanly(book: Book, end: int) -> bool:
 
 
 def _ends_cleanly(text: str, end: int, heading_starts: frozenset[int]) -> bool:
-    after = text[end:end + 400]
+    after = text[end : end + 400]
     rest = after.lstrip()
     if not rest and end + 400 >= len(text):
         return True
@@ -207,14 +215,15 @@ def _ends_cleanly(text: str, end: int, heading_starts: frozenset[int]) -> bool:
     gap = after[: len(after) - len(rest)]
     if gap.count("\n") >= 2:
         return True
-    if _SENTENCE_END.search(text[max(0, end - 200):end].rstrip()):
+    if _SENTENCE_END.search(text[max(0, end - 200) : end].rstrip()):
         return True
     next_char = end + len(gap)
     return next_char in heading_starts
 
 
-def _boundary_recall(text: str, char_starts: Sequence[int], reference: Sequence[int],
-                     hypothesis: Sequence[int]) -> float | None:
+def _boundary_recall(
+    text: str, char_starts: Sequence[int], reference: Sequence[int], hypothesis: Sequence[int]
+) -> float | None:
     """Share of reference boundaries met by a chunk start with only whitespace between them."""
     refs = sorted({r for r in reference if 0 < r < len(char_starts) - 1})
     if not refs:
@@ -223,8 +232,10 @@ def _boundary_recall(text: str, char_starts: Sequence[int], reference: Sequence[
     met = 0
     for r in refs:
         i = bisect.bisect_left(starts, r)
-        near = [s for s in (starts[i - 1] if i else None, starts[i] if i < len(starts) else None) if s is not None]
-        met += any(not text[int(char_starts[min(s, r)]):int(char_starts[max(s, r)])].strip() for s in near)
+        near = [
+            s for s in (starts[i - 1] if i else None, starts[i] if i < len(starts) else None) if s is not None
+        ]
+        met += any(not text[int(char_starts[min(s, r)]) : int(char_starts[max(s, r)])].strip() for s in near)
     return round(met / len(refs), 4)
 
 

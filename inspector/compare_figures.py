@@ -9,6 +9,7 @@ page axis with the book's chapters. Trace data are plain lists so a figure's JSO
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,9 +23,16 @@ POLICY_COLOURS = (("#4c78a8", "#9ecae9"), ("#f58518", "#ffbf79"), ("#54a24b", "#
 
 ChunkSet = tuple[str, Sequence[Chunk]]
 
+_HOVER = (
+    "<br>chunk %{customdata[0]}, pages %{customdata[1]}–%{customdata[2]}<br>%{customdata[3]} tokens"
+    "<br>chapter: %{customdata[4]}<br>section: %{customdata[5]}<extra></extra>"
+)
+"""Hover text of a strip's bar (book strings in ``customdata`` are HTML-escaped)."""
 
-def boundary_strips(book: Book, runs: Sequence[ChunkSet], *,
-                    page_range: tuple[float, float] | None = None) -> go.Figure:
+
+def boundary_strips(
+    book: Book, runs: Sequence[ChunkSet], *, page_range: tuple[float, float] | None = None
+) -> go.Figure:
     """One strip per policy on a shared page axis, under a strip of the book's chapters.
 
     In each strip, even chunks sit on the upper half and odd chunks on the lower half, so two
@@ -47,31 +55,61 @@ def boundary_strips(book: Book, runs: Sequence[ChunkSet], *,
         y = len(runs) - 1 - i
         even, odd = POLICY_COLOURS[i % len(POLICY_COLOURS)]
         base, width = _extents(book, chunks)
-        fig.add_trace(go.Bar(
-            name=label, orientation="h", base=base, x=width, width=0.4,
-            y=[y + (0.21 if c.order % 2 == 0 else -0.21) for c in chunks],
-            marker_color=[even if c.order % 2 == 0 else odd for c in chunks], marker_line_width=0,
-            customdata=[[c.order, c.page_start, c.page_end, c.token_count, c.chapter or "–", c.section or "–"]
-                        for c in chunks],
-            hovertemplate=f"<b>{label}</b><br>chunk %{{customdata[0]}}, pages %{{customdata[1]}}–%{{customdata[2]}}"
-                          "<br>%{customdata[3]} tokens<br>chapter: %{customdata[4]}<br>section: %{customdata[5]}"
-                          "<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                name=label,
+                orientation="h",
+                base=base,
+                x=width,
+                width=0.4,
+                y=[y + (0.21 if c.order % 2 == 0 else -0.21) for c in chunks],
+                marker_color=[even if c.order % 2 == 0 else odd for c in chunks],
+                marker_line_width=0,
+                customdata=[
+                    [
+                        c.order,
+                        c.page_start,
+                        c.page_end,
+                        c.token_count,
+                        escape(c.chapter or "–"),
+                        escape(c.section or "–"),
+                    ]
+                    for c in chunks
+                ],
+                hovertemplate=f"<b>{escape(label)}</b>" + _HOVER,
+            )
+        )
     fences = fence_headings(book)
     if fences:
         starts = page_positions(book, [h.char_offset for h in fences])
         ends = np.append(starts[1:], n_pages + 1)
-        fig.add_trace(go.Bar(
-            name="Chapters", orientation="h", base=starts.tolist(), x=(ends - starts).tolist(), width=0.8,
-            y=[len(runs)] * len(fences), text=[f"{h.number} {h.title}".strip() for h in fences],
-            textposition="inside", insidetextanchor="start", showlegend=False,
-            marker_color=["#bdbdbd" if k % 2 == 0 else "#d9d9d9" for k in range(len(fences))],
-            hovertemplate="<b>%{text}</b><extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                name="Chapters",
+                orientation="h",
+                base=starts.tolist(),
+                x=(ends - starts).tolist(),
+                width=0.8,
+                y=[len(runs)] * len(fences),
+                text=[escape(f"{h.number} {h.title}".strip()) for h in fences],
+                textposition="inside",
+                insidetextanchor="start",
+                showlegend=False,
+                marker_color=["#bdbdbd" if k % 2 == 0 else "#d9d9d9" for k in range(len(fences))],
+                hovertemplate="<b>%{text}</b><extra></extra>",
+            )
+        )
         for k, (x0, x1) in enumerate(zip(starts, ends)):
             if k % 2 == 0:
                 fig.add_vrect(x0=x0, x1=x1, fillcolor="#f0f0f0", opacity=0.6, layer="below", line_width=0)
     labels = [label for label, _ in runs][::-1] + (["Chapters"] if fences else [])
-    fig.update_layout(barmode="overlay", height=140 + 70 * len(labels), xaxis_title="physical page",
-                      legend_title_text="policy", margin={"l": 10, "r": 10, "t": 30, "b": 40})
+    fig.update_layout(
+        barmode="overlay",
+        height=140 + 70 * len(labels),
+        xaxis_title="physical page",
+        legend_title_text="policy",
+        margin={"l": 10, "r": 10, "t": 30, "b": 40},
+    )
     fig.update_yaxes(tickvals=list(range(len(labels))), ticktext=labels, range=[-0.6, len(labels) - 0.4])
     fig.update_xaxes(range=list(page_range) if page_range else [1, n_pages + 1])
     return fig
@@ -104,10 +142,20 @@ def token_histograms(runs: Sequence[ChunkSet], *, bin_tokens: int | None = None)
     size = bin_tokens or max(1, -(-largest // 40))
     fig = go.Figure()
     for i, (label, chunks) in enumerate(runs):
-        fig.add_trace(go.Histogram(
-            name=label, x=[c.token_count for c in chunks], opacity=0.55,
-            xbins={"start": 0, "end": largest + size, "size": size},
-            marker_color=POLICY_COLOURS[i % len(POLICY_COLOURS)][0]))
-    fig.update_layout(barmode="overlay", xaxis_title="tokens per chunk", yaxis_title="chunks",
-                      legend_title_text="policy", margin={"l": 10, "r": 10, "t": 30, "b": 40})
+        fig.add_trace(
+            go.Histogram(
+                name=label,
+                x=[c.token_count for c in chunks],
+                opacity=0.55,
+                xbins={"start": 0, "end": largest + size, "size": size},
+                marker_color=POLICY_COLOURS[i % len(POLICY_COLOURS)][0],
+            )
+        )
+    fig.update_layout(
+        barmode="overlay",
+        xaxis_title="tokens per chunk",
+        yaxis_title="chunks",
+        legend_title_text="policy",
+        margin={"l": 10, "r": 10, "t": 30, "b": 40},
+    )
     return fig

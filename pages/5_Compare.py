@@ -20,13 +20,13 @@ policies, errors = [], []
 for i, col in enumerate(st.columns(count)):
     col.markdown(f"**P{i + 1}**")
     strategy = col.selectbox("Strategy", STRATEGIES, index=i, key=f"cmp_strategy_{i}")
-    max_tokens = col.number_input("Max tokens", 1, 8192, base.max_tokens, step=16, key=f"cmp_max_tokens_{i}")
+    size = col.number_input("Max tokens", 1, 8192, base.max_tokens, step=16, key=f"cmp_max_tokens_{i}")
     overlap = col.number_input("Overlap tokens", 0, 8191, base.overlap_tokens, step=8, key=f"cmp_overlap_{i}")
-    extra = col.text_input("Other fields", key=f"cmp_extra_{i}", placeholder="min_section_tokens=64,snap=sentence",
-                           help="key=value pairs of policy fields; fields not named keep the sidebar's values.")
+    extra = col.text_input("Other fields", key=f"cmp_extra_{i}", placeholder="snap=sentence,fence=section",
+                           help="key=value pairs of policy fields; unnamed fields keep the sidebar's.")
     try:
-        policies.append(parse_policy(f"strategy={strategy},max_tokens={max_tokens},overlap_tokens={overlap},{extra}",
-                                     base))
+        spec = f"strategy={strategy},max_tokens={size},overlap_tokens={overlap},{extra}"
+        policies.append(parse_policy(spec, base))
     except PolicyError as exc:
         errors.append(f"P{i + 1}: {exc}")
 for message in errors:
@@ -39,10 +39,10 @@ views.book_heading(runs[0])
 labels = [f"P{i + 1}: {policy_label(p)}" for i, p in enumerate(policies)]
 st.subheader("Scorecard")
 rows = scorecard_rows([r.score for r in runs], mark=" ★")
-st.dataframe(pd.DataFrame([cells for _, cells in rows], index=[key for key, _ in rows], columns=labels),
-             key="cmp_scorecard", height=35 * len(rows) + 40)
-st.caption("★ = the better value of the row (rows without a better direction are unmarked). Pk and WindowDiff "
-           "compare chunk starts with the detected chapter and section starts: lower agrees better.")
+table = pd.DataFrame([cells for _, cells in rows], index=[key for key, _ in rows], columns=labels)
+st.dataframe(table, key="cmp_scorecard", height=35 * len(rows) + 40)
+st.caption("★ = the better value of the row (rows without a better direction are unmarked). Pk, WindowDiff "
+           "and boundary recall compare chunk starts with the detected chapter and section starts.")
 for label, run in zip(labels, runs):
     if not run.report.ok:
         st.warning(f"{label}: {run.report.message}")
@@ -50,16 +50,17 @@ for label, run in zip(labels, runs):
 st.subheader("Boundaries on one page axis")
 n_pages = max(len(runs[0].book.pages), 1)
 lo, hi = st.slider("Pages", 1, n_pages + 1, (1, n_pages + 1), key="cmp_pages")
-state.show_fig(boundary_strips(runs[0].book, [(lab, r.chunks) for lab, r in zip(labels, runs)],
-                               page_range=(lo, hi)), key="cmp_strips")
+sets = [(label, run.chunks) for label, run in zip(labels, runs)]
+state.show_fig(boundary_strips(runs[0].book, sets, page_range=(lo, hi)), key="cmp_strips")
 
 st.subheader("Boundary diff against P1")
-tolerance = st.number_input("Counts as moved within (tokens)", 1, 100_000, max(1, policies[0].max_tokens // 2),
-                            key="cmp_tolerance", help="A boundary further than this from its match was added/removed.")
-diffs = {lab: boundary_diff(runs[0].chunks, r.chunks, int(tolerance)).summary()
-         for lab, r, p in zip(labels[1:], runs[1:], policies[1:]) if p.encoding == policies[0].encoding}
+half = max(1, policies[0].max_tokens // 2)
+tolerance = st.number_input("Counts as moved within (tokens)", 1, 100_000, half,
+                            key="cmp_tolerance", help="Further than this from its match: added/removed.")
+diffs = {label: boundary_diff(runs[0].chunks, run.chunks, int(tolerance)).summary()
+         for label, run in zip(labels[1:], runs[1:]) if run.policy.encoding == policies[0].encoding}
 st.dataframe(pd.DataFrame.from_dict(diffs, orient="index"), key="cmp_diff")
 st.caption("Boundaries are chunk starts in tokens; policies with another encoding than P1 are left out.")
 
 st.subheader("Chunk sizes")
-state.show_fig(token_histograms([(lab, r.chunks) for lab, r in zip(labels, runs)]), key="cmp_hist")
+state.show_fig(token_histograms(sets), key="cmp_hist")

@@ -48,7 +48,8 @@ def test_compare_page_draws_each_policy_and_redraws_a_changed_one(page, app_url,
     box.press("Enter")
     wait_idle(page)
     expect(legend.nth(1)).to_have_text("P2: fixed-window max_tokens=256", timeout=TIMEOUT_MS)
-    expect(strip_bars(page, 1)).to_have_count(len(chunk_book(tokenized, Policy(strategy="fixed-window",
-                                                                                  max_tokens=256))))
+    expect(strip_bars(page, 1)).to_have_count(
+        len(chunk_book(tokenized, Policy(strategy="fixed-window", max_tokens=256)))
+    )
     screenshot(page, tmp_path / "compare-changed.png")
     assert (tmp_path / "compare-changed.png").stat().st_size > 10_000

@@ -14,11 +14,16 @@ from inspector.figures import page_positions
 
 @pytest.fixture(scope="module")
 def book_and_sets():
-    book = make_book([CH1, CH2[:200], CH2[200:]], [("chapter", 1, "Chapter One."), ("chapter", 1, "Chapter Two.")])
+    book = make_book(
+        [CH1, CH2[:200], CH2[200:]], [("chapter", 1, "Chapter One."), ("chapter", 1, "Chapter Two.")]
+    )
     tb = tokenize(book)
     n = tb.n_tokens
-    fixed = [chunk_at(tb, 0, 0, n // 3), chunk_at(tb, 1, n // 3 - 5, 2 * n // 3, 5),
-             chunk_at(tb, 2, 2 * n // 3 - 5, n, 5)]
+    fixed = [
+        chunk_at(tb, 0, 0, n // 3),
+        chunk_at(tb, 1, n // 3 - 5, 2 * n // 3, 5),
+        chunk_at(tb, 2, 2 * n // 3 - 5, n, 5),
+    ]
     b = tb.token_at_char(book.headings[1].char_offset)
     chapter = [chunk_at(tb, 0, 0, b), chunk_at(tb, 1, b, n)]
     return book, [("fixed-window", fixed), ("chapter-window", chapter)]
@@ -42,7 +47,9 @@ def test_boundary_strips_share_one_page_axis_with_chapter_starts(book_and_sets):
     book, runs = book_and_sets
     fig = spec(boundary_strips(book, runs))
     chapters = fig["data"][-1]
-    assert chapters["base"] == pytest.approx(page_positions(book, [h.char_offset for h in book.headings]).tolist())
+    assert chapters["base"] == pytest.approx(
+        page_positions(book, [h.char_offset for h in book.headings]).tolist()
+    )
     # the chapter-window strip starts its second chunk exactly where chapter two starts
     assert fig["data"][1]["base"][1] == pytest.approx(chapters["base"][1])
     assert fig["layout"]["xaxis"]["range"] == [1, 4]
@@ -61,11 +68,28 @@ def test_token_histograms_overlay_every_chunk_size_on_shared_bins(book_and_sets)
     assert fig["layout"]["barmode"] == "overlay"
     assert [t["x"] for t in fig["data"]] == [[c.token_count for c in chunks] for _, chunks in runs]
     assert {json.dumps(t["xbins"], sort_keys=True) for t in fig["data"]} == {
-        json.dumps({"end": max(c.token_count for _, cs in runs for c in cs) + 25, "size": 25, "start": 0},
-                   sort_keys=True)}
+        json.dumps(
+            {"end": max(c.token_count for _, cs in runs for c in cs) + 25, "size": 25, "start": 0},
+            sort_keys=True,
+        )
+    }
 
 
 def test_figures_accept_an_empty_chunk_set(book_and_sets):
     book, _ = book_and_sets
     assert spec(boundary_strips(book, [("none", [])]))["data"][0]["base"] == []
     assert spec(token_histograms([("none", [])]))["data"][0]["x"] == []
+
+
+def test_book_strings_are_html_escaped_in_strip_text_and_hover():
+    title = "<img src=x onerror=alert(1)>"
+    book = make_book(
+        [f"{title} intro. " * 5, "Chapter Two. Body."],
+        [("chapter", 1, title), ("chapter", 1, "Chapter Two.")],
+    )
+    tb = tokenize(book)
+    chunks = [chunk_at(tb, 0, 0, tb.n_tokens)]
+    chunks = [chunks[0].__class__(**{**chunks[0].to_dict(), "heading_path": (), "chapter": title})]
+    data = spec(boundary_strips(book, [("P1", chunks)]))["data"]
+    assert "<img" not in json.dumps(data) and "&lt;img src=x onerror=alert(1)&gt;" in data[-1]["text"][0]
+    assert data[0]["customdata"][0][4] == "&lt;img src=x onerror=alert(1)&gt;"

@@ -112,11 +112,14 @@ def test_invalid_policy_shows_one_error_naming_the_field():
     at.text_input(key="cmp_extra_2").set_value("min_section_tokens=99999")
     rerun(at)
     assert [e.value for e in at.error] == [
-        "P3: policy field 'min_section_tokens' must be between 0 and max_tokens (512); got 99999"]
+        "P3: policy field 'min_section_tokens' must be between 0 and max_tokens (512); got 99999"
+    ]
     assert not at.get("plotly_chart")
 
 
-@pytest.mark.parametrize("name", ["chez-csug.pdf", "debian-policy.epub", "haskell98-report.pdf", "lshort.pdf"])
+@pytest.mark.parametrize(
+    "name", ["chez-csug.pdf", "debian-policy.epub", "haskell98-report.pdf", "lshort.pdf"]
+)
 def test_compare_page_works_on_every_sample_book(name):
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()

@@ -21,7 +21,21 @@ from chunking.strategies.section import section_chunks
 from chunking.tokens import tokenize
 from chunking.validate import validate_chunks
 
-WORDS = ["the", "section", "merge", "Größe", "naïve", "日本語", "テキスト", "x", "1.2", "—", "🙂", "co-op", "\t"]
+WORDS = [
+    "the",
+    "section",
+    "merge",
+    "Größe",
+    "naïve",
+    "日本語",
+    "テキスト",
+    "x",
+    "1.2",
+    "—",
+    "🙂",
+    "co-op",
+    "\t",
+]
 ENDS = [" ", " ", " ", ". ", ".\n", "\n\n", ", ", "? "]
 
 
@@ -47,9 +61,15 @@ def books(draw):
 def policies(draw) -> Policy:
     max_tokens = draw(st.integers(4, 160))
     target = draw(st.integers(1, 3))
-    return Policy(strategy="section", max_tokens=max_tokens, overlap_tokens=draw(st.integers(0, max_tokens - 1)),
-                  target_pages=target, max_pages=draw(st.integers(target, 4)),
-                  min_section_tokens=draw(st.integers(0, max_tokens)), fence=draw(st.sampled_from(["chapter", "section"])))
+    return Policy(
+        strategy="section",
+        max_tokens=max_tokens,
+        overlap_tokens=draw(st.integers(0, max_tokens - 1)),
+        target_pages=target,
+        max_pages=draw(st.integers(target, 4)),
+        min_section_tokens=draw(st.integers(0, max_tokens)),
+        fence=draw(st.sampled_from(["chapter", "section"])),
+    )
 
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,14 +105,18 @@ def test_section_chunks_keep_rules_1_to_7(tb, policy):
         # 4: advance, no whitespace-only chunk
         assert c.token_end > reach and c.text.strip()
         # 5: anything skipped is whitespace
-        assert not text[int(cs[reach]):c.char_start].strip() or c.token_start <= reach
+        assert not text[int(cs[reach]) : c.char_start].strip() or c.token_start <= reach
         # 6: exact slice
-        assert c.text == text[c.char_start:c.char_end] and (c.char_start, c.char_end) == (cs[c.token_start], cs[c.token_end])
+        assert c.text == text[c.char_start : c.char_end] and (c.char_start, c.char_end) == (
+            cs[c.token_start],
+            cs[c.token_end],
+        )
         # 7: content-addressed id
-        assert c.id == chunk_id(c.book_id, policy.profile(), c.order, c.token_start, c.token_end, c.char_start,
-                                c.char_end, c.text)
+        assert c.id == chunk_id(
+            c.book_id, policy.profile(), c.order, c.token_start, c.token_end, c.char_start, c.char_end, c.text
+        )
         reach = c.token_end
-    assert not text[int(cs[reach]):].strip()
+    assert not text[int(cs[reach]) :].strip()
     # 7: deterministic
     assert section_chunks(tb, policy) == chunks
 

@@ -37,7 +37,9 @@ def run(*, book: str, policy: list[str], json: bool) -> int:
     policies = [parse_policy(spec) for spec in policy] or [Policy(strategy=s) for s in STRATEGIES]
     runs = run_policies(book, policies)
     if json:
-        print(jsonlib.dumps([{"policy": r.policy.to_dict(), "scorecard": r.scorecard} for r in runs], indent=1))
+        print(
+            jsonlib.dumps([{"policy": r.policy.to_dict(), "scorecard": r.scorecard} for r in runs], indent=1)
+        )
     else:
         print(format_table(runs))
     broken = [(i, r) for i, r in enumerate(runs, 1) if not r.report.ok]
@@ -59,6 +61,10 @@ def format_table(runs: list[PolicyRun]) -> str:
     rows = [header, *([key, *cells] for key, cells in scorecard_rows([r.scorecard for r in runs]))]
     widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
     legend = [f"P{i}: {policy_label(r.policy)}" for i, r in enumerate(runs, 1)]
-    lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths)))
-             for row in rows]
-    return "\n".join([*legend, "", *lines, "", "* = better value (rows without a better direction are unmarked)"])
+    lines = [
+        "  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths)))
+        for row in rows
+    ]
+    return "\n".join(
+        [*legend, "", *lines, "", "* = better value (rows without a better direction are unmarked)"]
+    )

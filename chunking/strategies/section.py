@@ -104,7 +104,11 @@ class _Planner:
                 self._flush(run)
                 run = []
                 self._split(*unit)
-            elif run and self._fits(run[0][0], unit[1]) and (self._small(run[0][0], run[-1][1]) or self._small(*unit)):
+            elif (
+                run
+                and self._fits(run[0][0], unit[1])
+                and (self._small(run[0][0], run[-1][1]) or self._small(*unit))
+            ):
                 run.append(unit)
             else:
                 self._flush(run)
@@ -127,7 +131,11 @@ class _Planner:
         first = _NON_SPACE.search(text, c0, c1).start()
         last = _last_non_space(text, first, c1)
         pages = self.tb.text_pages
-        span = pages[self.tb.page_index_of_char(last)].number - pages[self.tb.page_index_of_char(first)].number + 1
+        span = (
+            pages[self.tb.page_index_of_char(last)].number
+            - pages[self.tb.page_index_of_char(first)].number
+            + 1
+        )
         return span <= self.policy.max_pages
 
     def _flush(self, run: list[tuple[int, int]]) -> None:
@@ -139,8 +147,11 @@ class _Planner:
             return
         self.spans.append(Span(start, end, 0, "book_end" if end == self.tb.n_tokens else "fence"))
         # NOTE: untitled sections and chapter openings add no name; duplicate titles are kept.
-        titles = [title for title, is_section in (self.titles.get(u, ("", False)) for u in run)
-                  if is_section and title]
+        titles = [
+            title
+            for title, is_section in (self.titles.get(u, ("", False)) for u in run)
+            if is_section and title
+        ]
         self.labels.append(_joined(titles) if len(run) > 1 and titles else None)
 
     def _split(self, start: int, end: int) -> None:
