@@ -174,7 +174,8 @@ def sample_probes(tokenized: "TokenizedBook", n: int, seed: int) -> list[Probe]:
     return probes
 
 
-def span_metrics(evidence: tuple[int, int], retrieved: Sequence[tuple[int, int]]) -> tuple[float, float, float]:
+def span_metrics(evidence: tuple[int, int],
+                 retrieved: Sequence[tuple[int, int]]) -> tuple[float, float, float]:
     """Token precision, recall and IoU of retrieved ranges against one evidence range.
 
     Args:

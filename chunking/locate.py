@@ -400,7 +400,8 @@ def _joins(left, right, added) -> bool:
             and max(src_gap, dest_gap) <= MAX_GAP)
 
 
-def _grow_punctuation(text: str, passage: str, c0: int, c1: int, p0: int, p1: int) -> tuple[int, int, int, int]:
+def _grow_punctuation(text: str, passage: str, c0: int, c1: int, p0: int,
+                      p1: int) -> tuple[int, int, int, int]:
     """Extend the span over punctuation the passage also has at its edges (``"end."``, ``"$ x"``).
 
     The search space holds only letters and digits, so the aligned span stops at the last letter;

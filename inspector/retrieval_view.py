@@ -27,8 +27,8 @@ from inspector.state import PLOTLY_CONFIG, AppRun
 
 METRICS = {
     "hit_at_k": ("hit@k", "Share of sampled sentences that lie whole inside one of the k retrieved chunks."),
-    "chapter_precision_at_k": ("chapter precision@k",
-                               "Mean share of each retrieved chunk's text that lies in the sentence's chapter."),
+    "chapter_precision_at_k": ("chapter precision@k", "Mean share of each retrieved chunk's text that lies "
+                                                      "in the sentence's chapter."),
     "iou": ("token IoU", "Sentence tokens retrieved ÷ (all retrieved tokens + sentence tokens missed)."),
     "precision": ("token precision", "Sentence tokens retrieved ÷ all retrieved tokens (a token in two "
                                      "overlapping chunks counts twice)."),
@@ -120,7 +120,8 @@ def hits_table(hits: Sequence[SearchHit]) -> pd.DataFrame:
         "rank": [h.rank for h in hits],
         "score": [round(h.score, 3) for h in hits],
         "chunk": [f"#{h.order}" for h in hits],
-        "pages": [f"{h.page_start}" + ("" if h.page_end == h.page_start else f"–{h.page_end}") for h in hits],
+        "pages": [f"{h.page_start}" + ("" if h.page_end == h.page_start else f"–{h.page_end}")
+                  for h in hits],
         "chapter": [h.chapter for h in hits],
         "crosses chapter": ["⚠ yes" if h.crosses_chapter else "" for h in hits],
         "terms": [", ".join(h.terms) for h in hits],

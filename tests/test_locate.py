@@ -56,20 +56,23 @@ def test_whitespace_normalised_dehyphenated_passage_maps_to_exact_span(space):
     passage = "everybody was happy with the outcome of the experiment."
     loc = locate(space, passage)
     assert loc.found and loc.score == 100.0
-    assert space.book.text[loc.char_start:loc.char_end] == "every-\nbody was happy with the outcome of the experi-\nment."
+    found = space.book.text[loc.char_start:loc.char_end]
+    assert found == "every-\nbody was happy with the outcome of the experi-\nment."
 
 
 def test_passage_cut_mid_word_at_both_ends_keeps_the_cut(space):
     loc = locate(space, "ick brown fox jumps over the lazy dog. It was a sun")
     assert loc.found
-    assert space.book.text[loc.char_start:loc.char_end] == "ick brown fox jumps over the lazy dog. It was a sun"
+    found = space.book.text[loc.char_start:loc.char_end]
+    assert found == "ick brown fox jumps over the lazy dog. It was a sun"
 
 
 def test_prefixed_heading_is_trimmed_and_passage_start_reported(space):
     passage = "Chapter 9 Something Else\n\nwas a sunny day in the valley, and everybody was happy with"
     loc = locate(space, passage)
     assert loc.found and loc.score < 100.0
-    assert space.book.text[loc.char_start:loc.char_end] == "was a sunny day in the\nvalley, and every-\nbody was happy with"
+    found = space.book.text[loc.char_start:loc.char_end]
+    assert found == "was a sunny day in the\nvalley, and every-\nbody was happy with"
     assert passage[loc.passage_start:loc.passage_end].startswith("was a sunny")
 
 

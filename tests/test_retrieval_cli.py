@@ -18,7 +18,8 @@ BOOK = str(sample_book("r-intro.pdf"))
 LOCATE_KEYS = {"found", "score", "char_start", "char_end", "page_start", "page_end", "page_label_start",
                "page_label_end", "chapter", "section", "chunks"}
 EVAL_KEYS = {"policy", "n", "k", "hit_at_k", "chapter_precision_at_k", "iou", "precision", "recall"}
-POLICIES = ["--policy", "strategy=fixed-window", "--policy", "strategy=chapter-window,max_tokens=256,overlap_tokens=32"]
+POLICIES = ["--policy", "strategy=fixed-window",
+            "--policy", "strategy=chapter-window,max_tokens=256,overlap_tokens=32"]
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,8 @@ def test_locate_json_reports_the_exact_span_and_chunks_per_policy_and_exits_0(tm
     assert set(out) == LOCATE_KEYS
     assert out["found"] is True and (out["char_start"], out["char_end"]) == (start, end)
     assert out["page_start"] <= out["page_end"] and out["page_label_start"]
-    assert [c["policy"] for c in out["chunks"]] == ["fixed-window", "chapter-window max_tokens=256 overlap_tokens=32"]
+    labels = [c["policy"] for c in out["chunks"]]
+    assert labels == ["fixed-window", "chapter-window max_tokens=256 overlap_tokens=32"]
     assert all(set(c) == {"policy", "ids", "straddles"} and c["ids"] for c in out["chunks"])
 
 

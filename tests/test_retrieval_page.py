@@ -142,7 +142,8 @@ def test_no_policy_chosen_asks_for_one():
 
 
 def test_book_text_in_search_hits_is_escaped():
-    hostile = b"# One\n\nThe <script>alert(1)</script> marker word zanzibar appears here.\n\n# Two\n\nOther text.\n"
+    hostile = (b"# One\n\nThe <script>alert(1)</script> marker word zanzibar appears here.\n\n"
+               b"# Two\n\nOther text.\n")
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.file_uploader(key="home_upload").set_value(("hostile.md", hostile, "text/markdown")).run()

@@ -61,7 +61,8 @@ def run(*, book: str, policy: list[str], n: int, k: int, seed: int, json: bool) 
 def format_table(scores: list[PolicyScore]) -> str:
     """Plain-text table: one row per policy, means of every metric."""
     header = ["policy", "n", "k", *COLUMNS]
-    rows = [header] + [[s.policy, str(s.n), str(s.k), *(f"{getattr(s, c):.3f}" for c in COLUMNS)] for s in scores]
+    rows = [header] + [[s.policy, str(s.n), str(s.k), *(f"{getattr(s, c):.3f}" for c in COLUMNS)]
+                       for s in scores]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-                     for row in rows)
+    return "\n".join("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths))) for row in rows)

@@ -63,7 +63,8 @@ def chunked_runs(book: str, policies: Sequence[Policy]) -> list[ChunkedRun]:
         key = (policy.structure, policy.encoding)
         if key not in tokenized:
             tokenized[key] = tokenize(books[policy.structure], policy.encoding)
-        runs.append(ChunkedRun(policy, policy_label(policy), tokenized[key], chunk_book(tokenized[key], policy)))
+        chunks = chunk_book(tokenized[key], policy)
+        runs.append(ChunkedRun(policy, policy_label(policy), tokenized[key], chunks))
     return runs
 
 
@@ -94,8 +95,8 @@ def run(*, book: str, query: str, k: int, policy: list[str], json: bool) -> int:
     for r in chunked_runs(book, policies):
         results.append((r.label, ChunkIndex.build(r.book, r.chunks).search(query, k)))
     if json:
-        print(jsonlib.dumps([{"policy": label, "hits": [h.to_dict() for h in hits]} for label, hits in results],
-                            indent=1))
+        records = [{"policy": label, "hits": [h.to_dict() for h in hits]} for label, hits in results]
+        print(jsonlib.dumps(records, indent=1))
         return 0
     for label, hits in results:
         print(f"== {label}: {len(hits)} hit(s)")
