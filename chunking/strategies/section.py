@@ -23,8 +23,9 @@ Contract (the section-based seed, seed-behaviours.md part B, with its bugs fixed
 * **Header: metadata only.** The seed prefixed every chunk with the book and chapter title and
   counted it (or not) in the budget. Here chunk text is always an exact slice of the canonical text
   (rule 6), so the header is not in ``text`` and does not count toward ``max_tokens``: the chapter
-  title is the chunk's ``chapter`` and the head of its ``heading_path``, and the book title is in
-  the manifest; exports that build a header (the LangChain ``metadata``) take it from there.
+  title is the chunk's ``chapter`` and the head of its ``heading_path`` (both in every export,
+  e.g. the LangChain ``metadata``), and the book title is the manifest's ``book.title``; a
+  consumer that wants the header in its embedding input prepends it from there.
   Separators between merged sections are the book's own blank lines and page breaks.
 * **Offsets.** Spans are token spans of the canonical stream, turned into chunks by the shared
   ``common.build_chunks``; headings are token boundaries (``chunking.tokens``), so every unit edge
