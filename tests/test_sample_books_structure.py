@@ -101,3 +101,12 @@ def test_running_headers_and_page_numbers_are_removed_and_counted(books):
     assert [book.pages[_page_index(book, i)].number for i in starts] == [7, 335]
     page = book.pages[335]  # physical 336: "326" / "12. System Operations" removed
     assert not book.text[page.char_start:page.char_end].startswith(("326", "12. System Operations"))
+
+
+@pytest.mark.parametrize("name", ["lshort", "r-intro"])
+def test_text_headings_alone_find_the_same_starts_in_books_that_have_an_outline(name):
+    ref = reference(name)
+    book = load_book(sample_book(ref["file"]), structure="headings")
+    assert book.diagnostics.structure_source == "headings"
+    found = [(h.kind, h.page) for h in book.headings if h.kind in BOUNDARY_KINDS]
+    assert found == _reference_starts(book, ref)

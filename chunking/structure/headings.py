@@ -51,6 +51,7 @@ class Draft:
     offset: int
     large: bool | None = None
     top: bool = False
+    needs_large: bool = False
 
 
 def detect_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
@@ -67,7 +68,7 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     for c in candidates:
         if c.kind != "section":
             c.large = probe.is_large(c.page, _line_at(norm, c), top=c.top)
-    chapterish = [c for c in candidates if c.large is not False]
+    chapterish = [c for c in candidates if c.large is True or (c.large is None and not c.needs_large)]
     chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
     for c in chapters:
         c.kind = "chapter"
@@ -115,9 +116,12 @@ def _candidates(norm: NormalisedBook) -> list[Draft]:
             if draft is not None:
                 found.append(draft)
         if found and _is_contents_page(texts):
-            # NOTE: a contents page yields only its own title; so does an index-like page
-            # whose first line is a keyed heading (``Chapter 21`` over a page of page numbers).
-            found = [d for d in found if d.offset == lines[0][0] and d.kind != "numbered"]
+            # NOTE: a contents page yields only its own title; so does a page of numbers
+            # (an index, a data table) under its heading. An unkeyed ``7 Title`` there must be
+            # confirmed large: contents lines look just like it.
+            found = [d for d in found if d.offset == lines[0][0]]
+            for d in found:
+                d.needs_large = d.kind == "numbered"
         out.extend(found)
     return out
 
