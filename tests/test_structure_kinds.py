@@ -57,6 +57,7 @@ def test_number_value_reads_arabic_roman_spelled_and_letters(number, value):
     ("Delta   14", "Delta"),
     ("Python 3", "Python 3"),
     ("The ... argument", "The ... argument"),
+    ("Installation¶", "Installation"),
     ("Preface . . . . . . . . xi", "Preface"),
 ])
 def test_clean_title_strips_outline_junk_but_keeps_real_words(raw, clean):

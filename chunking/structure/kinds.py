@@ -100,7 +100,7 @@ def clean_title(title: str) -> str:
     title = re.sub(r"(\s*\.){3,}\s*(\d{1,4}|[ivxlcdm]{1,7})\s*$|(\s*\.){4,}\s*$", "", title)
     title = re.sub(r"\s+\d{1,4}$", "", title) if re.search(r"\s{2,}\d{1,4}$|\t\d{1,4}$", title) else title
     title = " ".join(title.split())
-    return title.strip(" -–—:|•·")
+    return title.strip(" -–—:|•·¶")  # "¶": Sphinx permalink signs in EPUB nav titles
 
 
 def parse_heading(line: str) -> Parsed | None:
