@@ -59,6 +59,10 @@ ones at the edges are coincidences more often than not (a heading's letters meet
 GAP_TOLERANCE = 8
 MAX_GAP = 64
 
+MAX_PASSAGE = 20_000
+"""Longest passage (letters and digits) looked up; the alignment's memory grows with its square, and
+a retrieved passage is a chunk or two (a 60,000-letter passage took 35 s)."""
+
 EDGE_SCAN = 40
 """How far into the span's first and last exact runs a word-structure mismatch is looked for."""
 
@@ -235,11 +239,14 @@ def locate(space: SearchSpace, passage: str) -> Location:
         with pages, labels, chapter and section.
 
     Raises:
-        UsageError: the passage has no letter or digit to search for.
+        UsageError: the passage has no letter or digit to search for, or more than ``MAX_PASSAGE``.
     """
     p_norm, p_index = normalise(passage)
     if not p_norm:
         raise UsageError("the passage has no letters or digits to search for")
+    if len(p_norm) > MAX_PASSAGE:
+        raise UsageError(f"the passage has {len(p_norm):,} letters and digits; paste at most "
+                         f"{MAX_PASSAGE:,} (a chunk or a few)")
     hit = _exact(space, p_norm)
     if hit is not None:
         b_start, b_end, occurrences = hit

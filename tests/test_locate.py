@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from chunking.errors import UsageError
 from chunking.ingest import load_book
-from chunking.locate import SearchSpace, edge_context, locate, match_chunks, normalise, page_at
+from chunking.locate import (MAX_PASSAGE, SearchSpace, edge_context, locate, match_chunks, normalise,
+                             page_at)
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
@@ -110,6 +111,11 @@ def test_punctuation_at_the_passage_edges_is_part_of_the_span_whatever_the_spaci
 def test_passage_without_letters_is_a_usage_error(space):
     with pytest.raises(UsageError, match="no letters or digits"):
         locate(space, " ... --- \n")
+
+
+def test_overlong_passage_is_a_usage_error_naming_the_limit(space):
+    with pytest.raises(UsageError, match=f"at most {MAX_PASSAGE:,}"):
+        locate(space, "word " * (MAX_PASSAGE // 4 + 1))
 
 
 def test_chunk_holding_the_span_is_reported_without_straddle(space):
