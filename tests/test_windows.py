@@ -241,3 +241,27 @@ def test_no_separator_is_carried_across_a_heading():
     chunks, _ = run(book, max_tokens=50, overlap_tokens=5)
     assert [c.text.strip() for c in chunks] == ["preface", "Chapter I Start\nbody"]
     assert chunks[1].text.startswith("Chapter") and chunks[1].overlap_prev_tokens == 0
+
+
+SAMPLE_POLICIES = [
+    Policy(),
+    Policy(strategy="fixed-window"),
+    Policy(max_tokens=256, overlap_tokens=64, target_pages=1, max_pages=2, fence="section", snap="sentence"),
+    Policy(max_tokens=1024, overlap_tokens=0, target_pages=3, max_pages=3, snap="paragraph", encoding="o200k_base"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["chez-csug.pdf", "haskell98-report.pdf", "lshort.pdf", "r-intro.pdf",
+                                  "debian-policy.epub"])
+def test_every_sample_book_validates_at_several_policies(name):
+    from chunking.ingest import load_book
+    from conftest import SAMPLES
+
+    book = load_book(SAMPLES / name)
+    tokenized = {}
+    for policy in SAMPLE_POLICIES:
+        tb = tokenized.setdefault(policy.encoding, tokenize(book, policy.encoding))
+        chunks = chunk_book(tb, policy)
+        report = validate_chunks(chunks, tb, policy)
+        assert report.ok, f"{policy.profile()}: {report.message}"
