@@ -3,7 +3,9 @@
 Nothing here imports Streamlit, so every figure is tested on its own. Trace data are plain lists
 (not numpy arrays, which plotly would serialise as base64 typed arrays) so a figure's JSON can be
 read back and compared with the chunks. Book strings (titles, chapter names) are HTML-escaped:
-plotly renders a few tags (``<b>``, ``<a href>``) in text and decodes entities back for display. Positions along the book
+plotly renders a few tags (``<b>``, ``<a href>``) in text and decodes entities back for display.
+
+Positions along the book
 are *page coordinates*: ``page + fraction``, where the fraction is how far into that page's
 canonical text (``Page.char_start``…``Page.char_end``) a character lies; so ``int(position)`` is
 always the physical page of the character and a bar's base equals its chunk's ``page_start``.
@@ -117,15 +119,18 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
         starts = page_positions(book, [h.char_offset for h in fences])
         ends = np.append(starts[1:], n_pages + 1)
         fig.add_trace(go.Bar(
-            name="Chapters", orientation="h", y=["Chapters"] * len(fences), base=starts.tolist(), x=(ends - starts).tolist(),
+            name="Chapters", orientation="h", y=["Chapters"] * len(fences), base=starts.tolist(),
+            x=(ends - starts).tolist(),
             text=[html.escape(f"{h.number} {h.title}".strip()) for h in fences], textposition="inside",
-            insidetextanchor="start", marker_color=["#d9d9d9" if i % 2 else "#bdbdbd" for i in range(len(fences))],
+            insidetextanchor="start",
+            marker_color=["#d9d9d9" if i % 2 else "#bdbdbd" for i in range(len(fences))],
             customdata=[[h.kind, h.level, _label(h.page, h.page_label), h.source] for h in fences],
             hovertemplate="<b>%{text}</b><br>%{customdata[0]}, level %{customdata[1]}<br>"
                           "starts on page %{customdata[2]}<br>source: %{customdata[3]}<extra></extra>",
             showlegend=False))
         fig.update_layout(shapes=[
-            {"type": "rect", "xref": "x", "yref": "paper", "x0": x0, "x1": x1, "y0": 0, "y1": 1, "layer": "below",
+            {"type": "rect", "xref": "x", "yref": "paper", "x0": x0, "x1": x1, "y0": 0, "y1": 1,
+             "layer": "below",
              "fillcolor": "#f0f0f0", "opacity": 0.6, "line": {"width": 0}}
             for x0, x1 in list(zip(starts.tolist(), ends.tolist()))[::2]])
     lanes = chunk_lanes(chunks)
@@ -139,7 +144,8 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
         for reason in dict.fromkeys(c.end_reason for c in chunks):
             idx = [i for i, c in enumerate(chunks) if c.end_reason == reason]
             fig.add_trace(go.Bar(
-                name=reason, orientation="h", y=[f"Lane {lanes[i] + 1}" for i in idx], base=base[idx].tolist(),
+                name=reason, orientation="h", y=[f"Lane {lanes[i] + 1}" for i in idx],
+                base=base[idx].tolist(),
                 x=(end[idx] - base[idx]).tolist(), marker_color=END_REASON_COLOURS.get(reason, "#7f7f7f"),
                 marker_line_width=[3 if chunks[i].order == selected else 0 for i in idx],
                 marker_line_color="#000000",
@@ -160,8 +166,8 @@ def _hover_row(c: Chunk) -> list:
     pages = _label(c.page_start, c.page_label_start)
     if c.page_end != c.page_start:
         pages += " – " + _label(c.page_end, c.page_label_end)
-    return [c.order, c.id[:12], pages, c.token_count, html.escape(c.chapter or "–"), html.escape(c.section or "–"),
-            c.end_reason]
+    return [c.order, c.id[:12], pages, c.token_count, html.escape(c.chapter or "–"),
+            html.escape(c.section or "–"), c.end_reason]
 
 
 # ------------------------------------------------------------------------------- overlap
@@ -235,11 +241,12 @@ def overlap_heatmap(chunks: Sequence[Chunk], *, max_cells: int = 200) -> go.Figu
     shapes = []
     for i in chapter_changes(chunks):
         at = om.first + (i // om.bin_size) * om.bin_size - om.bin_size / 2
-        shapes += [{"type": "line", "xref": "x", "yref": "paper", "x0": at, "x1": at, "y0": 0, "y1": 1, "line": line},
-                   {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": at, "y1": at, "line": line}]
-    fig.update_layout(shapes=shapes)
+        shapes += [{"type": "line", "xref": "x", "yref": "paper", "x0": at, "x1": at, "y0": 0, "y1": 1},
+                   {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": at, "y1": at}]
+    fig.update_layout(shapes=[dict(s, line=line) for s in shapes])
     unit = "chunk" if om.bin_size == 1 else f"chunk (bins of {om.bin_size})"
-    fig.update_layout(xaxis_title=unit, yaxis_title=unit, height=560, margin={"l": 10, "r": 10, "t": 30, "b": 40})
+    fig.update_layout(xaxis_title=unit, yaxis_title=unit, height=560,
+                      margin={"l": 10, "r": 10, "t": 30, "b": 40})
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -295,12 +302,15 @@ def coverage_figure(book: Book, chunks: Sequence[Chunk], *, columns: int = 40) -
     if fences:
         pos = page_positions(book, [h.char_offset for h in fences])
         fig.add_trace(go.Scatter(
-            name="chapter starts", x=((pos - np.floor(pos)) * columns).tolist(), y=np.floor(pos).astype(int).tolist(), mode="markers+text",
+            name="chapter starts", x=((pos - np.floor(pos)) * columns).tolist(),
+            y=np.floor(pos).astype(int).tolist(), mode="markers+text",
             marker={"symbol": "triangle-right", "size": 11, "color": "#ff7f0e"},
-            text=[html.escape(h.title[:30]) for h in fences], textposition="middle right", textfont={"size": 10},
+            text=[html.escape(h.title[:30]) for h in fences], textposition="middle right",
+            textfont={"size": 10},
             hovertemplate="%{text}<br>page %{y}<extra>chapter start</extra>"))
     fig.update_layout(height=max(400, min(14 * len(pages), 4000)), xaxis_title="position within page",
-                      yaxis_title="physical page", margin={"l": 10, "r": 10, "t": 30, "b": 40}, showlegend=False)
+                      yaxis_title="physical page", margin={"l": 10, "r": 10, "t": 30, "b": 40},
+                      showlegend=False)
     fig.update_yaxes(autorange="reversed")
     return fig
 

@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import streamlit as st
 
@@ -227,7 +227,10 @@ def current_book(structure: str | None = None) -> Book:
     book = _book_store().get(key)
     if book is None:
         bar = st.progress(0.0, text=f"Reading {src.name}…")
-        report: Callable[[float, str], None] = lambda frac, msg: bar.progress(min(max(frac, 0.0), 1.0), text=msg)
+
+        def report(frac: float, msg: str) -> None:
+            bar.progress(min(max(frac, 0.0), 1.0), text=msg)
+
         try:
             book = load_book(src.data, name=src.name, structure=structure, progress=report)
         except UnreadableInputError as exc:
@@ -266,7 +269,8 @@ def _score(sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: T
 
 
 @st.cache_data(show_spinner="Exporting…", max_entries=32)
-def _rendered(sha256: str, policy_items: tuple[tuple[str, Any], ...], fmt: str, _chunks: list[Chunk]) -> bytes:
+def _rendered(sha256: str, policy_items: tuple[tuple[str, Any], ...], fmt: str,
+              _chunks: list[Chunk]) -> bytes:
     return export.render(_chunks, fmt)
 
 

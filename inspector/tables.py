@@ -97,7 +97,8 @@ def chunks_at(chunks: Sequence[Chunk], char_offset: int, *, preview_chars: int =
         prev_end = chunks[i - 1].char_end if i else c.char_start
         carried = c.text[: max(0, prev_end - c.char_start)]
         rows.append({"order": c.order, "where": where, "pages": _span(c.page_start, c.page_end),
-                     "chapter": c.chapter, "tokens": c.token_count, "overlap_prev_tokens": c.overlap_prev_tokens,
+                     "chapter": c.chapter, "tokens": c.token_count,
+                     "overlap_prev_tokens": c.overlap_prev_tokens,
                      "carried_over": " ".join(carried.split())[:preview_chars]})
     return pd.DataFrame(rows, columns=["order", "where", "pages", "chapter", "tokens", "overlap_prev_tokens",
                                        "carried_over"])

@@ -11,6 +11,7 @@ import html
 
 import streamlit as st
 
+from chunking.models import Heading
 from inspector import figures, pdfview, render, tables
 from inspector.state import AppRun
 
@@ -24,6 +25,36 @@ END_REASON_TEXT = {
     "paragraph": "a token-limited window was snapped back to the last paragraph end",
 }
 """Plain-language explanation of each end reason, shown in the chunk detail."""
+
+
+def heading_label(h: Heading) -> str:
+    """``"3 Objects, their modes and attributes (page 20)"``: how pickers name a heading."""
+    return f"{h.number} {h.title}".strip() + f" (page {h.page})"
+
+
+def chunk_picker(last: int) -> int:
+    """◀ previous / next ▶ buttons and a number input bound to ``st.session_state["bnd_chunk"]``.
+
+    Returns:
+        int: the selected chunk's position (0…``last``).
+    """
+    def step(delta: int) -> None:
+        st.session_state["bnd_chunk"] = min(max(st.session_state["bnd_chunk"] + delta, 0), last)
+
+    st.session_state["bnd_chunk"] = min(st.session_state.get("bnd_chunk", 0), last)
+    current = st.session_state["bnd_chunk"]
+    left, mid, right = st.columns([1, 1, 4])
+    left.button("◀ previous", key="bnd_prev", on_click=step, args=(-1,), disabled=current == 0)
+    mid.button("next ▶", key="bnd_next", on_click=step, args=(1,), disabled=current == last)
+    return right.number_input("Chunk", 0, last, key="bnd_chunk",
+                              help="Order of the chunk to inspect (0 = first).")
+
+
+def clicked_chunk(event: object) -> int | None:
+    """The ``order`` of the chunk bar a plotly selection event points at (None: no chunk bar)."""
+    points = [p for p in (event.selection.points if event else []) if p.get("customdata")]
+    order = points[0]["customdata"][0] if points else None
+    return order if isinstance(order, int) else None  # the Chapters row carries a kind string
 
 
 def book_heading(run: AppRun) -> None:
@@ -90,4 +121,5 @@ def chunk_detail(run: AppRun, i: int) -> None:
                        "overlap") for s, e in overlaps if s < page.char_end and page.char_start < e]
             page_text = run.book.text[page.char_start:page.char_end]
             png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)
-            cols[k % len(cols)].image(png, caption=f"page {number}" + (f" (p. {page.label})" if page.label else ""))
+            caption = f"page {number}" + (f" (p. {page.label})" if page.label else "")
+            cols[k % len(cols)].image(png, caption=caption)

@@ -25,7 +25,7 @@ cols[3].metric("Uncovered tokens", stats.uncovered_tokens, help="Tokens in no ch
 st.subheader("Shared tokens, chunk × chunk")
 last = len(run.chunks) - 1
 a, b = st.slider("Chunks", 0, max(last, 1), (0, max(last, 1)), key="ovl_range",
-                 help="The whole book is binned when it has more than 200 chunks; narrow the range to see each.")
+                 help="Above 200 chunks the matrix is binned; narrow the range to see every chunk.")
 state.show_fig(figures.overlap_heatmap(run.chunks[a:b + 1]), key="ovl_heatmap")
 st.caption("Dotted lines: the chapter changes between those chunks.")
 

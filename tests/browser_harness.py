@@ -53,7 +53,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(app: Path = ROOT / "app.py", port: int | None = None, timeout: float = 60.0) -> tuple[subprocess.Popen, str]:
+def start_app(app: Path = ROOT / "app.py", port: int | None = None,
+              timeout: float = 60.0) -> tuple[subprocess.Popen, str]:
     """Start ``streamlit run APP`` on 127.0.0.1 and wait until it answers its health check.
 
     Args:
@@ -77,7 +78,8 @@ def start_app(app: Path = ROOT / "app.py", port: int | None = None, timeout: flo
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}: {proc.stdout.read().decode()[-2000:]}")
+            output = proc.stdout.read().decode()[-2000:]
+            raise RuntimeError(f"streamlit exited with {proc.returncode}: {output}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                 if r.read().strip() == b"ok":

@@ -124,7 +124,8 @@ def test_home_metrics_equal_what_the_core_computes(core_default) -> None:
     assert m["Chapters"] == str(len(figures.chapter_headings(book)))
     assert m["Tokens"] == str(tokenized.n_tokens)
     assert m["Chunks"] == str(len(chunks))
-    assert m["Chapter-crossing chunks"] == str(scorecard(chunks, tokenized, Policy())["chapter_crossing_chunks"])
+    crossing = scorecard(chunks, tokenized, Policy())["chapter_crossing_chunks"]
+    assert m["Chapter-crossing chunks"] == str(crossing)
 
 
 def test_home_shows_detected_structure_and_diagnostics(core_default) -> None:
@@ -188,7 +189,8 @@ def test_policy_survives_a_page_switch(core_default) -> None:
 
 def test_corrupt_upload_shows_the_readers_one_line_error() -> None:
     at = run_app()
-    at.file_uploader(key="home_upload").set_value(("broken.pdf", b"%PDF-1.7\n%garbage, not a PDF", "application/pdf"))
+    broken = ("broken.pdf", b"%PDF-1.7\n%garbage, not a PDF", "application/pdf")
+    at.file_uploader(key="home_upload").set_value(broken)
     at.run()
     assert not at.exception
     assert len(at.error) == 1
@@ -304,8 +306,8 @@ def test_downloads_equal_the_cli_output(tmp_path: Path, downloads: dict[str, byt
     for fmt, name in [("jsonl", "r-intro.jsonl"), ("csv", "r-intro.csv"), ("parquet", "r-intro.parquet"),
                       ("langchain", "r-intro.langchain.jsonl")]:
         out = tmp_path / fmt / name
-        subprocess.run([sys.executable, "-m", "chunking", "chunk", str(DEFAULT), "-o", str(out), "--format", fmt,
-                        "--max-tokens", "400"], check=True, cwd=ROOT, capture_output=True)
+        subprocess.run([sys.executable, "-m", "chunking", "chunk", str(DEFAULT), "-o", str(out),
+                        "--format", fmt, "--max-tokens", "400"], check=True, cwd=ROOT, capture_output=True)
         assert downloads[name] == out.read_bytes(), fmt
     # The manifest button defaults to the JSONL file's manifest.
     assert downloads["r-intro.manifest.json"] == (tmp_path / "jsonl" / "r-intro.manifest.json").read_bytes()

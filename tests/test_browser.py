@@ -10,10 +10,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from browser_harness import (  # noqa: F401  (pytest fixtures)
+    ROOT,
+    TIMEOUT_MS,
+    app_url,
+    browser,
+    metric,
+    metric_value,
+    open_app,
+    open_page,
+    page,
+    screenshot,
+    upload,
+    wait_idle,
+)
 from playwright.sync_api import Page, expect
-
-from browser_harness import ROOT, TIMEOUT_MS, app_url, browser, page  # noqa: F401  (pytest fixtures)
-from browser_harness import metric, metric_value, open_app, open_page, screenshot, upload, wait_idle
 
 pytestmark = pytest.mark.browser
 SAMPLES = ROOT / "sample_books"

@@ -6,52 +6,15 @@ import json
 
 import numpy as np
 import pytest
+from handmade_books import four_page_book, make_book, make_chunks
 
-from chunking.models import Book, Chunk, Diagnostics, Heading, Page
+from chunking.models import Book, Chunk
 from inspector import figures
-
-
-def make_book(page_texts: list[str], chapters: list[tuple[int, int, str]]) -> Book:
-    """A Book per the models.py conventions: pages joined by one "\\n"; empty pages add nothing.
-
-    chapters: (page number, offset within that page, title).
-    """
-    pages, parts, pos = [], [], 0
-    for number, text in enumerate(page_texts, start=1):
-        if text:
-            if parts:
-                pos += 1
-            parts.append(text)
-        pages.append(Page(number=number, label=str(number + 10), char_start=pos, char_end=pos + len(text)))
-        pos += len(text)
-    headings = tuple(Heading(level=1, kind="chapter", title=t, number=str(k + 1), page=p,
-                             page_label=str(p + 10), char_offset=pages[p - 1].char_start + off, source="outline")
-                     for k, (p, off, t) in enumerate(chapters))
-    return Book(book_id="0" * 16, sha256="0" * 64, title="t", format="txt", text="\n".join(parts),
-                pages=tuple(pages), headings=headings, diagnostics=Diagnostics())
-
-
-def make_chunks(book: Book, spans: list[tuple[int, int]], chapters: list[str] | None = None,
-                reasons: list[str] | None = None) -> list[Chunk]:
-    """Chunks over char spans; one "token" per char so token spans equal char spans."""
-    out = []
-    for k, (s, e) in enumerate(spans):
-        ps = next(p for p in book.pages if p.char_end > max(s, p.char_start))
-        pe = next(p for p in reversed(book.pages) if p.char_end > p.char_start and p.char_start < e)
-        prev_end = spans[k - 1][1] if k else s
-        out.append(Chunk(id=f"{k:032x}", book_id=book.book_id, order=k, text=book.text[s:e],
-                         chapter=(chapters or [""] * len(spans))[k], section="", heading_path=(),
-                         page_start=ps.number, page_end=pe.number, page_label_start=ps.label,
-                         page_label_end=pe.label, token_start=s, token_end=e, token_count=e - s,
-                         char_start=s, char_end=e, overlap_prev_tokens=max(0, prev_end - s),
-                         end_reason=(reasons or ["token_limit"] * len(spans))[k]))
-    return out
 
 
 @pytest.fixture
 def book() -> Book:
-    # 4 pages of 100 chars, page 3 empty; chapter 1 at page 1, chapter 2 mid-page 4.
-    return make_book(["a" * 100, "b" * 100, "", "c" * 50 + "d" * 50], [(1, 0, "One"), (4, 50, "Two")])
+    return four_page_book()
 
 
 def test_page_positions_floor_is_the_physical_page(book: Book) -> None:
@@ -63,7 +26,8 @@ def test_page_positions_floor_is_the_physical_page(book: Book) -> None:
 
 def test_boundary_bars_sit_on_their_chunks_pages_and_carry_their_order(book: Book) -> None:
     chunks = make_chunks(book, [(0, 120), (90, 200), (202, 252), (252, 302)],
-                         chapters=["One", "One", "One", "Two"], reasons=["token_limit"] * 2 + ["fence", "book_end"])
+                         chapters=["One", "One", "One", "Two"],
+                         reasons=["token_limit"] * 2 + ["fence", "book_end"])
     fig = figures.boundaries_figure(book, chunks)
     bars = [t for t in fig.data if t.name != "Chapters"]
     assert {t.name for t in bars} == {"token_limit", "fence", "book_end"}

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+from handmade_books import four_page_book, make_chunks
+
 from chunking.models import Book
 from inspector import render
-from test_figures import book, make_chunks  # noqa: F401  (fixture and builder)
+
+
+@pytest.fixture
+def book() -> Book:
+    return four_page_book()
 
 
 def test_book_text_is_escaped_before_highlight_markup() -> None:
@@ -24,4 +31,5 @@ def test_overlap_spans_mark_text_shared_with_each_neighbour(book: Book) -> None:
 
 def test_highlight_gives_both_classes_where_overlaps_meet() -> None:
     out = render.highlight("abcdef", [(0, 4, "ov-prev"), (2, 6, "ov-next")])
-    assert out == '<mark class="ov-prev">ab</mark><mark class="ov-next ov-prev">cd</mark><mark class="ov-next">ef</mark>'
+    assert out == ('<mark class="ov-prev">ab</mark><mark class="ov-next ov-prev">cd</mark>'
+                   '<mark class="ov-next">ef</mark>')

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+from handmade_books import four_page_book, make_chunks
+
 from chunking.models import Book
 from inspector import tables
-from test_figures import book, make_chunks  # noqa: F401  (fixture and builder)
+
+
+@pytest.fixture
+def book() -> Book:
+    return four_page_book()
 
 
 def test_chunk_table_has_one_row_per_chunk_with_pages_and_labels(book: Book) -> None:
@@ -16,7 +23,8 @@ def test_chunk_table_has_one_row_per_chunk_with_pages_and_labels(book: Book) -> 
 
 
 def test_filters_combine_and_empty_filters_keep_everything(book: Book) -> None:
-    chunks = make_chunks(book, [(0, 50), (50, 120), (120, 200), (202, 302)], chapters=["One", "One", "One", "Two"],
+    chunks = make_chunks(book, [(0, 50), (50, 120), (120, 200), (202, 302)],
+                         chapters=["One", "One", "One", "Two"],
                          reasons=["token_limit", "token_limit", "fence", "book_end"])
     assert tables.filter_chunks(chunks) == chunks
     assert [c.order for c in tables.filter_chunks(chunks, chapters=["One"])] == [0, 1, 2]
