@@ -70,53 +70,69 @@ def _title_variants(line: str) -> list[str]:
     return out
 
 
-def _find_on_page(norm: NormalisedBook, index: int, title: str, y: float | None, pdf: Any) -> int | None:
-    """Return the index of the kept line on page ``index`` that holds ``title``, or None.
+class _Pages:
+    """Per-page lookups shared by all entries of one outline, each computed once: the title
+    variants of every line and, when needed, the PDF's line positions."""
 
-    When several lines hold it, the one whose top is nearest the destination ``y`` wins (the
-    PDF's line positions are read only in that case); without ``y``, the best match.
-    """
-    lines = norm.lines[index]
-    want = _key(title)
-    if not want or not lines:
-        return None
-    hits: list[tuple[int, float]] = []
-    for i, (_, line) in enumerate(lines):
-        if len(line) > 3 * len(title) + 20:
-            continue
-        variants = _title_variants(line)
-        if i + 1 < len(lines):
-            variants += _title_variants(line + " " + lines[i + 1][1])  # a title broken over two lines
-        score = max(fuzz.ratio(want, v) for v in variants)
-        if score >= FUZZY_MIN:
-            hits.append((i, score))
-    if not hits:
-        return None
-    if len(hits) > 1 and y is not None and pdf is not None:
-        tops = _line_tops(pdf, index, lines, [i for i, _ in hits])
-        placed = [(abs(tops[i] - y), i) for i, _ in hits if tops.get(i) is not None]
-        if placed:
-            return min(placed)[1]
-    return max(hits, key=lambda h: (h[1], -h[0]))[0]
+    def __init__(self, norm: NormalisedBook, pdf: Any):
+        self.norm = norm
+        self.pdf = pdf
+        self._variants: dict[int, list[list[str]]] = {}
+        self._tops: dict[int, dict[str, list[float]]] = {}
 
+    def variants(self, index: int) -> list[list[str]]:
+        if index not in self._variants:
+            self._variants[index] = [_title_variants(line) for _, line in self.norm.lines[index]]
+        return self._variants[index]
 
-def _line_tops(
-    pdf: Any, index: int, lines: list[tuple[int, str]], wanted: list[int]
-) -> dict[int, float | None]:
-    """Top y (points from the page top) of some kept lines, matched to the PDF's lines by text
-    and order of occurrence."""
-    by_key: dict[str, list[float]] = {}
-    for block in pdf[index].get_text("dict", flags=0)["blocks"]:
-        for line in block.get("lines", ()):
-            key = _key("".join(span["text"] for span in line["spans"]))
-            by_key.setdefault(key, []).append(line["bbox"][1])
-    out: dict[int, float | None] = {}
-    for i in wanted:
+    def tops(self, index: int) -> dict[str, list[float]]:
+        """Line tops (points from the page top) by line text key, in page order."""
+        if index not in self._tops:
+            by_key: dict[str, list[float]] = {}
+            for block in self.pdf[index].get_text("dict", flags=0)["blocks"]:
+                for line in block.get("lines", ()):
+                    key = _key("".join(span["text"] for span in line["spans"]))
+                    by_key.setdefault(key, []).append(line["bbox"][1])
+            self._tops[index] = by_key
+        return self._tops[index]
+
+    def find(self, index: int, title: str, y: float | None) -> int | None:
+        """Return the index of the kept line on page ``index`` that holds ``title``, or None.
+
+        A title may run over two lines. When several lines hold it, the one whose top is
+        nearest the destination ``y`` wins (the PDF's line positions are read only then);
+        without ``y``, the best match.
+        """
+        lines = self.norm.lines[index]
+        want = _key(title)
+        if not want or not lines:
+            return None
+        variants = self.variants(index)
+        hits: list[tuple[int, float]] = []
+        for i, (_, line) in enumerate(lines):
+            if len(line) > 3 * len(title) + 20:
+                continue
+            score = max(fuzz.ratio(want, v) for v in variants[i])
+            if score < FUZZY_MIN and i + 1 < len(lines) and any(len(v) >= 3 and want.startswith(v)
+                                                                 for v in variants[i]):
+                joined = _title_variants(line + " " + lines[i + 1][1])
+                score = max(fuzz.ratio(want, v) for v in joined)
+            if score >= FUZZY_MIN:
+                hits.append((i, score))
+        if not hits:
+            return None
+        if len(hits) > 1 and y is not None and self.pdf is not None:
+            placed = [(abs(top - y), i) for i, _ in hits if (top := self._top(index, i)) is not None]
+            if placed:
+                return min(placed)[1]
+        return max(hits, key=lambda h: (h[1], -h[0]))[0]
+
+    def _top(self, index: int, i: int) -> float | None:
+        lines = self.norm.lines[index]
         key = _key(lines[i][1])
         k = sum(1 for _, line in lines[:i] if _key(line) == key)
-        tops = by_key.get(key, [])
-        out[i] = tops[k] if k < len(tops) else None
-    return out
+        tops = self.tops(index).get(key, [])
+        return tops[k] if k < len(tops) else None
 
 
 def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
@@ -133,6 +149,7 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
     repaired = dropped = 0
     warnings: list[str] = []
     n_pages = len(norm.pages)
+    pages = _Pages(norm, raw.pdf)
     for entry in raw.outline:
         title = clean_title(entry.title)
         if title != " ".join(entry.title.split()):
@@ -143,7 +160,7 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
         if raw.format == "epub" or entry.offset is not None:
             draft = _trusted(entry, title, norm)
         else:
-            draft, moved = _verified(entry, title, norm, raw)
+            draft, moved = _verified(entry, title, pages)
             if draft is None:
                 dropped += 1
                 continue
@@ -168,18 +185,16 @@ def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook) -> Draft:
     return Draft(kind, number, clean, index, offset)
 
 
-def _verified(
-    entry: OutlineEntry, title: str, norm: NormalisedBook, raw: RawBook
-) -> tuple[Draft | None, int]:
+def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | None, int]:
     index = entry.page - 1
     order = [index] + [index + d * s for d in range(1, SEARCH_PAGES + 1) for s in (-1, 1)]
     for page in order:
-        if not 0 <= page < len(norm.pages):
+        if not 0 <= page < len(pages.norm.pages):
             continue
-        line_i = _find_on_page(norm, page, title, entry.y if page == index else None, raw.pdf)
+        line_i = pages.find(page, title, entry.y if page == index else None)
         if line_i is None:
             continue
-        lines = norm.lines[page]
+        lines = pages.norm.lines[page]
         label = ""
         if line_i > 0 and _LABEL_LINE.match(lines[line_i - 1][1].strip()):
             line_i -= 1
