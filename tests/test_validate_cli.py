@@ -133,3 +133,14 @@ def test_explicit_manifest_and_a_changed_book(export, tmp_path):
     (tmp_path / "changed.manifest.json").write_text(json.dumps(manifest))
     r = validate(path, "--manifest", str(tmp_path / "changed.manifest.json"))
     assert r.returncode == 3 and "changed" in r.stderr
+
+
+def test_manifest_with_an_unknown_policy_field_exits_3(export, tmp_path):
+    d, records = export
+    manifest = json.loads((d / "good.manifest.json").read_text())
+    manifest["policy"]["from_the_future"] = 1
+    (tmp_path / "x.manifest.json").write_text(json.dumps(manifest))
+    path = tmp_path / "x.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    r = validate(path)
+    assert r.returncode == 3 and "policy" in r.stderr and "Traceback" not in r.stderr

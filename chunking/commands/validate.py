@@ -65,7 +65,10 @@ def run(*, chunks: str, manifest: str | None) -> int:
 
     manifest_file = Path(manifest) if manifest else manifest_path(chunks)
     meta = _load_manifest(manifest_file)
-    policy = Policy(**meta["policy"])
+    try:
+        policy = Policy(**meta["policy"])
+    except TypeError as exc:
+        raise UnreadableInputError(f"{manifest_file}: its policy does not match this version: {exc}") from None
     chunk_list, _ = read_chunks(chunks)
     book_file = _book_path(meta, manifest_file)
     data = book_file.read_bytes()
