@@ -36,7 +36,7 @@ _HYPHEN_HEAD = re.compile(r"^([^\W\d_]+)(\s*)")
 _ROMAN = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _PAGE_TOKEN = re.compile(
     r"^(?:page\s+)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?(?:\s+of\s+\d+)?$", re.I)
-_EDGE_NUMBER = re.compile(r"^([0-9]{1,4}|[ivxlcdm]{1,7})\s+(.+)$|^(.+?)\s+([0-9]{1,4}|[ivxlcdm]{1,7})$", re.I)
+_NUMBER = re.compile(r"[0-9]{1,4}|[ivxlcdm]{1,7}", re.I)
 
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
 """A running header has words: at least three letters (``⇒``, ``|``, ``#t`` never are one)."""
@@ -208,17 +208,26 @@ def _page_token(line: str) -> str | None:
     return token if token.isdigit() or _ROMAN.match(token.casefold()) else None
 
 
+def _edge_numbers(text: str) -> list[tuple[str, str]]:
+    """``(number, rest)`` for a number token at the start and/or the end of a line, unless the
+    rest is a heading keyword (``Chapter 1``: that number is the chapter's, not the page's)."""
+    out = []
+    head = text.split(None, 1)
+    if len(head) == 2 and _NUMBER.fullmatch(head[0]):
+        out.append((head[0], head[1]))
+    tail = text.rsplit(None, 1)
+    if len(tail) == 2 and _NUMBER.fullmatch(tail[1]):
+        out.append((tail[1], tail[0]))
+    return [(n, rest) for n, rest in out if not _KEYWORD.match(rest)]
+
+
 def _number_tokens(line: str) -> list[str]:
     """Tokens of a zone line that may be its page's number: the whole line, or a number at
-    either end of it (``Chapter 12: Graphs 74``) unless it belongs to a keyword (``Chapter 1``)."""
+    either end of it (``Chapter 12: Graphs 74``)."""
     token = _page_token(line)
     if token is not None:
         return [token]
-    m = _EDGE_NUMBER.match(line.strip())
-    if not m or _KEYWORD.match(m.group(2) or m.group(3)):
-        return []
-    token = m.group(1) or m.group(4)
-    return [token] if token.isdigit() or _ROMAN.match(token.casefold()) else []
+    return [n for n, _ in _edge_numbers(line.strip())[:1] if n.isdigit() or _ROMAN.match(n.casefold())]
 
 
 def _token_offset(token: str, number: int) -> tuple[str, int] | None:
@@ -247,12 +256,9 @@ def _zones(lines: list[str]) -> tuple[list[int], list[int]]:
 def _line_key(line: str, index: int, numbers: PageNumbers) -> str:
     """Compare running lines without the page's own number (``Chapter 12: Graphs 74``)."""
     text = line.strip()
-    m = _EDGE_NUMBER.match(text)
-    if m and not _KEYWORD.match(m.group(2) or m.group(3)):
-        if m.group(1) and numbers.is_number_of(m.group(1), index):
-            text = m.group(2)
-        elif m.group(4) and numbers.is_number_of(m.group(4), index):
-            text = m.group(3)
+    for number, rest in _edge_numbers(text)[:1]:
+        if numbers.is_number_of(number, index):
+            text = rest
     return " ".join(text.casefold().split())
 
 
