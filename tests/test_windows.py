@@ -265,3 +265,15 @@ def test_every_sample_book_validates_at_several_policies(name):
         chunks = chunk_book(tb, policy)
         report = validate_chunks(chunks, tb, policy)
         assert report.ok, f"{policy.profile()}: {report.message}"
+
+
+def test_window_spans_of_one_segment_match_the_strategy():
+    from chunking.strategies.window import window_spans
+
+    book = make_book([words(300), "Chapter 2\n" + words(300)], [(1, 0, "chapter", "Two")])
+    tb = tokenize(book)
+    policy = Policy(max_tokens=100, overlap_tokens=20)
+    fence = int(tb.fence_tokens["chapter"][0])
+    spans = window_spans(tb, policy, 0, fence, "fence") + window_spans(tb, policy, fence, tb.n_tokens, "book_end")
+    assert [(s.token_start, s.token_end, s.end_reason) for s in spans] == \
+        [(c.token_start, c.token_end, c.end_reason) for c in chunk_book(tb, policy)]

@@ -178,6 +178,26 @@ class _Windower:
                 return end
             end = t
 
+def window_spans(tokenized: TokenizedBook, policy: Policy, start: int, end: int, final_reason: str,
+                 *, paged: bool = True) -> list[Span]:
+    """Window spans over one fenced segment ``[start, end)`` (for strategies that split a unit).
+
+    Args:
+        tokenized (TokenizedBook): the book's token stream.
+        policy (Policy): the policy (tokens, overlap, pages, snap).
+        start (int): first token of the segment (a safe cut: a heading or the book start).
+        end (int): end (exclusive) of the segment (a heading or the book end).
+        final_reason (str): the end reason of the segment's last window (``fence``/``book_end``).
+        paged (bool): apply ``max_pages``/``target_pages``. Defaults to True.
+
+    Returns:
+        list[Span]: windows covering the segment's text, overlap inside the segment only.
+    """
+    out: list[Span] = []
+    _Windower(tokenized, policy, paged)._segment(start, end, final_reason, out)
+    return out
+
+
 def chapter_window(tokenized: TokenizedBook, policy: Policy) -> list[Chunk]:
     """Chapter-aware page windows (the default strategy; see the module docstring).
 
