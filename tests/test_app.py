@@ -178,6 +178,14 @@ def test_policy_error_names_the_field_without_a_traceback() -> None:
     assert not at.metric  # the page stopped before computing anything
 
 
+def test_too_many_chunks_shows_the_limit_error_and_stops() -> None:
+    at = run_app()
+    at.number_input(key="policy_max_chunks").set_value(10).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "max_chunks" in at.error[0].value
+    assert not at.metric
+
+
 def test_policy_survives_a_page_switch(core_default) -> None:
     _, tokenized, _ = core_default
     at = run_app()
