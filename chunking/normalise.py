@@ -307,11 +307,14 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
                 prev = any(key in keys[j].values() for j in (index - 2, index - 1) if j >= 0)
                 # NOTE: a line next to the page's own number that recurs on a neighbouring page
                 # is a running header (``326`` / ``12. System Operations``, ``x`` / ``Preface``).
-                # Without a number it must be the outermost line, recur on RUNNING_MIN_PAGES
-                # pages and not open its run: the first page of a run is where the chapter
-                # heading itself stands. Anything else ends the header block.
-                if key not in keys_gone and _LETTERS.search(key) and ((adjacent and n >= 2 and near)
-                            or (not headers_before and n >= RUNNING_MIN_PAGES and prev)):
+                # Without a number it must be the outermost line and recur on RUNNING_MIN_PAGES
+                # pages; a header must also not open its run, because the first page of a run
+                # is where the chapter heading itself stands (footers have no such page).
+                # Anything else ends the header block.
+                run = prev if where == "top" else near
+                numbered_header = adjacent and n >= 2 and near
+                bare_header = not headers_before and n >= RUNNING_MIN_PAGES and run
+                if key not in keys_gone and _LETTERS.search(key) and (numbered_header or bare_header):
                     removed[index].add(i)
                     counts[counter] += 1
                     headers_before = True

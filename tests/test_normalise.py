@@ -136,3 +136,13 @@ def test_page_number_below_a_one_off_header_line_is_still_removed():
     norm = normalise(_pages(*pages, labels=tuple(str(n + 100) for n in range(1, 6))))
     assert norm.counts["page_numbers"] == 5
     assert all(f"\n{n + 100}\n" not in norm.text for n in range(1, 6))
+
+
+def test_unnumbered_running_footer_goes_everywhere_and_header_except_where_it_opens_its_run():
+    pages = [f"Storage Management\n{_body(6, f'p{n}')}\nACME Press confidential" for n in range(6)]
+    norm = normalise(_pages(*pages))
+    assert norm.counts["header_lines"] == 5  # page 1 keeps it: that is where the chapter starts
+    assert norm.counts["footer_lines"] == 6  # a footer has no heading to protect
+    assert "ACME" not in norm.text
+    assert norm.text.startswith("Storage Management\np0 sentence 0")
+    assert norm.text.count("Storage Management") == 1
