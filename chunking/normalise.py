@@ -48,6 +48,10 @@ ZONE_LINES = 3
 RUNNING_MIN_PAGES = 3
 """A zone line repeated on this many pages is a running header/footer."""
 
+RUNNING_SHARE = 0.3
+"""An unnumbered running line appears on at least this share of the pages from its first to its
+last appearance (every page or every other page for real headers and footers)."""
+
 
 @dataclass
 class NormalisedBook:
@@ -269,6 +273,7 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
     top_keys: list[dict[int, str]] = []
     bottom_keys: list[dict[int, str]] = []
     seen: dict[str, Counter] = {"top": Counter(), "bottom": Counter()}
+    span: dict[str, dict[str, list[int]]] = {"top": {}, "bottom": {}}  # key -> [first, last] page
     for index, (top, bottom) in enumerate(zones):
         lines = page_lines[index]
         tk = {i: _line_key(lines[i], index, numbers) for i in top}
@@ -277,6 +282,9 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
         bottom_keys.append(bk)
         seen["top"].update(set(tk.values()))
         seen["bottom"].update(set(bk.values()))
+        for where, keys in (("top", tk), ("bottom", bk)):
+            for key in keys.values():
+                span[where].setdefault(key, [index, index])[1] = index
 
     removed: list[set[int]] = [set() for _ in page_lines]
     for index in range(len(page_lines)):
@@ -309,11 +317,15 @@ def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]
                 # is a running header (``326`` / ``12. System Operations``, ``x`` / ``Preface``).
                 # Without a number it must be the outermost line and recur on RUNNING_MIN_PAGES
                 # pages; a header must also not open its run, because the first page of a run
-                # is where the chapter heading itself stands (footers have no such page).
+                # is where the chapter heading itself stands (footers have no such page), and
+                # it must fill its stretch of pages (a content line such as ``libraries:
+                # (chezscheme)`` that ends a page now and then does not).
                 # Anything else ends the header block.
                 run = prev if where == "top" else near
                 numbered_header = adjacent and n >= 2 and near
-                bare_header = not headers_before and n >= RUNNING_MIN_PAGES and run
+                first, last = span[where][key]
+                dense = n >= RUNNING_SHARE * (last - first + 1)
+                bare_header = not headers_before and n >= RUNNING_MIN_PAGES and run and dense
                 if key not in keys_gone and _LETTERS.search(key) and (numbered_header or bare_header):
                     removed[index].add(i)
                     counts[counter] += 1

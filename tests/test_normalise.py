@@ -146,3 +146,11 @@ def test_unnumbered_running_footer_goes_everywhere_and_header_except_where_it_op
     assert "ACME" not in norm.text
     assert norm.text.startswith("Storage Management\np0 sentence 0")
     assert norm.text.count("Storage Management") == 1
+
+
+def test_a_content_line_that_ends_a_page_now_and_then_is_not_a_footer():
+    tail = "\nlibraries: (chezscheme)"
+    pages = [_body(6, f"p{n}") + (tail if n in (0, 1, 2, 12, 30) else "") for n in range(40)]
+    norm = normalise(_pages(*pages))
+    assert norm.counts["footer_lines"] == 0
+    assert norm.text.count("libraries: (chezscheme)") == 5
