@@ -214,7 +214,8 @@ def table(result: dict, s: dict, runs: int) -> str:
     # the baseline plus a few MiB, so there it is shown for reference only.
     verdict = ok(mem["cli"] <= mem["limit"]) if info["pages"] >= SCALE_PAGES else "reference only (target: 2,000 pages)"
     lines.append(f"- CLI peak memory ≤ {TARGETS['memory_text_factor']} × text ({s['text_mib']:.1f} MiB) + baseline "
-                 f"({peak['baseline']:.0f} MiB) = {mem['limit']:.0f} MiB: {mem['cli']:.0f} MiB — {verdict}")
+                 f"({peak['baseline']:.0f} MiB) = {mem['limit']:.0f} MiB: {mem['cli']:.0f} MiB — {verdict} "
+                 f"(the floor process itself peaks at {peak['floor']:.0f} MiB)")
     return "\n".join(lines)
 
 
@@ -239,13 +240,13 @@ def machine() -> str:
     ])
 
 
-def write_results(block: str) -> None:
-    """Replace the ``bench:run`` block of ``bench/RESULTS.md`` (other blocks are kept)."""
-    body = f"{MARK_START}\n{block}\n{MARK_END}"
+def write_results(block: str, start: str = MARK_START, end: str = MARK_END) -> None:
+    """Replace the block between ``start`` and ``end`` in ``bench/RESULTS.md`` (others are kept)."""
+    body = f"{start}\n{block}\n{end}"
     old = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n\n"
-    if MARK_START in old and MARK_END in old:
-        head, rest = old.split(MARK_START, 1)
-        new = head + body + rest.split(MARK_END, 1)[1]
+    if start in old and end in old:
+        head, rest = old.split(start, 1)
+        new = head + body + rest.split(end, 1)[1]
     else:
         new = old.rstrip("\n") + "\n\n" + body + "\n"
     RESULTS.write_text(new, encoding="utf-8")
@@ -260,32 +261,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--systems", default=",".join(OURS + PEERS), help="comma-separated subset")
     parser.add_argument("--no-write", action="store_true", help=f"print only; leave {RESULTS.name} alone")
     parser.add_argument("--json", type=Path, default=None, help="also write every raw run here")
+    parser.add_argument("--from-json", type=Path, default=None,
+                        help="measure nothing: re-render the report from a --json file of an earlier run")
     args = parser.parse_args(argv)
     runs = max(5, args.runs)
     systems = [s for s in args.systems.split(",") if s]
     unknown = set(systems) - set(OURS + PEERS)
     if unknown or not set(OURS) <= set(systems):
         parser.error(f"--systems must include {', '.join(OURS)}; known peers: {', '.join(PEERS)}")
-    cache = Path(tempfile.gettempdir()) / "book-chunk-bench"
-    books = list(args.book) or [max((ROOT / "sample_books").glob("*.pdf"), key=lambda p: p.stat().st_size)]
-    pages = args.pages if args.pages is not None else (0 if args.book else DEFAULT_PAGES)
-    if pages:
-        print(f"synthetic book: {pages} pages …", file=sys.stderr)
-        books.append(cached_book(cache, pages))
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
-    header = machine()
-    sections, raws = [], []
-    for book in books:
-        log(f"{book.name}: {runs} runs × {len(systems)} systems")
-        with tempfile.TemporaryDirectory(prefix="bench-") as work:
-            result = bench_book(book.resolve(), runs, systems, Path(work), log)
-        raws.append(result)
-        sections.append(table(result, summarise(result), runs))
+    if args.from_json:
+        saved = json.loads(args.from_json.read_text())
+        header, raws = saved["machine"], saved["books"]
+    else:
+        books = list(args.book) or [max((ROOT / "sample_books").glob("*.pdf"), key=lambda p: p.stat().st_size)]
+        pages = args.pages if args.pages is not None else (0 if args.book else DEFAULT_PAGES)
+        if pages:
+            log(f"synthetic book: {pages} pages …")
+            books.append(cached_book(Path(tempfile.gettempdir()) / "book-chunk-bench", pages))
+        header, raws = machine(), []
+        for book in books:
+            log(f"{book.name}: {runs} runs × {len(systems)} systems")
+            with tempfile.TemporaryDirectory(prefix="bench-") as work:
+                raws.append(bench_book(book.resolve(), runs, systems, Path(work), log))
+        header += f"; at the end {os.getloadavg()[0]:.1f}"
+    sections = [table(result, summarise(result), len(result["raw"]["floor"])) for result in raws]
     block = "\n\n".join([f"## Speed and memory (`python bench/run.py`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
                          header, *sections])
     print(block)
     if args.json:
-        args.json.write_text(json.dumps(raws, indent=1))
+        args.json.write_text(json.dumps({"machine": header, "books": raws}, indent=1))
     if not args.no_write:
         write_results(block)
         log(f"wrote {RESULTS}")
