@@ -28,7 +28,7 @@ from typing import Any
 import streamlit as st
 
 from chunking import export
-from chunking.errors import ChunkingError, PolicyError, UnreadableInputError
+from chunking.errors import ChunkingError, PolicyError
 from chunking.ingest import load_book
 from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES, Book, Chunk
 from chunking.policy import Policy
@@ -45,7 +45,7 @@ DEFAULT_SAMPLE = "r-intro.pdf"
 UPLOAD_TYPES = ("pdf", "epub", "txt", "md")
 
 ENCODINGS = ("cl100k_base", "o200k_base")
-"""# NOTE: only the vocabularies ``chunking.encodings`` ships offline; others would need a network."""
+"""Only the vocabularies ``chunking.encodings`` ships for offline use; others would need a network."""
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "autoScale2d"],
                  "toImageButtonOptions": {"format": "png", "scale": 2}}
@@ -233,9 +233,16 @@ def current_book(structure: str | None = None) -> Book:
 
         try:
             book = load_book(src.data, name=src.name, structure=structure, progress=report)
-        except UnreadableInputError as exc:
+        except Exception as exc:  # noqa: BLE001
+            # NOTE: readers raise UnreadableInputError with a one-line message; anything else is a
+            # reader bug, still shown as one line (never a traceback). The book reverts to the
+            # chosen sample so the other pages keep working.
             bar.empty()
-            st.error(str(exc))
+            message = str(exc) if isinstance(exc, ChunkingError) else \
+                f"{src.name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
+            fallback = st.session_state.get("home_sample", DEFAULT_SAMPLE)
+            st.session_state["book_source"] = BookSource.sample(fallback)
+            st.error(message)
             st.stop()
         bar.empty()
         _book_store().put(key, book)

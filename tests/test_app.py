@@ -204,6 +204,8 @@ def test_corrupt_upload_shows_the_readers_one_line_error() -> None:
     assert len(at.error) == 1
     message = at.error[0].value
     assert "broken.pdf" in message and "\n" not in message.strip()
+    at.switch_page(PAGES[2]).run()  # the other pages fall back to the chosen sample
+    assert not at.exception and not at.error and "r-intro.pdf" in html_text(at)
 
 
 def test_uploaded_book_text_is_escaped_never_rendered_as_html_or_markdown() -> None:
