@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..normalise import NormalisedBook
 from .kinds import SECTION_NUMBER_ONLY, is_spelled_number, number_value, parse_heading, title_like
-from .typography import FontProbe
+from .typography import HEADING_RATIO, FontProbe
 
 TOP_LINES = 3
 """Lines from the top of a page (after header removal) where an unkeyed ``N Title`` may start."""
@@ -65,9 +65,11 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
         list[Draft]: parts, chapters, appendices, front/back matter and sections in book order.
     """
     candidates = _candidates(norm)
-    for c in candidates:
-        if c.kind != "section":
-            c.large = probe.is_large(c.page, _line_at(norm, c), top=c.top)
+    sized = [(c, probe.size_of(c.page, _line_at(norm, c), top=c.top))
+             for c in candidates if c.kind != "section"]
+    body = probe.body_size()  # after the probes: their pages tell the body size too
+    for c, size in sized:
+        c.large = None if size is None or not body else size >= body * HEADING_RATIO
     chapterish = [c for c in candidates if c.large is True or (c.large is None and not c.needs_large)]
     chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
     for c in chapters:

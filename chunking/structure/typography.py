@@ -1,9 +1,11 @@
 """Stage 3 (structure), typography: font-size probes on the few lines that could be headings.
 
-Contract: ``FontProbe(doc)`` answers "is this line set clearly larger than the body text?" for
-a PDF. ``page.get_text("dict")`` is several times costlier than plain text, so it runs only on
-pages that hold a candidate line (cached per page) and on a handful of sample pages to learn
-the body size. Without a PDF (EPUB, text) every answer is ``None`` (unknown).
+Contract: ``FontProbe(doc)`` tells the font size of a candidate line (``size_of``) and of the
+body text (``body_size``) of a PDF; a heading is set at least ``HEADING_RATIO`` times the
+body. ``page.get_text("dict")`` is several times costlier than plain text, so it runs only on
+pages that hold a candidate line (cached per page, often only their top band), and on a few
+sample pages when those do not show enough body text. Without a PDF (EPUB, text) every
+answer is ``None`` (unknown).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ HEADING_RATIO = 1.15
 """A heading's largest glyphs are at least this many times the body size."""
 
 _SAMPLE_PAGES = 5
+
+_ENOUGH_CHARS = 3000
+"""Probed text needed to trust the body size without reading sample pages."""
 
 TOP_BAND = 0.4
 """Share of the page height read for candidates among the first lines of a page."""
@@ -62,15 +67,28 @@ class FontProbe:
         return self._pages[key]
 
     def body_size(self) -> float | None:
-        """The most common font size (by characters) over a few evenly spread pages."""
+        """The most common font size, by characters, of the text read so far.
+
+        NOTE: the pages already probed for candidates (whole pages or top bands, mostly body
+        text) are reused when they hold enough text; otherwise a few evenly spread pages are
+        read.
+        """
         if self._body is None and self.doc is not None:
-            n = self.doc.page_count
-            sizes: Counter = Counter()
-            for index in sorted({int(i * n / _SAMPLE_PAGES) for i in range(_SAMPLE_PAGES)}):
-                for text, size in self._lines(index):
-                    sizes[round(size * 2) / 2] += len(text)
+            sizes = self._sizes(self._pages.values())
+            if sum(sizes.values()) < _ENOUGH_CHARS or len(self._pages) < 3:
+                n = self.doc.page_count
+                picks = sorted({int(i * n / _SAMPLE_PAGES) for i in range(_SAMPLE_PAGES)})
+                sizes += self._sizes(self._lines(index) for index in picks)
             self._body = sizes.most_common(1)[0][0] if sizes else 0.0
         return self._body or None
+
+    @staticmethod
+    def _sizes(pages: Any) -> Counter:
+        sizes: Counter = Counter()
+        for lines in pages:
+            for text, size in lines:
+                sizes[round(size * 2) / 2] += len(text)
+        return sizes
 
     def size_of(self, index: int, line: str, top: bool = False) -> float | None:
         """The largest font size on the PDF line of page ``index`` whose text is ``line``.
@@ -92,11 +110,3 @@ class FontProbe:
             if key == target:
                 best = size if best is None else max(best, size)
         return best
-
-    def is_large(self, index: int, line: str, top: bool = False) -> bool | None:
-        """True/False when the line is/is not set clearly above body size; None when unknown."""
-        body = self.body_size()
-        size = self.size_of(index, line, top) if body else None
-        if size is None:
-            return None
-        return size >= body * HEADING_RATIO
