@@ -165,6 +165,8 @@ def run_batch(book_dir: str | os.PathLike, out_dir: str | os.PathLike, policy: P
     if fmt not in _SUFFIX:
         raise UsageError(f"--format must be one of {', '.join(_SUFFIX)}; got {fmt!r}")
     out_root = Path(out_dir)
+    if out_root.resolve() == root.resolve():
+        raise UsageError(f"-o {out_dir}: the output folder must differ from the book folder (it may sit inside it)")
     books = find_books(root, out_root)
     if not books:
         raise UsageError(f"{book_dir}: no books ({', '.join(SUPPORTED_EXTENSIONS)}) under this folder")

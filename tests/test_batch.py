@@ -135,6 +135,8 @@ def test_batch_usage_errors_exit_2(tmp_path, capsys):
     (empty / "a.md").write_text("# A\n\ntext\n", encoding="utf-8")
     assert main(["chunk", str(empty), "-o", str(tmp_path / "out"), "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+    assert main(["chunk", str(empty), "-o", str(empty)]) == 2
+    assert "must differ from the book folder" in capsys.readouterr().err
 
 
 def test_outputs_inside_the_book_folder_are_not_taken_for_books(library, capsys):
