@@ -209,6 +209,9 @@ def table(result: dict, s: dict, runs: int) -> str:
                      f"(wall {wall['ours_vs_fastest_peer']:.2f}× vs {PEER_LABELS[wall['fastest_peer']]}) — "
                      f"{ok(cpu['ours_vs_fastest_peer'] < 1)}; re-chunk alone: "
                      f"{r['rechunk_cpu'] / m[fp]['step_cpu']:.2f}× that peer")
+    else:
+        lines.append("- faster than every peer's chunking step: not measured, no peer installed "
+                     "(`pip install -r requirements-bench.txt`)")
     mem = s["memory"]
     # NOTE: issue 7 sets the memory target for the 2,000-page case; on a small book the limit is
     # the baseline plus a few MiB, so there it is shown for reference only.
