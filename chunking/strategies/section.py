@@ -49,7 +49,7 @@ from .common import Span, build_chunks, has_text, segments
 
 # NOTE: large sections reuse the chapter-window strategy's windower itself (page limits, target
 # pages, snapping, safe cut points), so split sections obey exactly the rules windows obey.
-from .window import _Windower
+from .window import window_spans
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -92,7 +92,6 @@ class _Planner:
         self.tb = tb
         self.policy = policy
         self.min_tokens = policy.min_section_tokens or policy.max_tokens // 4
-        self.windower = _Windower(tb, policy, paged=True)
         self.spans: list[Span] = []
         self.labels: list[str | None] = []
         self.titles = _unit_titles(tb)
@@ -157,8 +156,8 @@ class _Planner:
 
     def _split(self, start: int, end: int) -> None:
         """Emit a large section as overlapping windows labelled ``(Part n)``."""
-        windows: list[Span] = []
-        self.windower._segment(start, end, "book_end" if end == self.tb.n_tokens else "fence", windows)
+        reason = "book_end" if end == self.tb.n_tokens else "fence"
+        windows = window_spans(self.tb, self.policy, start, end, reason)
         title = self.titles.get((start, end), ("", False))[0]
         for n, span in enumerate(windows, 1):
             self.spans.append(span)
