@@ -12,10 +12,10 @@ Reusable by every page's browser test. In a test module::
 
 Fixtures:
     * ``app_url`` (session): starts ``streamlit run app.py`` on a free port of 127.0.0.1 (headless,
-      no usage stats), waits for ``/_stcore/health`` and yields ``http://127.0.0.1:PORT``; the
-      server is stopped at the end of the session.
+      no usage stats), waits for ``/_stcore/health`` and returns ``http://127.0.0.1:PORT``; one
+      server per test process, stopped when the process exits.
     * ``browser`` (session): Debian's ``/usr/bin/chromium`` driven by Playwright (never
-      ``playwright install``), with the launch flags CI needs.
+      ``playwright install``), with the launch flags CI needs; one per test process.
     * ``page`` (function): a fresh context (downloads accepted, tall viewport because ``stMain``
       is the scroll container) and page; a new page is a new Streamlit session.
 
@@ -24,6 +24,7 @@ Helpers wait for *values*, never for ``networkidle`` (which is not "rendered").
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import socket
@@ -100,23 +101,52 @@ def stop_app(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    proc, url = start_app()
-    try:
-        yield url
-    finally:
-        stop_app(proc)
+_shared: dict[str, object] = {}
+"""One server and one browser per test process, whichever test module asks first.
+
+# NOTE: every browser test module imports these fixtures, and pytest then holds one session
+fixture *per importing module*; two live ``sync_playwright()`` instances in one thread fail
+("Sync API inside the asyncio loop"). So the fixtures hand out process-wide singletons, closed
+when the process exits.
+"""
+
+
+def _close_shared() -> None:
+    if "browser" in _shared:
+        _shared.pop("browser").close()  # type: ignore[attr-defined]
+        _shared.pop("playwright").stop()  # type: ignore[attr-defined]
+    if "server" in _shared:
+        stop_app(_shared.pop("server"))  # type: ignore[arg-type]
+
+
+def shared_app_url() -> str:
+    """The URL of this process's app server (started on first use)."""
+    if "server" not in _shared:
+        if not _shared:
+            atexit.register(_close_shared)
+        _shared["server"], _shared["url"] = start_app()
+    return _shared["url"]  # type: ignore[return-value]
+
+
+def shared_browser() -> Browser:
+    """This process's chromium (launched on first use)."""
+    if "browser" not in _shared:
+        if not _shared:
+            atexit.register(_close_shared)
+        _shared["playwright"] = sync_playwright().start()
+        _shared["browser"] = _shared["playwright"].chromium.launch(  # type: ignore[attr-defined]
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    return _shared["browser"]  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+def app_url() -> str:
+    return shared_app_url()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    return shared_browser()
 
 
 @pytest.fixture
