@@ -1,7 +1,7 @@
 """Hostile and broken EPUBs: each gets one exact one-line ``UnreadableInputError``, fast, no hang.
 
 Every file is generated here. Each case is checked for the error class, the exact message and
-the time it takes (well under a second) through ``read_raw`` (the reader dispatch), and then
+that it returns (no hang: under HANG_SECONDS) through ``read_raw`` (the reader dispatch), and then
 through the CLI (``outline``: exit 3, that one line on stderr, nothing on stdout).
 """
 
@@ -23,6 +23,9 @@ from test_epub_reader import CONTAINER_XML, build_epub, nav_doc, xhtml
 
 from chunking.cli import main
 from chunking.errors import UnreadableInputError
+
+HANG_SECONDS = 10
+"""A guard against hangs and unbounded work, not a speed test (speed lives in bench/)."""
 from chunking.readers import read_raw
 from chunking.readers.archive import MAX_ENTRIES
 
@@ -43,7 +46,7 @@ def refused(data: bytes, name: str) -> str:
     start = time.perf_counter()
     with pytest.raises(UnreadableInputError) as info:
         read_raw(data, name)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < HANG_SECONDS
     message = str(info.value)
     assert "\n" not in message and type(info.value) is UnreadableInputError
     assert run_cli(data, name) == (3, "", f"chunking: error: {message}\n")
@@ -318,7 +321,7 @@ def test_nesting_deeper_than_the_parser_limit_is_noted_not_crashed():
     doc = xhtml("<p>start</p>" + "<div>" * 5000 + "deep" + "</div>" * 5000)
     start = time.perf_counter()
     book = read_raw(build_epub({"a.xhtml": doc}, nav=NAV), "deep.epub")
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < HANG_SECONDS
     assert book.pages[0].text.startswith("start")
     assert book.warnings[0].startswith("deep.epub: OEBPS/a.xhtml is not well-formed XML (Excessive depth")
 
