@@ -69,7 +69,8 @@ def summary(run: AppRun) -> None:
     book_heading(run)
     cols = st.columns(5)
     cols[0].metric("Pages", len(run.book.pages))
-    cols[1].metric("Chapters", len(figures.chapter_headings(run.book)))
+    cols[1].metric("Chapters", len(figures.chapter_headings(run.book)),
+                   help="Chapter-level units: chapters plus front matter, appendices and back matter.")
     cols[2].metric("Tokens", run.tokenized.n_tokens)
     cols[3].metric("Chunks", len(run.chunks))
     cols[4].metric("Chapter-crossing chunks", run.score["chapter_crossing_chunks"],
