@@ -3,6 +3,7 @@ input, change a policy control, download the JSONL and compare it with the CLI; 
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -120,6 +121,8 @@ def test_screenshot_every_page(page: Page, app_url: str, tmp_path_factory: pytes
         page.wait_for_timeout(1500)  # plotly draws after the element appears
         shot = screenshot(page, folder / f"{k}_{title}.png")
         assert shot.stat().st_size > 20_000
-        if title == "Boundaries":
+        if title == "Boundaries" and os.environ.get("UPDATE_DOCS_SCREENSHOT"):
+            # `UPDATE_DOCS_SCREENSHOT=1 make test` refreshes the README's picture; a plain run
+            # leaves the checkout clean.
             shutil.copyfile(shot, ROOT / "docs" / "boundaries.png")
     assert len(list(folder.iterdir())) == len(titles) + 1
