@@ -2,8 +2,9 @@
 
 Contract:
 
-* ``run_policies(source, policies)`` reads the book once per structure source and tokenizes it
-  once per (structure, encoding), then chunks, validates and scores every policy, in order.
+* ``chunk_policies(source, policies)`` reads the book once per structure source and tokenizes it
+  once per (structure, encoding), then chunks every policy, in order; ``run_policies`` also
+  validates and scores each.
 * ``score_run(policy, tokenized, chunks)`` does the same for chunks the caller already has (the
   app's cached runs).
 * ``better_marks(scorecards)`` says, per scorecard row, which policies hold the better value.
@@ -17,7 +18,7 @@ present the results.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -71,18 +72,21 @@ def score_run(policy: Policy, tokenized: TokenizedBook, chunks: list[Chunk]) -> 
     )
 
 
-def run_policies(
+def chunk_policies(
     source: str | os.PathLike | bytes, policies: Sequence[Policy], *, name: str | None = None
-) -> list[PolicyRun]:
-    """Chunk, validate and score one book under several policies.
+) -> Iterator[tuple[Policy, TokenizedBook, list[Chunk]]]:
+    """Chunk one book under several policies, sharing the costly reading and tokenizing.
+
+    The book is read once per structure source and tokenized once per (structure, encoding);
+    only chunking runs per policy.
 
     Args:
         source (str | os.PathLike | bytes): the book (path or bytes), as for ``load_book``.
-        policies (Sequence[Policy]): the policies, in the order to report them.
+        policies (Sequence[Policy]): the policies, in the order to yield them.
         name (str | None): the file name when ``source`` is bytes. Defaults to None.
 
-    Returns:
-        list[PolicyRun]: one run per policy, in order.
+    Yields:
+        tuple[Policy, TokenizedBook, list[Chunk]]: each policy with its tokenized book and chunks.
 
     Raises:
         UnreadableInputError: the book cannot be read.
@@ -90,17 +94,24 @@ def run_policies(
     """
     books: dict[str, Book] = {}
     tokenized: dict[tuple[str, str], TokenizedBook] = {}
-    runs = []
     for policy in policies:
-        # NOTE: the structure source changes the book and the encoding its tokens; policies that
-        # share them share the (costly) reading and tokenizing.
         if policy.structure not in books:
             books[policy.structure] = load_book(source, name=name, structure=policy.structure)
         key = (policy.structure, policy.encoding)
         if key not in tokenized:
             tokenized[key] = tokenize(books[policy.structure], policy.encoding)
-        runs.append(score_run(policy, tokenized[key], chunk_book(tokenized[key], policy)))
-    return runs
+        yield policy, tokenized[key], chunk_book(tokenized[key], policy)
+
+
+def run_policies(
+    source: str | os.PathLike | bytes, policies: Sequence[Policy], *, name: str | None = None
+) -> list[PolicyRun]:
+    """Chunk, validate and score one book under several policies (see ``chunk_policies``).
+
+    Returns:
+        list[PolicyRun]: one run per policy, in order.
+    """
+    return [score_run(p, tb, chunks) for p, tb, chunks in chunk_policies(source, policies, name=name)]
 
 
 def policy_label(policy: Policy) -> str:

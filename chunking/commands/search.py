@@ -14,14 +14,12 @@ import json as jsonlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..compare import policy_label
+from ..compare import chunk_policies, policy_label
 from ..errors import UsageError
-from ..ingest import load_book
 from ..models import Book, Chunk
 from ..policy import Policy, parse_policy
 from ..search import ChunkIndex
-from ..strategies import chunk_book
-from ..tokens import TokenizedBook, tokenize
+from ..tokens import TokenizedBook
 
 
 @dataclass(frozen=True)
@@ -54,18 +52,7 @@ def chunked_runs(book: str, policies: Sequence[Policy]) -> list[ChunkedRun]:
         UnreadableInputError: the book cannot be read.
         ChunkLimitError: a policy needs more than its ``max_chunks`` chunks.
     """
-    books: dict[str, Book] = {}
-    tokenized: dict[tuple[str, str], TokenizedBook] = {}
-    runs = []
-    for policy in policies:
-        if policy.structure not in books:
-            books[policy.structure] = load_book(book, structure=policy.structure)
-        key = (policy.structure, policy.encoding)
-        if key not in tokenized:
-            tokenized[key] = tokenize(books[policy.structure], policy.encoding)
-        chunks = chunk_book(tokenized[key], policy)
-        runs.append(ChunkedRun(policy, policy_label(policy), tokenized[key], chunks))
-    return runs
+    return [ChunkedRun(p, policy_label(p), tb, chunks) for p, tb, chunks in chunk_policies(book, policies)]
 
 
 def run(*, book: str, query: str, k: int, policy: list[str], json: bool) -> int:
