@@ -6,7 +6,8 @@ Contract (see ``chunking.models`` for the offset conventions):
   ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expanded; trailing whitespace cut from every line. None of these
   adds or removes a line break, so raw line *i* of a page is canonical line *i*.
 * Per book: running headers/footers (lines repeated in the top or bottom lines of many pages,
-  compared with the page's own printed number stripped) and bare page numbers are removed;
+  compared with the page's own printed number stripped) and bare page numbers are removed, on
+  printed pages only (a synthetic page has no furniture: its bare numbers are content);
   words hyphenated across a line break are joined only when the joined word also occurs
   elsewhere in the book (so ``long-term`` survives). Leading/trailing blank lines of a page go.
 * Every removal is counted in ``NormalisedBook.counts``; nothing disappears silently.
@@ -267,8 +268,14 @@ def _line_key(line: str, index: int, numbers: PageNumbers) -> str:
 
 
 def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]:
-    """Mark running headers/footers and bare page numbers for removal; count them by kind."""
-    zones = [_zones(lines) for lines in page_lines]
+    """Mark running headers/footers and bare page numbers for removal; count them by kind.
+
+    Synthetic pages (cut by the reader: EPUB without a page-list, text, Markdown) have no printed
+    furniture, so they have no zones: a bare number there is content (an EPUB footnote label).
+    """
+    # NOTE: leaving synthetic pages out of the zones also keeps them out of PageNumbers and of
+    # the running-line counts, so a mixed book learns its furniture from printed pages only.
+    zones = [([], []) if raw.synthetic else _zones(lines) for raw, lines in zip(raw_pages, page_lines)]
     numbers = PageNumbers(raw_pages, [top + bottom for top, bottom in zones], page_lines)
     top_keys: list[dict[int, str]] = []
     bottom_keys: list[dict[int, str]] = []
@@ -381,5 +388,8 @@ def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], texts: li
 def _vocabulary(texts: list[str]) -> set[str]:
     """Every word of the book, casefolded, without surrounding punctuation. The fragments
     around a break never spell the joined word, so they need not be left out."""
-    tokens = set("\n".join(texts).casefold().split())
+    # NOTE: page by page: one list of every word of the book would hold ~6x the text in memory.
+    tokens: set[str] = set()
+    for text in texts:
+        tokens.update(text.casefold().split())
     return {token.strip(_PUNCTUATION) for token in tokens}

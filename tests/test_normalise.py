@@ -154,3 +154,40 @@ def test_a_content_line_that_ends_a_page_now_and_then_is_not_a_footer():
     norm = normalise(_pages(*pages))
     assert norm.counts["footer_lines"] == 0
     assert norm.text.count("libraries: (chezscheme)") == 5
+
+
+def _numbered_pages(synthetic: bool) -> list[RawPage]:
+    """Six pages that open with their own number, then a repeated line, then body text."""
+    return [RawPage(number=n, label="", synthetic=synthetic,
+                    text=f"{n}\nDebian Policy Manual\n{_body(6, f'p{n}')}") for n in range(1, 7)]
+
+
+def test_synthetic_pages_have_no_furniture_so_their_bare_numbers_and_repeated_lines_stay():
+    printed = normalise(_numbered_pages(synthetic=False))
+    assert printed.counts["page_numbers"] == 6 and printed.counts["header_lines"] > 0
+    cut = normalise(_numbered_pages(synthetic=True))  # EPUB without a page-list, .txt, .md
+    assert cut.counts["page_numbers"] == cut.counts["header_lines"] == cut.counts["footer_lines"] == 0
+    for n, page in enumerate(cut.pages, 1):
+        assert cut.text[page.char_start:page.char_end].startswith(f"{n}\nDebian Policy Manual\np{n}")
+
+
+def test_printed_pages_learn_page_numbers_without_the_synthetic_pages_of_the_same_book():
+    cut = [RawPage(number=n, label="", synthetic=True, text=f"{n}\n{_body(4, f'front{n}')}") for n in (1, 2, 3)]
+    printed = [RawPage(number=n, label="", text=f"{_body(6, f'p{n}')}\n{n - 3}") for n in range(4, 10)]
+    norm = normalise(cut + printed)
+    assert norm.counts["page_numbers"] == 6
+    assert [norm.text[p.char_start:p.char_end].split("\n")[0] for p in norm.pages[:3]] == ["1", "2", "3"]
+
+
+def test_vocabulary_is_built_page_by_page_so_its_peak_memory_stays_below_the_text():
+    import tracemalloc
+
+    from chunking.normalise import _vocabulary
+
+    texts = [" ".join(f"w{i % 50}" for i in range(500)) for _ in range(400)]  # 400 pages, 50 words
+    tracemalloc.start()
+    words = _vocabulary(texts)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert words == {f"w{i}" for i in range(50)}
+    assert peak < sum(map(len, texts))

@@ -9,6 +9,7 @@ import pytest
 
 from chunking.ingest import load_book
 from chunking.models import CHAPTER_LEVEL_KINDS
+from chunking.readers import read_raw
 from conftest import reference, sample_book
 
 pytestmark = pytest.mark.slow
@@ -101,6 +102,23 @@ def test_running_headers_and_page_numbers_are_removed_and_counted(books):
     assert [book.pages[_page_index(book, i)].number for i in starts] == [7, 335]
     page = book.pages[335]  # physical 336: "326" / "12. System Operations" removed
     assert not book.text[page.char_start:page.char_end].startswith(("326", "12. System Operations"))
+
+
+def test_bare_numbers_on_synthetic_epub_pages_are_footnote_labels_and_stay_in_the_text(books):
+    book, ref = books["debian-policy"]
+    raw = read_raw(sample_book(ref["file"]).read_bytes(), ref["file"])
+    assert all(p.synthetic for p in raw.pages)  # no page-list: the reader cut the pages
+    assert book.diagnostics.removed_page_numbers == 0
+    bare = re.compile(r"(?m)^\d{1,4}[ \t]*$")
+    labels = [len(bare.findall(p.text)) for p in raw.pages]
+    assert sum(labels) >= 5  # Sphinx footnote labels ('3', '4' in <dl class="footnote"><dt>)
+    assert [len(bare.findall(book.text[p.char_start:p.char_end])) for p in book.pages] == labels
+
+
+@pytest.mark.parametrize("name", ["chez-csug", "haskell98-report", "lshort", "r-intro"])
+def test_printed_pdf_pages_keep_losing_their_page_numbers(books, name):
+    d = books[name][0].diagnostics
+    assert d.removed_page_numbers > d.pages / 2 and d.removed_header_lines > 0
 
 
 @pytest.mark.parametrize("name", ["lshort", "r-intro"])

@@ -124,3 +124,16 @@ def test_auto_prefers_the_text_when_a_one_entry_outline_hides_the_chapters():
     assert [(h.kind, h.title) for h in book.headings] == [("chapter", "Alpha"), ("chapter", "Beta")]
     assert book.diagnostics.outline_entries == 1
     assert any("the outline has 1 chapter-level entries, the text 2" in w for w in book.diagnostics.warnings)
+
+
+def test_destination_y_beats_a_perfect_running_header_match_for_a_title_wrapped_over_two_lines():
+    # NOTE: lshort.pdf p. 65: the running header spells section 3.4's title exactly, the heading
+    # itself wraps and only matches fuzzily; a lone perfect match must not skip the y check.
+    title = "Single Equations that are Too Long: multline"
+    page = ([("3.4 " + title, 9.0)] + body(4) + [("3.4 Single Equations that are Too Long:", 14.0),
+                                                  ("multline", 14.0)] + body(6, 10))
+    tops = line_tops(page)
+    book = load_book(make_pdf([page], toc=[(1, title, 1, tops[5])]), name="wrapped.pdf",
+                     structure="outline")
+    assert [book.text[h.char_offset:].split("\n")[0] for h in book.headings] == [
+        "3.4 Single Equations that are Too Long:"]
