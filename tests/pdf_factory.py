@@ -63,7 +63,9 @@ def make_pdf(
         for level, name, page, top in toc:
             dest = {"kind": pymupdf.LINK_GOTO, "page": page - 1}
             if top is not None:
-                dest["to"] = pymupdf.Point(LEFT, 842 - top)
+                # NOTE: set_toc takes the point in page space (origin top-left) and writes the
+                # PDF's /XYZ in PDF space itself (842 - top).
+                dest["to"] = pymupdf.Point(LEFT, top)
             items.append([level, name, page, dest])
         doc.set_toc(items)
     if labels:

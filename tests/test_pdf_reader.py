@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pymupdf
 import pytest
 
 from chunking.readers import read_raw
@@ -35,6 +36,38 @@ def test_outline_entries_keep_level_title_page_and_the_distance_from_the_page_to
     assert [(e.level, e.title, e.page) for e in raw.outline] == [(1, "One", 1), (2, "Deep", 2)]
     assert raw.outline[0].y == pytest.approx(tops[0], abs=0.5)
     assert raw.outline[1].y == pytest.approx(tops[15], abs=0.5)
+
+
+def test_explicit_outline_destinations_are_read_from_the_page_top_whatever_the_pdf_space_y():
+    page = body(20)
+    tops = line_tops(page)
+    data = make_pdf([page], toc=[(1, "Near the top", 1, tops[0]), (1, "Near the bottom", 1, tops[19])])
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    # the PDF itself states PDF-space y (origin bottom-left): the top line is the higher number
+    written = [float(doc.xref_get_key(x, "A/D")[1].split()[-2]) for x in doc.get_outline_xrefs()]
+    raw = read_pdf(data, "dest.pdf")
+    assert [e.y for e in raw.outline] == pytest.approx([842 - y for y in written], abs=0.01)
+    assert [e.y for e in raw.outline] == pytest.approx([tops[0], tops[19]], abs=0.5)
+
+
+def test_named_outline_destinations_resolve_to_the_distance_from_the_page_top():
+    data = sample_book("lshort.pdf").read_bytes()
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    names = doc.resolve_names()  # the PDF's name tree, in PDF space (origin bottom-left)
+    raw = read_pdf(data, "lshort.pdf")
+    uris = [item.uri for item in _outline_items(doc.outline)]
+    assert len(uris) == len(raw.outline) == 137
+    for entry, uri in zip(raw.outline, uris):
+        target = names[uri.split("=", 1)[1]]
+        assert entry.page == target["page"] + 1
+        assert entry.y == pytest.approx(doc[target["page"]].cropbox.height - target["to"][1], abs=0.01)
+
+
+def _outline_items(item):
+    while item:
+        yield item
+        yield from _outline_items(item.down)
+        item = item.next
 
 
 def test_title_comes_from_metadata_unless_it_is_a_file_name():

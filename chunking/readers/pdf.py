@@ -10,6 +10,7 @@ the file; nothing here can hang on hostile bytes (the header is checked before M
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import PurePath
 
@@ -108,18 +109,30 @@ def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
 
 
 def _read_outline(doc: pymupdf.Document) -> list[OutlineEntry]:
-    entries = []
-    for item in doc.get_toc(simple=False):
-        level, title, page = item[0], item[1], item[2]
-        dest = item[3] if len(item) > 3 and isinstance(item[3], dict) else {}
-        y = None
-        point = dest.get("to")
-        if page >= 1 and point is not None:
-            # NOTE: outline points are in PDF coordinates (origin bottom-left); store the
-            # distance from the page top, which is what reading order follows.
-            height = doc.page_cropbox(page - 1).height
-            y = max(0.0, min(height, height - float(point.y)))
-        entries.append(OutlineEntry(level=int(level), title=str(title), page=max(0, int(page)), y=y))
+    """The outline as stored: level, title, 1-based page (0 when unresolved) and the
+    destination's distance from the page top.
+
+    NOTE: ``doc.get_toc(simple=False)`` converts the whole named-destination tree into Python
+    first (every hyperref label and citation: 0.04 s CPU on lshort.pdf, a fifth of reading all
+    its text); MuPDF's own ``resolve_link`` on each entry's URI gives the same page and y
+    (MuPDF page space, origin top-left) at a seventh of the cost.
+    """
+    entries: list[OutlineEntry] = []
+    stack = [(doc.outline, 1)]
+    while stack:
+        item, level = stack.pop()
+        if not (item and item.this.m_internal):
+            continue
+        stack.append((item.next, level))
+        stack.append((item.down, level + 1))  # children first: the outline's reading order
+        page, y = 0, None
+        if not item.is_external and item.uri:
+            index, _, top = doc.resolve_link(item.uri)
+            if index >= 0:
+                page = index + 1
+                height = doc.page_cropbox(index).height
+                y = max(0.0, min(height, float(top))) if math.isfinite(top) else None
+        entries.append(OutlineEntry(level=level, title=item.title or " ", page=page, y=y))
     return entries
 
 
