@@ -100,8 +100,10 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
     """The whole book on one page axis: chapter bands on top, chunks as bars in lanes below.
 
     Bars are coloured by end reason (one trace per reason, named after it); each bar's
-    ``customdata[0]`` is the chunk's ``order`` so a click selects it. Chapters form the
-    ``"Chapters"`` trace (one bar per chapter-level unit) plus shaded background bands.
+    ``customdata`` row is ``[order, hover text]`` so a click selects the chunk by ``order``.
+    Chapters form the ``"Chapters"`` trace (one labelled bar per chapter-level unit) plus the
+    ``"chapter bands"`` trace: every other unit shaded behind all lanes. The figure is built
+    to be cheap to draw, since drawing it is what the app's slider response waits for.
 
     Args:
         book (Book): the book (pages and headings).
@@ -112,28 +114,15 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
     Returns:
         go.Figure: the boundary map.
     """
-    fig = go.Figure()
+    # NOTE: Streamlit re-mounts a selectable chart whenever its spec changes, so every re-chunk
+    # is a fresh Plotly.newPlot in the browser (issue 7: ≤ 1 s per slider step). Hence the bands
+    # are one bar trace, not layout shapes (each shape is its own redraw pass); hover text is
+    # precomputed into customdata and read by one plain hovertemplate per trace; outline widths
+    # are a scalar except in the selected chunk's trace.
     n_pages = max((p.number for p in book.pages), default=1)
-    fences = fence_headings(book)
-    if fences:
-        starts = page_positions(book, [h.char_offset for h in fences])
-        ends = np.append(starts[1:], n_pages + 1)
-        fig.add_trace(go.Bar(
-            name="Chapters", orientation="h", y=["Chapters"] * len(fences), base=starts.tolist(),
-            x=(ends - starts).tolist(),
-            text=[html.escape(f"{h.number} {h.title}".strip()) for h in fences], textposition="inside",
-            insidetextanchor="start",
-            marker_color=["#d9d9d9" if i % 2 else "#bdbdbd" for i in range(len(fences))],
-            customdata=[[h.kind, h.level, _label(h.page, h.page_label), h.source] for h in fences],
-            hovertemplate="<b>%{text}</b><br>%{customdata[0]}, level %{customdata[1]}<br>"
-                          "starts on page %{customdata[2]}<br>source: %{customdata[3]}<extra></extra>",
-            showlegend=False))
-        fig.update_layout(shapes=[
-            {"type": "rect", "xref": "x", "yref": "paper", "x0": x0, "x1": x1, "y0": 0, "y1": 1,
-             "layer": "below",
-             "fillcolor": "#f0f0f0", "opacity": 0.6, "line": {"width": 0}}
-            for x0, x1 in list(zip(starts.tolist(), ends.tolist()))[::2]])
     lanes = chunk_lanes(chunks)
+    rows = ["Chapters"] + [f"Lane {i + 1}" for i in range(max(lanes, default=-1) + 1)]
+    traces = _chapter_traces(book, n_pages, len(rows))
     if chunks:
         base = page_positions(book, [c.char_start for c in chunks])
         end = page_positions(book, [max(c.char_end - 1, c.char_start) for c in chunks])
@@ -141,33 +130,60 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
         # when the span begins with a page's trailing newline.
         base = np.maximum(base, [c.page_start for c in chunks])
         end = np.maximum(np.minimum(end, [c.page_end + 0.999 for c in chunks]), base + 0.02)
-        for reason in dict.fromkeys(c.end_reason for c in chunks):
-            idx = [i for i, c in enumerate(chunks) if c.end_reason == reason]
-            fig.add_trace(go.Bar(
-                name=reason, orientation="h", y=[f"Lane {lanes[i] + 1}" for i in idx],
-                base=base[idx].tolist(),
+        reasons = np.array([c.end_reason for c in chunks])
+        for reason in dict.fromkeys(reasons.tolist()):
+            idx = np.flatnonzero(reasons == reason)
+            line = [3 if chunks[i].order == selected else 0 for i in idx]
+            traces.append(go.Bar(
+                name=reason, orientation="h", y=[rows[lanes[i] + 1] for i in idx], base=base[idx].tolist(),
                 x=(end[idx] - base[idx]).tolist(), marker_color=END_REASON_COLOURS.get(reason, "#7f7f7f"),
-                marker_line_width=[3 if chunks[i].order == selected else 0 for i in idx],
-                marker_line_color="#000000",
-                customdata=[_hover_row(chunks[i]) for i in idx],
-                hovertemplate="<b>chunk %{customdata[0]}</b> %{customdata[1]}<br>pages %{customdata[2]}"
-                              "<br>%{customdata[3]} tokens<br>chapter: %{customdata[4]}"
-                              "<br>section: %{customdata[5]}<br>ended by: %{customdata[6]}<extra></extra>"))
-    fig.update_layout(barmode="overlay", bargap=0.25, height=200 + 28 * (max(lanes, default=0) + 2),
+                marker_line_width=line if any(line) else 0, marker_line_color="#000000",
+                customdata=[[chunks[i].order, _chunk_hover(chunks[i])] for i in idx],
+                hovertemplate="%{customdata[1]}<extra></extra>"))
+    fig = go.Figure(traces)
+    # NOTE: uirevision keeps a zoom made in the chart across reruns of the same book and slider
+    # range (e.g. a policy change); a new slider range or book resets it.
+    fig.update_layout(barmode="overlay", bargap=0.25, height=200 + 28 * len(rows),
                       xaxis_title="physical page", legend_title_text="end reason", clickmode="event+select",
-                      margin={"l": 10, "r": 10, "t": 30, "b": 40})
-    order = ["Chapters"] + [f"Lane {i + 1}" for i in range(max(lanes, default=-1) + 1)]
-    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1])
+                      margin={"l": 10, "r": 10, "t": 30, "b": 40}, hovermode="closest",
+                      uirevision=f"{book.book_id}:{page_range}")
+    fig.update_yaxes(categoryorder="array", categoryarray=rows[::-1])
     fig.update_xaxes(range=list(page_range) if page_range else [1, n_pages + 1])
     return fig
 
 
-def _hover_row(c: Chunk) -> list:
+def _chapter_traces(book: Book, n_pages: int, n_rows: int) -> list[go.Bar]:
+    """The shaded background bands and the labelled ``"Chapters"`` row (none without chapters)."""
+    fences = fence_headings(book)
+    if not fences:
+        return []
+    starts = page_positions(book, [h.char_offset for h in fences])
+    widths = np.append(starts[1:], n_pages + 1) - starts
+    labels = [html.escape(f"{h.number} {h.title}".strip()) for h in fences]
+    # NOTE: one bar per shaded unit placed on the "Chapters" row (the top category) and
+    # stretched over every row: offset/width are in category units, so it spans the whole plot.
+    bands = go.Bar(
+        name="chapter bands", orientation="h", y=["Chapters"] * len(starts[::2]), base=starts[::2].tolist(),
+        x=widths[::2].tolist(), width=n_rows, offset=0.5 - n_rows, marker_color="#f0f0f0",
+        marker_line_width=0, opacity=0.6, hoverinfo="skip", showlegend=False)
+    chapters = go.Bar(
+        name="Chapters", orientation="h", y=["Chapters"] * len(fences), base=starts.tolist(),
+        x=widths.tolist(), text=labels, textposition="inside", insidetextanchor="start",
+        marker_color=["#d9d9d9" if i % 2 else "#bdbdbd" for i in range(len(fences))],
+        customdata=[[f"<b>{label}</b><br>{h.kind}, level {h.level}<br>starts on page "
+                     f"{_label(h.page, h.page_label)}<br>source: {h.source}"] for label, h in zip(labels, fences)],
+        hovertemplate="%{customdata[0]}<extra></extra>", showlegend=False)
+    return [bands, chapters]
+
+
+def _chunk_hover(c: Chunk) -> str:
+    """A chunk bar's hover text: id, pages (physical and printed), tokens, chapter, section, end."""
     pages = _label(c.page_start, c.page_label_start)
     if c.page_end != c.page_start:
         pages += " – " + _label(c.page_end, c.page_label_end)
-    return [c.order, c.id[:12], pages, c.token_count, html.escape(c.chapter or "–"),
-            html.escape(c.section or "–"), c.end_reason]
+    return (f"<b>chunk {c.order}</b> {c.id[:12]}<br>pages {pages}<br>{c.token_count} tokens"
+            f"<br>chapter: {html.escape(c.chapter or '–')}<br>section: {html.escape(c.section or '–')}"
+            f"<br>ended by: {c.end_reason}")
 
 
 # ------------------------------------------------------------------------------- overlap

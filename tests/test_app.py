@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 import inspector.state
 from chunking.ingest import load_book
+from chunking.models import END_REASONS
 from chunking.policy import Policy
 from chunking.scorecard import scorecard
 from chunking.strategies import chunk_book
@@ -228,7 +229,7 @@ def test_uploaded_book_text_is_escaped_never_rendered_as_html_or_markdown() -> N
 def test_boundaries_figure_bars_equal_the_chunks(core_default) -> None:
     book, _, chunks = core_default
     spec = plotly(run_app(PAGES[0]), "bnd_fig")
-    bars = {row[0]: (base, base + x) for t in spec["data"] if t["name"] != "Chapters"
+    bars = {row[0]: (base, base + x) for t in spec["data"] if t["name"] in END_REASONS
             for base, x, row in zip(t["base"], t["x"], t["customdata"])}
     assert sorted(bars) == [c.order for c in chunks]
     for c in chunks:

@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 from handmade_books import four_page_book, make_book, make_chunks
 
-from chunking.models import Book, Chunk
+from chunking.models import END_REASONS, Book, Chunk
 from inspector import figures
+
+
+def chunk_traces(fig) -> list:
+    """The chunk bar traces (one per end reason), not the chapter row or its bands."""
+    return [t for t in fig.data if t.name in END_REASONS]
 
 
 @pytest.fixture
@@ -29,7 +34,7 @@ def test_boundary_bars_sit_on_their_chunks_pages_and_carry_their_order(book: Boo
                          chapters=["One", "One", "One", "Two"],
                          reasons=["token_limit"] * 2 + ["fence", "book_end"])
     fig = figures.boundaries_figure(book, chunks)
-    bars = [t for t in fig.data if t.name != "Chapters"]
+    bars = chunk_traces(fig)
     assert {t.name for t in bars} == {"token_limit", "fence", "book_end"}
     seen = {}
     for t in bars:
@@ -46,7 +51,7 @@ def test_overlapping_neighbours_get_different_lanes(book: Book) -> None:
     lanes = figures.chunk_lanes(chunks)
     assert lanes[0] != lanes[1] and lanes[1] != lanes[2]
     fig = figures.boundaries_figure(book, chunks)
-    rows = {row[0]: y for t in fig.data if t.name != "Chapters" for y, row in zip(t.y, t.customdata)}
+    rows = {row[0]: y for t in chunk_traces(fig) for y, row in zip(t.y, t.customdata)}
     assert rows[0] != rows[1] and rows[1] != rows[2]
 
 
@@ -56,6 +61,49 @@ def test_chapter_bands_start_at_each_chapter_heading(book: Book) -> None:
     assert [int(b) for b in chap.base] == [h.page for h in book.headings]
     assert list(chap.text) == ["1 One", "2 Two"]
     assert chap.base[1] == pytest.approx(4.5)
+
+
+def test_chapter_bands_shade_every_other_unit_across_all_rows(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (90, 200), (190, 302)])
+    fig = figures.boundaries_figure(book, chunks)
+    (chap,) = [t for t in fig.data if t.name == "Chapters"]
+    (bands,) = [t for t in fig.data if t.name == "chapter bands"]
+    assert list(bands.base) == list(chap.base[::2]) and list(bands.x) == list(chap.x[::2])
+    rows = list(fig.layout.yaxis.categoryarray)
+    assert rows[-1] == "Chapters" and len(rows) == 1 + len(set(figures.chunk_lanes(chunks)))
+    # placed on the top row and stretched down: the band covers category positions -0.5 … top + 0.5
+    top = len(rows) - 1
+    assert (top + bands.offset, top + bands.offset + bands.width) == (-0.5, top + 0.5)
+    assert bands.hoverinfo == "skip" and not fig.layout.shapes
+    assert fig.data[0] is bands  # drawn first, under the chunk bars
+
+
+def test_chunk_hover_names_id_pages_tokens_chapter_section_and_end_reason(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (202, 302)], chapters=["One", "Two"],
+                         reasons=["token_limit", "book_end"])
+    fig = figures.boundaries_figure(book, chunks)
+    hover = {row[0]: row[1] for t in chunk_traces(fig) for row in t.customdata}
+    for c in chunks:
+        assert f"<b>chunk {c.order}</b> {c.id[:12]}" in hover[c.order]
+        assert f"{c.token_count} tokens" in hover[c.order]
+        assert f"chapter: {c.chapter}<br>section: –<br>ended by: {c.end_reason}" in hover[c.order]
+    assert "pages 1 (p. 11) – 2 (p. 12)" in hover[0] and "pages 4 (p. 14)<br>" in hover[1]
+    assert all(t.hovertemplate == "%{customdata[1]}<extra></extra>" for t in chunk_traces(fig))
+
+
+def test_selected_chunk_alone_is_outlined(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (90, 200), (202, 302)], reasons=["token_limit"] * 2 + ["book_end"])
+    fig = figures.boundaries_figure(book, chunks, selected=1)
+    widths = {row[0]: (t.marker.line.width if isinstance(t.marker.line.width, (int, float))
+                       else t.marker.line.width[k]) for t in chunk_traces(fig) for k, row in enumerate(t.customdata)}
+    assert widths == {0: 0, 1: 3, 2: 0}
+
+
+def test_zoom_made_in_the_chart_survives_reruns_until_book_or_range_changes(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 302)])
+    rev = figures.boundaries_figure(book, chunks, page_range=(1, 3)).layout.uirevision
+    assert rev == figures.boundaries_figure(book, chunks[:1], page_range=(1, 3), selected=0).layout.uirevision
+    assert rev != figures.boundaries_figure(book, chunks, page_range=(2, 3)).layout.uirevision
 
 
 def test_boundaries_zoom_sets_the_page_range(book: Book) -> None:
@@ -126,7 +174,8 @@ def test_book_strings_in_figures_are_escaped_for_plotlys_html_subset() -> None:
     fig = figures.boundaries_figure(book, chunks)
     (chap,) = [t for t in fig.data if t.name == "Chapters"]
     assert chap.text[0] == '1 &lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;'
-    (bar,) = [t for t in fig.data if t.name != "Chapters"]
-    assert bar.customdata[0][4] == "&lt;b&gt;bold&lt;/b&gt;"
+    (bar,) = chunk_traces(fig)
+    assert "chapter: &lt;b&gt;bold&lt;/b&gt;<br>" in bar.customdata[0][1]
+    assert "<a" not in chap.customdata[0][0]
     marks = figures.coverage_figure(book, chunks).data[1]
     assert "<a" not in marks.text[0]
