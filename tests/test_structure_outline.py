@@ -137,3 +137,14 @@ def test_destination_y_beats_a_perfect_running_header_match_for_a_title_wrapped_
                      structure="outline")
     assert [book.text[h.char_offset:].split("\n")[0] for h in book.headings] == [
         "3.4 Single Equations that are Too Long:"]
+
+
+def test_an_outline_title_is_found_inside_a_keyword_heading_line():
+    page1 = [("Chapter 1: Alpha Procedures", BIG)] + body(8)
+    page2 = body(6, 300) + [("CHAPTER 2 - Graphical Procedures", BIG)] + body(8, 400)
+    toc = [(1, "Alpha Procedures", 1, None), (1, "Graphical Procedures", 2, None)]
+    book = load_book(make_pdf([page1, page2], toc=toc), name="keyword.pdf", structure="outline")
+    assert book.diagnostics.outline_entries_dropped == 0
+    assert [(h.kind, h.number, h.title, h.page) for h in book.headings] == [
+        ("chapter", "1", "Alpha Procedures", 1), ("chapter", "2", "Graphical Procedures", 2)]
+    assert book.text[book.headings[1].char_offset:].startswith("CHAPTER 2 - Graphical Procedures\n")
