@@ -141,12 +141,12 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
                 customdata=[[chunks[i].order, _chunk_hover(chunks[i])] for i in idx],
                 hovertemplate="%{customdata[1]}<extra></extra>"))
     fig = go.Figure(traces)
-    # NOTE: uirevision keeps a zoom made in the chart across reruns of the same book and slider
-    # range (e.g. a policy change); a new slider range or book resets it.
+    # NOTE: no uirevision: a changed spec gives the chart a new Streamlit element id, so it is a
+    # new plot and a zoom made in it is lost anyway (checked in chromium); the "Zoom to pages"
+    # slider is the zoom that survives re-chunking.
     fig.update_layout(barmode="overlay", bargap=0.25, height=200 + 28 * len(rows),
                       xaxis_title="physical page", legend_title_text="end reason", clickmode="event+select",
-                      margin={"l": 10, "r": 10, "t": 30, "b": 40}, hovermode="closest",
-                      uirevision=f"{book.book_id}:{page_range}")
+                      margin={"l": 10, "r": 10, "t": 30, "b": 40}, hovermode="closest")
     fig.update_yaxes(categoryorder="array", categoryarray=rows[::-1])
     fig.update_xaxes(range=list(page_range) if page_range else [1, n_pages + 1])
     return fig

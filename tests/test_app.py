@@ -270,6 +270,18 @@ def test_zoom_sets_the_boundaries_page_range() -> None:
     assert plotly(at, "bnd_fig")["layout"]["xaxis"]["range"] == [10, 21]
 
 
+def test_page_zoom_survives_rechunking_and_the_figure_shows_the_new_chunks(core_default) -> None:
+    _, tokenized, _ = core_default
+    at = run_app(PAGES[0])
+    at.slider(key="bnd_range").set_value((10, 20)).run()
+    at.slider(key="policy_max_tokens").set_value(256).run()
+    assert at.slider(key="bnd_range").value == (10, 20)
+    spec = plotly(at, "bnd_fig")
+    assert spec["layout"]["xaxis"]["range"] == [10, 21]
+    orders = sorted(row[0] for t in spec["data"] if t["name"] in END_REASONS for row in t["customdata"])
+    assert orders == list(range(len(chunk_book(tokenized, Policy(max_tokens=256)))))
+
+
 def test_overlap_heatmap_and_coverage_equal_the_chunks_spans(core_default) -> None:
     book, tokenized, chunks = core_default
     at = run_app(PAGES[1])

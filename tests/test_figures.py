@@ -99,13 +99,6 @@ def test_selected_chunk_alone_is_outlined(book: Book) -> None:
     assert widths == {0: 0, 1: 3, 2: 0}
 
 
-def test_zoom_made_in_the_chart_survives_reruns_until_book_or_range_changes(book: Book) -> None:
-    chunks = make_chunks(book, [(0, 302)])
-    rev = figures.boundaries_figure(book, chunks, page_range=(1, 3)).layout.uirevision
-    assert rev == figures.boundaries_figure(book, chunks[:1], page_range=(1, 3), selected=0).layout.uirevision
-    assert rev != figures.boundaries_figure(book, chunks, page_range=(2, 3)).layout.uirevision
-
-
 def test_boundaries_zoom_sets_the_page_range(book: Book) -> None:
     fig = figures.boundaries_figure(book, make_chunks(book, [(0, 302)]), page_range=(2, 3))
     assert list(fig.layout.xaxis.range) == [2, 3]
