@@ -172,7 +172,8 @@ def test_synthetic_pages_have_no_furniture_so_their_bare_numbers_and_repeated_li
 
 
 def test_printed_pages_learn_page_numbers_without_the_synthetic_pages_of_the_same_book():
-    cut = [RawPage(number=n, label="", synthetic=True, text=f"{n}\n{_body(4, f'front{n}')}") for n in (1, 2, 3)]
+    cut = [RawPage(number=n, label="", synthetic=True, text=f"{n}\n{_body(4, f'front{n}')}")
+           for n in (1, 2, 3)]
     printed = [RawPage(number=n, label="", text=f"{_body(6, f'p{n}')}\n{n - 3}") for n in range(4, 10)]
     norm = normalise(cut + printed)
     assert norm.counts["page_numbers"] == 6
