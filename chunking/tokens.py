@@ -4,8 +4,8 @@ Contract: ``tokenize(book, encoding)`` encodes ``book.text`` with tiktoken's ``e
 (special tokens are never recognised) and returns a ``TokenizedBook`` holding
 
 * ``tokens``: the token ids, a numpy ``uint32`` array (``n_tokens`` long);
-* ``char_starts``: numpy ``int64``, ``n_tokens + 1`` long: where token ``i`` starts in
-  ``book.text``; the last entry is ``len(book.text)``.
+* ``char_starts``: numpy ``int32`` (``int64`` for texts of 2 GiB and more), ``n_tokens + 1``
+  long: where token ``i`` starts in ``book.text``; the last entry is ``len(book.text)``.
 
 The text is encoded in a few large pieces cut at every heading's ``char_offset``, so every place
 a chunk may be fenced is a token boundary at both fence levels, and a chunk that starts or ends at
@@ -13,6 +13,10 @@ a fence re-encodes exactly as the stream has it. Token offsets are computed with
 Python work: a per-vocabulary byte-length table gives each token's byte length, their cumulative
 sum gives byte offsets, and the UTF-8 continuation bytes of the text turn byte offsets into
 character offsets (identity for ASCII text).
+
+Memory: only the three result arrays are book-sized. Each piece's tokens go straight into the
+result array, and offsets are computed in fixed-size blocks of tokens and characters, so the
+temporaries stay a few MiB whatever the book's size (the 2,000-page bench book's peak is issue 7).
 
 A token boundary can fall inside a multi-byte character (BPE splits some characters into byte
 tokens). ``char_starts`` then holds the offset *after* that character and ``legal[i]`` is False:
@@ -42,23 +46,26 @@ def token_byte_lengths(encoding: str) -> np.ndarray:
         encoding (str): a tiktoken encoding name.
 
     Returns:
-        np.ndarray: ``int64`` array of length ``n_vocab``.
+        np.ndarray: array of length ``n_vocab``, of the smallest unsigned dtype that holds the
+        longest token (``uint8`` for the tiktoken encodings: their tokens have ≤ 128 bytes), so
+        a gather over a block of tokens costs one byte per token.
     """
     enc = get_encoding(encoding)
-    lengths = np.zeros(enc.n_vocab, dtype=np.int64)
     ranks = getattr(enc, "_mergeable_ranks", None)
     if isinstance(ranks, dict):
         # NOTE: tiktoken keeps the vocabulary as {token bytes: id}; reading it is ~3x faster than
         # decoding 100k-200k ids one by one (its decode_tokens_bytes is a Python loop too).
+        lengths = np.zeros(enc.n_vocab, dtype=np.int64)
         lengths[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = np.fromiter(
             map(len, ranks), dtype=np.int64, count=len(ranks))
-        return lengths
-    for i in range(enc.n_vocab):  # public API fallback, if tiktoken ever hides the ranks
-        try:
-            lengths[i] = len(enc.decode_single_token_bytes(i))
-        except KeyError:
-            pass
-    return lengths
+    else:  # public API fallback, if tiktoken ever hides the ranks
+        lengths = np.zeros(enc.n_vocab, dtype=np.int64)
+        for i in range(enc.n_vocab):
+            try:
+                lengths[i] = len(enc.decode_single_token_bytes(i))
+            except KeyError:
+                pass
+    return lengths.astype(np.min_scalar_type(int(lengths.max(initial=0))))
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,8 +76,11 @@ class TokenizedBook:
         book (Book): the book whose ``text`` was encoded.
         encoding (str): the tiktoken encoding name.
         tokens (np.ndarray): ``uint32`` token ids.
-        char_starts (np.ndarray): ``int64``, ``n_tokens + 1`` entries; the start of each token in
-            ``book.text`` and, last, ``len(book.text)``.
+        char_starts (np.ndarray): ``int32`` (``int64`` for texts of 2 GiB and more),
+            ``n_tokens + 1`` entries; the start of each token in ``book.text`` and, last,
+            ``len(book.text)``. Search it with a scalar of its own dtype
+            (``char_starts.dtype.type(c)``) or through ``token_at_char``: numpy's
+            ``searchsorted`` copies an ``int32`` array to ``int64`` for a Python int.
         legal (np.ndarray): ``bool``, ``n_tokens + 1`` entries; False where a token boundary
             falls inside a multi-byte character (no chunk may be cut there).
         fence_tokens (dict[str, np.ndarray]): per fence level (``chapter``/``section``), the
@@ -100,8 +110,7 @@ class TokenizedBook:
         Args:
             c (int): a character offset in ``book.text`` (``0 <= c <= len(text)``).
         """
-        return int(self.char_starts.searchsorted(c, side="right")) - 1 if c < len(self.book.text) \
-            else self.n_tokens
+        return self._boundaries_upto(c) - 1 if c < len(self.book.text) else self.n_tokens
 
     def is_fence_char(self, c: int) -> bool:
         """True when character offset ``c`` starts a heading (the text was encoded apart there)."""
@@ -114,7 +123,15 @@ class TokenizedBook:
         Args:
             page_index (int): index into ``text_pages``.
         """
-        return int(self.char_starts.searchsorted(self._page_ends[page_index] + 1, side="right")) - 1
+        return self._boundaries_upto(self._page_ends[page_index] + 1) - 1
+
+    def _boundaries_upto(self, c: int) -> int:
+        """Number of token boundaries at or before character offset ``c``.
+
+        # NOTE: ``searchsorted`` with a Python int converts an ``int32`` array to ``int64`` first
+        # (a book-sized copy per call); a scalar of the array's own dtype searches it in place.
+        """
+        return int(self.char_starts.searchsorted(self.char_starts.dtype.type(c), side="right"))
 
     def last_page_index_within(self, page_index: int, pages: int) -> int:
         """Index of the last text page whose number is below ``text_pages[page_index].number +
@@ -150,24 +167,90 @@ def _fence_offsets(book: Book) -> dict[str, list[int]]:
     return {"chapter": chapter, "section": section}
 
 
-def _char_offsets(text: str, byte_starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Turn byte offsets of token boundaries into character offsets plus a legality mask."""
+_TOKEN_BLOCK = 1 << 16
+"""Tokens per numpy step of the byte-offset sum (its temporary: one byte per token)."""
+_CHAR_BLOCK = 1 << 14
+"""Characters per numpy step of the byte → character mapping. Its temporaries cost ~20 bytes per
+token of the block, so for dense multi-byte text (~1 token per character) they stay under 0.5 MiB;
+a 2,000-page book takes ~300 steps of a few numpy calls (~10 ms)."""
+
+
+def _utf8_length(text: str) -> int:
+    """Byte length of ``text`` in UTF-8, encoding one block of characters at a time."""
     if text.isascii():
-        return byte_starts, np.ones(byte_starts.shape[0], dtype=bool)
-    raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    # NOTE: a UTF-8 continuation byte is 0b10xxxxxx; the character offset of byte p is p minus
-    # the continuation bytes before it. Only their positions are kept (sparse for most books).
-    continuation = np.flatnonzero((raw & 0xC0) == 0x80)
-    del raw
-    before = continuation.searchsorted(byte_starts, side="left")
-    inside = np.zeros(byte_starts.shape[0], dtype=bool)
-    hit = before < continuation.shape[0]
-    inside[hit] = continuation[before[hit]] == byte_starts[hit]
-    # NOTE: for a boundary inside a character, the count of lead bytes before it already
-    # includes that character's lead, so it maps to the next character start (rounded up).
-    # In place: the byte offsets are not needed afterwards (keeps peak memory down).
-    byte_starts -= before
-    return byte_starts, ~inside
+        return len(text)
+    step = 16 * _CHAR_BLOCK
+    return sum(len(text[i:i + step].encode("utf-8")) for i in range(0, len(text), step))
+
+
+def _encode_into(enc, text: str, bounds: list[int], tokens: np.ndarray) -> int:
+    """Encode ``text`` piece by piece (``bounds``) into ``tokens``; return the token count.
+
+    ``tokens`` must hold at least one slot per byte of ``text`` (every token has ≥ 1 byte).
+    """
+    n = 0
+    for a, b in zip(bounds, bounds[1:]):
+        # NOTE: encode_to_numpy with no special tokens allowed and none disallowed is
+        # encode_ordinary (special-token text is encoded as text) returning a uint32 array
+        # without a Python list; only one piece's array exists at a time.
+        part = enc.encode_to_numpy(text[a:b], allowed_special=set(), disallowed_special=())
+        tokens[n:n + part.shape[0]] = part
+        n += part.shape[0]
+    return n
+
+
+def _byte_starts_into(tokens: np.ndarray, n: int, lengths: np.ndarray, starts: np.ndarray) -> None:
+    """Write the byte offset of each token boundary (``n + 1`` of them) into ``starts``."""
+    starts[0] = 0
+    for i in range(0, n, _TOKEN_BLOCK):
+        j = min(i + _TOKEN_BLOCK, n)
+        block = starts[i + 1:j + 1]
+        np.cumsum(lengths.take(tokens[i:j]), dtype=starts.dtype, out=block)
+        block += starts[i]
+
+
+def _bytes_to_chars(text: str, starts: np.ndarray, legal: np.ndarray, block: int = _CHAR_BLOCK) -> None:
+    """Turn byte offsets of token boundaries into character offsets, in place; mark boundaries
+    inside a character illegal.
+
+    Works through the text ``block`` characters at a time, so only one block's UTF-8 bytes and
+    masks exist at once.
+
+    Args:
+        text (str): the encoded text.
+        starts (np.ndarray): the byte offsets (increasing; the last is the text's byte length),
+            overwritten with character offsets.
+        legal (np.ndarray): bool, as long as ``starts`` and all True; set False where a
+            boundary falls inside a multi-byte character.
+        block (int): characters per step. Defaults to ``_CHAR_BLOCK``.
+    """
+    i = 0          # first boundary not converted yet
+    byte0 = 0      # byte offset of the block's first character
+    skipped = 0    # continuation bytes before the block
+    for c0 in range(0, len(text), block):
+        chars = text[c0:c0 + block]
+        raw = chars.encode("utf-8")
+        byte1 = byte0 + len(raw)
+        j = i + int(starts[i:].searchsorted(starts.dtype.type(byte1), side="left"))
+        if len(raw) == len(chars):
+            starts[i:j] -= skipped
+        elif j > i:
+            rel = starts[i:j] - byte0
+            # NOTE: a UTF-8 continuation byte is 0b10xxxxxx; the character offset of byte p is p
+            # minus the continuation bytes before it. A non-ASCII block has at least one.
+            continuation = np.flatnonzero((np.frombuffer(raw, dtype=np.uint8) & 0xC0) == 0x80)
+            before = continuation.searchsorted(rel, side="left")
+            # A boundary is inside a character when the next continuation byte is at the boundary
+            # (past the last one, the last one is before it: not equal either).
+            np.not_equal(continuation.take(np.minimum(before, continuation.shape[0] - 1)), rel,
+                         out=legal[i:j])
+            # NOTE: for a boundary inside a character, the count of lead bytes before it already
+            # includes that character's lead, so it maps to the next character start (rounded up).
+            before += skipped
+            np.subtract(starts[i:j], before, out=starts[i:j], casting="unsafe")
+        skipped += len(raw) - len(chars)
+        i, byte0 = j, byte1
+    starts[i:] -= skipped  # the end of the text
 
 
 def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
@@ -187,21 +270,23 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
     text = book.text
     fences = _fence_offsets(book)
     cuts = [c for c in fences["section"] if 0 < c < len(text)]
-    bounds = [0, *cuts, len(text)]
-    # NOTE: encode_to_numpy with no special tokens allowed and none disallowed is encode_ordinary
-    # (special-token text is encoded as text) returning a uint32 array without a Python list.
-    parts = [enc.encode_to_numpy(text[a:b], allowed_special=set(), disallowed_special=())
-             for a, b in zip(bounds, bounds[1:])]
-    tokens = np.concatenate(parts).astype(np.uint32, copy=False) if parts else np.zeros(0, dtype=np.uint32)
-    del parts
-    byte_starts = np.zeros(tokens.shape[0] + 1, dtype=np.int64)
-    np.cumsum(token_byte_lengths(encoding).take(tokens), out=byte_starts[1:])
-    char_starts, legal = _char_offsets(text, byte_starts)
+    n_bytes = _utf8_length(text)
+    # NOTE: the result arrays are allocated for the worst case (one token per byte) and shrunk in
+    # place (realloc) once the count is known: the unused tail is never written, so it never
+    # becomes resident memory, and no second book-sized copy is made.
+    tokens = np.empty(n_bytes, dtype=np.uint32)
+    n = _encode_into(enc, text, [0, *cuts, len(text)], tokens)
+    tokens.resize(n, refcheck=False)
+    char_starts = np.empty(n + 1, dtype=np.int32 if n_bytes < np.iinfo(np.int32).max else np.int64)
+    _byte_starts_into(tokens, n, token_byte_lengths(encoding), char_starts)
+    legal = np.ones(n + 1, dtype=bool)
+    if n_bytes != len(text):
+        _bytes_to_chars(text, char_starts, legal)
     # NOTE: side="right" - 1: boundaries inside a character share the next character's offset and
     # come before the legal boundary at that offset; the fence is the legal one.
     fence_tokens = {
-        level: np.searchsorted(char_starts, np.asarray([c for c in offs if 0 < c < len(text)], dtype=np.int64),
-                               side="right") - 1
+        level: np.searchsorted(char_starts, np.asarray([c for c in offs if 0 < c < len(text)],
+                                                       dtype=char_starts.dtype), side="right") - 1
         for level, offs in fences.items()
     }
     pages = [p for p in book.pages if p.char_end > p.char_start]

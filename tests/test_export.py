@@ -12,7 +12,7 @@ import pytest
 
 from chunking.errors import UnreadableInputError, UsageError
 from chunking.export import (FORMATS, build_manifest, format_for_path, manifest_path, read_chunks, render,
-                             write_outputs)
+                             write_chunks, write_outputs)
 from chunking.models import CHUNK_FIELDS
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
@@ -81,6 +81,32 @@ def test_write_then_read_back_round_trips(run, tmp_path, fmt, ext):
     back, detected = read_chunks(out)
     assert back == chunks and detected == fmt
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, mpath.name])  # no temp files
+
+
+class _WriteSizes(io.BytesIO):
+    """A real in-memory binary file that also remembers the size of every write."""
+
+    def __init__(self):
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def write(self, b):
+        self.sizes.append(len(b))
+        return super().write(b)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_streamed_bytes_are_the_rendered_bytes_and_text_formats_go_record_by_record(run, tmp_path, fmt):
+    tb, chunks, report = run
+    expected = render(chunks, fmt)
+    fh = _WriteSizes()
+    write_chunks(chunks, fh, fmt)
+    assert fh.getvalue() == expected
+    out = tmp_path / f"book.{fmt}"
+    write_outputs(chunks, build_manifest(tb, POLICY, chunks, report), out, fmt)
+    assert out.read_bytes() == expected
+    if fmt != "parquet":  # never one whole-file write: memory stays one record, whatever the book
+        assert len(chunks) > 2 and max(fh.sizes) < len(expected) / 2
 
 
 def test_manifest_records_book_policy_tokens_structure_and_validation(run, tmp_path):

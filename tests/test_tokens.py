@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chunking.encodings import get_encoding
 from chunking.errors import PolicyError
-from chunking.tokens import token_byte_lengths, tokenize
+from chunking.tokens import _bytes_to_chars, token_byte_lengths, tokenize
 from synthetic_books import make_book
 
 PAGES = ["Preface text, plain ASCII.", "", "Chapter 1 Start\nCafé — naïve façade 😀 日本語のテキスト", "tail ok"]
@@ -19,7 +23,7 @@ def test_char_starts_map_every_token_to_its_text(encoding):
     book = make_book(PAGES, HEADINGS)
     tb = tokenize(book, encoding)
     enc = get_encoding(encoding)
-    assert tb.char_starts.dtype == np.int64 and tb.char_starts.shape == (tb.n_tokens + 1,)
+    assert tb.char_starts.dtype == np.int32 and tb.char_starts.shape == (tb.n_tokens + 1,)
     assert tb.char_starts[0] == 0 and tb.char_starts[-1] == len(book.text)
     assert np.all(np.diff(tb.char_starts) >= 0)
     # Between two legal boundaries, the decoded tokens are exactly the text slice.
@@ -69,11 +73,70 @@ def test_page_of_char_gives_the_separator_to_the_incoming_page():
     assert tb.token_at_char(0) == 0 and tb.token_at_char(len(book.text)) == tb.n_tokens
 
 
-def test_byte_length_table_matches_the_vocabulary():
-    lengths = token_byte_lengths("cl100k_base")
-    enc = get_encoding("cl100k_base")
-    for t in (0, 1000, 50_000, 100_255):
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_byte_length_table_matches_the_vocabulary_in_one_byte_per_id(encoding):
+    lengths = token_byte_lengths(encoding)
+    enc = get_encoding(encoding)
+    assert lengths.dtype == np.uint8 and lengths.shape == (enc.n_vocab,)
+    for t in (0, 1000, 50_000, 100_255, int(lengths.argmax())):
         assert lengths[t] == len(enc.decode_single_token_bytes(t))
+
+
+def _reference_char_offsets(text: str, byte_offsets: list[int]) -> tuple[list[int], list[bool]]:
+    """Byte offset → (offset of the character starting there or next, is it a character start)."""
+    starts, pos = {}, 0
+    for i, ch in enumerate(text):
+        starts[pos] = i
+        pos += len(ch.encode("utf-8"))
+    starts[pos] = len(text)
+    chars = [starts[b] if b in starts else min(i for p, i in starts.items() if p > b) for b in byte_offsets]
+    return chars, [b in starts for b in byte_offsets]
+
+
+_CHARS = st.sampled_from(list("ab \né€😀日") + ["\U0001d518"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(_CHARS, max_size=40).map("".join), data=st.data(), block=st.integers(1, 9))
+def test_byte_to_char_mapping_is_exact_across_block_edges(text, data, block):
+    # Any increasing byte offsets ending at the byte length, some inside multi-byte characters.
+    n_bytes = len(text.encode("utf-8"))
+    inner = data.draw(st.lists(st.integers(1, max(n_bytes - 1, 1)), unique=True)) if n_bytes > 1 else []
+    offsets = [0, *sorted(inner), n_bytes] if n_bytes else [0]
+    starts = np.asarray(offsets, dtype=np.int32)
+    legal = np.ones(len(offsets), dtype=bool)
+    _bytes_to_chars(text, starts, legal, block)
+    chars, is_start = _reference_char_offsets(text, offsets)
+    assert starts.tolist() == chars and legal.tolist() == is_start
+
+
+def test_tokenize_holds_no_book_sized_temporaries():
+    # 40 chapters of dense text (~1.3 UTF-8 bytes per token, many boundaries inside characters),
+    # far above the offset block size, so the results dwarf the slack below.
+    body = "1,2;3.4:5!6?7 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 é-ü+ñ*ø/ Plain words. " * 1000 + "\n"
+    pages = [f"Chapter {i}\n" + body for i in range(40)]
+    book = make_book(pages, [(i, 0, "chapter", f"Chapter {i}") for i in range(40)])
+    get_encoding("cl100k_base"), token_byte_lengths("cl100k_base")  # loaded once per process
+    tracemalloc.start()
+    try:
+        tb = tokenize(book)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        held, _ = tracemalloc.get_traced_memory()
+        assert tb.token_at_char(len(book.text) // 2) > 0 and tb.page_boundary_token(3) > 0
+        search_peak = tracemalloc.get_traced_memory()[1] - held
+    finally:
+        tracemalloc.stop()
+    n_bytes = len(book.text.encode("utf-8"))
+    results = tb.tokens.nbytes + tb.char_starts.nbytes + tb.legal.nbytes
+    assert tb.tokens.nbytes == 4 * tb.n_tokens and tb.tokens.flags.owndata  # shrunk to fit
+    assert not tb.legal.all() and 4 * tb.n_tokens > 3 * 2**20
+    # While encoding, the token array is reserved at one slot per byte (its untouched tail never
+    # becomes resident); afterwards only the results and block-sized temporaries are live. One
+    # more book-sized array (even the 4 bytes per token of a second token array) breaks this.
+    assert peak <= max(4 * n_bytes, results) + 2 * 2**20
+    # Searching the int32 offsets with a Python int must not copy them to int64.
+    assert search_peak < 2**16
 
 
 def test_unknown_encoding_is_a_policy_error_naming_the_field():

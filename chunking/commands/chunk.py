@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError, ValidationFailure
-from ..export import format_for_path, render, write_outputs
+from ..export import format_for_path, write_chunks, write_outputs
 from ..policy import Policy
 
 
@@ -53,7 +53,7 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
 
     result = run_book(book, policy)
     if out is None:
-        sys.stdout.buffer.write(render(result.chunks, fmt))
+        write_chunks(result.chunks, sys.stdout.buffer, fmt)
         sys.stdout.flush()
     else:
         manifest = write_outputs(result.chunks, result.manifest, out, fmt)
