@@ -162,7 +162,8 @@ class TokenizedBook:
 
 def _fence_offsets(book: Book) -> dict[str, list[int]]:
     """Character offsets where a chunk must be cut, per fence level (parts always fence)."""
-    chapter = sorted({h.char_offset for h in book.headings if h.kind == "part" or h.kind in CHAPTER_LEVEL_KINDS})
+    chapter = sorted({h.char_offset for h in book.headings
+                      if h.kind == "part" or h.kind in CHAPTER_LEVEL_KINDS})
     section = sorted({h.char_offset for h in book.headings})
     return {"chapter": chapter, "section": section}
 
