@@ -4,8 +4,9 @@ Contract (``CHUNKING.md`` documents each schema):
 
 * ``render(chunks, fmt)`` → bytes, and ``write_chunks(chunks, fh, fmt)`` streams the same bytes into
   a binary file object one chunk at a time (what the CLI uses: no whole-file copy). ``jsonl``: one
-  JSON object per chunk with exactly ``CHUNK_FIELDS``; ``csv``: the same columns, ``heading_path`` as a JSON string; ``parquet``: the
-  same columns, ``heading_path`` a list of strings; ``langchain``: JSONL of
+  JSON object per chunk with exactly ``CHUNK_FIELDS``; ``csv``: the same columns, ``heading_path``
+  as a JSON string; ``parquet``: the same columns, ``heading_path`` a list of strings;
+  ``langchain``: JSONL of
   ``{"page_content": text, "metadata": {every other field}}``. Output is deterministic (rule 7).
 * ``build_manifest(tokenized, policy, chunks, report)`` → the run's manifest dict.
 * ``write_outputs(chunks, manifest, out_path, fmt)`` writes the chunk file and
