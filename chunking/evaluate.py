@@ -168,8 +168,8 @@ def sample_probes(tokenized: "TokenizedBook", n: int, seed: int) -> list[Probe]:
     probes = []
     for i in picked:
         s, e = spans[i]
-        t0 = int(np.searchsorted(tokenized.char_starts, s, side="right")) - 1
-        t1 = int(np.searchsorted(tokenized.char_starts, e - 1, side="right"))
+        t0 = tokenized.token_at_char(s)
+        t1 = tokenized.token_at_char(e - 1) + 1
         probes.append(Probe(s, e, t0, t1, bisect.bisect_right(bounds, s), make_query(text[s:e], seed, s)))
     return probes
 
