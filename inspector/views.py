@@ -53,8 +53,8 @@ def chunk_picker(last: int) -> int:
 def clicked_chunk(event: object) -> int | None:
     """The ``order`` of the chunk bar a plotly selection event points at (None: no chunk bar).
 
-    Chunk bars carry ``customdata = [order, hover text]``; the Chapters row carries only its hover
-    text and the chapter bands none, so a click there selects nothing.
+    Chunk bars carry ``customdata = [order, …hover fields]``; the Chapters row carries only its
+    hover text and the chapter bands none, so a click there selects nothing.
     """
     points = [p for p in (event.selection.points if event else []) if p.get("customdata")]
     order = points[0]["customdata"][0] if points else None

@@ -82,13 +82,13 @@ def test_chunk_hover_names_id_pages_tokens_chapter_section_and_end_reason(book: 
     chunks = make_chunks(book, [(0, 120), (202, 302)], chapters=["One", "Two"],
                          reasons=["token_limit", "book_end"])
     fig = figures.boundaries_figure(book, chunks)
-    hover = {row[0]: row[1] for t in chunk_traces(fig) for row in t.customdata}
+    hover = {row[0]: list(row) for t in chunk_traces(fig) for row in t.customdata}
     for c in chunks:
-        assert f"<b>chunk {c.order}</b> {c.id[:12]}" in hover[c.order]
-        assert f"{c.token_count} tokens" in hover[c.order]
-        assert f"chapter: {c.chapter}<br>section: –<br>ended by: {c.end_reason}" in hover[c.order]
-    assert "pages 1 (p. 11) – 2 (p. 12)" in hover[0] and "pages 4 (p. 14)<br>" in hover[1]
-    assert all(t.hovertemplate == "%{customdata[1]}<extra></extra>" for t in chunk_traces(fig))
+        assert hover[c.order] == [c.order, c.id[:12], hover[c.order][2], c.token_count, c.chapter, "–",
+                                  c.end_reason]
+    assert hover[0][2] == "1 (p. 11) – 2 (p. 12)" and hover[1][2] == "4 (p. 14)"
+    for t in chunk_traces(fig):
+        assert [f"%{{customdata[{k}]}}" in t.hovertemplate for k in range(7)] == [True] * 7
 
 
 def test_selected_chunk_alone_is_outlined(book: Book) -> None:
@@ -168,7 +168,7 @@ def test_book_strings_in_figures_are_escaped_for_plotlys_html_subset() -> None:
     (chap,) = [t for t in fig.data if t.name == "Chapters"]
     assert chap.text[0] == '1 &lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;'
     (bar,) = chunk_traces(fig)
-    assert "chapter: &lt;b&gt;bold&lt;/b&gt;<br>" in bar.customdata[0][1]
+    assert bar.customdata[0][4] == "&lt;b&gt;bold&lt;/b&gt;"
     assert "<a" not in chap.customdata[0][0]
     marks = figures.coverage_figure(book, chunks).data[1]
     assert "<a" not in marks.text[0]
