@@ -12,7 +12,7 @@ import html
 import streamlit as st
 
 from chunking.models import Heading
-from inspector import figures, pdfview, render, tables
+from inspector import figures, pdfview, render, state, tables
 from inspector.state import AppRun
 
 END_REASON_TEXT = {
@@ -59,6 +59,26 @@ def clicked_chunk(event: object) -> int | None:
     points = [p for p in (event.selection.points if event else []) if p.get("customdata")]
     order = points[0]["customdata"][0] if points else None
     return order if isinstance(order, int) else None
+
+
+def chunk_page(title: str) -> AppRun:
+    """Frame of a page that shows the current chunks: config, shared sidebar, cached run, heading.
+
+    Stops the page with an info box when the book produced no chunks (it has no text).
+
+    Args:
+        title (str): the page's name, shown in the browser tab.
+
+    Returns:
+        AppRun: the current book chunked under the sidebar's policy.
+    """
+    st.set_page_config(page_title=f"{title} · Book Chunk Inspector", layout="wide")
+    run = state.current_run(state.sidebar_policy())
+    book_heading(run)
+    if not run.chunks:
+        st.info("This book produced no chunks (it has no text).")
+        st.stop()
+    return run
 
 
 def book_heading(run: AppRun) -> None:

@@ -5,13 +5,7 @@ import streamlit as st
 
 from inspector import figures, state, tables, views
 
-st.set_page_config(page_title="Boundaries · Book Chunk Inspector", layout="wide")
-policy = state.sidebar_policy()
-run = state.current_run(policy)
-views.book_heading(run)
-if not run.chunks:
-    st.info("This book produced no chunks (it has no text).")
-    st.stop()
+run = views.chunk_page("Boundaries")
 n_pages = max(len(run.book.pages), 2)
 fences = figures.fence_headings(run.book)
 

@@ -5,13 +5,7 @@ import streamlit as st
 
 from inspector import figures, state, views
 
-st.set_page_config(page_title="Overlap · Book Chunk Inspector", layout="wide")
-policy = state.sidebar_policy()
-run = state.current_run(policy)
-views.book_heading(run)
-if not run.chunks:
-    st.info("This book produced no chunks (it has no text).")
-    st.stop()
+run = views.chunk_page("Overlap")
 
 stats = figures.overlap_stats(run.score, run.chunks)
 cols = st.columns(4)

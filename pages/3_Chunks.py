@@ -2,15 +2,9 @@
 
 import streamlit as st
 
-from inspector import state, tables, views
+from inspector import tables, views
 
-st.set_page_config(page_title="Chunks · Book Chunk Inspector", layout="wide")
-policy = state.sidebar_policy()
-run = state.current_run(policy)
-views.book_heading(run)
-if not run.chunks:
-    st.info("This book produced no chunks (it has no text).")
-    st.stop()
+run = views.chunk_page("Chunks")
 
 chapters = list(dict.fromkeys(c.chapter for c in run.chunks))
 reasons = list(dict.fromkeys(c.end_reason for c in run.chunks))
