@@ -24,3 +24,12 @@ def reference(name: str) -> dict:
 @pytest.fixture(scope="session")
 def sample_paths() -> dict[str, Path]:
     return {p.stem: p for p in sorted(SAMPLES.iterdir()) if p.suffix in (".pdf", ".epub")}
+
+
+@pytest.fixture
+def fresh_streamlit_caches() -> None:
+    """Clear Streamlit's process-wide caches, so AppTests never see each other's books."""
+    import streamlit as st
+
+    st.cache_data.clear()
+    st.cache_resource.clear()

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
@@ -24,6 +23,8 @@ from chunking.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 from inspector import figures, tables
+
+pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -42,12 +43,6 @@ Some text with <img src=x onerror=alert(1)> and **bold markdown** and [a link](j
 
 Second chapter text, plain and simple, with a `code span` and _emphasis_.
 """
-
-
-@pytest.fixture(autouse=True)
-def clear_caches() -> None:
-    st.cache_data.clear()
-    st.cache_resource.clear()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from chunking.compare import boundary_diff, policy_label, scorecard_rows
@@ -18,18 +17,12 @@ from chunking.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("fresh_streamlit_caches")]
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 PAGE = "pages/5_Compare.py"
 DEFAULT = ROOT / "sample_books" / "r-intro.pdf"
-
-
-@pytest.fixture(autouse=True)
-def clear_caches() -> None:
-    st.cache_data.clear()
-    st.cache_resource.clear()
 
 
 @pytest.fixture(scope="module")
