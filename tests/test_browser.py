@@ -42,18 +42,24 @@ def cli_jsonl(book: Path, out: Path, max_tokens: int) -> bytes:
 def set_max_tokens(page: Page, target: int) -> int:
     """Move the Max tokens slider to ``target`` with the keyboard (one press = one 16-token step).
 
-    Keys are pressed until the thumb shows ``target``: a press that lands while a rerun redraws
-    the sidebar can be lost, so the loop re-reads the value instead of counting presses.
+    Keys are pressed until the thumb shows ``target``. Each press starts a rerun, and a rerun that
+    finishes late can redraw the sidebar with an older value, so the value is re-read once the app
+    is idle and the keys are pressed again until it holds.
     """
     thumb = page.get_by_test_id("stSidebar").get_by_role("slider", name="Max tokens")
-    for _ in range(64):
-        value = int(thumb.input_value())
-        if value == target:
+    for _attempt in range(5):
+        for _ in range(64):
+            value = int(thumb.input_value())
+            if value == target:
+                break
+            thumb.focus()
+            thumb.press("ArrowLeft" if value > target else "ArrowRight")
+        page.keyboard.press("Tab")
+        wait_idle(page)
+        page.wait_for_timeout(500)
+        wait_idle(page)
+        if int(thumb.input_value()) == target:
             break
-        thumb.focus()
-        thumb.press("ArrowLeft" if value > target else "ArrowRight")
-    page.keyboard.press("Tab")
-    wait_idle(page)
     return int(thumb.input_value())
 
 
