@@ -27,6 +27,13 @@ HEADING_KINDS = ("part", "chapter", "section", "front", "back", "appendix")
 CHAPTER_LEVEL_KINDS = frozenset({"chapter", "front", "back", "appendix"})
 """Kinds that open a chapter-level unit (a chunk fence under ``fence="chapter"``)."""
 
+SIGNALS = ("outline", "nav", "contents", "typography", "keyword", "numbering", "running_header",
+           "html_heading", "spine")
+"""Independent signals a heading can be supported by (``Heading.evidence``): the PDF outline, the
+EPUB nav/NCX, the printed table of contents, font size/weight against the body, a heading keyword
+(``Chapter``), a numbering sequence, a change of running header, an HTML ``h1``-``h3`` tag, and the
+start of an EPUB spine document."""
+
 STRUCTURE_SOURCES = ("auto", "outline", "headings", "none")
 """Where structure comes from: the outline/TOC, the text's headings, the best of both, or nothing."""
 
@@ -79,6 +86,10 @@ class Heading:
         char_offset (int): exact start in ``Book.text``; mid-page starts are mid-page.
         source (str): ``outline`` (PDF bookmarks, EPUB nav/NCX), ``headings`` (found in the text
             or its typography) or ``markdown`` (``#`` headings of a Markdown file).
+        evidence (tuple[tuple[str, str], ...]): ``(signal, where)`` pairs, one per independent
+            signal that supports this heading (``SIGNALS``), e.g. ``("outline", "level 2 'Syntax'
+            -> p. 40")``, ``("typography", "p. 40 line 1: 17.2 pt, body 10.0 pt")``.
+        confidence (float): 0-1, how strongly the signals agree (``chunking.structure.evidence``).
     """
 
     level: int
@@ -89,9 +100,13 @@ class Heading:
     page_label: str
     char_offset: int
     source: str
+    evidence: tuple[tuple[str, str], ...] = ()
+    confidence: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["evidence"] = [list(pair) for pair in self.evidence]
+        return out
 
 
 @dataclass

@@ -7,7 +7,8 @@ import json
 from chunking.cli import main
 from pdf_factory import body, make_pdf
 
-KEYS = {"level", "kind", "title", "number", "page", "page_label", "char_offset", "source"}
+KEYS = {"level", "kind", "title", "number", "page", "page_label", "char_offset", "source", "evidence",
+        "confidence"}
 
 
 def _book(tmp_path):

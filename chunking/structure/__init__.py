@@ -16,7 +16,6 @@ front/back matter and appendices sit at chapter level; sections one level below.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 from ..models import Heading
 from ..normalise import NormalisedBook
@@ -24,22 +23,11 @@ from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
 from .kinds import BACK_WORDS, FRONT_WORDS
 from .outline import check_outline
+from .result import StructureResult
 from .typography import FontProbe
 
 OUTLINE_MAX_DROPPED = 0.4
 """``auto`` falls back to the text when more than this share of outline entries do not hold."""
-
-
-@dataclass
-class StructureResult:
-    """Headings and the facts Diagnostics reports about how they were found."""
-
-    headings: tuple[Heading, ...]
-    source: str
-    outline_entries: int = 0
-    outline_dropped: int = 0
-    outline_repaired: int = 0
-    warnings: list[str] = field(default_factory=list)
 
 
 def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> StructureResult:
