@@ -22,6 +22,7 @@ from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
 from .kinds import BACK_WORDS, FRONT_WORDS
+from .epub import epub_structure
 from .outline import check_outline
 from .result import StructureResult
 from .typography import FontProbe
@@ -43,6 +44,13 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
     """
     if mode == "none":
         return StructureResult((), "none", outline_entries=len(raw.outline))
+    if raw.format == "epub":
+        return epub_structure(raw, norm, mode, _generic)
+    return _generic(raw, norm, mode)
+
+
+def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
+    """The format-independent detector: the outline cross-checked, else headings in the text."""
     if raw.format == "md" and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
         return StructureResult(_levelled(checked.drafts, norm, "markdown")[0], "markdown", checked.entries)
