@@ -105,7 +105,9 @@ def test_auto_falls_back_to_text_headings_when_the_outline_does_not_hold_up():
     assert any("outline does not hold up" in w for w in book.diagnostics.warnings)
     forced = load_book(data, name="bad-outline.pdf", structure="outline")
     assert forced.diagnostics.structure_source == "outline"
-    assert [h.title for h in forced.headings] == ["Gamma"]
+    # forced: entries the text does not confirm stay where they point, marked unconfirmed
+    assert [(h.title, h.page) for h in forced.headings] == [("Wrong One", 1), ("Wrong Two", 2), ("Gamma", 3)]
+    assert [h.confidence < 0.5 for h in forced.headings] == [True, True, False]
 
 
 def test_unnumbered_entries_before_the_first_chapter_are_front_and_after_the_last_back():

@@ -21,7 +21,7 @@ not hold up. A line can start a heading anywhere on a page, but:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..normalise import NormalisedBook
 from .kinds import SECTION_NUMBER_ONLY, is_spelled_number, number_value, parse_heading, title_like
@@ -52,6 +52,8 @@ class Draft:
     large: bool | None = None
     top: bool = False
     needs_large: bool = False
+    evidence: list[tuple[str, str]] = field(default_factory=list)
+    confirmed: bool = True
 
 
 def detect_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:

@@ -28,7 +28,8 @@ from rapidfuzz import fuzz
 from ..normalise import NormalisedBook
 from ..readers.raw import OutlineEntry, RawBook
 from .headings import Draft
-from .kinds import LETTER_HEADING, SECTION_HEADING, SECTION_NUMBER_ONLY, clean_title, parse_heading
+from .kinds import (LETTER_HEADING, NUMBER_RE, SECTION_HEADING, SECTION_NUMBER_ONLY, clean_title,
+                    parse_heading)
 
 SEARCH_PAGES = 3
 """How far (in pages) an entry may point off its real page and still be repaired."""
@@ -36,9 +37,27 @@ SEARCH_PAGES = 3
 FUZZY_MIN = 88
 """rapidfuzz ratio (0-100) above which a line counts as the entry's title."""
 
-_LEADING_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z])(?:\.\d{1,3})*\.?\s+")
+WINDOW_LINES = 3
+"""A heading may run over this many lines (a label line, a title wrapped once more)."""
+
+SHORT_TITLE = 4
+"""Titles of at most this many characters must match a line exactly (a ratio means little)."""
+
+Y_SLACK = 6.0
+"""Points above a destination's y a line top may sit and still be the line it points at."""
+
+_LEADING_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,3})*\.?\s+")
 _KEYWORD_START = re.compile(r"\s*(?:chapter|part|section|appendix)\s", re.I)
-_LABEL_LINE = re.compile(r"^(chapter|part|appendix)\s+\S+$|^\d{1,3}(\.\d{1,3})*\.?$|^chapter$", re.I)
+_LABEL_LINE = re.compile(
+    rf"^(chapter|part|appendix|section|lecture|unit)\s+\S+$|^\d{{1,3}}(\.\d{{1,3}})*\.?$|"
+    rf"^(chapter|part|appendix)$|^[IVXLC]{{1,6}}\.?$|^{NUMBER_RE}$", re.I)
+"""A line that labels the heading under it (``Chapter 7``, ``Part I``, ``7``, ``CHAPTER`` / ``ONE``)."""
+
+_ROMAN_TITLE = re.compile(r"^(?P<num>(?=[IVXLC])X{0,3}(?:IX|IV|V?I{0,3}))\.?\s+(?P<title>[A-Z].*)$")
+"""``II Plotting styles``: an outline title numbered in roman (a part, when its depth says so)."""
+
+_LABEL_LINES_ABOVE = 2
+"""How many label lines may stack above a title (Sphinx: ``CHAPTER`` / ``ONE`` / ``Title``)."""
 
 
 @dataclass
@@ -50,6 +69,7 @@ class OutlineResult:
     repaired: int
     dropped: int
     warnings: list[str]
+    unconfirmed: int = 0
 
 
 def _key(text: str) -> str:
@@ -73,6 +93,34 @@ def _title_variants(line: str) -> list[str]:
     if m:
         out.append(_key(m.group("title")))
     return out
+
+
+def _wanted(title: str) -> list[str]:
+    """The keys an outline title may appear under: as is, and without its number or keyword."""
+    out = []
+    for variant in _title_variants(title):
+        if variant and variant not in out:
+            out.append(variant)
+    return out
+
+
+def _best(wants: list[str], variants: list[str]) -> float:
+    best = 0.0
+    for want in wants:
+        for v in variants:
+            if len(want) <= SHORT_TITLE or len(v) <= SHORT_TITLE:
+                score = 100.0 if want == v else 0.0
+            else:
+                score = fuzz.ratio(want, v)
+            best = max(best, score)
+    return best
+
+
+def _may_continue(wants: list[str], variants: list[str], line: str) -> bool:
+    """Whether a window holding ``line`` so far may take the next line too."""
+    if _LABEL_LINE.match(line.strip()):
+        return True
+    return any(len(v) >= 3 and any(w.startswith(v) for w in wants) for v in variants)
 
 
 class _Pages:
@@ -106,24 +154,35 @@ class _Pages:
     def find(self, index: int, title: str, y: float | None) -> int | None:
         """Return the index of the kept line on page ``index`` that holds ``title``, or None.
 
-        A title may run over two lines. When several lines hold it, the one whose top is
-        nearest the destination ``y`` wins (the PDF's line positions are read only then);
-        without ``y``, the best match.
+        The title is compared with and without its leading number or keyword (``7 Title``
+        against ``Chapter 7`` / ``Title``, ``I Gnuplot`` against ``Part I`` / ``Gnuplot``), and
+        with windows of up to ``WINDOW_LINES`` lines (titles wrapped over two lines, a label line
+        above the title). When several lines hold it, the one whose top is nearest the
+        destination ``y`` wins (the PDF's line positions are read only then); without ``y``,
+        the best match.
         """
         lines = self.norm.lines[index]
-        want = _key(title)
-        if not want or not lines:
+        wants = _wanted(title)
+        if not wants or not lines:
             return None
         variants = self.variants(index)
+        longest = max(len(w) for w in wants)
         hits: list[tuple[int, float]] = []
         for i, (_, line) in enumerate(lines):
             if len(line) > 3 * len(title) + 20:
                 continue
-            score = max(fuzz.ratio(want, v) for v in variants[i])
-            if score < FUZZY_MIN and i + 1 < len(lines) and any(len(v) >= 3 and want.startswith(v)
-                                                                 for v in variants[i]):
-                joined = _title_variants(line + " " + lines[i + 1][1])
-                score = max(fuzz.ratio(want, v) for v in joined)
+            score = _best(wants, variants[i])
+            joined = line
+            for k in range(i + 1, min(len(lines), i + WINDOW_LINES)):
+                # NOTE: a window only grows while what it holds so far is a part of the title
+                # (or a bare label line such as ``Part I``), so body lines are never joined.
+                if score >= FUZZY_MIN or not _may_continue(wants, variants[i] if k == i + 1
+                                                           else _title_variants(joined), joined):
+                    break
+                joined = joined + " " + lines[k][1]
+                if len(_key(joined)) > longest + 40:
+                    break
+                score = max(score, _best(wants, _title_variants(joined)))
             if score >= FUZZY_MIN:
                 hits.append((i, score))
         if not hits:
@@ -135,6 +194,19 @@ class _Pages:
             if placed:
                 return min(placed)[1]
         return max(hits, key=lambda h: (h[1], -h[0]))[0]
+
+    def nearest(self, index: int, y: float) -> int | None:
+        """The kept line of page ``index`` whose top is nearest below-or-at ``y`` (an outline
+        destination the text does not confirm: kept where the outline points)."""
+        lines = self.norm.lines[index]
+        if self.pdf is None or not lines:
+            return None
+        best = None
+        for i in range(len(lines)):
+            top = self._top(index, i)
+            if top is not None and top >= y - Y_SLACK and (best is None or top < best[0]):
+                best = (top, i)
+        return best[1] if best else None
 
     def _top(self, index: int, i: int) -> float | None:
         lines = self.norm.lines[index]
@@ -155,7 +227,7 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
         OutlineResult: drafts (kind, number, title, page, offset) with their outline depth.
     """
     drafts: list[tuple[Draft, int]] = []
-    repaired = dropped = 0
+    repaired = dropped = unconfirmed = 0
     warnings: list[str] = []
     n_pages = len(norm.pages)
     pages = _Pages(norm, raw.pdf)
@@ -167,21 +239,32 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
             dropped += 1
             continue
         if raw.format == "epub" or entry.offset is not None:
-            draft = _trusted(entry, title, norm)
+            draft = _trusted(entry, title, norm, raw.format)
         else:
             draft, moved = _verified(entry, title, pages)
             if draft is None:
                 dropped += 1
                 continue
             repaired += moved
+            unconfirmed += not draft.confirmed
         drafts.append((draft, entry.level))
+    # NOTE: an unconfirmed entry that lands on the line where a confirmed entry starts adds
+    # nothing but a duplicate: it is dropped (its title was not found anywhere).
+    taken = {d.offset for d, _ in drafts if d.confirmed}
+    kept = [(d, depth) for d, depth in drafts if d.confirmed or d.offset not in taken]
+    dropped += len(drafts) - len(kept)
+    unconfirmed -= len(drafts) - len(kept)
+    drafts = kept
     if dropped:
         warnings.append(
             f"{dropped} of {len(raw.outline)} outline entries were not found in the text and were dropped")
-    return OutlineResult(drafts, len(raw.outline), repaired, dropped, warnings)
+    if unconfirmed:
+        warnings.append(f"{unconfirmed} of {len(raw.outline)} outline entries were not found in the text "
+                        "and were kept where their destination points (unconfirmed)")
+    return OutlineResult(drafts, len(raw.outline), repaired, dropped, warnings, unconfirmed)
 
 
-def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook) -> Draft:
+def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook, raw_format: str) -> Draft:
     """An EPUB/Markdown entry: its position is exact; the line there tells kind and number."""
     index = entry.page - 1
     offset = norm.pages[index].char_start
@@ -191,10 +274,14 @@ def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook) -> Draft:
     at = bisect.bisect_right([start for start, _ in lines], offset) - 1
     line = lines[at][1].strip() if at >= 0 else ""
     kind, number, clean = _classify(title, line if _key(title) in _key(line) else "")
-    return Draft(kind, number, clean, index, offset)
+    where = f"level {entry.level} '{title}' -> p. {entry.page}"
+    return Draft(kind, number, clean, index, offset, evidence=[("nav" if raw_format == "epub" else "outline", where)])
 
 
 def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | None, int]:
+    """The entry placed on the line that holds its title, on its page or up to ``SEARCH_PAGES``
+    away (then it counts as moved). Not found anywhere but with a destination y: kept where it
+    points, unconfirmed. Else None (dropped)."""
     index = entry.page - 1
     order = [index] + [index + d * s for d in range(1, SEARCH_PAGES + 1) for s in (-1, 1)]
     for page in order:
@@ -205,22 +292,38 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
             continue
         lines = pages.norm.lines[page]
         label = ""
-        if line_i > 0 and _LABEL_LINE.match(lines[line_i - 1][1].strip()):
-            line_i -= 1
-            label = lines[line_i][1].strip()
-        kind, number, clean = _classify(title, label or lines[line_i][1].strip())
-        return Draft(kind, number, clean, page, lines[line_i][0]), int(page != index)
+        for _ in range(_LABEL_LINES_ABOVE):
+            if line_i > 0 and _LABEL_LINE.match(lines[line_i - 1][1].strip()):
+                line_i -= 1
+                label = lines[line_i][1].strip() + (" " + label if label else "")
+            else:
+                break
+        head = " ".join(line for _, line in lines[line_i:line_i + WINDOW_LINES])
+        kind, number, clean = _classify(title, label or lines[line_i][1].strip(), head)
+        where = f"level {entry.level} '{title}' -> p. {page + 1} line {line_i + 1}"
+        draft = Draft(kind, number, clean, page, lines[line_i][0], evidence=[("outline", where)])
+        return draft, int(page != index)
+    if entry.y is not None and 0 <= index < len(pages.norm.pages):
+        line_i = pages.nearest(index, entry.y)
+        if line_i is not None:
+            lines = pages.norm.lines[index]
+            kind, number, clean = _classify(title, "", "")
+            where = f"level {entry.level} '{title}' -> p. {index + 1} y {entry.y:.0f} (title not on the page)"
+            return Draft(kind, number, clean, index, lines[line_i][0], evidence=[("outline", where)],
+                         confirmed=False), 0
     return None, 0
 
 
-def _classify(title: str, line: str) -> tuple[str, str, str]:
-    """Kind, number and clean title from the outline title and the text line that holds it."""
-    for text in (line, title):
+def _classify(title: str, line: str, head: str = "") -> tuple[str, str, str]:
+    """Kind, number and clean title from the outline title and the text that holds it: the
+    heading's first line (a label line when it has one), then the joined heading lines, then the
+    title itself."""
+    for text in (line, head, title):
         parsed = parse_heading(text) if text else None
         if parsed is None:
             continue
         if parsed.kind in ("chapter", "part", "appendix") and not parsed.title:
-            return parsed.kind, parsed.number, _strip_number(title)
+            return parsed.kind, parsed.number, _strip_number(title, parsed.number)
         if parsed.kind in ("chapter", "part", "appendix", "section", "back", "front"):
             return parsed.kind, parsed.number, parsed.title or _strip_number(title)
         if parsed.kind == "numbered":
@@ -228,10 +331,17 @@ def _classify(title: str, line: str) -> tuple[str, str, str]:
     m = SECTION_NUMBER_ONLY.match(line)
     if m:
         return "section", m.group("num"), _strip_number(title)
+    m = _ROMAN_TITLE.match(title)
+    if m:
+        return "roman", m.group("num"), m.group("title")
     return "unnumbered", "", _strip_number(title)
 
 
-def _strip_number(title: str) -> str:
+def _strip_number(title: str, number: str = "") -> str:
+    """The title without a leading section/chapter number, or without ``number`` (``I Gnuplot``
+    under a ``Part I`` label line)."""
+    if number and title.startswith(number + " ") and len(title) > len(number) + 1:
+        return title[len(number) + 1:].lstrip(" .:")
     m = SECTION_HEADING.match(title)
     if m:
         return m.group("title")

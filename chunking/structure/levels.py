@@ -1,0 +1,131 @@
+"""Stage 3 (structure), levels: which depth of a nested source (PDF outline, EPUB nav) holds the
+chapters, and the final kind and level of every entry.
+
+Why not "the most common depth": in a book with many numbered sections the sections outnumber
+the chapters, and under a single outline root every entry is one level deeper than it should
+be. What is true of outlines in general:
+
+* a depth whose entries are mostly parts (``Part I``, or titles numbered ``I``, ``II``… above
+  deeper entries) is the part level;
+* the chapter depth is the shallowest other depth with at least two entries (a lone root holds
+  the book, not a chapter);
+* numbering overrides depth entry by entry: an ``N.M`` entry is a section wherever the source
+  put it.
+
+Levels: 1 is the top of this book's hierarchy (parts when the book has parts, else chapters);
+front/back matter and appendices sit at chapter level; sections one level below, deeper source
+depths deeper still.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..models import Heading
+from ..normalise import NormalisedBook
+from .headings import Draft
+from .kinds import BACK_WORDS, FRONT_WORDS, number_value
+
+PART_SHARE = 0.5
+"""A depth is the part level when at least this share of its (non front/back) entries are parts."""
+
+CHAPTER_KINDS = ("chapter", "numbered", "appendix", "roman")
+"""Draft kinds that open a chapter-level unit when they stand at the chapter depth."""
+
+
+def _is_part_depth(drafts: list[Draft], deeper: bool) -> bool:
+    body = [d for d in drafts if d.kind not in ("front", "back")]
+    if not deeper or not body:
+        return False
+    parts = [d for d in body if d.kind == "part"]
+    romans = [d for d in body if d.kind == "roman"]
+    # NOTE: roman-numbered titles are parts only as a run I, II, III… (a chapter ``V Title`` alone
+    # is not a part level).
+    roman_run = len(romans) >= 2 and [number_value(d.number) for d in romans][:2] == [1, 2]
+    return len(parts) >= PART_SHARE * len(body) or (roman_run and len(parts) + len(romans) >= PART_SHARE * len(body))
+
+
+def choose_depths(drafts: list[tuple[Draft, int]]) -> tuple[set[int], int]:
+    """Return the part depths and the chapter depth of a nested source.
+
+    Args:
+        drafts: every entry with its source depth (1 = outermost).
+
+    Returns:
+        tuple[set[int], int]: depths that hold parts, and the depth that holds chapters.
+    """
+    by_depth: dict[int, list[Draft]] = defaultdict(list)
+    for d, depth in drafts:
+        by_depth[depth].append(d)
+    depths = sorted(by_depth)
+    parts: set[int] = set()
+    for k, depth in enumerate(depths):
+        deeper = k + 1 < len(depths)
+        if _is_part_depth(by_depth[depth], deeper):
+            parts.add(depth)
+            continue
+        if len(by_depth[depth]) < 2 and deeper:
+            continue  # a single root holds the whole book
+        return parts, depth
+    return parts, depths[-1] if depths else 1
+
+
+def levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str) -> tuple[tuple[Heading, ...], int]:
+    """Give each draft its final kind and level (see the module docstring).
+
+    Returns:
+        tuple[tuple[Heading, ...], int]: the headings in book order, and how many entries the
+        source put at chapter level although they are numbered sections (moved down).
+    """
+    if not drafts:
+        return (), 0
+    part_depths, chapter_depth = choose_depths(drafts)
+    at_chapter = [d.offset for d, depth in drafts
+                  if depth == chapter_depth and d.kind in CHAPTER_KINDS and d.number]
+    first, last = (min(at_chapter), max(at_chapter)) if at_chapter else (None, None)
+    # NOTE: "Part …" below the chapter depth is a section that happens to start with "Part".
+    has_parts = any((depth in part_depths and depth < chapter_depth) or (d.kind == "part" and depth <= chapter_depth)
+                    for d, depth in drafts)
+    top = 2 if has_parts else 1
+    out: list[Heading] = []
+    demoted = 0
+    for d, depth in drafts:
+        kind, level, title, number = d.kind, top, d.title, d.number
+        if depth in part_depths and depth < chapter_depth:
+            if kind in ("front", "back"):
+                level = top
+            else:
+                kind, level = "part", 1
+        elif depth <= chapter_depth and kind == "part":
+            level = 1
+        elif kind == "section" or depth > chapter_depth:
+            demoted += depth <= chapter_depth
+            kind, level = "section", top + max(1, depth - chapter_depth)
+            if d.kind == "part":
+                title, number = f"Part {d.number} {d.title}".strip(), ""
+        elif kind in ("numbered", "roman"):
+            kind = "chapter"
+        elif kind == "unnumbered":
+            kind = _matter_kind(d, first, last)
+        page = norm.pages[d.page]
+        out.append(Heading(level=level, kind=kind, title=title, number=number, page=page.number,
+                           page_label=page.label, char_offset=d.offset, source=source,
+                           evidence=tuple(d.evidence), confidence=_confidence(d)))
+    out.sort(key=lambda h: (h.char_offset, h.level))
+    return tuple(out), demoted
+
+
+def _confidence(d: Draft) -> float:
+    """More independent signals, more confidence; an outline entry the text does not show is weak."""
+    signals = {signal for signal, _ in d.evidence}
+    score = min(1.0, 0.35 + 0.25 * len(signals))
+    return round(score * (0.5 if not d.confirmed else 1.0), 2)
+
+
+def _matter_kind(d: Draft, first: int | None, last: int | None) -> str:
+    """An unnumbered chapter-level entry: front before the first chapter, back after the last."""
+    if FRONT_WORDS.match(d.title) or (first is not None and d.offset < first):
+        return "front"
+    if BACK_WORDS.search(d.title) or (last is not None and d.offset > last):
+        return "back"
+    return "chapter"
