@@ -1,0 +1,119 @@
+"""Where the structure bench finds its books and its scorer, shared by ``bench/structure.py`` and
+``tests/test_corpus_structure.py`` (issue 10).
+
+Three sets of books with verified chapter starts:
+
+* the development corpus: ground truth in ``../shared/corpus/*.json``, books fetched by
+  ``../shared/corpus/fetch.sh`` into a cache outside the repo;
+* books outside the corpus: ground truth in ``bench/extra-books/*.json``, books fetched by
+  ``bench/extra-books/fetch.sh`` (same format, same rules);
+* the sample books: ``sample_books/reference/*.json`` plus the front matter those references leave
+  out (``bench/sample-books-supplement.json``), merged into a temporary copy, never edited.
+
+``../shared`` is resolved beside the repo root (the checkout's parent folder), as in CI, where a
+fresh clone sits next to a copy of ``shared/``. The scoring rules live in one place,
+``../shared/corpus/score.py``: the bench runs it, the test imports its functions.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SHARED = ROOT.parent / "shared"
+CORPUS_GT = SHARED / "corpus"
+SCORE_PY = CORPUS_GT / "score.py"
+EXTRA_GT = HERE / "extra-books"
+SAMPLES = ROOT / "sample_books"
+SAMPLE_GT = SAMPLES / "reference"
+SUPPLEMENT = HERE / "sample-books-supplement.json"
+CACHE = Path(os.environ.get("BOOK_CHUNK_CACHE", Path.home() / ".cache" / "book-chunk-inspector"))
+"""Books are fetched under here (``corpus/``, ``extra-books/``); ``$BOOK_CHUNK_CACHE`` overrides it."""
+CHECKSUM_CHANGED = "does not match the sha256"
+"""What a fetch script prints when a Debian package changed under a ground truth (not a failure of ours)."""
+
+
+class ChecksumChanged(RuntimeError):
+    """A book's package no longer has the file its ground truth was built from."""
+
+
+class FetchFailed(RuntimeError):
+    """A fetch script failed for any other reason (no apt, no network, a bug)."""
+
+
+def fetch(script: Path, dest: Path) -> Path:
+    """Run a fetch script (``fetch.sh DIR``) and return the folder of books.
+
+    Raises:
+        ChecksumChanged: the script said a file does not match its sha256.
+        FetchFailed: it failed for any other reason.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(["bash", str(script), str(dest)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip() or proc.stdout.strip())[-600:]
+        if CHECKSUM_CHANGED in proc.stderr:
+            raise ChecksumChanged(tail)
+        raise FetchFailed(f"{script} exited {proc.returncode}: {tail}")
+    return dest
+
+
+def fetch_corpus(dest: Path | None = None) -> Path:
+    """The 13 corpus books, fetched (idempotently) into ``dest`` or the cache."""
+    return fetch(CORPUS_GT / "fetch.sh", dest or CACHE / "corpus")
+
+
+def fetch_extra(dest: Path | None = None) -> Path:
+    """The books outside the corpus, fetched (idempotently) into ``dest`` or the cache."""
+    return fetch(EXTRA_GT / "fetch.sh", dest or CACHE / "extra-books")
+
+
+def load_scorer() -> ModuleType:
+    """``score.py`` as a module (its ``score_pdf``, ``score_epub``, ``f1``, ``CHAPTER_LEVEL``)."""
+    spec = importlib.util.spec_from_file_location("corpus_score", SCORE_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def truths(folder: Path) -> dict[str, dict]:
+    """Ground-truth JSONs of a folder by stem, those score.py would read (with ``entries``, ``file``)."""
+    out = {}
+    for path in sorted(folder.glob("*.json")):
+        gt = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(gt, dict) and "entries" in gt and "file" in gt:
+            out[path.stem] = gt
+    return out
+
+
+def sample_truths() -> dict[str, dict]:
+    """The sample books' references with the supplement's front matter added (in page order)."""
+    extra = json.loads(SUPPLEMENT.read_text(encoding="utf-8"))["books"]
+    out = {}
+    for name, gt in truths(SAMPLE_GT).items():
+        added = extra.get(name, [])
+        if added:
+            gt = dict(gt, entries=sorted(gt["entries"] + added, key=lambda e: e.get("start_page") or 0))
+        out[name] = gt
+    return out
+
+
+def write_truths(gts: dict[str, dict], folder: Path) -> Path:
+    """Write ground truths as ``<stem>.json`` into ``folder`` (for score.py's ``--gt``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, gt in gts.items():
+        (folder / f"{name}.json").write_text(json.dumps(gt, indent=1), encoding="utf-8")
+    return folder
+
+
+def score(scorer: ModuleType, gt: dict, headings: list[dict]) -> tuple[float, float, float, str]:
+    """Precision, recall, F1 and notes (misses, false starts) of headings, by score.py's rules."""
+    rule = scorer.score_pdf if gt["format"] == "pdf" else scorer.score_epub
+    p, r, missed, false = rule(gt, headings)
+    return p, r, scorer.f1(p, r), "; ".join(x for x in (missed, false) if x)

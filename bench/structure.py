@@ -1,0 +1,258 @@
+"""Structure bench (issue 10): chapter F1 on real books with verified chapter starts, and the cost.
+
+``python bench/structure.py [--section now|before] [--corpus DIR] [--extra DIR] [--runs N]``
+
+* fetches the development corpus with ``../shared/corpus/fetch.sh`` and the books outside it with
+  ``bench/extra-books/fetch.sh`` into a cache outside the repo (``bench/corpus.py``; ``--corpus``,
+  ``--extra`` or ``$BOOK_CHUNK_CACHE`` choose other folders), and scores the sample books, the corpus
+  and the extra books with ``../shared/corpus/score.py``, which runs ``python -m chunking outline``
+  of this checkout once per book;
+* per book: precision, recall, F1, the misses and false starts, and what was found (parts,
+  chapter-level units, the levels chapters sit at); per set: the mean and the worst F1; for a book
+  whose ground truth has ``expect`` (parts, chapter level) the bench says whether it holds;
+* the cost: CPU time of ``chunking.structure.detect_structure(raw, norm, "auto")`` against PyMuPDF
+  ``page.get_text()`` over every page of the same PDF in the same process (the floor), on the
+  largest sample book and on the synthetic 2,000-page book (``bench/synthetic.py``); each figure
+  is the minimum of ``--runs`` repetitions, interleaved, a fresh ``read_raw`` + ``normalise`` before
+  each (untimed). Target: at most ``COST_TARGET`` × the floor.
+
+It rewrites one block of ``bench/STRUCTURE.md``: ``now`` (default) or ``before`` (the baseline kept
+for the before/after comparison), with the date and the git commit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import pymupdf
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import corpus  # noqa: E402
+from synthetic import DEFAULT_PAGES, cached_book  # noqa: E402
+
+ROOT = corpus.ROOT
+sys.path.insert(0, str(ROOT))  # this checkout's chunking, for the in-process cost runs
+OUT = HERE / "STRUCTURE.md"
+COST_TARGET = 0.25
+"""Issue 10: structure detection may cost at most this share of PyMuPDF get_text() of the same book."""
+CHAPTER_LEVEL = {"part", "chapter", "appendix", "front", "back"}
+LINE = re.compile(r"^(?P<file>\S+): F1 (?P<f1>[\d.]+) \(precision (?P<p>[\d.]+), recall (?P<r>[\d.]+)\)"
+                  r"(?:\s+(?P<notes>.*))?$")
+TITLE = """# Structure bench (issue 10)
+
+Chapter-level F1 of `python -m chunking outline` on books with verified chapter starts, scored by
+`../shared/corpus/score.py` (its rules: PDF by start page, EPUB by title; front and back matter count
+for precision), and the cost of structure detection. Reproduce with
+`.venv/bin/python bench/structure.py` (fetches the books into `~/.cache/book-chunk-inspector`;
+about 1 minute once the books are there, plus the cost runs). `--section before` rewrote the
+baseline block; the `now` block is rewritten on every run. The books outside the corpus and how
+their ground truth was built: `bench/extra-books/README.md`.
+"""
+
+
+def commit() -> str:
+    """Short commit of this checkout, with ``+dirty`` when the work tree has changes."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    sha = git("rev-parse", "--short", "HEAD")
+    return (sha + ("+dirty" if git("status", "--porcelain", "--untracked-files=no") else "")) if sha else "?"
+
+
+def score_set(books: Path, gt_dir: Path, work: Path) -> list[dict]:
+    """Run score.py on one set; return one row per book (scores, notes, headings found)."""
+    outlines = work / "outlines"
+    outlines.mkdir(parents=True, exist_ok=True)
+    out = f'{outlines}/$(basename {{book}}).jsonl'
+    cmd = f'{sys.executable} -m chunking outline {{book}} > "{out}" && cat "{out}"'
+    proc = subprocess.run([sys.executable, str(corpus.SCORE_PY), "--books", str(books), "--gt", str(gt_dir),
+                           "--cmd", cmd], cwd=ROOT, capture_output=True, text=True)
+    gts = {gt["file"]: gt for gt in corpus.truths(gt_dir).values()}
+    rows = []
+    for line in proc.stdout.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        headings = _read_outline(outlines / f"{m['file']}.jsonl")
+        rows.append({"file": m["file"], "p": float(m["p"]), "r": float(m["r"]), "f1": float(m["f1"]),
+                     "notes": m["notes"] or "", "found": _found(headings), "gt": gts.get(m["file"], {})})
+    if not rows:
+        raise RuntimeError(f"score.py scored nothing in {books}: {proc.stdout[-400:]} {proc.stderr[-400:]}")
+    return rows
+
+
+def _read_outline(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(ln) for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("{")]
+
+
+def _found(headings: list[dict]) -> dict:
+    """Counts of what the detector reported: parts, chapter-level units, levels of chapters."""
+    kinds = Counter(h.get("kind") for h in headings)
+    return {"parts": kinds["part"], "chapter_level": sum(kinds[k] for k in CHAPTER_LEVEL - {"part"}),
+            "chapter_levels": sorted({h.get("level") for h in headings if h.get("kind") == "chapter"}),
+            "headings": len(headings)}
+
+
+def _expect(row: dict) -> str:
+    """Whether a ground truth's ``expect`` (parts, chapter level) holds, in words; "" when none."""
+    want = row["gt"].get("expect")
+    if not want:
+        return ""
+    f = row["found"]
+    checks = []
+    if "parts" in want:
+        checks.append(f"parts {f['parts']} (want {want['parts']})")
+    if "chapters" in want:
+        checks.append(f"chapter-level units {f['chapter_level']} (want {want['chapters']})")
+    if "chapter_level" in want:
+        checks.append(f"chapters at level {f['chapter_levels'] or '-'} (want {want['chapter_level']})")
+    held = f["parts"] == want.get("parts", f["parts"])
+    if "chapters" in want:
+        held = held and f["chapter_level"] == want["chapters"]
+    if "chapter_level" in want:
+        held = held and f["chapter_levels"] == [want["chapter_level"]]
+    return f"{row['file']}: " + ", ".join(checks) + (" — **holds**" if held else " — **does not hold**")
+
+
+def table(rows: list[dict], heading: str) -> str:
+    """One set as Markdown: per book P/R/F1, what was found, misses and false starts; mean and worst."""
+    lines = [f"### {heading}", "",
+             "| book | P | R | F1 | found: parts / chapter-level / headings | misses and false starts |",
+             "|---|---:|---:|---:|---|---|"]
+    for row in rows:
+        f = row["found"]
+        notes = row["notes"].replace("|", "\\|")
+        lines.append(f"| {row['file']} | {row['p']:.2f} | {row['r']:.2f} | **{row['f1']:.2f}** | "
+                     f"{f['parts']} / {f['chapter_level']} / {f['headings']} | {notes} |")
+    mean = sum(r["f1"] for r in rows) / len(rows)
+    worst = min(rows, key=lambda r: r["f1"])
+    lines += ["", f"Mean F1 **{mean:.2f}**, worst **{worst['f1']:.2f}** ({worst['file']}), {len(rows)} books."]
+    expects = [e for e in (_expect(r) for r in rows) if e]
+    if expects:
+        lines += [""] + [f"- {e}" for e in expects]
+    return "\n".join(lines)
+
+
+def _timed(fn) -> tuple[float, float]:
+    w0, c0 = time.perf_counter(), time.process_time()
+    fn()
+    return time.process_time() - c0, time.perf_counter() - w0
+
+
+def cost(book: Path, runs: int) -> dict:
+    """Min over ``runs`` of the CPU and wall time of detect_structure and of the get_text() floor."""
+    from chunking.normalise import normalise
+    from chunking.readers import read_raw
+    from chunking.structure import detect_structure
+
+    data = book.read_bytes()
+    floor, detect = [], []
+    for _ in range(runs):
+        with pymupdf.open(book) as doc:
+            floor.append(_timed(lambda: [page.get_text() for page in doc]))
+        raw = read_raw(data, book.name)
+        try:
+            norm = normalise(raw.pages)
+            detect.append(_timed(lambda: detect_structure(raw, norm, "auto")))
+        finally:
+            if raw.pdf is not None:
+                raw.pdf.close()
+    with pymupdf.open(book) as doc:
+        pages = doc.page_count
+    best = lambda xs, i: min(x[i] for x in xs)  # noqa: E731
+    return {"book": book.name, "pages": pages, "floor_cpu": best(floor, 0), "floor_s": best(floor, 1),
+            "detect_cpu": best(detect, 0), "detect_s": best(detect, 1)}
+
+
+def cost_table(rows: list[dict], runs: int) -> str:
+    lines = ["### Cost of structure detection", "",
+             f"`detect_structure(raw, norm, \"auto\")` against PyMuPDF `page.get_text()` over all pages of the same "
+             f"PDF, in one process; minimum of {runs} interleaved repetitions; ratios in CPU time (wall beside). "
+             f"Target: ≤ {COST_TARGET}× the floor.", "",
+             "| book | pages | get_text() CPU s | detect_structure CPU s | ratio CPU | ratio wall | target |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    for c in rows:
+        ratio, wall = c["detect_cpu"] / c["floor_cpu"], c["detect_s"] / c["floor_s"]
+        verdict = "**met**" if ratio <= COST_TARGET else "**NOT met**"
+        lines.append(f"| {c['book']} | {c['pages']:,} | {c['floor_cpu']:.3f} | {c['detect_cpu']:.3f} | "
+                     f"**{ratio:.3f}×** | {wall:.3f}× | {verdict} |")
+    return "\n".join(lines)
+
+
+def write_block(block: str, section: str, out: Path) -> None:
+    """Replace the ``section`` block of ``out`` (the other block and the title are kept)."""
+    start, end = f"<!-- structure:{section} -->", f"<!-- /structure:{section} -->"
+    body = f"{start}\n{block}\n{end}"
+    old = out.read_text(encoding="utf-8") if out.exists() else TITLE
+    if start in old and end in old:
+        head, rest = old.split(start, 1)
+        new = head + body + rest.split(end, 1)[1]
+    elif section == "before" and "<!-- structure:now -->" in old:
+        head, rest = old.split("<!-- structure:now -->", 1)
+        new = head + body + "\n\n<!-- structure:now -->" + rest
+    else:
+        new = old.rstrip("\n") + "\n\n" + body + "\n"
+    out.write_text(new, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--section", choices=("now", "before"), default="now", help="which block to rewrite")
+    parser.add_argument("--corpus", type=Path, default=None, help="corpus books folder (default: the cache)")
+    parser.add_argument("--extra", type=Path, default=None, help="extra books folder (default: the cache)")
+    parser.add_argument("--runs", type=int, default=5, help="repetitions of each cost measurement (min is kept)")
+    parser.add_argument("--pages", type=int, default=DEFAULT_PAGES, help="synthetic book pages for the cost (0: none)")
+    parser.add_argument("--no-cost", action="store_true", help="scores only")
+    parser.add_argument("--out", type=Path, default=OUT, help="the Markdown file to update")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--commit", default=None, help="commit to report (default: this checkout's)")
+    args = parser.parse_args(argv)
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    log("fetching the corpus and the extra books …")
+    corpus_dir = corpus.fetch_corpus(args.corpus)
+    extra_dir = corpus.fetch_extra(args.extra) if corpus.truths(corpus.EXTRA_GT) else None
+    sections = []
+    with tempfile.TemporaryDirectory(prefix="structure-bench-") as tmp:
+        work = Path(tmp)
+        samples_gt = corpus.write_truths(corpus.sample_truths(), work / "samples-gt")
+        for label, books, gt in (("Sample books", corpus.SAMPLES, samples_gt),
+                                 ("Development corpus (`../shared/corpus`)", corpus_dir, corpus.CORPUS_GT),
+                                 ("Books outside the corpus (`bench/extra-books`)", extra_dir, corpus.EXTRA_GT)):
+            if books is None:
+                continue
+            log(f"scoring: {label}")
+            sections.append(table(score_set(books, gt, work / label.split()[0]), label))
+    if not args.no_cost:
+        largest = max(corpus.SAMPLES.glob("*.pdf"), key=lambda p: p.stat().st_size)
+        books = [largest]
+        if args.pages:
+            log(f"synthetic book: {args.pages} pages …")
+            books.append(cached_book(Path(tempfile.gettempdir()) / "book-chunk-bench", args.pages))
+        costs = []
+        for book in books:
+            log(f"cost: {book.name}, {args.runs} runs")
+            costs.append(cost(book, max(1, args.runs)))
+        sections.append(cost_table(costs, max(1, args.runs)))
+    title = "Before: the baseline, measured before the structure work" if args.section == "before" else "Now"
+    block = "\n\n".join([f"## {title} ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit {args.commit or commit()})",
+                         *sections])
+    print(block)
+    if not args.no_write:
+        write_block(block, args.section, args.out)
+        log(f"wrote {args.out} ({args.section})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
