@@ -39,6 +39,15 @@ starts with a digit or a keyword."""
 
 _ROMAN_LINE = re.compile(r"[ivxlc]{1,6}$")
 
+_BARE_NUMBER = re.compile(r"\d{1,2}")
+"""A chapter number standing alone on its line (the title follows on the next lines)."""
+
+STACK_TITLE_LINES = 3
+"""A title under a bare chapter number may wrap over this many lines."""
+
+STACK_TITLE_CHARS = 100
+"""...and is at most this long (longer is body text)."""
+
 
 @dataclass
 class Draft:
@@ -135,6 +144,19 @@ def _next_title(texts: list[str], i: int) -> str:
     return nxt if title_like(nxt, max_words=12) else ""
 
 
+def _stacked_title(texts: list[str], i: int) -> str:
+    """The title under a bare number line: the next 1-``STACK_TITLE_LINES`` title-like lines."""
+    parts: list[str] = []
+    for k in range(i + 1, min(len(texts), i + 1 + STACK_TITLE_LINES)):
+        line = texts[k]
+        if not title_like(line, max_words=12) or len(" ".join(parts + [line])) > STACK_TITLE_CHARS:
+            break
+        parts.append(line)
+        if k == i + 1 and not line.isupper() and len(line.split()) >= 4:
+            break  # a full mixed-case title line rarely wraps at a short first line
+    return " ".join(parts)
+
+
 def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | None:
     text = texts[i]
     top = i < TOP_LINES
@@ -143,26 +165,45 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         if not title:
             return None
         return Draft("chapter", texts[i + 1], title.title() if title.isupper() else title, index, offset,
-                     top=top)
+                     top=top, evidence=[("keyword", f"p. {index + 1}: 'CHAPTER' / '{texts[i + 1]}'")])
     m = SECTION_NUMBER_ONLY.match(text)
     if m and m.group("num").count(".") == 1:
         title = _next_title(texts, i)
         return Draft("section", m.group("num"), title, index, offset, top=top) if title else None
+    if _BARE_NUMBER.fullmatch(text):
+        # NOTE: a bare number then the title on 1-3 lines (``3`` / ``Graphical`` / ``procedures``):
+        # a page number or a table cell looks the same, so it must be set large.
+        title = _stacked_title(texts, i)
+        if not title:
+            return None
+        return Draft("numbered", text, title, index, offset, top=top, needs_large=True)
     parsed = parse_heading(text)
+    needs_large = False
     if parsed is None:
-        return None
+        # NOTE: ``9. Power Series.``: some books end every heading with a full stop; so do
+        # sentences, so such a line must be set large.
+        parsed = parse_heading(text, full_stop=True)
+        needs_large = True
+        if parsed is None:
+            return None
     kind, number, title = parsed.kind, parsed.number, parsed.title
-    if kind in ("chapter", "part", "appendix", "back") and number and not title:
+    keyword = kind in ("chapter", "part", "appendix", "section") and not text[:1].isdigit()
+    if kind == "section" and keyword and number.isdigit():
+        kind, needs_large = "numbered", True  # ``Section 3`` used for chapters: the chain decides
+    if kind in ("chapter", "part", "appendix", "back", "numbered") and number and not title:
         title = _next_title(texts, i)
-        if not title and kind == "chapter":
+        if not title and kind in ("chapter", "numbered"):
             return None
     if kind == "section" and (not title or number.count(".") != 1):
         return None
+    evidence = [("keyword", f"p. {index + 1}: '{text[:60]}'")] if keyword else []
     if kind == "numbered" and not top:
-        return Draft(kind, number, title, index, offset, top=False) if len(title.split()) <= 8 else None
+        if len(title.split()) > 8:
+            return None
+        return Draft(kind, number, title, index, offset, top=False, needs_large=needs_large, evidence=evidence)
     if kind in ("front", "back") and not number and i != 0:
         return None
-    return Draft(kind, number, title, index, offset, top=top)
+    return Draft(kind, number, title, index, offset, top=top, needs_large=needs_large, evidence=evidence)
 
 
 def _chapter_chain(cands: list[Draft]) -> list[Draft]:

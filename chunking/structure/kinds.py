@@ -74,11 +74,13 @@ def number_value(number: str) -> int:
     return 0
 
 
-def title_like(title: str, max_words: int = 14) -> bool:
+def title_like(title: str, max_words: int = 14, full_stop: bool = False) -> bool:
     """True when ``title`` reads like a heading title, not a sentence or a list item.
 
     Starts with an uppercase letter, digit or quote; at most ``max_words`` words; no trailing
-    comma/semicolon/colon/full stop; no dot leaders or trailing page number (contents lines).
+    comma/semicolon/colon, no trailing full stop unless ``full_stop`` (some books end every
+    heading with one: ``9. Power Series.``; callers then demand other evidence, e.g. size);
+    no dot leaders or trailing page number (contents lines).
     """
     title = title.strip()
     if not title or len(title) > 120 or len(title.split()) > max_words:
@@ -86,7 +88,9 @@ def title_like(title: str, max_words: int = 14) -> bool:
     first = title[0]
     if not (first.isupper() or first.isdigit() or first in "\"'“‘(«"):
         return False
-    if title[-1] in ",;:" or (title.endswith(".") and not title.endswith("..")):
+    if title[-1] in ",;:" or (title.endswith(".") and not title.endswith("..") and not full_stop):
+        return False
+    if full_stop and title.endswith("..") and not title.endswith("..."):
         return False
     if re.search(r"\.\s?\.\s?\.|\s\d+$", title):
         return False
@@ -103,7 +107,7 @@ def clean_title(title: str) -> str:
     return title.strip(" -–—:|•·¶")  # "¶": Sphinx permalink signs in EPUB nav titles
 
 
-def parse_heading(line: str) -> Parsed | None:
+def parse_heading(line: str, full_stop: bool = False) -> Parsed | None:
     """Understand one line as a heading, or return None.
 
     Args:
@@ -113,7 +117,8 @@ def parse_heading(line: str) -> Parsed | None:
         Parsed | None: ``kind`` is ``part``/``chapter``/``section``/``appendix`` for keyword
         headings, ``section`` for ``N.M Title``, ``numbered`` for ``N Title``/``N. Title``,
         ``front``/``back`` for known front/back matter names; the title may be ``""`` when the
-        keyword line stands alone (``Chapter 1`` with the title on the next line).
+        keyword line stands alone (``Chapter 1`` with the title on the next line). With
+        ``full_stop``, a title may end in one full stop, which is dropped from the title.
     """
     text = " ".join(line.split())
     m = KEYWORD_HEADING.match(text)
@@ -123,22 +128,27 @@ def parse_heading(line: str) -> Parsed | None:
         if kw != "appendix" and len(num) == 1 and num.isalpha() and not re.fullmatch(_ROMAN_RE, num):
             return None
         title = (m.group("title") or "").strip()
-        if title and not title_like(title):
+        if title and not title_like(title, full_stop=full_stop):
             return None
+        title = _drop_full_stop(title) if full_stop else title
         if kw == "appendix":
             return Parsed("back" if BACK_WORDS.search(title) else "appendix", num, title)
         return Parsed(kw, num, title)
     m = SECTION_HEADING.match(text)
-    if m and title_like(m.group("title")):
-        return Parsed("section", m.group("num"), m.group("title"))
+    if m and title_like(m.group("title"), full_stop=full_stop):
+        return Parsed("section", m.group("num"), _drop_full_stop(m.group("title")))
     m = NUMBERED_HEADING.match(text)
-    if m and title_like(m.group("title")):
-        return Parsed("numbered", m.group("num"), m.group("title"))
+    if m and title_like(m.group("title"), full_stop=full_stop):
+        return Parsed("numbered", m.group("num"), _drop_full_stop(m.group("title")))
     if FRONT_WORDS.match(text):
         return Parsed("front", "", text)
     if BACK_WORDS.match(text) or (BACK_WORDS.search(text) and len(text.split()) <= 3 and title_like(text)):
         return Parsed("back", "", text)
     return None
+
+
+def _drop_full_stop(title: str) -> str:
+    return title[:-1].rstrip() if title.endswith(".") and not title.endswith("..") else title
 
 
 def is_spelled_number(line: str) -> bool:
