@@ -18,8 +18,18 @@ Contract:
   targets on it resolve.
 * **Outline.** nav (EPUB 3) or NCX (EPUB 2) → ``OutlineEntry(level, title, page, offset)``: the
   1-based page where the target starts and the offset in that page's text (the anchor of a
-  ``#fragment``, 0 for a whole document). Entries whose target is outside the spine get page 0.
-  Titles are whitespace-collapsed, otherwise as stored (junk is for ``chunking.structure``).
+  ``#fragment``, 0 for a whole document). Hrefs are resolved relative to the nav/NCX file that
+  holds them (our own parse; ebooklib's table of contents only when ours is empty); a target that
+  is in no spine document there but whose file name is that of exactly one spine document is
+  moved to it (a warning counts them), since producers do write hrefs against the wrong folder.
+  Entries whose target is still outside the spine get page 0. Titles are whitespace-collapsed,
+  otherwise as stored (junk is for ``chunking.structure``).
+* **Linearity.** Spine items marked ``linear="no"`` (covers, translations, copies) are *kept* in
+  the text, in spine order: dropping them would lose text silently. Their pages carry
+  ``linear=False`` and a warning names how many there are; structure detection never makes a
+  chapter of them unless the nav lists them.
+* **Evidence for structure.** Each page records its ``h1``-``h6`` headings and its links to other
+  spine documents (``RawPage.html_headings`` / ``links``).
 """
 
 from __future__ import annotations
@@ -67,6 +77,7 @@ class Package:
         toc_base (str): the document ebooklib's toc hrefs are relative to (the OPF when the
             book has a nav, else the NCX).
         warnings (list[str]): what was skipped while parsing.
+        nonlinear (set[str]): zip paths of spine documents marked ``linear="no"``.
     """
 
     opf_path: str
@@ -76,6 +87,7 @@ class Package:
     page_list: list[tuple[str, str, str]]
     toc_base: str
     warnings: list[str] = field(default_factory=list)
+    nonlinear: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -86,6 +98,8 @@ class _Doc:
     text: str
     anchors: dict[str, int]
     markers: list[tuple[int, str]]  # print page starts (offset, label)
+    headings: list[tuple[int, str, int]] = field(default_factory=list)  # (tag level, text, offset)
+    links: list[tuple[int, str]] = field(default_factory=list)  # (offset, zip path of the target)
     pages: list[tuple[int, int, str, bool]] = field(default_factory=list)  # (start, end, label, synthetic)
     starts: list[int] = field(default_factory=list)  # page start offsets, for bisecting
     first_page: int = 0  # 0-based index of this document's first page in the book
@@ -141,6 +155,7 @@ def read_package(archive: EpubArchive, name: str) -> Package:
     spine_el = sections["spine"]
 
     spine: list[str] = []
+    nonlinear: set[str] = set()
     for ref in spine_el:
         if local_name(ref) != "itemref":
             continue
@@ -153,6 +168,8 @@ def read_package(archive: EpubArchive, name: str) -> Package:
             notes.append(f"{name}: spine item {path!r} is listed twice; read once")
         else:
             spine.append(path)
+            if (ref.get("linear") or "").strip().lower() == "no":
+                nonlinear.add(path)
     if not spine:
         raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
 
@@ -162,7 +179,10 @@ def read_package(archive: EpubArchive, name: str) -> Package:
     )
     toc, page_list = _read_navigation(archive, name, nav_path, ncx_path, notes)
     toc_base = opf_path if nav_path else ncx_path or opf_path
-    return Package(opf_path, title, spine, toc, page_list, toc_base, notes)
+    if nonlinear:
+        notes.append(f"{name}: {len(nonlinear)} spine document(s) marked linear=\"no\" (covers, copies):"
+                     " kept in the text, never made chapters unless the nav lists them")
+    return Package(opf_path, title, spine, toc, page_list, toc_base, notes, nonlinear)
 
 
 def _read_navigation(
@@ -309,7 +329,10 @@ def _build_docs(
             notes.append(f"{exc}; read as empty")
             docs.append(_Doc(path, "", {}, []))
             continue
-        docs.append(_Doc(path, extracted.text, extracted.anchors, extracted.pagebreaks))
+        links = [(off, target[0]) for off, href in extracted.links
+                 if (target := _link_target(path, href)) is not None]
+        docs.append(_Doc(path, extracted.text, extracted.anchors, extracted.pagebreaks,
+                         extracted.headings, links))
     if not docs:
         raise UnreadableInputError(f"{name}: none of the spine documents could be read")
     if package.page_list:
@@ -332,13 +355,29 @@ def _build_docs(
     return docs
 
 
+def _link_target(doc_path: str, href: str) -> tuple[str, str] | None:
+    """A content link's (zip path, fragment), or None for external or unsafe links (a link is
+    evidence only: an unsafe one is ignored, not a reason to refuse the book)."""
+    try:
+        return resolve_href(doc_path, href, "link")
+    except UnreadableInputError:
+        return None
+
+
 def _outline(toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str]) -> list[OutlineEntry]:
     """Place each table-of-contents entry on its page and offset (page 0 when outside the spine)."""
     by_path = {doc.path: doc for doc in docs}
+    by_base: dict[str, list[_Doc]] = {}
+    for doc in docs:
+        by_base.setdefault(posixpath.basename(doc.path), []).append(doc)
     outline: list[OutlineEntry] = []
-    outside = no_anchor = 0
+    outside = no_anchor = moved = 0
     for entry in _fill_section_targets(toc):
         doc = by_path.get(entry.target[0]) if entry.target else None
+        same = by_base.get(posixpath.basename(entry.target[0]), []) if entry.target else []
+        if doc is None and len(same) == 1:
+            doc = same[0]  # the href names the right file in the wrong folder
+            moved += 1
         if doc is None:
             outside += 1
             outline.append(OutlineEntry(level=entry.level, title=entry.title, page=0))
@@ -348,6 +387,9 @@ def _outline(toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str])
         no_anchor += bool(fragment) and fragment not in doc.anchors
         page, in_page = _locate(doc, offset)
         outline.append(OutlineEntry(level=entry.level, title=entry.title, page=page + 1, offset=in_page))
+    if moved:
+        notes.append(f"{name}: {moved} outline entries point at a file in another folder; matched to the "
+                     "spine document of the same name")
     if outside:
         notes.append(f"{name}: {outside} outline entries point outside the spine; left unresolved (page 0)")
     if no_anchor:
@@ -355,6 +397,11 @@ def _outline(toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str])
             f"{name}: {no_anchor} outline entries name a missing #fragment; placed at their document's start"
         )
     return outline
+
+
+def _relative(path: str, opf_dir: str) -> str:
+    """A zip path as the manifest writes it (relative to the OPF's folder)."""
+    return posixpath.relpath(path, opf_dir) if opf_dir else path
 
 
 def read_epub(data: bytes, name: str) -> RawBook:
@@ -400,13 +447,22 @@ def read_epub(data: bytes, name: str) -> RawBook:
                     label=label,
                     text=doc.text[start:end],
                     synthetic=synthetic,
-                    source_doc=posixpath.relpath(doc.path, opf_dir) if opf_dir else doc.path,
+                    source_doc=_relative(doc.path, opf_dir),
+                    linear=doc.path not in package.nonlinear,
                 )
             )
         for anchor, offset in doc.anchors.items():
             page, in_page = _locate(doc, offset)
             pages[page].anchors[anchor] = in_page
-    outline = _outline(toc or package.toc, docs, name, notes)
+        for level, text, offset in doc.headings:
+            page, in_page = _locate(doc, offset)
+            pages[page].html_headings.append((level, text, in_page))
+        for offset, target in doc.links:
+            page, in_page = _locate(doc, offset)
+            pages[page].links.append((in_page, _relative(target, opf_dir)))
+    # NOTE: our own parse resolves hrefs against the nav/NCX file that holds them; ebooklib's
+    # table of contents is the fallback for a navigation document we could not read.
+    outline = _outline(package.toc or toc, docs, name, notes)
     return RawBook(
         format="epub",
         title=title or package.title or PurePath(name).stem,

@@ -25,6 +25,12 @@ class RawPage:
         has_text_layer (bool): False for a PDF page that has no extractable text.
         anchors (dict[str, int]): EPUB element ids → offset in ``text`` where that element's
             text starts (used to place ``#fragment`` outline targets mid-page).
+        html_headings (list[tuple[int, str, int]]): EPUB: the ``h1``-``h6`` elements whose text
+            starts on this page, as (tag level, text, offset in ``text``), in order.
+        links (list[tuple[int, str]]): EPUB: links from this page to other spine documents, as
+            (offset in ``text``, target href relative to the OPF like ``source_doc``).
+        linear (bool): EPUB: False when the page's spine item is marked ``linear="no"``
+            (a cover, a translation, a copy): read, but not the book's body.
     """
 
     number: int
@@ -34,6 +40,9 @@ class RawPage:
     source_doc: str = ""
     has_text_layer: bool = True
     anchors: dict[str, int] = field(default_factory=dict)
+    html_headings: list[tuple[int, str, int]] = field(default_factory=list)
+    links: list[tuple[int, str]] = field(default_factory=list)
+    linear: bool = True
 
 
 @dataclass

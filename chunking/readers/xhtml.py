@@ -10,7 +10,9 @@ Contract:
   ``math``/``head`` are skipped; block elements end lines, paragraph-level blocks leave a blank
   line; whitespace inside a line collapses to one space; ``<pre>`` keeps its lines verbatim.
   Every element ``id`` (and ``<a name>``) is recorded with the offset in the text where that
-  element's text starts, so ``#fragment`` targets land at exact offsets.
+  element's text starts, so ``#fragment`` targets land at exact offsets. Headings ``h1``-``h6``
+  (tag level, text, offset) and links to other documents (offset, href as written) are recorded
+  too: structure detection uses them as evidence next to the nav (``chunking.structure.epub``).
 * ``nav_lists`` / ``ncx_lists`` flatten an EPUB 3 nav document or EPUB 2 NCX into its table of
   contents and print page-list, hrefs as written (resolving them is the archive's job).
 """
@@ -34,6 +36,7 @@ _PARAGRAPH = frozenset(
     " address fieldset form details".split()
 )
 """Blocks that end a paragraph: a blank line before and after."""
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 _LINE = frozenset("div li dt dd tr td th caption figcaption br tbody thead tfoot summary body".split())
 """Blocks that end a line."""
 
@@ -153,11 +156,16 @@ class Extracted:
         text (str): the document's text (lines separated by ``"\\n"``, paragraphs by a blank line).
         anchors (dict[str, int]): element id → offset in ``text`` where its text starts.
         pagebreaks (list[tuple[int, str]]): print page-break markers as (offset, label), in order.
+        headings (list[tuple[int, str, int]]): ``h1``-``h6`` as (tag level, text, offset), in order.
+        links (list[tuple[int, str]]): ``<a href>`` to another document (not a bare ``#fragment``)
+            as (offset, href as written), in order.
     """
 
     text: str
     anchors: dict[str, int] = field(default_factory=dict)
     pagebreaks: list[tuple[int, str]] = field(default_factory=list)
+    headings: list[tuple[int, str, int]] = field(default_factory=list)
+    links: list[tuple[int, str]] = field(default_factory=list)
 
 
 class _Writer:
@@ -173,6 +181,9 @@ class _Writer:
         self.verbatim = 0  # depth of <pre> elements
         self.waiting: list[str] = []
         self.waiting_breaks: list[str] = []
+        self.waiting_spans: list[list[int]] = []  # heading [start, end] spans, start -1 until text
+        self.waiting_links: list[str] = []
+        self.spans: list[tuple[int, list[int]]] = []  # (tag level, span) of every heading
         self.out = Extracted("")
 
     def block(self, level: int) -> None:
@@ -192,8 +203,14 @@ class _Writer:
             self.out.anchors.setdefault(anchor, self.length)
         for label in self.waiting_breaks:
             self.out.pagebreaks.append((self.length, label))
+        for span in self.waiting_spans:
+            span[0] = self.length
+        for href in self.waiting_links:
+            self.out.links.append((self.length, href))
         self.waiting.clear()
         self.waiting_breaks.clear()
+        self.waiting_spans.clear()
+        self.waiting_links.clear()
         self.parts.append(text)
         self.length += len(text)
         self.line_open = True
@@ -241,6 +258,10 @@ class _Writer:
         for label in self.waiting_breaks:
             self.out.pagebreaks.append((self.length, label))
         self.out.text = "".join(self.parts)
+        for level, (start, end) in self.spans:
+            title = collapse(self.out.text[start:end]) if start >= 0 else ""
+            if title:
+                self.out.headings.append((level, title, start))
         return self.out
 
 
@@ -261,6 +282,13 @@ def _walk(element: etree._Element, w: _Writer) -> None:
                 w.mark_pagebreak(collapse(label))
                 w.text(element.tail or "")
                 return
+        if name == "a" and (href := (element.get("href") or "").strip()) and not href.startswith("#"):
+            w.waiting_links.append(href)
+        span = None
+        if name in _HEADINGS:
+            span = [-1, -1]
+            w.spans.append((int(name[1]), span))
+            w.waiting_spans.append(span)
         if name == "pre":
             w.verbatim += 1
         w.text(element.text or "")
@@ -268,6 +296,8 @@ def _walk(element: etree._Element, w: _Writer) -> None:
             _walk(child, w)
         if name == "pre":
             w.verbatim -= 1
+        if span is not None:
+            span[1] = w.length
         if level:
             w.block(level)
     w.text(element.tail or "")
