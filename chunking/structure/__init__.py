@@ -21,6 +21,7 @@ from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
 from .epub import epub_structure
+from .evidence import corroborate, signal_counts
 from .levels import levelled as _levelled
 from .outline import check_outline
 from .result import StructureResult
@@ -49,23 +50,28 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
 
 
 def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
-    """The format-independent detector: the outline cross-checked, else headings in the text."""
+    """The format-independent detector: the outline cross-checked, else headings in the text.
+
+    In ``auto`` both are computed: the one chosen is the structure, the other is evidence
+    (``evidence.corroborate``) and the source of the disagreements Diagnostics lists.
+    """
     if raw.format == "md" and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
         return StructureResult(_levelled(checked.drafts, norm, "markdown")[0], "markdown", checked.entries)
     warnings: list[str] = []
+    rejected: list[str] = []
     if mode in ("auto", "outline") and raw.outline:
         checked = check_outline(raw, norm)
         headings, demoted = _levelled(checked.drafts, norm, "outline")
         outlined = StructureResult(headings, "outline", checked.entries, checked.dropped,
                                    checked.repaired + demoted, list(checked.warnings))
+        if mode == "outline":
+            return _explained(outlined, (), "the outline", rejected)
         missing = checked.dropped + checked.unconfirmed
         holds = missing <= OUTLINE_MAX_DROPPED * max(1, checked.entries) and headings
-        if mode == "outline" or (holds and _chapter_count(headings) >= 2):
-            return outlined
-        found = _from_text(raw, norm, warnings)
-        if holds and _chapter_count(found.headings) <= _chapter_count(headings):
-            return outlined
+        found = _from_text(raw, norm, warnings, rejected)
+        if holds and (_chapter_count(headings) >= 2 or _chapter_count(found.headings) <= _chapter_count(headings)):
+            return _explained(outlined, found.headings, "the outline", rejected)
         if holds:
             warnings.append(f"the outline has {_chapter_count(headings)} chapter-level entries, the text "
                             f"{_chapter_count(found.headings)}; using headings found in the text")
@@ -73,14 +79,27 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             warnings.append(f"the outline does not hold up ({missing} of {checked.entries} entries "
                             "not found in the text); using headings found in the text")
         found.outline_entries, found.outline_dropped = checked.entries, checked.dropped
-        return found
+        return _explained(found, headings, "the text headings", rejected)
     if mode == "outline":
         return StructureResult((), "outline", 0, warnings=["the book has no outline; no structure found"])
-    return _from_text(raw, norm, warnings)
+    return _explained(_from_text(raw, norm, warnings, rejected), (), "the text headings", rejected)
 
 
-def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str]) -> StructureResult:
-    drafts = detect_headings(norm, FontProbe(raw.pdf))
+def _explained(result: StructureResult, others: tuple[Heading, ...], label: str,
+               rejected: list[str]) -> StructureResult:
+    """``result`` with the evidence of ``others`` merged in, its signal counts, disagreements and
+    the candidates the text detector rejected."""
+    headings, disagreements = corroborate(result.headings, others, label)
+    result.headings = headings
+    result.signal_counts = signal_counts(headings)
+    result.disagreements = disagreements
+    result.rejected = rejected
+    return result
+
+
+def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str],
+               rejected: list[str] | None = None) -> StructureResult:
+    drafts = detect_headings(norm, FontProbe(raw.pdf), rejected)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
 

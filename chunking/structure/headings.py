@@ -65,15 +65,18 @@ class Draft:
     confirmed: bool = True
 
 
-def detect_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
+def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] | None = None) -> list[Draft]:
     """Find chapter-level and section headings in the text of a book.
 
     Args:
         norm (NormalisedBook): the canonical text with per-page kept lines.
         probe (FontProbe): font-size probe (answers None for non-PDF books).
+        rejected (list[str] | None): when given, one line is appended per chapter-level
+            candidate that was not accepted, saying why.
 
     Returns:
-        list[Draft]: parts, chapters, appendices, front/back matter and sections in book order.
+        list[Draft]: parts, chapters, appendices, front/back matter and sections in book order;
+        each carries its evidence (keyword, typography, numbering).
     """
     candidates = _candidates(norm)
     sized = [(c, probe.size_of(c.page, _line_at(norm, c), top=c.top))
@@ -81,18 +84,37 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     body = probe.body_size()  # after the probes: their pages tell the body size too
     for c, size in sized:
         c.large = None if size is None or not body else size >= body * HEADING_RATIO
+        if c.large:
+            c.evidence.append(("typography", f"p. {c.page + 1}: {size:.1f} pt, body {body:.1f} pt"))
     chapterish = [c for c in candidates if c.large is True or (c.large is None and not c.needs_large)]
     chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
-    for c in chapters:
-        c.kind = "chapter"
+    if chapters:
+        span = f"{chapters[0].number}..{chapters[-1].number}"
+        for k, c in enumerate(chapters):
+            c.kind = "chapter"
+            c.evidence.append(("numbering", f"{k + 1} of {len(chapters)} in the chapter sequence {span}"))
     parts = _first_per_number([c for c in chapterish if c.kind == "part"])
     appendices = _first_per_number([c for c in chapterish if c.kind == "appendix"
                                     or (c.kind == "back" and c.number)])
+    for run in (parts, appendices):
+        if len(run) >= 2:
+            for k, c in enumerate(run):
+                c.evidence.append(("numbering", f"{k + 1} of {len(run)} in the sequence "
+                                                f"{run[0].number}..{run[-1].number}"))
     numbered = chapters + appendices
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
     matter = _front_back([c for c in chapterish if c.kind in ("front", "back") and not c.number], first, last)
     sections = _sections([c for c in candidates if c.kind == "section"], chapters)
+    if rejected is not None:
+        accepted = {id(c) for c in parts + numbered + matter}
+        for c in candidates:
+            if c.kind == "section" or id(c) in accepted:
+                continue
+            why = ("not set larger than the body text" if c.large is False or (c.large is None and c.needs_large)
+                   else "outside the chapter number sequence" if c.kind in ("chapter", "numbered")
+                   else "a repeat, or front/back matter out of place")
+            rejected.append(f"p. {c.page + 1} '{_line_at(norm, c)[:60]}': {why}")
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
 
 

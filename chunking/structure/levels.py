@@ -23,6 +23,7 @@ from collections import defaultdict
 
 from ..models import Heading
 from ..normalise import NormalisedBook
+from .evidence import confidence
 from .headings import Draft
 from .kinds import BACK_WORDS, FRONT_WORDS, number_value
 
@@ -116,10 +117,7 @@ def levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str)
 
 
 def _confidence(d: Draft) -> float:
-    """More independent signals, more confidence; an outline entry the text does not show is weak."""
-    signals = {signal for signal, _ in d.evidence}
-    score = min(1.0, 0.35 + 0.25 * len(signals))
-    return round(score * (0.5 if not d.confirmed else 1.0), 2)
+    return confidence((signal for signal, _ in d.evidence), d.confirmed)
 
 
 def _matter_kind(d: Draft, first: int | None, last: int | None) -> str:
