@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("outline", help="print the book's structure, one JSON object per heading")
     p.add_argument("book")
     _add_structure_option(p)
+    p.add_argument("--explain", action="store_true",
+                   help="print each heading with the evidence of every signal, then the disagreements")
 
     p = sub.add_parser("chunk", help="chunk a book (or every book under a folder) and export")
     p.add_argument("book", help="a book file, or a folder of books (batch mode; needs -o)")

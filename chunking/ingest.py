@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 
 from .errors import UnreadableInputError, UsageError
-from .models import STRUCTURE_SOURCES, Book, Diagnostics
+from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics
 from .normalise import normalise
 from .readers import read_raw
 from .structure import detect_structure
@@ -39,6 +39,12 @@ def _read_source(source: str | os.PathLike | bytes, name: str | None) -> tuple[b
         raise UnreadableInputError(f"{label}: permission denied") from None
     except IsADirectoryError:
         raise UnreadableInputError(f"{label}: is a folder, not a book file") from None
+
+
+def _capped(lines: list[str]) -> list[str]:
+    if len(lines) <= MAX_LISTED:
+        return list(lines)
+    return lines[:MAX_LISTED] + [f"… and {len(lines) - MAX_LISTED} more"]
 
 
 def load_book(
@@ -97,6 +103,9 @@ def load_book(
         outline_entries_dropped=found.outline_dropped,
         outline_entries_repaired=found.outline_repaired,
         headings_per_level=dict(sorted(per_level.items())),
+        structure_signals=dict(found.signal_counts),
+        structure_disagreements=_capped(found.disagreements),
+        structure_rejected=_capped(found.rejected),
         warnings=list(raw.warnings) + found.warnings,
     )
     report(1.0, "done")

@@ -109,9 +109,19 @@ class Heading:
         return out
 
 
+MAX_LISTED = 200
+"""Diagnostics keep at most this many disagreement / rejected-candidate lines (then a count)."""
+
+
 @dataclass
 class Diagnostics:
-    """Facts about how a book was read; never verdicts (callers decide what is a failure)."""
+    """Facts about how a book was read; never verdicts (callers decide what is a failure).
+
+    ``structure_signals`` counts the chapter-level headings each signal (``SIGNALS``) supports;
+    ``structure_disagreements`` lists, one line each, where signals disagree (at most
+    ``MAX_LISTED`` lines, then a count); ``structure_rejected`` the candidates the text detector
+    considered and did not accept, with why (same cap).
+    """
 
     pages: int = 0
     empty_pages: int = 0
@@ -127,6 +137,9 @@ class Diagnostics:
     outline_entries_dropped: int = 0
     outline_entries_repaired: int = 0
     headings_per_level: dict[str, int] = field(default_factory=dict)
+    structure_signals: dict[str, int] = field(default_factory=dict)
+    structure_disagreements: list[str] = field(default_factory=list)
+    structure_rejected: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:

@@ -53,3 +53,24 @@ def test_outline_on_a_missing_file_exits_3_with_one_line(tmp_path, capsys):
 def test_outline_rejects_an_unknown_structure_source_as_usage_error(tmp_path, capsys):
     assert main(["outline", str(_book(tmp_path)), "--structure", "magic"]) == 2
     assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+def test_explain_lists_every_supporting_signal_under_its_heading(tmp_path, capsys):
+    assert main(["outline", str(_book(tmp_path)), "--explain"]) == 0
+    out = capsys.readouterr().out
+    block = out.split('L1 chapter 2 "Beta"')[1].split("\n\n")[0]
+    assert "keyword: p. 2: 'Chapter 2'" in block
+    assert "typography: p. 2: 20.0 pt, body 10.0 pt" in block
+    assert "numbering: 2 of 2 in the chapter sequence 1..2" in block
+    assert "chapter-level headings per signal: keyword 2, numbering 2, typography 2" in out
+
+
+def test_explain_lists_an_outline_entry_the_text_does_not_confirm_as_a_disagreement(tmp_path, capsys):
+    pages = [[("Chapter 1", 20.0), ("Alpha", 20.0)] + body(10), [("Chapter 2", 20.0), ("Beta", 20.0)] + body(10, 50),
+             body(12, 90)]
+    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Gamma", 3, 100.0)]
+    path = tmp_path / "book.pdf"
+    path.write_bytes(make_pdf(pages, toc=toc))
+    assert main(["outline", str(path), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "disagreements: 1\n  the outline: chapter 'Gamma' on p. 3 is not confirmed by the text" in out
