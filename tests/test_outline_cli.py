@@ -73,4 +73,4 @@ def test_explain_lists_an_outline_entry_the_text_does_not_confirm_as_a_disagreem
     path.write_bytes(make_pdf(pages, toc=toc))
     assert main(["outline", str(path), "--explain"]) == 0
     out = capsys.readouterr().out
-    assert "disagreements: 1\n  the outline: chapter 'Gamma' on p. 3 is not confirmed by the text" in out
+    assert "disagreements: 1\n  the outline: back 'Gamma' on p. 3 is not confirmed by the text" in out
