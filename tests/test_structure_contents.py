@@ -1,0 +1,202 @@
+"""The printed table of contents as a structure signal (``chunking.structure.contents``).
+
+Each test builds a small real PDF whose contents page is laid out the way PyMuPDF hands real
+ones over (dot leaders, a page number or an entry number on its own line, wrapped titles), then
+checks the parsed entries, how printed pages map to physical ones, and the confirmed offsets.
+"""
+
+from __future__ import annotations
+
+from chunking.normalise import normalise
+from chunking.readers import read_raw
+from chunking.structure.contents import SCAN_MIN_PAGES, read_contents
+from pdf_factory import body, make_pdf
+
+BIG = 20.0
+DOTS = " . . . . . . . . . . . . . . . ."
+
+
+def _norm(pages, **kwargs):
+    return normalise(read_raw(make_pdf(pages, **kwargs), "book.pdf").pages)
+
+
+def _book(contents, openings, total, contents_at=1):
+    """``total`` pages: a title page, the contents page at ``contents_at``, body pages; the
+    pages in ``openings`` (0-based) start with the given heading lines."""
+    pages = []
+    for index in range(total):
+        if index == 0:
+            pages.append([("A Book About Things", BIG)])
+        elif index == contents_at:
+            pages.append([(text, 10.0) for text in contents])
+        elif index in openings:
+            pages.append([(t, BIG) for t in openings[index]] + body(8, index * 100))
+        else:
+            pages.append(body(12, index * 100))
+    return pages
+
+
+def _line_offset(norm, page, text):
+    return next(off for off, t in norm.lines[page] if t == text)
+
+
+def _summary(contents):
+    return [(e.kind, e.number, e.title, e.printed, e.page, e.confirmed) for e in contents.entries]
+
+
+def test_dot_leaders_with_the_page_number_on_the_same_line_are_entries():
+    contents = ["Contents", "1 Introduction" + DOTS + " 1", "2 Methods" + DOTS + " 3",
+                "2.1 Setup" + DOTS + " 4", "3 Results" + DOTS + " 6"]
+    openings = {3: ["1 Introduction"], 5: ["2 Methods"], 6: ["2.1 Setup"], 8: ["3 Results"]}
+    norm = _norm(_book(contents, openings, 12))
+    found = read_contents(norm)
+    assert found.pages == (1,)
+    assert _summary(found) == [("chapter", "1", "Introduction", "1", 3, True),
+                               ("chapter", "2", "Methods", "3", 5, True),
+                               ("section", "2.1", "Setup", "4", 6, True),
+                               ("chapter", "3", "Results", "6", 8, True)]
+    assert found.offsets == {"arabic": 2} and found.mapping == {"arabic": "offset"}
+    assert found.entries[1].offset == _line_offset(norm, 5, "2 Methods")
+
+
+def test_entry_number_and_page_number_on_their_own_lines_are_joined_to_the_title():
+    contents = ["Contents", "1", "Introduction", "1", "1.1", "Scope", ". . . . . . . . . .", "2",
+                "2", "Methods", "4", "3", "Results", "6"]
+    openings = {2: ["1", "Introduction"], 3: ["1.1 Scope"], 5: ["2", "Methods"], 7: ["3", "Results"]}
+    found = read_contents(_norm(_book(contents, openings, 10)))
+    assert [(e.number, e.title, e.printed, e.page, e.confirmed) for e in found.entries] == [
+        ("1", "Introduction", "1", 2, True), ("1.1", "Scope", "2", 3, True),
+        ("2", "Methods", "4", 5, True), ("3", "Results", "6", 7, True)]
+
+
+def test_roman_front_matter_and_arabic_body_each_get_their_own_offset():
+    contents = ["Contents", "Preface" + DOTS + " v", "1 Basics" + DOTS + " 1", "2 Tools" + DOTS + " 4"]
+    openings = {4: ["Preface"], 7: ["1 Basics"], 10: ["2 Tools"]}
+    found = read_contents(_norm(_book(contents, openings, 13, contents_at=2)))
+    assert [(e.kind, e.page, e.confirmed) for e in found.entries] == [
+        ("front", 4, True), ("chapter", 7, True), ("chapter", 10, True)]
+    assert found.offsets == {"roman": -1, "arabic": 6}
+
+
+def test_page_labels_are_used_when_they_place_more_titles_than_one_offset():
+    # the printed folios skip a page (an unnumbered plate): one offset cannot place chapter 3
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 6"]
+    openings = {2: ["1 Alpha"], 4: ["2 Beta"], 8: ["3 Gamma"]}
+    labels = [{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+              {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1},
+              {"startpage": 6, "prefix": "", "style": "", "firstpagenum": 1},
+              {"startpage": 7, "prefix": "", "style": "D", "firstpagenum": 5}]
+    found = read_contents(_norm(_book(contents, openings, 11), labels=labels))
+    assert found.mapping == {"arabic": "labels"}
+    assert [(e.page, e.confirmed) for e in found.entries] == [(2, True), (4, True), (8, True)]
+
+
+def test_wrong_page_labels_lose_to_the_fitted_offset():
+    # labels run 4 ahead of the printed folios
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 6"]
+    openings = {2: ["1 Alpha"], 4: ["2 Beta"], 7: ["3 Gamma"]}
+    labels = [{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+              {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 5}]
+    found = read_contents(_norm(_book(contents, openings, 14), labels=labels))
+    assert found.mapping == {"arabic": "offset"} and found.offsets == {"arabic": 1}
+    assert [(e.page, e.confirmed) for e in found.entries] == [(2, True), (4, True), (7, True)]
+
+
+def test_title_wrapped_over_two_lines_is_one_entry_and_confirms_wrapped():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 A Rather Long Title That Needs", "Two Lines"
+                + DOTS + " 3", "3 Gamma" + DOTS + " 5"]
+    openings = {2: ["1 Alpha"], 4: ["2 A Rather Long Title That Needs", "Two Lines"], 6: ["3 Gamma"]}
+    norm = _norm(_book(contents, openings, 9))
+    found = read_contents(norm)
+    second = found.entries[1]
+    assert (second.number, second.title, second.page, second.confirmed) == (
+        "2", "A Rather Long Title That Needs Two Lines", 4, True)
+    assert second.offset == _line_offset(norm, 4, "2 A Rather Long Title That Needs")
+
+
+def test_parts_chapters_sections_appendices_and_back_matter_get_kinds_and_levels():
+    contents = ["Contents", "Part I Foundations" + DOTS + " 1", "1 Basics" + DOTS + " 3",
+                "1.1 Terms" + DOTS + " 3", "1.1.1 Words" + DOTS + " 4", "Part II Practice" + DOTS + " 5",
+                "2 Tools" + DOTS + " 7", "Appendix A Tables" + DOTS + " 9", "Index" + DOTS + " 11"]
+    openings = {2: ["Part I", "Foundations"], 4: ["1 Basics", "1.1 Terms"], 5: ["1.1.1 Words"],
+                6: ["Part II", "Practice"], 8: ["2 Tools"], 10: ["Appendix A", "Tables"], 12: ["Index"]}
+    found = read_contents(_norm(_book(contents, openings, 14)))
+    assert [(e.kind, e.number, e.level) for e in found.entries] == [
+        ("part", "I", 1), ("chapter", "1", 2), ("section", "1.1", 3), ("section", "1.1.1", 4),
+        ("part", "II", 1), ("chapter", "2", 2), ("appendix", "A", 2), ("back", "", 2)]
+    assert all(e.confirmed for e in found.entries)
+
+
+def test_stacked_heading_is_confirmed_at_its_keyword_line():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 5"]
+    openings = {2: ["Chapter 1", "Alpha"], 4: ["CHAPTER", "TWO", "Beta"], 6: ["Chapter 3", "Gamma"]}
+    norm = _norm(_book(contents, openings, 9))
+    found = read_contents(norm)
+    assert [e.offset for e in found.entries] == [_line_offset(norm, 2, "Chapter 1"),
+                                                 _line_offset(norm, 4, "CHAPTER"),
+                                                 _line_offset(norm, 6, "Chapter 3")]
+
+
+def test_a_numbered_section_with_the_same_title_does_not_confirm_a_chapter():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Overview" + DOTS + " 3", "3 Gamma" + DOTS + " 5"]
+    # chapter 2's page (3 + 1) has only "1.2 Overview", a section of chapter 1
+    openings = {2: ["1 Alpha"], 3: ["1.2 Overview"], 6: ["3 Gamma"]}
+    found = read_contents(_norm(_book(contents, openings, 9)))
+    second = found.entries[1]
+    assert (second.page, second.confirmed, second.offset) == (4, False, None)
+
+
+def test_an_entry_not_found_on_its_page_stays_unconfirmed_at_its_mapped_page():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 5"]
+    openings = {2: ["1 Alpha"], 6: ["3 Gamma"]}
+    found = read_contents(_norm(_book(contents, openings, 9)))
+    assert [(e.title, e.page, e.confirmed) for e in found.entries] == [
+        ("Alpha", 2, True), ("Beta", 4, False), ("Gamma", 6, True)]
+
+
+def test_a_blank_target_page_passes_the_search_to_the_next_page():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 6"]
+    pages = _book(contents, {2: ["1 Alpha"], 4: ["2 Beta"], 8: ["3 Gamma"]}, 10)
+    pages[7] = []  # chapter 3 is printed as starting on a blank page; it opens on the next
+    found = read_contents(_norm(pages))
+    assert [(e.page, e.confirmed) for e in found.entries] == [(2, True), (4, True), (8, True)]
+
+
+def test_unnumbered_entries_inside_a_chapter_are_sections_and_one_before_a_first_chapter_is_a_part():
+    contents = ["Contents", "User Guide" + DOTS + " 1", "1 Alpha" + DOTS + " 3", "Details" + DOTS + " 4",
+                "2 Beta" + DOTS + " 5", "Appendices" + DOTS + " 7", "A Tables" + DOTS + " 9",
+                "B Figures" + DOTS + " 10"]
+    openings = {2: ["User Guide"], 4: ["1 Alpha"], 5: ["Details"], 6: ["2 Beta"], 8: ["Appendices"],
+                10: ["Appendix A", "Tables"], 11: ["Appendix B", "Figures"]}
+    found = read_contents(_norm(_book(contents, openings, 13)))
+    assert [(e.kind, e.number, e.title) for e in found.entries] == [
+        ("part", "", "User Guide"), ("chapter", "1", "Alpha"), ("section", "", "Details"),
+        ("chapter", "2", "Beta"), ("part", "", "Appendices"), ("appendix", "A", "Tables"),
+        ("appendix", "B", "Figures")]
+    assert all(e.confirmed for e in found.entries)
+
+
+def test_a_list_whose_page_numbers_start_over_is_not_part_of_the_contents():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 5",
+                "4 Delta" + DOTS + " 7"]
+    examples = ["1. First example 1", "2. Second example 2", "3. Third example 4", "4. Fourth example 6"]
+    pages = _book(contents, {3: ["1 Alpha"], 5: ["2 Beta"], 7: ["3 Gamma"], 9: ["4 Delta"]}, 12)
+    pages[2] = [(t, 10.0) for t in examples]
+    found = read_contents(_norm(pages))
+    assert found.pages == (1,)
+    assert [e.title for e in found.entries] == ["Alpha", "Beta", "Gamma", "Delta"]
+
+
+def test_a_page_of_body_text_is_no_contents_page():
+    pages = [body(30, i * 100) for i in range(6)]
+    assert read_contents(_norm(pages)).entries == ()
+
+
+def test_contents_pages_are_looked_for_only_near_the_front():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 5",
+                "4 Delta" + DOTS + " 7"]
+    late = SCAN_MIN_PAGES + 5
+    pages = _book(contents, {}, late + 20, contents_at=late)
+    assert read_contents(_norm(pages)).pages == ()
+    pages = _book(contents, {}, late + 20, contents_at=3)
+    assert read_contents(_norm(pages)).pages == (3,)
