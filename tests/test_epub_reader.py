@@ -497,3 +497,33 @@ def test_book_written_by_ebooklib_reads_back_with_its_toc():
         (2, "Section 1.1", 2, "Section 1.1"),
         (1, "Chapter 2", 3, "Chapter 2"),
     ]
+
+
+# --- evidence for structure: HTML headings, links, repeated spine items --------------------------
+
+
+def test_each_page_records_its_html_headings_with_tag_level_text_and_offset():
+    docs = {"a.xhtml": xhtml('<h1 id="t">Chapter <em>1</em>. Start</h1><p>Body.</p>'
+                             "<h3>A detail</h3><h2></h2>")}
+    page = read_epub(build_epub(docs), "h.epub").pages[0]
+    assert [(level, text) for level, text, _ in page.html_headings] == [
+        (1, "Chapter 1. Start"), (3, "A detail")]
+    for _, text, offset in page.html_headings:
+        assert page.text[offset:].startswith(text)
+
+
+def test_each_page_records_its_links_to_other_spine_documents_relative_to_the_opf():
+    docs = {"text/a.xhtml": xhtml('<p>See <a href="b.xhtml#x">there</a>, <a href="#here">here</a>, '
+                                  '<a href="http://example.org/">away</a>.</p>'),
+            "text/b.xhtml": xhtml('<p id="x">Target.</p>')}
+    page = read_epub(build_epub(docs), "l.epub").pages[0]
+    assert [(page.text[off:off + 5], target) for off, target in page.links] == [("there", "text/b.xhtml")]
+
+
+def test_a_document_repeated_in_the_spine_is_read_once_with_one_warning():
+    docs = {"a.xhtml": xhtml("<p>Alpha text.</p>"), "b.xhtml": xhtml("<p>Beta text.</p>")}
+    raw = read_epub(build_epub(docs, spine=["a.xhtml", "b.xhtml", "a.xhtml", "a.xhtml"]), "r.epub")
+    assert [p.source_doc for p in raw.pages] == ["a.xhtml", "b.xhtml"]
+    assert [w for w in raw.warnings if "repeat" in w] == [
+        "r.epub: 2 spine item(s) repeat a document already in the spine ('OEBPS/a.xhtml'); "
+        "each document is read once"]

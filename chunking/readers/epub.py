@@ -156,6 +156,7 @@ def read_package(archive: EpubArchive, name: str) -> Package:
 
     spine: list[str] = []
     nonlinear: set[str] = set()
+    repeated: list[str] = []
     for ref in spine_el:
         if local_name(ref) != "itemref":
             continue
@@ -165,13 +166,17 @@ def read_package(archive: EpubArchive, name: str) -> Package:
         elif media_type not in XHTML_MEDIA_TYPES:
             notes.append(f"{name}: spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
         elif path in spine:
-            notes.append(f"{name}: spine item {path!r} is listed twice; read once")
+            repeated.append(path)
         else:
             spine.append(path)
             if (ref.get("linear") or "").strip().lower() == "no":
                 nonlinear.add(path)
     if not spine:
         raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
+    if repeated:
+        shown = ", ".join(repr(p) for p in list(dict.fromkeys(repeated))[:3])
+        notes.append(f"{name}: {len(repeated)} spine item(s) repeat a document already in the spine "
+                     f"({shown}{', …' if len(set(repeated)) > 3 else ''}); each document is read once")
 
     nav_path = next((p for p, _, props in manifest.values() if "nav" in props), None)
     ncx_path = manifest.get(spine_el.get("toc", ""), ("", "", []))[0] or next(
@@ -364,17 +369,26 @@ def _link_target(doc_path: str, href: str) -> tuple[str, str] | None:
         return None
 
 
-def _outline(toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str]) -> list[OutlineEntry]:
-    """Place each table-of-contents entry on its page and offset (page 0 when outside the spine)."""
+def _outline(
+    toc: list[TocEntry], docs: list[_Doc], name: str, notes: list[str], nonlinear: set[str]
+) -> list[OutlineEntry]:
+    """Place each table-of-contents entry on its page and offset (page 0 when outside the spine).
+
+    A target in no spine document falls back to the one spine document of the same file name,
+    counting the linear documents first (a translation in ``de/`` shares the names of the book's
+    own files but is ``linear="no"``).
+    """
     by_path = {doc.path: doc for doc in docs}
     by_base: dict[str, list[_Doc]] = {}
-    for doc in docs:
+    for doc in sorted(docs, key=lambda d: d.path in nonlinear):
         by_base.setdefault(posixpath.basename(doc.path), []).append(doc)
     outline: list[OutlineEntry] = []
     outside = no_anchor = moved = 0
     for entry in _fill_section_targets(toc):
         doc = by_path.get(entry.target[0]) if entry.target else None
         same = by_base.get(posixpath.basename(entry.target[0]), []) if entry.target else []
+        if len(same) > 1:
+            same = [d for d in same if d.path not in nonlinear]
         if doc is None and len(same) == 1:
             doc = same[0]  # the href names the right file in the wrong folder
             moved += 1
@@ -462,7 +476,7 @@ def read_epub(data: bytes, name: str) -> RawBook:
             pages[page].links.append((in_page, _relative(target, opf_dir)))
     # NOTE: our own parse resolves hrefs against the nav/NCX file that holds them; ebooklib's
     # table of contents is the fallback for a navigation document we could not read.
-    outline = _outline(package.toc or toc, docs, name, notes)
+    outline = _outline(package.toc or toc, docs, name, notes, package.nonlinear)
     return RawBook(
         format="epub",
         title=title or package.title or PurePath(name).stem,

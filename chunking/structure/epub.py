@@ -65,6 +65,9 @@ TAG_WINDOW = 200
 TITLE_LINES = 3
 """Lines at the top of an un-navigated document searched for a front/back name (its title)."""
 
+PART_PAGE_CHARS = 40
+"""A document with at most this many characters besides its title is a part's title page."""
+
 HUB_MIN_RATIO = 1.5
 """A hub's groups must cover at least this many top-level nav entries per group, else the nav
 already has the hub's level and the hub is only a table of contents."""
@@ -199,11 +202,12 @@ def _numbers(cands: list[_Cand]) -> list[int]:
 
 
 def _chapter_depth(nav: list[_Cand], notes: list[str]) -> tuple[int, bool]:
-    """(chapter depth, whether the depth above holds parts), from the evidence (module docstring)."""
+    """(chapter depth, whether the depth just above holds parts), from the evidence (module
+    docstring); entries above that are the book's title page."""
     count = Counter(c.depth for c in nav)
     depths = sorted(count)
     d = depths[0]
-    while count[d] == 1 and any(k > d for k in depths):
+    while any(k > d for k in depths) and _single_root(nav, d):
         nxt = min(k for k in depths if k > d)
         notes.append(f"the nav has a single root at depth {d}: the book's title; chapters from depth {nxt}")
         d = nxt
@@ -217,10 +221,69 @@ def _chapter_depth(nav: list[_Cand], notes: list[str]) -> tuple[int, bool]:
     if parts >= max(1, len(at) // 2):
         notes.append(f"depth {d} entries are parts; chapters from depth {d + 1}")
         return d + 1, True
-    if not _sequence(_numbers(at)) and _sequence(_numbers(below)) and len(below) > len(at):
+    if not _sequence(_numbers(at)) and _sequence(_numbers(below)):
         notes.append(f"depth {d + 1} carries the book-wide chapter numbering; depth {d} holds parts")
         return d + 1, True
     return d, False
+
+
+def _single_root(nav: list[_Cand], depth: int) -> bool:
+    """True when one entry at ``depth`` holds everything below it and its siblings (if any) are
+    front/back matter by name (``Contents``, ``Index``): that entry is the book's title page."""
+    at = [k for k, c in enumerate(nav) if c.depth == depth]
+    parents = [k for k in at if k + 1 < len(nav) and nav[k + 1].depth > depth]
+    return len(parents) == 1 and all(nav[k].kind in ("front", "back") for k in at if k != parents[0])
+
+
+def _merge_wrappers(nav: list[_Cand], rejected: list[str]) -> list[_Cand]:
+    """An entry whose only child has its title (``About this manual`` > ``1. About this manual``,
+    a title page and its chapter in two documents) is one unit: the parent keeps its place and
+    takes the child's number; the child's own children move up one depth."""
+    out: list[_Cand] = []
+    k = 0
+    while k < len(nav):
+        cand = nav[k]
+        out.append(cand)
+        child = nav[k + 1] if k + 1 < len(nav) else None
+        end = next((j for j in range(k + 1, len(nav)) if nav[j].depth <= cand.depth), len(nav))
+        siblings = [j for j in range(k + 1, end) if nav[j].depth == cand.depth + 1]
+        if (child is not None and len(siblings) == 1 and child.depth == cand.depth + 1 and not cand.number
+                and child.number and _key(child.title) == _key(cand.title)):
+            cand.number, cand.kind = child.number, child.kind
+            cand.evidence += [e for e in child.evidence if e[0] != "nav"] + [("nav", child.evidence[0][1])]
+            rejected.append(f"nav: {child.title!r} repeats its parent's title; merged into it")
+            for j in range(k + 2, end):
+                nav[j].depth -= 1
+            k += 2
+            continue
+        k += 1
+    return out
+
+
+def _part_pages(nav: list[_Cand], depth: int, docs: list[_Doc], norm: NormalisedBook) -> bool:
+    """Mark part title pages at the chapter depth: an unnumbered entry, not front/back matter,
+    between numbered chapters, at the start of a document that holds little more than its title
+    (``PART_PAGE_CHARS``). Entries below such a part move up one depth (its chapters)."""
+    at = [k for k, c in enumerate(nav) if c.depth == depth]
+    numbered = [k for k in at if nav[k].kind in ("chapter", "numbered") and nav[k].number]
+    if len(numbered) < MIN_CHAPTERS:
+        return False
+    by_path = {d.path: d for d in docs}
+    found = False
+    for k in at:
+        cand, doc = nav[k], by_path.get(nav[k].doc)
+        if cand.kind or doc is None or cand.offset != doc.start or not numbered[0] < k < numbered[-1]:
+            continue
+        if len(norm.text[doc.start:doc.end].strip()) > len(cand.title) + PART_PAGE_CHARS:
+            continue
+        cand.kind = "part"
+        cand.evidence.append(("spine", f"{doc.path} holds only the title"))
+        found = True
+        for j in range(k + 1, len(nav)):
+            if nav[j].depth <= depth:
+                break
+            nav[j].depth -= 1
+    return found
 
 
 def _tag_at(cand: _Cand, tags: list[_Tag]) -> _Tag | None:
@@ -367,12 +430,17 @@ def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Gener
         if tag is not None:
             cand.evidence.append(("html_heading", f"{tag.doc} h{tag.level} {tag.text!r}"))
         _classify(cand, tag or _line_at(cand, norm))
-    depth, has_parts = _chapter_depth(nav, notes)
+    nav = _merge_wrappers(nav, rejected)
+    depth, parts_above = _chapter_depth(nav, notes)
+    has_parts = parts_above
+    if _part_pages(nav, depth, docs, norm):
+        has_parts = True
+        notes.append("unnumbered title-only documents between numbered chapters are parts")
     hub = _hub(docs, [c for c in nav if c.depth <= depth]) if use_tags else []
     if hub:
         notes.append(f"{len(hub)} chapters from the headings of a hub document; the nav's depth {depth} "
                      "entries are their sections")
-    heads = _levelled(nav, depth, has_parts, hub, docs)
+    heads = _levelled(nav, depth, parts_above, has_parts, hub, docs)
     disagreements: list[str] = []
     if use_tags:
         heads += _matter(_unlisted(docs, nav, norm, rejected), heads, 2 if has_parts else 1, disagreements)
@@ -416,19 +484,22 @@ def _from_tags(docs: list[_Doc], notes: list[str]) -> list[_Cand]:
     return out
 
 
-def _levelled(nav: list[_Cand], depth: int, has_parts: bool, hub: list[_Cand], docs: list[_Doc]
-              ) -> list[_Cand]:
+def _levelled(nav: list[_Cand], depth: int, parts_above: bool, has_parts: bool, hub: list[_Cand],
+              docs: list[_Doc]) -> list[_Cand]:
     """Give every candidate its kind and level (levels as in ``chunking.structure``)."""
     top = 2 if has_parts else 1
     shift = 1 if hub else 0
     hub_span = (hub[0].offset, _group_end(hub[-1], docs, nav)) if hub else None
     chapters: list[_Cand] = list(hub)
+    for cand in hub:
+        cand.level = top
     for k, cand in enumerate(nav):
         inside = hub_span is not None and hub_span[0] <= cand.offset < hub_span[1]
         parent = k + 1 < len(nav) and nav[k + 1].depth > cand.depth
         if cand.depth < depth and parent:
             # above the chapters: a part, or (a single root) the book's title page
-            cand.kind, cand.level = ("part", 1) if has_parts else ("front", top)
+            part = parts_above and cand.depth == depth - 1
+            cand.kind, cand.level = ("part", 1) if part else ("front", top)
         elif cand.depth > depth or cand.kind == "section" or inside:
             cand.kind, cand.level = "section", top + max(1, cand.depth - depth + shift)
         else:
@@ -445,11 +516,14 @@ def _levelled(nav: list[_Cand], depth: int, has_parts: bool, hub: list[_Cand], d
     in_sequence = _sequence(values)
     marks = [c.offset for c in chapters if c.kind in ("chapter", "numbered", "appendix", "letter", "part")]
     first, last = (min(marks), max(marks)) if marks else (None, None)
+    previous = 0
     for cand in chapters:
         if cand.kind in ("numbered", "chapter"):
             cand.kind = "chapter"
-            if in_sequence and cand.number:
-                cand.evidence.append(("numbering", f"chapter {cand.number} of {values[0]}..{values[-1]}"))
+            value = number_value(cand.number)
+            if in_sequence and value and value in (1, previous + 1):
+                cand.evidence.append(("numbering", f"chapter {cand.number} follows {previous or 'the start'}"))
+            previous = value or previous
             cand.title = cand.title or cand.number
         elif cand.kind in ("letter", "appendix"):
             cand.kind = "appendix"
