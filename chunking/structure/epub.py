@@ -13,7 +13,9 @@ Candidates come from independent signals and are accepted and levelled by agreem
   depths, the shallowest one with several entries is the chapter level unless its entries are
   ``Part`` headings or unnumbered while the next depth carries one book-wide numbering sequence
   (1, 2, 3…), in which case they are parts and the next depth holds the chapters. A depth whose
-  numbers restart under every parent is a section level.
+  numbers restart under every parent is a section level. An entry whose only child repeats its
+  title (a title page and its chapter) is one unit; an unnumbered entry between numbered chapters
+  whose document holds only its title is a part's title page.
 * **html_heading** (``h1``-``h6`` recorded by the reader). A heading at an entry's target that
   says the same confirms it and tells its kind and number (``Chapter 1. TeX``, ``Appendix A.``).
   A *hub* document, one with several headings of one tag level each followed by links to later
