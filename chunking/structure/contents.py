@@ -66,6 +66,9 @@ FIT_PROBES = 16
 """Chapter-level entries used to fit a page offset (spread over the contents): enough to
 outvote chance matches, few enough to keep the fit cheap."""
 
+SEED_PROBES = 3
+"""Probes that search the whole offset window; their offsets are then checked on all probes."""
+
 MAX_FRONT_EXTRA = 60
 """How many physical pages after the contents the arabic page 1 may still come."""
 
@@ -84,8 +87,8 @@ _CHAPTER_LEVEL = ("part", "chapter", "appendix", "front", "back")
 _LEADER = r"(?:\s*[.·…_])"
 _PAGE = r"(?P<page>\d{1,4}|[ivxlcdm]{1,7})"
 _LEADER_LINE = re.compile(rf"^{_LEADER}{{3,}}\s*{_PAGE}?$")
-_PAGE_TAIL = re.compile(rf"^(?P<body>.*?\S)(?P<lead>{_LEADER}{{3,}}\s*|\s+){_PAGE}$")
-_LEADER_TAIL = re.compile(rf"{_LEADER}{{3,}}\s*$")
+_LEADER_CHARS = " .·…_"
+_TAIL_TOKEN = re.compile(r"(?:\d{1,4}|[ivxlcdm]{1,7})$")
 _ARABIC_LINE = re.compile(r"^\d{1,4}$")
 _ROMAN_LOWER = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _KEYWORDS = r"chapter|part|appendix|section|lecture|unit|book"
@@ -214,8 +217,23 @@ def _split_number(text: str) -> tuple[str, str, str] | None:
     return keyword, number, m.group("title")
 
 
-def _strip_leaders(text: str) -> str:
-    return _LEADER_TAIL.sub("", text).strip()
+def _strip_leaders(text: str) -> tuple[str, bool]:
+    """The text without trailing dot leaders, and whether it had some (three dots or more)."""
+    body = text.rstrip(_LEADER_CHARS)
+    dots = sum(c != " " for c in text[len(body):])
+    return (body if dots >= 3 else text).strip(), dots >= 3
+
+
+def _page_tail(text: str) -> tuple[str, str, bool] | None:
+    """``Title . . . 12`` / ``Title 12`` → (title, page, had leaders); None without a page."""
+    # NOTE: split by hand, not with one regex: leader runs of a hundred dots make a
+    # backtracking pattern cost quadratic time on every line of every front page.
+    m = _TAIL_TOKEN.search(text)
+    if not m or not m.start() or text[m.start() - 1] not in _LEADER_CHARS or _page_token(m.group()) is None:
+        return None
+    head, last = text[:m.start()], m.group()
+    body, leaders = _strip_leaders(head)
+    return (body, last, leaders) if body else None
 
 
 def _parse_lines(lines: list[tuple[int, str]]) -> tuple[list[_Raw], int]:
@@ -267,15 +285,14 @@ def _parse_lines(lines: list[tuple[int, str]]) -> tuple[list[_Raw], int]:
             continue
         if token is not None:
             continue  # a lone roman folio with nothing pending: the page's own number
-        tail = _PAGE_TAIL.match(text)
+        tail = _page_tail(text)
         nxt = next((" ".join(t.split()) for _, t in lines[pos + 1:pos + 2]), "")
         # NOTE: ``Title 3`` without leaders ends with its page unless a bare number follows
         # (``Windows 95`` / ``12``: then that number is the page).
-        paged = tail and (tail.group("lead").strip() or _page_token(nxt) is None)
-        if paged and _page_token(tail.group("page")):
-            body, page = _strip_leaders(tail.group("body")), tail.group("page")
+        if tail and (tail[2] or _page_token(nxt) is None):
+            body, page = tail[0], tail[1]
         else:
-            body, page = _strip_leaders(text), ""
+            body, page = _strip_leaders(text)[0], ""
         split = _split_number(body)
         if pending.titles and (split or len(pending.titles) >= MAX_TITLE_LINES):
             finish("")  # a new entry begins: the one pending had no page number
@@ -466,13 +483,21 @@ def _same_number(want: str, got: str) -> bool:
 
 
 class _Pages:
-    """Per-page lookups, each computed once: line keys and leading numbers."""
+    """Per-page lookups, each computed once: the page's key (for a quick test that a title may
+    be there at all) and, only for pages that pass it, line keys and leading numbers."""
 
     def __init__(self, norm: NormalisedBook):
         self.norm = norm
-        self._cache: dict[int, tuple[list[str], list[tuple[str, str] | None], str]] = {}
+        self._blobs: dict[int, str] = {}
+        self._cache: dict[int, tuple[list[str], list[tuple[str, str] | None]]] = {}
 
-    def page(self, index: int) -> tuple[list[str], list[tuple[str, str] | None], str]:
+    def blob(self, index: int) -> str:
+        if index not in self._blobs:
+            page = self.norm.pages[index]
+            self._blobs[index] = _key(self.norm.text[page.char_start:page.char_end])
+        return self._blobs[index]
+
+    def page(self, index: int) -> tuple[list[str], list[tuple[str, str] | None]]:
         if index not in self._cache:
             texts = [" ".join(t.split()) for _, t in self.norm.lines[index]]
             heads = []
@@ -480,8 +505,7 @@ class _Pages:
                 m = _HEAD_NUMBER.match(text) if text[:1].isalnum() else None
                 number = m and next((m.group(g) for g in _HEAD_GROUPS if m.group(g)), "")
                 heads.append((number, _key(m.group("rest"))) if m and number else None)
-            keys = [_key(t) for t in texts]
-            self._cache[index] = (keys, heads, " ".join(keys))
+            self._cache[index] = ([_key(t) for t in texts], heads)
         return self._cache[index]
 
     def find(self, index: int, title: str, number: str) -> int | None:
@@ -489,10 +513,13 @@ class _Pages:
         if not 0 <= index < len(self.norm.lines) or not self.norm.lines[index]:
             return None
         want = _key(title)
-        keys, heads, blob = self.page(index)
-        if not want or (len(want) > SHORT_TITLE and
-                        fuzz.partial_ratio(want, blob, score_cutoff=FUZZY_MIN - 5) == 0 and want not in blob):
+        if not want:
             return None
+        blob = self.blob(index)
+        if want not in blob and (len(want) <= SHORT_TITLE or
+                                 fuzz.partial_ratio(want, blob, score_cutoff=FUZZY_MIN - 5) == 0):
+            return None
+        keys, heads = self.page(index)
         for j, key in enumerate(keys):
             head = heads[j]
             if head is not None and number and not _same_number(number, head[0]):
@@ -549,15 +576,26 @@ def _probes(items: list[tuple[ContentsEntry, str, int]]) -> list[tuple[ContentsE
 
 def _fit(pages: _Pages, probes, lo: int, hi: int, banned: set[int]) -> tuple[int | None, int]:
     """The offset in ``[lo, hi]`` that confirms most probes (the smallest on a tie: a running
-    header repeats a title on the pages after its start, never before)."""
-    votes: dict[int, int] = {}
+    header repeats a title on the pages after its start, never before).
+
+    Only the first ``SEED_PROBES`` probes found anywhere in the window search it all; the
+    offsets they give are then tried on every probe, so the rest touch one page per offset.
+    """
     n = len(pages.norm.pages)
+
+    def hit(entry: ContentsEntry, target: int) -> bool:
+        return 0 <= target < n and target not in banned and \
+            pages.find(target, entry.title, entry.number) is not None
+
+    candidates: set[int] = set()
+    seeds = 0
     for entry, _, value in probes:
-        for offset in range(lo, hi + 1):
-            target = value + offset
-            if 0 <= target < n and target not in banned and \
-                    pages.find(target, entry.title, entry.number) is not None:
-                votes[offset] = votes.get(offset, 0) + 1
+        if seeds >= SEED_PROBES:
+            break
+        found = {offset for offset in range(lo, hi + 1) if hit(entry, value + offset)}
+        candidates |= found
+        seeds += bool(found)
+    votes = {offset: sum(hit(entry, value + offset) for entry, _, value in probes) for offset in candidates}
     if not votes:
         return None, 0
     best = max(votes.values())
