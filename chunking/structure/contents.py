@@ -407,8 +407,8 @@ def _kinds(raws: list[_Raw]) -> list[tuple[str, int]]:
         # NOTE: an unnumbered title right before the first of a series (``User Manual`` /
         # ``1 Introduction``, ``Appendices`` / ``A Autolink``) is a part; one in the middle of
         # a chapter (``Inline Links`` after ``5.1.10 Links``) is a section one level down.
-        opener = nxt is not None and kinds[i + 1] in ("chapter", "appendix", "part") and \
-            nxt.number.rstrip(".") in ("1", "A", "I")
+        firsts = {"chapter": ("1",), "appendix": ("A", "1"), "part": ("I", "1")}
+        opener = nxt is not None and nxt.number.rstrip(".") in firsts.get(kinds[i + 1], ())
         inside = first <= i <= last
         if FRONT_WORDS.match(title):
             kinds[i] = "front"
