@@ -200,3 +200,9 @@ def test_contents_pages_are_looked_for_only_near_the_front():
     assert read_contents(_norm(pages)).pages == ()
     pages = _book(contents, {}, late + 20, contents_at=3)
     assert read_contents(_norm(pages)).pages == (3,)
+
+
+def test_a_book_with_synthetic_pages_has_no_printed_contents_to_read():
+    text = "Contents\n" + "\n".join(f"{n} Chapter title {n} . . . . . . {n * 3}" for n in range(1, 8))
+    norm = normalise(read_raw(text.encode(), "book.txt").pages)
+    assert read_contents(norm).pages == ()
