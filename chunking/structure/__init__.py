@@ -16,7 +16,7 @@ front/back matter and appendices sit at chapter level; sections one level below.
 from __future__ import annotations
 
 
-from ..models import Heading
+from ..models import CHAPTER_LEVEL_KINDS, Heading
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
@@ -69,8 +69,14 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             return _explained(outlined, (), "the outline", rejected)
         missing = checked.dropped + checked.unconfirmed
         holds = missing <= OUTLINE_MAX_DROPPED * max(1, checked.entries) and headings
+        if holds and _chapter_count(headings) >= 2:
+            # NOTE: the text is then evidence only, read on the pages of chapter-level entries
+            # (reading and probing the whole book would cost more than the outline check).
+            pages = {h.page - 1 for h in headings if h.kind in CHAPTER_LEVEL_KINDS | {"part"}}
+            found = _from_text(raw, norm, [], None, pages)
+            return _explained(outlined, found.headings, "the outline", rejected)
         found = _from_text(raw, norm, warnings, rejected)
-        if holds and (_chapter_count(headings) >= 2 or _chapter_count(found.headings) <= _chapter_count(headings)):
+        if holds and _chapter_count(found.headings) <= _chapter_count(headings):
             return _explained(outlined, found.headings, "the outline", rejected)
         if holds:
             warnings.append(f"the outline has {_chapter_count(headings)} chapter-level entries, the text "
@@ -98,8 +104,8 @@ def _explained(result: StructureResult, others: tuple[Heading, ...], label: str,
 
 
 def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str],
-               rejected: list[str] | None = None) -> StructureResult:
-    drafts = detect_headings(norm, FontProbe(raw.pdf), rejected)
+               rejected: list[str] | None = None, pages: set[int] | None = None) -> StructureResult:
+    drafts = detect_headings(norm, FontProbe(raw.pdf), rejected, pages)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
 

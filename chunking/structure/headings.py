@@ -65,7 +65,8 @@ class Draft:
     confirmed: bool = True
 
 
-def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] | None = None) -> list[Draft]:
+def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] | None = None,
+                    pages: set[int] | None = None) -> list[Draft]:
     """Find chapter-level and section headings in the text of a book.
 
     Args:
@@ -73,21 +74,46 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
         probe (FontProbe): font-size probe (answers None for non-PDF books).
         rejected (list[str] | None): when given, one line is appended per chapter-level
             candidate that was not accepted, saying why.
+        pages (set[int] | None): read only these 0-based pages (evidence for headings another
+            signal placed there); None reads the whole book.
 
     Returns:
         list[Draft]: parts, chapters, appendices, front/back matter and sections in book order;
         each carries its evidence (keyword, typography, numbering).
     """
-    candidates = _candidates(norm)
-    sized = [(c, probe.size_of(c.page, _line_at(norm, c), top=c.top))
-             for c in candidates if c.kind != "section"]
+    candidates = _candidates(norm, pages)
+    # NOTE: a font probe reads a page's spans (several times its plain text). Candidates that
+    # only count when set large (a bare ``7``, ``9. Title.``) are many and mostly noise, so they
+    # are probed lazily: assumed large until they would join the chapter chain, then probed,
+    # until the chain holds only probed members. Probing one can only lower its score, so the
+    # chain is the one probing all of them would give. The others are probed at once.
+    eager = [c for c in candidates if c.kind != "section" and not c.needs_large]
+    lazy = [c for c in candidates if c.kind in ("chapter", "numbered") and c.needs_large]
+    sizes = {id(c): probe.size_of(c.page, _line_at(norm, c), top=c.top) for c in eager}
     body = probe.body_size()  # after the probes: their pages tell the body size too
-    for c, size in sized:
-        c.large = None if size is None or not body else size >= body * HEADING_RATIO
-        if c.large:
-            c.evidence.append(("typography", f"p. {c.page + 1}: {size:.1f} pt, body {body:.1f} pt"))
-    chapterish = [c for c in candidates if c.large is True or (c.large is None and not c.needs_large)]
-    chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
+
+    def settle(cs: list[Draft]) -> None:
+        for c in cs:
+            size = sizes[id(c)]
+            c.large = None if size is None or not body else size >= body * HEADING_RATIO
+            if c.large:
+                c.evidence.append(("typography", f"p. {c.page + 1}: {size:.1f} pt, body {body:.1f} pt"))
+
+    settle(eager)
+    for c in lazy:
+        c.large = True
+    while True:
+        chapterish = [c for c in candidates if c.large is True or (c.large is None and not c.needs_large)]
+        chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
+        todo = [c for c in chapters if id(c) not in sizes]
+        if not todo:
+            break
+        for c in todo:
+            sizes[id(c)] = probe.size_of(c.page, _line_at(norm, c), top=c.top)
+        settle(todo)
+    for c in lazy:
+        if id(c) not in sizes:
+            c.large = None  # never probed: unknown, and so not accepted (it needs to be large)
     if chapters:
         span = f"{chapters[0].number}..{chapters[-1].number}"
         for k, c in enumerate(chapters):
@@ -139,9 +165,11 @@ def _contents_like(line: str) -> bool:
     return line[-1].isdigit() or ". ." in line or "..." in line or bool(_ROMAN_LINE.match(line))
 
 
-def _candidates(norm: NormalisedBook) -> list[Draft]:
+def _candidates(norm: NormalisedBook, pages: set[int] | None = None) -> list[Draft]:
     out: list[Draft] = []
     for index, lines in enumerate(norm.lines):
+        if pages is not None and index not in pages:
+            continue
         texts = [line.strip() for _, line in lines]
         found = []
         for i, (offset, _) in enumerate(lines):

@@ -43,6 +43,9 @@ WINDOW_LINES = 3
 SHORT_TITLE = 4
 """Titles of at most this many characters must match a line exactly (a ratio means little)."""
 
+EDGE_SHARE = 0.2
+"""A destination this share of the page height away from an edge does not point at the edge line."""
+
 Y_SLACK = 6.0
 """Points above a destination's y a line top may sit and still be the line it points at."""
 
@@ -132,6 +135,7 @@ class _Pages:
         self.pdf = pdf
         self._variants: dict[int, list[list[str]]] = {}
         self._tops: dict[int, dict[str, list[float]]] = {}
+        self._line_tops: dict[int, list[float | None]] = {}
 
     def variants(self, index: int) -> list[list[str]]:
         if index not in self._variants:
@@ -168,11 +172,13 @@ class _Pages:
         variants = self.variants(index)
         longest = max(len(w) for w in wants)
         hits: list[tuple[int, float]] = []
+        covered = 0
         for i, (_, line) in enumerate(lines):
             if len(line) > 3 * len(title) + 20:
                 continue
             score = _best(wants, variants[i])
             joined = line
+            end = i + 1
             for k in range(i + 1, min(len(lines), i + WINDOW_LINES)):
                 # NOTE: a window only grows while what it holds so far is a part of the title
                 # (or a bare label line such as ``Part I``), so body lines are never joined.
@@ -183,12 +189,18 @@ class _Pages:
                 if len(_key(joined)) > longest + 40:
                     break
                 score = max(score, _best(wants, _title_variants(joined)))
+                end = k + 1
             if score >= FUZZY_MIN:
+                if hits and i < covered:
+                    continue  # inside the window of the hit above: the same heading (``1.1`` / ``Title``)
                 hits.append((i, score))
+                covered = end
         if not hits:
             return None
         # NOTE: one perfect hit among fuzzy ones is no reason to skip the positions: on lshort
         # p. 65 the perfect one is the running header and the wrapped heading matches at 88.
+        if len(hits) > 1 and y is not None and self.pdf is not None:
+            hits = self._not_at_the_edges(index, hits, y)
         if len(hits) > 1 and y is not None and self.pdf is not None:
             placed = [(abs(top - y), i) for i, _ in hits if (top := self._top(index, i)) is not None]
             if placed:
@@ -208,12 +220,30 @@ class _Pages:
                 best = (top, i)
         return best[1] if best else None
 
+    def _not_at_the_edges(self, index: int, hits: list[tuple[int, float]], y: float) -> list[tuple[int, float]]:
+        """Drop a hit on the page's first (last) kept line when the destination lies well below
+        the top (above the bottom): that line sits at the page edge (a running header or
+        footer repeating the title). Reading line positions costs about twice the page's plain
+        text; this costs nothing and settles most cases."""
+        height = self.pdf.page_cropbox(index).height
+        last = len(self.norm.lines[index]) - 1
+        kept = [(i, score) for i, score in hits
+                if not (i == 0 and y > EDGE_SHARE * height) and not (i == last and y < (1 - EDGE_SHARE) * height)]
+        return kept or hits
+
     def _top(self, index: int, i: int) -> float | None:
-        lines = self.norm.lines[index]
-        key = _key(lines[i][1])
-        k = sum(1 for _, line in lines[:i] if _key(line) == key)
-        tops = self.tops(index).get(key, [])
-        return tops[k] if k < len(tops) else None
+        if index not in self._line_tops:
+            by_key = self.tops(index)
+            seen: dict[str, int] = {}
+            aligned: list[float | None] = []
+            for _, line in self.norm.lines[index]:
+                key = _key(line)
+                k = seen.get(key, 0)
+                seen[key] = k + 1
+                tops = by_key.get(key, [])
+                aligned.append(tops[k] if k < len(tops) else None)
+            self._line_tops[index] = aligned
+        return self._line_tops[index][i]
 
 
 def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
