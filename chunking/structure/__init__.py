@@ -20,6 +20,7 @@ from ..models import CHAPTER_LEVEL_KINDS, Heading
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
+from .contents import read_contents
 from .epub import epub_structure
 from .evidence import corroborate, signal_counts
 from .levels import levelled as _levelled
@@ -74,7 +75,8 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             # (reading and probing the whole book would cost more than the outline check).
             pages = {h.page - 1 for h in headings if h.kind in CHAPTER_LEVEL_KINDS | {"part"}}
             found = _from_text(raw, norm, [], None, pages)
-            return _explained(outlined, found.headings, "the outline", rejected)
+            listed = _levelled([(d, 1) for d in _listed(norm)], norm, "headings")[0] if raw.format == "pdf" else ()
+            return _explained(outlined, found.headings, "the outline", rejected, listed)
         found = _from_text(raw, norm, warnings, rejected)
         if holds and _chapter_count(found.headings) <= _chapter_count(headings):
             return _explained(outlined, found.headings, "the outline", rejected)
@@ -92,10 +94,13 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
 
 
 def _explained(result: StructureResult, others: tuple[Heading, ...], label: str,
-               rejected: list[str]) -> StructureResult:
-    """``result`` with the evidence of ``others`` merged in, its signal counts, disagreements and
-    the candidates the text detector rejected."""
+               rejected: list[str], contents: tuple[Heading, ...] = ()) -> StructureResult:
+    """``result`` with the evidence of ``others`` and of the printed contents merged in, its
+    signal counts, disagreements and the candidates the text detector rejected."""
     headings, disagreements = corroborate(result.headings, others, label)
+    if contents:
+        headings, more = corroborate(headings, contents, label)
+        disagreements += more
     result.headings = headings
     result.signal_counts = signal_counts(headings)
     result.disagreements = disagreements
@@ -103,9 +108,25 @@ def _explained(result: StructureResult, others: tuple[Heading, ...], label: str,
     return result
 
 
+def _listed(norm: NormalisedBook) -> list[Draft]:
+    """The printed contents' chapter-level entries found on their page, as drafts."""
+    contents = read_contents(norm, sections=False)
+    out = []
+    for e in contents.entries:
+        if not (e.confirmed and e.chapter_level and e.offset is not None and e.page is not None):
+            continue
+        printed = f" … {e.printed}" if e.printed else ""
+        where = (f"contents p. {e.source_page + 1}: '{(e.number + ' ' + e.title).strip()[:60]}'{printed}"
+                 f" -> p. {e.page + 1}")
+        kind = {"chapter": "numbered" if e.number else "chapter"}.get(e.kind, e.kind)
+        out.append(Draft(kind, e.number, e.title, e.page, e.offset, evidence=[("contents", where)]))
+    return out
+
+
 def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str],
                rejected: list[str] | None = None, pages: set[int] | None = None) -> StructureResult:
-    drafts = detect_headings(norm, FontProbe(raw.pdf), rejected, pages)
+    listed = _listed(norm) if raw.format == "pdf" and pages is None else []
+    drafts = detect_headings(norm, FontProbe(raw.pdf), rejected, pages, listed)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
 

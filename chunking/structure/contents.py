@@ -632,7 +632,8 @@ def _replace(entry: ContentsEntry, **changes) -> ContentsEntry:
     return ContentsEntry(**values)
 
 
-def _map(norm: NormalisedBook, entries: list[ContentsEntry], contents_pages: list[int]) -> Contents:
+def _map(norm: NormalisedBook, entries: list[ContentsEntry], contents_pages: list[int],
+         sections: bool = True) -> Contents:
     pages = _Pages(norm)
     banned = set(contents_pages)
     labels = _label_pages(norm, banned)
@@ -673,7 +674,7 @@ def _map(norm: NormalisedBook, entries: list[ContentsEntry], contents_pages: lis
             out.append(_replace(entry, page=first, line=line, confirmed=line is not None,
                                 offset=None if line is None else norm.lines[first][line][0]))
             continue
-        if sv is None:
+        if sv is None or (not sections and not entry.chapter_level):
             out.append(entry)
             continue
         name, value = sv
@@ -692,12 +693,14 @@ def _map(norm: NormalisedBook, entries: list[ContentsEntry], contents_pages: lis
 # ---------------------------------------------------------------- the whole signal
 
 
-def read_contents(norm: NormalisedBook) -> Contents:
+def read_contents(norm: NormalisedBook, sections: bool = True) -> Contents:
     """Read the book's printed table of contents, map and confirm its entries.
 
     Args:
         norm (NormalisedBook): the canonical text and per-page lines (a PDF: its pages are
             physical pages; synthetic pages have no printed contents to read).
+        sections (bool): also map and confirm section entries (most of the cost: one target
+            page each). Defaults to True; the structure engine asks for chapter level only.
 
     Returns:
         Contents: the contents pages, every entry (confirmed or not) in contents order, and
@@ -717,4 +720,4 @@ def read_contents(norm: NormalisedBook) -> Contents:
                              printed=r.page, page=None, offset=None, line=None, confirmed=False,
                              source_page=r.source_page if r.source_page >= 0 else found[0])
                for r, (kind, level) in zip(raws, kinds)]
-    return _map(norm, entries, found)
+    return _map(norm, entries, found, sections)

@@ -63,10 +63,11 @@ class Draft:
     needs_large: bool = False
     evidence: list[tuple[str, str]] = field(default_factory=list)
     confirmed: bool = True
+    listed: bool = False
 
 
 def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] | None = None,
-                    pages: set[int] | None = None) -> list[Draft]:
+                    pages: set[int] | None = None, listed: list[Draft] | None = None) -> list[Draft]:
     """Find chapter-level and section headings in the text of a book.
 
     Args:
@@ -76,12 +77,15 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
             candidate that was not accepted, saying why.
         pages (set[int] | None): read only these 0-based pages (evidence for headings another
             signal placed there); None reads the whole book.
+        listed (list[Draft] | None): chapter-level headings the printed contents lists and that
+            were found on their page: they are accepted whatever their size or number (two
+            signals agree), and merged with a text candidate on the same line.
 
     Returns:
         list[Draft]: parts, chapters, appendices, front/back matter and sections in book order;
         each carries its evidence (keyword, typography, numbering).
     """
-    candidates = _candidates(norm, pages)
+    candidates = _with_listed(_candidates(norm, pages), listed or [])
     # NOTE: a font probe reads a page's spans (several times its plain text). Candidates that
     # only count when set large (a bare ``7``, ``9. Title.``) are many and mostly noise, so they
     # are probed lazily: assumed large until they would join the chapter chain, then probed,
@@ -132,6 +136,15 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
     last = max((c.offset for c in chapters), default=None)
     matter = _front_back([c for c in chapterish if c.kind in ("front", "back") and not c.number], first, last)
     sections = _sections([c for c in candidates if c.kind == "section"], chapters)
+    taken = {id(c) for c in parts + numbered + matter}
+    # NOTE: listed headings the rules above left out (an unnumbered chapter, a number outside the
+    # chain) come in as they are; levelling makes unnumbered ones front/back by position.
+    extra = [c for c in candidates if c.listed and id(c) not in taken]
+    for c in extra:
+        c.kind = {"chapter": "unnumbered" if not c.number else "chapter"}.get(c.kind, c.kind)
+        if c.kind == "numbered":
+            c.kind = "chapter"
+    numbered = numbered + extra
     if rejected is not None:
         accepted = {id(c) for c in parts + numbered + matter}
         for c in candidates:
@@ -142,6 +155,23 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
                    else "a repeat, or front/back matter out of place")
             rejected.append(f"p. {c.page + 1} '{_line_at(norm, c)[:60]}': {why}")
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
+
+
+def _with_listed(candidates: list[Draft], listed: list[Draft]) -> list[Draft]:
+    """The text candidates with the printed contents' confirmed entries merged in by offset."""
+    at = {c.offset: c for c in candidates}
+    out = list(candidates)
+    for d in listed:
+        c = at.get(d.offset)
+        if c is None:
+            d.listed = True
+            out.append(d)
+            continue
+        c.listed = True
+        c.evidence.extend(pair for pair in d.evidence if pair[0] != "keyword")
+        if c.kind == "section" and d.kind != "section":
+            c.kind, c.number, c.title = d.kind, d.number, d.title
+    return sorted(out, key=lambda c: c.offset)
 
 
 def _line_at(norm: NormalisedBook, draft: Draft) -> str:
