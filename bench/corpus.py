@@ -21,6 +21,7 @@ import importlib.util
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -78,7 +79,12 @@ def load_scorer() -> ModuleType:
     """``score.py`` as a module (its ``score_pdf``, ``score_epub``, ``f1``, ``CHAPTER_LEVEL``)."""
     spec = importlib.util.spec_from_file_location("corpus_score", SCORE_PY)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # NOTE: no __pycache__ beside score.py: shared/ is not ours (and read-only in CI).
+    before, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = before
     return module
 
 
@@ -93,13 +99,16 @@ def truths(folder: Path) -> dict[str, dict]:
 
 
 def sample_truths() -> dict[str, dict]:
-    """The sample books' references with the supplement's front matter added (in page order)."""
+    """The sample books' references with the supplement's front and back matter added (in page order)."""
     extra = json.loads(SUPPLEMENT.read_text(encoding="utf-8"))["books"]
     out = {}
     for name, gt in truths(SAMPLE_GT).items():
         added = extra.get(name, [])
         if added:
-            gt = dict(gt, entries=sorted(gt["entries"] + added, key=lambda e: e.get("start_page") or 0))
+            merged = gt["entries"] + added
+            if gt["format"] == "pdf":
+                merged.sort(key=lambda e: e["start_page"])
+            gt = dict(gt, entries=merged)
         out[name] = gt
     return out
 

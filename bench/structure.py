@@ -137,7 +137,8 @@ def table(rows: list[dict], heading: str) -> str:
                      f"{f['parts']} / {f['chapter_level']} / {f['headings']} | {notes} |")
     mean = sum(r["f1"] for r in rows) / len(rows)
     worst = min(rows, key=lambda r: r["f1"])
-    lines += ["", f"Mean F1 **{mean:.2f}**, worst **{worst['f1']:.2f}** ({worst['file']}), {len(rows)} books."]
+    lines += ["", f"Mean F1 **{mean:.2f}**, worst **{worst['f1']:.2f}** ({worst['file']}), "
+              f"{len(rows)} books."]
     expects = [e for e in (_expect(r) for r in rows) if e]
     if expects:
         lines += [""] + [f"- {e}" for e in expects]
@@ -177,8 +178,9 @@ def cost(book: Path, runs: int) -> dict:
 
 def cost_table(rows: list[dict], runs: int) -> str:
     lines = ["### Cost of structure detection", "",
-             f"`detect_structure(raw, norm, \"auto\")` against PyMuPDF `page.get_text()` over all pages of the same "
-             f"PDF, in one process; minimum of {runs} interleaved repetitions; ratios in CPU time (wall beside). "
+             f"`detect_structure(raw, norm, \"auto\")` against PyMuPDF `page.get_text()` over all pages of "
+             f"the same PDF, in one process; minimum of {runs} interleaved repetitions; ratios in CPU time "
+             f"(wall beside). "
              f"Target: ≤ {COST_TARGET}× the floor.", "",
              "| book | pages | get_text() CPU s | detect_structure CPU s | ratio CPU | ratio wall | target |",
              "|---|---:|---:|---:|---:|---:|---|"]
@@ -211,8 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--section", choices=("now", "before"), default="now", help="which block to rewrite")
     parser.add_argument("--corpus", type=Path, default=None, help="corpus books folder (default: the cache)")
     parser.add_argument("--extra", type=Path, default=None, help="extra books folder (default: the cache)")
-    parser.add_argument("--runs", type=int, default=5, help="repetitions of each cost measurement (min is kept)")
-    parser.add_argument("--pages", type=int, default=DEFAULT_PAGES, help="synthetic book pages for the cost (0: none)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="repetitions of each cost measurement (min is kept)")
+    parser.add_argument("--pages", type=int, default=DEFAULT_PAGES,
+                        help="synthetic book pages for the cost (0: none)")
     parser.add_argument("--no-cost", action="store_true", help="scores only")
     parser.add_argument("--out", type=Path, default=OUT, help="the Markdown file to update")
     parser.add_argument("--no-write", action="store_true", help="print only")
@@ -226,9 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="structure-bench-") as tmp:
         work = Path(tmp)
         samples_gt = corpus.write_truths(corpus.sample_truths(), work / "samples-gt")
-        for label, books, gt in (("Sample books", corpus.SAMPLES, samples_gt),
-                                 ("Development corpus (`../shared/corpus`)", corpus_dir, corpus.CORPUS_GT),
-                                 ("Books outside the corpus (`bench/extra-books`)", extra_dir, corpus.EXTRA_GT)):
+        sets = (("Sample books", corpus.SAMPLES, samples_gt),
+                ("Development corpus (`../shared/corpus`)", corpus_dir, corpus.CORPUS_GT),
+                ("Books outside the corpus (`bench/extra-books`)", extra_dir, corpus.EXTRA_GT))
+        for label, books, gt in sets:
             if books is None:
                 continue
             log(f"scoring: {label}")
@@ -245,8 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             costs.append(cost(book, max(1, args.runs)))
         sections.append(cost_table(costs, max(1, args.runs)))
     title = "Before: the baseline, measured before the structure work" if args.section == "before" else "Now"
-    block = "\n\n".join([f"## {title} ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit {args.commit or commit()})",
-                         *sections])
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    block = "\n\n".join([f"## {title} ({when}, commit {args.commit or commit()})", *sections])
     print(block)
     if not args.no_write:
         write_block(block, args.section, args.out)

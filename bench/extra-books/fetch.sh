@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Re-creates the books outside the corpus (bench/extra-books: verified chapter starts) into $1
+# (default ./extra-books) from Debian packages, and checks every file against the sha256
+# in its ground truth (<name>.json beside this script). Idempotent: a book already there
+# with the right hash is left alone. Needs apt-get, dpkg-deb, tar, gzip, sha256sum.
+# Books never enter a repo: keep the folder outside any checkout you commit.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+DIR=${1:-./extra-books}
+mkdir -p "$DIR/.debs"
+DIR=$(cd "$DIR" && pwd)
+exec 9>"$DIR/.lock"; flock 9
+
+# file | Debian package | path inside the package | gzip (the packaged file is .gz) or -
+BOOKS='
+gnuplot.pdf|gnuplot-doc|/usr/share/doc/gnuplot/gnuplot.pdf|-
+beameruserguide.pdf|texlive-latex-recommended-doc|/usr/share/doc/texlive-doc/latex/beamer/beameruserguide.pdf|-
+gri.pdf|gri-pdf-doc|/usr/share/doc/gri/gri.pdf.gz|gzip
+groff-pdfmark.pdf|groff|/usr/share/doc/groff-base/pdf/pdfmark.pdf.gz|gzip
+ubuntu-packaging-guide-pdf.pdf|ubuntu-packaging-guide-pdf|/usr/share/doc/ubuntu-packaging-guide-pdf/ubuntu-packaging-guide.pdf.gz|gzip
+ubuntu-packaging-guide.epub|ubuntu-packaging-guide-epub|/usr/share/doc/ubuntu-packaging-guide-epub/ubuntu-packaging-guide.epub|-
+live-manual.epub|live-manual-epub|/usr/share/doc/live-manual/epub/live-manual.en.epub|-
+'
+
+want() { sed -n 's/^ *"sha256": *"\([0-9a-f]\{64\}\)".*/\1/p' "$HERE/${1%.*}.json" | head -1; }
+good() { [ -s "$DIR/$1" ] && [ "$(sha256sum "$DIR/$1" | cut -d' ' -f1)" = "$(want "$1")" ]; }
+rows() { printf '%s\n' "$BOOKS" | sed '/^$/d'; }
+
+need=""
+while IFS='|' read -r file pkg path comp; do
+  good "$file" || case " $need " in *" $pkg "*) ;; *) need="$need $pkg" ;; esac
+done < <(rows)
+
+if [ -n "$need" ]; then
+  echo "downloading:$need" >&2
+  (cd "$DIR/.debs" && { apt-get download $need >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get download $need >/dev/null; }; })
+fi
+
+while IFS='|' read -r file pkg path comp; do
+  good "$file" && continue
+  deb=$(ls "$DIR"/.debs/"$pkg"_*.deb | head -1)
+  if [ "$comp" = gzip ]; then
+    dpkg-deb --fsys-tarfile "$deb" | tar -xO ".$path" | gzip -dc > "$DIR/$file.part"
+  else
+    dpkg-deb --fsys-tarfile "$deb" | tar -xO ".$path" > "$DIR/$file.part"
+  fi
+  mv "$DIR/$file.part" "$DIR/$file"
+done < <(rows)
+rm -rf "$DIR/.debs"
+
+bad=0
+while IFS='|' read -r file pkg path comp; do
+  good "$file" || { echo "extra book $file does not match the sha256 in ${file%.*}.json (a new Debian version of $pkg?)" >&2; rm -f "$DIR/$file"; bad=1; }
+done < <(rows)
+[ "$bad" = 0 ] || exit 1
+echo "$DIR"
