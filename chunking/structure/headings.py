@@ -45,6 +45,9 @@ _BARE_NUMBER = re.compile(r"\d{1,2}")
 STACK_TITLE_LINES = 3
 """A title under a bare chapter number may wrap over this many lines."""
 
+SAME_SIZE = 0.5
+"""Points within which two lines of one heading are set at the same size."""
+
 STACK_TITLE_CHARS = 100
 """...and is at most this long (longer is body text)."""
 
@@ -132,10 +135,13 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
                 c.evidence.append(("numbering", f"{k + 1} of {len(run)} in the sequence "
                                                 f"{run[0].number}..{run[-1].number}"))
     numbered = chapters + appendices
+    if body:
+        _extend_titles(parts + numbered, norm, probe, body)
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
     matter = _front_back([c for c in chapterish if c.kind in ("front", "back") and not c.number], first, last)
-    sections = _sections([c for c in candidates if c.kind == "section"], chapters)
+    sections = _sections([c for c in candidates if c.kind == "section"], sorted(chapters + appendices,
+                                                                               key=lambda d: d.offset))
     taken = {id(c) for c in parts + numbered + matter}
     # NOTE: listed headings the rules above left out (an unnumbered chapter, a number outside the
     # chain) come in as they are; levelling makes unnumbered ones front/back by position.
@@ -155,6 +161,35 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
                    else "a repeat, or front/back matter out of place")
             rejected.append(f"p. {c.page + 1} '{_line_at(norm, c)[:60]}': {why}")
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
+
+
+def _extend_titles(drafts: list[Draft], norm: NormalisedBook, probe: FontProbe, body: float) -> None:
+    """A title set large may wrap: the lines after it that are set as large as the title line
+    (and read like a title) belong to it (``Ordinary Differential Equations in`` / ``Practice``)."""
+    for d in drafts:
+        lines = norm.lines[d.page]
+        starts = [offset for offset, _ in lines]
+        if d.offset not in starts or not d.title:
+            continue
+        i = starts.index(d.offset)
+        # the line that holds the end of the title as found so far
+        end = next((k for k in range(i, min(len(lines), i + STACK_TITLE_LINES + 1))
+                    if lines[k][1].strip() and d.title.endswith(lines[k][1].strip())), None)
+        if end is None:
+            continue
+        size = probe.size_of(d.page, lines[end][1], top=d.top)
+        if size is None or size < body * HEADING_RATIO:
+            continue
+        parts = [d.title]
+        for k in range(end + 1, min(len(lines), end + STACK_TITLE_LINES)):
+            text = lines[k][1].strip()
+            if not title_like(text, max_words=12) and not (text and text[0].islower() and len(text.split()) <= 4):
+                break
+            nxt = probe.size_of(d.page, text, top=d.top)
+            if nxt is None or abs(nxt - size) > SAME_SIZE:
+                break
+            parts.append(text)
+        d.title = " ".join(parts)
 
 
 def _with_listed(candidates: list[Draft], listed: list[Draft]) -> list[Draft]:
@@ -349,6 +384,14 @@ def _front_back(cands: list[Draft], first: int | None, last: int | None) -> list
     return out
 
 
+def _major_key(number: str) -> str:
+    """What a chapter number and its sections' first component share: ``3``/``Three``/``III``
+    → ``3``; an appendix letter stays a letter (``A`` is not chapter 1)."""
+    if len(number) == 1 and number.isalpha() and number.upper() not in "IVX":
+        return number.upper()
+    return str(number_value(number))
+
+
 def _sections(cands: list[Draft], chapters: list[Draft]) -> list[Draft]:
     """Sections ``N.M`` inside chapter ``N`` with ``M`` increasing, in book order.
 
@@ -359,14 +402,15 @@ def _sections(cands: list[Draft], chapters: list[Draft]) -> list[Draft]:
     mixed = {c.number for c in cands if not c.title.isupper()}
     cands = [c for c in cands if not (c.title.isupper() and c.number in mixed)]
     out: list[Draft] = []
-    bounds = [(c.offset, number_value(c.number)) for c in chapters]
+    bounds = [(c.offset, _major_key(c.number)) for c in chapters]
     k, current, last_minor = -1, None, 0
     for c in cands:
         while k + 1 < len(bounds) and bounds[k + 1][0] <= c.offset:
             k += 1
             current, last_minor = bounds[k][1], 0
-        major, minor = (int(x) for x in c.number.split("."))
-        if current is not None and major == current and minor > last_minor:
+        major, _, rest = c.number.partition(".")
+        minor = int(rest.split(".")[0])
+        if current is not None and _major_key(major) == current and minor > last_minor:
             out.append(c)
             last_minor = minor
     return out

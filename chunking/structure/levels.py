@@ -10,7 +10,9 @@ be. What is true of outlines in general:
 * the chapter depth is the shallowest other depth with at least two entries (a lone root holds
   the book, not a chapter);
 * numbering overrides depth entry by entry: an ``N.M`` entry is a section wherever the source
-  put it.
+  put it;
+* a lone root above the chapter depth is the book's title: it is not a heading (its page, the
+  title page, then belongs to no chapter, as any text before the first chapter).
 
 Levels: 1 is the top of this book's hierarchy (parts when the book has parts, else chapters);
 front/back matter and appendices sit at chapter level; sections one level below, deeper source
@@ -92,6 +94,8 @@ def levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str)
     demoted = 0
     for d, depth in drafts:
         kind, level, title, number = d.kind, top, d.title, d.number
+        if depth < chapter_depth and depth not in part_depths and kind != "part":
+            continue  # a lone root above the chapters: the book's own title, not a unit of it
         if depth in part_depths and depth < chapter_depth:
             if kind in ("front", "back"):
                 level = top

@@ -53,11 +53,13 @@ _LEADING_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,3})*\.?\
 _KEYWORD_START = re.compile(r"\s*(?:chapter|part|section|appendix)\s", re.I)
 _LABEL_LINE = re.compile(
     rf"^(chapter|part|appendix|section|lecture|unit)\s+\S+$|^\d{{1,3}}(\.\d{{1,3}})*\.?$|"
-    rf"^(chapter|part|appendix)$|^[IVXLC]{{1,6}}\.?$|^{NUMBER_RE}$", re.I)
+    rf"^(chapter|part|appendix)$|^[IVXLC]{{1,6}}\.?$|^{NUMBER_RE}$|^[A-Z]\.?$", re.I)
 """A line that labels the heading under it (``Chapter 7``, ``Part I``, ``7``, ``CHAPTER`` / ``ONE``)."""
 
 _ROMAN_TITLE = re.compile(r"^(?P<num>(?=[IVXLC])X{0,3}(?:IX|IV|V?I{0,3}))\.?\s+(?P<title>[A-Z].*)$")
 """``II Plotting styles``: an outline title numbered in roman (a part, when its depth says so)."""
+
+_LETTER_LABEL = re.compile(r"^([A-Z])\.?$")
 
 _LABEL_LINES_ABOVE = 2
 """How many label lines may stack above a title (Sphinx: ``CHAPTER`` / ``ONE`` / ``Title``)."""
@@ -361,6 +363,11 @@ def _classify(title: str, line: str, head: str = "") -> tuple[str, str, str]:
     m = SECTION_NUMBER_ONLY.match(line)
     if m:
         return "section", m.group("num"), _strip_number(title)
+    m = _LETTER_LABEL.match(line)
+    if m:
+        # NOTE: a lone capital letter standing above the title labels an appendix (``A`` /
+        # ``Installation Notes``); in a title alone ``A Tutorial`` would be ambiguous.
+        return "appendix", m.group(1), _strip_number(title, m.group(1))
     m = _ROMAN_TITLE.match(title)
     if m:
         return "roman", m.group("num"), m.group("title")
