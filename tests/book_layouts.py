@@ -117,6 +117,8 @@ class Truth:
     params: dict
     pages: int = 0
     toc: list = field(default_factory=list)
+    printed: dict[str, int] = field(default_factory=dict)
+    """How often a furniture string is also printed as content (a running title on the title page)."""
 
     def chapter_level(self) -> list[Start]:
         """Parts, chapters and appendices in book order (what the structure must find exactly)."""
@@ -216,23 +218,26 @@ class _Words:
 
 
 def _split_title(title: str, parts: int, size: float = 0.0, font: str = "helv") -> list[str]:
-    """``title`` over about ``parts`` lines of balanced width (never one short word alone), more
-    when a line would not fit between the margins at ``size`` (typesetters wrap display titles)."""
+    """``title`` over at most ``parts`` lines of balanced width when it fits between the margins
+    at ``size``, else over as many lines as it needs (typesetters wrap long display titles too)."""
     words = title.split()
     widths = [text_width(w, font, size or 1.0) for w in words]
     space = text_width(" ", font, size or 1.0)
     limit = RIGHT - LEFT if size else float("inf")
-    target = min(limit, (sum(widths) + space * (len(words) - 1)) / max(1, min(parts, len(words))) * 1.2)
-    lines, current, used = [], [], 0.0
-    for word, w in zip(words, widths):
-        if current and used + space + w > target:
-            lines.append(" ".join(current))
-            current, used = [word], w
-        else:
-            used += (space if current else 0.0) + w
-            current.append(word)
-    lines.append(" ".join(current))
-    return lines
+    target = min(limit, (sum(widths) + space * (len(words) - 1)) / max(1, min(parts, len(words))))
+    while True:
+        lines, current, used = [], [], 0.0
+        for word, w in zip(words, widths):
+            if current and used + space + w > target:
+                lines.append(" ".join(current))
+                current, used = [word], w
+            else:
+                used += (space if current else 0.0) + w
+                current.append(word)
+        lines.append(" ".join(current))
+        if len(lines) <= parts or target >= limit:
+            return lines
+        target = min(limit, target * 1.05)
 
 
 def _display(lines: list[str], size: float, font: str, align: str, space_before: float) -> list[Text]:
@@ -534,8 +539,9 @@ def make_book(opener: str = "keyword", furniture: str = "none", outline: str = "
     params = dict(opener=opener, furniture=furniture, outline=outline, mid_page=mid_page, chapters=chapters,
                   seed=seed, parts=parts, appendices=n_app, contents=has_contents, preface=has_preface,
                   open_right=open_right, body_font=st.font, body_size=st.body)
+    printed = {book_title: 1} if book_title in furniture_text else {}
     return pdf, Truth(starts, list(sentences), sorted(set(furniture_text)), lone, params, len(flow.pages),
-                      toc)
+                      toc, printed)
 
 
 def _furniture(kind: str, flow: _Pages, folios: list[str], book_title: str, rng: random.Random, st: _Style):

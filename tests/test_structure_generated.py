@@ -149,7 +149,7 @@ def test_chapter_titles_are_the_printed_titles(generated):
 
 def test_page_furniture_never_survives_in_the_text(generated):
     truth, book = generated
-    left = [text for text in truth.furniture if text in book.text]
+    left = [text for text in truth.furniture if book.text.count(text) > truth.printed.get(text, 0)]
     assert not left, f"{len(left)} furniture lines survive, e.g. {left[:3]}\nparams: {truth.params}"
     lone = Counter(line.strip() for line in book.text.split("\n") if LONE_NUMBER.match(line.strip()))
     assert lone == Counter(truth.lone_numbers), (
