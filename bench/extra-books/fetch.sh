@@ -19,6 +19,7 @@ gri.pdf|gri-pdf-doc|/usr/share/doc/gri/gri.pdf.gz|gzip
 groff-pdfmark.pdf|groff|/usr/share/doc/groff-base/pdf/pdfmark.pdf.gz|gzip
 ubuntu-packaging-guide-pdf.pdf|ubuntu-packaging-guide-pdf|/usr/share/doc/ubuntu-packaging-guide-pdf/ubuntu-packaging-guide.pdf.gz|gzip
 ubuntu-packaging-guide.epub|ubuntu-packaging-guide-epub|/usr/share/doc/ubuntu-packaging-guide-epub/ubuntu-packaging-guide.epub|-
+memman.pdf|texlive-latex-recommended-doc|/usr/share/doc/texlive-doc/latex/memoir/memman.pdf|-
 live-manual.epub|live-manual-epub|/usr/share/doc/live-manual/epub/live-manual.en.epub|-
 '
 
