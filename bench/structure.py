@@ -110,7 +110,7 @@ def _expect(row: dict) -> str:
     if not want:
         return ""
     f = row["found"]
-    checks = []
+    checks = [f"{f['chapter_level']} chapter-level units"]
     if "parts" in want:
         checks.append(f"parts {f['parts']} (want {want['parts']})")
     if "chapters" in want:
