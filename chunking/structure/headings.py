@@ -33,11 +33,13 @@ TOP_LINES = 3
 MAX_GAP = 2
 """At most this many chapter numbers may be missing between two confirmed chapter headings."""
 
-_MAY_START = re.compile(r"\d|chapter|part|section|appendix", re.I)
+_MAY_START = re.compile(r"\d|chapter|part|section|appendix|[A-Z]\.\s", re.I)
 """Cheap test before the full patterns: every heading but front/back names (first line only)
 starts with a digit or a keyword."""
 
 _ROMAN_LINE = re.compile(r"[ivxlc]{1,6}$")
+
+_KEYWORD_START = re.compile(r"(?:chapter|part|section|appendix)\b", re.I)
 
 _BARE_NUMBER = re.compile(r"\d{1,2}")
 """A chapter number standing alone on its line (the title follows on the next lines)."""
@@ -94,8 +96,8 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
     # are probed lazily: assumed large until they would join the chapter chain, then probed,
     # until the chain holds only probed members. Probing one can only lower its score, so the
     # chain is the one probing all of them would give. The others are probed at once.
-    eager = [c for c in candidates if c.kind != "section" and not c.needs_large]
     lazy = [c for c in candidates if c.kind in ("chapter", "numbered") and c.needs_large]
+    eager = [c for c in candidates if c.kind != "section" and not (c.kind in ("chapter", "numbered") and c.needs_large)]
     sizes = {id(c): probe.size_of(c.page, _line_at(norm, c), top=c.top) for c in eager}
     body = probe.body_size()  # after the probes: their pages tell the body size too
 
@@ -127,8 +129,8 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
             c.kind = "chapter"
             c.evidence.append(("numbering", f"{k + 1} of {len(chapters)} in the chapter sequence {span}"))
     parts = _first_per_number([c for c in chapterish if c.kind == "part"])
-    appendices = _first_per_number([c for c in chapterish if c.kind == "appendix"
-                                    or (c.kind == "back" and c.number)])
+    appendices = _appendices([c for c in chapterish if c.kind == "appendix" or (c.kind == "back" and c.number)],
+                             chapters)
     for run in (parts, appendices):
         if len(run) >= 2:
             for k, c in enumerate(run):
@@ -297,12 +299,12 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
     if parsed is None:
         # NOTE: ``9. Power Series.``: some books end every heading with a full stop; so do
         # sentences, so such a line must be set large.
-        parsed = parse_heading(text, full_stop=True)
+        parsed = parse_heading(text, full_stop=True, lettered=True)
         needs_large = True
         if parsed is None:
             return None
     kind, number, title = parsed.kind, parsed.number, parsed.title
-    keyword = kind in ("chapter", "part", "appendix", "section") and not text[:1].isdigit()
+    keyword = bool(_KEYWORD_START.match(text))
     if kind == "section" and keyword and number.isdigit():
         kind, needs_large = "numbered", True  # ``Section 3`` used for chapters: the chain decides
     if kind in ("chapter", "part", "appendix", "back", "numbered") and number and not title:
@@ -359,6 +361,21 @@ def _chapter_chain(cands: list[Draft]) -> list[Draft]:
 
 def _score(c: Draft) -> int:
     return (2 if c.large else 0) + (1 if c.top else 0) + (1 if c.kind == "chapter" else 0)
+
+
+def _appendices(cands: list[Draft], chapters: list[Draft]) -> list[Draft]:
+    """Appendices come after the chapters: a keyword appendix (``Appendix A``) after the first
+    chapter, a bare lettered one (``A. Notes``) after the last, in a run A, B, C… (a title page's
+    ``A. N. Author`` is none)."""
+    first = chapters[0].offset if chapters else -1
+    last = chapters[-1].offset if chapters else -1
+    keyed = [c for c in cands if any(s == "keyword" for s, _ in c.evidence) and c.offset > first]
+    lettered = [c for c in cands if not any(s == "keyword" for s, _ in c.evidence) and c.offset > last]
+    run: list[Draft] = []
+    for c in _first_per_number(lettered):
+        if number_value(c.number) == len(run) + 1:
+            run.append(c)
+    return sorted(_first_per_number(keyed) + run, key=lambda c: c.offset)
 
 
 def _first_per_number(cands: list[Draft]) -> list[Draft]:

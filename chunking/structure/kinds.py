@@ -41,6 +41,9 @@ SECTION_HEADING = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})\.?\
 SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})\.?$")
 """``2.3 Title`` / ``2.3``, and appendix sections ``A.1 Title`` / ``A.1``."""
 LETTER_HEADING = re.compile(r"^(?P<num>[A-Z])\.?\s+(?P<title>[A-Z].*?)\s*$")
+LETTERED_HEADING = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>[A-Z].*?)\s*$")
+"""``A. Installation Notes``: a letter and a full stop label an appendix (``A Tutorial`` without the
+stop is a title)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def clean_title(title: str) -> str:
     return title.strip(" -–—:|•·¶")  # "¶": Sphinx permalink signs in EPUB nav titles
 
 
-def parse_heading(line: str, full_stop: bool = False) -> Parsed | None:
+def parse_heading(line: str, full_stop: bool = False, lettered: bool = False) -> Parsed | None:
     """Understand one line as a heading, or return None.
 
     Args:
@@ -119,7 +122,8 @@ def parse_heading(line: str, full_stop: bool = False) -> Parsed | None:
         headings, ``section`` for ``N.M Title``, ``numbered`` for ``N Title``/``N. Title``,
         ``front``/``back`` for known front/back matter names; the title may be ``""`` when the
         keyword line stands alone (``Chapter 1`` with the title on the next line). With
-        ``full_stop``, a title may end in one full stop, which is dropped from the title.
+        ``full_stop``, a title may end in one full stop, which is dropped from the title. With
+        ``lettered``, ``A. Title`` is appendix A (callers that know the line is a heading).
     """
     text = " ".join(line.split())
     m = KEYWORD_HEADING.match(text)
@@ -141,6 +145,9 @@ def parse_heading(line: str, full_stop: bool = False) -> Parsed | None:
     m = NUMBERED_HEADING.match(text)
     if m and title_like(m.group("title"), full_stop=full_stop):
         return Parsed("numbered", m.group("num"), _drop_full_stop(m.group("title")))
+    m = LETTERED_HEADING.match(text) if lettered else None
+    if m and title_like(m.group("title"), full_stop=full_stop):
+        return Parsed("appendix", m.group("num"), _drop_full_stop(m.group("title")))
     if FRONT_WORDS.match(text):
         return Parsed("front", "", text)
     if BACK_WORDS.match(text) or (BACK_WORDS.search(text) and len(text.split()) <= 3 and title_like(text)):

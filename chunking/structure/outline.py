@@ -37,8 +37,8 @@ SEARCH_PAGES = 3
 FUZZY_MIN = 88
 """rapidfuzz ratio (0-100) above which a line counts as the entry's title."""
 
-WINDOW_LINES = 3
-"""A heading may run over this many lines (a label line, a title wrapped once more)."""
+WINDOW_LINES = 4
+"""A heading may run over this many lines (a label line, a title wrapped up to three times)."""
 
 SHORT_TITLE = 4
 """Titles of at most this many characters must match a line exactly (a ratio means little)."""
@@ -347,22 +347,25 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
 
 
 def _classify(title: str, line: str, head: str = "") -> tuple[str, str, str]:
-    """Kind, number and clean title from the outline title and the text that holds it: the
-    heading's first line (a label line when it has one), then the joined heading lines, then the
-    title itself."""
+    """Kind, number and clean title from the outline title and the text that holds it.
+
+    The text (the heading's first line, a label line when it has one, then the joined heading
+    lines, then the outline title itself) tells the kind and the number; the title is the
+    outline's, without its number: it is whole where the printed title wraps over lines.
+    A heading that ends in a full stop (``3. Title.``) counts: the outline vouches for it.
+    """
     for text in (line, head, title):
-        parsed = parse_heading(text) if text else None
+        parsed = (parse_heading(text) or parse_heading(text, full_stop=True, lettered=True)) if text else None
         if parsed is None:
             continue
-        if parsed.kind in ("chapter", "part", "appendix") and not parsed.title:
-            return parsed.kind, parsed.number, _strip_number(title, parsed.number)
+        own = _strip_number(title, parsed.number) or parsed.title
         if parsed.kind in ("chapter", "part", "appendix", "section", "back", "front"):
-            return parsed.kind, parsed.number, parsed.title or _strip_number(title)
+            return parsed.kind, parsed.number, own
         if parsed.kind == "numbered":
-            return "numbered", parsed.number, parsed.title
+            return "numbered", parsed.number, own
     m = SECTION_NUMBER_ONLY.match(line)
     if m:
-        return "section", m.group("num"), _strip_number(title)
+        return "section", m.group("num"), _strip_number(title, m.group("num"))
     m = _LETTER_LABEL.match(line)
     if m:
         # NOTE: a lone capital letter standing above the title labels an appendix (``A`` /
@@ -377,12 +380,13 @@ def _classify(title: str, line: str, head: str = "") -> tuple[str, str, str]:
 def _strip_number(title: str, number: str = "") -> str:
     """The title without a leading section/chapter number, or without ``number`` (``I Gnuplot``
     under a ``Part I`` label line)."""
-    if number and title.startswith(number + " ") and len(title) > len(number) + 1:
-        return title[len(number) + 1:].lstrip(" .:")
+    m = re.match(rf"{re.escape(number)}[.:]?\s+(?=\S)", title) if number else None
+    if m:
+        return title[m.end():]
     m = SECTION_HEADING.match(title)
     if m:
         return m.group("title")
-    parsed = parse_heading(title)
+    parsed = parse_heading(title) or parse_heading(title, full_stop=True)
     if parsed is not None and parsed.title and parsed.kind in ("numbered", "chapter", "appendix", "part"):
         return parsed.title
     return title
