@@ -66,13 +66,13 @@ def test_texinfo_numbered_titles_form_a_sequence_and_list_items_do_not_join():
                                ("chapter", "3", "Wrapping up", 3)]
 
 
-def test_sphinx_chapter_number_word_title_and_spelled_numbers():
+def test_sphinx_chapter_number_word_title_and_spelled_numbers_become_digits():
     pages = [[("CHAPTER", BIG), ("ONE", BIG), ("INSTALLATION", BIG)] + body(10),
              [("CHAPTER", BIG), ("TWO", BIG), ("USAGE NOTES", BIG)] + body(10, 20),
              [("Chapter Three", BIG), ("Advanced Topics", BIG)] + body(10, 40)]
     book = load_book(make_pdf(pages), name="sphinx.pdf")
-    assert _chapters(book) == [("chapter", "ONE", "Installation", 1), ("chapter", "TWO", "Usage Notes", 2),
-                               ("chapter", "Three", "Advanced Topics", 3)]
+    assert _chapters(book) == [("chapter", "1", "Installation", 1), ("chapter", "2", "Usage Notes", 2),
+                               ("chapter", "3", "Advanced Topics", 3)]
 
 
 def test_parts_appendices_and_front_back_matter_sit_at_chapter_level_around_parts():

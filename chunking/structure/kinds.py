@@ -159,6 +159,11 @@ def _drop_full_stop(title: str) -> str:
     return title[:-1].rstrip() if title.endswith(".") and not title.endswith("..") else title
 
 
+def spelled_out(number: str) -> bool:
+    """``Three``, ``TWENTY-ONE``: a number written in words (not a roman numeral or a letter)."""
+    return bool(re.fullmatch(_SPELLED_RE, number, re.I))
+
+
 def is_spelled_number(line: str) -> bool:
     """``ONE``/``Two``/``3``: the middle line of a Sphinx ``CHAPTER`` / ``ONE`` / ``TITLE`` heading."""
     return bool(re.fullmatch(NUMBER_RE, line.strip())) and number_value(line.strip()) > 0

@@ -27,7 +27,7 @@ from ..models import Heading
 from ..normalise import NormalisedBook
 from .evidence import confidence
 from .headings import Draft
-from .kinds import BACK_WORDS, FRONT_WORDS, number_value
+from .kinds import BACK_WORDS, FRONT_WORDS, number_value, spelled_out
 
 PART_SHARE = 0.5
 """A depth is the part level when at least this share of its (non front/back) entries are parts."""
@@ -112,6 +112,8 @@ def levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str)
             kind = "chapter"
         elif kind == "unnumbered":
             kind = _matter_kind(d, first, last)
+        if number and spelled_out(number):
+            number = str(number_value(number))  # ``THREE`` → ``3``: the number, not its spelling
         page = norm.pages[d.page]
         out.append(Heading(level=level, kind=kind, title=title, number=number, page=page.number,
                            page_label=page.label, char_offset=d.offset, source=source,
