@@ -147,3 +147,25 @@ def test_upper_case_section_header_above_the_section_heading_is_not_its_start():
     sections = [h for h in book.headings if h.kind == "section"]
     assert [(h.number, h.title, h.page) for h in sections] == [("1.1", "Layout", 2)]
     assert book.text[sections[0].char_offset:].startswith("1.1\nLayout\nLine 200")
+
+
+def test_unnumbered_chapters_are_found_by_their_display_size_when_nothing_else_marks_them():
+    # no outline, no numbers, no keywords, no contents: only the size of the opening lines
+    titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
+    pages = [[("A Handbook of Things", 30.0)] + body(2, 900)]
+    for k, title in enumerate(titles):
+        pages.append([(title, 18.0)] + body(14, 100 * k) + [("Smaller Side Heading", 12.0)] + body(6, 100 * k + 50))
+        pages.append(body(22, 100 * k + 70))
+    book = load_book(make_pdf(pages), name="display.pdf")
+    found = [(h.kind, h.title, h.page) for h in book.headings if h.kind in ("chapter", "front", "back")]
+    assert found == [("chapter", t, 2 + 2 * k) for k, t in enumerate(titles)]
+    assert all(("typography", f"p. {2 + 2 * k}: 18.0 pt display size, body 10.0 pt") in h.evidence
+               for k, h in enumerate(book.headings))
+
+
+def test_a_size_used_on_most_pages_is_not_a_chapter_display_size():
+    # a large line opens every page (a glossary's terms, a header set large): no chapter style
+    words = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel"]
+    pages = [[(f"Entry {w}", 16.0)] + body(20, 30 * k) for k, w in enumerate(words)]
+    book = load_book(make_pdf(pages), name="runner.pdf")
+    assert [h for h in book.headings if h.kind == "chapter"] == []

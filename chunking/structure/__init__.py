@@ -21,6 +21,7 @@ from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
 from .contents import read_contents
+from .display import display_headings
 from .epub import epub_structure
 from .evidence import corroborate, signal_counts
 from .levels import levelled as _levelled
@@ -126,7 +127,14 @@ def _listed(norm: NormalisedBook) -> list[Draft]:
 def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str],
                rejected: list[str] | None = None, pages: set[int] | None = None) -> StructureResult:
     listed = _listed(norm) if raw.format == "pdf" and pages is None else []
-    drafts = detect_headings(norm, FontProbe(raw.pdf), rejected, pages, listed)
+    probe = FontProbe(raw.pdf)
+    drafts = detect_headings(norm, probe, rejected, pages, listed)
+    if pages is None and raw.pdf is not None and sum(d.kind in ("chapter", "appendix") for d in drafts) < 2:
+        # NOTE: nothing but size is left: chapters set in the book's display size (costly, so
+        # only here; see structure/display.py).
+        shown = display_headings(norm, probe)
+        if len(shown) >= 2:
+            drafts = detect_headings(norm, probe, rejected, pages, listed + shown)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
 

@@ -49,6 +49,11 @@ class FontProbe:
         self._pages: dict[tuple[int, bool], list[tuple[str, float]]] = {}
         self._body: float | None = None
 
+    def lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
+        """Page ``index``'s text lines with their largest font size, in reading order (only the
+        top band of the page with ``top``)."""
+        return self._lines(index, top)
+
     def _lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
         key = (index, top)
         if key not in self._pages:

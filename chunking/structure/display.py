@@ -1,0 +1,96 @@
+"""Stage 3 (structure), typography alone: chapter openings that carry no number, no keyword and
+no outline entry, found by their size (the last resort of the text detector).
+
+Contract: ``display_headings(norm, probe)`` reads the top band of every page (``FontProbe``,
+about a quarter of a page's span extraction each) and returns drafts for the lines set in the
+book's *chapter display size*: the largest size, clearly above the body
+(``DISPLAY_RATIO``), that opens at least ``MIN_OPENINGS`` pages but no more than
+``MAX_OPENING_SHARE`` of them. Why these rules hold for books in general: a chapter title is set
+in the largest type the book uses more than once or twice (the title page is larger, once);
+chapters open at the top of a page; and a size used on most pages is a running header, not a
+heading. Consecutive lines at that size are one title (a title wrapped over lines).
+
+It costs a top-band read of every page, more than the rest of the detector together, so
+``chunking.structure`` calls it only when nothing else (outline, numbering, keywords, the
+printed contents) found two chapters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..normalise import NormalisedBook
+from .headings import Draft
+from .kinds import title_like
+from .typography import FontProbe
+
+DISPLAY_RATIO = 1.3
+"""A chapter display size is at least this many times the body size (section heads are smaller)."""
+
+MIN_OPENINGS = 3
+"""A size that opens fewer pages than this is a title page or a one-off, not the chapter style."""
+
+MAX_OPENING_SHARE = 0.5
+"""...and one that opens more than this share of the pages with text is a running header."""
+
+SIZE_STEP = 0.5
+"""Sizes are compared rounded to this many points (the same style comes out 14.35 or 14.4)."""
+
+MAX_TITLE_LINES = 3
+"""A display title may wrap over this many lines."""
+
+_KEY = re.compile(r"\s+")
+
+
+def _key(text: str) -> str:
+    return _KEY.sub("", text).casefold()
+
+
+def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
+    """Chapter openings found by their display size alone (see the module docstring)."""
+    body = probe.body_size()
+    if probe.doc is None or not body:
+        return []
+    tops: dict[int, list[tuple[str, float]]] = {}
+    for index, lines in enumerate(norm.lines):
+        if lines:
+            tops[index] = probe.lines(index, top=True)
+    sizes: Counter = Counter()
+    for index, lines in tops.items():
+        seen = {round(size / SIZE_STEP) * SIZE_STEP for text, size in lines
+                if size >= body * DISPLAY_RATIO and title_like(text.strip(), full_stop=True)}
+        sizes.update(seen)
+    pages_with_text = len(tops)
+    tiers = sorted((s for s, n in sizes.items() if MIN_OPENINGS <= n <= MAX_OPENING_SHARE * pages_with_text),
+                   reverse=True)
+    if not tiers:
+        return []
+    tier = tiers[0]
+    out = []
+    for index, lines in tops.items():
+        draft = _opening(norm, index, lines, tier, body)
+        if draft is not None:
+            out.append(draft)
+    return out
+
+
+def _opening(norm: NormalisedBook, index: int, lines: list[tuple[str, float]], tier: float,
+             body: float) -> Draft | None:
+    """The first run of lines set at ``tier`` on the page, placed on its canonical line."""
+    run: list[str] = []
+    for text, size in lines:
+        at_tier = abs(round(size / SIZE_STEP) * SIZE_STEP - tier) < 1e-6
+        if at_tier and len(run) < MAX_TITLE_LINES:
+            run.append(text.strip())
+        elif run:
+            break
+    if not run or not title_like(run[0], full_stop=True):
+        return None
+    want = _key(run[0])
+    for offset, line in norm.lines[index]:
+        if _key(line) == want:
+            title = " ".join(run).rstrip(".")
+            size_note = f"p. {index + 1}: {tier:.1f} pt display size, body {body:.1f} pt"
+            return Draft("unnumbered", "", title, index, offset, evidence=[("typography", size_note)])
+    return None
