@@ -29,7 +29,7 @@ from ..normalise import NormalisedBook
 from ..readers.raw import OutlineEntry, RawBook
 from .headings import Draft
 from .kinds import (LETTER_HEADING, NUMBER_RE, SECTION_HEADING, SECTION_NUMBER_ONLY, clean_title,
-                    parse_heading)
+                    number_value, parse_heading)
 
 SEARCH_PAGES = 3
 """How far (in pages) an entry may point off its real page and still be repaired."""
@@ -330,8 +330,8 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
                 label = lines[line_i][1].strip() + (" " + label if label else "")
             else:
                 break
-        head = " ".join(line for _, line in lines[line_i:line_i + WINDOW_LINES])
-        kind, number, clean = _classify(title, label or lines[line_i][1].strip(), head)
+        heads = [" ".join(line for _, line in lines[line_i:line_i + k]) for k in range(2, WINDOW_LINES + 1)]
+        kind, number, clean = _classify(title, label or lines[line_i][1].strip(), *heads)
         where = f"level {entry.level} '{title}' -> p. {page + 1} line {line_i + 1}"
         draft = Draft(kind, number, clean, page, lines[line_i][0], evidence=[("outline", where)])
         return draft, int(page != index)
@@ -346,19 +346,21 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
     return None, 0
 
 
-def _classify(title: str, line: str, head: str = "") -> tuple[str, str, str]:
+def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
     """Kind, number and clean title from the outline title and the text that holds it.
 
-    The text (the heading's first line, a label line when it has one, then the joined heading
-    lines, then the outline title itself) tells the kind and the number; the title is the
+    The text (the heading's first line, a label line when it has one, then its first 2, 3…
+    lines joined, then the outline title itself) tells the kind and the number; the title is the
     outline's, without its number: it is whole where the printed title wraps over lines.
     A heading that ends in a full stop (``3. Title.``) counts: the outline vouches for it.
     """
-    for text in (line, head, title):
+    for text in (line, *heads, title):
         parsed = (parse_heading(text) or parse_heading(text, full_stop=True, lettered=True)) if text else None
         if parsed is None:
             continue
         own = _strip_number(title, parsed.number) or parsed.title
+        if parsed.kind == "section" and "." not in parsed.number:
+            return "numbered", parsed.number, own  # ``Section 3`` labelling a chapter-level unit
         if parsed.kind in ("chapter", "part", "appendix", "section", "back", "front"):
             return parsed.kind, parsed.number, own
         if parsed.kind == "numbered":
@@ -371,6 +373,8 @@ def _classify(title: str, line: str, head: str = "") -> tuple[str, str, str]:
         # NOTE: a lone capital letter standing above the title labels an appendix (``A`` /
         # ``Installation Notes``); in a title alone ``A Tutorial`` would be ambiguous.
         return "appendix", m.group(1), _strip_number(title, m.group(1))
+    if line and re.fullmatch(NUMBER_RE, line) and number_value(line):
+        return "numbered", line, _strip_number(title, line)  # ``3`` / ``ONE`` standing above the title
     m = _ROMAN_TITLE.match(title)
     if m:
         return "roman", m.group("num"), m.group("title")
