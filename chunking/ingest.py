@@ -98,6 +98,8 @@ def load_book(
         dehyphenated_words=norm.counts["dehyphenated"],
         ligatures_expanded=norm.counts["ligatures"],
         control_chars_removed=norm.counts["control_chars"],
+        page_labels=norm.page_labels,
+        page_labels_inferred=norm.inferred_labels,
         structure_source=found.source,
         outline_entries=found.outline_entries,
         outline_entries_dropped=found.outline_dropped,
@@ -106,7 +108,7 @@ def load_book(
         structure_signals=dict(found.signal_counts),
         structure_disagreements=_capped(found.disagreements),
         structure_rejected=_capped(found.rejected),
-        warnings=list(raw.warnings) + found.warnings,
+        warnings=list(raw.warnings) + norm.warnings + found.warnings,
     )
     report(1.0, "done")
     return Book(

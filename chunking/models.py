@@ -132,6 +132,11 @@ class Diagnostics:
     dehyphenated_words: int = 0
     ligatures_expanded: int = 0
     control_chars_removed: int = 0
+    page_labels: str = "none"
+    """Where ``Page.label`` comes from: ``source`` (the PDF's /PageLabels or the EPUB page-list),
+    ``inferred`` (the printed folios found in the page furniture, ``chunking.folios``) or ``none``."""
+    page_labels_inferred: int = 0
+    """Pages whose label is an inferred printed folio."""
     structure_source: str = "none"
     outline_entries: int = 0
     outline_entries_dropped: int = 0

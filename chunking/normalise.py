@@ -5,9 +5,11 @@ Contract (see ``chunking.models`` for the offset conventions):
 * Per character: CRLF/CR → LF; control characters other than ``\\n``/``\\t`` removed; NFC;
   ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expanded; trailing whitespace cut from every line. None of these
   adds or removes a line break, so raw line *i* of a page is canonical line *i*.
-* Per book: running headers/footers (lines repeated in the top or bottom lines of many pages,
-  compared with the page's own printed number stripped) and bare page numbers are removed, on
-  printed pages only (a synthetic page has no furniture: its bare numbers are content);
+* Per book: the printed folios are read from the page furniture and fitted into runs, which
+  give pages without a source label their printed label and cross-check the source's labels
+  (``chunking.folios``); running headers/footers, printer slugs and folios are removed, on
+  printed pages only (``chunking.furniture``; a synthetic page has no furniture: its bare numbers
+  are content) and exposed per page (``NormalisedBook.furniture``);
   words hyphenated across a line break are joined only when the joined word also occurs
   elsewhere in the book (so ``long-term`` survives). Leading/trailing blank lines of a page go.
 * Every removal is counted in ``NormalisedBook.counts``; nothing disappears silently.
@@ -24,6 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from .folios import choose_labels, infer_folios
+from .furniture import PageNumbers, find_furniture, zones
 from .models import Page
 from .readers.raw import RawPage
 
@@ -34,24 +38,6 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~"
 _HYPHEN_TAIL = re.compile(r"([^\W\d_]+)-$")
 _HYPHEN_HEAD = re.compile(r"^([^\W\d_]+)(\s*)")
-_ROMAN = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
-_PAGE_TOKEN = re.compile(
-    r"^(?:page\s+)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?(?:\s+of\s+\d+)?$", re.I)
-_NUMBER = re.compile(r"[0-9]{1,4}|[ivxlcdm]{1,7}", re.I)
-
-_LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
-"""A running header has words: at least three letters (``⇒``, ``|``, ``#t`` never are one)."""
-_KEYWORD = re.compile(r"^(chapter|part|section|appendix|lecture|unit|book|volume)$", re.I)
-
-ZONE_LINES = 3
-"""How many non-empty lines at the top and at the bottom of a page can be header/footer lines."""
-
-RUNNING_MIN_PAGES = 3
-"""A zone line repeated on this many pages is a running header/footer."""
-
-RUNNING_SHARE = 0.3
-"""An unnumbered running line appears on at least this share of the pages from its first to its
-last appearance (every page or every other page for real headers and footers)."""
 
 
 @dataclass
@@ -65,12 +51,23 @@ class NormalisedBook:
             in order; structure detection reads these.
         counts (Counter): removals by kind: ``control_chars``, ``ligatures``, ``header_lines``,
             ``footer_lines``, ``page_numbers``, ``dehyphenated``.
+        furniture (list[list[str]]): per page, the texts of its removed header/footer lines and
+            folios, stripped, in page order (top zone first). Structure detection may read the
+            running header's content: where a header naming the chapter changes, a chapter starts.
+        page_labels (str): where ``Page.label`` comes from: ``source`` (the reader's labels),
+            ``inferred`` (printed folios, see ``chunking.folios``) or ``none``.
+        inferred_labels (int): pages whose label is an inferred folio.
+        warnings (list[str]): e.g. PDF labels that disagree with the printed folios.
     """
 
     text: str
     pages: tuple[Page, ...]
     lines: list[list[tuple[int, str]]]
     counts: Counter = field(default_factory=Counter)
+    furniture: list[list[str]] = field(default_factory=list)
+    page_labels: str = "none"
+    inferred_labels: int = 0
+    warnings: list[str] = field(default_factory=list)
     _raw_texts: list[str] = field(default_factory=list, repr=False)
     _keep: list[list[int]] = field(default_factory=list, repr=False)
     _lead_cuts: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
@@ -138,12 +135,23 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
         texts.append(text)
         page_lines.append([line.rstrip() for line in text.split("\n")])
 
-    removed = _remove_headers_and_numbers(raw_pages, page_lines, counts)
+    # NOTE: synthetic pages have no zones, so they stay out of the folio runs and of the running
+    # line counts too: a mixed book learns its furniture from its printed pages only.
+    page_zones = [([], []) if raw.synthetic else zones(lines) for raw, lines in zip(raw_pages, page_lines)]
+    folios = infer_folios(raw_pages, [top + bottom for top, bottom in page_zones], page_lines)
+    labels = choose_labels(raw_pages, folios)
+    numbers = PageNumbers([raw.label for raw in raw_pages], folios, labels)
+    removed, furniture = find_furniture(page_lines, page_zones, numbers, counts)
     lead_cuts = _dehyphenate(page_lines, removed, texts, counts)
-    return _assemble(raw_pages, page_lines, removed, lead_cuts, counts)
+    book = _assemble(raw_pages, labels.labels, page_lines, removed, lead_cuts, counts)
+    book.furniture = furniture
+    book.page_labels = labels.source
+    book.inferred_labels = labels.inferred_pages
+    book.warnings = labels.warnings
+    return book
 
 
-def _assemble(raw_pages, page_lines, removed, lead_cuts, counts) -> NormalisedBook:
+def _assemble(raw_pages, labels, page_lines, removed, lead_cuts, counts) -> NormalisedBook:
     parts: list[str] = []
     pages: list[Page] = []
     kept_lines: list[list[tuple[int, str]]] = []
@@ -170,182 +178,13 @@ def _assemble(raw_pages, page_lines, removed, lead_cuts, counts) -> NormalisedBo
             offset = start + len(page_text)
         else:
             start = offset
-        pages.append(Page(number=raw.number, label=raw.label, char_start=start, char_end=offset,
+        pages.append(Page(number=raw.number, label=labels[index], char_start=start, char_end=offset,
                           synthetic=raw.synthetic, source_doc=raw.source_doc,
                           has_text_layer=raw.has_text_layer))
         kept_lines.append(kept)
         keeps.append(keep)
     return NormalisedBook(text="\n".join(parts), pages=tuple(pages), lines=kept_lines, counts=counts,
                           _raw_texts=[raw.text for raw in raw_pages], _keep=keeps, _lead_cuts=lead_cuts)
-
-
-class PageNumbers:
-    """Decides whether a token is the printed number of a given page.
-
-    A page's printed number is its label when the PDF defines one; otherwise it is learnt from
-    the book: bare numbers in the top/bottom lines whose difference to the physical page number
-    repeats on several pages (``326`` on physical page 336 → offset −10).
-    """
-
-    def __init__(self, raw_pages: list[RawPage], zones: list[list[int]], page_lines: list[list[str]]):
-        offsets: Counter = Counter()
-        for index, zone in enumerate(zones):
-            for i in zone:
-                for token in _number_tokens(page_lines[index][i]):
-                    offsets[_token_offset(token, raw_pages[index].number)] += 1
-        self.labels = [p.label.casefold() for p in raw_pages]
-        self.numbers = [p.number for p in raw_pages]
-        self.offsets = {key for key, n in offsets.items() if key is not None and n >= RUNNING_MIN_PAGES}
-
-    def is_number_of(self, token: str, index: int) -> bool:
-        """True when ``token`` (``"326"``, ``"iv"``) is the printed number of page ``index``."""
-        token = token.casefold()
-        if self.labels[index] and token == self.labels[index]:
-            return True
-        return _token_offset(token, self.numbers[index]) in self.offsets
-
-
-def _page_token(line: str) -> str | None:
-    m = _PAGE_TOKEN.match(line.strip())
-    if not m:
-        return None
-    token = m.group(1)
-    return token if token.isdigit() or _ROMAN.match(token.casefold()) else None
-
-
-def _edge_numbers(text: str) -> list[tuple[str, str]]:
-    """``(number, rest)`` for a number token at the start and/or the end of a line, unless the
-    rest is a heading keyword (``Chapter 1``: that number is the chapter's, not the page's)."""
-    out = []
-    head = text.split(None, 1)
-    if len(head) == 2 and _NUMBER.fullmatch(head[0]):
-        out.append((head[0], head[1]))
-    tail = text.rsplit(None, 1)
-    if len(tail) == 2 and _NUMBER.fullmatch(tail[1]):
-        out.append((tail[1], tail[0]))
-    return [(n, rest) for n, rest in out if not _KEYWORD.match(rest)]
-
-
-def _number_tokens(line: str) -> list[str]:
-    """Tokens of a zone line that may be its page's number: the whole line, or a number at
-    either end of it (``Chapter 12: Graphs 74``)."""
-    token = _page_token(line)
-    if token is not None:
-        return [token]
-    return [n for n, _ in _edge_numbers(line.strip())[:1] if n.isdigit() or _ROMAN.match(n.casefold())]
-
-
-def _token_offset(token: str, number: int) -> tuple[str, int] | None:
-    if token.isdigit():
-        return ("arabic", int(token) - number)
-    value = _roman_value(token.casefold())
-    return ("roman", value - number) if value else None
-
-
-def _roman_value(token: str) -> int:
-    if not _ROMAN.match(token):
-        return 0
-    values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
-    total = 0
-    for a, b in zip(token, token[1:] + " "):
-        va, vb = values[a], values.get(b, 0)
-        total += -va if va < vb else va
-    return total
-
-
-def _zones(lines: list[str]) -> tuple[list[int], list[int]]:
-    nonempty = [i for i, line in enumerate(lines) if line.strip()]
-    return nonempty[:ZONE_LINES], nonempty[-ZONE_LINES:][::-1] if len(nonempty) > ZONE_LINES else []
-
-
-def _line_key(line: str, index: int, numbers: PageNumbers) -> str:
-    """Compare running lines without the page's own number (``Chapter 12: Graphs 74``)."""
-    text = line.strip()
-    for number, rest in _edge_numbers(text)[:1]:
-        if numbers.is_number_of(number, index):
-            text = rest
-    return " ".join(text.casefold().split())
-
-
-def _remove_headers_and_numbers(raw_pages, page_lines, counts) -> list[set[int]]:
-    """Mark running headers/footers and bare page numbers for removal; count them by kind.
-
-    Synthetic pages (cut by the reader: EPUB without a page-list, text, Markdown) have no printed
-    furniture, so they have no zones: a bare number there is content (an EPUB footnote label).
-    """
-    # NOTE: leaving synthetic pages out of the zones also keeps them out of PageNumbers and of
-    # the running-line counts, so a mixed book learns its furniture from printed pages only.
-    zones = [([], []) if raw.synthetic else _zones(lines) for raw, lines in zip(raw_pages, page_lines)]
-    numbers = PageNumbers(raw_pages, [top + bottom for top, bottom in zones], page_lines)
-    top_keys: list[dict[int, str]] = []
-    bottom_keys: list[dict[int, str]] = []
-    seen: dict[str, Counter] = {"top": Counter(), "bottom": Counter()}
-    span: dict[str, dict[str, list[int]]] = {"top": {}, "bottom": {}}  # key -> [first, last] page
-    for index, (top, bottom) in enumerate(zones):
-        lines = page_lines[index]
-        tk = {i: _line_key(lines[i], index, numbers) for i in top}
-        bk = {i: _line_key(lines[i], index, numbers) for i in bottom if i not in tk}
-        top_keys.append(tk)
-        bottom_keys.append(bk)
-        seen["top"].update(set(tk.values()))
-        seen["bottom"].update(set(bk.values()))
-        for where, keys in (("top", tk), ("bottom", bk)):
-            for key in keys.values():
-                span[where].setdefault(key, [index, index])[1] = index
-
-    removed: list[set[int]] = [set() for _ in page_lines]
-    for index in range(len(page_lines)):
-        lines = page_lines[index]
-        edges = (("top", top_keys, "header_lines"), ("bottom", bottom_keys, "footer_lines"))
-        for where, keys, counter in edges:
-            zone = keys[index]
-            order = list(zone)  # from the page edge inwards
-            numbered = {p for p, i in enumerate(order) if _is_page_number(lines[i], index, numbers)}
-            headers_before = False
-            keys_gone: set[str] = set()  # a header printed above the same heading: keep the heading
-            for p in sorted(numbered):
-                if p <= 1:  # the page's own number as the first or second line from the edge
-                    removed[index].add(order[p])
-                    counts["page_numbers"] += 1
-            for p, i in enumerate(order):
-                if p in numbered:
-                    if i not in removed[index]:
-                        removed[index].add(i)
-                        counts["page_numbers"] += 1
-                    continue
-                key = zone[i]
-                n = seen[where][key]
-                embedded = key != " ".join(lines[i].casefold().split())
-                adjacent = embedded or (p - 1) in numbered or (p + 1) in numbered
-                near = any(key in keys[j].values() for j in (index - 2, index - 1, index + 1, index + 2)
-                           if 0 <= j < len(keys))
-                prev = any(key in keys[j].values() for j in (index - 2, index - 1) if j >= 0)
-                # NOTE: a line next to the page's own number that recurs on a neighbouring page
-                # is a running header (``326`` / ``12. System Operations``, ``x`` / ``Preface``).
-                # Without a number it must be the outermost line and recur on RUNNING_MIN_PAGES
-                # pages; a header must also not open its run, because the first page of a run
-                # is where the chapter heading itself stands (footers have no such page), and
-                # it must fill its stretch of pages (a content line such as ``libraries:
-                # (chezscheme)`` that ends a page now and then does not).
-                # Anything else ends the header block.
-                run = prev if where == "top" else near
-                numbered_header = adjacent and n >= 2 and near
-                first, last = span[where][key]
-                dense = n >= RUNNING_SHARE * (last - first + 1)
-                bare_header = not headers_before and n >= RUNNING_MIN_PAGES and run and dense
-                if key not in keys_gone and _LETTERS.search(key) and (numbered_header or bare_header):
-                    removed[index].add(i)
-                    counts[counter] += 1
-                    headers_before = True
-                    keys_gone.add(key)
-                    continue
-                break
-    return removed
-
-
-def _is_page_number(line: str, index: int, numbers: PageNumbers) -> bool:
-    token = _page_token(line)
-    return token is not None and numbers.is_number_of(token, index)
 
 
 def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], texts: list[str],

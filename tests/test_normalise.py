@@ -192,3 +192,74 @@ def test_vocabulary_is_built_page_by_page_so_its_peak_memory_stays_below_the_tex
     tracemalloc.stop()
     assert words == {f"w{i}" for i in range(50)}
     assert peak < sum(map(len, texts))
+
+
+# --- furniture that is not byte-identical, or not where the old scan looked (issue 10) ---
+
+def test_a_printer_slug_whose_page_number_and_time_vary_is_removed_on_every_page():
+    pages = [f"{_body(6, f'p{n}')}\nmanual.indd {n} 3/14/2021 9:{n * 7 % 60:02d} AM" for n in range(1, 9)]
+    pages[3] = "manual.indd 4 3/14/2021 9:28 AM"  # a page blank but for its slug
+    norm = normalise(_pages(*pages))
+    assert "indd" not in norm.text
+    assert norm.counts["footer_lines"] + norm.counts["header_lines"] == 8
+
+
+def test_lines_that_differ_only_in_numbers_advancing_with_the_page_are_not_slugs():
+    pages = [f"Step {3 * n} of the method sets x to {n} here\n{_body(6, f'p{n}')}" for n in range(1, 9)]
+    norm = normalise(_pages(*pages))
+    assert norm.text.count("of the method sets x") == 8
+
+
+def test_a_running_header_below_an_unrecognised_line_is_removed():
+    words = "alpha beta gamma delta epsilon zeta eta theta".split()
+    pages = [f"Draft note {w} only\nStorage Systems\n{_body(6, f'p{i}')}" for i, w in enumerate(words)]
+    norm = normalise(_pages(*pages))
+    assert norm.text.count("Storage Systems") == 1  # the run's first page keeps it: its heading
+    assert norm.counts["header_lines"] == 7
+    assert norm.text.count("Draft note") == 8
+
+
+def test_a_heading_equal_to_the_running_header_ignoring_case_stays_on_the_runs_first_page():
+    pages = [f"12\nStorage Management\n{_body(6, 'open')}"]
+    pages += [f"{n}\nSTORAGE MANAGEMENT\n{_body(6, f'p{n}')}" for n in range(13, 18)]
+    norm = normalise(_pages(*pages))
+    assert norm.text.startswith("Storage Management\nopen sentence 0")
+    assert "STORAGE MANAGEMENT" not in norm.text and norm.counts["header_lines"] == 5
+
+
+def test_a_chapter_number_above_its_title_stays_when_the_page_prints_its_folio_elsewhere():
+    pages = [f"1\nIntroduction\n{_body(6, 'open')}\n1"] + [f"{_body(6, f'p{n}')}\n{n}" for n in range(2, 8)]
+    norm = normalise(_pages(*pages))
+    assert norm.text.startswith("1\nIntroduction\nopen sentence 0")
+    assert norm.counts["page_numbers"] == 7
+
+
+def test_a_bare_number_is_a_folio_only_in_the_sequence_of_its_own_pages():
+    # two runs (labels restart): 1-8 on pages 1-8, then 1-8 on pages 9-16; page 12 prints 4
+    pages = [f"{_body(6, f'{part}{n}')}\n{n}" for part in "ab" for n in range(1, 9)]
+    pages[11] = f"12\nParallel Worlds\n{_body(6, 'open')}\n4"  # chapter 12 opens on page 12
+    norm = normalise(_pages(*pages))
+    page = norm.pages[11]
+    assert norm.text[page.char_start:page.char_end].startswith("12\nParallel Worlds")
+    assert [p.label for p in norm.pages] == [str(n) for n in range(1, 9)] * 2
+
+
+def test_a_numbered_header_printed_once_outside_the_folio_is_removed():
+    pages = [f"{n}.{n % 3 + 1}. SECTION {'ABCDEFGH'[n]} NAME\n{n + 20}\n{_body(6, f'p{n}')}"
+             for n in range(8)]
+    norm = normalise(_pages(*pages))
+    assert "SECTION" not in norm.text and norm.counts["header_lines"] == 8
+
+
+def test_an_unnumbered_heading_above_a_number_equal_to_the_folio_stays():
+    pages = [f"Contents\nI\nUser Manual 1\n{_body(6, 'toc')}"]
+    pages += [f"{r}\n{_body(6, f'p{r}')}" for r in ("II", "III", "IV", "V", "VI")]
+    norm = normalise(_pages(*pages, labels=("I", "II", "III", "IV", "V", "VI")))
+    assert norm.text.startswith("Contents\n")
+
+
+def test_removed_furniture_is_exposed_per_page_in_page_order():
+    pages = [f"{n}\nCHAPTER 2. GRAPHS\n{_body(6, f'p{n}')}\nACME Press" for n in range(10, 16)]
+    norm = normalise(_pages(*pages))
+    assert norm.furniture[1] == ["11", "CHAPTER 2. GRAPHS", "ACME Press"]
+    assert len(norm.furniture) == len(norm.pages)

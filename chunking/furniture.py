@@ -1,0 +1,309 @@
+"""Page furniture: running headers, footers, printer slugs and folios in the top/bottom lines.
+
+What is true of furniture in general, and what these rules use:
+
+* it sits in the **zone**: the first or last ``ZONE_LINES`` non-empty lines of a printed page
+  (synthetic pages, cut by a reader, have no furniture);
+* it **recurs on a dense share of a stretch of consecutive pages**, compared with digits masked
+  (``x.indd 12 2/3/2020 10:12 AM``, ``Book / No 117 / 3 Jan 2020``: page numbers, dates and times
+  vary) and with the page's own folio stripped (``Chapter 12: Graphs 74``);
+* its varying numbers vary **like furniture**: from one occurrence to the next each number stays
+  the same (a date, a chapter number) or advances with the page (a folio, a slug's page number);
+  body lines that differ only in their numbers (``Line 12 …``, ``(%i12)``) do neither;
+* it is **not common text**: a line that also stands often in the body of pages (a code line, a
+  definition's ``libraries: (chezscheme)``) recurs because the book says it often.
+
+A furniture line is removed wherever it sits in its zone, also below a line that is not furniture.
+Two guards keep body text: a zone holds one running *title* (a second recurring line under it is
+content, e.g. a definition's first line), and a top-zone title is kept on the first page of its
+run, because that is where the heading it repeats stands. Keys keep their case: a header is
+usually set in another case than its heading (``STORAGE MANAGEMENT`` over ``Storage
+Management``), so the heading never joins the header's run. A bare number is removed only when it
+is the page's folio (``chunking.folios``), and only once per page: a chapter number ``1`` above
+the title stays when the page prints its folio elsewhere (the bottom one goes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from .folios import Labels, Folios, edge_numbers, page_token
+
+ZONE_LINES = 3
+"""How many non-empty lines at the top and at the bottom of a page can be header/footer lines."""
+
+RUNNING_MIN_PAGES = 3
+"""A zone line repeated on this many pages is a running header/footer."""
+
+RUNNING_SHARE = 0.3
+"""A running line appears on at least this share of the pages from its first to its last
+appearance (every page or every other page for real headers and footers)."""
+
+TITLE_DEPTH = 1
+"""A running title may sit below this many other lines of its zone (a one-off line, a wrapped
+slug): furniture is printed at the page edge, and a recurring line deeper in is content."""
+
+OUTSIDE_MIN_PAGES = 2
+"""Pages on which a numbered line shape must stand right outside the folio to be a header there:
+the place (nothing but it between the folio and the edge) is the strong part of the evidence."""
+
+NEAR_PAGES = 2
+"""A running line recurs within this many pages (every other page for left/right headers)."""
+
+SLOT_SHARE = 0.6
+"""A number of a running line stays the same or advances with the page from one occurrence to
+the next at least this often (dates, chapter numbers, folios, slug page numbers)."""
+
+SLOT_BAD_SHARE = 1 / 3
+"""At most this share of a line's numbers may vary otherwise (a slug's print time)."""
+
+SLUG_CONSTANT_SLOTS = 3
+"""A running line with this many fixed numbers carries a print date/time: a printer's slug. It
+may hold one number advancing with the page (its page counter), is never a heading and is
+furniture besides the zone's running title."""
+
+COMMON_SHARE = 0.5
+"""A line that stands in page bodies more often than this share of its zone appearances (plus
+``COMMON_SLACK``) is common text, not furniture."""
+
+COMMON_SLACK = 2
+"""Body occurrences any running line may have anyway (its heading, a contents entry)."""
+
+_LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
+"""A running header has words: at least three letters (``⇒``, ``|``, ``#t`` never are one)."""
+_DIGITS = re.compile(r"\d+")
+_SHAPE = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[A-Z])(?:[.:]\d+)*[.:]?(?=\s)")
+"""The numbered start of a header line: ``CHAPTER 3.``, ``1.4.``, ``Chapter 12:``, ``A.2.``."""
+_SHAPE_NUMBER = re.compile(r"\d+|\b[A-Z]\b")
+
+
+class PageNumbers:
+    """Decides whether a token is the printed number of a given page: its source label or the
+    folio its run predicts (``chunking.folios``); a number fitting no page sequence is content."""
+
+    def __init__(self, source_labels: list[str], folios: Folios, labels: Labels):
+        self.accepted = [{x.casefold() for x in (s, f, c) if x}
+                         for s, f, c in zip(source_labels, folios.inferred, labels.labels)]
+
+    def is_number_of(self, token: str, index: int) -> bool:
+        """True when ``token`` (``"326"``, ``"iv"``) is the printed number of page ``index``."""
+        return token.casefold() in self.accepted[index]
+
+
+def zones(lines: list[str]) -> tuple[list[int], list[int]]:
+    """Indices of the top zone lines (from the top down) and bottom zone lines (from the bottom up)."""
+    nonempty = [i for i, line in enumerate(lines) if line.strip()]
+    top = nonempty[:ZONE_LINES]
+    return top, [i for i in nonempty[-ZONE_LINES:][::-1] if i > top[-1]] if top else []
+
+
+@dataclass
+class _Line:
+    index: int
+    pos: int  # 0 = at the page edge
+    folio: bool  # a bare line that is this page's folio
+    embedded: bool  # this page's folio stands at an end of the line
+    exact: str  # whitespace collapsed, folio stripped, case kept
+    masked: str  # ``exact`` with every digit run as ``#``
+    digits: tuple[int, ...]
+
+
+def _zone_line(line: str, line_index: int, index: int, pos: int, numbers: PageNumbers) -> _Line:
+    text = line.strip()
+    token = page_token(text)
+    folio = token is not None and numbers.is_number_of(token, index)
+    embedded = False
+    if not folio:
+        for number, rest in edge_numbers(text):
+            if numbers.is_number_of(number, index):
+                text, embedded = rest, True
+                break
+    exact = " ".join(text.split())
+    digits = tuple(int(d[:9]) for d in _DIGITS.findall(exact))
+    return _Line(line_index, pos, folio, embedded, exact, _DIGITS.sub("#", exact), digits)
+
+
+def _running(pages: set[int], text: str) -> bool:
+    """A line recurring on ``RUNNING_MIN_PAGES`` pages that fill ``RUNNING_SHARE`` of their span."""
+    if len(pages) < RUNNING_MIN_PAGES or not _LETTERS.search(text):
+        return False
+    return len(pages) >= RUNNING_SHARE * (max(pages) - min(pages) + 1)
+
+
+def _slug_pages(occurrences: list[tuple[int, tuple[int, ...]]], masked: str) -> set[int]:
+    """Pages on which a digit-masked line is a printer's slug: a dense stretch of pages on which
+    ``SLUG_CONSTANT_SLOTS`` of its numbers stay fixed and at most one advances with the page."""
+    if "#" not in masked or len(occurrences) < RUNNING_MIN_PAGES:
+        return set()
+    first: dict[int, tuple[int, ...]] = {}
+    for page, digits in occurrences:
+        first.setdefault(page, digits)
+    out: set[int] = set()
+    stretch: list[tuple[int, tuple[int, ...]]] = []
+    for item in sorted(first.items()) + [(10**9, ())]:
+        if stretch and item[0] - stretch[-1][0] > NEAR_PAGES:
+            pages = {p for p, _ in stretch}
+            if _running(pages, masked) and _is_slug(stretch):
+                out |= pages
+            stretch = []
+        stretch.append(item)
+    return out
+
+
+def _is_slug(series: list[tuple[int, tuple[int, ...]]]) -> bool:
+    slots = len(series[0][1])
+    pairs = [(a, b) for a, b in zip(series, series[1:]) if len(a[1]) == len(b[1]) == slots]
+    if not pairs or slots < SLUG_CONSTANT_SLOTS:
+        return False
+    bad = advancing = constant = 0
+    for s in range(slots):
+        same = sum(1 for (pa, da), (pb, db) in pairs if db[s] == da[s])
+        step = sum(1 for (pa, da), (pb, db) in pairs if db[s] - da[s] == pb - pa)
+        constant += same >= SLOT_SHARE * len(pairs)
+        advancing += same < SLOT_SHARE * len(pairs) <= step
+        bad += same + step < SLOT_SHARE * len(pairs)
+    # NOTE: body lines that differ only in their numbers (``Line 12 …``, ``(%i12)``) have
+    # numbers that neither stay fixed nor advance with the page, or two that advance.
+    return constant >= SLUG_CONSTANT_SLOTS and advancing <= 1 and bad <= SLOT_BAD_SHARE * slots
+
+
+def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int], list[int]]],
+                   numbers: PageNumbers, counts: Counter) -> tuple[list[set[int]], list[list[str]]]:
+    """Mark furniture lines for removal and count them (``header_lines``, ``footer_lines``,
+    ``page_numbers``).
+
+    Returns:
+        tuple[list[set[int]], list[list[str]]]: per page, the indices of the removed lines, and
+        their texts in page order (top zone first).
+    """
+    lines_of: list[dict[str, list[_Line]]] = []
+    masked: dict[tuple[str, str], list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
+    exact: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for index, (top, bottom) in enumerate(page_zones):
+        page = {}
+        for where, zone in (("top", top), ("bottom", bottom)):
+            page[where] = [_zone_line(page_lines[index][i], i, index, pos, numbers)
+                           for pos, i in enumerate(zone)]
+            for zl in page[where]:
+                if not zl.folio:
+                    masked[(where, zl.masked)].append((index, zl.digits))
+                    exact[(where, zl.exact)].add(index)
+        lines_of.append(page)
+    running = {key for key, pages in exact.items() if _running(pages, key[1])}
+    # NOTE: a slug is judged over both zones: on a page that is blank but for it, it is the top line.
+    either: dict[str, list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
+    for (where, key), occ in masked.items():
+        either[key].extend(occ)
+    slugs = {key: found for key, occ in either.items() if (found := _slug_pages(occ, key))}
+    common = _common_lines(page_lines, page_zones, lines_of)
+
+    removed: list[set[int]] = [set() for _ in page_lines]
+    for index, page in enumerate(lines_of):
+        _remove_folio(page, removed[index], counts)
+    outside = _outside_folio(lines_of, removed)
+    for index, page in enumerate(lines_of):
+        for where, counter in (("top", "header_lines"), ("bottom", "footer_lines")):
+            zone = page[where]
+            folio_pos = {zl.pos for zl in zone if zl.index in removed[index]}
+            title_taken = False
+            edge = 0  # folios and slugs between the line and the page edge
+            for zl in zone:
+                if zl.index in removed[index]:
+                    edge += 1
+                    continue
+                pages = exact[(where, zl.exact)]
+                slug = index in slugs.get(zl.masked, ())
+                depth = zl.pos - edge  # other lines between it and the page edge
+                if slug:
+                    edge += 1
+                adjacent = zl.embedded or (zl.pos - 1) in folio_pos or (zl.pos + 1) in folio_pos
+                # NOTE: the outermost line beside the page's own folio that recurs on a
+                # neighbouring page is a running header (``326`` / ``12. System Operations``) even
+                # on two pages only; a line further in (``3.2 Title`` / ``45`` / body) is not.
+                numbered = (adjacent and depth == 0 and zl.exact not in common and _LETTERS.search(zl.exact)
+                            and len(pages) >= 2 and _near(pages, index, True))
+                recurs = ((where, zl.exact) in running and zl.exact not in common
+                          and depth <= TITLE_DEPTH and _near(pages, index, True))
+                if numbered or slug or (index, zl.index) in outside:
+                    take = True
+                elif recurs and not title_taken:
+                    # the first page of a header's run is where the heading it repeats stands
+                    take = where == "bottom" or _near(pages, index, False)
+                else:
+                    take = False
+                if not take:
+                    continue
+                title_taken = title_taken or not slug
+                removed[index].add(zl.index)
+                counts[counter] += 1
+    furniture = [[page_lines[i][j].strip() for j in sorted(cut)] for i, cut in enumerate(removed)]
+    return removed, furniture
+
+
+def _outside_folio(lines_of: list[dict[str, list[_Line]]], removed: list[set[int]]) -> set[tuple[int, int]]:
+    """(page, line) of edge lines that are running headers by their place, printed once or not.
+
+    The folio is furniture, so is the one line between it and the page edge (``CHAPTER 3.
+    TITLE`` / ``17``), and an edge line that carries the folio itself (``Chapter 3: Title 17``),
+    when the book prints such lines in that place with the same numbered shape (``CHAPTER #.``,
+    ``#.#.``, ``Chapter #:``) on ``OUTSIDE_MIN_PAGES`` pages: a heading above a number that happens
+    to equal the folio (``Contents`` / ``I``) has no numbered shape, or not that one.
+    """
+    found: list[tuple[int, str, _Line]] = []
+    for index, page in enumerate(lines_of):
+        lines = page["top"] + page["bottom"]
+        last = max((zl.index for zl in lines), default=-1)
+        for where, zone in page.items():
+            folio = [zl for zl in zone if zl.index in removed[index]]
+            if folio and folio[0].pos == 1 and not (where == "top" and folio[0].index == last):
+                found.append((index, where, zone[0]))  # not a footer folio on a short page
+            elif not folio and zone and zone[0].embedded:
+                found.append((index, where, zone[0]))
+    shapes = Counter()
+    keyed = []
+    for index, where, zl in found:
+        m = _SHAPE.match(zl.exact)
+        if m and _LETTERS.search(zl.exact):
+            key = (where, _SHAPE_NUMBER.sub("#", m.group(0)))
+            shapes[key] += 1
+            keyed.append((index, zl.index, key))
+    return {(index, line) for index, line, key in keyed if shapes[key] >= OUTSIDE_MIN_PAGES}
+
+
+def _remove_folio(page: dict[str, list[_Line]], removed: set[int], counts: Counter) -> None:
+    """A page prints its folio once: remove the bottom zone's match nearest the edge, else the top
+    zone's; another bare line with the same number is content (a chapter number above a title)."""
+    for where in ("bottom", "top"):
+        for zl in page[where]:
+            if zl.folio:
+                removed.add(zl.index)
+                counts["page_numbers"] += 1
+                return
+
+
+def _near(pages: set[int], index: int, both: bool) -> bool:
+    """True when ``pages`` holds a page within ``NEAR_PAGES`` before ``index`` (or after, if ``both``)."""
+    return any(index - d in pages or (both and index + d in pages) for d in range(1, NEAR_PAGES + 1))
+
+
+def _common_lines(page_lines, page_zones, lines_of) -> set[str]:
+    """Exact texts of zone lines that also stand often in page bodies."""
+    zone_count: Counter = Counter()
+    for page in lines_of:
+        for where, zone in page.items():
+            for zl in zone:
+                if not zl.folio:
+                    zone_count[zl.exact] += 1
+    body: Counter = Counter()
+    for lines, (top, bottom) in zip(page_lines, page_zones):
+        if not top:
+            continue
+        inner = set(top) | set(bottom)
+        for i, line in enumerate(lines):
+            if i not in inner:
+                text = line.strip()
+                if text in zone_count:
+                    body[text] += 1
+    return {text for text, n in body.items() if n > COMMON_SHARE * zone_count[text] + COMMON_SLACK}
