@@ -74,9 +74,19 @@ COMMON_SLACK = 2
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
 """A running header has words: at least three letters (``⇒``, ``|``, ``#t`` never are one)."""
 _DIGITS = re.compile(r"\d+")
+_HEADING_LABEL = re.compile(
+    r"^(?:chapter|part|appendix|section|lecture|unit|book|volume)"
+    r"(?:\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6}))?\.?$", re.I)
+"""A line that is only a heading keyword (and its number): the first line of a stacked heading
+(``CHAPTER`` / ``ONE`` / ``Title``), never a running header, which names a chapter or section. On a
+book of short chapters it recurs on pages close together, like furniture."""
+_SENTENCE = re.compile(r"^[^\W\d_A-Z].*[.!?,;:]$")
+"""The tail of a sentence (``as part of the memoir class.``): body text, however often it recurs;
+a running title does not start in lower case and end with punctuation."""
 _SHAPE = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[A-Z])(?:[.:]\d+)*[.:]?(?=\s)")
 """The numbered start of a header line: ``CHAPTER 3.``, ``1.4.``, ``Chapter 12:``, ``A.2.``."""
 _SHAPE_NUMBER = re.compile(r"\d+|\b[A-Z]\b")
+_KEYWORD_WORD = re.compile(r"^(?:chapter|appendix|part|lecture|unit)\b", re.I)
 
 
 class PageNumbers:
@@ -181,6 +191,7 @@ def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int]
     lines_of: list[dict[str, list[_Line]]] = []
     masked: dict[tuple[str, str], list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
     exact: dict[tuple[str, str], set[int]] = defaultdict(set)
+    folded: dict[tuple[str, str], set[int]] = defaultdict(set)  # a header after its heading's page
     for index, (top, bottom) in enumerate(page_zones):
         page = {}
         for where, zone in (("top", top), ("bottom", bottom)):
@@ -190,6 +201,7 @@ def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int]
                 if not zl.folio:
                     masked[(where, zl.masked)].append((index, zl.digits))
                     exact[(where, zl.exact)].add(index)
+                    folded[(where, zl.exact.casefold())].add(index)
         lines_of.append(page)
     running = {key for key, pages in exact.items() if _running(pages, key[1])}
     # NOTE: a slug is judged over both zones: on a page that is blank but for it, it is the top line.
@@ -221,11 +233,19 @@ def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int]
                 adjacent = zl.embedded or (zl.pos - 1) in folio_pos or (zl.pos + 1) in folio_pos
                 # NOTE: the outermost line beside the page's own folio that recurs on a
                 # neighbouring page is a running header (``326`` / ``12. System Operations``) even
-                # on two pages only; a line further in (``3.2 Title`` / ``45`` / body) is not.
-                numbered = (adjacent and depth == 0 and zl.exact not in common and _LETTERS.search(zl.exact)
-                            and len(pages) >= 2 and _near(pages, index, True))
+                # on two pages only, and so is a second one between the folio and the edge (``CONTENTS``
+                # / ``gnuplot 5.4`` / ``5``); a line further in (``3.2 Title`` / ``45`` / body) is not.
+                beyond = bool(folio_pos) and zl.pos < min(folio_pos)  # between the folio and the edge
+                numbered = (adjacent and (depth == 0 or beyond) and zl.exact not in common
+                            and _LETTERS.search(zl.exact)
+                            and ((len(pages) >= 2 and _near(pages, index, True))
+                                 or _near(folded[(where, zl.exact.casefold())], index, False)))
+                # NOTE: ``CHAPTER`` / ``Appendix B`` alone names nothing: it opens a stacked heading,
+                # however often it recurs (short chapters); beside the folio it is a wrapped header.
                 recurs = ((where, zl.exact) in running and zl.exact not in common
-                          and depth <= TITLE_DEPTH and _near(pages, index, True))
+                          and not _SENTENCE.match(zl.exact) and not _HEADING_LABEL.match(zl.exact)
+                          and depth <= TITLE_DEPTH
+                          and _near(pages, index, True))
                 if numbered or slug or (index, zl.index) in outside:
                     take = True
                 elif recurs and not title_taken:
@@ -240,6 +260,13 @@ def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int]
                 counts[counter] += 1
     furniture = [[page_lines[i][j].strip() for j in sorted(cut)] for i, cut in enumerate(removed)]
     return removed, furniture
+
+
+def _keyword_class(m: re.Match) -> str:
+    """``CHAPTER`` and ``APPENDIX`` headers share one shape (an appendix's header is printed in its
+    chapters' style, often on a page or two only); the keyword's case stays part of the shape."""
+    word = m.group(0)
+    return "KW" if word.isupper() else "Kw" if word[:1].isupper() else "kw"
 
 
 def _outside_folio(lines_of: list[dict[str, list[_Line]]], removed: list[set[int]]) -> set[tuple[int, int]]:
@@ -266,7 +293,7 @@ def _outside_folio(lines_of: list[dict[str, list[_Line]]], removed: list[set[int
     for index, where, zl in found:
         m = _SHAPE.match(zl.exact)
         if m and _LETTERS.search(zl.exact):
-            key = (where, _SHAPE_NUMBER.sub("#", m.group(0)))
+            key = (where, _KEYWORD_WORD.sub(_keyword_class, _SHAPE_NUMBER.sub("#", m.group(0)), count=1))
             shapes[key] += 1
             keyed.append((index, zl.index, key))
     return {(index, line) for index, line, key in keyed if shapes[key] >= OUTSIDE_MIN_PAGES}
