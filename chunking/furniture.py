@@ -296,7 +296,14 @@ def _outside_folio(lines_of: list[dict[str, list[_Line]]], removed: list[set[int
             key = (where, _KEYWORD_WORD.sub(_keyword_class, _SHAPE_NUMBER.sub("#", m.group(0)), count=1))
             shapes[key] += 1
             keyed.append((index, zl.index, key))
-    return {(index, line) for index, line, key in keyed if shapes[key] >= OUTSIDE_MIN_PAGES}
+    # NOTE: left and right pages often carry different shapes (``CHAPTER 3. TITLE`` / ``3.2.
+    # SECTION``), and a section header may be printed on one page only: a shape seen once counts
+    # when the book prints numbered lines in that place on more than OUTSIDE_MIN_PAGES pages.
+    places = Counter()
+    for key, n in shapes.items():
+        places[key[0]] += n
+    return {(index, line) for index, line, key in keyed
+            if shapes[key] >= OUTSIDE_MIN_PAGES or places[key[0]] > OUTSIDE_MIN_PAGES}
 
 
 def _remove_folio(page: dict[str, list[_Line]], removed: set[int], counts: Counter) -> None:

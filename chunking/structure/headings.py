@@ -33,11 +33,15 @@ TOP_LINES = 3
 MAX_GAP = 2
 """At most this many chapter numbers may be missing between two confirmed chapter headings."""
 
-_MAY_START = re.compile(r"\d|chapter|part|section|appendix|[A-Z]\.\s", re.I)
+_MAY_START = re.compile(r"\d|chapter|part|section|appendix|[A-Z]\.\s|[A-Z]$", re.I)
 """Cheap test before the full patterns: every heading but front/back names (first line only)
 starts with a digit or a keyword."""
 
 _ROMAN_LINE = re.compile(r"[ivxlc]{1,6}$")
+
+_STACK_KEYWORDS = ("chapter", "appendix", "part")
+_LETTER_LINE = re.compile(r"[A-Z]")
+"""A line that is a capital letter alone (``A``): an appendix label, when set large."""
 
 _KEYWORD_START = re.compile(r"(?:chapter|part|section|appendix)\b", re.I)
 
@@ -218,7 +222,7 @@ def _line_at(norm: NormalisedBook, draft: Draft) -> str:
     return draft.title
 
 
-def _is_contents_page(texts: list[str]) -> bool:
+def is_contents_page(texts: list[str]) -> bool:
     if len(texts) < 6:
         return False
     hits = sum(1 for line in texts if _contents_like(line))
@@ -245,7 +249,7 @@ def _candidates(norm: NormalisedBook, pages: set[int] | None = None) -> list[Dra
             draft = _candidate(texts, i, index, offset)
             if draft is not None:
                 found.append(draft)
-        if found and _is_contents_page(texts):
+        if found and is_contents_page(texts):
             # NOTE: a contents page yields only its own title; so does a page of numbers
             # (an index, a data table) under its heading. An unkeyed ``7 Title`` there must be
             # confirmed large: contents lines look just like it.
@@ -274,15 +278,30 @@ def _stacked_title(texts: list[str], i: int) -> str:
     return " ".join(parts)
 
 
+def _stack_number(line: str, keyword: str) -> bool:
+    """The number line of a stacked keyword heading: a number for chapters and parts, a letter
+    (or number) for appendices."""
+    line = line.strip()
+    return is_spelled_number(line) or (keyword == "appendix" and bool(_LETTER_LINE.fullmatch(line)))
+
+
 def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | None:
     text = texts[i]
     top = i < TOP_LINES
-    if text.casefold() == "chapter" and i + 2 < len(texts) and is_spelled_number(texts[i + 1]):
+    word = text.casefold()
+    if word in _STACK_KEYWORDS and i + 2 < len(texts) and _stack_number(texts[i + 1], word):
+        # ``CHAPTER`` / ``ONE`` / ``Title`` (Sphinx and others), ``APPENDIX`` / ``A`` / ``Title``
         title = texts[i + 2] if title_like(texts[i + 2].title()) else ""
         if not title:
             return None
-        return Draft("chapter", texts[i + 1], title.title() if title.isupper() else title, index, offset,
-                     top=top, evidence=[("keyword", f"p. {index + 1}: 'CHAPTER' / '{texts[i + 1]}'")])
+        kind = "chapter" if word == "chapter" else word
+        return Draft(kind, texts[i + 1], title.title() if title.isupper() else title, index, offset,
+                     top=top, evidence=[("keyword", f"p. {index + 1}: '{text}' / '{texts[i + 1]}'")])
+    if _LETTER_LINE.fullmatch(text):
+        # NOTE: ``A`` / ``Installation Notes``: an appendix letter above its title; must be set
+        # large, and appendices must follow the chapters in a run A, B, C (see _appendices).
+        title = _stacked_title(texts, i)
+        return Draft("appendix", text, title, index, offset, top=top, needs_large=True) if title else None
     m = SECTION_NUMBER_ONLY.match(text)
     if m and m.group("num").count(".") == 1:
         title = _next_title(texts, i)
@@ -371,11 +390,13 @@ def _appendices(cands: list[Draft], chapters: list[Draft]) -> list[Draft]:
     last = chapters[-1].offset if chapters else -1
     keyed = [c for c in cands if any(s == "keyword" for s, _ in c.evidence) and c.offset > first]
     lettered = [c for c in cands if not any(s == "keyword" for s, _ in c.evidence) and c.offset > last]
+    keyed = _first_per_number(keyed)
+    taken = {c.number.upper() for c in keyed}  # ``APPENDIX`` / ``A`` / title: one heading
     run: list[Draft] = []
-    for c in _first_per_number(lettered):
+    for c in _first_per_number([c for c in lettered if c.number.upper() not in taken]):
         if number_value(c.number) == len(run) + 1:
             run.append(c)
-    return sorted(_first_per_number(keyed) + run, key=lambda c: c.offset)
+    return sorted(keyed + run, key=lambda c: c.offset)
 
 
 def _first_per_number(cands: list[Draft]) -> list[Draft]:

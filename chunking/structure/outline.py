@@ -27,7 +27,7 @@ from rapidfuzz import fuzz
 
 from ..normalise import NormalisedBook
 from ..readers.raw import OutlineEntry, RawBook
-from .headings import Draft
+from .headings import Draft, is_contents_page
 from .kinds import (LETTER_HEADING, NUMBER_RE, SECTION_HEADING, SECTION_NUMBER_ONLY, clean_title,
                     number_value, parse_heading)
 
@@ -138,6 +138,13 @@ class _Pages:
         self._variants: dict[int, list[list[str]]] = {}
         self._tops: dict[int, dict[str, list[float]]] = {}
         self._line_tops: dict[int, list[float | None]] = {}
+        self._contents: dict[int, bool] = {}
+
+    def is_contents(self, index: int) -> bool:
+        """Whether page ``index`` reads as a contents (or index) page: most lines end in a number."""
+        if index not in self._contents:
+            self._contents[index] = is_contents_page([line.strip() for _, line in self.norm.lines[index]])
+        return self._contents[index]
 
     def variants(self, index: int) -> list[list[str]]:
         if index not in self._variants:
@@ -322,6 +329,8 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
         line_i = pages.find(page, title, entry.y if page == index else None)
         if line_i is None:
             continue
+        if page != index and line_i > 0 and pages.is_contents(page):
+            continue  # a contents/index page lists titles; only its own heading (line 1) starts there
         lines = pages.norm.lines[page]
         label = ""
         for _ in range(_LABEL_LINES_ABOVE):
