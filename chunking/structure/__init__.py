@@ -27,6 +27,7 @@ from .evidence import corroborate, signal_counts
 from .levels import levelled as _levelled
 from .outline import check_outline
 from .result import StructureResult
+from .running import running_evidence
 from .typography import FontProbe
 
 OUTLINE_MAX_DROPPED = 0.4
@@ -68,7 +69,7 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
         outlined = StructureResult(headings, "outline", checked.entries, checked.dropped,
                                    checked.repaired + demoted, list(checked.warnings))
         if mode == "outline":
-            return _explained(outlined, (), "the outline", rejected)
+            return _explained(outlined, norm, (), "the outline", rejected)
         missing = checked.dropped + checked.unconfirmed
         holds = missing <= OUTLINE_MAX_DROPPED * max(1, checked.entries) and headings
         if holds and _chapter_count(headings) >= 2:
@@ -77,10 +78,10 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             pages = {h.page - 1 for h in headings if h.kind in CHAPTER_LEVEL_KINDS | {"part"}}
             found = _from_text(raw, norm, [], None, pages)
             listed = _levelled([(d, 1) for d in _listed(norm)], norm, "headings")[0] if raw.format == "pdf" else ()
-            return _explained(outlined, found.headings, "the outline", rejected, listed)
+            return _explained(outlined, norm, found.headings, "the outline", rejected, listed)
         found = _from_text(raw, norm, warnings, rejected)
         if holds and _chapter_count(found.headings) <= _chapter_count(headings):
-            return _explained(outlined, found.headings, "the outline", rejected)
+            return _explained(outlined, norm, found.headings, "the outline", rejected)
         if holds:
             warnings.append(f"the outline has {_chapter_count(headings)} chapter-level entries, the text "
                             f"{_chapter_count(found.headings)}; using headings found in the text")
@@ -88,13 +89,13 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             warnings.append(f"the outline does not hold up ({missing} of {checked.entries} entries "
                             "not found in the text); using headings found in the text")
         found.outline_entries, found.outline_dropped = checked.entries, checked.dropped
-        return _explained(found, headings, "the text headings", rejected)
+        return _explained(found, norm, headings, "the text headings", rejected)
     if mode == "outline":
         return StructureResult((), "outline", 0, warnings=["the book has no outline; no structure found"])
-    return _explained(_from_text(raw, norm, warnings, rejected), (), "the text headings", rejected)
+    return _explained(_from_text(raw, norm, warnings, rejected), norm, (), "the text headings", rejected)
 
 
-def _explained(result: StructureResult, others: tuple[Heading, ...], label: str,
+def _explained(result: StructureResult, norm: NormalisedBook, others: tuple[Heading, ...], label: str,
                rejected: list[str], contents: tuple[Heading, ...] = ()) -> StructureResult:
     """``result`` with the evidence of ``others`` and of the printed contents merged in, its
     signal counts, disagreements and the candidates the text detector rejected."""
@@ -102,6 +103,8 @@ def _explained(result: StructureResult, others: tuple[Heading, ...], label: str,
     if contents:
         headings, more = corroborate(headings, contents, label)
         disagreements += more
+    headings, more = running_evidence(headings, norm)
+    disagreements += more
     result.headings = headings
     result.signal_counts = signal_counts(headings)
     result.disagreements = disagreements

@@ -33,11 +33,15 @@ TOP_LINES = 3
 MAX_GAP = 2
 """At most this many chapter numbers may be missing between two confirmed chapter headings."""
 
-_MAY_START = re.compile(r"\d|chapter|part|section|appendix|[A-Z]\.\s|[A-Z]$", re.I)
+_MAY_START = re.compile(r"\d|[-–—]\s*\d|chapter|part|section|appendix|[A-Z]\.\s|[A-Z]$", re.I)
 """Cheap test before the full patterns: every heading but front/back names (first line only)
 starts with a digit or a keyword."""
 
 _ROMAN_LINE = re.compile(r"[ivxlc]{1,6}$")
+_TRAILING_NUMBER = re.compile(r"\d{1,4}$")
+
+RISING_SHARE = 0.6
+"""On a contents or index page at least this share of successive line-end numbers do not fall."""
 
 _STACK_KEYWORDS = ("chapter", "appendix", "part")
 _LETTER_LINE = re.compile(r"[A-Z]")
@@ -45,7 +49,8 @@ _LETTER_LINE = re.compile(r"[A-Z]")
 
 _KEYWORD_START = re.compile(r"(?:chapter|part|section|appendix)\b", re.I)
 
-_BARE_NUMBER = re.compile(r"\d{1,2}")
+_BARE_NUMBER = re.compile(r"[-–—]?\s*(\d{1,2})\s*[-–—]?")
+"""``7``, ``—7—``, ``- 7 -``: a chapter number alone on its line, maybe framed by dashes."""
 """A chapter number standing alone on its line (the title follows on the next lines)."""
 
 STACK_TITLE_LINES = 3
@@ -73,6 +78,7 @@ class Draft:
     evidence: list[tuple[str, str]] = field(default_factory=list)
     confirmed: bool = True
     listed: bool = False
+    stacked: bool = False
 
 
 def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] | None = None,
@@ -142,6 +148,9 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
                                                 f"{run[0].number}..{run[-1].number}"))
     numbered = chapters + appendices
     if body:
+        for c in numbered:
+            if c.stacked:
+                _retitle_stacked(c, norm, probe)
         _extend_titles(parts + numbered, norm, probe, body)
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
@@ -167,6 +176,30 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
                    else "a repeat, or front/back matter out of place")
             rejected.append(f"p. {c.page + 1} '{_line_at(norm, c)[:60]}': {why}")
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
+
+
+def _retitle_stacked(d: Draft, norm: NormalisedBook, probe: FontProbe) -> None:
+    """The title under a bare chapter number is the lines set at the size of its first line
+    (text alone cannot tell ``Introduction`` from the body line under it)."""
+    lines = norm.lines[d.page]
+    starts = [offset for offset, _ in lines]
+    if d.offset not in starts:
+        return
+    i = starts.index(d.offset)
+    if i + 1 >= len(lines):
+        return
+    first = lines[i + 1][1].strip()
+    size = probe.size_of(d.page, first, top=d.top)
+    if size is None:
+        return
+    parts = [first]
+    for k in range(i + 2, min(len(lines), i + 1 + STACK_TITLE_LINES)):
+        text = lines[k][1].strip()
+        nxt = probe.size_of(d.page, text, top=d.top)
+        if SECTION_NUMBER_ONLY.match(text) or nxt is None or abs(nxt - size) > SAME_SIZE:
+            break
+        parts.append(text)
+    d.title = " ".join(parts)
 
 
 def _extend_titles(drafts: list[Draft], norm: NormalisedBook, probe: FontProbe, body: float) -> None:
@@ -223,10 +256,19 @@ def _line_at(norm: NormalisedBook, draft: Draft) -> str:
 
 
 def is_contents_page(texts: list[str]) -> bool:
+    """Most lines end in a page number (or carry dot leaders), and those numbers mostly rise: a
+    contents or index page. A page of numeric output (a matrix, a table of values) ends many lines
+    in numbers too, but they do not rise."""
     if len(texts) < 6:
         return False
-    hits = sum(1 for line in texts if _contents_like(line))
-    return hits >= 0.4 * len(texts)
+    hits = [line for line in texts if _contents_like(line)]
+    if len(hits) < 0.4 * len(texts):
+        return False
+    if sum(". ." in line or "..." in line for line in hits) >= 0.5 * len(hits):
+        return True
+    numbers = [int(m.group(0)) for line in hits if (m := _TRAILING_NUMBER.search(line))]
+    pairs = list(zip(numbers, numbers[1:]))
+    return not pairs or sum(a <= b for a, b in pairs) >= RISING_SHARE * len(pairs)
 
 
 def _contents_like(line: str) -> bool:
@@ -250,12 +292,16 @@ def _candidates(norm: NormalisedBook, pages: set[int] | None = None) -> list[Dra
             if draft is not None:
                 found.append(draft)
         if found and is_contents_page(texts):
-            # NOTE: a contents page yields only its own title; so does a page of numbers
-            # (an index, a data table) under its heading. An unkeyed ``7 Title`` there must be
-            # confirmed large: contents lines look just like it.
-            found = [d for d in found if d.offset == lines[0][0]]
+            # NOTE: on a contents page (or a page of numbers: an index, a data table, program
+            # output) every line looks like a heading; its own title (the first line) stands, an
+            # unkeyed ``7 Title`` there only when set large, and any other line only when set
+            # large (a real chapter opening mid-page under a table of numbers is).
             for d in found:
-                d.needs_large = d.kind == "numbered"
+                first = d.offset == lines[0][0]
+                d.needs_large = d.kind == "numbered" or not first
+                d.top = d.top and first
+                if not first and d.kind in ("front", "back"):
+                    d.kind = "rejected"
         out.extend(found)
     return out
 
@@ -306,13 +352,14 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
     if m and m.group("num").count(".") == 1:
         title = _next_title(texts, i)
         return Draft("section", m.group("num"), title, index, offset, top=top) if title else None
-    if _BARE_NUMBER.fullmatch(text):
+    bare = _BARE_NUMBER.fullmatch(text)
+    if bare:
         # NOTE: a bare number then the title on 1-3 lines (``3`` / ``Graphical`` / ``procedures``):
         # a page number or a table cell looks the same, so it must be set large.
         title = _stacked_title(texts, i)
         if not title:
             return None
-        return Draft("numbered", text, title, index, offset, top=top, needs_large=True)
+        return Draft("numbered", bare.group(1), title, index, offset, top=top, needs_large=True, stacked=True)
     parsed = parse_heading(text)
     needs_large = False
     if parsed is None:
