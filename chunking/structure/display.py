@@ -10,7 +10,8 @@ in the largest type the book uses more than once or twice (the title page is lar
 chapters open at the top of a page; and a size used on most pages is a running header, not a
 heading. Consecutive lines at that size are one title (a title wrapped over lines).
 
-It costs a top-band read of every page, more than the rest of the detector together, so
+It costs a top-band read of every page (and a whole-page read of pages whose top shows no
+opening: chapters also open mid-page), more than the rest of the detector together, so
 ``chunking.structure`` calls it only when nothing else (outline, numbering, keywords, the
 printed contents) found two chapters.
 """
@@ -70,6 +71,10 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     out = []
     for index, lines in tops.items():
         draft = _opening(norm, index, lines, tier, body)
+        if draft is None:
+            # NOTE: the tier is proven by the page tops; a chapter that opens lower on its page
+            # (after the previous one's last lines) is set in it too: read that page whole.
+            draft = _opening(norm, index, probe.lines(index), tier, body)
         if draft is not None:
             out.append(draft)
     return out
