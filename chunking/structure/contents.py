@@ -90,6 +90,8 @@ _LEADER_LINE = re.compile(rf"^{_LEADER}{{3,}}\s*{_PAGE}?$")
 _LEADER_CHARS = " .·…_"
 _TAIL_TOKEN = re.compile(r"(?:\d{1,4}|[ivxlcdm]{1,7})$")
 _ARABIC_LINE = re.compile(r"^\d{1,4}$")
+_PAGED_TAIL = re.compile(r"(?:^|[\s.·…_])(?:\d{1,4}|[ivxlcdm]{1,7})\s*$|[.·…_]\s*[.·…_]\s*[.·…_]\s*$")
+"""A line that ends in a page number (a word of its own) or in leaders: the cheap test."""
 _ROMAN_LOWER = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _KEYWORDS = r"chapter|part|appendix|section|lecture|unit|book"
 _NUMBER_LINE = re.compile(
@@ -314,6 +316,10 @@ def _page_score(lines: list[tuple[int, str]]) -> tuple[int, int, int]:
     (0, 0, 0) when the page is no contents page."""
     texts = [t for _, t in lines if t.strip()]
     if not texts or _LIST_HEADING.match(" ".join(texts[0].split())):
+        return 0, 0, 0
+    # NOTE: a cheap look before the parse (most of the cost): a contents page has at least
+    # MIN_HEADED_ENTRIES lines that end in a page number or a leader; a page of prose has not.
+    if sum(1 for t in texts if _PAGED_TAIL.search(t)) < MIN_HEADED_ENTRIES:
         return 0, 0, 0
     entries, used = _parse_lines(lines)
     paged = [e for e in entries if e.page]
