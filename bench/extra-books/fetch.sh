@@ -21,6 +21,17 @@ ubuntu-packaging-guide-pdf.pdf|ubuntu-packaging-guide-pdf|/usr/share/doc/ubuntu-
 ubuntu-packaging-guide.epub|ubuntu-packaging-guide-epub|/usr/share/doc/ubuntu-packaging-guide-epub/ubuntu-packaging-guide.epub|-
 memman.pdf|texlive-latex-recommended-doc|/usr/share/doc/texlive-doc/latex/memoir/memman.pdf|-
 live-manual.epub|live-manual-epub|/usr/share/doc/live-manual/epub/live-manual.en.epub|-
+txfontsdoc.pdf|texlive-fonts-recommended-doc|/usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf|-
+xfig-howto.pdf|xfig-doc|/usr/share/doc/xfig/xfig-howto.pdf|-
+mwclsdoc.pdf|texlive-lang-polish|/usr/share/doc/texlive-doc/latex/mwcls/mwclsdoc.pdf|-
+fasta.pdf|fasta3-doc|/usr/share/doc/fasta3/fasta_guide.pdf|-
+music.pdf|music-doc|/usr/share/doc/music-doc/music-manual.pdf.gz|gzip
+mrbayes.pdf|mrbayes-doc|/usr/share/doc/mrbayes/Manual_MrBayes_v3.2.pdf|-
+tachyon.pdf|tachyon-doc|/usr/share/doc/tachyon/tachyon.pdf|-
+itamsldoc.pdf|texlive-lang-italian|/usr/share/doc/texlive-doc/latex/amsldoc-it/itamsldoc.pdf|-
+pari-tutorial-mf.pdf|pari-doc|/usr/share/pari/doc/tutorial-mf.pdf|-
+xotcl-tutorial.pdf|xotcl-doc|/usr/share/doc/xotcl-doc/readings/tutorial.pdf.gz|gzip
+calibre-quickstart.epub|calibre|/usr/share/calibre/quick_start/eng.epub|-
 '
 
 want() { sed -n 's/^ *"sha256": *"\([0-9a-f]\{64\}\)".*/\1/p' "$HERE/${1%.*}.json" | head -1; }
