@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 
 from rapidfuzz import fuzz
 
@@ -22,6 +23,9 @@ from .evidence import CHAPTER_LEVEL, confidence
 
 FOLLOW_PAGES = 3
 """A chapter's running header shows within this many pages after its opening page."""
+
+BOOK_WIDE_SHARE = 0.5
+"""A header on more than this share of the pages that carry headers is the book's, not a chapter's."""
 
 NAME_MIN = 85
 """rapidfuzz partial ratio (0-100) above which a header names a heading's title."""
@@ -35,9 +39,15 @@ def _key(text: str) -> str:
 
 
 def _headers(norm: NormalisedBook) -> list[list[str]]:
-    """Per page, the removed furniture lines that have words (folios and slugs aside)."""
-    return [[line for line in lines if _LETTERS.search(line)] for lines in norm.furniture] \
-        if norm.furniture else [[] for _ in norm.pages]
+    """Per page, the removed furniture lines that have words and change through the book (folios,
+    slugs and a book-wide header such as the book's own title name no chapter)."""
+    if not norm.furniture:
+        return [[] for _ in norm.pages]
+    pages = [[line for line in lines if _LETTERS.search(line)] for lines in norm.furniture]
+    counts = Counter(_key(re.sub(r"\d+", "#", line)) for lines in pages for line in set(lines))
+    printed = sum(1 for lines in pages if lines)
+    constant = {key for key, n in counts.items() if n > BOOK_WIDE_SHARE * printed}
+    return [[line for line in lines if _key(re.sub(r"\d+", "#", line)) not in constant] for lines in pages]
 
 
 def _names(header: str, h: Heading) -> bool:
