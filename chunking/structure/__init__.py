@@ -22,7 +22,7 @@ from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
 from .contents import read_contents
 from .kinds import FRONT_WORDS
-from .display import display_headings
+from .display import display_headings, outdented_headings
 from .epub import epub_structure
 from .evidence import corroborate, signal_counts
 from .levels import levelled as _levelled
@@ -139,6 +139,8 @@ def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str],
         # NOTE: nothing but size is left: chapters set in the book's display size (costly, so
         # only here; see structure/display.py).
         shown = display_headings(norm, probe)
+        if len(shown) < 2:
+            shown = outdented_headings(norm, probe)  # not even a display size: weight and place
         if len(shown) >= 2:
             drafts = detect_headings(norm, probe, rejected, pages, listed + shown)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")

@@ -99,3 +99,48 @@ def _opening(norm: NormalisedBook, index: int, lines: list[tuple[str, float]], t
             size_note = f"p. {index + 1}: {tier:.1f} pt display size, body {body:.1f} pt"
             return Draft("unnumbered", "", title, index, offset, evidence=[("typography", size_note)])
     return None
+
+
+OUTDENT = 6.0
+"""Points left of the body's usual left edge a heading line must start (body text is indented)."""
+
+MAX_WEIGHT_WORDS = 8
+"""A heading set in bold at body size is short."""
+
+_CAPS = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
+
+
+def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
+    """Chapter-level headings set only apart by weight and place: whole bold lines at body size,
+    standing left of the body's usual left edge (``.SH NAME`` in a man page, a report's run-in
+    titles). The very last resort: a whole-page span read of every page with text, used only when
+    neither size nor anything else found two chapters. Upper-case or title-like lines only, and at
+    least ``MIN_OPENINGS`` of them, so an emphasised phrase does not make a structure.
+    """
+    body = probe.body_size()
+    if probe.doc is None or not body:
+        return []
+    pages = {index: probe.styled_lines(index) for index, lines in enumerate(norm.lines) if lines}
+    edges: Counter = Counter()
+    for lines in pages.values():
+        for text, size, bold, x0 in lines:
+            if abs(size - body) <= SIZE_STEP and not bold:
+                edges[round(x0)] += len(text)
+    if not edges:
+        return []
+    body_edge = edges.most_common(1)[0][0]
+    out = []
+    for index, lines in pages.items():
+        kept = {_key(line): offset for offset, line in reversed(norm.lines[index])}
+        for text, size, bold, x0 in lines:
+            text = text.strip()
+            if not (bold and size >= body - SIZE_STEP and x0 <= body_edge - OUTDENT):
+                continue
+            if len(text.split()) > MAX_WEIGHT_WORDS or not (_CAPS.match(text) or title_like(text)):
+                continue
+            offset = kept.get(_key(text))
+            if offset is not None:
+                note = f"p. {index + 1}: bold at {size:.1f} pt, {body_edge - x0:.0f} pt left of the body"
+                out.append(Draft("unnumbered", "", text.title() if text.isupper() else text, index, offset,
+                                 evidence=[("typography", note)]))
+    return out if len(out) >= MIN_OPENINGS else []

@@ -33,7 +33,7 @@ TOP_LINES = 3
 MAX_GAP = 2
 """At most this many chapter numbers may be missing between two confirmed chapter headings."""
 
-_MAY_START = re.compile(r"\d|[-–—]\s*\d|chapter|part|section|appendix|[A-Z]\.\s|[A-Z]$", re.I)
+_MAY_START = re.compile(r"\d|[-–—]\s*\d|chapter|part|section|appendix|[A-Z]\.\s|[A-Z]\.\d|[A-Z]$", re.I)
 """Cheap test before the full patterns: every heading but front/back names (first line only)
 starts with a digit or a keyword."""
 
@@ -79,6 +79,7 @@ class Draft:
     confirmed: bool = True
     listed: bool = False
     stacked: bool = False
+    in_listing: bool = False
 
 
 def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] | None = None,
@@ -125,6 +126,14 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
         chapterish = [c for c in candidates if c.large is True or (c.large is None and not c.needs_large)]
         chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
         todo = [c for c in chapters if id(c) not in sizes]
+        listing = _listing_pages(chapters) if not todo else set()
+        if listing:
+            # NOTE: a contents page whose entries are set large: several chain members on one
+            # contents-like page are its entries, not chapter openings (one opening mid-page is).
+            for c in candidates:
+                if c.page in listing and c.in_listing:
+                    c.large = False
+            continue
         if not todo:
             break
         for c in todo:
@@ -133,10 +142,11 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
     for c in lazy:
         if id(c) not in sizes:
             c.large = None  # never probed: unknown, and so not accepted (it needs to be large)
-    if chapters:
+    for c in chapters:
+        c.kind = "chapter"
+    if len(chapters) >= 2:
         span = f"{chapters[0].number}..{chapters[-1].number}"
         for k, c in enumerate(chapters):
-            c.kind = "chapter"
             c.evidence.append(("numbering", f"{k + 1} of {len(chapters)} in the chapter sequence {span}"))
     parts = _first_per_number([c for c in chapterish if c.kind == "part"])
     appendices = _appendices([c for c in chapterish if c.kind == "appendix" or (c.kind == "back" and c.number)],
@@ -176,6 +186,15 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
                    else "a repeat, or front/back matter out of place")
             rejected.append(f"p. {c.page + 1} '{_line_at(norm, c)[:60]}': {why}")
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
+
+
+def _listing_pages(chapters: list[Draft]) -> set[int]:
+    """Contents-like pages holding more than one member of the chapter chain."""
+    per_page: dict[int, int] = {}
+    for c in chapters:
+        if c.in_listing:
+            per_page[c.page] = per_page.get(c.page, 0) + 1
+    return {page for page, n in per_page.items() if n > 1}
 
 
 def _retitle_stacked(d: Draft, norm: NormalisedBook, probe: FontProbe) -> None:
@@ -298,6 +317,7 @@ def _candidates(norm: NormalisedBook, pages: set[int] | None = None) -> list[Dra
             # large (a real chapter opening mid-page under a table of numbers is).
             for d in found:
                 first = d.offset == lines[0][0]
+                d.in_listing = not first
                 d.needs_large = d.kind == "numbered" or not first
                 d.top = d.top and first
                 if not first and d.kind in ("front", "back"):

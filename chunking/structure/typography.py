@@ -28,6 +28,9 @@ _ENOUGH_CHARS = 3000
 TOP_BAND = 0.4
 """Share of the page height read for candidates among the first lines of a page."""
 
+BOLD_FLAG = 16
+"""MuPDF's span flag for a bold font (also told by the font name: ``Times-Bold``, ``CMBX12``)."""
+
 _FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 
 
@@ -48,6 +51,19 @@ class FontProbe:
         self.doc = doc
         self._pages: dict[tuple[int, bool], list[tuple[str, float]]] = {}
         self._body: float | None = None
+
+    def styled_lines(self, index: int) -> list[tuple[str, float, bool, float]]:
+        """Page ``index``'s lines as (text, largest size, every span bold, left x). A whole-page
+        span read, not cached with the others: only the weight-and-indent fallback needs it."""
+        out = []
+        for block in self.doc[index].get_text("dict", flags=_FLAGS)["blocks"]:
+            for line in block.get("lines", ()):
+                spans = [s for s in line["spans"] if s["text"].strip()]
+                if spans:
+                    bold = all(s["flags"] & BOLD_FLAG or "bold" in s["font"].casefold() for s in spans)
+                    out.append(("".join(s["text"] for s in spans), max(s["size"] for s in spans), bold,
+                                line["bbox"][0]))
+        return out
 
     def lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
         """Page ``index``'s text lines with their largest font size, in reading order (only the
