@@ -2,7 +2,7 @@
 
 Nothing here imports Streamlit, so every figure is tested on its own. Trace data are plain lists
 (not numpy arrays, which plotly would serialise as base64 typed arrays) so a figure's JSON can be
-read back and compared with the chunks. Book strings (titles, chapter names) are HTML-escaped:
+read back and compared with the chunks. Book strings (titles, chapter names, page labels) are HTML-escaped:
 plotly renders a few tags (``<b>``, ``<a href>``) in text and decodes entities back for display.
 
 Positions along the book
@@ -92,7 +92,9 @@ def chunk_lanes(chunks: Sequence[Chunk]) -> list[int]:
 
 
 def _label(page: int, label: str) -> str:
-    return f"{page} (p. {label})" if label else str(page)
+    """``"12 (p. xii)"``: a physical page and its printed label, HTML-escaped (the label is book
+    data; plotly renders ``<b>``, ``<br>``, ``<span style>`` and ``<a href>`` in hover text)."""
+    return f"{page} (p. {html.escape(label)})" if label else str(page)
 
 
 def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[float, float] | None = None,

@@ -19,7 +19,22 @@ import pymupdf
 HIGHLIGHT_COLOURS = {"chunk": (0.45, 0.85, 0.45), "overlap": (1.0, 0.6, 0.2)}
 """Fill colours (RGB 0–1): the chunk's own text green, text shared with a neighbour orange."""
 
+MAX_RENDER_PIXELS = 25_000_000
+"""Largest page image drawn (width × height in pixels, ~75 MB of RGB): an A0 poster at the default
+zoom fits; a crafted giant MediaBox (up to 14,400 pt a side, more in broken files) would need
+gigabytes, and MuPDF refuses it with "Overly large image"."""
+
 _WORD = re.compile(r"\S+")
+
+
+class PageTooLargeError(ValueError):
+    """A page whose image would exceed ``MAX_RENDER_PIXELS``; its message is one line for the app."""
+
+
+def render_pixels(page: pymupdf.Page, zoom: float) -> float:
+    """Pixels of ``page`` rendered at ``zoom`` (its visible rectangle, rotation included)."""
+    rect = page.rect
+    return abs(rect.width * zoom) * abs(rect.height * zoom)
 
 
 def _norm(word: str) -> str:
@@ -69,10 +84,17 @@ def page_image(pdf: bytes, page_number: int, page_text: str, spans: Sequence[tup
 
     Returns:
         bytes: PNG image.
+
+    Raises:
+        PageTooLargeError: the image would exceed ``MAX_RENDER_PIXELS``; nothing is drawn.
     """
     # NOTE: a fresh document per call: drawing changes the page, and the caller caches the PNG.
     with pymupdf.open(stream=pdf, filetype="pdf") as doc:
         page = doc[page_number - 1]
+        if render_pixels(page, zoom) > MAX_RENDER_PIXELS:
+            raise PageTooLargeError(
+                f"page {page_number} is too large to draw ({page.rect.width:,.0f} × {page.rect.height:,.0f} pt; "
+                f"the image would exceed {MAX_RENDER_PIXELS // 1_000_000} megapixels)")
         for cls, rects in highlight_rects(page, page_text, spans).items():
             for rect in rects:
                 page.draw_rect(rect, color=None, fill=HIGHLIGHT_COLOURS.get(cls, (1, 1, 0)),

@@ -23,6 +23,7 @@ from chunking.models import Book
 from chunking.policy import Policy
 from chunking.search import ChunkIndex, SearchHit, highlight_spans
 from inspector import render
+from inspector.safe import md
 from inspector.state import PLOTLY_CONFIG, AppRun
 
 METRICS = {
@@ -166,7 +167,7 @@ def locate_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
     try:
         loc = locate(space, passage)
     except UsageError as exc:
-        st.error(str(exc))
+        st.error(md(exc))
         return
     if not loc.found:
         st.warning(f"Not found in this book (best match score {loc.score:.1f} / 100).")

@@ -36,6 +36,7 @@ from chunking.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import TokenizedBook, tokenize
 from chunking.validate import ValidationReport, validate_chunks
+from inspector.safe import md
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = ROOT / "sample_books"
@@ -226,10 +227,10 @@ def current_book(structure: str | None = None) -> Book:
     key = (src.sha256, structure)
     book = _book_store().get(key)
     if book is None:
-        bar = st.progress(0.0, text=f"Reading {src.name}…")
+        bar = st.progress(0.0, text=f"Reading {md(src.name)}…")
 
         def report(frac: float, msg: str) -> None:
-            bar.progress(min(max(frac, 0.0), 1.0), text=msg)
+            bar.progress(min(max(frac, 0.0), 1.0), text=md(msg))
 
         try:
             book = load_book(src.data, name=src.name, structure=structure, progress=report)
@@ -242,7 +243,7 @@ def current_book(structure: str | None = None) -> Book:
                 f"{src.name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
             fallback = st.session_state.get("home_sample", DEFAULT_SAMPLE)
             st.session_state["book_source"] = BookSource.sample(fallback)
-            st.error(message)
+            st.error(md(message))  # NOTE: quotes book data (file name, zip entries, hrefs)
             st.stop()
         bar.empty()
         _book_store().put(key, book)

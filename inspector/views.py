@@ -12,7 +12,7 @@ import html
 import streamlit as st
 
 from chunking.models import Heading
-from inspector import figures, pdfview, render, state, tables
+from inspector import figures, pdfview, render, safe, state, tables
 from inspector.state import AppRun
 
 END_REASON_TEXT = {
@@ -145,6 +145,10 @@ def chunk_detail(run: AppRun, i: int) -> None:
             spans += [(max(s, page.char_start) - page.char_start, min(e, page.char_end) - page.char_start,
                        "overlap") for s, e in overlaps if s < page.char_end and page.char_start < e]
             page_text = run.book.text[page.char_start:page.char_end]
-            png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)
-            caption = f"page {number}" + (f" (p. {page.label})" if page.label else "")
+            caption = f"page {number}" + (f" (p. {safe.md(page.label)})" if page.label else "")
+            try:
+                png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)
+            except pdfview.PageTooLargeError as exc:
+                cols[k % len(cols)].info(f"{caption}: no image, {exc}.")
+                continue
             cols[k % len(cols)].image(png, caption=caption)

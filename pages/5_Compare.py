@@ -9,6 +9,7 @@ from chunking.errors import PolicyError
 from chunking.models import STRATEGIES
 from chunking.policy import parse_policy
 from inspector import state, views
+from inspector.safe import md
 from inspector.compare_figures import boundary_strips, token_histograms
 
 st.set_page_config(page_title="Compare · Book Chunk Inspector", layout="wide")
@@ -45,7 +46,7 @@ st.caption("★ = the better value of the row (rows without a better direction a
            "and boundary recall compare chunk starts with the detected chapter and section starts.")
 for label, run in zip(labels, runs):
     if not run.report.ok:
-        st.warning(f"{label}: {run.report.message}")
+        st.warning(f"{label}: {md(run.report.message)}")
 
 st.subheader("Boundaries on one page axis")
 n_pages = max(len(runs[0].book.pages), 1)
