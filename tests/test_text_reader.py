@@ -86,11 +86,12 @@ def test_invalid_utf8_falls_back_to_cp1252_with_a_warning():
     assert book.warnings == ["old.txt: not valid UTF-8 (first bad byte at offset 6); decoded as cp1252"]
 
 
-def test_bytes_cp1252_cannot_map_fall_back_to_latin1_keeping_every_byte():
+def test_bytes_cp1252_cannot_map_become_replacement_characters_and_are_counted():
     data = b"ok \x81\x8d\x90 end"
     book = read_raw(data, "odd.txt")
-    assert book.pages[0].text == data.decode("latin-1")
-    assert book.warnings == ["odd.txt: not valid UTF-8 (first bad byte at offset 3); decoded as latin-1"]
+    assert book.pages[0].text == "ok \ufffd\ufffd\ufffd end"
+    assert book.warnings == ["odd.txt: not valid UTF-8 (first bad byte at offset 3); decoded as cp1252"
+                             " with 3 undefined byte(s) replaced by U+FFFD"]
 
 
 def test_outline_cli_lists_markdown_headings_at_the_readers_pages(tmp_path):

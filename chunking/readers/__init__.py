@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from ..errors import UnreadableInputError
-from .raw import OutlineEntry, RawBook, RawPage
+from .raw import OutlineEntry, RawBook, RawPage, sanitise
 
 SUPPORTED_EXTENSIONS = (".pdf", ".epub", ".txt", ".md")
 
@@ -21,6 +21,8 @@ def read_raw(data: bytes, name: str) -> RawBook:
 
     Raises:
         UnreadableInputError: empty file, unsupported extension, or the reader refused the file.
+
+    Every string in the result is encodable (``raw.sanitise``: lone surrogates become U+FFFD).
     """
     suffix = PurePath(name).suffix.lower()
     if suffix not in SUPPORTED_EXTENSIONS:
@@ -29,6 +31,18 @@ def read_raw(data: bytes, name: str) -> RawBook:
         )
     if not data:
         raise UnreadableInputError(f"{name}: the file is empty (0 bytes)")
+    try:
+        book = _read(data, name, suffix)
+    except RecursionError:
+        # NOTE: a hostile file can nest (outline, navigation lists) past Python's stack.
+        raise UnreadableInputError(f"{name}: the file nests too deeply to read; refused") from None
+    if sanitise(book):
+        book.warnings.append(
+            f"{name}: some strings held invalid characters (lone surrogates); replaced with U+FFFD")
+    return book
+
+
+def _read(data: bytes, name: str, suffix: str) -> RawBook:
     if suffix == ".pdf":
         from .pdf import read_pdf
 

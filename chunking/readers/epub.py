@@ -429,7 +429,8 @@ def read_epub(data: bytes, name: str) -> RawBook:
         RawBook: format ``"epub"``; pages per print page or synthetic; outline from nav/NCX.
 
     Raises:
-        UnreadableInputError: not a zip, zip bomb, DRM, no container or spine, unsafe XML or hrefs.
+        UnreadableInputError: not a zip, zip bomb, DRM, no container or spine, unsafe XML or hrefs,
+            no text at all (like an empty PDF or TXT: nothing to chunk).
     """
     archive = EpubArchive(data, name)
     archive.check_drm()
@@ -474,6 +475,8 @@ def read_epub(data: bytes, name: str) -> RawBook:
         for offset, target in doc.links:
             page, in_page = _locate(doc, offset)
             pages[page].links.append((in_page, _relative(target, opf_dir)))
+    if not any(page.text.strip() for page in pages):
+        raise UnreadableInputError(f"{name}: the EPUB holds no text (its spine documents are empty)")
     # NOTE: our own parse resolves hrefs against the nav/NCX file that holds them; ebooklib's
     # table of contents is the fallback for a navigation document we could not read.
     outline = _outline(package.toc or toc, docs, name, notes, package.nonlinear)

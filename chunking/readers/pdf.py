@@ -26,6 +26,9 @@ _HEADER_WINDOW = 1024
 _EOF_WINDOW = 4096
 """A complete PDF ends with ``%%EOF`` near the end; this much trailing junk is tolerated."""
 
+MAX_PAGES_NAMED = 10
+"""Most page numbers a damaged-pages warning names; the rest are counted."""
+
 _FILENAME_TITLE = re.compile(r"\.(?:dvi|tex|pdf|docx?|odt|ps|indd|qxd)$|^(?:untitled|microsoft word)", re.I)
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -54,6 +57,7 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     if b"%%EOF" not in data[-_EOF_WINDOW:]:
         raise UnreadableInputError(
             f"{name}: the PDF is truncated (no %%EOF at the end); re-download or re-export it")
+    pymupdf.TOOLS.mupdf_warnings(reset=True)
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # MuPDF raises its own FileDataError/RuntimeError variants
@@ -69,7 +73,7 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     except Exception as exc:
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
 
-    warnings: list[str] = []
+    warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True))
     without_text = sum(1 for p in pages if not p.has_text_layer)
     if all(not p.text.strip() for p in pages):
         raise UnreadableInputError(
@@ -81,6 +85,32 @@ def read_pdf(data: bytes, name: str) -> RawBook:
         )
     return RawBook(format="pdf", title=_title(doc, name), pages=pages, outline=outline, warnings=warnings,
                    pdf=doc)
+
+
+def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[str]:
+    """Warnings for a damaged file: MuPDF repaired it, or a page object is not a page.
+
+    NOTE: MuPDF rebuilds a broken cross-reference table and shows a page whose object is
+    destroyed as an empty page, without raising; only its message log (and ``is_repaired``)
+    tells. Such a page's text is lost, so it is named, not passed off as a blank page.
+    """
+    warnings: list[str] = []
+    if doc.is_repaired or "repair" in messages:
+        warnings.append("the PDF is damaged (MuPDF had to repair it); some text may be missing")
+    broken = [p.number for p in pages if not p.text.strip() and not _is_page_object(doc, p.number - 1)]
+    if broken:
+        listed = ", ".join(str(n) for n in broken[:MAX_PAGES_NAMED])
+        more = f" and {len(broken) - MAX_PAGES_NAMED} more" if len(broken) > MAX_PAGES_NAMED else ""
+        warnings.append(f"{len(broken)} pages could not be read (damaged page objects: {listed}{more});"
+                        " their text is missing")
+    return warnings
+
+
+def _is_page_object(doc: pymupdf.Document, index: int) -> bool:
+    try:
+        return doc.xref_get_key(doc.page_xref(index), "Type") == ("name", "/Page")
+    except Exception:  # noqa: BLE001 - MuPDF cannot even find the object: not a readable page
+        return False
 
 
 def _labels(doc: pymupdf.Document) -> list[str]:

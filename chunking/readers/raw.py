@@ -8,6 +8,7 @@ outline, removing running headers and building the canonical text happen downstr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,3 +76,46 @@ class RawBook:
     outline: list[OutlineEntry]
     warnings: list[str] = field(default_factory=list)
     pdf: Any = None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+"""What a lone surrogate becomes: it cannot be encoded as UTF-8, so no writer could export it."""
+
+
+def clean(text: str) -> str:
+    """``text`` with every lone surrogate (from a broken PDF string, ``surrogateescape`` bytes)
+    replaced by U+FFFD, so that every later stage can encode it."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(REPLACEMENT, text)
+
+
+def sanitise(book: RawBook) -> int:
+    """Clean every string a reader hands on (title, page texts and labels, anchors, headings,
+    links, outline titles, warnings) in place; return how many strings held lone surrogates.
+
+    NOTE: done once on the reader's output (``chunking.readers.read_raw``) rather than in each
+    reader, so that no new reader or new field can forget it.
+    """
+    changed = 0
+
+    def fix(text: str) -> str:
+        nonlocal changed
+        out = clean(text)
+        changed += out is not text
+        return out
+
+    book.title = fix(book.title)
+    book.warnings = [fix(w) for w in book.warnings]
+    for entry in book.outline:
+        entry.title = fix(entry.title)
+    for page in book.pages:
+        page.text = fix(page.text)
+        page.label = fix(page.label)
+        page.source_doc = fix(page.source_doc)
+        if page.anchors:
+            page.anchors = {fix(k): v for k, v in page.anchors.items()}
+        page.html_headings = [(level, fix(t), off) for level, t, off in page.html_headings]
+        page.links = [(off, fix(t)) for off, t in page.links]
+    return changed

@@ -1,11 +1,12 @@
 """Stage 1 (read), plain text and Markdown: bytes → ``RawBook`` of synthetic pages.
 
 Contract: the text is decoded without losing a character silently (UTF-8, with or without BOM,
-or UTF-16 with BOM; invalid UTF-8 falls back to cp1252, then latin-1, with a warning), line ends
-become ``"\\n"``, and the text is cut into synthetic pages of about ``PAGE_CHARS`` characters at
-paragraph ends (``cut_pages``, shared with the EPUB reader). Synthetic pages have the label
-``""``. In ``.md`` files, ATX headings (``#`` … ``######``) outside fenced code blocks become
-outline entries at the exact page and offset of the heading line.
+or UTF-16 with BOM; invalid UTF-8 falls back to cp1252, its five undefined bytes as U+FFFD, with
+a warning), line ends become ``"\\n"``, and the text is cut into synthetic pages of about
+``PAGE_CHARS`` characters at paragraph ends (``cut_pages``, shared with the EPUB reader).
+Synthetic pages have the label ``""``. In ``.md`` files, ATX headings (``#`` … ``######``)
+outside fenced code blocks become outline entries at the exact page and offset of the heading
+line.
 """
 
 from __future__ import annotations
@@ -90,6 +91,30 @@ def _skip_space(text: str, i: int) -> int:
     return i
 
 
+CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
+"""The five bytes cp1252 leaves undefined; old text dumps often hold one in otherwise cp1252 text."""
+
+
+def _decode_legacy(data: bytes) -> tuple[str, str]:
+    """Decode non-UTF-8 bytes as cp1252 (what most non-UTF-8 English text is); return the text
+    and what was done, for the warning.
+
+    NOTE: latin-1 would decode any byte, but reads cp1252's quotes, dashes and € (0x80-0x9F) as
+    C1 control characters, which normalisation then removes: one undefined byte in a cp1252 file
+    would cost every curly quote. Undefined bytes become U+FFFD instead, and are counted. Text in
+    latin-1 proper has no bytes in 0x80-0x9F, so it decodes the same either way.
+    """
+    try:
+        return data.decode("cp1252"), "decoded as cp1252"
+    except UnicodeDecodeError:
+        pass
+    undefined = sum(data.count(bytes([b])) for b in CP1252_UNDEFINED)
+    return (
+        data.decode("cp1252", errors="replace"),
+        f"decoded as cp1252 with {undefined} undefined byte(s) replaced by U+FFFD",
+    )
+
+
 def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
     """Decode a text file's bytes, never dropping a character silently.
 
@@ -117,17 +142,8 @@ def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            # NOTE: cp1252 is what most non-UTF-8 English text is; latin-1 decodes any byte, so
-            # the fallback can always finish and every byte stays visible as some character.
-            for encoding in ("cp1252", "latin-1"):
-                try:
-                    text = data.decode(encoding)
-                    break
-                except UnicodeDecodeError:
-                    continue
-            warnings.append(
-                f"{name}: not valid UTF-8 (first bad byte at offset {exc.start}); decoded as {encoding}"
-            )
+            text, note = _decode_legacy(data)
+            warnings.append(f"{name}: not valid UTF-8 (first bad byte at offset {exc.start}); {note}")
     return text.replace("\r\n", "\n").replace("\r", "\n"), warnings
 
 

@@ -50,6 +50,8 @@ _PLAIN_DOCTYPE = re.compile(
 _NAMED_ENTITY = re.compile(rb"&([A-Za-z][A-Za-z0-9]{1,31});")
 _XML_ENTITIES = frozenset({b"amp", b"lt", b"gt", b"quot", b"apos"})
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+_LIMIT_ERROR = re.compile(r"excessive depth|huge|too long|too large|maximum|limit", re.IGNORECASE)
+"""libxml2 errors that mean "stopped at a hard limit" (text past it is lost), not "malformed"."""
 
 
 class MalformedXmlError(UnreadableInputError):
@@ -82,14 +84,15 @@ def parse_xml(data: bytes, where: str, notes: list[str] | None = None) -> etree.
         data (bytes): the document's bytes.
         where (str): ``"<file>: <entry path>"``, used to start every error and note.
         notes (list[str] | None): receives one note when libxml2 had to recover from errors
-            (mismatched tags, undefined entities, nesting deeper than 256), since recovered
-            text may be incomplete. Defaults to None (recover silently).
+            (mismatched tags, undefined entities), since recovered text may be incomplete.
+            Defaults to None (recover silently).
 
     Returns:
         etree._Element: the root element.
 
     Raises:
-        UnreadableInputError: the document declares entities (DOCTYPE internal subset).
+        UnreadableInputError: the document declares entities (DOCTYPE internal subset), or hits a
+            hard parser limit even with ``huge_tree`` (nesting deeper than 2048): never cut silently.
         MalformedXmlError: the document is not XML even in libxml2's recover mode.
     """
     data = _as_utf8(data)
@@ -103,11 +106,14 @@ def parse_xml(data: bytes, where: str, notes: list[str] | None = None) -> etree.
         )
     if b"&" in data:
         data = _NAMED_ENTITY.sub(_numeric_entity, data)
+    # NOTE: huge_tree lifts libxml2's limits (a text node of 10 M characters, nesting of 256),
+    # which otherwise cut the text silently even in recover mode. The input is already bounded
+    # (``archive.MAX_ENTRY_BYTES``) and entities are refused above, so nothing can blow up.
     parser = etree.XMLParser(
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
-        huge_tree=False,
+        huge_tree=True,
         recover=True,
         remove_comments=True,
         remove_pis=True,
@@ -119,6 +125,13 @@ def parse_xml(data: bytes, where: str, notes: list[str] | None = None) -> etree.
     if root is None:
         raise MalformedXmlError(f"{where} is not well-formed XML")
     errors = [e for e in parser.error_log if e.level >= etree.ErrorLevels.ERROR]
+    limit = next((e for e in errors if _LIMIT_ERROR.search(e.message)), None)
+    if limit is not None:
+        # Recover mode would drop everything past the limit: refuse rather than lose text.
+        raise UnreadableInputError(
+            f"{where} exceeds the XML parser's limits ({collapse(limit.message)[:120]}, line {limit.line});"
+            " refused rather than read incompletely"
+        )
     if errors and notes is not None:
         notes.append(
             f"{where} is not well-formed XML ({collapse(errors[0].message)}, line {errors[0].line});"
@@ -265,10 +278,31 @@ class _Writer:
         return self.out
 
 
-def _walk(element: etree._Element, w: _Writer) -> None:
-    tag = element.tag
-    name = tag[tag.rfind("}") + 1 :].lower() if isinstance(tag, str) else ""
-    if name and name not in _SKIP:
+def _walk(root: etree._Element, w: _Writer) -> None:
+    """Write ``root``'s text in document order.
+
+    NOTE: iterative (an explicit stack, not recursion): libxml2 with ``huge_tree`` accepts
+    nesting far deeper than Python's recursion limit.
+    """
+    # An entry is (element, None) to open it, or (element, (name, level, span)) to close it.
+    stack: list[tuple[etree._Element, tuple[str, int, list[int] | None] | None]] = [(root, None)]
+    while stack:
+        element, closing = stack.pop()
+        if closing is not None:
+            name, level, span = closing
+            if name == "pre":
+                w.verbatim -= 1
+            if span is not None:
+                span[1] = w.length
+            if level:
+                w.block(level)
+            w.text(element.tail or "")
+            continue
+        tag = element.tag
+        name = tag[tag.rfind("}") + 1 :].lower() if isinstance(tag, str) else ""
+        if not name or name in _SKIP:
+            w.text(element.tail or "")
+            continue
         level = 2 if name in _PARAGRAPH else 1 if name in _LINE else 0
         if level:
             w.block(level)
@@ -281,7 +315,7 @@ def _walk(element: etree._Element, w: _Writer) -> None:
                 label = element.get("title") or element.get("aria-label") or "".join(element.itertext())
                 w.mark_pagebreak(collapse(label))
                 w.text(element.tail or "")
-                return
+                continue
         if name == "a" and (href := (element.get("href") or "").strip()) and not href.startswith("#"):
             w.waiting_links.append(href)
         span = None
@@ -292,15 +326,8 @@ def _walk(element: etree._Element, w: _Writer) -> None:
         if name == "pre":
             w.verbatim += 1
         w.text(element.text or "")
-        for child in element:
-            _walk(child, w)
-        if name == "pre":
-            w.verbatim -= 1
-        if span is not None:
-            span[1] = w.length
-        if level:
-            w.block(level)
-    w.text(element.tail or "")
+        stack.append((element, (name, level, span)))
+        stack.extend((child, None) for child in reversed(element))
 
 
 def extract_text(root: etree._Element) -> Extracted:
