@@ -3,17 +3,22 @@
 One argparse subcommand per command; each handler lives in ``chunking/commands/<name>.py`` as
 ``run(**options) -> int`` taking explicit keyword arguments. One error handler maps the error
 classes of ``chunking.errors`` to exit codes: 0 ok, 2 usage or policy error, 3 unreadable input,
-4 validation failure, 130 interrupted. Errors are one line on stderr, never a traceback.
+4 validation failure, 5 output cannot be written, 70 internal error (a bug), 130 interrupted
+(SIGINT), 143 terminated (SIGTERM). Errors are one line on stderr, never a traceback: a last-resort
+handler turns any unexpected exception into one "internal error" line.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
-from .errors import ChunkingError, UsageError
+from .errors import (INTERNAL_ERROR_EXIT, INTERRUPTED_EXIT, TERMINATED_EXIT, ChunkingError, OutputError,
+                     UsageError, describe_os_error, one_line)
 from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 
 PROG = "python -m chunking"
@@ -103,22 +108,68 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return its exit code. Errors become one stderr line."""
+class Terminated(BaseException):
+    """Raised by the SIGTERM handler; a ``BaseException`` so that it unwinds like Ctrl-C and
+    every ``except BaseException`` cleanup (the temp files of ``chunking.export``) runs."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of a broken or full stdout
+    prints nothing (Python's documented recipe for SIGPIPE)."""
     try:
-        args = build_parser().parse_args(argv)
-        options = vars(args)
-        command = options.pop("command")
-        handler = importlib.import_module(f"chunking.commands.{command}")
-        code = handler.run(**options)
-        if not isinstance(code, int):
-            raise AssertionError(f"command {command!r} returned {code!r}, not an exit code")
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit code. Errors become one stderr line, never a traceback."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (main() called from a thread): keep the default
+        previous = None
+    try:
+        code = _run(argv)
+        sys.stdout.flush()
         return code
     except ChunkingError as exc:
-        print(f"chunking: error: {exc}", file=sys.stderr)
+        print(f"chunking: error: {one_line(exc)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("chunking: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED_EXIT
+    except Terminated:
+        print("chunking: terminated (SIGTERM)", file=sys.stderr)
+        return TERMINATED_EXIT
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except OSError as exc:
+        # NOTE: readers and exporters map their own OSErrors; one that reaches here is almost
+        # always stdout (a full disk, a file-size limit) or a file a command opened itself.
+        _silence_stdout()
+        print(f"chunking: error: cannot read or write: {one_line(describe_os_error(exc))}", file=sys.stderr)
+        return OutputError.exit_code
+    except Exception as exc:  # NOTE: last resort: a bug must still end in one line, not a traceback
+        print(f"chunking: internal error: {type(exc).__name__}: {one_line(exc)} (please report it to the "
+              f"maintainers with the command line and, if you can, the book)", file=sys.stderr)
+        return INTERNAL_ERROR_EXIT
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    options = vars(args)
+    command = options.pop("command")
+    handler = importlib.import_module(f"chunking.commands.{command}")
+    code = handler.run(**options)
+    if not isinstance(code, int):
+        raise AssertionError(f"command {command!r} returned {code!r}, not an exit code")
+    return code

@@ -36,3 +36,51 @@ class ValidationFailure(ChunkingError):
     """A chunk set breaks one of the rules in ``chunking.validate`` (exit 4)."""
 
     exit_code = 4
+
+
+class OutputError(ChunkingError):
+    """The output cannot be written: disk full, file-size limit, no permission, a missing or
+    read-only folder (exit 5). No partial or temp file is left behind."""
+
+    exit_code = 5
+
+
+INTERNAL_ERROR_EXIT = 70
+"""Exit code of an unexpected error, a bug (``EX_SOFTWARE`` of BSD's sysexits.h)."""
+
+INTERRUPTED_EXIT = 130
+"""Exit code after Ctrl-C (SIGINT): 128 + 2, as shells report it."""
+
+TERMINATED_EXIT = 143
+"""Exit code after SIGTERM (what ``timeout``, systemd and docker send): 128 + 15."""
+
+MAX_WARNINGS_PRINTED = 10
+"""``chunk`` and ``outline`` print at most this many warnings on stderr, then a count line."""
+
+_UNSAFE = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
+_UNSAFE |= {c: f"\\u{c:04x}" for c in [0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+
+
+def one_line(text: object) -> str:
+    """``text`` as one safe terminal line: whitespace runs become one space, and control
+    characters (terminal escapes, bidi overrides) from book data are shown escaped, not obeyed."""
+    return " ".join(str(text).split()).translate(_UNSAFE)
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``path: reason`` for an ``OSError`` (``No space left on device``, ``File too large`` …)."""
+    reason = exc.strerror or type(exc).__name__
+    return f"{exc.filename}: {reason}" if exc.filename else reason
+
+
+def print_warnings(warnings: list[str], *, where: str, stream=None) -> None:
+    """Print each warning as ``chunking: warning: …`` on stderr, at most ``MAX_WARNINGS_PRINTED``,
+    then one line counting the rest and saying where all of them are kept (``where``)."""
+    import sys
+
+    out = stream or sys.stderr
+    for warning in warnings[:MAX_WARNINGS_PRINTED]:
+        print(f"chunking: warning: {one_line(warning)}", file=out)
+    if len(warnings) > MAX_WARNINGS_PRINTED:
+        print(f"chunking: warning: … and {len(warnings) - MAX_WARNINGS_PRINTED} more warnings ({where})",
+              file=out)

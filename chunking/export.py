@@ -20,12 +20,14 @@ import csv
 import io
 import json
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import UnreadableInputError, UsageError
+from .errors import OutputError, UnreadableInputError, UsageError
 from .models import CHUNK_FIELDS, Chunk
 from .policy import Policy
 from .tokens import TokenizedBook
@@ -195,16 +197,129 @@ def manifest_path(out_path: str | os.PathLike) -> Path:
     return out.with_name(out.stem + ".manifest.json")
 
 
+TEMP_SUFFIX = ".tmp"
+"""Temp files are ``.<name>.<pid>.<random>.tmp`` next to the output, renamed over it when whole."""
+
+
+
+def _temp_pattern(name: str) -> re.Pattern[str]:
+    """The names ``_atomic_write`` gives the temp files of ``name`` (``mkstemp``'s 8 random
+    characters; the pid is absent in files left by versions before it was added)."""
+    return re.compile(re.escape(f".{name}.") + r"(?:(?P<pid>[0-9]+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, someone else's
+        return True
+    return True
+
+
+def tidy_stale_temps(out_path: str | os.PathLike) -> list[Path]:
+    """Remove the temp files of ``out_path`` (and of its manifest) that a killed run left.
+
+    Only names this module makes are touched: ``.<name>.<pid>.<8 chars>.tmp`` whose process is
+    gone, and the older ``.<name>.<8 chars>.tmp`` without a pid. A live run's temp file is kept.
+
+    Returns:
+        list[Path]: the files removed.
+    """
+    out = Path(out_path)
+    patterns = [_temp_pattern(out.name), _temp_pattern(manifest_path(out).name)]
+    removed = []
+    try:
+        entries = list(os.scandir(out.parent if str(out.parent) else "."))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = next((m for p in patterns if (m := p.fullmatch(entry.name))), None)
+        if m is None or not entry.is_file(follow_symlinks=False):
+            continue
+        if m["pid"] is not None and (int(m["pid"]) == os.getpid() or _pid_alive(int(m["pid"]))):
+            continue
+        try:
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            pass
+    return removed
+
+
+def check_output_path(out_path: str | os.PathLike, book: str | os.PathLike | None = None) -> Path:
+    """Refuse, before any work, an output that cannot or must not be written.
+
+    Refused: an empty path, a folder, an existing non-regular file (``/dev/full``: the rename
+    would replace the device), a path whose parent is a file, and the book itself (also through
+    a symlink or a hard link: same device and inode), for the chunk file and its manifest.
+
+    Raises:
+        UsageError: one line naming the path and the reason (exit 2).
+    """
+    if not str(out_path).strip():
+        raise UsageError("-o: the output path is empty")
+    out = Path(out_path)
+    book_id = None
+    if book is not None:
+        try:
+            info = os.stat(book)
+            book_id = (info.st_dev, info.st_ino)
+        except OSError:
+            pass
+    for target in (out, manifest_path(out)):
+        try:
+            info = os.stat(target)
+        except FileNotFoundError:
+            continue
+        except NotADirectoryError:
+            raise UsageError(f"-o {out}: a parent of {target} is a file, not a folder") from None
+        except OSError as exc:
+            raise UsageError(f"-o {out}: cannot use {target}: {exc.strerror}") from None
+        if stat.S_ISDIR(info.st_mode):
+            raise UsageError(f"-o {out}: {target} is a folder; give a file name (a folder is for batch mode)")
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"-o {out}: {target} is not a regular file (a device, FIFO or socket)")
+        if book_id == (info.st_dev, info.st_ino):
+            raise UsageError(f"-o {out}: {target} is the book itself; writing it would destroy the book")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UsageError(f"-o {out}: {parent} is a file, not a folder")
+            break
+    return out
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write through ``write(fh)`` into a temp file next to ``path``, then rename it over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write through ``write(fh)`` into a temp file next to ``path``, then rename it over ``path``.
+
+    Any failure (an ``OSError``, Ctrl-C, SIGTERM) removes the temp file; an ``OSError`` becomes
+    one ``OutputError`` line naming the path and the reason.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX)
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output gets the usual mode
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
         os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
         raise
 
 
@@ -224,15 +339,32 @@ def write_outputs(chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: s
 
     Returns:
         Path: the manifest's path.
+
+    Raises:
+        OutputError: a file cannot be written (disk full, file-size limit, permission); no temp
+            file is left.
     """
     _check_format(fmt)
     out = Path(out_path)
     manifest = dict(manifest, output={"file": out.name, "format": fmt})
     text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
     target = manifest_path(out)
+    tidy_stale_temps(out)
     _atomic_write(out, lambda fh: write_chunks(chunks, fh, fmt))
     _atomic_write(target, lambda fh: fh.write(text.encode("utf-8")))
     return target
+
+
+_INT_TEXT = re.compile(r"-?[0-9]+")
+
+
+def _strict_int(field: str, value: Any) -> int:
+    """An integer field read back: an int, or (CSV) its decimal digits; 1.7 or "1.7" is not 1."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+        return int(value)
+    raise ValueError(f"{field} must be an integer, not {type(value).__name__} {str(value)[:40]!r}")
 
 
 def _chunk_from_record(rec: Any) -> Chunk:
@@ -242,14 +374,20 @@ def _chunk_from_record(rec: Any) -> Chunk:
     if missing:
         raise UnreadableInputError(f"chunk record lacks field(s) {', '.join(missing)}")
     try:
-        values = {f: int(rec[f]) for f in _INT_FIELDS}
-        values |= {f: "" if rec[f] is None else str(rec[f]) for f in _STR_FIELDS}
+        values = {f: _strict_int(f, rec[f]) for f in _INT_FIELDS}
+        for f in _STR_FIELDS:
+            if rec[f] is not None and not isinstance(rec[f], str):
+                raise ValueError(f"{f} must be a string, not {type(rec[f]).__name__}")
+            values[f] = rec[f] or ""
         path = rec["heading_path"]
         if isinstance(path, str):
             path = json.loads(path)
-        values["heading_path"] = tuple(str(t) for t in path)
+        if not isinstance(path, list) or not all(isinstance(t, str) for t in path):
+            raise ValueError("heading_path must be a list of strings")
+        values["heading_path"] = tuple(path)
     except (TypeError, ValueError) as exc:
-        raise UnreadableInputError(f"chunk record {rec.get('order', '?')} has a malformed field: {exc}") from None
+        raise UnreadableInputError(f"chunk record {str(rec.get('order', '?'))[:40]} has a malformed field: "
+                                   f"{exc}") from None
     return Chunk(**values)
 
 

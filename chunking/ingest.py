@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path, PurePath
@@ -24,21 +25,73 @@ from .structure import detect_structure
 Progress = Callable[[float, str], None]
 
 
+MAX_BOOK_BYTES = 1 << 30
+"""Largest book file read (1 GiB): more is refused before it fills memory."""
+
+
 def _read_source(source: str | os.PathLike | bytes, name: str | None) -> tuple[bytes, str]:
+    """The book's bytes: a regular file only (a FIFO would block, ``/dev/zero`` never ends),
+    at most ``MAX_BOOK_BYTES``; anything else is one ``UnreadableInputError`` line."""
     if isinstance(source, (bytes, bytearray, memoryview)):
+        if len(source) > MAX_BOOK_BYTES:
+            raise UnreadableInputError(f"{name or 'book'}: larger than the {MAX_BOOK_BYTES >> 20} MiB limit")
         return bytes(source), name or "book"
     path = Path(source)
     label = name or path.name
     try:
-        if path.is_dir():
+        info = os.stat(path)  # NOTE: stat, not open: opening a FIFO blocks until a writer comes
+        if stat.S_ISDIR(info.st_mode):
             raise UnreadableInputError(f"{label}: is a folder, not a book file")
-        return path.read_bytes(), label
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableInputError(f"{label}: not a regular file (a device, FIFO or socket); "
+                                       "give a book file")
+        if info.st_size > MAX_BOOK_BYTES:
+            raise UnreadableInputError(f"{label}: {info.st_size} bytes, larger than the "
+                                       f"{MAX_BOOK_BYTES >> 20} MiB limit")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BOOK_BYTES + 1)  # the file may grow after the stat
     except FileNotFoundError:
         raise UnreadableInputError(f"{label}: no such file") from None
     except PermissionError:
         raise UnreadableInputError(f"{label}: permission denied") from None
     except IsADirectoryError:
         raise UnreadableInputError(f"{label}: is a folder, not a book file") from None
+    except OSError as exc:
+        raise UnreadableInputError(f"{label}: cannot be read: {exc.strerror or type(exc).__name__}") from None
+    if len(data) > MAX_BOOK_BYTES:
+        raise UnreadableInputError(f"{label}: larger than the {MAX_BOOK_BYTES >> 20} MiB limit")
+    return data, label
+
+
+MAX_TITLE_CHARS = 300
+"""Longest book or heading title kept in metadata (every chunk carries its chapter, section and
+heading path: a 1 MB heading line would be copied into every chunk); longer ones end in "…"."""
+MAX_LABEL_CHARS = 40
+"""Longest page label kept (labels are printed page numbers, "xiv" or "A-12"); longer ones end in "…"."""
+
+
+def _cap(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _cap_metadata(title: str, headings: list[Heading], pages: tuple[Page, ...]
+                  ) -> tuple[str, list[Heading], tuple[Page, ...], int, int]:
+    """Cap the book title, heading titles and page labels (metadata only: ``Book.text`` keeps
+    every character); return them with the number of titles and of labels capped."""
+    titles = labels = 0
+    capped_title = _cap(clean(title), MAX_TITLE_CHARS)
+    titles += capped_title != clean(title)
+    if any(len(p.label) > MAX_LABEL_CHARS for p in pages):
+        labels = sum(1 for p in pages if len(p.label) > MAX_LABEL_CHARS)
+        pages = tuple(replace(p, label=_cap(p.label, MAX_LABEL_CHARS)) for p in pages)
+    out: list[Heading] = []
+    for h in headings:
+        new_title, new_label = _cap(clean(h.title), MAX_TITLE_CHARS), _cap(h.page_label, MAX_LABEL_CHARS)
+        if new_title != h.title or new_label != h.page_label:
+            titles += len(new_title) < len(h.title)
+            h = replace(h, title=new_title, page_label=new_label)
+        out.append(h)
+    return capped_title, out, pages, titles, labels
 
 
 def _capped(lines: list[str]) -> list[str]:

@@ -2,9 +2,11 @@
 
 One book: read → tokenize → chunk → validate, then write OUT (JSONL on stdout when ``-o`` is
 absent) and ``<OUT stem>.manifest.json`` atomically. A folder: batch mode (``chunking.batch``),
-one output and manifest per book under ``-o``. Exit 0 ok, 2 usage/policy error or too many
-chunks (nothing written), 3 unreadable book, 4 the chunks break a rule (files are written, the
-manifest's ``validation`` says which rule).
+one output and manifest per book under ``-o``. Exit 0 ok, 2 usage/policy error, an output that
+is the book (also via a link), a folder or a device, or too many chunks (nothing written), 3
+unreadable book, 4 the chunks break a rule (files are written, the manifest's ``validation``
+says which rule), 5 the output cannot be written (no file left). Reader and structure warnings
+go to stderr (``chunking: warning: …``, at most ``MAX_WARNINGS_PRINTED``) and into the manifest.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import UsageError, ValidationFailure
-from ..export import format_for_path, write_chunks, write_outputs
+from ..errors import OutputError, UsageError, ValidationFailure, print_warnings
+from ..export import check_output_path, format_for_path, tidy_stale_temps, write_chunks, write_outputs
 from ..policy import Policy
 
 
@@ -49,13 +51,24 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
     fmt = format_for_path(out, format)
     if out is None and fmt == "parquet":
         raise UsageError("--format parquet needs -o OUT (Parquet is binary; stdout takes jsonl, csv or langchain)")
+    if out is not None:
+        check_output_path(out, book)
+        tidy_stale_temps(out)
     from ..pipeline import run_book
 
     result = run_book(book, policy)
+    warnings = result.book.diagnostics.warnings
     if out is None:
-        write_chunks(result.chunks, sys.stdout.buffer, fmt)
-        sys.stdout.flush()
+        print_warnings(warnings, where="run with -o to keep them all in the manifest")
+        try:
+            write_chunks(result.chunks, sys.stdout.buffer, fmt)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write to stdout: {exc.strerror or type(exc).__name__}") from None
     else:
+        print_warnings(warnings, where="all of them are in the manifest's diagnostics.warnings")
         manifest = write_outputs(result.chunks, result.manifest, out, fmt)
         print(f"wrote {len(result.chunks)} chunks ({result.tokenized.n_tokens} tokens) to {out}; "
               f"manifest {manifest}", file=sys.stderr)
@@ -66,8 +79,10 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
 
 def _batch(book_dir: str, out: str | None, fmt: str | None, workers: int | None, policy: Policy) -> int:
     """Hand a folder to the batch runner (imported only here: single books never need it)."""
-    if out is None:
+    if out is None or not out.strip():
         raise UsageError("batch mode (BOOK is a folder) needs -o OUTDIR")
+    if Path(out).exists() and not Path(out).is_dir():
+        raise UsageError(f"-o {out}: not a folder (batch mode writes one file per book into -o OUTDIR)")
     try:
         from ..batch import run_batch
     except ModuleNotFoundError as exc:

@@ -6,7 +6,8 @@ Prints one JSON object per heading, in book order, with the keys ``level``, ``ki
 people instead, each heading with the evidence of every signal that supports it, then the
 signal counts, the disagreements between signals and the candidates that were rejected.
 Warnings from reading (pages without a text layer, outline entries dropped) go to stderr, one
-line each. Exit 0; an unreadable book exits 3 through ``chunking.cli``.
+line each, at most ``MAX_WARNINGS_PRINTED`` and a count.
+Exit 0; an unreadable book exits 3 through ``chunking.cli``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import sys
 from typing import TextIO
 
+from ..errors import print_warnings
 from ..ingest import load_book
 from ..models import Book
 
@@ -37,8 +39,7 @@ def run(*, book: str, structure: str = "auto", explain: bool = False) -> int:
         UnreadableInputError: the book cannot be read (the CLI prints it and exits 3).
     """
     result = load_book(book, structure=structure)
-    for warning in result.diagnostics.warnings:
-        print(f"chunking: warning: {warning}", file=sys.stderr)
+    print_warnings(result.diagnostics.warnings, where="`chunk -o` keeps them all in the manifest")
     out = sys.stdout
     if explain:
         write_explanation(result, out)

@@ -3,23 +3,29 @@
 The manifest (default ``<CHUNKS stem>.manifest.json``) names the policy and the book (path and
 sha256); the book is read again, tokenized, and the chunks are checked against it with
 ``chunking.validate``. Exit 0 valid, 4 invalid (one line naming the rule and the chunk), 3 when
-the chunks, the manifest or the book cannot be read or the book has changed.
+the chunks, the manifest or the book cannot be read or the book has changed, and when a manifest
+or chunk field has the wrong type (a number or a list where a path belongs, a policy value of
+the wrong type, a float ``order``): a malformed file, named in one line, never a traceback.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
-from ..errors import UnreadableInputError, ValidationFailure
+from ..errors import PolicyError, UnreadableInputError, ValidationFailure
 from ..export import manifest_path, read_chunks
 from ..policy import Policy
 
 
 def _load_manifest(path: Path) -> dict[str, Any]:
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise UnreadableInputError(f"{path}: the manifest is not a regular file")
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UnreadableInputError(f"{path}: no manifest (give it with --manifest)") from None
@@ -28,7 +34,27 @@ def _load_manifest(path: Path) -> dict[str, Any]:
     if not isinstance(manifest, dict) or not isinstance(manifest.get("policy"), dict) \
             or not isinstance(manifest.get("book"), dict):
         raise UnreadableInputError(f"{path}: manifest lacks 'policy' or 'book'")
+    book = manifest["book"]
+    for key in _BOOK_STRINGS:
+        if book.get(key) is not None and not isinstance(book[key], str):
+            raise UnreadableInputError(f"{path}: manifest field book.{key} must be a string, "
+                                       f"not a {type(book[key]).__name__}")
     return manifest
+
+
+_BOOK_STRINGS = ("path", "source_name", "sha256")
+"""``book`` fields of the manifest that must be strings (or absent) before they are used."""
+
+
+def _policy(meta: dict[str, Any], manifest_file: Path) -> Policy:
+    """The manifest's policy; any field of the wrong type or value is a malformed manifest (exit 3)."""
+    try:
+        return Policy(**meta["policy"])
+    except TypeError as exc:
+        raise UnreadableInputError(f"{manifest_file}: its policy does not match this version: "
+                                   f"{exc}") from None
+    except PolicyError as exc:
+        raise UnreadableInputError(f"{manifest_file}: its policy is malformed: {exc}") from None
 
 
 def _book_path(manifest: dict[str, Any], manifest_file: Path) -> Path:
@@ -56,22 +82,19 @@ def run(*, chunks: str, manifest: str | None) -> int:
 
     Raises:
         UnreadableInputError: chunks, manifest or book unreadable, or the book changed (exit 3).
-        PolicyError: the manifest's policy is invalid (exit 2).
+        UnreadableInputError: also a manifest or chunk field of the wrong type (exit 3).
         ValidationFailure: a rule is broken (exit 4).
     """
-    from ..ingest import load_book
+    from ..ingest import _read_source, load_book
     from ..tokens import tokenize
     from ..validate import validate_chunks
 
     manifest_file = Path(manifest) if manifest else manifest_path(chunks)
     meta = _load_manifest(manifest_file)
-    try:
-        policy = Policy(**meta["policy"])
-    except TypeError as exc:
-        raise UnreadableInputError(f"{manifest_file}: its policy does not match this version: {exc}") from None
+    policy = _policy(meta, manifest_file)
     chunk_list, _ = read_chunks(chunks)
     book_file = _book_path(meta, manifest_file)
-    data = book_file.read_bytes()
+    data, _ = _read_source(book_file, None)
     if hashlib.sha256(data).hexdigest() != meta["book"].get("sha256"):
         raise UnreadableInputError(f"{book_file}: the book changed since the chunks were written (sha256 differs)")
     book = load_book(data, name=book_file.name, structure=policy.structure)
