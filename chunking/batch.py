@@ -11,19 +11,17 @@ OUTDIR [--workers N]`` calls. Contract:
   never collide);
 * a book whose manifest already records the same sha256, policy and format, a passing
   validation and an existing chunk file is skipped, so an interrupted run resumes;
-* a failing book is reported at the end (one line each) and never stops the others; the exit
-  code is 0 only when no book failed.
+* a failing book is reported at the end (one line each) and never stops the others, not even when
+  the OS kills its worker process (``chunking.workerpool``: only that book fails, exit code 1);
+  the exit code is 0 only when no book failed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +31,7 @@ from .errors import ChunkingError, UsageError
 from .export import manifest_path, write_outputs
 from .policy import Policy
 from .readers import SUPPORTED_EXTENSIONS
+from .workerpool import TaskRaised, WorkerDied, imap_unordered
 
 _SUFFIX = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "langchain": ".jsonl"}
 """File extension of the chunk file per export format (LangChain records are JSON lines)."""
@@ -195,19 +194,21 @@ def run_batch(book_dir: str | os.PathLike, out_dir: str | os.PathLike, policy: P
 
 def _run_parallel(todo: list[tuple[Path, Path, str]], policy: Policy, fmt: str, n_workers: int,
                   bar: tqdm) -> list[Outcome]:
-    """Run ``process_book`` over ``todo`` in ``n_workers`` processes; a dead worker fails only its books."""
+    """Run ``process_book`` over ``todo`` in ``n_workers`` processes; a dead worker fails only its book.
+
+    A worker killed by the OS (out of memory, a crash in a C library) costs only the book it was
+    chunking, reported with exit code 1; a fresh worker takes over the books still to do.
+    """
     outcomes = []
-    # NOTE: "spawn", not fork: the parent runs tqdm's monitor thread, and forking a threaded
-    # process can deadlock the child; spawn costs one import of the package per worker.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
-        futures = {pool.submit(process_book, book, out, policy, fmt, label): label for book, out, label in todo}
-        for future in as_completed(futures):
-            try:
-                outcomes.append(future.result())
-            except BrokenProcessPool:
-                outcomes.append(Outcome(futures[future], "failed", 1, "the worker process died (crash or out of memory)"))
-            bar.update()
+    tasks = [(book, out, policy, fmt, label) for book, out, label in todo]
+    for index, result in imap_unordered(process_book, tasks, n_workers):
+        label = todo[index][2]
+        if isinstance(result, WorkerDied):
+            result = Outcome(label, "failed", 1, result.describe())
+        elif isinstance(result, TaskRaised):
+            result = Outcome(label, "failed", 1, f"internal error: {result.message}")
+        outcomes.append(result)
+        bar.update()
     return outcomes
 
 

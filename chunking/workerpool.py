@@ -1,0 +1,153 @@
+"""Worker processes in which a dead worker costs only its own task (issue 12, item 13).
+
+``concurrent.futures.ProcessPoolExecutor`` marks the whole pool broken when one worker dies (the
+OS's out-of-memory killer, a segfault in a C library, a stray ``kill -9``): every queued task then
+fails with ``BrokenProcessPool``, so one huge book cost a batch of fourteen all its output. Here
+each worker has its own pipe and the parent knows which task every worker holds: when a worker
+dies, that one task is reported as ``WorkerDied``, a fresh worker takes its place and the other
+tasks carry on untouched.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+WORKER_STOP_TIMEOUT_S = 5.0
+"""How long shutdown waits for a worker to exit after being told to stop, before killing it."""
+
+
+@dataclass(frozen=True)
+class WorkerDied:
+    """The task's worker process ended without answering.
+
+    Attributes:
+        exitcode (int | None): the process's exit code; negative = killed by that signal.
+    """
+
+    exitcode: int | None
+
+    def describe(self) -> str:
+        """One line: how the worker ended, e.g. ``killed by SIGKILL (the out-of-memory killer …)``."""
+        if self.exitcode is not None and self.exitcode < 0:
+            try:
+                name = signal.Signals(-self.exitcode).name
+            except ValueError:
+                name = f"signal {-self.exitcode}"
+            hint = " (the system's out-of-memory killer sends it)" if name == "SIGKILL" else ""
+            return f"the worker process was killed by {name}{hint}"
+        return f"the worker process died (exit code {self.exitcode})"
+
+
+@dataclass(frozen=True)
+class TaskRaised:
+    """The task raised in its worker (the function is meant never to): ``message`` says what."""
+
+    message: str
+
+
+def _serve(fn: Callable[..., Any], conn: Connection) -> None:
+    """Worker loop: run ``fn(*args)`` for every ``(index, args)`` received; ``None`` or EOF ends it."""
+    # NOTE: Ctrl-C reaches the whole process group; the parent stops the workers itself, so a
+    # worker must not die first with a KeyboardInterrupt traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        index, args = item
+        try:
+            result = fn(*args)
+        except Exception as exc:  # NOTE: reported as the task's result, never a dead worker
+            result = TaskRaised(f"{type(exc).__name__}: {exc}")
+        conn.send((index, result))
+
+
+class _Worker:
+    """One worker process, its end of the pipe and the task index it holds (None = idle)."""
+
+    def __init__(self, context: Any, fn: Callable[..., Any]) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(fn, child), daemon=True)
+        self.process.start()
+        child.close()
+        self.task: int | None = None
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self.conn.close()
+        self.process.join(WORKER_STOP_TIMEOUT_S)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def imap_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], workers: int) -> Iterator[tuple[int, Any]]:
+    """Run ``fn(*task)`` for every task in ``workers`` spawned processes, yielding as they finish.
+
+    Args:
+        fn (Callable): a module-level (picklable) function.
+        tasks (Sequence[tuple]): the argument tuples.
+        workers (int): processes at most (at least 1).
+
+    Yields:
+        tuple[int, Any]: ``(index into tasks, result)``; the result is ``WorkerDied`` when the
+        task's worker process died, ``TaskRaised`` when ``fn`` raised.
+    """
+    # NOTE: "spawn", not fork: the caller may run threads (tqdm's monitor), and forking a
+    # threaded process can deadlock the child; spawn costs one import of the package per worker.
+    context = multiprocessing.get_context("spawn")
+    pending = deque(range(len(tasks)))
+    pool: list[_Worker] = []
+    try:
+        while pending or any(w.task is not None for w in pool):
+            while pending and len(pool) < workers:
+                pool.append(_Worker(context, fn))
+            for w in pool:
+                if w.task is None and pending:
+                    w.task = pending.popleft()
+                    try:
+                        w.conn.send((w.task, tasks[w.task]))
+                    except OSError:  # it died already: its sentinel reports the task below
+                        pass
+            for w in [w for w in pool if w.task is None]:  # nothing left for it: let it go
+                w.stop()
+                pool.remove(w)
+            ready = set(wait([w.conn for w in pool] + [w.process.sentinel for w in pool]))
+            for w in list(pool):
+                if w.conn not in ready and w.process.sentinel not in ready:
+                    continue
+                answer = _receive(w)
+                if answer is not None:
+                    w.task = None
+                    yield answer
+                    continue
+                w.process.join(WORKER_STOP_TIMEOUT_S)
+                pool.remove(w)
+                w.conn.close()
+                if w.task is not None:
+                    yield w.task, WorkerDied(w.process.exitcode)
+    finally:
+        for w in pool:
+            w.stop()
+
+
+def _receive(w: _Worker) -> tuple[int, Any] | None:
+    """The worker's answer if one is waiting; None when its pipe is closed (the worker is gone)."""
+    try:
+        if w.conn.poll():
+            return w.conn.recv()
+    except (EOFError, OSError):
+        pass
+    return None
