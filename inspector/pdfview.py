@@ -93,7 +93,8 @@ def page_image(pdf: bytes, page_number: int, page_text: str, spans: Sequence[tup
         page = doc[page_number - 1]
         if render_pixels(page, zoom) > MAX_RENDER_PIXELS:
             raise PageTooLargeError(
-                f"page {page_number} is too large to draw ({page.rect.width:,.0f} × {page.rect.height:,.0f} pt; "
+                f"page {page_number} is too large to draw "
+                f"({page.rect.width:,.0f} × {page.rect.height:,.0f} pt; "
                 f"the image would exceed {MAX_RENDER_PIXELS // 1_000_000} megapixels)")
         for cls, rects in highlight_rects(page, page_text, spans).items():
             for rect in rects:
