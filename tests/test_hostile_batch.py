@@ -3,7 +3,8 @@
 The batch runs as a real subprocess (``python -m chunking chunk DIR -o OUT --workers 2``); the
 test plays the out-of-memory killer and sends SIGKILL to the worker that chunks the one large
 book, found through ``/proc`` (no psutil) by what it read (``/proc/<pid>/io``: it read the
-large book, the other worker only small ones), while the small books are still being chunked by the other worker.
+large book, the other worker only small ones) while the other worker still has small books
+to chunk.
 """
 
 from __future__ import annotations
