@@ -138,8 +138,10 @@ def imap_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], workers: int)
                 w.conn.close()
                 if w.task is not None:
                     yield w.task, WorkerDied(w.process.exitcode)
-    finally:
+    finally:  # NOTE: reached early only on an interrupt: a busy worker's book is abandoned now
         for w in pool:
+            if w.task is not None:
+                w.process.kill()
             w.stop()
 
 
