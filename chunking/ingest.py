@@ -14,12 +14,14 @@ import os
 import stat
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path, PurePath
 
 from .errors import UnreadableInputError, UsageError
-from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics
+from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics, Heading, Page
 from .normalise import normalise
 from .readers import read_raw
+from .readers.raw import clean
 from .structure import detect_structure
 
 Progress = Callable[[float, str], None]
@@ -66,6 +68,8 @@ def _read_source(source: str | os.PathLike | bytes, name: str | None) -> tuple[b
 MAX_TITLE_CHARS = 300
 """Longest book or heading title kept in metadata (every chunk carries its chapter, section and
 heading path: a 1 MB heading line would be copied into every chunk); longer ones end in "…"."""
+MAX_NOTE_CHARS = 500
+"""Longest evidence or diagnostics line kept: they quote titles and candidate lines."""
 MAX_LABEL_CHARS = 40
 """Longest page label kept (labels are printed page numbers, "xiv" or "A-12"); longer ones end in "…"."""
 
@@ -74,8 +78,8 @@ def _cap(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _cap_metadata(title: str, headings: list[Heading], pages: tuple[Page, ...]
-                  ) -> tuple[str, list[Heading], tuple[Page, ...], int, int]:
+def _cap_metadata(title: str, headings: tuple[Heading, ...], pages: tuple[Page, ...]
+                  ) -> tuple[str, tuple[Heading, ...], tuple[Page, ...], int, int]:
     """Cap the book title, heading titles and page labels (metadata only: ``Book.text`` keeps
     every character); return them with the number of titles and of labels capped."""
     titles = labels = 0
@@ -87,14 +91,16 @@ def _cap_metadata(title: str, headings: list[Heading], pages: tuple[Page, ...]
     out: list[Heading] = []
     for h in headings:
         new_title, new_label = _cap(clean(h.title), MAX_TITLE_CHARS), _cap(h.page_label, MAX_LABEL_CHARS)
-        if new_title != h.title or new_label != h.page_label:
+        evidence = tuple((signal, _cap(where, MAX_NOTE_CHARS)) for signal, where in h.evidence)
+        if new_title != h.title or new_label != h.page_label or evidence != h.evidence:
             titles += len(new_title) < len(h.title)
-            h = replace(h, title=new_title, page_label=new_label)
+            h = replace(h, title=new_title, page_label=new_label, evidence=evidence)
         out.append(h)
-    return capped_title, out, pages, titles, labels
+    return capped_title, tuple(out), pages, titles, labels
 
 
 def _capped(lines: list[str]) -> list[str]:
+    lines = [_cap(line, MAX_NOTE_CHARS) for line in lines[: MAX_LISTED + 1]] + lines[MAX_LISTED + 1 :]
     if len(lines) <= MAX_LISTED:
         return list(lines)
     return lines[:MAX_LISTED] + [f"… and {len(lines) - MAX_LISTED} more"]
@@ -140,7 +146,15 @@ def load_book(
     finally:
         if raw.pdf is not None:
             raw.pdf.close()
-    per_level = Counter(str(h.level) for h in found.headings)
+    title, headings, pages, titles_capped, labels_capped = _cap_metadata(
+        raw.title or PurePath(label).stem, found.headings, norm.pages)
+    caps = []
+    if titles_capped:
+        caps.append(f"{titles_capped} titles longer than {MAX_TITLE_CHARS} characters were shortened"
+                    " in the metadata (the text keeps them whole)")
+    if labels_capped:
+        caps.append(f"{labels_capped} page labels longer than {MAX_LABEL_CHARS} characters were shortened")
+    per_level = Counter(str(h.level) for h in headings)
     diagnostics = Diagnostics(
         pages=len(norm.pages),
         empty_pages=sum(1 for p in norm.pages if p.char_start == p.char_end),
@@ -161,17 +175,19 @@ def load_book(
         structure_signals=dict(found.signal_counts),
         structure_disagreements=_capped(found.disagreements),
         structure_rejected=_capped(found.rejected),
-        warnings=list(raw.warnings) + norm.warnings + found.warnings,
+        titles_capped=titles_capped,
+        labels_capped=labels_capped,
+        warnings=[_cap(w, MAX_NOTE_CHARS) for w in [*raw.warnings, *norm.warnings, *found.warnings, *caps]],
     )
     report(1.0, "done")
     return Book(
         book_id=sha[:16],
         sha256=sha,
-        title=raw.title or PurePath(label).stem,
+        title=title,
         format=raw.format,
         text=norm.text,
-        pages=norm.pages,
-        headings=found.headings,
+        pages=pages,
+        headings=headings,
         diagnostics=diagnostics,
         source_name=label,
     )

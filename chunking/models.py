@@ -145,6 +145,10 @@ class Diagnostics:
     structure_signals: dict[str, int] = field(default_factory=dict)
     structure_disagreements: list[str] = field(default_factory=list)
     structure_rejected: list[str] = field(default_factory=list)
+    titles_capped: int = 0
+    """Book and heading titles shortened to ``ingest.MAX_TITLE_CHARS`` in the metadata."""
+    labels_capped: int = 0
+    """Page labels shortened to ``ingest.MAX_LABEL_CHARS``."""
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:

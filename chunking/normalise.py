@@ -10,8 +10,13 @@ Contract (see ``chunking.models`` for the offset conventions):
   (``chunking.folios``); running headers/footers, printer slugs and folios are removed, on
   printed pages only (``chunking.furniture``; a synthetic page has no furniture: its bare numbers
   are content) and exposed per page (``NormalisedBook.furniture``);
-  words hyphenated across a line break are joined only when the joined word also occurs
-  elsewhere in the book (so ``long-term`` survives). Leading/trailing blank lines of a page go.
+  words hyphenated across a line break, or from one printed page's last kept line to the next
+  one's first, are joined when the joined word occurs elsewhere in the book, or when the right
+  fragment is no word of its own there (``long-term`` survives; ``_dehyphenate``); the right
+  fragment's whole token moves up, punctuation included. Across pages the token leaves the
+  lower page for the upper one: page spans still tile the text and ``map_offset`` maps into the
+  lower page's (shortened) first line. Leading/trailing blank lines of a page go.
+* ``c``/``r`` + U+20DD (combining enclosing circle) become ``©``/``®``: no precomposed form exists.
 * Every removal is counted in ``NormalisedBook.counts``; nothing disappears silently.
 * ``NormalisedBook.map_offset(page_index, raw_offset)`` maps a position in a raw page's text
   (e.g. an EPUB anchor) to the canonical text.
@@ -37,7 +42,15 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~"
 _HYPHEN_TAIL = re.compile(r"([^\W\d_]+)-$")
-_HYPHEN_HEAD = re.compile(r"^([^\W\d_]+)(\s*)")
+_HYPHEN_HEAD = re.compile(r"^(([^\W\d_]+)\S*)\s*")
+"""The right fragment of a hyphenated word: its whole token (group 1: ``spectively.``, ``iates),``,
+which moves up punctuation and all) and the token's leading letters (group 2, the word part)."""
+HYPHEN_PREFIXES = frozenset("non sub semi quasi meta multi pre post self anti co inter pseudo".split())
+"""Prefixes that keep their hyphen before a word (``non-linear``) though they are no words."""
+ENCLOSED = {"c\u20dd": "©", "C\u20dd": "©", "r\u20dd": "®", "R\u20dd": "®"}
+"""A letter + U+20DD COMBINING ENCLOSING CIRCLE (LaTeX ``\\textcircled``) is a glyph most fonts
+lack; NFC has no precomposed form, so map the two that mean a sign."""
+_ENCLOSED = re.compile("[cCrR]\u20dd")
 
 
 @dataclass
@@ -108,6 +121,8 @@ def _char_normalise(text: str) -> tuple[str, int, int]:
     """Per-character steps; return the text, control characters removed, ligatures expanded."""
     text = _LINE_BREAK.sub("\n", text) if "\r" in text else text
     text, controls = _CONTROL.subn("", text)
+    if "\u20dd" in text:
+        text = _ENCLOSED.sub(lambda m: ENCLOSED[m.group(0)], text)
     ligatures = sum(text.count(lig) for lig in LIGATURES) if not text.isascii() else 0
     if ligatures:
         text = text.translate(_LIGATURE_TABLE)
@@ -142,7 +157,7 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     labels = choose_labels(raw_pages, folios)
     numbers = PageNumbers([raw.label for raw in raw_pages], folios, labels)
     removed, furniture = find_furniture(page_lines, page_zones, numbers, counts)
-    lead_cuts = _dehyphenate(page_lines, removed, texts, counts)
+    lead_cuts = _dehyphenate(page_lines, removed, texts, counts, [not raw.synthetic for raw in raw_pages])
     book = _assemble(raw_pages, labels.labels, page_lines, removed, lead_cuts, counts)
     book.furniture = furniture
     book.page_labels = labels.source
@@ -188,47 +203,83 @@ def _assemble(raw_pages, labels, page_lines, removed, lead_cuts, counts) -> Norm
 
 
 def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], texts: list[str],
-                 counts: Counter) -> dict[tuple[int, int], int]:
-    """Join ``hyphen-`` + ``ated`` across a line break when ``hyphenated`` occurs elsewhere.
+                 counts: Counter, printed: list[bool]) -> dict[tuple[int, int], int]:
+    """Join ``hyphen-`` + ``ated`` across a line break, also from the last kept line of a
+    printed page to the first kept line of the next printed page.
 
-    The right fragment moves up to the end of the upper line, so line numbers stay stable.
-    Returns, per page and line, how many characters were cut from the line's start.
+    Rule (``_joins``): join when the book uses the joined word elsewhere; else keep the hyphen
+    when the book uses the hyphenated form elsewhere (``long-term``), or when the right fragment
+    is a word elsewhere in the book and so is the left one or it is a prefix
+    (``well-``/``known``, ``non-``/``linear``, ``HYPHEN_PREFIXES``); else join (``ho-``/``moscedastic``,
+    ``state-``/``ment``, ``affil-``/``iates``: a right fragment that is no word of its own).
+    The right fragment's whole token (``spectively.``: its punctuation too) moves up to the end
+    of the upper line, so line numbers stay stable and the text of a page stays on its page
+    except that token. Returns, per page and line, how many characters were cut from the line's
+    start (``map_offset`` reads them).
     """
     lead_cuts: dict[tuple[int, int], int] = {}
     candidates = []
+    kept_per_page = []
     for index, lines in enumerate(page_lines):
+        gone = removed[index]
+        kept = [i for i in range(len(lines)) if i not in gone and lines[i].strip()]
+        kept_per_page.append(kept)
         if "-\n" not in texts[index]:
             continue
-        gone = removed[index]
-        kept = [i for i in range(len(lines)) if i not in gone]
         for a, b in zip(kept, kept[1:]):
-            if lines[a].endswith("-"):
-                tail = _HYPHEN_TAIL.search(lines[a])
-                head = _HYPHEN_HEAD.match(lines[b])
-                if tail and head and head.group(1)[0].islower():
-                    candidates.append((index, a, b, tail.group(1), head.group(1)))
-    if not candidates:
+            if all(i in gone for i in range(a + 1, b)):  # a blank line between: a paragraph ends
+                candidates.append((index, a, index, b))
+    # NOTE: across pages only on printed pages: a synthetic page (TXT, EPUB) ends at a paragraph.
+    for index in range(len(page_lines) - 1):
+        if printed[index] and printed[index + 1] and kept_per_page[index] and kept_per_page[index + 1]:
+            candidates.append((index, kept_per_page[index][-1], index + 1, kept_per_page[index + 1][0]))
+    found = []
+    for ia, a, ib, b in candidates:
+        if page_lines[ia][a].endswith("-"):
+            tail = _HYPHEN_TAIL.search(page_lines[ia][a])
+            head = _HYPHEN_HEAD.match(page_lines[ib][b])
+            if tail and head and head.group(2)[0].islower():
+                found.append((ia, a, ib, b, tail.group(1), head.group(2)))
+    if not found:
         return lead_cuts
     vocabulary = _vocabulary(texts)
-    for index, a, b, left, right in candidates:
-        if (left + right).casefold() not in vocabulary:
+    as_fragment = Counter(right.casefold() for *_, right in found)
+    for ia, a, ib, b, left, right in found:
+        if not _joins(left, right, vocabulary, as_fragment):
             continue
-        lines = page_lines[index]
-        if not lines[a].endswith("-") or not lines[b].startswith(right):
+        upper, lower = page_lines[ia], page_lines[ib]
+        if not upper[a].endswith("-") or not lower[b].startswith(right):
             continue  # an earlier join already changed one of these lines
-        cut = _HYPHEN_HEAD.match(lines[b]).end()
-        lines[a] = lines[a][:-1] + right
-        lines[b] = lines[b][cut:]
-        lead_cuts[(index, b)] = lead_cuts.get((index, b), 0) + cut
+        head = _HYPHEN_HEAD.match(lower[b])
+        upper[a] = upper[a][:-1] + head.group(1)
+        lower[b] = lower[b][head.end():]
+        lead_cuts[(ib, b)] = lead_cuts.get((ib, b), 0) + head.end()
         counts["dehyphenated"] += 1
     return lead_cuts
 
 
-def _vocabulary(texts: list[str]) -> set[str]:
-    """Every word of the book, casefolded, without surrounding punctuation. The fragments
-    around a break never spell the joined word, so they need not be left out."""
+def _joins(left: str, right: str, vocabulary: Counter, as_fragment: Counter) -> bool:
+    """Whether ``left-`` + ``right`` is one word broken by hyphenation (see ``_dehyphenate``).
+
+    ``vocabulary`` counts every word of the book; a right fragment is always counted once per
+    break it starts (``as_fragment``), so only counts beyond those mean "a word elsewhere".
+    """
+    joined, hyphenated = (left + right).casefold(), f"{left}-{right}".casefold()
+    if vocabulary[joined]:
+        return True
+    if vocabulary[hyphenated]:
+        return False
+    head, tail = left.casefold(), right.casefold()
+    right_is_word = vocabulary[tail] > as_fragment[tail]
+    return not (right_is_word and (vocabulary[head] or head in HYPHEN_PREFIXES))
+
+
+def _vocabulary(texts: list[str]) -> Counter:
+    """Every word of the book, casefolded, without surrounding punctuation, with its count. The
+    fragments around a break never spell the joined word, so they need not be left out."""
     # NOTE: page by page: one list of every word of the book would hold ~6x the text in memory.
-    tokens: set[str] = set()
+    words: Counter = Counter()
     for text in texts:
-        tokens.update(text.casefold().split())
-    return {token.strip(_PUNCTUATION) for token in tokens}
+        for token, n in Counter(text.casefold().split()).items():
+            words[token.strip(_PUNCTUATION)] += n
+    return words

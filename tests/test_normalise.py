@@ -36,8 +36,8 @@ def test_ligatures_are_expanded_and_counted():
     assert norm.counts["ligatures"] == 7
 
 
-def test_hyphenated_line_break_joins_only_words_the_book_uses_elsewhere():
-    text = "The affiliates agree.\nOur affil-\niates and a long-\nterm plan.\nNothing else."
+def test_hyphenated_line_break_joins_words_the_book_uses_and_keeps_compounds_of_its_words():
+    text = "The affiliates agree on the long term.\nOur affil-\niates and a long-\nterm plan.\nNothing else."
     norm = normalise(_pages(text))
     assert "Our affiliates\nand a long-\nterm plan." in norm.text
     assert norm.counts["dehyphenated"] == 1
@@ -190,7 +190,7 @@ def test_vocabulary_is_built_page_by_page_so_its_peak_memory_stays_below_the_tex
     words = _vocabulary(texts)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert words == {f"w{i}" for i in range(50)}
+    assert set(words) == {f"w{i}" for i in range(50)}
     assert peak < sum(map(len, texts))
 
 
