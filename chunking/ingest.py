@@ -91,7 +91,7 @@ def _cap_metadata(title: str, headings: tuple[Heading, ...], pages: tuple[Page, 
     out: list[Heading] = []
     for h in headings:
         new_title, new_label = _cap(clean(h.title), MAX_TITLE_CHARS), _cap(h.page_label, MAX_LABEL_CHARS)
-        evidence = tuple((signal, _cap(where, MAX_NOTE_CHARS)) for signal, where in h.evidence)
+        evidence = tuple((signal, _cap(clean(where), MAX_NOTE_CHARS)) for signal, where in h.evidence)
         if new_title != h.title or new_label != h.page_label or evidence != h.evidence:
             titles += len(new_title) < len(h.title)
             h = replace(h, title=new_title, page_label=new_label, evidence=evidence)
@@ -177,7 +177,8 @@ def load_book(
         structure_rejected=_capped(found.rejected),
         titles_capped=titles_capped,
         labels_capped=labels_capped,
-        warnings=[_cap(w, MAX_NOTE_CHARS) for w in [*raw.warnings, *norm.warnings, *found.warnings, *caps]],
+        warnings=[_cap(clean(w), MAX_NOTE_CHARS)
+                  for w in [*raw.warnings, *norm.warnings, *found.warnings, *caps]],
     )
     report(1.0, "done")
     return Book(

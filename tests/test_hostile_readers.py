@@ -52,6 +52,12 @@ def test_epub_text_node_past_libxml2_limit_is_read_whole():
     assert text.count("word") == 2_050_000
 
 
+def test_epub_pre_block_past_libxml2_limit_is_read_whole():
+    code = "x = compute(y)\n" * 700_000  # 10.5 M characters of verbatim text
+    text = all_text(stored_epub(f"<pre>{code}LAST LINE</pre><p>After it.</p>"), "pre.epub")
+    assert text.count("compute") == 700_000 and "LAST LINE" in text
+
+
 def test_epub_nesting_deeper_than_256_is_read_whole():
     depth = 400
     body = "<div>" * depth + "deep text" + "</div>" * depth + "<p>After the nest.</p>"
