@@ -234,7 +234,7 @@ def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int]
                 # NOTE: the outermost line beside the page's own folio that recurs on a
                 # neighbouring page is a running header (``326`` / ``12. System Operations``) even
                 # on two pages only, and so is a second one between the folio and the edge (``CONTENTS``
-                # / ``gnuplot 5.4`` / ``5``); a line further in (``3.2 Title`` / ``45`` / body) is not.
+                # / ``Manual 5.4`` / ``5``); a line further in (``3.2 Title`` / ``45`` / body) is not.
                 beyond = bool(folio_pos) and zl.pos < min(folio_pos)  # between the folio and the edge
                 numbered = (adjacent and (depth == 0 or beyond) and zl.exact not in common
                             and _LETTERS.search(zl.exact)

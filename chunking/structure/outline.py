@@ -168,7 +168,7 @@ class _Pages:
         """Return the index of the kept line on page ``index`` that holds ``title``, or None.
 
         The title is compared with and without its leading number or keyword (``7 Title``
-        against ``Chapter 7`` / ``Title``, ``I Gnuplot`` against ``Part I`` / ``Gnuplot``), and
+        against ``Chapter 7`` / ``Title``, ``I Basics`` against ``Part I`` / ``Basics``), and
         with windows of up to ``WINDOW_LINES`` lines (titles wrapped over two lines, a label line
         above the title). When several lines hold it, the one whose top is nearest the
         destination ``y`` wins (the PDF's line positions are read only then); without ``y``,
@@ -206,8 +206,8 @@ class _Pages:
                 covered = end
         if not hits:
             return None
-        # NOTE: one perfect hit among fuzzy ones is no reason to skip the positions: on lshort
-        # p. 65 the perfect one is the running header and the wrapped heading matches at 88.
+        # NOTE: one perfect hit among fuzzy ones is no reason to skip the positions: the perfect
+        # one can be the running header while the wrapped heading matches at 88.
         if len(hits) > 1 and y is not None and self.pdf is not None:
             hits = self._not_at_the_edges(index, hits, y)
         if len(hits) > 1 and y is not None and self.pdf is not None:
@@ -391,7 +391,7 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
 
 
 def _strip_number(title: str, number: str = "") -> str:
-    """The title without a leading section/chapter number, or without ``number`` (``I Gnuplot``
+    """The title without a leading section/chapter number, or without ``number`` (``I Basics``
     under a ``Part I`` label line)."""
     m = re.match(rf"{re.escape(number)}[.:]?\s+(?=\S)", title) if number else None
     if m:
