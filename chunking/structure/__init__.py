@@ -1,16 +1,25 @@
 """Stage 3 (structure): the book's parts, chapters, appendices, front/back matter and sections.
 
 Contract: ``detect_structure(raw, norm, mode)`` returns ``Heading``s in book order with exact
-canonical offsets, plus what it did (``StructureResult``). Modes (``chunking.models.
-STRUCTURE_SOURCES``): ``outline`` (the source's outline, cross-checked and repaired,
-``outline.py``), ``headings`` (found in the text and its typography, ``headings.py``),
-``auto`` (the outline when it holds up: at most ``OUTLINE_MAX_DROPPED`` of its entries not
-found in the text, and at least two chapters or no more than the text shows; else the text)
-and ``none``. Markdown ``#`` headings (format ``md``) are the author's own structure: trusted,
-source ``markdown``.
+canonical offsets, each with its ``evidence`` and ``confidence``, plus what it did
+(``StructureResult``: signal counts, disagreements, rejected candidates). The contract for users
+is docs/STRUCTURE.md. Modes (``chunking.models.STRUCTURE_SOURCES``):
 
-Levels: 1 is the top of this book's hierarchy (parts when the book has parts, else chapters);
-front/back matter and appendices sit at chapter level; sections one level below.
+* ``outline``: the source's outline, cross-checked and repaired (``outline.py``; EPUB:
+  ``epub.py``);
+* ``headings``: found in the text: numbering, keywords, font size, the printed contents
+  (``headings.py``, ``contents.py``), and as last resorts the display size or weight
+  (``display.py``);
+* ``auto``: one engine over both: the outline when it holds up (at most ``OUTLINE_MAX_DROPPED``
+  of its entries not found in the text, and at least two chapters or no more than the text
+  shows), with the text, the printed contents and the running headers (``running.py``) as
+  evidence (``evidence.py``); else the text, with the outline as evidence;
+* ``none``.
+
+Markdown ``#`` headings (format ``md``) are the author's own structure: trusted, source
+``markdown``. Levels and kinds are given by ``levels.py``: 1 is the top of this book's
+hierarchy (parts when the book has parts, else chapters); front/back matter and appendices sit
+at chapter level; sections one level below.
 """
 
 from __future__ import annotations
