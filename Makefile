@@ -9,8 +9,13 @@ PORT ?= 8501
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-$(VENV)/.installed: requirements.txt | $(BIN)/python
-	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
+# Then the project itself, editable and without re-resolving dependencies: `chunking` lands on the
+# venv's PATH and `import chunking` works from any folder. pip prints its progress: the first
+# install downloads ~100 s of wheels.
+$(VENV)/.installed: requirements.txt pyproject.toml | $(BIN)/python
+	@echo "Installing requirements.txt into $(VENV) (the first time takes a minute or two)..."
+	$(BIN)/pip install --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --disable-pip-version-check --no-deps -e .
 	touch $@
 
 install: $(VENV)/.installed
