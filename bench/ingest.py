@@ -12,17 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import pymupdf
 
+from chunking.ingest import load_book
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from chunking.ingest import load_book  # noqa: E402
-
 TARGET_RATIO = 1.5
 
 

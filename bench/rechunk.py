@@ -25,17 +25,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from chunking.encodings import get_encoding
+from chunking.export import render
+from chunking.ingest import load_book
+from chunking.policy import Policy
+from chunking.strategies import chunk_book
+from chunking.strategies.common import is_cut
+from chunking.tokens import token_byte_lengths, tokenize
+from chunking.validate import validate_chunks
 
-from chunking.encodings import get_encoding  # noqa: E402
-from chunking.export import render  # noqa: E402
-from chunking.ingest import load_book  # noqa: E402
-from chunking.policy import Policy  # noqa: E402
-from chunking.strategies import chunk_book  # noqa: E402
-from chunking.strategies.common import is_cut  # noqa: E402
-from chunking.tokens import token_byte_lengths, tokenize  # noqa: E402
-from chunking.validate import validate_chunks  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 POLICIES = {
     "chapter-window 512/120": Policy(),

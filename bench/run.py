@@ -30,12 +30,11 @@ import time
 from importlib import metadata
 from pathlib import Path
 
+from synthetic import DEFAULT_PAGES, cached_book
+from systems import PEERS
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-
-from synthetic import DEFAULT_PAGES, cached_book  # noqa: E402
-from systems import PEERS  # noqa: E402
 
 RESULTS = HERE / "RESULTS.md"
 MARK_START, MARK_END = "<!-- bench:run -->", "<!-- /bench:run -->"

@@ -34,14 +34,11 @@ from pathlib import Path
 
 import pymupdf
 
+import corpus
+from synthetic import DEFAULT_PAGES, cached_book
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import corpus  # noqa: E402
-from synthetic import DEFAULT_PAGES, cached_book  # noqa: E402
-
 ROOT = corpus.ROOT
-sys.path.insert(0, str(ROOT))  # this checkout's chunking, for the in-process cost runs
 OUT = HERE / "STRUCTURE.md"
 COST_TARGET = 0.25
 """Issue 10: structure detection may cost at most this share of PyMuPDF get_text() of the same book."""

@@ -31,9 +31,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 MAX_TOKENS, OVERLAP = 512, 120
 ENCODING = "cl100k_base"
 
