@@ -1,0 +1,91 @@
+"""Every module imports on its own, and the library stays free of UI packages (issue 11).
+
+Each module under ``chunking/`` and ``inspector/`` is imported first thing in a fresh interpreter:
+an import cycle (``a`` imports ``b`` which imports a name from the half-initialised ``a``) or an
+import-time error fails the test named after that module, whichever module the rest of the suite
+happens to import first.
+"""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("chunking", "inspector")
+"""The importable code of the repository (app.py and pages/ are Streamlit scripts, run not imported)."""
+UI_PACKAGES = ("streamlit", "plotly")
+"""Packages the library must not import: `chunking/` serves the CLI and the app alike."""
+IMPORT_TIMEOUT_S = 60
+"""Importing one module takes well under 2 s (streamlit ~1 s); this only stops a hang."""
+
+
+def _modules(package: str) -> list[str]:
+    """Dotted names of ``package`` and every module and subpackage under it (not ``__main__``).
+
+    # NOTE: pkgutil.walk_packages imports each subpackage to find its children; listing with
+    # iter_modules folder by folder keeps collection free of imports, so a broken ``__init__``
+    # fails its own test instead of the collection.
+    """
+    names = [package]
+    folders = [(ROOT / package, package)]
+    while folders:
+        folder, prefix = folders.pop()
+        for info in pkgutil.iter_modules([str(folder)]):
+            name = f"{prefix}.{info.name}"
+            if info.name != "__main__":  # the ``python -m`` entry point runs the CLI when imported
+                names.append(name)
+            if info.ispkg:
+                folders.append((folder / info.name, name))
+    return sorted(names)
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=IMPORT_TIMEOUT_S)
+
+
+LIBRARY = _modules("chunking")
+ALL = [name for package in PACKAGES for name in _modules(package)]
+
+
+def test_module_list_finds_the_subpackages():
+    assert {"chunking.cli", "chunking.readers.pdf", "chunking.structure.kinds", "chunking.strategies.window",
+            "chunking.commands.chunk", "inspector.figures"} <= set(ALL)
+
+
+@pytest.mark.parametrize("module", ALL)
+def test_every_module_imports_first_in_a_fresh_interpreter(module):
+    proc = _run(f"import importlib; importlib.import_module({module!r})")
+    assert proc.returncode == 0, f"import {module} failed:\n{proc.stderr[-2000:]}"
+
+
+def test_chunking_never_imports_streamlit_or_plotly_at_import_time():
+    code = ("import importlib, sys\n"
+            f"for name in {LIBRARY!r}:\n"
+            "    importlib.import_module(name)\n"
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {UI_PACKAGES!r}))\n")
+    proc = _run(code)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
+
+
+def test_chunking_sources_have_no_streamlit_or_plotly_import_statement():
+    """Also the imports inside functions, which importing the modules does not run."""
+    found = []
+    for path in sorted((ROOT / "chunking").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            found += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
+                      if name.split(".")[0] in UI_PACKAGES]
+    assert found == []
