@@ -13,7 +13,10 @@ OUTDIR [--workers N]`` calls. Contract:
   validation and an existing chunk file is skipped, so an interrupted run resumes;
 * a failing book is reported at the end (one line each) and never stops the others, not even when
   the OS kills its worker process (``chunking.workerpool``: only that book fails, exit code 1);
-  the exit code is 0 only when no book failed.
+  the exit code is 0 only when no book failed;
+* a structure file beside a book (``b.pdf.structure.json``, else ``b.structure.json``) is applied
+  to that book, as ``--structure-file`` would (its digest salts the ids, its manifest records it);
+  a bad one fails only that book (exit 3).
 """
 
 from __future__ import annotations
@@ -98,6 +101,7 @@ def is_done(book: Path, out: Path, policy: Policy, fmt: str) -> bool:
     if not (out.is_file() and manifest_file.is_file()):
         return False
     try:
+        policy = _with_structure(book, policy)[1]
         manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
         return (
             manifest["book"]["sha256"] == _sha256(book)
@@ -105,7 +109,7 @@ def is_done(book: Path, out: Path, policy: Policy, fmt: str) -> bool:
             and manifest["output"]["format"] == fmt
             and bool(manifest["validation"]["ok"])
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, ChunkingError):
         return False
 
 
@@ -117,6 +121,26 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def structure_file_for(book: Path) -> Path | None:
+    """The structure file beside ``book``: ``<name>.structure.json``, else ``<stem>.structure.json``."""
+    for candidate in (book.with_name(book.name + ".structure.json"),
+                      book.with_name(book.stem + ".structure.json")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _with_structure(book: Path, policy: Policy):
+    """The book's structure file (or None) and the policy salted with its digest."""
+    from .structure_file import load_structure_file
+
+    found = structure_file_for(book)
+    if found is None:
+        return None, policy
+    sf = load_structure_file(found)
+    return sf, policy.with_(corrections=sf.digest())
+
+
 def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) -> Outcome:
     """Chunk one book exactly as the single-book CLI does and write its outputs.
 
@@ -126,7 +150,8 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
     from .pipeline import run_book
 
     try:
-        result = run_book(str(book), policy)
+        sf, policy = _with_structure(book, policy)
+        result = run_book(str(book), policy, structure_file=sf)
         write_outputs(result.chunks, result.manifest, out, fmt)
     except ChunkingError as exc:
         return Outcome(label, "failed", exc.exit_code, " ".join(str(exc).split()))

@@ -53,6 +53,11 @@ def _add_structure_option(p: argparse.ArgumentParser) -> None:
                    help="where structure comes from (auto: outline where it holds up, else headings)")
 
 
+def _add_structure_file_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--structure-file", default=None, metavar="F",
+                   help="apply the structure corrections in F (<book>.structure.json, see CHUNKING.md)")
+
+
 def _add_policies_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", action="append", default=[], metavar="KEY=VALUE,…",
                    help='a policy, e.g. "strategy=fixed-window,max_tokens=512"; repeat to compare')
@@ -67,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_structure_option(p)
     p.add_argument("--explain", action="store_true",
                    help="print each heading with the evidence of every signal, then the disagreements")
+    _add_structure_file_option(p)
+    p.add_argument("--write-structure", default=None, metavar="F",
+                   help="write the engine's headings (with anchors) as a structure file to edit")
+    p.add_argument("--write-pdf", default=None, metavar="OUT.pdf",
+                   help="PDF books: write a copy whose outline (bookmarks) is the final structure")
 
     p = sub.add_parser("chunk", help="chunk a book (or every book under a folder) and export")
     p.add_argument("book", help="a book file, or a folder of books (batch mode; needs -o)")
@@ -75,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=None, help="batch mode: parallel processes")
     _add_structure_option(p)
     _add_policy_options(p)
+    _add_structure_file_option(p)
 
     p = sub.add_parser("validate", help="re-check exported chunks against rules 1-7")
     p.add_argument("chunks")
@@ -83,12 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="score several policies on one book")
     p.add_argument("book")
     _add_policies_option(p)
+    _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("locate", help="find where a passage comes from")
     p.add_argument("book")
     p.add_argument("--passage-file", required=True)
     _add_policies_option(p)
+    _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("search", help="BM25 top-k chunks per policy")
@@ -96,11 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("-k", type=int, default=5)
     _add_policies_option(p)
+    _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("evaluate", help="self-retrieval evaluation per policy (no LLM)")
     p.add_argument("book")
     _add_policies_option(p)
+    _add_structure_file_option(p)
     p.add_argument("-n", type=int, default=200)
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--seed", type=int, default=0)

@@ -146,7 +146,8 @@ def _parquet(chunks: Sequence[Chunk]) -> bytes:
 
 
 def build_manifest(tokenized: TokenizedBook, policy: Policy, chunks: Sequence[Chunk], report: Any,
-                   *, source_path: str | os.PathLike | None = None) -> dict[str, Any]:
+                   *, source_path: str | os.PathLike | None = None,
+                   structure_file: Any = None) -> dict[str, Any]:
     """Describe one run: the book, the policy, what was found and whether the rules held.
 
     Args:
@@ -156,6 +157,9 @@ def build_manifest(tokenized: TokenizedBook, policy: Policy, chunks: Sequence[Ch
         report (ValidationReport | None): the validation result (``None``: not validated).
         source_path (str | os.PathLike | None): where the book was read from; ``validate`` re-reads
             it from there. Defaults to None.
+        structure_file (StructureFile | None): the corrections applied; recorded under
+            ``structure.file`` (its sha256, digest, count and every op; ``validate`` re-applies
+            them). Defaults to None (``structure.file`` is null).
 
     Returns:
         dict[str, Any]: JSON-ready manifest (keys documented in ``CHUNKING.md``).
@@ -185,6 +189,7 @@ def build_manifest(tokenized: TokenizedBook, policy: Policy, chunks: Sequence[Ch
             "headings": len(headings),
             "headings_per_level": dict(book.diagnostics.headings_per_level),
             "outline": headings,
+            "file": structure_file.manifest_record() if structure_file is not None else None,
         },
         "diagnostics": book.diagnostics.to_dict(),
         "validation": report.to_dict() if report is not None else None,

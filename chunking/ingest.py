@@ -23,6 +23,7 @@ from .normalise import normalise
 from .readers import read_raw
 from .readers.raw import clean
 from .structure import detect_structure
+from .structure_file import StructureFile, apply_corrections, check_book
 
 Progress = Callable[[float, str], None]
 
@@ -112,6 +113,7 @@ def load_book(
     name: str | None = None,
     structure: str = "auto",
     progress: Progress | None = None,
+    structure_file: StructureFile | None = None,
 ) -> Book:
     """Read a PDF, EPUB, TXT or MD book into the canonical ``Book``.
 
@@ -123,6 +125,8 @@ def load_book(
         structure (str): ``auto``, ``outline``, ``headings`` or ``none``. Defaults to ``auto``.
         progress (Callable[[float, str], None] | None): called with (fraction done, stage) a few
             times. Defaults to None.
+        structure_file (StructureFile | None): corrections to apply to the structure found
+            (``chunking.structure_file``); refused when written for other bytes. Defaults to None.
 
     Returns:
         Book: canonical text, pages, headings in book order and diagnostics.
@@ -130,6 +134,7 @@ def load_book(
     Raises:
         UnreadableInputError: the file is missing, empty, unsupported, corrupt, encrypted or unsafe.
         UsageError: ``structure`` is not one of ``STRUCTURE_SOURCES``.
+        StructureFileError: ``structure_file`` is for another book or a correction does not apply.
     """
     if structure not in STRUCTURE_SOURCES:
         raise UsageError(f"structure must be one of {', '.join(STRUCTURE_SOURCES)}; got {structure!r}")
@@ -180,8 +185,7 @@ def load_book(
         warnings=[_cap(clean(w), MAX_NOTE_CHARS)
                   for w in [*raw.warnings, *norm.warnings, *found.warnings, *caps]],
     )
-    report(1.0, "done")
-    return Book(
+    book = Book(
         book_id=sha[:16],
         sha256=sha,
         title=title,
@@ -192,3 +196,9 @@ def load_book(
         diagnostics=diagnostics,
         source_name=label,
     )
+    if structure_file is not None:
+        # NOTE: the one place corrections meet the pipeline; the app calls apply_corrections itself.
+        check_book(structure_file, book)
+        book = apply_corrections(book, structure_file)
+    report(1.0, "done")
+    return book

@@ -40,7 +40,7 @@ class RunResult:
 
 
 def run_book(source: str | os.PathLike | bytes, policy: Policy, *, name: str | None = None,
-             progress: Progress | None = None) -> RunResult:
+             progress: Progress | None = None, structure_file: Any = None) -> RunResult:
     """Read, tokenize, chunk and validate one book.
 
     Args:
@@ -49,6 +49,8 @@ def run_book(source: str | os.PathLike | bytes, policy: Policy, *, name: str | N
         name (str | None): file name for ``bytes`` input (decides the format). Defaults to None.
         progress (Callable[[float, str], None] | None): called with a fraction in [0, 1] and a
             stage message. Defaults to None.
+        structure_file (StructureFile | None): corrections to apply (``load_book``); the policy
+            should carry its digest (``policy.corrections``). Defaults to None.
 
     Returns:
         RunResult: book, tokenized book, chunks, validation report and manifest.
@@ -66,7 +68,7 @@ def run_book(source: str | os.PathLike | bytes, policy: Policy, *, name: str | N
             progress(fraction, message)
 
     # Reading is the slow stage: it gets 0–70 % of the bar.
-    book = load_book(source, name=name, structure=policy.structure,
+    book = load_book(source, name=name, structure=policy.structure, structure_file=structure_file,
                      progress=(lambda f, m: report_progress(0.7 * f, m)) if progress else None)
     report_progress(0.7, "tokenizing")
     tokenized = tokenize(book, policy.encoding)
@@ -75,6 +77,7 @@ def run_book(source: str | os.PathLike | bytes, policy: Policy, *, name: str | N
     report_progress(0.85, "validating")
     report = validate_chunks(chunks, tokenized, policy)
     path = None if isinstance(source, (bytes, bytearray)) else source
-    manifest = build_manifest(tokenized, policy, chunks, report, source_path=path)
+    manifest = build_manifest(tokenized, policy, chunks, report, source_path=path,
+                              structure_file=structure_file)
     report_progress(1.0, "done")
     return RunResult(book, tokenized, chunks, report, manifest)

@@ -42,6 +42,9 @@ class Policy:
             sentence/paragraph end in their last third. Defaults to ``none``.
         min_section_tokens (int): ``section`` strategy: sections below this merge with
             neighbours; 0 means ``max_tokens // 4``. Defaults to 0.
+        corrections (str): the digest (16 hex digits) of the structure-file corrections applied
+            (``chunking.structure_file``), ``""`` for none. Set from ``--structure-file``, never
+            by ``--policy``; it salts chunk ids, so other corrections give other ids. Defaults to "".
     """
 
     strategy: str = "chapter-window"
@@ -55,6 +58,7 @@ class Policy:
     structure: str = "auto"
     snap: str = "none"
     min_section_tokens: int = 0
+    corrections: str = ""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -88,6 +92,10 @@ class Policy:
                 f"policy field 'min_section_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
                 f"got {self.min_section_tokens!r}"
             )
+        if self.corrections and (len(self.corrections) != 16
+                                 or any(c not in "0123456789abcdef" for c in self.corrections)):
+            raise PolicyError(f"policy field 'corrections' must be 16 lowercase hex digits or empty; "
+                              f"got {self.corrections!r}")
         _check_encoding_name(self.encoding)
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,6 +115,8 @@ class Policy:
             parts.append(f"min_section={self.min_section_tokens}")
         if self.snap != "none":
             parts.append(f"snap={self.snap}")
+        if self.corrections:
+            parts.append(f"corrections={self.corrections}")
         return ":".join(parts)
 
     def with_(self, **changes: Any) -> "Policy":
@@ -140,6 +150,8 @@ def parse_policy(spec: str, base: Policy | None = None) -> Policy:
         key = key.strip().replace("-", "_")
         if not sep:
             raise PolicyError(f"policy item {pair!r} must look like key=value")
+        if key == "corrections":
+            raise PolicyError("policy field 'corrections' is set by --structure-file, not by --policy")
         if key not in known:
             raise PolicyError(f"unknown policy field {key!r}; known fields: {', '.join(known)}")
         raw = raw.strip()

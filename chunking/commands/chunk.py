@@ -17,11 +17,13 @@ from pathlib import Path
 from ..errors import OutputError, UsageError, ValidationFailure, print_warnings
 from ..export import check_output_path, format_for_path, tidy_stale_temps, write_chunks, write_outputs
 from ..policy import Policy
+from ..structure_file import load_optional
 
 
 def run(*, book: str, out: str | None, format: str | None, workers: int | None, structure: str,
         strategy: str, max_tokens: int, overlap_tokens: int, target_pages: int, max_pages: int,
-        max_chunks: int, fence: str, encoding: str, snap: str, min_section_tokens: int) -> int:
+        max_chunks: int, fence: str, encoding: str, snap: str, min_section_tokens: int,
+        structure_file: str | None = None) -> int:
     """Chunk one book (or a folder of books) and write the chunks and manifest.
 
     Args:
@@ -32,6 +34,9 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
         workers (int | None): batch mode: parallel processes.
         structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
             fence, encoding, snap, min_section_tokens: the ``Policy`` fields.
+        structure_file (str | None): corrections to apply (``chunking.structure_file``); their
+            digest salts the ids and the manifest records them. Batch mode takes
+            ``<book>.structure.json`` beside each book instead.
 
     Returns:
         int: 0 when every rule holds.
@@ -45,6 +50,9 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
                     target_pages=target_pages, max_pages=max_pages, max_chunks=max_chunks, fence=fence,
                     encoding=encoding, structure=structure, snap=snap, min_section_tokens=min_section_tokens)
     if Path(book).is_dir():
+        if structure_file is not None:
+            raise UsageError("--structure-file is for one book; batch mode picks up <book>.structure.json "
+                             "beside each book")
         return _batch(book, out, format, workers, policy)
     if workers is not None:
         raise UsageError("--workers is for batch mode: give a folder of books as BOOK")
@@ -56,7 +64,8 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
         tidy_stale_temps(out)
     from ..pipeline import run_book
 
-    result = run_book(book, policy)
+    sf = load_optional(structure_file)
+    result = run_book(book, policy.with_(corrections=sf.digest()) if sf else policy, structure_file=sf)
     warnings = result.book.diagnostics.warnings
     if out is None:
         print_warnings(warnings, where="run with -o to keep them all in the manifest")

@@ -17,9 +17,10 @@ from ..compare import PolicyRun, policy_label, run_policies, scorecard_rows
 from ..errors import ValidationFailure
 from ..models import STRATEGIES
 from ..policy import Policy, parse_policy
+from ..structure_file import load_optional, salted
 
 
-def run(*, book: str, policy: list[str], json: bool) -> int:
+def run(*, book: str, policy: list[str], json: bool, structure_file: str | None = None) -> int:
     """Compare policies on one book and print the scorecards.
 
     Args:
@@ -35,7 +36,8 @@ def run(*, book: str, policy: list[str], json: bool) -> int:
         UnreadableInputError: the book cannot be read.
     """
     policies = [parse_policy(spec) for spec in policy] or [Policy(strategy=s) for s in STRATEGIES]
-    runs = run_policies(book, policies)
+    sf = load_optional(structure_file)
+    runs = run_policies(book, salted(policies, sf), structure_file=sf)
     if json:
         print(
             jsonlib.dumps([{"policy": r.policy.to_dict(), "scorecard": r.scorecard} for r in runs], indent=1)

@@ -16,12 +16,14 @@ from ..evaluate import PolicyScore, evaluate_chunks, sample_probes
 from ..models import STRATEGIES
 from ..policy import Policy
 from ..search import ChunkIndex
+from ..structure_file import load_optional
 from .search import chunked_runs, parse_policies
 
 COLUMNS = ("hit_at_k", "chapter_precision_at_k", "iou", "precision", "recall")
 
 
-def run(*, book: str, policy: list[str], n: int, k: int, seed: int, json: bool) -> int:
+def run(*, book: str, policy: list[str], n: int, k: int, seed: int, json: bool,
+        structure_file: str | None = None) -> int:
     """Evaluate each policy's chunks of one book by self-retrieval and print the scores.
 
     Args:
@@ -46,7 +48,7 @@ def run(*, book: str, policy: list[str], n: int, k: int, seed: int, json: bool) 
     policies = parse_policies(policy, [Policy(strategy=s) for s in STRATEGIES])
     scores = []
     probes_by_book: dict[int, list] = {}
-    for r in chunked_runs(book, policies):
+    for r in chunked_runs(book, policies, load_optional(structure_file)):
         key = id(r.tokenized)
         if key not in probes_by_book:
             probes_by_book[key] = sample_probes(r.tokenized, n, seed)

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..locate import Location, SearchSpace, locate, match_chunks
 from ..policy import Policy
+from ..structure_file import load_optional
 from .search import chunked_runs, parse_policies
 
 NOT_FOUND = 1
@@ -36,7 +37,8 @@ def read_passage(passage_file: str) -> str:
                          f"{getattr(exc, 'strerror', None) or exc}") from None
 
 
-def run(*, book: str, passage_file: str, policy: list[str], json: bool) -> int:
+def run(*, book: str, passage_file: str, policy: list[str], json: bool,
+        structure_file: str | None = None) -> int:
     """Locate a passage in a book and report the chunks holding it per policy.
 
     Args:
@@ -55,7 +57,7 @@ def run(*, book: str, passage_file: str, policy: list[str], json: bool) -> int:
     """
     policies = parse_policies(policy, [Policy()])
     passage = read_passage(passage_file)
-    runs = chunked_runs(book, policies)
+    runs = chunked_runs(book, policies, load_optional(structure_file))
     # NOTE: the structure source can change the canonical text, so each distinct book is searched
     # on its own; the reported location is the first policy's.
     spaces: dict[int, tuple[SearchSpace, Location]] = {}

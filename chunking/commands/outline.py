@@ -8,29 +8,42 @@ signal counts, the disagreements between signals and the candidates that were re
 Warnings from reading (pages without a text layer, outline entries dropped) go to stderr, one
 line each, at most ``MAX_WARNINGS_PRINTED`` and a count.
 Exit 0; an unreadable book exits 3 through ``chunking.cli``.
+
+``--structure-file F`` prints the structure after F's corrections (a bad F or one written for
+another book: exit 3). ``--write-structure F`` writes the engine's headings with their anchors
+and the corrections given (none without ``--structure-file``) as a structure file to edit by
+hand; ``--write-pdf OUT`` writes a copy of a PDF book whose outline is the final structure. Both
+write atomically and refuse the book itself as their output (exit 2).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import TextIO
 
-from ..errors import print_warnings
+from ..errors import UsageError, print_warnings
 from ..ingest import load_book
 from ..models import Book
+from ..structure_file import (apply_corrections, check_book, check_target, engine_structure, load_optional,
+                              save_structure, write_pdf_outline)
 
 EXPLAIN_REJECTED = 40
 """``--explain`` lists at most this many rejected candidates (the manifest keeps more)."""
 
 
-def run(*, book: str, structure: str = "auto", explain: bool = False) -> int:
+def run(*, book: str, structure: str = "auto", explain: bool = False, structure_file: str | None = None,
+        write_structure: str | None = None, write_pdf: str | None = None) -> int:
     """Read ``book`` and print its headings as JSON lines, or explained with ``explain``.
 
     Args:
         book (str): path of a PDF, EPUB, TXT or MD file.
         structure (str): ``auto``, ``outline``, ``headings`` or ``none``. Defaults to ``auto``.
         explain (bool): print the evidence per heading for people. Defaults to False.
+        structure_file (str | None): corrections to apply first. Defaults to None.
+        write_structure (str | None): write a structure file there. Defaults to None.
+        write_pdf (str | None): write the PDF with the final structure as its outline. Defaults to None.
 
     Returns:
         int: 0.
@@ -38,7 +51,30 @@ def run(*, book: str, structure: str = "auto", explain: bool = False) -> int:
     Raises:
         UnreadableInputError: the book cannot be read (the CLI prints it and exits 3).
     """
-    result = load_book(book, structure=structure)
+    if write_structure is not None:
+        check_target(write_structure, book, "--write-structure")
+    if write_pdf is not None:
+        check_target(write_pdf, book, "--write-pdf")
+        if write_structure is not None and os.path.abspath(write_pdf) == os.path.abspath(write_structure):
+            raise UsageError("--write-pdf and --write-structure name the same file")
+    sf = load_optional(structure_file)
+    engine = load_book(book, structure=structure)
+    if write_pdf is not None and engine.format != "pdf":
+        raise UsageError(f"--write-pdf: {engine.source_name} is a {engine.format.upper()} book; only a PDF "
+                         "has an outline to write")
+    result = engine
+    if sf is not None:
+        check_book(sf, engine)
+        result = apply_corrections(engine, sf)
+    if write_structure is not None:
+        obj = engine_structure(engine)
+        obj["corrections"] = [c.to_dict() for c in sf.corrections] if sf else []
+        save_structure(obj, write_structure)
+        print(f"wrote {len(engine.headings)} headings and {len(obj['corrections'])} corrections to "
+              f"{write_structure}", file=sys.stderr)
+    if write_pdf is not None:
+        n = write_pdf_outline(book, result, write_pdf)
+        print(f"wrote {write_pdf} with {n} outline entries", file=sys.stderr)
     print_warnings(result.diagnostics.warnings, where="`chunk -o` keeps them all in the manifest")
     out = sys.stdout
     if explain:

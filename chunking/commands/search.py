@@ -13,12 +13,14 @@ from __future__ import annotations
 import json as jsonlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..compare import chunk_policies, policy_label
 from ..errors import UsageError
 from ..models import Book, Chunk
 from ..policy import Policy, parse_policy
 from ..search import ChunkIndex
+from ..structure_file import load_optional, salted
 from ..tokens import TokenizedBook
 
 
@@ -45,17 +47,19 @@ def parse_policies(specs: Sequence[str], default: Sequence[Policy]) -> list[Poli
     return [parse_policy(spec) for spec in specs] or list(default)
 
 
-def chunked_runs(book: str, policies: Sequence[Policy]) -> list[ChunkedRun]:
+def chunked_runs(book: str, policies: Sequence[Policy], structure_file: Any = None) -> list[ChunkedRun]:
     """Read, tokenize and chunk ``book`` under each policy, sharing reading and tokenizing.
 
     Raises:
         UnreadableInputError: the book cannot be read.
         ChunkLimitError: a policy needs more than its ``max_chunks`` chunks.
     """
-    return [ChunkedRun(p, policy_label(p), tb, chunks) for p, tb, chunks in chunk_policies(book, policies)]
+    runs = chunk_policies(book, salted(list(policies), structure_file), structure_file=structure_file)
+    return [ChunkedRun(p, policy_label(p), tb, chunks) for p, tb, chunks in runs]
 
 
-def run(*, book: str, query: str, k: int, policy: list[str], json: bool) -> int:
+def run(*, book: str, query: str, k: int, policy: list[str], json: bool,
+        structure_file: str | None = None) -> int:
     """Search one book's chunks under each policy and print the top ``k`` hits.
 
     Args:
@@ -79,7 +83,7 @@ def run(*, book: str, query: str, k: int, policy: list[str], json: bool) -> int:
         raise UsageError("the query is empty")
     policies = parse_policies(policy, [Policy()])
     results = []
-    for r in chunked_runs(book, policies):
+    for r in chunked_runs(book, policies, load_optional(structure_file)):
         results.append((r.label, ChunkIndex.build(r.book, r.chunks).search(query, k)))
     if json:
         records = [{"policy": label, "hits": [h.to_dict() for h in hits]} for label, hits in results]

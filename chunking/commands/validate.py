@@ -70,6 +70,21 @@ def _book_path(manifest: dict[str, Any], manifest_file: Path) -> Path:
                                f"is not there; the chunks cannot be checked without it")
 
 
+def _corrected(book, meta: dict[str, Any], manifest_file: Path):
+    """The book with the structure corrections the manifest records (``structure.file.ops``)."""
+    from ..structure_file import apply_corrections, parse_correction
+
+    record = (meta.get("structure") or {}).get("file") if isinstance(meta.get("structure"), dict) else None
+    if not record:
+        return book
+    ops = record.get("ops") if isinstance(record, dict) else None
+    if not isinstance(ops, list):
+        raise UnreadableInputError(f"{manifest_file}: structure.file.ops must be a list of corrections")
+    name = f"{manifest_file} structure.file.ops"
+    corrections = tuple(parse_correction(op, i, name) for i, op in enumerate(ops))
+    return apply_corrections(book, corrections, name=name)
+
+
 def run(*, chunks: str, manifest: str | None) -> int:
     """Validate an exported chunk file against its book and policy.
 
@@ -97,7 +112,7 @@ def run(*, chunks: str, manifest: str | None) -> int:
     data, _ = _read_source(book_file, None)
     if hashlib.sha256(data).hexdigest() != meta["book"].get("sha256"):
         raise UnreadableInputError(f"{book_file}: the book changed since the chunks were written (sha256 differs)")
-    book = load_book(data, name=book_file.name, structure=policy.structure)
+    book = _corrected(load_book(data, name=book_file.name, structure=policy.structure), meta, manifest_file)
     report = validate_chunks(chunk_list, tokenize(book, policy.encoding), policy)
     if not report.ok:
         raise ValidationFailure(f"{chunks}: {report.message}")
