@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from ..normalise import NormalisedBook
-from .kinds import BACK_WORDS, FRONT_WORDS, NUMBER_RE, number_value
+from .kinds import BACK_WORDS, FRONT_WORDS, NUMBER_RE, number_value, words_key
 
 SCAN_MIN_PAGES = 40
 """Contents pages are looked for among at least this many front pages (long front matter)."""
@@ -461,10 +461,6 @@ def _title(raw: _Raw) -> str:
 # ---------------------------------------------------------------- finding a title on a page
 
 
-def _key(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
-
-
 def _same(want: str, got: str) -> bool:
     if not want or not got:
         return False
@@ -500,7 +496,7 @@ class _Pages:
     def blob(self, index: int) -> str:
         if index not in self._blobs:
             page = self.norm.pages[index]
-            self._blobs[index] = _key(self.norm.text[page.char_start:page.char_end])
+            self._blobs[index] = words_key(self.norm.text[page.char_start:page.char_end])
         return self._blobs[index]
 
     def page(self, index: int) -> tuple[list[str], list[tuple[str, str] | None]]:
@@ -510,15 +506,15 @@ class _Pages:
             for text in texts:
                 m = _HEAD_NUMBER.match(text) if text[:1].isalnum() else None
                 number = m and next((m.group(g) for g in _HEAD_GROUPS if m.group(g)), "")
-                heads.append((number, _key(m.group("rest"))) if m and number else None)
-            self._cache[index] = ([_key(t) for t in texts], heads)
+                heads.append((number, words_key(m.group("rest"))) if m and number else None)
+            self._cache[index] = ([words_key(t) for t in texts], heads)
         return self._cache[index]
 
     def find(self, index: int, title: str, number: str) -> int | None:
         """Index of the line on page ``index`` where the heading ``number`` ``title`` begins."""
         if not 0 <= index < len(self.norm.lines) or not self.norm.lines[index]:
             return None
-        want = _key(title)
+        want = words_key(title)
         if not want:
             return None
         blob = self.blob(index)

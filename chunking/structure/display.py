@@ -23,7 +23,7 @@ from collections import Counter
 
 from ..normalise import NormalisedBook
 from .headings import Draft
-from .kinds import title_like
+from .kinds import compact_key, title_like
 from .typography import FontProbe
 
 DISPLAY_RATIO = 1.3
@@ -40,12 +40,6 @@ SIZE_STEP = 0.5
 
 MAX_TITLE_LINES = 3
 """A display title may wrap over this many lines."""
-
-_KEY = re.compile(r"\s+")
-
-
-def _key(text: str) -> str:
-    return _KEY.sub("", text).casefold()
 
 
 def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
@@ -92,9 +86,9 @@ def _opening(norm: NormalisedBook, index: int, lines: list[tuple[str, float]], t
             break
     if not run or not title_like(run[0], full_stop=True):
         return None
-    want = _key(run[0])
+    want = compact_key(run[0])
     for offset, line in norm.lines[index]:
-        if _key(line) == want:
+        if compact_key(line) == want:
             title = " ".join(run).rstrip(".")
             size_note = f"p. {index + 1}: {tier:.1f} pt display size, body {body:.1f} pt"
             return Draft("unnumbered", "", title, index, offset, evidence=[("typography", size_note)])
@@ -131,14 +125,14 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     body_edge = edges.most_common(1)[0][0]
     out = []
     for index, lines in pages.items():
-        kept = {_key(line): offset for offset, line in reversed(norm.lines[index])}
+        kept = {compact_key(line): offset for offset, line in reversed(norm.lines[index])}
         for text, size, bold, x0 in lines:
             text = text.strip()
             if not (bold and size >= body - SIZE_STEP and x0 <= body_edge - OUTDENT):
                 continue
             if len(text.split()) > MAX_WEIGHT_WORDS or not (_CAPS.match(text) or title_like(text)):
                 continue
-            offset = kept.get(_key(text))
+            offset = kept.get(compact_key(text))
             if offset is not None:
                 note = f"p. {index + 1}: bold at {size:.1f} pt, {body_edge - x0:.0f} pt left of the body"
                 out.append(Draft("unnumbered", "", text.title() if text.isupper() else text, index, offset,

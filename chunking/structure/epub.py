@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from ..models import Heading
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
-from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, parse_heading
+from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, parse_heading, words_key
 from .result import StructureResult
 
 Generic = Callable[[RawBook, NormalisedBook, str], StructureResult]
@@ -79,10 +79,6 @@ _KEYWORD = re.compile(r"^(?P<kw>chapter|part|appendix)\s+(?P<num>[0-9]{1,3}|[IVX
 _NUMBER = re.compile(r"^(?P<num>[0-9]{1,3})\.?\s+(?P<title>\S.*)$")
 _LETTER = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>\S.*)$")
 _SECTION = re.compile(r"^(?:[0-9]{1,3}|[A-Z])(?:\.[0-9]{1,3})+\.?\s+\S")
-
-
-def _key(text: str) -> str:
-    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
 
 
 @dataclass
@@ -183,7 +179,7 @@ def _nav(raw: RawBook, norm: NormalisedBook, rejected: list[str]) -> list[_Cand]
         if entry.offset is not None:
             offset = norm.map_offset(index, entry.offset)
         doc = raw.pages[index].source_doc
-        if out and out[-1].offset == offset and _key(out[-1].title) == _key(title):
+        if out and out[-1].offset == offset and words_key(out[-1].title) == words_key(title):
             rejected.append(f"nav: level {entry.level} {title!r} repeats the entry above it")
             continue
         where = f"level {entry.level} {title!r} -> {doc}"
@@ -250,7 +246,7 @@ def _merge_wrappers(nav: list[_Cand], rejected: list[str]) -> list[_Cand]:
         end = next((j for j in range(k + 1, len(nav)) if nav[j].depth <= cand.depth), len(nav))
         siblings = [j for j in range(k + 1, end) if nav[j].depth == cand.depth + 1]
         if (child is not None and len(siblings) == 1 and child.depth == cand.depth + 1 and not cand.number
-                and child.number and _key(child.title) == _key(cand.title)):
+                and child.number and words_key(child.title) == words_key(cand.title)):
             cand.number, cand.kind = child.number, child.kind
             cand.evidence += [e for e in child.evidence if e[0] != "nav"] + [("nav", child.evidence[0][1])]
             rejected.append(f"nav: {child.title!r} repeats its parent's title; merged into it")
@@ -290,14 +286,14 @@ def _part_pages(nav: list[_Cand], depth: int, docs: list[_Doc], norm: Normalised
 
 def _tag_at(cand: _Cand, tags: list[_Tag]) -> _Tag | None:
     """The HTML heading standing at a candidate's target and saying the same, if any."""
-    want = _key(_label(cand.title).title) or _key(cand.title)
+    want = words_key(_label(cand.title).title) or words_key(cand.title)
     for tag in tags:
         if tag.offset < cand.offset:
             continue
         if tag.offset > cand.offset + TAG_WINDOW:
             break
-        have = _key(tag.text)
-        if want and (want in have or have in _key(cand.title)):
+        have = words_key(tag.text)
+        if want and (want in have or have in words_key(cand.title)):
             return tag
     return None
 
@@ -316,7 +312,7 @@ def _classify(cand: _Cand, tag: _Tag | None) -> None:
     label = _label(cand.title)
     if tag is not None:
         from_tag = _label(tag.text)
-        if _key(label.title) not in _key(tag.text):
+        if words_key(label.title) not in words_key(tag.text):
             from_tag = _Label("", "", tag.text)
         if from_tag.kind and from_tag.kind != "front" or not label.kind:
             label = _Label(from_tag.kind, from_tag.number, label.title if label.kind else from_tag.title)
@@ -329,7 +325,7 @@ def _hub(docs: list[_Doc], nav_top: list[_Cand]) -> list[_Cand]:
     """Chapters from a hub document's headings (see the module docstring), or ``[]``."""
     index = {d.path: i for i, d in enumerate(docs)}
     listed = {c.doc for c in nav_top} & set(index)
-    titles = {_key(c.title) for c in nav_top}
+    titles = {words_key(c.title) for c in nav_top}
     for doc in docs:
         if not doc.linear:
             continue
@@ -347,7 +343,7 @@ def _hub(docs: list[_Doc], nav_top: list[_Cand]) -> list[_Cand]:
             linked = [(tag, targets) for tag, targets in groups if targets]
             if len(linked) < MIN_CHAPTERS or len(linked) < len(heads) - 1:
                 continue
-            if sum(1 for tag, _ in linked if _key(_label(tag.text).title) in titles) * 2 >= len(linked):
+            if sum(1 for tag, _ in linked if words_key(_label(tag.text).title) in titles) * 2 >= len(linked):
                 continue  # the nav already lists these headings: the hub is only a table of contents
             firsts = [targets[0] for _, targets in linked]
             if firsts != sorted(firsts) or len(set(firsts)) != len(firsts) or firsts[0] <= index[doc.path]:

@@ -4,7 +4,8 @@ Contract: pure functions over one line of text. ``parse_heading`` splits a headi
 kind, number and clean title (``"Chapter 12: Graphical procedures"`` → chapter, ``12``,
 ``Graphical procedures``); numbers are arabic, uppercase roman or spelled out (``Three``);
 ``number_value`` turns any of them into an int so sequences can be checked. ``title_like``
-is the plausibility test that keeps sentences (``Section did not converge``) out.
+is the plausibility test that keeps sentences (``Section did not converge``) out. ``words_key`` and
+``compact_key`` are the two text keys the signals match titles with.
 """
 
 from __future__ import annotations
@@ -99,6 +100,18 @@ def title_like(title: str, max_words: int = 14, full_stop: bool = False) -> bool
     if re.search(r"\.\s?\.\s?\.|\s\d+$", title):
         return False
     return True
+
+
+def words_key(text: str) -> str:
+    """Casefolded words joined by one space, punctuation dropped: how a title is matched to a line
+    (``"Chapter 3: Objects"`` and ``"CHAPTER 3 OBJECTS"`` meet)."""
+    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
+
+
+def compact_key(text: str) -> str:
+    """Casefolded with every whitespace removed: a title that the PDF broke or spaced differently
+    (``"Intro duction"``, ``"I N D E X"``) still meets its line."""
+    return "".join(text.split()).casefold()
 
 
 def clean_title(title: str) -> str:

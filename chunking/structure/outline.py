@@ -29,7 +29,7 @@ from ..normalise import NormalisedBook
 from ..readers.raw import OutlineEntry, RawBook
 from .headings import Draft, is_contents_page
 from .kinds import (LETTER_HEADING, NUMBER_RE, SECTION_HEADING, SECTION_NUMBER_ONLY, clean_title,
-                    number_value, parse_heading)
+                    number_value, parse_heading, words_key)
 
 SEARCH_PAGES = 3
 """How far (in pages) an entry may point off its real page and still be repaired."""
@@ -77,26 +77,22 @@ class OutlineResult:
     unconfirmed: int = 0
 
 
-def _key(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
-
-
 def _title_variants(line: str) -> list[str]:
     """A line and the line without its leading number or keyword (``12 Title`` → ``Title``)."""
-    out = [_key(line)]
+    out = [words_key(line)]
     m = _LEADING_NUMBER.match(line.strip())
     if m:
-        out.append(_key(line.strip()[m.end():]))
+        out.append(words_key(line.strip()[m.end():]))
     # NOTE: only a keyword heading (``Chapter 3: Title``) gives parse_heading a title that the
     # two variants above lack; its numbered and front/back titles repeat them. Skipping it on
     # every other line halves the cost of the variants without changing their set.
     if _KEYWORD_START.match(line):
         parsed = parse_heading(line)
         if parsed is not None and parsed.title:
-            out.append(_key(parsed.title))
+            out.append(words_key(parsed.title))
     m = LETTER_HEADING.match(line.strip())
     if m:
-        out.append(_key(m.group("title")))
+        out.append(words_key(m.group("title")))
     return out
 
 
@@ -160,7 +156,7 @@ class _Pages:
             for x0, y0, x1, y1, text, *_ in self.pdf[index].get_text("blocks", flags=0):
                 rows = text.rstrip("\n").split("\n")
                 for k, row in enumerate(rows):
-                    by_key.setdefault(_key(row), []).append(y0 + (y1 - y0) * k / len(rows))
+                    by_key.setdefault(words_key(row), []).append(y0 + (y1 - y0) * k / len(rows))
             self._tops[index] = by_key
         return self._tops[index]
 
@@ -195,7 +191,7 @@ class _Pages:
                                                            else _title_variants(joined), joined):
                     break
                 joined = joined + " " + lines[k][1]
-                if len(_key(joined)) > longest + 40:
+                if len(words_key(joined)) > longest + 40:
                     break
                 score = max(score, _best(wants, _title_variants(joined)))
                 end = k + 1
@@ -246,7 +242,7 @@ class _Pages:
             seen: dict[str, int] = {}
             aligned: list[float | None] = []
             for _, line in self.norm.lines[index]:
-                key = _key(line)
+                key = words_key(line)
                 k = seen.get(key, 0)
                 seen[key] = k + 1
                 tops = by_key.get(key, [])
@@ -312,7 +308,7 @@ def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook, raw_format: 
     lines = norm.lines[index]
     at = bisect.bisect_right([start for start, _ in lines], offset) - 1
     line = lines[at][1].strip() if at >= 0 else ""
-    kind, number, clean = _classify(title, line if _key(title) in _key(line) else "")
+    kind, number, clean = _classify(title, line if words_key(title) in words_key(line) else "")
     where = f"level {entry.level} '{title}' -> p. {entry.page}"
     return Draft(kind, number, clean, index, offset, evidence=[("nav" if raw_format == "epub" else "outline", where)])
 

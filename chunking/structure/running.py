@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 from ..models import Heading
 from ..normalise import NormalisedBook
 from .evidence import CHAPTER_LEVEL, confidence
+from .kinds import words_key
 
 FOLLOW_PAGES = 3
 """A chapter's running header shows within this many pages after its opening page."""
@@ -34,28 +35,29 @@ _LETTERS = re.compile(r"[^\W\d_]{3}")
 _CHAPTER_NUMBER = re.compile(r"^(?:chapter|appendix)\s+([0-9]{1,3}|[A-Z])\b[.:]?|^([0-9]{1,3}|[A-Z])\.\s", re.I)
 
 
-def _key(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
-
-
 def _headers(norm: NormalisedBook) -> list[list[str]]:
     """Per page, the removed furniture lines that have words and change through the book (folios,
     slugs and a book-wide header such as the book's own title name no chapter)."""
     if not norm.furniture:
         return [[] for _ in norm.pages]
     pages = [[line for line in lines if _LETTERS.search(line)] for lines in norm.furniture]
-    counts = Counter(_key(re.sub(r"\d+", "#", line)) for lines in pages for line in set(lines))
+    counts = Counter(_shape(line) for lines in pages for line in set(lines))
     printed = sum(1 for lines in pages if lines)
     constant = {key for key, n in counts.items() if n > BOOK_WIDE_SHARE * printed}
-    return [[line for line in lines if _key(re.sub(r"\d+", "#", line)) not in constant] for lines in pages]
+    return [[line for line in lines if _shape(line) not in constant] for lines in pages]
+
+
+def _shape(line: str) -> str:
+    """A header line with its numbers blanked: the same header on every page has one shape."""
+    return words_key(re.sub(r"\d+", "#", line))
 
 
 def _names(header: str, h: Heading) -> bool:
     m = _CHAPTER_NUMBER.match(header.strip())
     if m and h.number and (m.group(1) or m.group(2)).upper() == h.number.upper():
         return True
-    title = _key(h.title)
-    return len(title) >= 4 and fuzz.partial_ratio(title, _key(header)) >= NAME_MIN
+    title = words_key(h.title)
+    return len(title) >= 4 and fuzz.partial_ratio(title, words_key(header)) >= NAME_MIN
 
 
 def running_evidence(headings: tuple[Heading, ...], norm: NormalisedBook) -> tuple[tuple[Heading, ...], list[str]]:

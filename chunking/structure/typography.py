@@ -16,6 +16,7 @@ from typing import Any
 import pymupdf
 
 from ..normalise import LIGATURES
+from .kinds import compact_key
 
 HEADING_RATIO = 1.15
 """A heading's largest glyphs are at least this many times the body size."""
@@ -35,9 +36,10 @@ _FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 
 
 def _key(text: str) -> str:
+    """``compact_key`` of the text with ligatures spelled out (PyMuPDF's spans keep them)."""
     for lig, plain in LIGATURES.items():
         text = text.replace(lig, plain)
-    return "".join(text.split()).casefold()
+    return compact_key(text)
 
 
 class FontProbe:
