@@ -90,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="re-check exported chunks against rules 1-7")
     p.add_argument("chunks")
     p.add_argument("--manifest", default=None, help="default: <chunks stem>.manifest.json")
+    p.add_argument("--book", default=None,
+                   help="the book, when it is no longer at the manifest's path (its sha256 must match)")
 
     p = sub.add_parser("compare", help="score several policies on one book")
     p.add_argument("book")

@@ -144,3 +144,29 @@ def test_manifest_with_an_unknown_policy_field_exits_3(export, tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     r = validate(path)
     assert r.returncode == 3 and "policy" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_validate_book_option_checks_a_book_that_moved_and_refuses_another(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import ROOT, SAMPLES
+    book = tmp_path / "r-intro.pdf"
+    shutil.copy(SAMPLES / "r-intro.pdf", book)
+    out = tmp_path / "out" / "x.jsonl"
+    out.parent.mkdir()
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "chunking", *args], cwd=ROOT, capture_output=True, text=True)
+
+    assert run("chunk", str(book), "-o", str(out)).returncode == 0
+    moved = tmp_path / "elsewhere.pdf"
+    book.rename(moved)
+    assert run("validate", str(out)).returncode == 3  # the manifest's path is gone
+    ok = run("validate", str(out), "--book", str(moved))
+    assert ok.returncode == 0, ok.stderr
+    other = tmp_path / "other.pdf"
+    shutil.copy(SAMPLES / "lshort.pdf", other)
+    refused = run("validate", str(out), "--book", str(other))
+    assert refused.returncode == 3 and refused.stderr.count("\n") == 1 and "changed" in refused.stderr

@@ -1,8 +1,9 @@
-"""``python -m chunking validate CHUNKS [--manifest M]``: re-check exported chunks (rules 1–7).
+"""``python -m chunking validate CHUNKS [--manifest M] [--book B]``: re-check exported chunks (rules 1–7).
 
 The manifest (default ``<CHUNKS stem>.manifest.json``) names the policy and the book (path and
-sha256); the book is read again, tokenized, and the chunks are checked against it with
-``chunking.validate``. Exit 0 valid, 4 invalid (one line naming the rule and the chunk), 3 when
+sha256); the book is read again (from ``--book`` when given: a book that moved since; else the
+manifest's path, else its file name next to the manifest), tokenized, and the chunks are
+checked against it with ``chunking.validate``. The book's sha256 must match in every case. Exit 0 valid, 4 invalid (one line naming the rule and the chunk), 3 when
 the chunks, the manifest or the book cannot be read or the book has changed, and when a manifest
 or chunk field has the wrong type (a number or a list where a path belongs, a policy value of
 the wrong type, a float ``order``): a malformed file, named in one line, never a traceback.
@@ -57,8 +58,13 @@ def _policy(meta: dict[str, Any], manifest_file: Path) -> Policy:
         raise UnreadableInputError(f"{manifest_file}: its policy is malformed: {exc}") from None
 
 
-def _book_path(manifest: dict[str, Any], manifest_file: Path) -> Path:
-    """The book the manifest names: its recorded path, else its file name next to the manifest."""
+def _book_path(manifest: dict[str, Any], manifest_file: Path, given: str | None = None) -> Path:
+    """The book to check against: ``given`` (``--book``), else the manifest's recorded path, else
+    its file name next to the manifest."""
+    if given is not None:
+        if not Path(given).is_file():
+            raise UnreadableInputError(f"{given}: no such book file (--book)")
+        return Path(given)
     book = manifest["book"]
     candidates = [Path(book["path"])] if book.get("path") else []
     if book.get("source_name"):
@@ -85,12 +91,13 @@ def _corrected(book, meta: dict[str, Any], manifest_file: Path):
     return apply_corrections(book, corrections, name=name)
 
 
-def run(*, chunks: str, manifest: str | None) -> int:
+def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
     """Validate an exported chunk file against its book and policy.
 
     Args:
         chunks (str): the chunk file (``.jsonl``, ``.csv``, ``.parquet``; LangChain JSONL too).
         manifest (str | None): the manifest; default ``<chunks stem>.manifest.json``.
+        book (str | None): the book's file, when it moved since the chunks were written.
 
     Returns:
         int: 0 when rules 1–7 hold.
@@ -108,12 +115,12 @@ def run(*, chunks: str, manifest: str | None) -> int:
     meta = _load_manifest(manifest_file)
     policy = _policy(meta, manifest_file)
     chunk_list, _ = read_chunks(chunks)
-    book_file = _book_path(meta, manifest_file)
+    book_file = _book_path(meta, manifest_file, book)
     data, _ = _read_source(book_file, None)
     if hashlib.sha256(data).hexdigest() != meta["book"].get("sha256"):
         raise UnreadableInputError(f"{book_file}: the book changed since the chunks were written (sha256 differs)")
-    book = _corrected(load_book(data, name=book_file.name, structure=policy.structure), meta, manifest_file)
-    report = validate_chunks(chunk_list, tokenize(book, policy.encoding), policy)
+    loaded = _corrected(load_book(data, name=book_file.name, structure=policy.structure), meta, manifest_file)
+    report = validate_chunks(chunk_list, tokenize(loaded, policy.encoding), policy)
     if not report.ok:
         raise ValidationFailure(f"{chunks}: {report.message}")
     print(f"{chunks}: valid: {report.message}")
