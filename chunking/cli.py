@@ -22,6 +22,11 @@ from .errors import (INTERNAL_ERROR_EXIT, INTERRUPTED_EXIT, TERMINATED_EXIT, Chu
 from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 
 PROG = "python -m chunking"
+"""How usage lines name the program; ``chunking`` when run as the installed console script."""
+
+
+def _prog() -> str:
+    return "chunking" if os.path.basename(sys.argv[0] or "") == "chunking" else PROG
 FORMATS = ("jsonl", "csv", "parquet", "langchain")
 
 
@@ -64,7 +69,7 @@ def _add_policies_option(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Chapter-aware chunking of books for RAG.")
+    parser = _Parser(prog=_prog(), description="Chapter-aware chunking of books for RAG.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("outline", help="print the book's structure, one JSON object per heading")
