@@ -29,6 +29,8 @@ app: install
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
-# Run every test: unit, property, CLI, AppTest and real-browser tests.
+# Run every test: lint (ruff, the rules in pyproject.toml), then unit, property, CLI, AppTest and
+# real-browser tests.
 test: install chromium
+	$(BIN)/ruff check chunking inspector pages app.py bench
 	$(BIN)/python -m pytest -n 2 -q

@@ -370,7 +370,6 @@ def _kinds(raws: list[_Raw]) -> list[tuple[str, int]]:
     kinds: list[str] = []
     depth: list[int] = []
     last_appendix = 0
-    last_part = 0
     for raw in raws:
         number, keyword = raw.number.rstrip("."), raw.keyword
         kind, d = "", 1
@@ -396,8 +395,6 @@ def _kinds(raws: list[_Raw]) -> list[tuple[str, int]]:
                 kind = "appendix"
         if kind == "appendix" and len(number) == 1 and number.isalpha():
             last_appendix = ord(number.upper()) - ord("A") + 1
-        if kind == "part":
-            last_part = number_value(number)
         kinds.append(kind)
         depth.append(d)
     numbered = [i for i, r in enumerate(raws) if r.number]
