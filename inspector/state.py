@@ -9,8 +9,14 @@ Contract for page authors (``app.py`` and every ``pages/*.py``)::
 * The current book is chosen on the home page (``choose_book``) and kept in
   ``st.session_state["book_source"]`` so every page shows the same book; before any choice it is
   ``DEFAULT_SAMPLE``.
-* Parsing is cached per (sha256, structure), tokenizing per (sha256, structure, encoding); moving a
-  policy slider only re-chunks (cached per policy too). Cached functions never read widgets.
+* Parsing is cached per (sha256, structure), tokenizing per (sha256, structure, corrections digest,
+  encoding); moving a policy slider only re-chunks (cached per policy too). Cached functions never
+  read widgets.
+* Structure corrections (the Structure page) live in ``st.session_state[CORRECTIONS_KEY]``, a dict
+  book sha256 → list of ``chunking.structure_file.Correction``. ``current_run`` applies them to the
+  cached parsed book with the pure ``apply_corrections`` (no re-read) and salts the policy with
+  ``corrections_digest`` exactly as ``chunk --structure-file`` does, so every page sees the
+  corrected structure and the chunk ids equal the CLI's.
 * Sidebar widget keys are ``policy_<Policy field>``; their values live in session state, so the
   policy survives page switches (and a test or page can set one by key).
 """
@@ -21,7 +27,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +40,8 @@ from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES, Book, 
 from chunking.policy import Policy
 from chunking.scorecard import scorecard
 from chunking.strategies import chunk_book
+from chunking.structure_file import (Correction, StructureFile, StructureFileError, apply_corrections,
+                                     corrections_digest)
 from chunking.tokens import TokenizedBook, tokenize
 from chunking.validate import ValidationReport, validate_chunks
 from inspector.safe import md
@@ -251,8 +259,60 @@ def current_book(structure: str | None = None) -> Book:
 
 
 @st.cache_resource(show_spinner="Tokenizing…", max_entries=8)
-def _tokenized(sha256: str, structure: str, encoding: str, _book: Book) -> TokenizedBook:
+def _tokenized(sha256: str, structure: str, digest: str, encoding: str, _book: Book) -> TokenizedBook:
+    # NOTE: ``digest`` (the corrections') is part of the key: corrections move the fences the
+    # token stream is cut at, so a corrected book has its own tokens.
     return tokenize(_book, encoding)
+
+
+# --------------------------------------------------------------------------- corrections
+CORRECTIONS_KEY = "structure_corrections"
+"""Session-state key of the corrections: book sha256 → list of ``Correction`` (in order)."""
+
+
+def corrections(sha256: str | None = None) -> tuple[Correction, ...]:
+    """The current book's corrections (or those of the book with ``sha256``), in order."""
+    sha256 = sha256 or book_source().sha256
+    return tuple(st.session_state.get(CORRECTIONS_KEY, {}).get(sha256, ()))
+
+
+def set_corrections(new: tuple[Correction, ...] | list[Correction], sha256: str | None = None) -> None:
+    """Replace the current book's corrections; the next run re-chunks with them."""
+    sha256 = sha256 or book_source().sha256
+    store = dict(st.session_state.get(CORRECTIONS_KEY, {}))
+    store[sha256] = list(new)
+    st.session_state[CORRECTIONS_KEY] = store
+
+
+def structure_file_of(src: "BookSource", ops: tuple[Correction, ...]) -> StructureFile:
+    """The structure file of ``ops`` for ``src`` as the Structure page downloads it; its
+    ``sha256`` is that of ``structure_file_bytes`` so the manifest names the file the CLI reads."""
+    from chunking import __version__
+
+    sf = StructureFile(src.sha256, __version__, tuple(ops), name=f"{src.name}.structure.json")
+    return replace(sf, sha256=hashlib.sha256(structure_file_bytes(sf)).hexdigest())
+
+
+def structure_file_bytes(sf: StructureFile) -> bytes:
+    """The JSON the CLI's ``--structure-file`` reads, serialised as ``save_structure`` writes it."""
+    return (json.dumps(sf.to_dict(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def corrected_book(book: Book, ops: tuple[Correction, ...], structure: str) -> Book:
+    """``book`` with ``ops`` applied (pure, cached per sha256, structure and digest).
+
+    Raises:
+        StructureFileError: a correction does not apply to this structure.
+    """
+    if not ops:
+        return book
+    key = (book.sha256, f"{structure}#{corrections_digest(ops)}")
+    out = _book_store().get(key)
+    if out is None:
+        # NOTE: named like the downloaded file, so the evidence notes equal the CLI's.
+        out = apply_corrections(book, ops, name=f"{book.source_name}.structure.json")
+        _book_store().put(key, out)
+    return out
 
 
 def _policy_of(items: tuple[tuple[str, Any], ...]) -> Policy:
@@ -299,6 +359,7 @@ class AppRun:
     tokenized: TokenizedBook
     policy: Policy
     chunks: list[Chunk]
+    structure_ops: tuple[Correction, ...] = ()
 
     @property
     def _items(self) -> tuple[tuple[str, Any], ...]:
@@ -316,8 +377,9 @@ class AppRun:
 
     def manifest(self, fmt: str) -> dict[str, Any]:
         """The manifest the CLI writes next to ``<book stem>.<fmt>`` for the same book and policy."""
+        sf = structure_file_of(self.source, self.structure_ops) if self.structure_ops else None
         base = export.build_manifest(self.tokenized, self.policy, self.chunks, self.report,
-                                     source_path=self.source.path)
+                                     source_path=self.source.path, structure_file=sf)
         return dict(base, output={"file": self.export_name(fmt), "format": fmt})
 
     def manifest_bytes(self, fmt: str) -> bytes:
@@ -346,14 +408,23 @@ def current_run(policy: Policy) -> AppRun:
     """
     src = book_source()
     book = current_book(policy.structure)
-    tokenized = _tokenized(src.sha256, policy.structure, policy.encoding, book)
+    ops = corrections(src.sha256)
+    try:
+        book = corrected_book(book, ops, policy.structure)
+    except StructureFileError as exc:
+        # NOTE: only a change of structure source can get here (the Structure page applies each
+        # correction before keeping it); the book is shown uncorrected, and the page says so.
+        st.error(md(f"Structure corrections not applied ({exc}); undo or clear them on the Structure page."))
+        ops = ()
+    policy = policy.with_(corrections=corrections_digest(ops))
+    tokenized = _tokenized(src.sha256, policy.structure, policy.corrections, policy.encoding, book)
     items = tuple((f.name, getattr(policy, f.name)) for f in fields(Policy))
     try:
         chunks = _chunks(src.sha256, items, tokenized)
     except ChunkingError as exc:
         st.error(str(exc))
         st.stop()
-    return AppRun(source=src, book=book, tokenized=tokenized, policy=policy, chunks=chunks)
+    return AppRun(source=src, book=book, tokenized=tokenized, policy=policy, chunks=chunks, structure_ops=ops)
 
 
 # ------------------------------------------------------------------------------- display
