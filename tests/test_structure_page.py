@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from chunking.ingest import load_book
 from chunking.models import SIGNALS
 from inspector import structure_view
-from tests.test_app import downloads  # noqa: F401  (the download-capturing fixture)
+from tests.test_app import HOSTILE_MD, downloads  # noqa: F401  (the download-capturing fixture)
 
 pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
 
@@ -137,11 +137,14 @@ def test_remove_and_accept_rechunk_reach_boundaries_and_equal_the_cli(
     app_jsonl = downloads["chez-csug.jsonl"]
     assert len(app_jsonl.decode().splitlines()) == chunks
 
-    structure, out = tmp_path / "chez-csug.pdf.structure.json", tmp_path / "out.jsonl"
+    structure, out = tmp_path / "chez-csug.pdf.structure.json", tmp_path / "chez-csug.jsonl"
     structure.write_bytes(sf_bytes)
     subprocess.run([sys.executable, "-m", "chunking", "chunk", str(CHEZ), "--structure-file", str(structure),
                     "-o", str(out)], check=True, cwd=ROOT, capture_output=True)
     assert out.read_bytes() == app_jsonl
+    # The manifest too: it records the same structure file (its sha256, digest and ops).
+    cli_manifest = json.loads((tmp_path / "chez-csug.manifest.json").read_text())
+    assert json.loads(downloads["chez-csug.manifest.json"]) == cli_manifest
 
 
 def test_add_move_change_undo_and_clear_are_corrections(chez) -> None:
@@ -210,3 +213,17 @@ def test_uploaded_structure_file_of_this_book_is_applied(chez) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert metrics(at)["Corrections"] == "1" and int(metrics(at)["Chapters"]) == int(before) + 1
+
+
+def test_book_titles_and_lines_on_the_structure_page_are_never_markdown() -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.file_uploader(key="home_upload").set_value(("hostile.md", HOSTILE_MD.encode(), "text/markdown")).run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    at.button(key="st_remove").click().run()  # a correction names the heading's line
+    assert not at.exception and not at.error
+    rendered = [m.value for m in (*at.markdown, *at.caption, *at.error, *at.info)]
+    assert all("<script" not in v and "<img" not in v and "](" not in v for v in rendered), rendered
+    assert "<script>" not in "\n".join(e.proto.body for e in at.get("html"))
+    assert any("<script>alert('x')</script>" in c.value for c in at.code)  # shown, as text
