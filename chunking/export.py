@@ -16,13 +16,16 @@ Contract (``CHUNKING.md`` documents each schema):
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -302,38 +305,93 @@ def _umask() -> int:
     return mask
 
 
-def _atomic_write(path: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write through ``write(fh)`` into a temp file next to ``path``, then rename it over ``path``.
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM for a few steps that must not be split (create a temp file and
+    remember its name; rename a pair of finished files): a signal that comes meanwhile is
+    recorded and raised again right after, to the handler in force.
+
+    NOTE: at the Python level, not with ``pthread_sigmask``: Python runs its handlers in the main
+    thread whichever thread the OS delivered the signal to, so a per-thread mask holds nothing
+    in a process with other threads. Handlers can only be changed in the main thread; elsewhere
+    nothing is held.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        pending.append(signum)
+
+    previous = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(sig)
+        if handler is not None:  # None: set outside Python, cannot be restored
+            previous[sig] = signal.signal(sig, hold)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(pending):
+            signal.raise_signal(sig)
+
+
+def _write_temp(path: Path, write: Callable[[BinaryIO], None]) -> str:
+    """Write through ``write(fh)`` into a temp file next to ``path`` and return its name.
 
     Any failure (an ``OSError``, Ctrl-C, SIGTERM) removes the temp file; an ``OSError`` becomes
     one ``OutputError`` line naming the path and the reason.
     """
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX)
+        with _signals_held():  # NOTE: a signal between creating the file and naming it would leak it
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
+                                       suffix=TEMP_SUFFIX)
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output gets the usual mode
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
-    try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
-        os.replace(tmp, path)
+        return tmp
     except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
         raise
+
+
+def _unlink(name: str | None) -> None:
+    if name is not None:
+        try:
+            os.unlink(name)
+        except OSError:
+            pass
+
+
+def _replace_all(pairs: list[tuple[str, Path]]) -> None:
+    """Rename finished temp files over their targets, all or none split by a signal."""
+    try:
+        with _signals_held():
+            for tmp, path in pairs:
+                os.replace(tmp, path)
+    except OSError as exc:
+        for tmp, _ in pairs:
+            _unlink(tmp)
+        raise OutputError(f"cannot write {pairs[0][1]}: {exc.strerror or type(exc).__name__}") from None
+
+
+def _atomic_write(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write through ``write(fh)`` into a temp file next to ``path``, then rename it over ``path``."""
+    _replace_all([(_write_temp(path, write), path)])
 
 
 def write_outputs(chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: str | os.PathLike,
                   fmt: str) -> Path:
     """Write the chunk file and its manifest, each atomically.
 
-    The chunk file is streamed into a temp file that is renamed only when complete, and the
-    manifest is written last: a manifest on disk means its chunk file is complete.
+    The chunk file is streamed into a temp file, the manifest into another; both are renamed
+    into place only when both are complete, with SIGINT/SIGTERM held over the two renames.
 
     Args:
         chunks (Sequence[Chunk]): chunks to export.
@@ -355,8 +413,16 @@ def write_outputs(chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: s
     text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
     target = manifest_path(out)
     tidy_stale_temps(out)
-    _atomic_write(out, lambda fh: write_chunks(chunks, fh, fmt))
-    _atomic_write(target, lambda fh: fh.write(text.encode("utf-8")))
+    # NOTE: both files are finished as temp files first, then renamed together with signals held,
+    # so an interrupted run leaves the old pair or the new pair, never a chunk file whose
+    # manifest is missing or belongs to another run.
+    chunk_tmp = _write_temp(out, lambda fh: write_chunks(chunks, fh, fmt))
+    try:
+        manifest_tmp = _write_temp(target, lambda fh: fh.write(text.encode("utf-8")))
+    except BaseException:
+        _unlink(chunk_tmp)
+        raise
+    _replace_all([(chunk_tmp, out), (manifest_tmp, target)])
     return target
 
 

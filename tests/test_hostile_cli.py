@@ -212,7 +212,9 @@ def test_sigterm_mid_write_exits_143_and_leaves_no_temp_file(tmp_path):
     assert caught, "the temp file was never seen; the write finished too fast"
     assert proc.returncode == 143, err
     assert "Traceback" not in err and err.strip().splitlines() == ["chunking: terminated (SIGTERM)"]
-    assert sorted(os.listdir(out_dir)) == []
+    # no temp file, and the outputs all or nothing: a signal held over the final pair of renames
+    # arrives after them, leaving the complete pair
+    assert sorted(os.listdir(out_dir)) in ([], ["big.jsonl", "big.manifest.json"])
 
 
 def test_stale_temp_files_of_the_same_output_are_tidied(book, tmp_path):
@@ -270,3 +272,34 @@ def test_validate_refuses_a_chunk_field_of_the_wrong_type(export, field, value):
     records[0][field] = value
     line = one_error_line(cli("validate", str(_write_export(d, "bad", records, manifest))), 3)
     assert field in line
+
+
+def test_a_signal_while_the_outputs_are_renamed_leaves_the_complete_pair(tmp_path):
+    """SIGTERM held over the rename of the chunk file and its manifest: both land, then the run
+    ends with 143 (never a new chunk file beside an old manifest)."""
+    import chunking.export as export
+    from chunking.cli import Terminated, _on_sigterm
+
+    out = tmp_path / "o.jsonl"
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    real_replace = os.replace
+    calls = []
+
+    def replace_and_signal(src, dst):  # the signal comes between the two renames
+        real_replace(src, dst)
+        calls.append(dst)
+        if len(calls) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    try:
+        export.os.replace = replace_and_signal
+        try:
+            export.write_outputs([], {"book": {}}, out, "jsonl")
+        except Terminated:
+            pass
+        else:
+            raise AssertionError("the held SIGTERM was never delivered")
+    finally:
+        export.os.replace = real_replace
+        signal.signal(signal.SIGTERM, previous)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl", "o.manifest.json"]
