@@ -30,7 +30,6 @@ from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .headings import Draft, detect_headings
 from .contents import read_contents
-from .kinds import FRONT_WORDS
 from .display import display_headings, outdented_headings
 from .epub import epub_structure
 from .evidence import corroborate, signal_counts
@@ -129,8 +128,6 @@ def _listed(norm: NormalisedBook) -> list[Draft]:
     for e in contents.entries:
         if not (e.confirmed and e.chapter_level and e.offset is not None and e.page is not None):
             continue
-        if e.kind not in ("front", "back") and FRONT_WORDS.match(e.title):
-            continue  # ``4 CONTENTS 3``: a contents page's own running header read as an entry
         printed = f" … {e.printed}" if e.printed else ""
         where = (f"contents p. {e.source_page + 1}: '{(e.number + ' ' + e.title).strip()[:60]}'{printed}"
                  f" -> p. {e.page + 1}")

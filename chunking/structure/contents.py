@@ -712,7 +712,9 @@ def read_contents(norm: NormalisedBook, sections: bool = True) -> Contents:
         return Contents()
     lines = [(index, text) for index in found for _, text in norm.lines[index]]
     raws, _ = _parse_lines(lines)
-    raws = [r for r in raws if _title(r)]
+    # NOTE: a continuation page's running header (its folio, then ``CONTENTS``) parses as a
+    # numbered entry ``4 CONTENTS`` with the next entry's number as its page: not an entry.
+    raws = [r for r in raws if _title(r) and not (r.number and _CONTENTS_HEADING.match(_title(r)))]
     _letter_numbers(raws)
     kinds = _kinds(raws)
     entries = [ContentsEntry(title=_title(r), number=r.number.rstrip("."), kind=kind, level=level,
