@@ -342,7 +342,7 @@ def coverage_figure(book: Book, chunks: Sequence[Chunk], *, columns: int = 40) -
 
 @dataclass(frozen=True)
 class OverlapStats:
-    """The line of figures under the overlap heatmaps (definitions: ``chunking.scorecard``).
+    """The line of figures under the overlap heatmaps (definitions: ``chunking.analysis.scorecard``).
 
     Attributes:
         inflation (float): tokens emitted (sum of chunk token counts) ÷ book tokens.
@@ -362,7 +362,7 @@ def overlap_stats(score: dict, chunks: Sequence[Chunk]) -> OverlapStats:
     """Split the neighbours' shared tokens into within/across chapters using a scorecard.
 
     Args:
-        score (dict): ``chunking.scorecard.scorecard(chunks, tokenized, policy)``.
+        score (dict): ``chunking.analysis.scorecard.scorecard(chunks, tokenized, policy)``.
         chunks (Sequence[Chunk]): the same chunks, in order.
     """
     shared = sum(max(0, min(p.token_end, c.token_end) - c.token_start) for p, c in zip(chunks, chunks[1:]))

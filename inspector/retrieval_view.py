@@ -17,11 +17,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from chunking.errors import UsageError
-from chunking.evaluate import DROP_SHARE, PolicyScore, evaluate_chunks, sample_probes
-from chunking.locate import ChunkMatch, Location, SearchSpace, locate, match_chunks
+from chunking.retrieval.evaluate import DROP_SHARE, PolicyScore, evaluate_chunks, sample_probes
+from chunking.retrieval.locate import ChunkMatch, Location, SearchSpace, locate, match_chunks
 from chunking.models import Book
 from chunking.policy import Policy
-from chunking.search import ChunkIndex, SearchHit, highlight_spans
+from chunking.retrieval.search import ChunkIndex, SearchHit, highlight_spans
 from inspector import render
 from inspector.safe import md
 from inspector.state import PLOTLY_CONFIG, AppRun

@@ -38,7 +38,7 @@ from chunking.errors import ChunkingError, PolicyError
 from chunking.ingest import load_book
 from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES, Book, Chunk
 from chunking.policy import Policy
-from chunking.scorecard import scorecard
+from chunking.analysis.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.structure_file import (Correction, StructureFile, StructureFileError, apply_corrections,
                                      corrections_digest)
@@ -367,7 +367,7 @@ class AppRun:
 
     @property
     def score(self) -> dict[str, Any]:
-        """``chunking.scorecard.scorecard`` of the chunks (cached per book and policy)."""
+        """``chunking.analysis.scorecard.scorecard`` of the chunks (cached per book and policy)."""
         return _score(self.source.sha256, self._items, self.tokenized, self.chunks)
 
     @property

@@ -4,7 +4,7 @@ boundary strips on one page axis, boundary diff against P1, and overlaid token-s
 import pandas as pd
 import streamlit as st
 
-from chunking.compare import boundary_diff, policy_label, scorecard_rows
+from chunking.analysis.compare import boundary_diff, policy_label, scorecard_rows
 from chunking.errors import PolicyError
 from chunking.models import STRATEGIES
 from chunking.policy import parse_policy

@@ -3,7 +3,7 @@ self-retrieval proxy of retrieval quality per policy (tabs drawn by ``inspector.
 
 import streamlit as st
 
-from chunking.compare import policy_label
+from chunking.analysis.compare import policy_label
 from chunking.models import STRATEGIES
 from inspector import retrieval_view, state, views
 

@@ -19,7 +19,7 @@ import inspector.state
 from chunking.ingest import load_book
 from chunking.models import END_REASONS
 from chunking.policy import Policy
-from chunking.scorecard import scorecard
+from chunking.analysis.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 from inspector import figures, tables

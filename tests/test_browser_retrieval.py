@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from browser_harness import TIMEOUT_MS, app_url, browser, open_page, page, wait_idle  # noqa: F401
 from chunking.ingest import load_book
-from chunking.locate import SearchSpace, locate
+from chunking.retrieval.locate import SearchSpace, locate
 
 pytestmark = pytest.mark.browser
 

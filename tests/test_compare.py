@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_scorecard import CH1, CH2, chunk_at, make_book
 
-from chunking.compare import better_marks, boundaries, boundary_diff, policy_label, run_policies
+from chunking.analysis.compare import better_marks, boundaries, boundary_diff, policy_label, run_policies
 from chunking.policy import Policy
-from chunking.scorecard import SCORE_DIRECTIONS, scorecard
+from chunking.analysis.scorecard import SCORE_DIRECTIONS, scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 

@@ -10,9 +10,9 @@ import pytest
 from test_scorecard import CH1, CH2
 
 from chunking.cli import main
-from chunking.compare import run_policies
+from chunking.analysis.compare import run_policies
 from chunking.policy import Policy, parse_policy
-from chunking.scorecard import SCORE_DIRECTIONS
+from chunking.analysis.scorecard import SCORE_DIRECTIONS
 
 REQUIRED = {
     "chunks",

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from chunking.compare import boundary_diff, policy_label, scorecard_rows
+from chunking.analysis.compare import boundary_diff, policy_label, scorecard_rows
 from chunking.ingest import load_book
 from chunking.models import STRATEGIES
 from chunking.policy import Policy
-from chunking.scorecard import scorecard
+from chunking.analysis.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 

@@ -1,13 +1,13 @@
-"""Self-retrieval evaluation (chunking.evaluate): metrics on a hand-computed case, determinism."""
+"""Self-retrieval evaluation (chunking.retrieval.evaluate): metrics on a hand-computed case, determinism."""
 
 from __future__ import annotations
 
 import pytest
 
-from chunking.evaluate import (DROP_SHARE, Probe, chapter_share, evaluate_chunks, make_query, sample_probes,
+from chunking.retrieval.evaluate import (DROP_SHARE, Probe, chapter_share, evaluate_chunks, make_query, sample_probes,
                                span_metrics)
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
-from chunking.search import ChunkIndex
+from chunking.retrieval.search import ChunkIndex
 from chunking.tokens import tokenize
 
 CH1 = "Alpha beta gamma delta. Kiwi mango papaya."

@@ -1,4 +1,4 @@
-"""Passage lookup (chunking.locate): exact spans of the canonical text, found robustly."""
+"""Passage lookup (chunking.retrieval.locate): exact spans of the canonical text, found robustly."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from chunking.errors import UsageError
 from chunking.ingest import load_book
-from chunking.locate import (MAX_PASSAGE, SearchSpace, edge_context, locate, match_chunks, normalise,
+from chunking.retrieval.locate import (MAX_PASSAGE, SearchSpace, edge_context, locate, match_chunks, normalise,
                              page_at)
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
 from chunking.policy import Policy

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from chunking.compare import policy_label
-from chunking.evaluate import evaluate_chunks, sample_probes
+from chunking.analysis.compare import policy_label
+from chunking.retrieval.evaluate import evaluate_chunks, sample_probes
 from chunking.ingest import load_book
-from chunking.locate import SearchSpace, locate, match_chunks
+from chunking.retrieval.locate import SearchSpace, locate, match_chunks
 from chunking.models import STRATEGIES
 from chunking.policy import Policy
-from chunking.search import ChunkIndex
+from chunking.retrieval.search import ChunkIndex
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 

@@ -8,7 +8,7 @@ import pytest
 
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
 from chunking.policy import Policy
-from chunking.scorecard import (
+from chunking.analysis.scorecard import (
     SCORE_DIRECTIONS,
     ends_cleanly,
     pk,

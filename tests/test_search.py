@@ -1,9 +1,9 @@
-"""BM25 search over one policy's chunks (chunking.search)."""
+"""BM25 search over one policy's chunks (chunking.retrieval.search)."""
 
 from __future__ import annotations
 
 from chunking.models import Book, Chunk, Diagnostics, Heading, Page
-from chunking.search import ChunkIndex, crosses_chapter, highlight_spans, query_terms
+from chunking.retrieval.search import ChunkIndex, crosses_chapter, highlight_spans, query_terms
 
 TEXTS = [
     "Vectors are created with the function c and indexed with square brackets.",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json as jsonlib
 import sys
 
-from ..compare import PolicyRun, policy_label, run_policies, scorecard_rows
+from ..analysis.compare import PolicyRun, policy_label, run_policies, scorecard_rows
 from ..errors import ValidationFailure
 from ..models import STRATEGIES
 from ..policy import Policy, parse_policy

@@ -1,6 +1,6 @@
 """``python -m chunking evaluate BOOK [--policy …]… [-n 200] [-k 5] [--seed 0] [--json]``.
 
-Self-retrieval evaluation (``chunking.evaluate``): ``n`` sentences drawn with ``seed`` become
+Self-retrieval evaluation (``chunking.retrieval.evaluate``): ``n`` sentences drawn with ``seed`` become
 damaged queries; each policy's chunks are searched with BM25 and scored on hit@k, chapter
 precision@k and Chroma-style token IoU / precision / recall. Without ``--policy`` every strategy
 is evaluated at the default policy. Prints a table, or with ``--json`` a list of ``{"policy", "n",
@@ -12,10 +12,10 @@ from __future__ import annotations
 import json as jsonlib
 
 from ..errors import UsageError
-from ..evaluate import PolicyScore, evaluate_chunks, sample_probes
+from ..retrieval.evaluate import PolicyScore, evaluate_chunks, sample_probes
 from ..models import STRATEGIES
 from ..policy import Policy
-from ..search import ChunkIndex
+from ..retrieval.search import ChunkIndex
 from ..structure_file import load_optional
 from .search import chunked_runs, parse_policies
 

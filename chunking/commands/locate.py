@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from ..locate import Location, SearchSpace, locate, match_chunks
+from ..retrieval.locate import Location, SearchSpace, locate, match_chunks
 from ..policy import Policy
 from ..structure_file import load_optional
 from .search import chunked_runs, parse_policies

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..compare import chunk_policies, policy_label
+from ..analysis.compare import chunk_policies, policy_label
 from ..errors import UsageError
 from ..models import Book, Chunk
 from ..policy import Policy, parse_policy
-from ..search import ChunkIndex
+from ..retrieval.search import ChunkIndex
 from ..structure_file import load_optional, salted
 from ..tokens import TokenizedBook
 

@@ -20,7 +20,7 @@ import bm25s
 import numpy as np
 from bm25s.tokenization import Tokenizer
 
-from .models import CHAPTER_LEVEL_KINDS, Book, Chunk
+from ..models import CHAPTER_LEVEL_KINDS, Book, Chunk
 
 TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 """bm25s's word pattern; highlighting uses the same so a highlighted word is a matched term."""
@@ -91,7 +91,7 @@ def crosses_chapter(book: Book, chunk: Chunk, starts: Sequence[int] | None = Non
     lo = bisect.bisect_right(starts, chunk.char_start)
     hi = bisect.bisect_left(starts, chunk.char_end)
     # NOTE: "strictly inside" means the chunk holds non-whitespace text before the heading, as
-    # ``chunking.scorecard`` counts a crossing; blank lines and then the heading do not cross.
+    # ``chunking.analysis.scorecard`` counts a crossing; blank lines and then the heading do not cross.
     return any(book.text[chunk.char_start:starts[i]].strip() for i in range(lo, hi))
 
 

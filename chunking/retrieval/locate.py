@@ -36,8 +36,8 @@ from typing import Any, Sequence
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from .errors import UsageError
-from .models import CHAPTER_LEVEL_KINDS, Book, Chunk
+from ..errors import UsageError
+from ..models import CHAPTER_LEVEL_KINDS, Book, Chunk
 
 ANCHOR_LEN = 12
 """Characters of the search space per anchor n-gram (about two words)."""

@@ -43,11 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .models import CHAPTER_LEVEL_KINDS, Book, Chunk
-from .policy import Policy
+from ..models import CHAPTER_LEVEL_KINDS, Book, Chunk
+from ..policy import Policy
 
 if TYPE_CHECKING:  # NOTE: only for annotations; the scorecard reads .book/.n_tokens/.token_at_char
-    from .tokens import TokenizedBook
+    from ..tokens import TokenizedBook
 
 SCORE_DIRECTIONS: dict[str, str | None] = {
     "chunks": None,

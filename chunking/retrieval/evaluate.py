@@ -2,12 +2,12 @@
 
 Contract: ``sample_probes(tokenized, n, seed)`` draws up to ``n`` sentences of the book; the same
 book, ``n`` and ``seed`` always give the same sentences and queries. ``evaluate_chunks(probes,
-index, k)`` retrieves the top ``k`` chunks of one policy (BM25, ``chunking.search``) for every
+index, k)`` retrieves the top ``k`` chunks of one policy (BM25, ``chunking.retrieval.search``) for every
 probe's query and averages the metrics below. It is a *proxy*: the "question" is a damaged copy
 of a sentence, so it measures how well a policy's chunks keep a sentence findable and whole, not
 answer quality.
 
-Probes. Sentences come from ``chunking.locate.sentence_starts`` (headings also end one); a candidate has
+Probes. Sentences come from ``chunking.retrieval.locate.sentence_starts`` (headings also end one); a candidate has
 ``MIN_WORDS``–``MAX_WORDS`` words and at least ``MIN_LETTER_SHARE`` letters among its non-space
 characters (code and tables are skipped). Its query keeps its words (bm25s's word pattern,
 lower-cased) minus English stop words, then drops ``DROP_SHARE`` of the rest, chosen by a
@@ -42,11 +42,11 @@ import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
 from .locate import sentence_starts
-from .models import Chunk
+from ..models import Chunk
 from .search import TOKEN_PATTERN, ChunkIndex, chapter_starts
 
 if TYPE_CHECKING:  # NOTE: only for annotations; probes read .book and .char_starts
-    from .tokens import TokenizedBook
+    from ..tokens import TokenizedBook
 
 MIN_WORDS = 8
 MAX_WORDS = 60

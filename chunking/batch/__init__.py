@@ -12,7 +12,7 @@ OUTDIR [--workers N]`` calls. Contract:
 * a book whose manifest already records the same sha256, policy and format, a passing
   validation and an existing chunk file is skipped, so an interrupted run resumes;
 * a failing book is reported at the end (one line each) and never stops the others, not even when
-  the OS kills its worker process (``chunking.workerpool``: only that book fails, exit code 1);
+  the OS kills its worker process (``chunking.batch.workerpool``: only that book fails, exit code 1);
   the exit code is 0 only when no book failed;
 * a structure file beside a book (``b.pdf.structure.json``, else ``b.structure.json``) is applied
   to that book, as ``--structure-file`` would (its digest salts the ids, its manifest records it);
@@ -30,10 +30,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .errors import ChunkingError, UsageError
-from .export import manifest_path, write_outputs
-from .policy import Policy
-from .readers import SUPPORTED_EXTENSIONS
+from ..errors import ChunkingError, UsageError
+from ..export import manifest_path, write_outputs
+from ..policy import Policy
+from ..readers import SUPPORTED_EXTENSIONS
 from .workerpool import TaskRaised, WorkerDied, imap_unordered
 
 _SUFFIX = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "langchain": ".jsonl"}
@@ -132,7 +132,7 @@ def structure_file_for(book: Path) -> Path | None:
 
 def _with_structure(book: Path, policy: Policy):
     """The book's structure file (or None) and the policy salted with its digest."""
-    from .structure_file import load_structure_file
+    from ..structure_file import load_structure_file
 
     found = structure_file_for(book)
     if found is None:
@@ -147,7 +147,7 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
     Never raises for a bad book: every failure becomes an ``Outcome`` carrying the exit code the
     single-book CLI would have returned, so one book can never stop the batch.
     """
-    from .pipeline import run_book
+    from ..pipeline import run_book
 
     try:
         sf, policy = _with_structure(book, policy)

@@ -24,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from .ingest import load_book
-from .models import Book, Chunk
-from .policy import Policy
+from ..ingest import load_book
+from ..models import Book, Chunk
+from ..policy import Policy
 from .scorecard import SCORE_DIRECTIONS, scorecard
-from .strategies import chunk_book
-from .tokens import TokenizedBook, tokenize
-from .validate import ValidationReport, validate_chunks
+from ..strategies import chunk_book
+from ..tokens import TokenizedBook, tokenize
+from ..validate import ValidationReport, validate_chunks
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class PolicyRun:
         policy (Policy): the policy.
         tokenized (TokenizedBook): the tokenized book the chunks were cut from.
         chunks (list[Chunk]): the chunk set.
-        scorecard (dict[str, Any]): ``chunking.scorecard.scorecard`` of the chunk set.
+        scorecard (dict[str, Any]): ``chunking.analysis.scorecard.scorecard`` of the chunk set.
         report (ValidationReport): rules 1–7 checked on the chunk set.
     """
 
