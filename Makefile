@@ -33,4 +33,5 @@ chromium:
 # real-browser tests.
 test: install chromium
 	$(BIN)/ruff check chunking inspector pages app.py bench
+	$(BIN)/ruff format --check chunking inspector pages app.py bench
 	$(BIN)/python -m pytest -n 2 -q

@@ -97,7 +97,9 @@ def cpu_split(server_pid: int) -> tuple[float, float]:
 def expected_counts(book: Path, max_tokens: list[int]) -> tuple[int, dict[int, int]]:
     """Pages of ``book`` and its chunk count under the default policy with each ``max_tokens``."""
     tokenized = tokenize(load_book(book))
-    return len(tokenized.book.pages), {m: len(chunk_book(tokenized, Policy(max_tokens=m))) for m in max_tokens}
+    return len(tokenized.book.pages), {
+        m: len(chunk_book(tokenized, Policy(max_tokens=m))) for m in max_tokens
+    }
 
 
 def _wait_js(page: Page, script: str, arg: list) -> None:
@@ -147,8 +149,12 @@ def slide_max_tokens(page: Page, server_pid: int, wait) -> Timing:
 def one_run(browser, book: str, pages: int, counts: dict[int, int], moves: int) -> dict[str, list[Timing]]:
     """A fresh app server and session: first render (cold, then warm), then slider moves on two pages."""
     proc, url = start_app()
-    out: dict[str, list[Timing]] = {"first_render_cold": [], "first_render_warm": [], "slider_home": [],
-                                    "slider_boundaries": []}
+    out: dict[str, list[Timing]] = {
+        "first_render_cold": [],
+        "first_render_warm": [],
+        "slider_home": [],
+        "slider_boundaries": [],
+    }
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(TIMEOUT_MS)
     try:
@@ -164,13 +170,18 @@ def one_run(browser, book: str, pages: int, counts: dict[int, int], moves: int) 
         wait_idle(page)
         out["first_render_warm"].append(choose_sample(page, proc.pid, book, pages, counts[default]))
         for _ in range(moves):
-            out["slider_home"].append(slide_max_tokens(page, proc.pid, lambda v: _wait_metrics(page, {"Chunks": counts[v]})))
+            out["slider_home"].append(
+                slide_max_tokens(page, proc.pid, lambda v: _wait_metrics(page, {"Chunks": counts[v]}))
+            )
         page.get_by_test_id("stSidebarNav").get_by_role("link", name="Boundaries").click()
         page.wait_for_url("**/Boundaries", timeout=TIMEOUT_MS)
         wait_idle(page)
         for _ in range(moves):
-            out["slider_boundaries"].append(slide_max_tokens(
-                page, proc.pid, lambda v: _wait_js(page, _FIGURE_JS, [list(END_REASONS), counts[v]])))
+            out["slider_boundaries"].append(
+                slide_max_tokens(
+                    page, proc.pid, lambda v: _wait_js(page, _FIGURE_JS, [list(END_REASONS), counts[v]])
+                )
+            )
     finally:
         context.close()
         stop_app(proc)
@@ -180,8 +191,16 @@ def one_run(browser, book: str, pages: int, counts: dict[int, int], moves: int) 
 def report(results: dict[str, list[Timing]], book: str, pages: int, runs: int, moves: int) -> str:
     """The Markdown block for ``bench/RESULTS.md``."""
     rows = [
-        ("first render after choosing the book, cold (read + tokenize + chunk)", "first_render_cold", "first_render_s"),
-        ("first render after choosing the book again, warm (cached book)", "first_render_warm", "first_render_s"),
+        (
+            "first render after choosing the book, cold (read + tokenize + chunk)",
+            "first_render_cold",
+            "first_render_s",
+        ),
+        (
+            "first render after choosing the book again, warm (cached book)",
+            "first_render_warm",
+            "first_render_s",
+        ),
         ("Max tokens slider −16 → home Chunks metric updated", "slider_home", "slider_s"),
         ("Max tokens slider −16 → Boundaries figure holds the new chunks", "slider_boundaries", "slider_s"),
     ]
@@ -201,8 +220,10 @@ def report(results: dict[str, list[Timing]], book: str, pages: int, runs: int, m
         wall, server, browser = (list(col) for col in zip(*results[key]))
         med = statistics.median(wall)
         verdict = "**met**" if med <= TARGETS[target] else "**NOT met**"
-        lines.append(f"| {label} | {med:.2f} | {max(wall):.2f} | {statistics.median(server):.2f} | "
-                     f"{statistics.median(browser):.2f} | ≤ {TARGETS[target]:.0f} s | {verdict} |")
+        lines.append(
+            f"| {label} | {med:.2f} | {max(wall):.2f} | {statistics.median(server):.2f} | "
+            f"{statistics.median(browser):.2f} | ≤ {TARGETS[target]:.0f} s | {verdict} |"
+        )
     return "\n".join(lines)
 
 
@@ -216,8 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     runs = max(5, args.runs)
     book = args.book or max((ROOT / "sample_books").glob("*.pdf"), key=lambda p: p.stat().st_size).name
     default = Policy().max_tokens
-    pages, counts = expected_counts(ROOT / "sample_books" / book,
-                                    [default - STEP * k for k in range(2 * args.moves + 1)])
+    pages, counts = expected_counts(
+        ROOT / "sample_books" / book, [default - STEP * k for k in range(2 * args.moves + 1)]
+    )
     results: dict[str, list[Timing]] = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -225,8 +247,11 @@ def main(argv: list[str] | None = None) -> int:
             for r in range(runs):
                 for key, values in one_run(browser, book, pages, counts, args.moves).items():
                     results.setdefault(key, []).extend(values)
-                print(f"run {r + 1}/{runs}: " + ", ".join(f"{k} {statistics.median(t[0] for t in v):.2f}s"
-                                                          for k, v in results.items()), file=sys.stderr)
+                print(
+                    f"run {r + 1}/{runs}: "
+                    + ", ".join(f"{k} {statistics.median(t[0] for t in v):.2f}s" for k, v in results.items()),
+                    file=sys.stderr,
+                )
         finally:
             browser.close()
     block = report(results, book, pages, runs, args.moves)

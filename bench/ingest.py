@@ -84,8 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result['book']}: {result['pages']} pages, median of {result['runs']} runs")
         print(f"  plain page.get_text(): {result['plain_get_text_s']:.3f} s")
         print(f"  load_book (read + normalise + structure): {result['load_book_s']:.3f} s")
-        print(f"  ratio: {result['ratio']:.2f}x wall, {result['cpu_ratio']:.2f}x CPU "
-              f"(target <= {TARGET_RATIO}x)")
+        print(
+            f"  ratio: {result['ratio']:.2f}x wall, {result['cpu_ratio']:.2f}x CPU "
+            f"(target <= {TARGET_RATIO}x)"
+        )
     return 0
 
 

@@ -72,8 +72,13 @@ def process_time(args: list[str], runs: int) -> float:
     """Median wall time of a whole ``python`` process (after one warm-up run)."""
 
     def once() -> None:
-        subprocess.run([sys.executable, *args], cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, *args],
+            cwd=ROOT,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     return median_time(once, runs)
 
@@ -83,10 +88,12 @@ def rule1_edges(tb, chunks) -> str:
     enc = get_encoding(tb.encoding)
     cs, text = tb.char_starts, tb.book.text
     starts = range(0, max(tb.n_tokens - 512, 0), 392)
-    over = sum(len(enc.encode_ordinary(text[cs[a]:cs[a + 512]])) > 512 for a in starts)
+    over = sum(len(enc.encode_ordinary(text[cs[a] : cs[a + 512]])) > 512 for a in starts)
     unsafe = sum(not (is_cut(tb, c.token_start) and is_cut(tb, c.token_end)) for c in chunks)
-    return (f"naive 512/120 windows re-encoding to > 512 tokens: {over} of {len(starts)}; "
-            f"chunks with an edge that is not a safe cut (re-encoded by the chunker): {unsafe} of {len(chunks)}")
+    return (
+        f"naive 512/120 windows re-encoding to > 512 tokens: {over} of {len(starts)}; "
+        f"chunks with an edge that is not a safe cut (re-encoded by the chunker): {unsafe} of {len(chunks)}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,25 +108,36 @@ def main(argv: list[str] | None = None) -> int:
     tb = tokenize(book)
     encode = median_time(lambda: enc.encode_ordinary(book.text), args.runs)
     rows: list[tuple[str, float, float, str]] = [("tiktoken encode_ordinary (reference)", encode, 1.0, "")]
-    rows.append(("tokenize (offsets, pages, fences)", median_time(lambda: tokenize(book), args.runs),
-                 0.0, ""))
+    rows.append(
+        ("tokenize (offsets, pages, fences)", median_time(lambda: tokenize(book), args.runs), 0.0, "")
+    )
     chunks = []
     for label, policy in POLICIES.items():
         t = median_time(lambda p=policy: chunk_book(tb, p), args.runs)
         rows.append((f"re-chunk {label}", t, 0.0, "<= 0.4"))
         chunks.append((policy, chunk_book(tb, policy)))
     policy, default_chunks = chunks[0]
-    rows.append(("validate_chunks (re-encodes every chunk)",
-                 median_time(lambda: validate_chunks(default_chunks, tb, policy), args.runs), 0.0, ""))
+    rows.append(
+        (
+            "validate_chunks (re-encodes every chunk)",
+            median_time(lambda: validate_chunks(default_chunks, tb, policy), args.runs),
+            0.0,
+            "",
+        )
+    )
     rows.append(("render jsonl", median_time(lambda: render(default_chunks, "jsonl"), args.runs), 0.0, ""))
     rows = [(name, t, t / encode, target) for name, t, _, target in rows]
 
     with tempfile.TemporaryDirectory() as tmp:
         floor = process_time(["-c", FLOOR, args.book], args.runs)
-        cli = process_time(["-m", "chunking", "chunk", args.book, "-o", str(Path(tmp) / "out.jsonl")], args.runs)
+        cli = process_time(
+            ["-m", "chunking", "chunk", args.book, "-o", str(Path(tmp) / "out.jsonl")], args.runs
+        )
 
-    print(f"book: {Path(args.book).name}, {len(book.pages)} pages, {len(book.text):,} chars, "
-          f"{tb.n_tokens:,} tokens; median of {args.runs} runs\n")
+    print(
+        f"book: {Path(args.book).name}, {len(book.pages)} pages, {len(book.text):,} chars, "
+        f"{tb.n_tokens:,} tokens; median of {args.runs} runs\n"
+    )
     print("| step | seconds | ÷ encode | target |")
     print("|---|---:|---:|---|")
     for name, t, ratio, target in rows:
@@ -129,7 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| process | seconds | ÷ floor | target |")
     print("|---|---:|---:|---|")
     print(f"| floor: same imports + get_text() + encode_ordinary | {floor:.3f} | 1.000 | |")
-    print(f"| python -m chunking chunk BOOK -o OUT | {cli:.3f} | {ratio:.3f} | <= 1.5{' ✓' if ratio <= 1.5 else ' ✗'} |")
+    print(
+        f"| python -m chunking chunk BOOK -o OUT | {cli:.3f} | {ratio:.3f} | <= 1.5{' ✓' if ratio <= 1.5 else ' ✗'} |"
+    )
     print(f"\nrule 1 at slice edges: {rule1_edges(tb, default_chunks)}")
     return 0
 

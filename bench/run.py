@@ -42,7 +42,15 @@ OURS = ("baseline", "floor", "ingest", "rechunk", "cli")
 SCALE_PAGES = 2000
 """The memory target applies to books of this many pages and more (the scale case)."""
 TARGETS = {"rechunk_vs_encode": 0.4, "cli_vs_floor": 1.5, "memory_text_factor": 4}
-VERSIONS = ("pymupdf", "tiktoken", "numpy", "langchain-text-splitters", "chonkie", "semchunk", "llama-index-core")
+VERSIONS = (
+    "pymupdf",
+    "tiktoken",
+    "numpy",
+    "langchain-text-splitters",
+    "chonkie",
+    "semchunk",
+    "llama-index-core",
+)
 PEER_LABELS = {
     "lc-token": "LangChain TokenTextSplitter",
     "chonkie-token": "Chonkie TokenChunker",
@@ -87,8 +95,18 @@ def measure(system: str, book: Path, work: Path, text: Path, modules: Path) -> d
         cmd = [sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(work / "cli.jsonl")]
         return run_process(cmd)
     target = work / "tiny.pdf" if system == "baseline" else book
-    cmd = [sys.executable, str(HERE / "systems.py"), system, str(target), "--out", str(out),
-           "--text", str(text), "--modules", str(modules)]
+    cmd = [
+        sys.executable,
+        str(HERE / "systems.py"),
+        system,
+        str(target),
+        "--out",
+        str(out),
+        "--text",
+        str(text),
+        "--modules",
+        str(modules),
+    ]
     result = run_process(cmd)
     result.update(json.loads(out.read_text()))
     return result
@@ -146,7 +164,9 @@ def summarise(result: dict) -> dict:
     checks["paired"] = {
         "rechunk_vs_encode": _paired(raw["rechunk"], "rechunk_cpu", raw["rechunk"], "encode_cpu"),
         "cli_vs_floor": _paired(raw["cli"], "wall_cpu", raw["floor"], "wall_cpu"),
-        "ours_vs_fastest_peer": _paired(raw["rechunk"], "ours_cpu", raw[fastest], "step_cpu") if fastest else None,
+        "ours_vs_fastest_peer": _paired(raw["rechunk"], "ours_cpu", raw[fastest], "step_cpu")
+        if fastest
+        else None,
     }
     text_mib = info["text_bytes"] / 2**20
     memory = {"limit": TARGETS["memory_text_factor"] * text_mib + peak["baseline"], "cli": peak["cli"]}
@@ -168,7 +188,9 @@ def table(result: dict, s: dict, runs: int) -> str:
     info, m, peak = result["info"], s["m"], s["peak"]
     r = m["rechunk"]
 
-    def row(system: str, key: str, label: str, floor: str | None, encode: bool = False, rss: bool = False) -> str:
+    def row(
+        system: str, key: str, label: str, floor: str | None, encode: bool = False, rss: bool = False
+    ) -> str:
         return _row(system, label, m, key, floor, encode, peak[system] if rss else None)
 
     lines = [
@@ -177,30 +199,64 @@ def table(result: dict, s: dict, runs: int) -> str:
         f"{info['headings']} headings ({info['structure']})",
         "",
         f"Medians of {runs} runs, one fresh process per run and system, runs interleaved. Ratios use CPU time "
-        "(the machine is shared; wall time also measures the other work on it): \"× floor\" compares process rows "
-        "with the floor process and in-process steps with the floor's in-process work; \"× encode\" compares "
+        '(the machine is shared; wall time also measures the other work on it): "× floor" compares process rows '
+        'with the floor process and in-process steps with the floor\'s in-process work; "× encode" compares '
         "with tiktoken `encode_ordinary` of the same canonical text. Peak RSS: maximum over runs, MiB.",
         "",
         "| system: what is timed | wall s | CPU s | × floor | × encode | peak RSS MiB |",
         "|---|---:|---:|---:|---:|---:|",
-        row("floor", "wall", "**floor, process**: python + the CLI's imports + get_text + encode_ordinary", "wall",
-            rss=True),
+        row(
+            "floor",
+            "wall",
+            "**floor, process**: python + the CLI's imports + get_text + encode_ordinary",
+            "wall",
+            rss=True,
+        ),
         row("floor", "extract", "floor step: PyMuPDF `page.get_text()` over all pages", "floor"),
         row("floor", "encode", "floor step: tiktoken `encode_ordinary` of that text", "floor"),
-        row("baseline", "wall", "baseline: the CLI on a 1-page PDF (interpreter, imports, vocabulary)", "wall",
-            rss=True),
-        row("cli", "wall", "**ours: CLI end to end** `python -m chunking chunk BOOK -o out.jsonl`", "wall", rss=True),
+        row(
+            "baseline",
+            "wall",
+            "baseline: the CLI on a 1-page PDF (interpreter, imports, vocabulary)",
+            "wall",
+            rss=True,
+        ),
+        row(
+            "cli",
+            "wall",
+            "**ours: CLI end to end** `python -m chunking chunk BOOK -o out.jsonl`",
+            "wall",
+            rss=True,
+        ),
         row("ingest", "load", "ours: `load_book` (read + normalise + structure)", "floor", rss=True),
-        row("rechunk", "encode", "ours' text: tiktoken `encode_ordinary` of the canonical text", "floor", True),
+        row(
+            "rechunk", "encode", "ours' text: tiktoken `encode_ordinary` of the canonical text", "floor", True
+        ),
         row("rechunk", "tokenize", "ours: `tokenize` (tokens, char offsets, fences)", "floor", True),
-        row("rechunk", "rechunk", "**ours: re-chunk** `chunk_book` on a TokenizedBook, 512/120", "floor", True),
-        row("rechunk", "ours", "**ours: text → chunks** `tokenize` + `chunk_book` (pages, chapters, ids)", "floor",
-            True, rss=True),
+        row(
+            "rechunk", "rechunk", "**ours: re-chunk** `chunk_book` on a TokenizedBook, 512/120", "floor", True
+        ),
+        row(
+            "rechunk",
+            "ours",
+            "**ours: text → chunks** `tokenize` + `chunk_book` (pages, chapters, ids)",
+            "floor",
+            True,
+            rss=True,
+        ),
     ]
     for p in PEERS:
         if p in m:
-            lines.append(row(p, "step", f"peer: {PEER_LABELS[p]} ({m[p]['chunks']:.0f} chunks, no pages/chapters)",
-                             "floor", True, rss=True))
+            lines.append(
+                row(
+                    p,
+                    "step",
+                    f"peer: {PEER_LABELS[p]} ({m[p]['chunks']:.0f} chunks, no pages/chapters)",
+                    "floor",
+                    True,
+                    rss=True,
+                )
+            )
     for p, why in result["missing"].items():
         lines.append(f"| peer: {PEER_LABELS[p]}: not measured ({why}) | | | | | |")
     cpu, wall, paired = s["checks"]["cpu"], s["checks"]["s"], s["checks"]["paired"]
@@ -223,46 +279,72 @@ def table(result: dict, s: dict, runs: int) -> str:
     ]
     if cpu["fastest_peer"]:
         fp = cpu["fastest_peer"]
-        lines.append(f"- faster than every peer's chunking step (text → chunks): ours {r['ours_cpu']:.3f} s CPU vs the "
-                     f"fastest peer, {PEER_LABELS[fp]}, {m[fp]['step_cpu']:.3f} s = {cpu['ours_vs_fastest_peer']:.2f}× "
-                     f"(paired {paired['ours_vs_fastest_peer']:.2f}×; wall {wall['ours_vs_fastest_peer']:.2f}× vs "
-                     f"{PEER_LABELS[wall['fastest_peer']]}) — {ok('ours_vs_fastest_peer', 0.999)}; re-chunk alone: "
-                     f"{r['rechunk_cpu'] / m[fp]['step_cpu']:.2f}× that peer")
+        lines.append(
+            f"- faster than every peer's chunking step (text → chunks): ours {r['ours_cpu']:.3f} s CPU vs the "
+            f"fastest peer, {PEER_LABELS[fp]}, {m[fp]['step_cpu']:.3f} s = {cpu['ours_vs_fastest_peer']:.2f}× "
+            f"(paired {paired['ours_vs_fastest_peer']:.2f}×; wall {wall['ours_vs_fastest_peer']:.2f}× vs "
+            f"{PEER_LABELS[wall['fastest_peer']]}) — {ok('ours_vs_fastest_peer', 0.999)}; re-chunk alone: "
+            f"{r['rechunk_cpu'] / m[fp]['step_cpu']:.2f}× that peer"
+        )
     else:
-        lines.append("- faster than every peer's chunking step: not measured, no peer installed "
-                     "(`pip install -r requirements-bench.txt`)")
+        lines.append(
+            "- faster than every peer's chunking step: not measured, no peer installed "
+            "(`pip install -r requirements-bench.txt`)"
+        )
     mem = s["memory"]
     # NOTE: issue 7 sets the memory target for the 2,000-page case; on a small book the limit is
     # the baseline plus a few MiB, so there it is shown for reference only.
     if info["pages"] < SCALE_PAGES:
         verdict = "reference only (target: 2,000 pages)"
     else:
-        verdict = "**met**" if mem["cli"] <= mem["limit"] else f"**NOT met** (by {mem['cli'] - mem['limit']:.0f} MiB)"
-    lines.append(f"- CLI peak memory ≤ {TARGETS['memory_text_factor']} × text ({s['text_mib']:.1f} MiB) + baseline "
-                 f"({peak['baseline']:.0f} MiB) = {mem['limit']:.0f} MiB: {mem['cli']:.0f} MiB — {verdict} "
-                 f"(the floor process itself peaks at {peak['floor']:.0f} MiB)")
+        verdict = (
+            "**met**"
+            if mem["cli"] <= mem["limit"]
+            else f"**NOT met** (by {mem['cli'] - mem['limit']:.0f} MiB)"
+        )
+    lines.append(
+        f"- CLI peak memory ≤ {TARGETS['memory_text_factor']} × text ({s['text_mib']:.1f} MiB) + baseline "
+        f"({peak['baseline']:.0f} MiB) = {mem['limit']:.0f} MiB: {mem['cli']:.0f} MiB — {verdict} "
+        f"(the floor process itself peaks at {peak['floor']:.0f} MiB)"
+    )
     return "\n".join(lines)
 
 
 def machine() -> str:
     """Machine, load and versions, as Markdown bullets."""
-    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                if ln.startswith("model name")), platform.processor() or "?")
-    mem = next((int(ln.split()[1]) / 2**20 for ln in Path("/proc/meminfo").read_text().splitlines()
-                if ln.startswith("MemTotal")), 0)
+    cpu = next(
+        (
+            ln.split(":", 1)[1].strip()
+            for ln in Path("/proc/cpuinfo").read_text().splitlines()
+            if ln.startswith("model name")
+        ),
+        platform.processor() or "?",
+    )
+    mem = next(
+        (
+            int(ln.split()[1]) / 2**20
+            for ln in Path("/proc/meminfo").read_text().splitlines()
+            if ln.startswith("MemTotal")
+        ),
+        0,
+    )
     versions = []
     for name in VERSIONS:
         try:
             versions.append(f"{name} {metadata.version(name)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{name} (not installed)")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    return "\n".join([
-        f"- machine: {cpu}, {os.cpu_count()} cores (shared with other work), {mem:.0f} GiB RAM, "
-        f"{platform.system()} {platform.release()}",
-        f"- Python {platform.python_version()}; " + ", ".join(versions),
-        f"- commit {commit or '?'}; load average at start {os.getloadavg()[0]:.1f}",
-    ])
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    return "\n".join(
+        [
+            f"- machine: {cpu}, {os.cpu_count()} cores (shared with other work), {mem:.0f} GiB RAM, "
+            f"{platform.system()} {platform.release()}",
+            f"- Python {platform.python_version()}; " + ", ".join(versions),
+            f"- commit {commit or '?'}; load average at start {os.getloadavg()[0]:.1f}",
+        ]
+    )
 
 
 def write_results(block: str, start: str = MARK_START, end: str = MARK_END) -> None:
@@ -279,15 +361,25 @@ def write_results(block: str, start: str = MARK_START, end: str = MARK_END) -> N
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--book", action="append", type=Path, default=[], help="a book to measure (repeatable)")
-    parser.add_argument("--pages", type=int, default=None,
-                        help=f"also measure a synthetic book of N pages (default {DEFAULT_PAGES} when no --book; 0: none)")
+    parser.add_argument(
+        "--book", action="append", type=Path, default=[], help="a book to measure (repeatable)"
+    )
+    parser.add_argument(
+        "--pages",
+        type=int,
+        default=None,
+        help=f"also measure a synthetic book of N pages (default {DEFAULT_PAGES} when no --book; 0: none)",
+    )
     parser.add_argument("--runs", type=int, default=5, help="runs per system (at least 5)")
     parser.add_argument("--systems", default=",".join(OURS + PEERS), help="comma-separated subset")
     parser.add_argument("--no-write", action="store_true", help=f"print only; leave {RESULTS.name} alone")
     parser.add_argument("--json", type=Path, default=None, help="also write every raw run here")
-    parser.add_argument("--from-json", type=Path, default=None,
-                        help="measure nothing: re-render the report from a --json file of an earlier run")
+    parser.add_argument(
+        "--from-json",
+        type=Path,
+        default=None,
+        help="measure nothing: re-render the report from a --json file of an earlier run",
+    )
     args = parser.parse_args(argv)
     runs = max(5, args.runs)
     systems = [s for s in args.systems.split(",") if s]
@@ -299,7 +391,9 @@ def main(argv: list[str] | None = None) -> int:
         saved = json.loads(args.from_json.read_text())
         header, raws = saved["machine"], saved["books"]
     else:
-        books = list(args.book) or [max((ROOT / "sample_books").glob("*.pdf"), key=lambda p: p.stat().st_size)]
+        books = list(args.book) or [
+            max((ROOT / "sample_books").glob("*.pdf"), key=lambda p: p.stat().st_size)
+        ]
         pages = args.pages if args.pages is not None else (0 if args.book else DEFAULT_PAGES)
         if pages:
             log(f"synthetic book: {pages} pages …")
@@ -311,8 +405,13 @@ def main(argv: list[str] | None = None) -> int:
                 raws.append(bench_book(book.resolve(), runs, systems, Path(work), log))
         header += f"; at the end {os.getloadavg()[0]:.1f}"
     sections = [table(result, summarise(result), len(result["raw"]["floor"])) for result in raws]
-    block = "\n\n".join([f"## Speed and memory (`python bench/run.py`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
-                         header, *sections])
+    block = "\n\n".join(
+        [
+            f"## Speed and memory (`python bench/run.py`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
+            header,
+            *sections,
+        ]
+    )
     print(block)
     if args.json:
         args.json.write_text(json.dumps({"machine": header, "books": raws}, indent=1))

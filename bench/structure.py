@@ -43,8 +43,10 @@ OUT = HERE / "STRUCTURE.md"
 COST_TARGET = 0.25
 """Issue 10: structure detection may cost at most this share of PyMuPDF get_text() of the same book."""
 CHAPTER_LEVEL = {"part", "chapter", "appendix", "front", "back"}
-LINE = re.compile(r"^(?P<file>\S+): F1 (?P<f1>[\d.]+) \(precision (?P<p>[\d.]+), recall (?P<r>[\d.]+)\)"
-                  r"(?:\s+(?P<notes>.*))?$")
+LINE = re.compile(
+    r"^(?P<file>\S+): F1 (?P<f1>[\d.]+) \(precision (?P<p>[\d.]+), recall (?P<r>[\d.]+)\)"
+    r"(?:\s+(?P<notes>.*))?$"
+)
 TITLE = """# Structure bench (issue 10)
 
 Chapter-level F1 of `python -m chunking outline` on books with verified chapter starts, scored by
@@ -59,8 +61,10 @@ their ground truth was built: `bench/extra-books/README.md`.
 
 def commit() -> str:
     """Short commit of this checkout, with ``+dirty`` when the work tree has changes."""
+
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
     sha = git("rev-parse", "--short", "HEAD")
     return (sha + ("+dirty" if git("status", "--porcelain", "--untracked-files=no") else "")) if sha else "?"
 
@@ -69,10 +73,14 @@ def score_set(books: Path, gt_dir: Path, work: Path) -> list[dict]:
     """Run score.py on one set; return one row per book (scores, notes, headings found)."""
     outlines = work / "outlines"
     outlines.mkdir(parents=True, exist_ok=True)
-    out = f'{outlines}/$(basename {{book}}).jsonl'
+    out = f"{outlines}/$(basename {{book}}).jsonl"
     cmd = f'{sys.executable} -m chunking outline {{book}} > "{out}" && cat "{out}"'
-    proc = subprocess.run([sys.executable, str(corpus.SCORE_PY), "--books", str(books), "--gt", str(gt_dir),
-                           "--cmd", cmd], cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, str(corpus.SCORE_PY), "--books", str(books), "--gt", str(gt_dir), "--cmd", cmd],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     gts = {gt["file"]: gt for gt in corpus.truths(gt_dir).values()}
     rows = []
     for line in proc.stdout.splitlines():
@@ -80,8 +88,17 @@ def score_set(books: Path, gt_dir: Path, work: Path) -> list[dict]:
         if not m:
             continue
         headings = _read_outline(outlines / f"{m['file']}.jsonl")
-        rows.append({"file": m["file"], "p": float(m["p"]), "r": float(m["r"]), "f1": float(m["f1"]),
-                     "notes": m["notes"] or "", "found": _found(headings), "gt": gts.get(m["file"], {})})
+        rows.append(
+            {
+                "file": m["file"],
+                "p": float(m["p"]),
+                "r": float(m["r"]),
+                "f1": float(m["f1"]),
+                "notes": m["notes"] or "",
+                "found": _found(headings),
+                "gt": gts.get(m["file"], {}),
+            }
+        )
     if not rows:
         raise RuntimeError(f"score.py scored nothing in {books}: {proc.stdout[-400:]} {proc.stderr[-400:]}")
     return rows
@@ -96,9 +113,12 @@ def _read_outline(path: Path) -> list[dict]:
 def _found(headings: list[dict]) -> dict:
     """Counts of what the detector reported: parts, chapter-level units, levels of chapters."""
     kinds = Counter(h.get("kind") for h in headings)
-    return {"parts": kinds["part"], "chapter_level": sum(kinds[k] for k in CHAPTER_LEVEL - {"part"}),
-            "chapter_levels": sorted({h.get("level") for h in headings if h.get("kind") == "chapter"}),
-            "headings": len(headings)}
+    return {
+        "parts": kinds["part"],
+        "chapter_level": sum(kinds[k] for k in CHAPTER_LEVEL - {"part"}),
+        "chapter_levels": sorted({h.get("level") for h in headings if h.get("kind") == "chapter"}),
+        "headings": len(headings),
+    }
 
 
 def _expect(row: dict) -> str:
@@ -124,18 +144,25 @@ def _expect(row: dict) -> str:
 
 def table(rows: list[dict], heading: str) -> str:
     """One set as Markdown: per book P/R/F1, what was found, misses and false starts; mean and worst."""
-    lines = [f"### {heading}", "",
-             "| book | P | R | F1 | found: parts / chapter-level / headings | misses and false starts |",
-             "|---|---:|---:|---:|---|---|"]
+    lines = [
+        f"### {heading}",
+        "",
+        "| book | P | R | F1 | found: parts / chapter-level / headings | misses and false starts |",
+        "|---|---:|---:|---:|---|---|",
+    ]
     for row in rows:
         f = row["found"]
         notes = row["notes"].replace("|", "\\|")
-        lines.append(f"| {row['file']} | {row['p']:.2f} | {row['r']:.2f} | **{row['f1']:.2f}** | "
-                     f"{f['parts']} / {f['chapter_level']} / {f['headings']} | {notes} |")
+        lines.append(
+            f"| {row['file']} | {row['p']:.2f} | {row['r']:.2f} | **{row['f1']:.2f}** | "
+            f"{f['parts']} / {f['chapter_level']} / {f['headings']} | {notes} |"
+        )
     mean = sum(r["f1"] for r in rows) / len(rows)
     worst = min(rows, key=lambda r: r["f1"])
-    lines += ["", f"Mean F1 **{mean:.2f}**, worst **{worst['f1']:.2f}** ({worst['file']}), "
-              f"{len(rows)} books."]
+    lines += [
+        "",
+        f"Mean F1 **{mean:.2f}**, worst **{worst['f1']:.2f}** ({worst['file']}), {len(rows)} books.",
+    ]
     expects = [e for e in (_expect(r) for r in rows) if e]
     if expects:
         lines += [""] + [f"- {e}" for e in expects]
@@ -169,23 +196,35 @@ def cost(book: Path, runs: int) -> dict:
     with pymupdf.open(book) as doc:
         pages = doc.page_count
     best = lambda xs, i: min(x[i] for x in xs)  # noqa: E731
-    return {"book": book.name, "pages": pages, "floor_cpu": best(floor, 0), "floor_s": best(floor, 1),
-            "detect_cpu": best(detect, 0), "detect_s": best(detect, 1)}
+    return {
+        "book": book.name,
+        "pages": pages,
+        "floor_cpu": best(floor, 0),
+        "floor_s": best(floor, 1),
+        "detect_cpu": best(detect, 0),
+        "detect_s": best(detect, 1),
+    }
 
 
 def cost_table(rows: list[dict], runs: int) -> str:
-    lines = ["### Cost of structure detection", "",
-             f"`detect_structure(raw, norm, \"auto\")` against PyMuPDF `page.get_text()` over all pages of "
-             f"the same PDF, in one process; minimum of {runs} interleaved repetitions; ratios in CPU time "
-             f"(wall beside). "
-             f"Target: ≤ {COST_TARGET}× the floor.", "",
-             "| book | pages | get_text() CPU s | detect_structure CPU s | ratio CPU | ratio wall | target |",
-             "|---|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "### Cost of structure detection",
+        "",
+        f'`detect_structure(raw, norm, "auto")` against PyMuPDF `page.get_text()` over all pages of '
+        f"the same PDF, in one process; minimum of {runs} interleaved repetitions; ratios in CPU time "
+        f"(wall beside). "
+        f"Target: ≤ {COST_TARGET}× the floor.",
+        "",
+        "| book | pages | get_text() CPU s | detect_structure CPU s | ratio CPU | ratio wall | target |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
     for c in rows:
         ratio, wall = c["detect_cpu"] / c["floor_cpu"], c["detect_s"] / c["floor_s"]
         verdict = "**met**" if ratio <= COST_TARGET else "**NOT met**"
-        lines.append(f"| {c['book']} | {c['pages']:,} | {c['floor_cpu']:.3f} | {c['detect_cpu']:.3f} | "
-                     f"**{ratio:.3f}×** | {wall:.3f}× | {verdict} |")
+        lines.append(
+            f"| {c['book']} | {c['pages']:,} | {c['floor_cpu']:.3f} | {c['detect_cpu']:.3f} | "
+            f"**{ratio:.3f}×** | {wall:.3f}× | {verdict} |"
+        )
     return "\n".join(lines)
 
 
@@ -210,10 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--section", choices=("now", "before"), default="now", help="which block to rewrite")
     parser.add_argument("--corpus", type=Path, default=None, help="corpus books folder (default: the cache)")
     parser.add_argument("--extra", type=Path, default=None, help="extra books folder (default: the cache)")
-    parser.add_argument("--runs", type=int, default=5,
-                        help="repetitions of each cost measurement (min is kept)")
-    parser.add_argument("--pages", type=int, default=DEFAULT_PAGES,
-                        help="synthetic book pages for the cost (0: none)")
+    parser.add_argument(
+        "--runs", type=int, default=5, help="repetitions of each cost measurement (min is kept)"
+    )
+    parser.add_argument(
+        "--pages", type=int, default=DEFAULT_PAGES, help="synthetic book pages for the cost (0: none)"
+    )
     parser.add_argument("--no-cost", action="store_true", help="scores only")
     parser.add_argument("--out", type=Path, default=OUT, help="the Markdown file to update")
     parser.add_argument("--no-write", action="store_true", help="print only")
@@ -227,9 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="structure-bench-") as tmp:
         work = Path(tmp)
         samples_gt = corpus.write_truths(corpus.sample_truths(), work / "samples-gt")
-        sets = (("Sample books", corpus.SAMPLES, samples_gt),
-                ("Development corpus (`../shared/corpus`)", corpus_dir, corpus.CORPUS_GT),
-                ("Books outside the corpus (`bench/extra-books`)", extra_dir, corpus.EXTRA_GT))
+        sets = (
+            ("Sample books", corpus.SAMPLES, samples_gt),
+            ("Development corpus (`../shared/corpus`)", corpus_dir, corpus.CORPUS_GT),
+            ("Books outside the corpus (`bench/extra-books`)", extra_dir, corpus.EXTRA_GT),
+        )
         for label, books, gt in sets:
             if books is None:
                 continue

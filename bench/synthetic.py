@@ -147,16 +147,34 @@ def build_pdf(pages: int = DEFAULT_PAGES) -> bytes:
             y = _insert_lines(page, y, body[:cut])
             title = f"{chapter}.{section} {next(titles)}"
             page.insert_text((MARGIN, y + LEADING * 1.5), title, fontname="hebo", fontsize=12)
-            toc.append([2, title, number, {"kind": pymupdf.LINK_GOTO, "page": number - 1,
-                                           "to": pymupdf.Point(MARGIN, y), "zoom": 0}])
+            toc.append(
+                [
+                    2,
+                    title,
+                    number,
+                    {
+                        "kind": pymupdf.LINK_GOTO,
+                        "page": number - 1,
+                        "to": pymupdf.Point(MARGIN, y),
+                        "zoom": 0,
+                    },
+                ]
+            )
             y += LEADING * 1.5
             body = body[cut:-1]
         _insert_lines(page, y, body)
         # NOTE: the footer is written last, so text extraction finds it at the end of the page.
         page.insert_text((PAGE_W / 2, PAGE_H - 40), str(number), fontname="helv", fontsize=8)
     doc.set_toc(toc)
-    doc.set_metadata({"title": f"Synthetic Sample-Book Compendium ({pages} pages)", "producer": "bench/synthetic.py",
-                      "creator": "bench/synthetic.py", "creationDate": "", "modDate": ""})
+    doc.set_metadata(
+        {
+            "title": f"Synthetic Sample-Book Compendium ({pages} pages)",
+            "producer": "bench/synthetic.py",
+            "creator": "bench/synthetic.py",
+            "creationDate": "",
+            "modDate": "",
+        }
+    )
     data = doc.tobytes(garbage=3, deflate=True, no_new_id=True)
     doc.close()
     return data
@@ -165,8 +183,9 @@ def build_pdf(pages: int = DEFAULT_PAGES) -> bytes:
 def _insert_lines(page: pymupdf.Page, y: float, lines: list[str]) -> float:
     """Write body lines below ``y`` in one call (one call per line is 15x slower); return the new y."""
     if lines:
-        page.insert_text((MARGIN, y + LEADING), lines, fontname="helv", fontsize=BODY_SIZE,
-                         lineheight=LEADING / BODY_SIZE)
+        page.insert_text(
+            (MARGIN, y + LEADING), lines, fontname="helv", fontsize=BODY_SIZE, lineheight=LEADING / BODY_SIZE
+        )
     return y + LEADING * len(lines)
 
 

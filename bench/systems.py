@@ -53,8 +53,13 @@ def text(book: Path, args: argparse.Namespace) -> dict:
 
     loaded = load_book(book)
     Path(args.text).write_text(loaded.text, encoding="utf-8")
-    return {"chars": len(loaded.text), "text_bytes": len(loaded.text.encode("utf-8")), "pages": len(loaded.pages),
-            "headings": len(loaded.headings), "structure": loaded.diagnostics.structure_source}
+    return {
+        "chars": len(loaded.text),
+        "text_bytes": len(loaded.text.encode("utf-8")),
+        "pages": len(loaded.pages),
+        "headings": len(loaded.headings),
+        "structure": loaded.diagnostics.structure_source,
+    }
 
 
 def baseline(book: Path, args: argparse.Namespace) -> dict:
@@ -122,11 +127,18 @@ def rechunk(book: Path, args: argparse.Namespace) -> dict:
     _timed("encode", lambda: enc.encode_ordinary(loaded.text), res)
     tokenized = _timed("tokenize", lambda: tokenize(loaded, ENCODING), res)
     chunk_book(tokenized, Policy(max_tokens=400, overlap_tokens=80))  # warm-up: the previous slider value
-    chunks = _timed("rechunk", lambda: chunk_book(tokenized, Policy(max_tokens=MAX_TOKENS, overlap_tokens=OVERLAP)), res)
+    chunks = _timed(
+        "rechunk", lambda: chunk_book(tokenized, Policy(max_tokens=MAX_TOKENS, overlap_tokens=OVERLAP)), res
+    )
     for unit in ("s", "cpu"):
         res[f"ours_{unit}"] = res[f"tokenize_{unit}"] + res[f"rechunk_{unit}"]
-    return res | {"chunks": len(chunks), "tokens": tokenized.n_tokens, "chars": len(loaded.text),
-                  "text_bytes": len(loaded.text.encode("utf-8")), "pages": len(loaded.pages)}
+    return res | {
+        "chunks": len(chunks),
+        "tokens": tokenized.n_tokens,
+        "chars": len(loaded.text),
+        "text_bytes": len(loaded.text.encode("utf-8")),
+        "pages": len(loaded.pages),
+    }
 
 
 def _peer_splitter(name: str) -> Callable[[str], list]:
@@ -138,12 +150,15 @@ def _peer_splitter(name: str) -> Callable[[str], list]:
     if name == "lc-token":
         from langchain_text_splitters import TokenTextSplitter
 
-        return TokenTextSplitter(encoding_name=ENCODING, chunk_size=MAX_TOKENS, chunk_overlap=OVERLAP).split_text
+        return TokenTextSplitter(
+            encoding_name=ENCODING, chunk_size=MAX_TOKENS, chunk_overlap=OVERLAP
+        ).split_text
     if name == "lc-recursive":
         from langchain_text_splitters import RecursiveCharacterTextSplitter
 
         return RecursiveCharacterTextSplitter.from_tiktoken_encoder(
-            encoding_name=ENCODING, chunk_size=MAX_TOKENS, chunk_overlap=OVERLAP).split_text
+            encoding_name=ENCODING, chunk_size=MAX_TOKENS, chunk_overlap=OVERLAP
+        ).split_text
     if name == "chonkie-token":
         from chonkie import TokenChunker
 
@@ -179,7 +194,11 @@ def peer(name: str) -> Callable[[Path, argparse.Namespace], dict]:
 
 
 SYSTEMS: dict[str, Callable[[Path, argparse.Namespace], dict]] = {
-    "text": text, "baseline": baseline, "floor": floor, "ingest": ingest, "rechunk": rechunk,
+    "text": text,
+    "baseline": baseline,
+    "floor": floor,
+    "ingest": ingest,
+    "rechunk": rechunk,
     **{name: peer(name) for name in PEERS},
 }
 
@@ -190,7 +209,9 @@ def main() -> int:
     parser.add_argument("book", type=Path)
     parser.add_argument("--out", required=True, help="JSON file for the timings")
     parser.add_argument("--text", help="peers: the canonical text to split; text: where to write it")
-    parser.add_argument("--modules", help="baseline: write the imported module names here; floor: import them")
+    parser.add_argument(
+        "--modules", help="baseline: write the imported module names here; floor: import them"
+    )
     args = parser.parse_args()
     result = SYSTEMS[args.system](args.book, args)
     Path(args.out).write_text(json.dumps(result))

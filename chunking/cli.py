@@ -17,8 +17,16 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from .errors import (INTERNAL_ERROR_EXIT, INTERRUPTED_EXIT, TERMINATED_EXIT, ChunkingError, OutputError,
-                     UsageError, describe_os_error, one_line)
+from .errors import (
+    INTERNAL_ERROR_EXIT,
+    INTERRUPTED_EXIT,
+    TERMINATED_EXIT,
+    ChunkingError,
+    OutputError,
+    UsageError,
+    describe_os_error,
+    one_line,
+)
 from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 
 PROG = "python -m chunking"
@@ -27,6 +35,8 @@ PROG = "python -m chunking"
 
 def _prog() -> str:
     return "chunking" if os.path.basename(sys.argv[0] or "") == "chunking" else PROG
+
+
 FORMATS = ("jsonl", "csv", "parquet", "langchain")
 
 
@@ -41,31 +51,53 @@ def _add_policy_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("policy (defaults = the chapter-aware profile)")
     g.add_argument("--strategy", choices=STRATEGIES, default="chapter-window")
     g.add_argument("--max-tokens", type=int, default=512, help="hard token limit per chunk")
-    g.add_argument("--overlap", type=int, default=120, dest="overlap_tokens",
-                   help="tokens repeated from the previous chunk, never across a fence")
+    g.add_argument(
+        "--overlap",
+        type=int,
+        default=120,
+        dest="overlap_tokens",
+        help="tokens repeated from the previous chunk, never across a fence",
+    )
     g.add_argument("--target-pages", type=int, default=2, help="soft page target per chunk")
     g.add_argument("--max-pages", type=int, default=3, help="hard page-span limit per chunk")
     g.add_argument("--max-chunks", type=int, default=50_000, help="fail (write nothing) above this")
     g.add_argument("--fence", choices=FENCES, default="chapter", help="level where chunks are cut")
     g.add_argument("--encoding", default="cl100k_base", help="tiktoken encoding")
     g.add_argument("--snap", choices=SNAPS, default="none", help="end windows at sentence/paragraph ends")
-    g.add_argument("--min-section-tokens", type=int, default=0,
-                   help="section strategy: merge sections below this (0 = max_tokens // 4)")
+    g.add_argument(
+        "--min-section-tokens",
+        type=int,
+        default=0,
+        help="section strategy: merge sections below this (0 = max_tokens // 4)",
+    )
 
 
 def _add_structure_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--structure", choices=STRUCTURE_SOURCES, default="auto",
-                   help="where structure comes from (auto: outline where it holds up, else headings)")
+    p.add_argument(
+        "--structure",
+        choices=STRUCTURE_SOURCES,
+        default="auto",
+        help="where structure comes from (auto: outline where it holds up, else headings)",
+    )
 
 
 def _add_structure_file_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--structure-file", default=None, metavar="F",
-                   help="apply the structure corrections in F (<book>.structure.json, see CHUNKING.md)")
+    p.add_argument(
+        "--structure-file",
+        default=None,
+        metavar="F",
+        help="apply the structure corrections in F (<book>.structure.json, see CHUNKING.md)",
+    )
 
 
 def _add_policies_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--policy", action="append", default=[], metavar="KEY=VALUE,…",
-                   help='a policy, e.g. "strategy=fixed-window,max_tokens=512"; repeat to compare')
+    p.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE,…",
+        help='a policy, e.g. "strategy=fixed-window,max_tokens=512"; repeat to compare',
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,13 +107,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("outline", help="print the book's structure, one JSON object per heading")
     p.add_argument("book")
     _add_structure_option(p)
-    p.add_argument("--explain", action="store_true",
-                   help="print each heading with the evidence of every signal, then the disagreements")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="print each heading with the evidence of every signal, then the disagreements",
+    )
     _add_structure_file_option(p)
-    p.add_argument("--write-structure", default=None, metavar="F",
-                   help="write the engine's headings (with anchors) as a structure file to edit")
-    p.add_argument("--write-pdf", default=None, metavar="OUT.pdf",
-                   help="PDF books: write a copy whose outline (bookmarks) is the final structure")
+    p.add_argument(
+        "--write-structure",
+        default=None,
+        metavar="F",
+        help="write the engine's headings (with anchors) as a structure file to edit",
+    )
+    p.add_argument(
+        "--write-pdf",
+        default=None,
+        metavar="OUT.pdf",
+        help="PDF books: write a copy whose outline (bookmarks) is the final structure",
+    )
 
     p = sub.add_parser("chunk", help="chunk a book (or every book under a folder) and export")
     p.add_argument("book", help="a book file, or a folder of books (batch mode; needs -o)")
@@ -95,8 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="re-check exported chunks against rules 1-7")
     p.add_argument("chunks")
     p.add_argument("--manifest", default=None, help="default: <chunks stem>.manifest.json")
-    p.add_argument("--book", default=None,
-                   help="the book, when it is no longer at the manifest's path (its sha256 must match)")
+    p.add_argument(
+        "--book",
+        default=None,
+        help="the book, when it is no longer at the manifest's path (its sha256 must match)",
+    )
 
     p = sub.add_parser("compare", help="score several policies on one book")
     p.add_argument("book")
@@ -178,8 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"chunking: error: cannot read or write: {one_line(describe_os_error(exc))}", file=sys.stderr)
         return OutputError.exit_code
     except Exception as exc:  # NOTE: last resort: a bug must still end in one line, not a traceback
-        print(f"chunking: internal error: {type(exc).__name__}: {one_line(exc)} (please report it to the "
-              f"maintainers with the command line and, if you can, the book)", file=sys.stderr)
+        print(
+            f"chunking: internal error: {type(exc).__name__}: {one_line(exc)} (please report it to the "
+            f"maintainers with the command line and, if you can, the book)",
+            file=sys.stderr,
+        )
         return INTERNAL_ERROR_EXIT
     finally:
         if previous is not None:

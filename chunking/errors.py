@@ -82,5 +82,7 @@ def print_warnings(warnings: list[str], *, where: str, stream=None) -> None:
     for warning in warnings[:MAX_WARNINGS_PRINTED]:
         print(f"chunking: warning: {one_line(warning)}", file=out)
     if len(warnings) > MAX_WARNINGS_PRINTED:
-        print(f"chunking: warning: … and {len(warnings) - MAX_WARNINGS_PRINTED} more warnings ({where})",
-              file=out)
+        print(
+            f"chunking: warning: … and {len(warnings) - MAX_WARNINGS_PRINTED} more warnings ({where})",
+            file=out,
+        )

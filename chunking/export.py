@@ -39,9 +39,27 @@ FORMATS = ("jsonl", "csv", "parquet", "langchain")
 """Export formats, as ``--format`` names them."""
 
 _EXTENSIONS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet"}
-_INT_FIELDS = ("order", "page_start", "page_end", "token_start", "token_end", "token_count", "char_start",
-               "char_end", "overlap_prev_tokens")
-_STR_FIELDS = ("id", "book_id", "text", "chapter", "section", "page_label_start", "page_label_end", "end_reason")
+_INT_FIELDS = (
+    "order",
+    "page_start",
+    "page_end",
+    "token_start",
+    "token_end",
+    "token_count",
+    "char_start",
+    "char_end",
+    "overlap_prev_tokens",
+)
+_STR_FIELDS = (
+    "id",
+    "book_id",
+    "text",
+    "chapter",
+    "section",
+    "page_label_start",
+    "page_label_end",
+    "end_reason",
+)
 
 
 def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
@@ -148,9 +166,15 @@ def _parquet(chunks: Sequence[Chunk]) -> bytes:
     return buf.getvalue()
 
 
-def build_manifest(tokenized: TokenizedBook, policy: Policy, chunks: Sequence[Chunk], report: Any,
-                   *, source_path: str | os.PathLike | None = None,
-                   structure_file: Any = None) -> dict[str, Any]:
+def build_manifest(
+    tokenized: TokenizedBook,
+    policy: Policy,
+    chunks: Sequence[Chunk],
+    report: Any,
+    *,
+    source_path: str | os.PathLike | None = None,
+    structure_file: Any = None,
+) -> dict[str, Any]:
     """Describe one run: the book, the policy, what was found and whether the rules held.
 
     Args:
@@ -207,7 +231,6 @@ def manifest_path(out_path: str | os.PathLike) -> Path:
 
 TEMP_SUFFIX = ".tmp"
 """Temp files are ``.<name>.<pid>.<random>.tmp`` next to the output, renamed over it when whole."""
-
 
 
 def _temp_pattern(name: str) -> re.Pattern[str]:
@@ -348,8 +371,9 @@ def _write_temp(path: Path, write: Callable[[BinaryIO], None]) -> str:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with _signals_held():  # NOTE: a signal between creating the file and naming it would leak it
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
-                                       suffix=TEMP_SUFFIX)
+            fd, tmp = tempfile.mkstemp(
+                dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX
+            )
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output gets the usual mode
         with os.fdopen(fd, "wb") as fh:
             write(fh)
@@ -386,8 +410,9 @@ def _atomic_write(path: Path, write: Callable[[BinaryIO], None]) -> None:
     _replace_all([(_write_temp(path, write), path)])
 
 
-def write_outputs(chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: str | os.PathLike,
-                  fmt: str) -> Path:
+def write_outputs(
+    chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: str | os.PathLike, fmt: str
+) -> Path:
     """Write the chunk file and its manifest, each atomically.
 
     The chunk file is streamed into a temp file, the manifest into another; both are renamed
@@ -457,8 +482,9 @@ def _chunk_from_record(rec: Any) -> Chunk:
             raise ValueError("heading_path must be a list of strings")
         values["heading_path"] = tuple(path)
     except (TypeError, ValueError) as exc:
-        raise UnreadableInputError(f"chunk record {str(rec.get('order', '?'))[:40]} has a malformed field: "
-                                   f"{exc}") from None
+        raise UnreadableInputError(
+            f"chunk record {str(rec.get('order', '?'))[:40]} has a malformed field: {exc}"
+        ) from None
     return Chunk(**values)
 
 
@@ -480,7 +506,9 @@ def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
         raise UnreadableInputError(f"{p}: no such chunk file")
     fmt = _EXTENSIONS.get(p.suffix.lower())
     if fmt is None:
-        raise UnreadableInputError(f"{p}: unknown chunk file type {p.suffix!r} (expected .jsonl, .csv or .parquet)")
+        raise UnreadableInputError(
+            f"{p}: unknown chunk file type {p.suffix!r} (expected .jsonl, .csv or .parquet)"
+        )
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -490,7 +518,9 @@ def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
             with p.open(newline="", encoding="utf-8") as fh:
                 records = list(csv.DictReader(fh))
         else:
-            records = [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+            records = [
+                json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()
+            ]
             if records and "page_content" in records[0]:
                 fmt = "langchain"
                 records = [dict(r["metadata"], text=r["page_content"]) for r in records]

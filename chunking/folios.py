@@ -66,7 +66,9 @@ share of the pages that print one."""
 _ROMAN = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _PAGE_TOKEN = re.compile(
     r"^(?:(?:page|p\.)\s*)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?"
-    r"(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.I,
+)
 _NUMBER = re.compile(r"[0-9]{1,4}|[ivxlcdm]{1,7}", re.I)
 _KEYWORD = re.compile(r"^(chapter|part|section|appendix|lecture|unit|book|volume)$", re.I)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
@@ -117,8 +119,21 @@ def roman_value(token: str) -> int:
 def to_roman(value: int) -> str:
     """14 → ``"xiv"``."""
     out = []
-    for number, letters in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-                            (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+    for number, letters in (
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ):
         while value >= number:
             out.append(letters)
             value -= number
@@ -205,16 +220,24 @@ def infer_folios(raw_pages: list[RawPage], zones: list[list[int]], page_lines: l
             least = 1  # front matter numbered from the first sheet: one printed folio will do
         for stretch in _stretches(pages):
             conflicts = _conflicts((kind, offset), stretch, bare_at, support)
-            if (len(stretch) >= least and len(stretch) >= FOLIO_SHARE * (stretch[-1] - stretch[0] + 1)
-                    and len(stretch) >= FOLIO_OVER_CONFLICTS * conflicts):
+            if (
+                len(stretch) >= least
+                and len(stretch) >= FOLIO_SHARE * (stretch[-1] - stretch[0] + 1)
+                and len(stretch) >= FOLIO_OVER_CONFLICTS * conflicts
+            ):
                 runs.append(_Run(kind, offset, stretch, upper=2 * capitals[(kind, offset)] > len(pages)))
     owner = _assign(runs, len(raw_pages))
     accepted = [run for run in runs if any(o is run for o in owner)]
     for run in accepted:  # the opening pages of a run, which print no folio
         first = min(i for i, o in enumerate(owner) if o is run)
         i = first - 1
-        while (i >= 0 and first - i <= FOLIO_GAP and owner[i] is None
-               and raw_pages[i].number + run.offset >= 1 and not raw_pages[i].synthetic):
+        while (
+            i >= 0
+            and first - i <= FOLIO_GAP
+            and owner[i] is None
+            and raw_pages[i].number + run.offset >= 1
+            and not raw_pages[i].synthetic
+        ):
             owner[i] = run
             i -= 1
     inferred = [run.folio(raw_pages[i].number) if run else "" for i, run in enumerate(owner)]
@@ -255,13 +278,23 @@ def _assign(runs: list[_Run], n: int) -> list[_Run | None]:
     return owner
 
 
-def _conflicts(key: tuple[str, int], stretch: list[int], bare_at: dict[int, set[tuple[str, int]]],
-               support: dict[tuple[str, int], list[int]]) -> int:
+def _conflicts(
+    key: tuple[str, int],
+    stretch: list[int],
+    bare_at: dict[int, set[tuple[str, int]]],
+    support: dict[tuple[str, int], list[int]],
+) -> int:
     """Pages near a stretch that print a lone bare number of its kind off its sequence (one that
     fits no sequence of its own: a neighbouring run's folios are no conflict)."""
     near = range(stretch[0] - FOLIO_GAP, stretch[-1] + FOLIO_GAP + 1)
-    return sum(1 for i in near if any(other[0] == key[0] and other != key
-                                      and len(support[other]) < FOLIO_MIN_PAGES for other in bare_at.get(i, ())))
+    return sum(
+        1
+        for i in near
+        if any(
+            other[0] == key[0] and other != key and len(support[other]) < FOLIO_MIN_PAGES
+            for other in bare_at.get(i, ())
+        )
+    )
 
 
 def _stretches(pages: list[int]) -> list[list[int]]:
@@ -306,9 +339,11 @@ def choose_labels(raw_pages: list[RawPage], folios: Folios) -> Labels:
         return Labels(source, "source")
     labels = [f or s for s, f in zip(source, folios.inferred)]
     i, s, f = wrong[len(wrong) // 2]
-    warning = (f"PDF page labels disagree with the printed page numbers on {len(wrong)} of "
-               f"{len(compared)} pages that print one (e.g. page {raw_pages[i].number}: label {s!r}, "
-               f"printed {f!r}); chunks carry the printed numbers")
+    warning = (
+        f"PDF page labels disagree with the printed page numbers on {len(wrong)} of "
+        f"{len(compared)} pages that print one (e.g. page {raw_pages[i].number}: label {s!r}, "
+        f"printed {f!r}); chunks carry the printed numbers"
+    )
     return Labels(labels, "inferred", sum(1 for f in folios.inferred if f), [warning])
 
 

@@ -76,7 +76,9 @@ _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
 _DIGITS = re.compile(r"\d+")
 _HEADING_LABEL = re.compile(
     r"^(?:chapter|part|appendix|section|lecture|unit|book|volume)"
-    r"(?:\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6}))?\.?$", re.I)
+    r"(?:\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6}))?\.?$",
+    re.I,
+)
 """A line that is only a heading keyword (and its number): the first line of a stacked heading
 (``CHAPTER`` / ``ONE`` / ``Title``), never a running header, which names a chapter or section. On a
 book of short chapters it recurs on pages close together, like furniture."""
@@ -94,8 +96,10 @@ class PageNumbers:
     folio its run predicts (``chunking.folios``); a number fitting no page sequence is content."""
 
     def __init__(self, source_labels: list[str], folios: Folios, labels: Labels):
-        self.accepted = [{x.casefold() for x in (s, f, c) if x}
-                         for s, f, c in zip(source_labels, folios.inferred, labels.labels)]
+        self.accepted = [
+            {x.casefold() for x in (s, f, c) if x}
+            for s, f, c in zip(source_labels, folios.inferred, labels.labels)
+        ]
 
     def is_number_of(self, token: str, index: int) -> bool:
         """True when ``token`` (``"326"``, ``"iv"``) is the printed number of page ``index``."""
@@ -179,8 +183,12 @@ def _is_slug(series: list[tuple[int, tuple[int, ...]]]) -> bool:
     return constant >= SLUG_CONSTANT_SLOTS and advancing <= 1 and bad <= SLOT_BAD_SHARE * slots
 
 
-def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int], list[int]]],
-                   numbers: PageNumbers, counts: Counter) -> tuple[list[set[int]], list[list[str]]]:
+def find_furniture(
+    page_lines: list[list[str]],
+    page_zones: list[tuple[list[int], list[int]]],
+    numbers: PageNumbers,
+    counts: Counter,
+) -> tuple[list[set[int]], list[list[str]]]:
     """Mark furniture lines for removal and count them (``header_lines``, ``footer_lines``,
     ``page_numbers``).
 
@@ -195,8 +203,9 @@ def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int]
     for index, (top, bottom) in enumerate(page_zones):
         page = {}
         for where, zone in (("top", top), ("bottom", bottom)):
-            page[where] = [_zone_line(page_lines[index][i], i, index, pos, numbers)
-                           for pos, i in enumerate(zone)]
+            page[where] = [
+                _zone_line(page_lines[index][i], i, index, pos, numbers) for pos, i in enumerate(zone)
+            ]
             for zl in page[where]:
                 if not zl.folio:
                     masked[(where, zl.masked)].append((index, zl.digits))
@@ -236,16 +245,26 @@ def find_furniture(page_lines: list[list[str]], page_zones: list[tuple[list[int]
                 # on two pages only, and so is a second one between the folio and the edge (``CONTENTS``
                 # / ``Manual 5.4`` / ``5``); a line further in (``3.2 Title`` / ``45`` / body) is not.
                 beyond = bool(folio_pos) and zl.pos < min(folio_pos)  # between the folio and the edge
-                numbered = (adjacent and (depth == 0 or beyond) and zl.exact not in common
-                            and _LETTERS.search(zl.exact)
-                            and ((len(pages) >= 2 and _near(pages, index, True))
-                                 or _near(folded[(where, zl.exact.casefold())], index, False)))
+                numbered = (
+                    adjacent
+                    and (depth == 0 or beyond)
+                    and zl.exact not in common
+                    and _LETTERS.search(zl.exact)
+                    and (
+                        (len(pages) >= 2 and _near(pages, index, True))
+                        or _near(folded[(where, zl.exact.casefold())], index, False)
+                    )
+                )
                 # NOTE: ``CHAPTER`` / ``Appendix B`` alone names nothing: it opens a stacked heading,
                 # however often it recurs (short chapters); beside the folio it is a wrapped header.
-                recurs = ((where, zl.exact) in running and zl.exact not in common
-                          and not _SENTENCE.match(zl.exact) and not _HEADING_LABEL.match(zl.exact)
-                          and depth <= TITLE_DEPTH
-                          and _near(pages, index, True))
+                recurs = (
+                    (where, zl.exact) in running
+                    and zl.exact not in common
+                    and not _SENTENCE.match(zl.exact)
+                    and not _HEADING_LABEL.match(zl.exact)
+                    and depth <= TITLE_DEPTH
+                    and _near(pages, index, True)
+                )
                 if numbered or slug or (index, zl.index) in outside:
                     take = True
                 elif recurs and not title_taken:
@@ -302,8 +321,11 @@ def _outside_folio(lines_of: list[dict[str, list[_Line]]], removed: list[set[int
     places = Counter()
     for key, n in shapes.items():
         places[key[0]] += n
-    return {(index, line) for index, line, key in keyed
-            if shapes[key] >= OUTSIDE_MIN_PAGES or places[key[0]] > OUTSIDE_MIN_PAGES}
+    return {
+        (index, line)
+        for index, line, key in keyed
+        if shapes[key] >= OUTSIDE_MIN_PAGES or places[key[0]] > OUTSIDE_MIN_PAGES
+    }
 
 
 def _remove_folio(page: dict[str, list[_Line]], removed: set[int], counts: Counter) -> None:

@@ -15,8 +15,16 @@ ID_HEX_DIGITS = 32
 """Length of a chunk id in hex digits."""
 
 
-def chunk_id(book_id: str, profile: str, order: int, token_start: int, token_end: int,
-             char_start: int, char_end: int, text: str) -> str:
+def chunk_id(
+    book_id: str,
+    profile: str,
+    order: int,
+    token_start: int,
+    token_end: int,
+    char_start: int,
+    char_end: int,
+    text: str,
+) -> str:
     """Return the content-addressed id of one chunk.
 
     Args:
@@ -33,6 +41,14 @@ def chunk_id(book_id: str, profile: str, order: int, token_start: int, token_end
         str: 32 lowercase hex digits.
     """
     text_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    fields = (book_id, profile, str(order), str(token_start), str(token_end), str(char_start), str(char_end),
-              text_hash)
+    fields = (
+        book_id,
+        profile,
+        str(order),
+        str(token_start),
+        str(token_end),
+        str(char_start),
+        str(char_end),
+        text_hash,
+    )
     return hashlib.sha256("\0".join(fields).encode("utf-8")).hexdigest()[:ID_HEX_DIGITS]

@@ -46,11 +46,13 @@ def _read_source(source: str | os.PathLike | bytes, name: str | None) -> tuple[b
         if stat.S_ISDIR(info.st_mode):
             raise UnreadableInputError(f"{label}: is a folder, not a book file")
         if not stat.S_ISREG(info.st_mode):
-            raise UnreadableInputError(f"{label}: not a regular file (a device, FIFO or socket); "
-                                       "give a book file")
+            raise UnreadableInputError(
+                f"{label}: not a regular file (a device, FIFO or socket); give a book file"
+            )
         if info.st_size > MAX_BOOK_BYTES:
-            raise UnreadableInputError(f"{label}: {info.st_size} bytes, larger than the "
-                                       f"{MAX_BOOK_BYTES >> 20} MiB limit")
+            raise UnreadableInputError(
+                f"{label}: {info.st_size} bytes, larger than the {MAX_BOOK_BYTES >> 20} MiB limit"
+            )
         with open(path, "rb") as fh:
             data = fh.read(MAX_BOOK_BYTES + 1)  # the file may grow after the stat
     except FileNotFoundError:
@@ -79,8 +81,9 @@ def _cap(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _cap_metadata(title: str, headings: tuple[Heading, ...], pages: tuple[Page, ...]
-                  ) -> tuple[str, tuple[Heading, ...], tuple[Page, ...], int, int]:
+def _cap_metadata(
+    title: str, headings: tuple[Heading, ...], pages: tuple[Page, ...]
+) -> tuple[str, tuple[Heading, ...], tuple[Page, ...], int, int]:
     """Cap the book title, heading titles and page labels (metadata only: ``Book.text`` keeps
     every character); return them with the number of titles and of labels capped."""
     titles = labels = 0
@@ -152,11 +155,14 @@ def load_book(
         if raw.pdf is not None:
             raw.pdf.close()
     title, headings, pages, titles_capped, labels_capped = _cap_metadata(
-        raw.title or PurePath(label).stem, found.headings, norm.pages)
+        raw.title or PurePath(label).stem, found.headings, norm.pages
+    )
     caps = []
     if titles_capped:
-        caps.append(f"{titles_capped} titles longer than {MAX_TITLE_CHARS} characters were shortened"
-                    " in the metadata (the text keeps them whole)")
+        caps.append(
+            f"{titles_capped} titles longer than {MAX_TITLE_CHARS} characters were shortened"
+            " in the metadata (the text keeps them whole)"
+        )
     if labels_capped:
         caps.append(f"{labels_capped} page labels longer than {MAX_LABEL_CHARS} characters were shortened")
     per_level = Counter(str(h.level) for h in headings)
@@ -182,8 +188,9 @@ def load_book(
         structure_rejected=_capped(found.rejected),
         titles_capped=titles_capped,
         labels_capped=labels_capped,
-        warnings=[_cap(clean(w), MAX_NOTE_CHARS)
-                  for w in [*raw.warnings, *norm.warnings, *found.warnings, *caps]],
+        warnings=[
+            _cap(clean(w), MAX_NOTE_CHARS) for w in [*raw.warnings, *norm.warnings, *found.warnings, *caps]
+        ],
     )
     book = Book(
         book_id=sha[:16],

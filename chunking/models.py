@@ -27,8 +27,17 @@ HEADING_KINDS = ("part", "chapter", "section", "front", "back", "appendix")
 CHAPTER_LEVEL_KINDS = frozenset({"chapter", "front", "back", "appendix"})
 """Kinds that open a chapter-level unit (a chunk fence under ``fence="chapter"``)."""
 
-SIGNALS = ("outline", "nav", "contents", "typography", "keyword", "numbering", "running_header",
-           "html_heading", "spine")
+SIGNALS = (
+    "outline",
+    "nav",
+    "contents",
+    "typography",
+    "keyword",
+    "numbering",
+    "running_header",
+    "html_heading",
+    "spine",
+)
 """Independent signals a heading can be supported by (``Heading.evidence``): the PDF outline, the
 EPUB nav/NCX, the printed table of contents, font size/weight against the body, a heading keyword
 (``Chapter``), a numbering sequence, a change of running header, an HTML ``h1``-``h3`` tag, and the

@@ -111,7 +111,7 @@ class NormalisedBook:
         start, text = kept[k]
         if keep[k] != line:
             return start  # the line was removed: the next kept line's start
-        raw_line = raw[raw_starts[line]:raw_offset]
+        raw_line = raw[raw_starts[line] : raw_offset]
         prefix = _char_normalise(raw_line)[0]
         inner = min(max(0, len(prefix) - self._lead_cuts.get((page_index, line), 0)), len(text))
         return min(max(start + inner, page.char_start), page.char_end)
@@ -193,17 +193,37 @@ def _assemble(raw_pages, labels, page_lines, removed, lead_cuts, counts) -> Norm
             offset = start + len(page_text)
         else:
             start = offset
-        pages.append(Page(number=raw.number, label=labels[index], char_start=start, char_end=offset,
-                          synthetic=raw.synthetic, source_doc=raw.source_doc,
-                          has_text_layer=raw.has_text_layer))
+        pages.append(
+            Page(
+                number=raw.number,
+                label=labels[index],
+                char_start=start,
+                char_end=offset,
+                synthetic=raw.synthetic,
+                source_doc=raw.source_doc,
+                has_text_layer=raw.has_text_layer,
+            )
+        )
         kept_lines.append(kept)
         keeps.append(keep)
-    return NormalisedBook(text="\n".join(parts), pages=tuple(pages), lines=kept_lines, counts=counts,
-                          _raw_texts=[raw.text for raw in raw_pages], _keep=keeps, _lead_cuts=lead_cuts)
+    return NormalisedBook(
+        text="\n".join(parts),
+        pages=tuple(pages),
+        lines=kept_lines,
+        counts=counts,
+        _raw_texts=[raw.text for raw in raw_pages],
+        _keep=keeps,
+        _lead_cuts=lead_cuts,
+    )
 
 
-def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], texts: list[str],
-                 counts: Counter, printed: list[bool]) -> dict[tuple[int, int], int]:
+def _dehyphenate(
+    page_lines: list[list[str]],
+    removed: list[set[int]],
+    texts: list[str],
+    counts: Counter,
+    printed: list[bool],
+) -> dict[tuple[int, int], int]:
     """Join ``hyphen-`` + ``ated`` across a line break, also from the last kept line of a
     printed page to the first kept line of the next printed page.
 
@@ -252,7 +272,7 @@ def _dehyphenate(page_lines: list[list[str]], removed: list[set[int]], texts: li
             continue  # an earlier join already changed one of these lines
         head = _HYPHEN_HEAD.match(lower[b])
         upper[a] = upper[a][:-1] + head.group(1)
-        lower[b] = lower[b][head.end():]
+        lower[b] = lower[b][head.end() :]
         lead_cuts[(ib, b)] = lead_cuts.get((ib, b), 0) + head.end()
         counts["dehyphenated"] += 1
     return lead_cuts

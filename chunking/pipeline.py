@@ -39,8 +39,14 @@ class RunResult:
     manifest: dict[str, Any]
 
 
-def run_book(source: str | os.PathLike | bytes, policy: Policy, *, name: str | None = None,
-             progress: Progress | None = None, structure_file: Any = None) -> RunResult:
+def run_book(
+    source: str | os.PathLike | bytes,
+    policy: Policy,
+    *,
+    name: str | None = None,
+    progress: Progress | None = None,
+    structure_file: Any = None,
+) -> RunResult:
     """Read, tokenize, chunk and validate one book.
 
     Args:
@@ -68,8 +74,13 @@ def run_book(source: str | os.PathLike | bytes, policy: Policy, *, name: str | N
             progress(fraction, message)
 
     # Reading is the slow stage: it gets 0–70 % of the bar.
-    book = load_book(source, name=name, structure=policy.structure, structure_file=structure_file,
-                     progress=(lambda f, m: report_progress(0.7 * f, m)) if progress else None)
+    book = load_book(
+        source,
+        name=name,
+        structure=policy.structure,
+        structure_file=structure_file,
+        progress=(lambda f, m: report_progress(0.7 * f, m)) if progress else None,
+    )
     report_progress(0.7, "tokenizing")
     tokenized = tokenize(book, policy.encoding)
     report_progress(0.8, "chunking")
@@ -77,7 +88,8 @@ def run_book(source: str | os.PathLike | bytes, policy: Policy, *, name: str | N
     report_progress(0.85, "validating")
     report = validate_chunks(chunks, tokenized, policy)
     path = None if isinstance(source, (bytes, bytearray)) else source
-    manifest = build_manifest(tokenized, policy, chunks, report, source_path=path,
-                              structure_file=structure_file)
+    manifest = build_manifest(
+        tokenized, policy, chunks, report, source_path=path, structure_file=structure_file
+    )
     report_progress(1.0, "done")
     return RunResult(book, tokenized, chunks, report, manifest)

@@ -76,7 +76,9 @@ class Policy:
             if getattr(self, name) < 1:
                 raise PolicyError(f"policy field {name!r} must be at least 1; got {getattr(self, name)!r}")
         if self.overlap_tokens < 0:
-            raise PolicyError(f"policy field 'overlap_tokens' must be at least 0; got {self.overlap_tokens!r}")
+            raise PolicyError(
+                f"policy field 'overlap_tokens' must be at least 0; got {self.overlap_tokens!r}"
+            )
         if self.overlap_tokens >= self.max_tokens:
             raise PolicyError(
                 f"policy field 'overlap_tokens' must be less than max_tokens ({self.max_tokens}); "
@@ -92,10 +94,13 @@ class Policy:
                 f"policy field 'min_section_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
                 f"got {self.min_section_tokens!r}"
             )
-        if self.corrections and (len(self.corrections) != 16
-                                 or any(c not in "0123456789abcdef" for c in self.corrections)):
-            raise PolicyError(f"policy field 'corrections' must be 16 lowercase hex digits or empty; "
-                              f"got {self.corrections!r}")
+        if self.corrections and (
+            len(self.corrections) != 16 or any(c not in "0123456789abcdef" for c in self.corrections)
+        ):
+            raise PolicyError(
+                f"policy field 'corrections' must be 16 lowercase hex digits or empty; "
+                f"got {self.corrections!r}"
+            )
         _check_encoding_name(self.encoding)
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,8 +112,13 @@ class Policy:
         It salts chunk ids, so a changed policy changes ids and an unchanged one never does.
         ``max_chunks`` is left out: it only decides whether a run fails.
         """
-        parts = [f"{self.strategy}-v1", self.encoding, f"structure={self.structure}",
-                 f"max={self.max_tokens}", f"overlap={self.overlap_tokens}"]
+        parts = [
+            f"{self.strategy}-v1",
+            self.encoding,
+            f"structure={self.structure}",
+            f"max={self.max_tokens}",
+            f"overlap={self.overlap_tokens}",
+        ]
         if self.strategy != "fixed-window":
             parts += [f"target={self.target_pages}", f"pages={self.max_pages}", f"fence={self.fence}"]
         if self.strategy == "section":
@@ -129,7 +139,9 @@ def _check_encoding_name(name: str) -> None:
 
     known = tiktoken.list_encoding_names()
     if name not in known:
-        raise PolicyError(f"policy field 'encoding' must be a tiktoken encoding ({', '.join(known)}); got {name!r}")
+        raise PolicyError(
+            f"policy field 'encoding' must be a tiktoken encoding ({', '.join(known)}); got {name!r}"
+        )
 
 
 def parse_policy(spec: str, base: Policy | None = None) -> Policy:

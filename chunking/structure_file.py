@@ -58,8 +58,12 @@ _KEYS = {
     "move": {"op", "from", "to"},
     "set": {"op", *_ANCHOR_KEYS, *_FIELDS},
 }
-_REQUIRED = {"add": {"op", *_ANCHOR_KEYS, "kind", "level"}, "remove": {"op", *_ANCHOR_KEYS},
-             "move": {"op", "from", "to"}, "set": {"op", *_ANCHOR_KEYS}}
+_REQUIRED = {
+    "add": {"op", *_ANCHOR_KEYS, "kind", "level"},
+    "remove": {"op", *_ANCHOR_KEYS},
+    "move": {"op", "from", "to"},
+    "set": {"op", *_ANCHOR_KEYS},
+}
 _TOP_KEYS = {"format", "version", "book_sha256", "engine_version", "book", "headings", "corrections"}
 
 
@@ -113,26 +117,37 @@ class StructureFile:
     def to_dict(self) -> dict[str, Any]:
         from . import __version__
 
-        return {"format": FORMAT, "version": VERSION, "book_sha256": self.book_sha256,
-                "engine_version": self.engine_version or __version__,
-                "corrections": [c.to_dict() for c in self.corrections]}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "book_sha256": self.book_sha256,
+            "engine_version": self.engine_version or __version__,
+            "corrections": [c.to_dict() for c in self.corrections],
+        }
 
     def manifest_record(self) -> dict[str, Any]:
         """What the manifest keeps: the file's hash, the digest and every correction applied."""
-        return {"sha256": self.sha256 or None, "digest": self.digest(), "engine_version": self.engine_version,
-                "corrections": len(self.corrections), "ops": [c.to_dict() for c in self.corrections]}
+        return {
+            "sha256": self.sha256 or None,
+            "digest": self.digest(),
+            "engine_version": self.engine_version,
+            "corrections": len(self.corrections),
+            "ops": [c.to_dict() for c in self.corrections],
+        }
 
 
 def corrections_digest(corrections: tuple[Correction, ...] | list[Correction]) -> str:
     """sha256 (16 hex) of the corrections' canonical JSON; ``""`` when there are none."""
     if not corrections:
         return ""
-    text = json.dumps([c.to_dict() for c in corrections], sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":"))
+    text = json.dumps(
+        [c.to_dict() for c in corrections], sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------- parsing and validation
+
 
 def _fail(name: str, where: str, message: str) -> StructureFileError:
     return StructureFileError(f"{name}: {where}: {message}")
@@ -157,8 +172,9 @@ def _anchor(obj: Any, name: str, where: str) -> Anchor:
     if not _int(offset) or offset < 0:
         raise _fail(name, where, f"char_offset must be an integer >= 0, got {offset!r}")
     if not isinstance(line, str) or not line.strip() or len(line) > MAX_TEXT_FIELD:
-        raise _fail(name, where, f"line_text must be a non-empty string of at most {MAX_TEXT_FIELD} "
-                                 "characters")
+        raise _fail(
+            name, where, f"line_text must be a non-empty string of at most {MAX_TEXT_FIELD} characters"
+        )
     return Anchor(page, line, offset)
 
 
@@ -193,8 +209,9 @@ def parse_correction(obj: Any, index: int, name: str = "structure file") -> Corr
     if missing:
         raise _fail(name, where, f"missing key {missing[0]!r}")
     if op == "move":
-        return Correction("move", _anchor(obj["from"], name, f"{where} from"),
-                          _anchor(obj["to"], name, f"{where} to"))
+        return Correction(
+            "move", _anchor(obj["from"], name, f"{where} from"), _anchor(obj["to"], name, f"{where} to")
+        )
     fields = _fields(obj, name, where)
     if op == "set" and not fields:
         raise _fail(name, where, "changes nothing: give kind, level, title or number")
@@ -211,13 +228,15 @@ def parse_structure(obj: Any, name: str = "structure file", sha256: str = "") ->
         raise StructureFileError(f"{name}: not a structure file (a JSON object is expected)")
     unknown = sorted(set(obj) - _TOP_KEYS)
     if unknown:
-        raise StructureFileError(f"{name}: unknown key {unknown[0]!r} "
-                                 f"(known: {', '.join(sorted(_TOP_KEYS))})")
+        raise StructureFileError(
+            f"{name}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})"
+        )
     if obj.get("format") != FORMAT:
         raise StructureFileError(f"{name}: not a structure file (format must be {FORMAT!r})")
     if obj.get("version") != VERSION or not _int(obj.get("version")):
-        raise StructureFileError(f"{name}: version {obj.get('version')!r} is not supported (this version "
-                                 f"reads {VERSION})")
+        raise StructureFileError(
+            f"{name}: version {obj.get('version')!r} is not supported (this version reads {VERSION})"
+        )
     sha = obj.get("book_sha256")
     if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
         raise StructureFileError(f"{name}: book_sha256 must be 64 lowercase hex digits")
@@ -266,11 +285,14 @@ def load_structure_file(path: str | os.PathLike) -> StructureFile:
 def check_book(sf: StructureFile, book: Book) -> None:
     """Refuse a structure file written for another book (its ``book_sha256`` differs)."""
     if sf.book_sha256 != book.sha256:
-        raise StructureFileError(f"{sf.name}: written for another book (book_sha256 {sf.book_sha256[:16]}…, "
-                                 f"this book {book.sha256[:16]}…); refused")
+        raise StructureFileError(
+            f"{sf.name}: written for another book (book_sha256 {sf.book_sha256[:16]}…, "
+            f"this book {book.sha256[:16]}…); refused"
+        )
 
 
 # ---------------------------------------------------------------- anchors and lines
+
 
 def line_span(text: str, offset: int) -> tuple[int, int]:
     """``[start, end)`` of the line of ``text`` holding ``offset`` (without its newline)."""
@@ -296,7 +318,7 @@ def page_lines(book: Book, page: int) -> list[tuple[int, str]]:
         return []
     p = book.pages[page - 1]
     out, pos = [], p.char_start
-    for line in book.text[p.char_start:p.char_end].split("\n"):
+    for line in book.text[p.char_start : p.char_end].split("\n"):
         if line.strip():
             out.append((pos + len(line) - len(line.lstrip()), line.strip()))
         pos += len(line) + 1
@@ -320,8 +342,9 @@ def _check_anchor(book: Book, a: Anchor, name: str, where: str) -> None:
     if a.page > len(book.pages):
         raise _fail(name, where, f"page {a.page} is past the book's last page ({len(book.pages)})")
     if a.char_offset > len(book.text):
-        raise _fail(name, where, f"char_offset {a.char_offset} is past the text "
-                                 f"({len(book.text)} characters)")
+        raise _fail(
+            name, where, f"char_offset {a.char_offset} is past the text ({len(book.text)} characters)"
+        )
 
 
 def _find_heading(book: Book, headings: list[Heading], a: Anchor, name: str, where: str) -> int:
@@ -336,13 +359,17 @@ def _find_heading(book: Book, headings: list[Heading], a: Anchor, name: str, whe
         if h.page != a.page:
             continue
         s, e = line_span(book.text, h.char_offset)
-        score = max(_score(book.text[s:e], a.line_text), _score(book.text[h.char_offset:e], a.line_text))
+        score = max(_score(book.text[s:e], a.line_text), _score(book.text[h.char_offset : e], a.line_text))
         if score >= MATCH_MIN_SCORE:
             key = (abs(h.char_offset - a.char_offset), -score, i)
             best = key if best is None or key < best else best
     if best is None:
-        raise _fail(name, where, f"no heading on page {a.page} matches {a.line_text[:80]!r} "
-                                 f"(none starts at char {a.char_offset} either)")
+        raise _fail(
+            name,
+            where,
+            f"no heading on page {a.page} matches {a.line_text[:80]!r} "
+            f"(none starts at char {a.char_offset} either)",
+        )
     return best[2]
 
 
@@ -354,8 +381,11 @@ def _find_line(book: Book, a: Anchor, name: str, where: str) -> int:
     e = line_span(book.text, a.char_offset)[1]
     # NOTE: the offset itself only when the text from it matches (a heading mid-line); an offset
     # inside a matching line falls through to that line's start below.
-    if p.char_start <= a.char_offset < p.char_end and book.text[a.char_offset:e].strip() \
-            and _score(book.text[a.char_offset:e], a.line_text) >= MATCH_MIN_SCORE:
+    if (
+        p.char_start <= a.char_offset < p.char_end
+        and book.text[a.char_offset : e].strip()
+        and _score(book.text[a.char_offset : e], a.line_text) >= MATCH_MIN_SCORE
+    ):
         return a.char_offset
     best: tuple[int, float, int] | None = None
     for offset, line in page_lines(book, a.page):
@@ -370,8 +400,13 @@ def _find_line(book: Book, a: Anchor, name: str, where: str) -> int:
 
 # ---------------------------------------------------------------- applying
 
-def apply_corrections(book: Book, corrections: StructureFile | tuple[Correction, ...] | list[Correction],
-                      *, name: str | None = None) -> Book:
+
+def apply_corrections(
+    book: Book,
+    corrections: StructureFile | tuple[Correction, ...] | list[Correction],
+    *,
+    name: str | None = None,
+) -> Book:
     """Return ``book`` with its headings corrected; pure (no re-reading, no tokenizing).
 
     Operations apply in order, each to the headings the previous ones left, so a ``set`` may
@@ -406,36 +441,57 @@ def apply_corrections(book: Book, corrections: StructureFile | tuple[Correction,
             values = dict(c.fields)
             page = _page_of(book, at)
             a, b = line_span(book.text, at)
-            headings.append(Heading(
-                level=values["level"], kind=values["kind"],
-                title=values.get("title") or " ".join(book.text[at:b].split()),
-                number=values.get("number", ""),
-                page=page, page_label=book.pages[page - 1].label, char_offset=at, source=CORRECTION_SOURCE,
-                evidence=(_note(where, name),), confidence=1.0))
+            headings.append(
+                Heading(
+                    level=values["level"],
+                    kind=values["kind"],
+                    title=values.get("title") or " ".join(book.text[at:b].split()),
+                    number=values.get("number", ""),
+                    page=page,
+                    page_label=book.pages[page - 1].label,
+                    char_offset=at,
+                    source=CORRECTION_SOURCE,
+                    evidence=(_note(where, name),),
+                    confidence=1.0,
+                )
+            )
         elif c.op == "remove":
             headings.pop(_find_heading(book, headings, c.anchor, name, where))
         elif c.op == "set":
             i = _find_heading(book, headings, c.anchor, name, where)
             h = headings[i]
-            headings[i] = replace(h, **dict(c.fields),
-                                  evidence=(*h.evidence, _note(where, name)))
+            headings[i] = replace(h, **dict(c.fields), evidence=(*h.evidence, _note(where, name)))
         else:
             if c.anchor.char_offset in moved_from:
-                raise _fail(name, where, f"overlaps corrections[{moved_from[c.anchor.char_offset]}] (move): "
-                                         "both move the same heading")
+                raise _fail(
+                    name,
+                    where,
+                    f"overlaps corrections[{moved_from[c.anchor.char_offset]}] (move): "
+                    "both move the same heading",
+                )
             i = _find_heading(book, headings, c.anchor, name, where)
             h = headings[i]
             if h.char_offset in moved:
-                raise _fail(name, where, f"overlaps corrections[{moved[h.char_offset]}] (move): it moves the "
-                                         "heading that move put there")
+                raise _fail(
+                    name,
+                    where,
+                    f"overlaps corrections[{moved[h.char_offset]}] (move): it moves the "
+                    "heading that move put there",
+                )
             at = _find_line(book, c.to, name, f"{where} to")
             if at in moved:
-                raise _fail(name, where, f"overlaps corrections[{moved[at]}] (move): both move a heading to "
-                                         f"char {at}")
+                raise _fail(
+                    name, where, f"overlaps corrections[{moved[at]}] (move): both move a heading to char {at}"
+                )
             _refuse_taken([x for j, x in enumerate(headings) if j != i], at, name, where)
             page = _page_of(book, at)
-            headings[i] = replace(h, char_offset=at, page=page, page_label=book.pages[page - 1].label,
-                                  evidence=(*h.evidence, _note(where, name)))
+            headings[i] = replace(
+                h,
+                char_offset=at,
+                page=page,
+                page_label=book.pages[page - 1].label,
+                evidence=(*h.evidence, _note(where, name)),
+            )
             moved[at] = moved_from[h.char_offset] = index
     headings.sort(key=lambda h: (h.char_offset, h.level))
     per_level: dict[str, int] = {}
@@ -453,11 +509,16 @@ def _note(where: str, name: str) -> tuple[str, str]:
 def _refuse_taken(headings: list[Heading], at: int, name: str, where: str) -> None:
     for h in headings:
         if h.char_offset == at:
-            raise _fail(name, where, f"page {h.page} already has a heading at char {at} ({h.title[:60]!r}); "
-                                     "use a set operation to change it")
+            raise _fail(
+                name,
+                where,
+                f"page {h.page} already has a heading at char {at} ({h.title[:60]!r}); "
+                "use a set operation to change it",
+            )
 
 
 # ---------------------------------------------------------------- writing
+
 
 def engine_structure(book: Book) -> dict[str, Any]:
     """The structure file ``outline --write-structure`` writes: the engine's headings, each with
@@ -468,11 +529,27 @@ def engine_structure(book: Book) -> dict[str, Any]:
     headings = []
     for h in book.headings:
         a = heading_anchor(book, h)
-        headings.append({**a.to_dict(), "kind": h.kind, "level": h.level, "title": h.title,
-                         "number": h.number, "page_label": h.page_label, "source": h.source,
-                         "confidence": h.confidence})
-    return {"format": FORMAT, "version": VERSION, "book_sha256": book.sha256, "engine_version": __version__,
-            "book": book.source_name, "headings": headings, "corrections": []}
+        headings.append(
+            {
+                **a.to_dict(),
+                "kind": h.kind,
+                "level": h.level,
+                "title": h.title,
+                "number": h.number,
+                "page_label": h.page_label,
+                "source": h.source,
+                "confidence": h.confidence,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "book_sha256": book.sha256,
+        "engine_version": __version__,
+        "book": book.source_name,
+        "headings": headings,
+        "corrections": [],
+    }
 
 
 def structure_beside(book_path: str | os.PathLike) -> Path:

@@ -57,7 +57,8 @@ def token_byte_lengths(encoding: str) -> np.ndarray:
         # decoding 100k-200k ids one by one (its decode_tokens_bytes is a Python loop too).
         lengths = np.zeros(enc.n_vocab, dtype=np.int64)
         lengths[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = np.fromiter(
-            map(len, ranks), dtype=np.int64, count=len(ranks))
+            map(len, ranks), dtype=np.int64, count=len(ranks)
+        )
     else:  # public API fallback, if tiktoken ever hides the ranks
         lengths = np.zeros(enc.n_vocab, dtype=np.int64)
         for i in range(enc.n_vocab):
@@ -162,8 +163,9 @@ class TokenizedBook:
 
 def _fence_offsets(book: Book) -> dict[str, list[int]]:
     """Character offsets where a chunk must be cut, per fence level (parts always fence)."""
-    chapter = sorted({h.char_offset for h in book.headings
-                      if h.kind == "part" or h.kind in CHAPTER_LEVEL_KINDS})
+    chapter = sorted(
+        {h.char_offset for h in book.headings if h.kind == "part" or h.kind in CHAPTER_LEVEL_KINDS}
+    )
     section = sorted({h.char_offset for h in book.headings})
     return {"chapter": chapter, "section": section}
 
@@ -181,7 +183,7 @@ def _utf8_length(text: str) -> int:
     if text.isascii():
         return len(text)
     step = 16 * _CHAR_BLOCK
-    return sum(len(text[i:i + step].encode("utf-8")) for i in range(0, len(text), step))
+    return sum(len(text[i : i + step].encode("utf-8")) for i in range(0, len(text), step))
 
 
 def _encode_into(enc, text: str, bounds: list[int], tokens: np.ndarray) -> int:
@@ -195,7 +197,7 @@ def _encode_into(enc, text: str, bounds: list[int], tokens: np.ndarray) -> int:
         # encode_ordinary (special-token text is encoded as text) returning a uint32 array
         # without a Python list; only one piece's array exists at a time.
         part = enc.encode_to_numpy(text[a:b], allowed_special=set(), disallowed_special=())
-        tokens[n:n + part.shape[0]] = part
+        tokens[n : n + part.shape[0]] = part
         n += part.shape[0]
     return n
 
@@ -205,7 +207,7 @@ def _byte_starts_into(tokens: np.ndarray, n: int, lengths: np.ndarray, starts: n
     starts[0] = 0
     for i in range(0, n, _TOKEN_BLOCK):
         j = min(i + _TOKEN_BLOCK, n)
-        block = starts[i + 1:j + 1]
+        block = starts[i + 1 : j + 1]
         np.cumsum(lengths.take(tokens[i:j]), dtype=starts.dtype, out=block)
         block += starts[i]
 
@@ -225,11 +227,11 @@ def _bytes_to_chars(text: str, starts: np.ndarray, legal: np.ndarray, block: int
             boundary falls inside a multi-byte character.
         block (int): characters per step. Defaults to ``_CHAR_BLOCK``.
     """
-    i = 0          # first boundary not converted yet
-    byte0 = 0      # byte offset of the block's first character
-    skipped = 0    # continuation bytes before the block
+    i = 0  # first boundary not converted yet
+    byte0 = 0  # byte offset of the block's first character
+    skipped = 0  # continuation bytes before the block
     for c0 in range(0, len(text), block):
-        chars = text[c0:c0 + block]
+        chars = text[c0 : c0 + block]
         raw = chars.encode("utf-8")
         byte1 = byte0 + len(raw)
         j = i + int(starts[i:].searchsorted(starts.dtype.type(byte1), side="left"))
@@ -243,8 +245,9 @@ def _bytes_to_chars(text: str, starts: np.ndarray, legal: np.ndarray, block: int
             before = continuation.searchsorted(rel, side="left")
             # A boundary is inside a character when the next continuation byte is at the boundary
             # (past the last one, the last one is before it: not equal either).
-            np.not_equal(continuation.take(np.minimum(before, continuation.shape[0] - 1)), rel,
-                         out=legal[i:j])
+            np.not_equal(
+                continuation.take(np.minimum(before, continuation.shape[0] - 1)), rel, out=legal[i:j]
+            )
             # NOTE: for a boundary inside a character, the count of lead bytes before it already
             # includes that character's lead, so it maps to the next character start (rounded up).
             before += skipped
@@ -286,8 +289,12 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
     # NOTE: side="right" - 1: boundaries inside a character share the next character's offset and
     # come before the legal boundary at that offset; the fence is the legal one.
     fence_tokens = {
-        level: np.searchsorted(char_starts, np.asarray([c for c in offs if 0 < c < len(text)],
-                                                       dtype=char_starts.dtype), side="right") - 1
+        level: np.searchsorted(
+            char_starts,
+            np.asarray([c for c in offs if 0 < c < len(text)], dtype=char_starts.dtype),
+            side="right",
+        )
+        - 1
         for level, offs in fences.items()
     }
     pages = [p for p in book.pages if p.char_end > p.char_start]

@@ -59,8 +59,13 @@ class ValidationReport:
     chunks: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "rule": self.rule, "chunk_order": self.chunk_order, "message": self.message,
-                "chunks": self.chunks}
+        return {
+            "ok": self.ok,
+            "rule": self.rule,
+            "chunk_order": self.chunk_order,
+            "message": self.message,
+            "chunks": self.chunks,
+        }
 
 
 class _Violation(Exception):
@@ -119,28 +124,44 @@ class _Checker:
         if not (0 <= c.token_start < c.token_end <= n):
             raise _Violation(4, f"token span [{c.token_start}, {c.token_end}) is empty or outside [0, {n})")
         if c.token_count != c.token_end - c.token_start:
-            raise _Violation(1, f"token_count {c.token_count} != token_end - token_start "
-                                f"({c.token_end - c.token_start})")
+            raise _Violation(
+                1, f"token_count {c.token_count} != token_end - token_start ({c.token_end - c.token_start})"
+            )
         count = len(self.enc.encode_ordinary(c.text))
         if count > policy.max_tokens:
-            raise _Violation(1, f"text re-encodes to {count} tokens, more than max_tokens {policy.max_tokens}")
+            raise _Violation(
+                1, f"text re-encodes to {count} tokens, more than max_tokens {policy.max_tokens}"
+            )
         if self.paged and c.page_end - c.page_start + 1 > policy.max_pages:
-            raise _Violation(2, f"spans pages {c.page_start}-{c.page_end}, more than max_pages {policy.max_pages}")
+            raise _Violation(
+                2, f"spans pages {c.page_start}-{c.page_end}, more than max_pages {policy.max_pages}"
+            )
         fence = self._fence_inside(c.token_start, c.token_end)
         if fence is not None:
-            raise _Violation(3, f"crosses a {self.level} fence at token {fence} (char "
-                                f"{int(tb.char_starts[fence])}): text from two {self.level}s")
+            raise _Violation(
+                3,
+                f"crosses a {self.level} fence at token {fence} (char "
+                f"{int(tb.char_starts[fence])}): text from two {self.level}s",
+            )
         overlap = max(0, prev.token_end - c.token_start) if prev else 0
         if overlap > policy.overlap_tokens:
-            raise _Violation(3, f"overlaps the previous chunk by {overlap} tokens, more than overlap_tokens "
-                                f"{policy.overlap_tokens}")
+            raise _Violation(
+                3,
+                f"overlaps the previous chunk by {overlap} tokens, more than overlap_tokens "
+                f"{policy.overlap_tokens}",
+            )
         if self.sections:
             self._check_whole_sections(c, overlap, prev)
         if overlap != c.overlap_prev_tokens:
-            raise _Violation(3, f"overlap_prev_tokens is {c.overlap_prev_tokens}, the spans overlap by {overlap}")
+            raise _Violation(
+                3, f"overlap_prev_tokens is {c.overlap_prev_tokens}, the spans overlap by {overlap}"
+            )
         if prev and (c.token_end <= prev.token_end or c.token_start < prev.token_start):
-            raise _Violation(4, f"window [{c.token_start}, {c.token_end}) does not advance past the previous "
-                                f"[{prev.token_start}, {prev.token_end})")
+            raise _Violation(
+                4,
+                f"window [{c.token_start}, {c.token_end}) does not advance past the previous "
+                f"[{prev.token_start}, {prev.token_end})",
+            )
         if not _NON_SPACE.search(c.text):
             raise _Violation(4, "chunk text is empty or whitespace only")
         gap_start = prev.token_end if prev else 0
@@ -151,19 +172,22 @@ class _Checker:
         self._check_provenance(c)
         if c.book_id != tb.book.book_id:
             raise _Violation(7, f"book_id {c.book_id!r} is not the book's {tb.book.book_id!r}")
-        expected = chunk_id(c.book_id, self.profile, c.order, c.token_start, c.token_end, c.char_start,
-                            c.char_end, c.text)
+        expected = chunk_id(
+            c.book_id, self.profile, c.order, c.token_start, c.token_end, c.char_start, c.char_end, c.text
+        )
         if c.id != expected:
             raise _Violation(7, f"id {c.id!r} is not the content-addressed id {expected!r}")
 
     def _check_provenance(self, c: Chunk) -> None:
         """Rule 6: the text is the exact slice, char span = token span, pages from the text."""
         tb = self.tb
-        if self.text[c.char_start:c.char_end] != c.text:
+        if self.text[c.char_start : c.char_end] != c.text:
             raise _Violation(6, f"text differs from canonical_text[{c.char_start}:{c.char_end}]")
         cs0, cs1 = int(tb.char_starts[c.token_start]), int(tb.char_starts[c.token_end])
         if (c.char_start, c.char_end) != (cs0, cs1):
-            raise _Violation(6, f"char span [{c.char_start}, {c.char_end}) is not the token span's [{cs0}, {cs1})")
+            raise _Violation(
+                6, f"char span [{c.char_start}, {c.char_end}) is not the token span's [{cs0}, {cs1})"
+            )
         if not (tb.legal[c.token_start] and tb.legal[c.token_end]):
             raise _Violation(6, "the chunk starts or ends inside a character")
         if tb.text_pages:
@@ -173,8 +197,11 @@ class _Checker:
             p1 = tb.text_pages[tb.page_index_of_char(last)]
             got = (c.page_start, c.page_end, c.page_label_start, c.page_label_end)
             if got != (p0.number, p1.number, p0.label, p1.label):
-                raise _Violation(6, f"pages {got} are not those of the text ({p0.number}, {p1.number}, "
-                                    f"{p0.label!r}, {p1.label!r})")
+                raise _Violation(
+                    6,
+                    f"pages {got} are not those of the text ({p0.number}, {p1.number}, "
+                    f"{p0.label!r}, {p1.label!r})",
+                )
 
 
 def validate_chunks(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy) -> ValidationReport:

@@ -25,13 +25,24 @@ import plotly.graph_objects as go
 from chunking.models import CHAPTER_LEVEL_KINDS, Book, Chunk, Heading
 
 END_REASON_COLOURS = {
-    "token_limit": "#4c78a8", "page_limit": "#f58518", "target_pages": "#54a24b", "fence": "#b279a2",
-    "book_end": "#9d755d", "sentence": "#72b7b2", "paragraph": "#eeca3b",
+    "token_limit": "#4c78a8",
+    "page_limit": "#f58518",
+    "target_pages": "#54a24b",
+    "fence": "#b279a2",
+    "book_end": "#9d755d",
+    "sentence": "#72b7b2",
+    "paragraph": "#eeca3b",
 }
 """One colour per ``END_REASONS`` value, shared by every figure and the legend."""
 
-COVERAGE_COLOURS = ((0.0, "#d62728"), (0.33, "#d62728"), (0.34, "#c6dbef"), (0.66, "#c6dbef"),
-                    (0.67, "#08519c"), (1.0, "#08519c"))
+COVERAGE_COLOURS = (
+    (0.0, "#d62728"),
+    (0.33, "#d62728"),
+    (0.34, "#c6dbef"),
+    (0.66, "#c6dbef"),
+    (0.67, "#08519c"),
+    (1.0, "#08519c"),
+)
 """Discrete scale for coverage counts 0 (lost, red), 1 (light blue), 2+ (dark blue)."""
 
 _WHITESPACE = np.array([9, 10, 11, 12, 13, 32, 0x85, 0xA0, 0x2028, 0x2029, 0x3000], dtype=np.uint32)
@@ -97,8 +108,13 @@ def _label(page: int, label: str) -> str:
     return f"{page} (p. {html.escape(label)})" if label else str(page)
 
 
-def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[float, float] | None = None,
-                      selected: int | None = None) -> go.Figure:
+def boundaries_figure(
+    book: Book,
+    chunks: Sequence[Chunk],
+    *,
+    page_range: tuple[float, float] | None = None,
+    selected: int | None = None,
+) -> go.Figure:
     """The whole book on one page axis: chapter bands on top, chunks as bars in lanes below.
 
     Bars are coloured by end reason (one trace per reason, named after it); each bar's
@@ -138,18 +154,34 @@ def boundaries_figure(book: Book, chunks: Sequence[Chunk], *, page_range: tuple[
         for reason in dict.fromkeys(reasons.tolist()):
             idx = np.flatnonzero(reasons == reason)
             line = [3 if chunks[i].order == selected else 0 for i in idx]
-            traces.append(go.Bar(
-                name=reason, orientation="h", y=[rows[lanes[i] + 1] for i in idx], base=base[idx].tolist(),
-                x=(end[idx] - base[idx]).tolist(), marker_color=END_REASON_COLOURS.get(reason, "#7f7f7f"),
-                marker_line_width=line if any(line) else 0, marker_line_color="#000000",
-                customdata=[_hover_row(chunks[i]) for i in idx], hovertemplate=_CHUNK_HOVER))
+            traces.append(
+                go.Bar(
+                    name=reason,
+                    orientation="h",
+                    y=[rows[lanes[i] + 1] for i in idx],
+                    base=base[idx].tolist(),
+                    x=(end[idx] - base[idx]).tolist(),
+                    marker_color=END_REASON_COLOURS.get(reason, "#7f7f7f"),
+                    marker_line_width=line if any(line) else 0,
+                    marker_line_color="#000000",
+                    customdata=[_hover_row(chunks[i]) for i in idx],
+                    hovertemplate=_CHUNK_HOVER,
+                )
+            )
     fig = go.Figure(traces)
     # NOTE: no uirevision: a changed spec gives the chart a new Streamlit element id, so it is a
     # new plot and a zoom made in it is lost anyway (checked in chromium); the "Zoom to pages"
     # slider is the zoom that survives re-chunking.
-    fig.update_layout(barmode="overlay", bargap=0.25, height=200 + 28 * len(rows),
-                      xaxis_title="physical page", legend_title_text="end reason", clickmode="event+select",
-                      margin={"l": 10, "r": 10, "t": 30, "b": 40}, hovermode="closest")
+    fig.update_layout(
+        barmode="overlay",
+        bargap=0.25,
+        height=200 + 28 * len(rows),
+        xaxis_title="physical page",
+        legend_title_text="end reason",
+        clickmode="event+select",
+        margin={"l": 10, "r": 10, "t": 30, "b": 40},
+        hovermode="closest",
+    )
     fig.update_yaxes(categoryorder="array", categoryarray=rows[::-1])
     fig.update_xaxes(range=list(page_range) if page_range else [1, n_pages + 1])
     return fig
@@ -166,22 +198,47 @@ def _chapter_traces(book: Book, n_pages: int, n_rows: int) -> list[go.Bar]:
     # NOTE: one bar per shaded unit placed on the "Chapters" row (the top category) and
     # stretched over every row: offset/width are in category units, so it spans the whole plot.
     bands = go.Bar(
-        name="chapter bands", orientation="h", y=["Chapters"] * len(starts[::2]), base=starts[::2].tolist(),
-        x=widths[::2].tolist(), width=n_rows, offset=0.5 - n_rows, marker_color="#f0f0f0",
-        marker_line_width=0, opacity=0.6, hoverinfo="skip", showlegend=False)
+        name="chapter bands",
+        orientation="h",
+        y=["Chapters"] * len(starts[::2]),
+        base=starts[::2].tolist(),
+        x=widths[::2].tolist(),
+        width=n_rows,
+        offset=0.5 - n_rows,
+        marker_color="#f0f0f0",
+        marker_line_width=0,
+        opacity=0.6,
+        hoverinfo="skip",
+        showlegend=False,
+    )
     chapters = go.Bar(
-        name="Chapters", orientation="h", y=["Chapters"] * len(fences), base=starts.tolist(),
-        x=widths.tolist(), text=labels, textposition="inside", insidetextanchor="start",
+        name="Chapters",
+        orientation="h",
+        y=["Chapters"] * len(fences),
+        base=starts.tolist(),
+        x=widths.tolist(),
+        text=labels,
+        textposition="inside",
+        insidetextanchor="start",
         marker_color=["#d9d9d9" if i % 2 else "#bdbdbd" for i in range(len(fences))],
-        customdata=[[f"<b>{label}</b><br>{h.kind}, level {h.level}<br>starts on page "
-                     f"{_label(h.page, h.page_label)}<br>source: {h.source}"] for label, h in zip(labels, fences)],
-        hovertemplate="%{customdata[0]}<extra></extra>", showlegend=False)
+        customdata=[
+            [
+                f"<b>{label}</b><br>{h.kind}, level {h.level}<br>starts on page "
+                f"{_label(h.page, h.page_label)}<br>source: {h.source}"
+            ]
+            for label, h in zip(labels, fences)
+        ],
+        hovertemplate="%{customdata[0]}<extra></extra>",
+        showlegend=False,
+    )
     return [bands, chapters]
 
 
-_CHUNK_HOVER = ("<b>chunk %{customdata[0]}</b> %{customdata[1]}<br>pages %{customdata[2]}"
-                "<br>%{customdata[3]} tokens<br>chapter: %{customdata[4]}"
-                "<br>section: %{customdata[5]}<br>ended by: %{customdata[6]}<extra></extra>")
+_CHUNK_HOVER = (
+    "<b>chunk %{customdata[0]}</b> %{customdata[1]}<br>pages %{customdata[2]}"
+    "<br>%{customdata[3]} tokens<br>chapter: %{customdata[4]}"
+    "<br>section: %{customdata[5]}<br>ended by: %{customdata[6]}<extra></extra>"
+)
 """Hover of a chunk bar, filled from its ``_hover_row``."""
 
 
@@ -191,8 +248,15 @@ def _hover_row(c: Chunk) -> list:
     pages = _label(c.page_start, c.page_label_start)
     if c.page_end != c.page_start:
         pages += " – " + _label(c.page_end, c.page_label_end)
-    return [c.order, c.id[:12], pages, c.token_count, html.escape(c.chapter or "–"),
-            html.escape(c.section or "–"), c.end_reason]
+    return [
+        c.order,
+        c.id[:12],
+        pages,
+        c.token_count,
+        html.escape(c.chapter or "–"),
+        html.escape(c.section or "–"),
+        c.end_reason,
+    ]
 
 
 # ------------------------------------------------------------------------------- overlap
@@ -205,7 +269,7 @@ def shared_token_pairs(chunks: Sequence[Chunk]) -> list[tuple[int, int, int]]:
     order = sorted(range(len(chunks)), key=lambda k: chunks[k].token_start)
     pairs = []
     for a, i in enumerate(order):
-        for j in order[a + 1:]:
+        for j in order[a + 1 :]:
             if chunks[j].token_start >= chunks[i].token_end:
                 break
             shared = min(chunks[i].token_end, chunks[j].token_end) - chunks[j].token_start
@@ -258,20 +322,30 @@ def overlap_heatmap(chunks: Sequence[Chunk], *, max_cells: int = 200) -> go.Figu
     """
     om = overlap_matrix(chunks, max_cells=max_cells)
     axis = [om.first + k * om.bin_size for k in range(om.values.shape[0])]
-    fig = go.Figure(go.Heatmap(
-        z=om.values.tolist(), x=axis, y=axis, colorscale="Viridis", colorbar_title="shared tokens",
-        hovertemplate="chunk %{y} × chunk %{x}<br>%{z} shared tokens<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=om.values.tolist(),
+            x=axis,
+            y=axis,
+            colorscale="Viridis",
+            colorbar_title="shared tokens",
+            hovertemplate="chunk %{y} × chunk %{x}<br>%{z} shared tokens<extra></extra>",
+        )
+    )
     # NOTE: shapes are built as one list: add_vline/add_hline copy the layout per call (quadratic).
     line = {"dash": "dot", "color": "#ff7f0e", "width": 1}
     shapes = []
     for i in chapter_changes(chunks):
         at = om.first + (i // om.bin_size) * om.bin_size - om.bin_size / 2
-        shapes += [{"type": "line", "xref": "x", "yref": "paper", "x0": at, "x1": at, "y0": 0, "y1": 1},
-                   {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": at, "y1": at}]
+        shapes += [
+            {"type": "line", "xref": "x", "yref": "paper", "x0": at, "x1": at, "y0": 0, "y1": 1},
+            {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": at, "y1": at},
+        ]
     fig.update_layout(shapes=[dict(s, line=line) for s in shapes])
     unit = "chunk" if om.bin_size == 1 else f"chunk (bins of {om.bin_size})"
-    fig.update_layout(xaxis_title=unit, yaxis_title=unit, height=560,
-                      margin={"l": 10, "r": 10, "t": 30, "b": 40})
+    fig.update_layout(
+        xaxis_title=unit, yaxis_title=unit, height=560, margin={"l": 10, "r": 10, "t": 30, "b": 40}
+    )
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -319,23 +393,41 @@ def coverage_figure(book: Book, chunks: Sequence[Chunk], *, columns: int = 40) -
     """
     grid = coverage_grid(book, chunks, columns=columns)
     pages = [p.number for p in book.pages]
-    fig = go.Figure(go.Heatmap(
-        z=grid.tolist(), y=pages, x=list(range(columns)), zmin=0, zmax=2, colorscale=COVERAGE_COLOURS,
-        colorbar={"tickvals": [0.33, 1, 1.67], "ticktext": ["0 lost", "1", "2+"], "title": "chunks"},
-        hovertemplate="page %{y}, position %{x}<br>%{z} chunk(s)<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=grid.tolist(),
+            y=pages,
+            x=list(range(columns)),
+            zmin=0,
+            zmax=2,
+            colorscale=COVERAGE_COLOURS,
+            colorbar={"tickvals": [0.33, 1, 1.67], "ticktext": ["0 lost", "1", "2+"], "title": "chunks"},
+            hovertemplate="page %{y}, position %{x}<br>%{z} chunk(s)<extra></extra>",
+        )
+    )
     fences = fence_headings(book)
     if fences:
         pos = page_positions(book, [h.char_offset for h in fences])
-        fig.add_trace(go.Scatter(
-            name="chapter starts", x=((pos - np.floor(pos)) * columns).tolist(),
-            y=np.floor(pos).astype(int).tolist(), mode="markers+text",
-            marker={"symbol": "triangle-right", "size": 11, "color": "#ff7f0e"},
-            text=[html.escape(h.title[:30]) for h in fences], textposition="middle right",
-            textfont={"size": 10},
-            hovertemplate="%{text}<br>page %{y}<extra>chapter start</extra>"))
-    fig.update_layout(height=max(400, min(14 * len(pages), 4000)), xaxis_title="position within page",
-                      yaxis_title="physical page", margin={"l": 10, "r": 10, "t": 30, "b": 40},
-                      showlegend=False)
+        fig.add_trace(
+            go.Scatter(
+                name="chapter starts",
+                x=((pos - np.floor(pos)) * columns).tolist(),
+                y=np.floor(pos).astype(int).tolist(),
+                mode="markers+text",
+                marker={"symbol": "triangle-right", "size": 11, "color": "#ff7f0e"},
+                text=[html.escape(h.title[:30]) for h in fences],
+                textposition="middle right",
+                textfont={"size": 10},
+                hovertemplate="%{text}<br>page %{y}<extra>chapter start</extra>",
+            )
+        )
+    fig.update_layout(
+        height=max(400, min(14 * len(pages), 4000)),
+        xaxis_title="position within page",
+        yaxis_title="physical page",
+        margin={"l": 10, "r": 10, "t": 30, "b": 40},
+        showlegend=False,
+    )
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -367,5 +459,9 @@ def overlap_stats(score: dict, chunks: Sequence[Chunk]) -> OverlapStats:
     """
     shared = sum(max(0, min(p.token_end, c.token_end) - c.token_start) for p, c in zip(chunks, chunks[1:]))
     across = int(score["cross_chapter_overlap_tokens"])
-    return OverlapStats(inflation=float(score["inflation"]), overlap_within_chapters=shared - across,
-                        overlap_across_chapters=across, uncovered_tokens=int(score["uncovered_tokens"]))
+    return OverlapStats(
+        inflation=float(score["inflation"]),
+        overlap_within_chapters=shared - across,
+        overlap_across_chapters=across,
+        uncovered_tokens=int(score["uncovered_tokens"]),
+    )

@@ -41,8 +41,9 @@ def _norm(word: str) -> str:
     return unicodedata.normalize("NFKC", word).casefold()
 
 
-def highlight_rects(page: pymupdf.Page, page_text: str,
-                    spans: Sequence[tuple[int, int, str]]) -> dict[str, list[pymupdf.Rect]]:
+def highlight_rects(
+    page: pymupdf.Page, page_text: str, spans: Sequence[tuple[int, int, str]]
+) -> dict[str, list[pymupdf.Rect]]:
     """Rectangles of the PDF words that carry each highlighted span of the canonical page text.
 
     Args:
@@ -56,8 +57,9 @@ def highlight_rects(page: pymupdf.Page, page_text: str,
     """
     canon = [(m.start(), m.end(), _norm(m.group())) for m in _WORD.finditer(page_text)]
     words = page.get_text("words")
-    matcher = difflib.SequenceMatcher(None, [w for _, _, w in canon], [_norm(w[4]) for w in words],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        None, [w for _, _, w in canon], [_norm(w[4]) for w in words], autojunk=False
+    )
     rects: dict[str, list[pymupdf.Rect]] = {cls: [] for _, _, cls in spans}
     for a, b, size in matcher.get_matching_blocks():
         for k in range(size):
@@ -71,8 +73,9 @@ def highlight_rects(page: pymupdf.Page, page_text: str,
     return rects
 
 
-def page_image(pdf: bytes, page_number: int, page_text: str, spans: Sequence[tuple[int, int, str]],
-               *, zoom: float = 1.4) -> bytes:
+def page_image(
+    pdf: bytes, page_number: int, page_text: str, spans: Sequence[tuple[int, int, str]], *, zoom: float = 1.4
+) -> bytes:
     """Render one PDF page as PNG with the spans painted in ``HIGHLIGHT_COLOURS``.
 
     Args:
@@ -95,9 +98,15 @@ def page_image(pdf: bytes, page_number: int, page_text: str, spans: Sequence[tup
             raise PageTooLargeError(
                 f"page {page_number} is too large to draw "
                 f"({page.rect.width:,.0f} × {page.rect.height:,.0f} pt; "
-                f"the image would exceed {MAX_RENDER_PIXELS // 1_000_000} megapixels)")
+                f"the image would exceed {MAX_RENDER_PIXELS // 1_000_000} megapixels)"
+            )
         for cls, rects in highlight_rects(page, page_text, spans).items():
             for rect in rects:
-                page.draw_rect(rect, color=None, fill=HIGHLIGHT_COLOURS.get(cls, (1, 1, 0)),
-                               fill_opacity=0.4, overlay=True)
+                page.draw_rect(
+                    rect,
+                    color=None,
+                    fill=HIGHLIGHT_COLOURS.get(cls, (1, 1, 0)),
+                    fill_opacity=0.4,
+                    overlay=True,
+                )
         return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom)).tobytes("png")

@@ -63,8 +63,8 @@ def overlap_spans(chunks: Sequence[Chunk], i: int) -> list[tuple[int, int, str]]
 
 def context(text: str, start: int, end: int, *, lines: int = 3, max_chars: int = 400) -> tuple[str, str]:
     """The few lines of ``text`` just before ``start`` and just after ``end`` (raw, unescaped)."""
-    before = text[max(0, start - max_chars):start].split("\n")[-lines:]
-    after = text[end:end + max_chars].split("\n")[:lines]
+    before = text[max(0, start - max_chars) : start].split("\n")[-lines:]
+    after = text[end : end + max_chars].split("\n")[:lines]
     return "\n".join(before), "\n".join(after)
 
 
@@ -81,9 +81,11 @@ def chunk_detail_html(book_text: str, chunks: Sequence[Chunk], i: int) -> str:
     """
     c = chunks[i]
     before, after = context(book_text, c.char_start, c.char_end)
-    return (f'{STYLE}<div class="bci-text"><span class="bci-context">{html.escape(before)}</span>'
-            f'<span class="bci-cut">⟦</span>{highlight(c.text, overlap_spans(chunks, i))}'
-            f'<span class="bci-cut">⟧</span><span class="bci-context">{html.escape(after)}</span></div>')
+    return (
+        f'{STYLE}<div class="bci-text"><span class="bci-context">{html.escape(before)}</span>'
+        f'<span class="bci-cut">⟦</span>{highlight(c.text, overlap_spans(chunks, i))}'
+        f'<span class="bci-cut">⟧</span><span class="bci-context">{html.escape(after)}</span></div>'
+    )
 
 
 def text_block_html(text: str, spans: Sequence[tuple[int, int, str]] = ()) -> str:

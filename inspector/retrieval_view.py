@@ -28,11 +28,15 @@ from inspector.state import PLOTLY_CONFIG, AppRun
 
 METRICS = {
     "hit_at_k": ("hit@k", "Share of sampled sentences that lie whole inside one of the k retrieved chunks."),
-    "chapter_precision_at_k": ("chapter precision@k", "Mean share of each retrieved chunk's text that lies "
-                                                      "in the sentence's chapter."),
+    "chapter_precision_at_k": (
+        "chapter precision@k",
+        "Mean share of each retrieved chunk's text that lies in the sentence's chapter.",
+    ),
     "iou": ("token IoU", "Sentence tokens retrieved ÷ (all retrieved tokens + sentence tokens missed)."),
-    "precision": ("token precision", "Sentence tokens retrieved ÷ all retrieved tokens (a token in two "
-                                     "overlapping chunks counts twice)."),
+    "precision": (
+        "token precision",
+        "Sentence tokens retrieved ÷ all retrieved tokens (a token in two overlapping chunks counts twice).",
+    ),
     "recall": ("token recall", "Sentence tokens retrieved ÷ sentence tokens."),
 }
 """Column name and one-line definition of every evaluation metric, in display order."""
@@ -73,8 +77,9 @@ def chunk_index(run: AppRun) -> ChunkIndex:
 
 
 @st.cache_data(show_spinner="Evaluating…", max_entries=32)
-def _evaluation(sha256: str, items: tuple[tuple[str, Any], ...], n: int, k: int, seed: int, label: str,
-                _run: AppRun) -> dict[str, Any]:
+def _evaluation(
+    sha256: str, items: tuple[tuple[str, Any], ...], n: int, k: int, seed: int, label: str, _run: AppRun
+) -> dict[str, Any]:
     probes = sample_probes(_run.tokenized, n, seed)
     return evaluate_chunks(probes, chunk_index(_run), k, label).to_dict()
 
@@ -86,13 +91,21 @@ def evaluation(run: AppRun, label: str, n: int, k: int, seed: int) -> PolicyScor
 
 def location_table(loc: Location) -> pd.DataFrame:
     """Where a found passage is: span, pages with printed labels, chapter, section, score."""
+
     def page(n: int, label: str) -> str:
         return f"{n}" + (f" (printed {label})" if label else "")
-    rows = [("match score", f"{loc.score:.1f} / 100"),
-            ("characters", f"[{loc.char_start:,}, {loc.char_end:,})"),
-            ("pages", page(loc.page_start, loc.page_label_start)
-             + ("" if loc.page_end == loc.page_start else f" to {page(loc.page_end, loc.page_label_end)}")),
-            ("chapter", loc.chapter or "–"), ("section", loc.section or "–")]
+
+    rows = [
+        ("match score", f"{loc.score:.1f} / 100"),
+        ("characters", f"[{loc.char_start:,}, {loc.char_end:,})"),
+        (
+            "pages",
+            page(loc.page_start, loc.page_label_start)
+            + ("" if loc.page_end == loc.page_start else f" to {page(loc.page_end, loc.page_label_end)}"),
+        ),
+        ("chapter", loc.chapter or "–"),
+        ("section", loc.section or "–"),
+    ]
     if loc.occurrences > 1:
         rows.append(("equally good places", str(loc.occurrences)))
     return pd.DataFrame(rows, columns=["", "value"])
@@ -106,27 +119,32 @@ def passage_html(text: str, loc: Location, *, context: int = 300) -> str:
 
 def chunk_match_table(matches: Sequence[ChunkMatch]) -> pd.DataFrame:
     """One row per policy: which chunks hold the passage and whether it straddles a boundary."""
-    return pd.DataFrame({
-        "policy": [m.policy for m in matches],
-        "chunks": [", ".join(f"#{o}" for o in m.orders) for m in matches],
-        "straddles a boundary": ["yes" if m.straddles else "no" for m in matches],
-        "cut off before": [m.cut_before[-120:] for m in matches],
-        "cut off after": [m.cut_after[:120] for m in matches],
-    })
+    return pd.DataFrame(
+        {
+            "policy": [m.policy for m in matches],
+            "chunks": [", ".join(f"#{o}" for o in m.orders) for m in matches],
+            "straddles a boundary": ["yes" if m.straddles else "no" for m in matches],
+            "cut off before": [m.cut_before[-120:] for m in matches],
+            "cut off after": [m.cut_after[:120] for m in matches],
+        }
+    )
 
 
 def hits_table(hits: Sequence[SearchHit]) -> pd.DataFrame:
     """Ranked hits of one policy: score, chunk, pages, chapter, crossing flag, matched terms."""
-    return pd.DataFrame({
-        "rank": [h.rank for h in hits],
-        "score": [round(h.score, 3) for h in hits],
-        "chunk": [f"#{h.order}" for h in hits],
-        "pages": [f"{h.page_start}" + ("" if h.page_end == h.page_start else f"–{h.page_end}")
-                  for h in hits],
-        "chapter": [h.chapter for h in hits],
-        "crosses chapter": ["⚠ yes" if h.crosses_chapter else "" for h in hits],
-        "terms": [", ".join(h.terms) for h in hits],
-    })
+    return pd.DataFrame(
+        {
+            "rank": [h.rank for h in hits],
+            "score": [round(h.score, 3) for h in hits],
+            "chunk": [f"#{h.order}" for h in hits],
+            "pages": [
+                f"{h.page_start}" + ("" if h.page_end == h.page_start else f"–{h.page_end}") for h in hits
+            ],
+            "chapter": [h.chapter for h in hits],
+            "crosses chapter": ["⚠ yes" if h.crosses_chapter else "" for h in hits],
+            "terms": [", ".join(h.terms) for h in hits],
+        }
+    )
 
 
 def hit_html(hit: SearchHit) -> str:
@@ -136,8 +154,11 @@ def hit_html(hit: SearchHit) -> str:
 
 def evaluation_table(scores: Sequence[PolicyScore]) -> pd.DataFrame:
     """One row per policy, one column per metric (display names), rounded to 3 decimals."""
-    data: dict[str, list] = {"policy": [s.policy for s in scores], "n": [s.n for s in scores],
-                             "k": [s.k for s in scores]}
+    data: dict[str, list] = {
+        "policy": [s.policy for s in scores],
+        "n": [s.n for s in scores],
+        "k": [s.k for s in scores],
+    }
     for key, (name, _) in METRICS.items():
         data[name] = [round(getattr(s, key), 3) for s in scores]
     return pd.DataFrame(data)
@@ -148,19 +169,31 @@ def evaluation_figure(scores: Sequence[PolicyScore]) -> go.Figure:
     fig = go.Figure()
     names = [name for name, _ in METRICS.values()]
     for s in scores:
-        fig.add_bar(name=s.policy, x=names, y=[getattr(s, key) for key in METRICS],
-                    hovertemplate="%{x}: %{y:.3f}<extra>" + s.policy.replace("<", "&lt;") + "</extra>")
-    fig.update_layout(barmode="group", yaxis={"range": [0, 1], "title": "mean over sampled sentences"},
-                      height=360, margin={"t": 30, "b": 40}, legend={"orientation": "h", "y": -0.2})
+        fig.add_bar(
+            name=s.policy,
+            x=names,
+            y=[getattr(s, key) for key in METRICS],
+            hovertemplate="%{x}: %{y:.3f}<extra>" + s.policy.replace("<", "&lt;") + "</extra>",
+        )
+    fig.update_layout(
+        barmode="group",
+        yaxis={"range": [0, 1], "title": "mean over sampled sentences"},
+        height=360,
+        margin={"t": 30, "b": 40},
+        legend={"orientation": "h", "y": -0.2},
+    )
     return fig
 
 
 # ------------------------------------------------------------------------------------ tabs
 def locate_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
     """Passage box → its location, the span in context, and the chunks holding it per policy."""
-    passage = st.text_area("Passage", key="retrieval_passage", height=140,
-                           placeholder="Paste a retrieved passage; whitespace, hyphens and a heading "
-                                       "prefix do not matter.")
+    passage = st.text_area(
+        "Passage",
+        key="retrieval_passage",
+        height=140,
+        placeholder="Paste a retrieved passage; whitespace, hyphens and a heading prefix do not matter.",
+    )
     if not passage.strip():
         return
     space = search_space(runs[0])
@@ -204,8 +237,9 @@ def search_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
 def evaluate_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
     """Explanation and definitions, n/k/seed, and (after the button) the table and figure."""
     st.markdown(EXPLANATION)
-    st.table({"metric": [name for name, _ in METRICS.values()],
-              "meaning": [text for _, text in METRICS.values()]})
+    st.table(
+        {"metric": [name for name, _ in METRICS.values()], "meaning": [text for _, text in METRICS.values()]}
+    )
     c1, c2, c3 = st.columns(3)
     n = int(c1.number_input("Sentences (n)", 1, 2000, 200, key="retrieval_eval_n"))
     k = int(c2.number_input("Chunks retrieved (k)", 1, 50, 5, key="retrieval_eval_k"))

@@ -40,8 +40,13 @@ from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES, Book, 
 from chunking.policy import Policy
 from chunking.analysis.scorecard import scorecard
 from chunking.strategies import chunk_book
-from chunking.structure_file import (Correction, StructureFile, StructureFileError, apply_corrections,
-                                     corrections_digest)
+from chunking.structure_file import (
+    Correction,
+    StructureFile,
+    StructureFileError,
+    apply_corrections,
+    corrections_digest,
+)
 from chunking.tokens import TokenizedBook, tokenize
 from chunking.validate import ValidationReport, validate_chunks
 from inspector.safe import md
@@ -56,28 +61,31 @@ UPLOAD_TYPES = ("pdf", "epub", "txt", "md")
 ENCODINGS = ("cl100k_base", "o200k_base")
 """Only the vocabularies ``chunking.encodings`` ships for offline use; others would need a network."""
 
-PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "autoScale2d"],
-                 "toImageButtonOptions": {"format": "png", "scale": 2}}
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "modeBarButtonsToRemove": ["lasso2d", "autoScale2d"],
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+}
 
 _HELP = {
     "strategy": "chapter-window: token windows that never cross a chapter (the fence). "
-                "fixed-window: the same windows over the whole book, ignoring structure. "
-                "section: one chunk per section, small ones merged, large ones split.",
+    "fixed-window: the same windows over the whole book, ignoring structure. "
+    "section: one chunk per section, small ones merged, large ones split.",
     "max_tokens": "Hard limit of tokens per chunk (tiktoken, the encoding below).",
     "overlap_tokens": "Tokens each chunk repeats from the previous one so context is not cut; "
-                      "never carried across a fence. Must be below max tokens.",
+    "never carried across a fence. Must be below max tokens.",
     "target_pages": "Soft page target: a window spanning this many pages may end at a page "
-                    "break if it keeps at least half of max tokens.",
+    "break if it keeps at least half of max tokens.",
     "max_pages": "Hard limit of pages one chunk may span (at least target pages).",
     "fence": "Structure level where chunks are always cut and overlap stops: chapters, or also "
-             "sections. Parts always fence.",
+    "sections. Parts always fence.",
     "structure": "Where chapters come from: auto (the outline where it holds up, else headings "
-                 "found in the text), outline (bookmarks / EPUB nav only), headings (text only) "
-                 "or none (no structure).",
+    "found in the text), outline (bookmarks / EPUB nav only), headings (text only) "
+    "or none (no structure).",
     "encoding": "tiktoken encoding used to count tokens (cl100k_base: GPT-4; o200k_base: GPT-4o).",
     "snap": "End token-limited windows at the last sentence or paragraph end in their last third.",
     "min_section_tokens": "Section strategy only: sections below this merge with neighbours "
-                          "(0 = max tokens / 4).",
+    "(0 = max tokens / 4).",
     "max_chunks": "More chunks than this is an error and nothing is exported.",
 }
 
@@ -102,22 +110,28 @@ def sidebar_policy() -> Policy:
         st.session_state[key] = st.session_state[key] if key in st.session_state else f.default
     values: dict[str, Any] = {
         "strategy": sb.selectbox("Strategy", STRATEGIES, key="policy_strategy", help=_HELP["strategy"]),
-        "max_tokens": sb.slider("Max tokens", 32, 4096, step=16, key="policy_max_tokens",
-                                help=_HELP["max_tokens"]),
-        "overlap_tokens": sb.slider("Overlap tokens", 0, 1024, step=8, key="policy_overlap_tokens",
-                                    help=_HELP["overlap_tokens"]),
-        "target_pages": sb.number_input("Target pages", 1, 100, key="policy_target_pages",
-                                        help=_HELP["target_pages"]),
+        "max_tokens": sb.slider(
+            "Max tokens", 32, 4096, step=16, key="policy_max_tokens", help=_HELP["max_tokens"]
+        ),
+        "overlap_tokens": sb.slider(
+            "Overlap tokens", 0, 1024, step=8, key="policy_overlap_tokens", help=_HELP["overlap_tokens"]
+        ),
+        "target_pages": sb.number_input(
+            "Target pages", 1, 100, key="policy_target_pages", help=_HELP["target_pages"]
+        ),
         "max_pages": sb.number_input("Max pages", 1, 200, key="policy_max_pages", help=_HELP["max_pages"]),
         "fence": sb.selectbox("Fence level", FENCES, key="policy_fence", help=_HELP["fence"]),
-        "structure": sb.selectbox("Structure source", STRUCTURE_SOURCES, key="policy_structure",
-                                  help=_HELP["structure"]),
+        "structure": sb.selectbox(
+            "Structure source", STRUCTURE_SOURCES, key="policy_structure", help=_HELP["structure"]
+        ),
         "encoding": sb.selectbox("Encoding", ENCODINGS, key="policy_encoding", help=_HELP["encoding"]),
         "snap": sb.selectbox("Snap", SNAPS, key="policy_snap", help=_HELP["snap"]),
-        "min_section_tokens": sb.number_input("Min section tokens", 0, 4096, key="policy_min_section_tokens",
-                                              help=_HELP["min_section_tokens"]),
-        "max_chunks": sb.number_input("Max chunks", 1, 10_000_000, key="policy_max_chunks",
-                                      help=_HELP["max_chunks"]),
+        "min_section_tokens": sb.number_input(
+            "Min section tokens", 0, 4096, key="policy_min_section_tokens", help=_HELP["min_section_tokens"]
+        ),
+        "max_chunks": sb.number_input(
+            "Max chunks", 1, 10_000_000, key="policy_max_chunks", help=_HELP["max_chunks"]
+        ),
     }
     try:
         policy = Policy(**{k: int(v) if isinstance(v, float) else v for k, v in values.items()})
@@ -141,8 +155,9 @@ class BookSource:
 
     @classmethod
     def of(cls, name: str, data: bytes, path: Path | None = None) -> "BookSource":
-        return cls(name=name, data=data, sha256=hashlib.sha256(data).hexdigest(),
-                   path=str(path) if path else None)
+        return cls(
+            name=name, data=data, sha256=hashlib.sha256(data).hexdigest(), path=str(path) if path else None
+        )
 
     @classmethod
     def sample(cls, name: str) -> "BookSource":
@@ -180,11 +195,21 @@ def choose_book() -> None:
     current = book_source()
     names = sample_names()
     left, right = st.columns(2)
-    left.selectbox("Sample book", names, index=names.index(current.name) if current.name in names else 0,
-                   key="home_sample", on_change=_pick_sample,
-                   help="Books bundled with the project, with verified chapter starts.")
-    right.file_uploader("…or upload a book", type=list(UPLOAD_TYPES), key="home_upload",
-                        on_change=_pick_upload, help="PDF, EPUB, plain text or Markdown.")
+    left.selectbox(
+        "Sample book",
+        names,
+        index=names.index(current.name) if current.name in names else 0,
+        key="home_sample",
+        on_change=_pick_sample,
+        help="Books bundled with the project, with verified chapter starts.",
+    )
+    right.file_uploader(
+        "…or upload a book",
+        type=list(UPLOAD_TYPES),
+        key="home_upload",
+        on_change=_pick_upload,
+        help="PDF, EPUB, plain text or Markdown.",
+    )
 
 
 # ------------------------------------------------------------------------------- loaders
@@ -247,8 +272,11 @@ def current_book(structure: str | None = None) -> Book:
             # reader bug, still shown as one line (never a traceback). The book reverts to the
             # chosen sample so the other pages keep working.
             bar.empty()
-            message = str(exc) if isinstance(exc, ChunkingError) else \
-                f"{src.name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
+            message = (
+                str(exc)
+                if isinstance(exc, ChunkingError)
+                else f"{src.name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
+            )
             fallback = st.session_state.get("home_sample", DEFAULT_SAMPLE)
             st.session_state["book_source"] = BookSource.sample(fallback)
             st.error(md(message))  # NOTE: quotes book data (file name, zip entries, hrefs)
@@ -325,20 +353,23 @@ def _chunks(sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: 
 
 
 @st.cache_resource(show_spinner="Validating…", max_entries=16)
-def _report(sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: TokenizedBook,
-            _chunks: list[Chunk]) -> ValidationReport:
+def _report(
+    sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: TokenizedBook, _chunks: list[Chunk]
+) -> ValidationReport:
     return validate_chunks(_chunks, _tokenized, _policy_of(policy_items))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _score(sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: TokenizedBook,
-           _chunks: list[Chunk]) -> dict[str, Any]:
+def _score(
+    sha256: str, policy_items: tuple[tuple[str, Any], ...], _tokenized: TokenizedBook, _chunks: list[Chunk]
+) -> dict[str, Any]:
     return scorecard(_chunks, _tokenized, _policy_of(policy_items))
 
 
 @st.cache_data(show_spinner="Exporting…", max_entries=32)
-def _rendered(sha256: str, policy_items: tuple[tuple[str, Any], ...], fmt: str,
-              _chunks: list[Chunk]) -> bytes:
+def _rendered(
+    sha256: str, policy_items: tuple[tuple[str, Any], ...], fmt: str, _chunks: list[Chunk]
+) -> bytes:
     return export.render(_chunks, fmt)
 
 
@@ -378,8 +409,14 @@ class AppRun:
     def manifest(self, fmt: str) -> dict[str, Any]:
         """The manifest the CLI writes next to ``<book stem>.<fmt>`` for the same book and policy."""
         sf = structure_file_of(self.source, self.structure_ops) if self.structure_ops else None
-        base = export.build_manifest(self.tokenized, self.policy, self.chunks, self.report,
-                                     source_path=self.source.path, structure_file=sf)
+        base = export.build_manifest(
+            self.tokenized,
+            self.policy,
+            self.chunks,
+            self.report,
+            source_path=self.source.path,
+            structure_file=sf,
+        )
         return dict(base, output={"file": self.export_name(fmt), "format": fmt})
 
     def manifest_bytes(self, fmt: str) -> bytes:
@@ -441,6 +478,7 @@ def show_fig(fig: Any, *, key: str, select: bool = False) -> Any:
         The ``PlotlyState`` selection when ``select`` is true, else the element.
     """
     if select:
-        return st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG, on_select="rerun",
-                               selection_mode=("points",))
+        return st.plotly_chart(
+            fig, key=key, config=PLOTLY_CONFIG, on_select="rerun", selection_mode=("points",)
+        )
     return st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)

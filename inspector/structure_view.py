@@ -23,8 +23,14 @@ import pandas as pd
 from rapidfuzz import fuzz
 
 from chunking.models import SIGNALS, Book, Heading
-from chunking.structure_file import (CORRECTION_SOURCE, Anchor, Correction, heading_anchor, line_span,
-                                     page_lines)
+from chunking.structure_file import (
+    CORRECTION_SOURCE,
+    Anchor,
+    Correction,
+    heading_anchor,
+    line_span,
+    page_lines,
+)
 
 TABLE_KINDS = ("part", "chapter", "appendix", "front", "back")
 """The heading kinds the evidence table lists (chapter level and parts; sections are too many)."""
@@ -39,8 +45,11 @@ YES, NO, NONE = "✓", "✗", "—"
 # "p. 12 'Line text': why" (text detector) — the quoted text is cut at 60 characters.
 _REJECTED = re.compile(r"^p\. (?P<page>\d+) '(?P<text>.*)': (?P<why>.+)$", re.S)
 # "typography, numbering: chapter 'Title' on p. 12 is not in the outline" (evidence.corroborate)
-_UNLISTED = re.compile(r"^(?P<signals>[^:]*): (?P<kind>\w+) '(?P<text>.*)' on p\. (?P<page>\d+) "
-                       r"(?P<why>is not in .+)$", re.S)
+_UNLISTED = re.compile(
+    r"^(?P<signals>[^:]*): (?P<kind>\w+) '(?P<text>.*)' on p\. (?P<page>\d+) "
+    r"(?P<why>is not in .+)$",
+    re.S,
+)
 _NAMED = re.compile(r"'(?P<text>.*)' on p\. (?P<page>\d+)")
 
 
@@ -79,8 +88,21 @@ def evidence_table(book: Book) -> pd.DataFrame:
     rows = table_headings(book)
     speaking = set().union(*(_signals(book.headings[i]) for i in rows)) if rows else set()
     disputed = _disputed(book)
-    data: dict[str, list] = {k: [] for k in ("heading", "kind", "level", "number", "title", "page", "label",
-                                             "confidence", *COLUMNS_SIGNALS, "disagree")}
+    data: dict[str, list] = {
+        k: []
+        for k in (
+            "heading",
+            "kind",
+            "level",
+            "number",
+            "title",
+            "page",
+            "label",
+            "confidence",
+            *COLUMNS_SIGNALS,
+            "disagree",
+        )
+    }
     for i in rows:
         h = book.headings[i]
         have = _signals(h)
@@ -94,9 +116,17 @@ def evidence_table(book: Book) -> pd.DataFrame:
                 marks[s] = NO
         named = {(h.page, _key(f"{h.number} {h.title}".strip())), (h.page, _key(h.title))} & disputed
         flagged = bool(named) or mixed_marks(marks) or h.confidence < DISAGREE_CONFIDENCE
-        for k, v in (("heading", i), ("kind", h.kind), ("level", h.level), ("number", h.number),
-                     ("title", h.title), ("page", h.page), ("label", h.page_label),
-                     ("confidence", h.confidence), ("disagree", flagged)):
+        for k, v in (
+            ("heading", i),
+            ("kind", h.kind),
+            ("level", h.level),
+            ("number", h.number),
+            ("title", h.title),
+            ("page", h.page),
+            ("label", h.page_label),
+            ("confidence", h.confidence),
+            ("disagree", flagged),
+        ):
             data[k].append(v)
         for s in COLUMNS_SIGNALS:
             data[s].append(marks[s])
@@ -127,8 +157,11 @@ def candidates(book: Book) -> list[Candidate]:
     out = []
     for line in book.diagnostics.structure_rejected:
         m = _REJECTED.match(line)
-        out.append(Candidate(int(m["page"]), m["text"], m["why"], "rejected") if m
-                   else Candidate(None, line, "", "rejected"))
+        out.append(
+            Candidate(int(m["page"]), m["text"], m["why"], "rejected")
+            if m
+            else Candidate(None, line, "", "rejected")
+        )
     for line in book.diagnostics.structure_disagreements:
         m = _UNLISTED.match(line)
         if m:
@@ -164,8 +197,15 @@ def heading_at(book: Book, offset: int) -> int | None:
     return None
 
 
-def add_op(book: Book, page: int, offset: int, line: str, kind: str = "chapter", level: int | None = None,
-           title: str = "") -> Correction:
+def add_op(
+    book: Book,
+    page: int,
+    offset: int,
+    line: str,
+    kind: str = "chapter",
+    level: int | None = None,
+    title: str = "",
+) -> Correction:
     """The correction that makes the line at ``offset`` a ``kind`` start: an ``add``, or a ``set``
     when a heading (a section, say) already starts there."""
     fields: list[tuple[str, object]] = [("kind", kind), ("level", level or chapter_level(book))]
@@ -205,7 +245,6 @@ def heading_line(book: Book, h: Heading) -> tuple[int, int]:
 def op_label(c: Correction) -> str:
     """One line describing a correction (shown as text, never Markdown)."""
     if c.op == "move":
-        return (f"move p. {c.anchor.page} {c.anchor.line_text[:50]!r} → "
-                f"p. {c.to.page} {c.to.line_text[:50]!r}")
+        return f"move p. {c.anchor.page} {c.anchor.line_text[:50]!r} → p. {c.to.page} {c.to.line_text[:50]!r}"
     extra = ", ".join(f"{k}={v!r}" for k, v in c.fields)
     return f"{c.op} p. {c.anchor.page} {c.anchor.line_text[:60]!r}" + (f" ({extra})" if extra else "")

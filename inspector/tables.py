@@ -22,20 +22,29 @@ def _span(a: object, b: object) -> str:
 def chunk_table(chunks: Sequence[Chunk], *, preview_chars: int = 90) -> pd.DataFrame:
     """One row per chunk: order, physical pages, printed labels, chapter, section, tokens,
     end reason and the start of its text (whitespace collapsed)."""
-    return pd.DataFrame({
-        "order": [c.order for c in chunks],
-        "pages": [_span(c.page_start, c.page_end) for c in chunks],
-        "labels": [_span(c.page_label_start, c.page_label_end) for c in chunks],
-        "chapter": [c.chapter for c in chunks],
-        "section": [c.section for c in chunks],
-        "tokens": [c.token_count for c in chunks],
-        "end_reason": [c.end_reason for c in chunks],
-        "start_of_text": [" ".join(c.text[: preview_chars * 2].split())[:preview_chars] for c in chunks],
-    }, columns=list(CHUNK_COLUMNS))
+    return pd.DataFrame(
+        {
+            "order": [c.order for c in chunks],
+            "pages": [_span(c.page_start, c.page_end) for c in chunks],
+            "labels": [_span(c.page_label_start, c.page_label_end) for c in chunks],
+            "chapter": [c.chapter for c in chunks],
+            "section": [c.section for c in chunks],
+            "tokens": [c.token_count for c in chunks],
+            "end_reason": [c.end_reason for c in chunks],
+            "start_of_text": [" ".join(c.text[: preview_chars * 2].split())[:preview_chars] for c in chunks],
+        },
+        columns=list(CHUNK_COLUMNS),
+    )
 
 
-def filter_chunks(chunks: Sequence[Chunk], *, chapters: Sequence[str] = (), end_reasons: Sequence[str] = (),
-                  tokens: tuple[int, int] | None = None, query: str = "") -> list[Chunk]:
+def filter_chunks(
+    chunks: Sequence[Chunk],
+    *,
+    chapters: Sequence[str] = (),
+    end_reasons: Sequence[str] = (),
+    tokens: tuple[int, int] | None = None,
+    query: str = "",
+) -> list[Chunk]:
     """Keep the chunks that pass every given filter (an empty filter keeps everything).
 
     Args:
@@ -49,24 +58,30 @@ def filter_chunks(chunks: Sequence[Chunk], *, chapters: Sequence[str] = (), end_
         list[Chunk]: the matching chunks, in order.
     """
     needle = query.casefold().strip()
-    return [c for c in chunks
-            if (not chapters or c.chapter in chapters)
-            and (not end_reasons or c.end_reason in end_reasons)
-            and (tokens is None or tokens[0] <= c.token_count <= tokens[1])
-            and (not needle or needle in c.text.casefold())]
+    return [
+        c
+        for c in chunks
+        if (not chapters or c.chapter in chapters)
+        and (not end_reasons or c.end_reason in end_reasons)
+        and (tokens is None or tokens[0] <= c.token_count <= tokens[1])
+        and (not needle or needle in c.text.casefold())
+    ]
 
 
 def structure_table(book: Book) -> pd.DataFrame:
     """The detected structure: title, number, kind, level, start page and printed label, source."""
-    return pd.DataFrame({
-        "title": [h.title for h in book.headings],
-        "number": [h.number for h in book.headings],
-        "kind": [h.kind for h in book.headings],
-        "level": [h.level for h in book.headings],
-        "page": [h.page for h in book.headings],
-        "label": [h.page_label for h in book.headings],
-        "source": [h.source for h in book.headings],
-    }, columns=["title", "number", "kind", "level", "page", "label", "source"])
+    return pd.DataFrame(
+        {
+            "title": [h.title for h in book.headings],
+            "number": [h.number for h in book.headings],
+            "kind": [h.kind for h in book.headings],
+            "level": [h.level for h in book.headings],
+            "page": [h.page for h in book.headings],
+            "label": [h.page_label for h in book.headings],
+            "source": [h.source for h in book.headings],
+        },
+        columns=["title", "number", "kind", "level", "page", "label", "source"],
+    )
 
 
 def chunks_at(chunks: Sequence[Chunk], char_offset: int, *, preview_chars: int = 120) -> pd.DataFrame:
@@ -96,9 +111,17 @@ def chunks_at(chunks: Sequence[Chunk], char_offset: int, *, preview_chars: int =
             continue
         prev_end = chunks[i - 1].char_end if i else c.char_start
         carried = c.text[: max(0, prev_end - c.char_start)]
-        rows.append({"order": c.order, "where": where, "pages": _span(c.page_start, c.page_end),
-                     "chapter": c.chapter, "tokens": c.token_count,
-                     "overlap_prev_tokens": c.overlap_prev_tokens,
-                     "carried_over": " ".join(carried.split())[:preview_chars]})
-    return pd.DataFrame(rows, columns=["order", "where", "pages", "chapter", "tokens", "overlap_prev_tokens",
-                                       "carried_over"])
+        rows.append(
+            {
+                "order": c.order,
+                "where": where,
+                "pages": _span(c.page_start, c.page_end),
+                "chapter": c.chapter,
+                "tokens": c.token_count,
+                "overlap_prev_tokens": c.overlap_prev_tokens,
+                "carried_over": " ".join(carried.split())[:preview_chars],
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["order", "where", "pages", "chapter", "tokens", "overlap_prev_tokens", "carried_over"]
+    )

@@ -38,6 +38,7 @@ def chunk_picker(last: int) -> int:
     Returns:
         int: the selected chunk's position (0…``last``).
     """
+
     def step(delta: int) -> None:
         st.session_state["bnd_chunk"] = min(max(st.session_state["bnd_chunk"] + delta, 0), last)
 
@@ -46,8 +47,9 @@ def chunk_picker(last: int) -> int:
     left, mid, right = st.columns([1, 1, 4])
     left.button("◀ previous", key="bnd_prev", on_click=step, args=(-1,), disabled=current == 0)
     mid.button("next ▶", key="bnd_next", on_click=step, args=(1,), disabled=current == last)
-    return right.number_input("Chunk", 0, last, key="bnd_chunk",
-                              help="Order of the chunk to inspect (0 = first).")
+    return right.number_input(
+        "Chunk", 0, last, key="bnd_chunk", help="Order of the chunk to inspect (0 = first)."
+    )
 
 
 def clicked_chunk(event: object) -> int | None:
@@ -83,9 +85,11 @@ def chunk_page(title: str) -> AppRun:
 
 def book_heading(run: AppRun) -> None:
     """The book's title and file name (escaped: both come from the file)."""
-    st.html(f"<h3 style='margin:0'>{html.escape(run.book.title)}</h3>"
-            f"<div style='color:#666'>{html.escape(run.source.name)} · {run.book.format.upper()} · "
-            f"book id {run.book.book_id}</div>")
+    st.html(
+        f"<h3 style='margin:0'>{html.escape(run.book.title)}</h3>"
+        f"<div style='color:#666'>{html.escape(run.source.name)} · {run.book.format.upper()} · "
+        f"book id {run.book.book_id}</div>"
+    )
 
 
 def summary(run: AppRun) -> None:
@@ -93,24 +97,37 @@ def summary(run: AppRun) -> None:
     book_heading(run)
     cols = st.columns(5)
     cols[0].metric("Pages", len(run.book.pages))
-    cols[1].metric("Chapters", len(figures.chapter_headings(run.book)),
-                   help="Chapter-level units: chapters plus front matter, appendices and back matter.")
+    cols[1].metric(
+        "Chapters",
+        len(figures.chapter_headings(run.book)),
+        help="Chapter-level units: chapters plus front matter, appendices and back matter.",
+    )
     cols[2].metric("Tokens", run.tokenized.n_tokens)
     cols[3].metric("Chunks", len(run.chunks))
-    cols[4].metric("Chapter-crossing chunks", run.score["chapter_crossing_chunks"],
-                   help="Chunks holding text on both sides of a chapter start (0 for chapter-window).")
+    cols[4].metric(
+        "Chapter-crossing chunks",
+        run.score["chapter_crossing_chunks"],
+        help="Chunks holding text on both sides of a chapter start (0 for chapter-window).",
+    )
     diag = run.book.diagnostics
     st.subheader("Detected structure")
-    st.caption(f"Source used: {diag.structure_source}. Outline entries: {diag.outline_entries} "
-               f"({diag.outline_entries_repaired} repaired, {diag.outline_entries_dropped} dropped).")
+    st.caption(
+        f"Source used: {diag.structure_source}. Outline entries: {diag.outline_entries} "
+        f"({diag.outline_entries_repaired} repaired, {diag.outline_entries_dropped} dropped)."
+    )
     st.dataframe(tables.structure_table(run.book), hide_index=True, key="home_structure")
     st.subheader("Diagnostics")
     for warning in diag.warnings:
-        st.html(f"<div style='background:#fff4e5;padding:0.4rem 0.7rem;border-radius:6px'>⚠️ "
-                f"{html.escape(warning)}</div>")
+        st.html(
+            f"<div style='background:#fff4e5;padding:0.4rem 0.7rem;border-radius:6px'>⚠️ "
+            f"{html.escape(warning)}</div>"
+        )
     facts = {k: v for k, v in diag.to_dict().items() if k != "warnings"}
-    st.dataframe({"fact": list(facts), "value": [str(v) for v in facts.values()]}, hide_index=True,
-                 key="home_diagnostics")
+    st.dataframe(
+        {"fact": list(facts), "value": [str(v) for v in facts.values()]},
+        hide_index=True,
+        key="home_diagnostics",
+    )
 
 
 @st.cache_data(show_spinner="Rendering page…", max_entries=64)
@@ -126,12 +143,15 @@ def chunk_detail(run: AppRun, i: int) -> None:
     meta = {k: v for k, v in c.to_dict().items() if k != "text"}
     meta["heading_path"] = " › ".join(c.heading_path)
     left, right = st.columns([1, 2])
-    left.dataframe({"field": list(meta), "value": [str(v) for v in meta.values()]}, hide_index=True,
-                   key="bnd_meta")
-    left.html(f"<p><b>Why it ended:</b> {html.escape(END_REASON_TEXT.get(c.end_reason, c.end_reason))}.</p>"
-              "<p><mark class='ov-prev' style='background:#ffe08a'>yellow</mark> = shared with the previous "
-              "chunk, <mark style='background:#a6d8ff'>blue</mark> = shared with the next; grey = text "
-              "just outside the chunk; ⟦ ⟧ = the chunk's edges.</p>")
+    left.dataframe(
+        {"field": list(meta), "value": [str(v) for v in meta.values()]}, hide_index=True, key="bnd_meta"
+    )
+    left.html(
+        f"<p><b>Why it ended:</b> {html.escape(END_REASON_TEXT.get(c.end_reason, c.end_reason))}.</p>"
+        "<p><mark class='ov-prev' style='background:#ffe08a'>yellow</mark> = shared with the previous "
+        "chunk, <mark style='background:#a6d8ff'>blue</mark> = shared with the next; grey = text "
+        "just outside the chunk; ⟦ ⟧ = the chunk's edges.</p>"
+    )
     with right:
         st.html(render.chunk_detail_html(run.book.text, chunks, i))
     if run.book.format == "pdf":
@@ -140,11 +160,23 @@ def chunk_detail(run: AppRun, i: int) -> None:
         cols = st.columns(min(3, c.page_end - c.page_start + 1))
         for k, number in enumerate(range(c.page_start, c.page_end + 1)):
             page = run.book.pages[number - 1]
-            spans = [(max(c.char_start, page.char_start) - page.char_start,
-                      min(c.char_end, page.char_end) - page.char_start, "chunk")]
-            spans += [(max(s, page.char_start) - page.char_start, min(e, page.char_end) - page.char_start,
-                       "overlap") for s, e in overlaps if s < page.char_end and page.char_start < e]
-            page_text = run.book.text[page.char_start:page.char_end]
+            spans = [
+                (
+                    max(c.char_start, page.char_start) - page.char_start,
+                    min(c.char_end, page.char_end) - page.char_start,
+                    "chunk",
+                )
+            ]
+            spans += [
+                (
+                    max(s, page.char_start) - page.char_start,
+                    min(e, page.char_end) - page.char_start,
+                    "overlap",
+                )
+                for s, e in overlaps
+                if s < page.char_end and page.char_start < e
+            ]
+            page_text = run.book.text[page.char_start : page.char_end]
             caption = f"page {number}" + (f" (p. {safe.md(page.label)})" if page.label else "")
             try:
                 png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)

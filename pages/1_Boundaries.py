@@ -19,13 +19,21 @@ def _jump() -> None:
 
 
 if fences:
-    st.selectbox("Jump to a chapter start", range(len(fences)), index=None, key="bnd_chapter",
-                 on_change=_jump, format_func=lambda k: views.heading_label(fences[k]),
-                 help="Zoom to the chapter's first page and list the chunks around its start.")
-lo, hi = st.slider("Zoom to pages", 1, n_pages, (1, n_pages), key="bnd_range",
-                   help="Show only this page range of the book.")
-fig = figures.boundaries_figure(run.book, run.chunks, page_range=(lo, hi + 1),
-                                selected=st.session_state.get("bnd_chunk", 0))
+    st.selectbox(
+        "Jump to a chapter start",
+        range(len(fences)),
+        index=None,
+        key="bnd_chapter",
+        on_change=_jump,
+        format_func=lambda k: views.heading_label(fences[k]),
+        help="Zoom to the chapter's first page and list the chunks around its start.",
+    )
+lo, hi = st.slider(
+    "Zoom to pages", 1, n_pages, (1, n_pages), key="bnd_range", help="Show only this page range of the book."
+)
+fig = figures.boundaries_figure(
+    run.book, run.chunks, page_range=(lo, hi + 1), selected=st.session_state.get("bnd_chunk", 0)
+)
 clicked = views.clicked_chunk(state.show_fig(fig, key="bnd_fig", select=True))
 if clicked is not None and clicked != st.session_state.get("bnd_clicked"):
     st.session_state["bnd_clicked"] = st.session_state["bnd_chunk"] = clicked

@@ -17,8 +17,13 @@ left, mid = st.columns(2)
 token_range = left.slider("Tokens", low, high, (low, high), key="chk_tokens")
 query = mid.text_input("Text contains", key="chk_query", help="Case-insensitive search in the chunk text.")
 
-shown = tables.filter_chunks(run.chunks, chapters=chosen_chapters, end_reasons=chosen_reasons,
-                             tokens=token_range, query=query)
+shown = tables.filter_chunks(
+    run.chunks, chapters=chosen_chapters, end_reasons=chosen_reasons, tokens=token_range, query=query
+)
 st.metric("Chunks shown", f"{len(shown)} of {len(run.chunks)}")
-st.dataframe(tables.chunk_table(shown), hide_index=True, key="chk_table",
-             column_config={"start_of_text": st.column_config.TextColumn("start of text", width="large")})
+st.dataframe(
+    tables.chunk_table(shown),
+    hide_index=True,
+    key="chk_table",
+    column_config={"start_of_text": st.column_config.TextColumn("start of text", width="large")},
+)

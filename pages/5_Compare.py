@@ -15,16 +15,26 @@ from inspector.compare_figures import boundary_strips, token_histograms
 st.set_page_config(page_title="Compare · Book Chunk Inspector", layout="wide")
 base = state.sidebar_policy()
 st.title("Compare policies")
-count = st.radio("Policies", (2, 3), index=1, horizontal=True, key="cmp_count",
-                 help="Each policy starts from the sidebar's policy; set its strategy and sizes here.")
+count = st.radio(
+    "Policies",
+    (2, 3),
+    index=1,
+    horizontal=True,
+    key="cmp_count",
+    help="Each policy starts from the sidebar's policy; set its strategy and sizes here.",
+)
 policies, errors = [], []
 for i, col in enumerate(st.columns(count)):
     col.markdown(f"**P{i + 1}**")
     strategy = col.selectbox("Strategy", STRATEGIES, index=i, key=f"cmp_strategy_{i}")
     size = col.number_input("Max tokens", 1, 8192, base.max_tokens, step=16, key=f"cmp_max_tokens_{i}")
     overlap = col.number_input("Overlap tokens", 0, 8191, base.overlap_tokens, step=8, key=f"cmp_overlap_{i}")
-    extra = col.text_input("Other fields", key=f"cmp_extra_{i}", placeholder="snap=sentence,fence=section",
-                           help="key=value pairs of policy fields; unnamed fields keep the sidebar's.")
+    extra = col.text_input(
+        "Other fields",
+        key=f"cmp_extra_{i}",
+        placeholder="snap=sentence,fence=section",
+        help="key=value pairs of policy fields; unnamed fields keep the sidebar's.",
+    )
     try:
         spec = f"strategy={strategy},max_tokens={size},overlap_tokens={overlap},{extra}"
         policies.append(parse_policy(spec, base))
@@ -42,8 +52,10 @@ st.subheader("Scorecard")
 rows = scorecard_rows([r.score for r in runs], mark=" ★")
 table = pd.DataFrame([cells for _, cells in rows], index=[key for key, _ in rows], columns=labels)
 st.dataframe(table, key="cmp_scorecard", height=35 * len(rows) + 40)
-st.caption("★ = the better value of the row (rows without a better direction are unmarked). Pk, WindowDiff "
-           "and boundary recall compare chunk starts with the detected chapter and section starts.")
+st.caption(
+    "★ = the better value of the row (rows without a better direction are unmarked). Pk, WindowDiff "
+    "and boundary recall compare chunk starts with the detected chapter and section starts."
+)
 for label, run in zip(labels, runs):
     if not run.report.ok:
         st.warning(f"{label}: {md(run.report.message)}")
@@ -56,10 +68,19 @@ state.show_fig(boundary_strips(runs[0].book, sets, page_range=(lo, hi)), key="cm
 
 st.subheader("Boundary diff against P1")
 half = max(1, policies[0].max_tokens // 2)
-tolerance = st.number_input("Counts as moved within (tokens)", 1, 100_000, half,
-                            key="cmp_tolerance", help="Further than this from its match: added/removed.")
-diffs = {label: boundary_diff(runs[0].chunks, run.chunks, int(tolerance)).summary()
-         for label, run in zip(labels[1:], runs[1:]) if run.policy.encoding == policies[0].encoding}
+tolerance = st.number_input(
+    "Counts as moved within (tokens)",
+    1,
+    100_000,
+    half,
+    key="cmp_tolerance",
+    help="Further than this from its match: added/removed.",
+)
+diffs = {
+    label: boundary_diff(runs[0].chunks, run.chunks, int(tolerance)).summary()
+    for label, run in zip(labels[1:], runs[1:])
+    if run.policy.encoding == policies[0].encoding
+}
 st.dataframe(pd.DataFrame.from_dict(diffs, orient="index"), key="cmp_diff")
 st.caption("Boundaries are chunk starts in tokens; policies with another encoding than P1 are left out.")
 

@@ -10,8 +10,13 @@ from inspector import retrieval_view, state, views
 st.set_page_config(page_title="Retrieval · Book Chunk Inspector", layout="wide")
 base = state.sidebar_policy()
 st.title("Retrieval debugger")
-strategies = st.multiselect("Policies side by side", STRATEGIES, default=list(STRATEGIES),
-                            key="retrieval_strategies", help="Each is the sidebar policy with this strategy.")
+strategies = st.multiselect(
+    "Policies side by side",
+    STRATEGIES,
+    default=list(STRATEGIES),
+    key="retrieval_strategies",
+    help="Each is the sidebar policy with this strategy.",
+)
 if not strategies:
     st.info("Choose at least one policy.")
     st.stop()

@@ -73,7 +73,10 @@ def score_run(policy: Policy, tokenized: TokenizedBook, chunks: list[Chunk]) -> 
 
 
 def chunk_policies(
-    source: str | os.PathLike | bytes, policies: Sequence[Policy], *, name: str | None = None,
+    source: str | os.PathLike | bytes,
+    policies: Sequence[Policy],
+    *,
+    name: str | None = None,
     structure_file: Any = None,
 ) -> Iterator[tuple[Policy, TokenizedBook, list[Chunk]]]:
     """Chunk one book under several policies, sharing the costly reading and tokenizing.
@@ -97,8 +100,9 @@ def chunk_policies(
     tokenized: dict[tuple[str, str], TokenizedBook] = {}
     for policy in policies:
         if policy.structure not in books:
-            books[policy.structure] = load_book(source, name=name, structure=policy.structure,
-                                                structure_file=structure_file)
+            books[policy.structure] = load_book(
+                source, name=name, structure=policy.structure, structure_file=structure_file
+            )
         key = (policy.structure, policy.encoding)
         if key not in tokenized:
             tokenized[key] = tokenize(books[policy.structure], policy.encoding)
@@ -106,7 +110,10 @@ def chunk_policies(
 
 
 def run_policies(
-    source: str | os.PathLike | bytes, policies: Sequence[Policy], *, name: str | None = None,
+    source: str | os.PathLike | bytes,
+    policies: Sequence[Policy],
+    *,
+    name: str | None = None,
     structure_file: Any = None,
 ) -> list[PolicyRun]:
     """Chunk, validate and score one book under several policies (see ``chunk_policies``).
@@ -114,8 +121,10 @@ def run_policies(
     Returns:
         list[PolicyRun]: one run per policy, in order.
     """
-    return [score_run(p, tb, chunks) for p, tb, chunks in chunk_policies(source, policies, name=name,
-                                                                           structure_file=structure_file)]
+    return [
+        score_run(p, tb, chunks)
+        for p, tb, chunks in chunk_policies(source, policies, name=name, structure_file=structure_file)
+    ]
 
 
 def policy_label(policy: Policy) -> str:

@@ -123,8 +123,10 @@ def _sha256(path: Path) -> str:
 
 def structure_file_for(book: Path) -> Path | None:
     """The structure file beside ``book``: ``<name>.structure.json``, else ``<stem>.structure.json``."""
-    for candidate in (book.with_name(book.name + ".structure.json"),
-                      book.with_name(book.stem + ".structure.json")):
+    for candidate in (
+        book.with_name(book.name + ".structure.json"),
+        book.with_name(book.stem + ".structure.json"),
+    ):
         if candidate.is_file():
             return candidate
     return None
@@ -162,8 +164,13 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
     return Outcome(label, "written", 0, f"{len(result.chunks)} chunks")
 
 
-def run_batch(book_dir: str | os.PathLike, out_dir: str | os.PathLike, policy: Policy, fmt: str,
-              workers: int | None = None) -> int:
+def run_batch(
+    book_dir: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    policy: Policy,
+    fmt: str,
+    workers: int | None = None,
+) -> int:
     """Chunk every book under ``book_dir`` into ``out_dir``, in parallel, skipping finished ones.
 
     Args:
@@ -190,7 +197,9 @@ def run_batch(book_dir: str | os.PathLike, out_dir: str | os.PathLike, policy: P
         raise UsageError(f"--format must be one of {', '.join(_SUFFIX)}; got {fmt!r}")
     out_root = Path(out_dir)
     if out_root.resolve() == root.resolve():
-        raise UsageError(f"-o {out_dir}: the output folder must differ from the book folder (it may sit inside it)")
+        raise UsageError(
+            f"-o {out_dir}: the output folder must differ from the book folder (it may sit inside it)"
+        )
     books = find_books(root, out_root)
     if not books:
         raise UsageError(f"{book_dir}: no books ({', '.join(SUPPORTED_EXTENSIONS)}) under this folder")
@@ -206,8 +215,14 @@ def run_batch(book_dir: str | os.PathLike, out_dir: str | os.PathLike, policy: P
             todo.append((book, out, label))
 
     n_workers = min(workers or os.cpu_count() or 1, max(1, len(todo)))
-    with tqdm(total=len(books), initial=len(outcomes), unit="book", desc="chunking", file=sys.stderr,
-              dynamic_ncols=True) as bar:
+    with tqdm(
+        total=len(books),
+        initial=len(outcomes),
+        unit="book",
+        desc="chunking",
+        file=sys.stderr,
+        dynamic_ncols=True,
+    ) as bar:
         if n_workers == 1:
             for book, out, label in todo:
                 outcomes.append(process_book(book, out, policy, fmt, label))
@@ -217,8 +232,9 @@ def run_batch(book_dir: str | os.PathLike, out_dir: str | os.PathLike, policy: P
     return _report(outcomes, out_root)
 
 
-def _run_parallel(todo: list[tuple[Path, Path, str]], policy: Policy, fmt: str, n_workers: int,
-                  bar: tqdm) -> list[Outcome]:
+def _run_parallel(
+    todo: list[tuple[Path, Path, str]], policy: Policy, fmt: str, n_workers: int, bar: tqdm
+) -> list[Outcome]:
     """Run ``process_book`` over ``todo`` in ``n_workers`` processes; a dead worker fails only its book.
 
     A worker killed by the OS (out of memory, a crash in a C library) costs only the book it was
@@ -244,8 +260,10 @@ def _report(outcomes: list[Outcome], out_root: Path) -> int:
     skipped = sum(o.status == "skipped" for o in outcomes)
     for o in failed:
         print(f"chunking: failed: {o.book}: {o.message}", file=sys.stderr)
-    print(f"{written} written, {skipped} skipped (already done), {len(failed)} failed; outputs in {out_root}",
-          file=sys.stderr)
+    print(
+        f"{written} written, {skipped} skipped (already done), {len(failed)} failed; outputs in {out_root}",
+        file=sys.stderr,
+    )
     codes = {o.exit_code for o in failed}
     if not codes:
         return 0

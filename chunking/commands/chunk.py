@@ -20,10 +20,25 @@ from ..policy import Policy
 from ..structure_file import load_optional
 
 
-def run(*, book: str, out: str | None, format: str | None, workers: int | None, structure: str,
-        strategy: str, max_tokens: int, overlap_tokens: int, target_pages: int, max_pages: int,
-        max_chunks: int, fence: str, encoding: str, snap: str, min_section_tokens: int,
-        structure_file: str | None = None) -> int:
+def run(
+    *,
+    book: str,
+    out: str | None,
+    format: str | None,
+    workers: int | None,
+    structure: str,
+    strategy: str,
+    max_tokens: int,
+    overlap_tokens: int,
+    target_pages: int,
+    max_pages: int,
+    max_chunks: int,
+    fence: str,
+    encoding: str,
+    snap: str,
+    min_section_tokens: int,
+    structure_file: str | None = None,
+) -> int:
     """Chunk one book (or a folder of books) and write the chunks and manifest.
 
     Args:
@@ -46,19 +61,32 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
         UnreadableInputError: exit 3.
         ValidationFailure: exit 4, after the files were written.
     """
-    policy = Policy(strategy=strategy, max_tokens=max_tokens, overlap_tokens=overlap_tokens,
-                    target_pages=target_pages, max_pages=max_pages, max_chunks=max_chunks, fence=fence,
-                    encoding=encoding, structure=structure, snap=snap, min_section_tokens=min_section_tokens)
+    policy = Policy(
+        strategy=strategy,
+        max_tokens=max_tokens,
+        overlap_tokens=overlap_tokens,
+        target_pages=target_pages,
+        max_pages=max_pages,
+        max_chunks=max_chunks,
+        fence=fence,
+        encoding=encoding,
+        structure=structure,
+        snap=snap,
+        min_section_tokens=min_section_tokens,
+    )
     if Path(book).is_dir():
         if structure_file is not None:
-            raise UsageError("--structure-file is for one book; batch mode picks up <book>.structure.json "
-                             "beside each book")
+            raise UsageError(
+                "--structure-file is for one book; batch mode picks up <book>.structure.json beside each book"
+            )
         return _batch(book, out, format, workers, policy)
     if workers is not None:
         raise UsageError("--workers is for batch mode: give a folder of books as BOOK")
     fmt = format_for_path(out, format)
     if out is None and fmt == "parquet":
-        raise UsageError("--format parquet needs -o OUT (Parquet is binary; stdout takes jsonl, csv or langchain)")
+        raise UsageError(
+            "--format parquet needs -o OUT (Parquet is binary; stdout takes jsonl, csv or langchain)"
+        )
     if out is not None:
         check_output_path(out, book)
         tidy_stale_temps(out)
@@ -79,8 +107,11 @@ def run(*, book: str, out: str | None, format: str | None, workers: int | None, 
     else:
         print_warnings(warnings, where="all of them are in the manifest's diagnostics.warnings")
         manifest = write_outputs(result.chunks, result.manifest, out, fmt)
-        print(f"wrote {len(result.chunks)} chunks ({result.tokenized.n_tokens} tokens) to {out}; "
-              f"manifest {manifest}", file=sys.stderr)
+        print(
+            f"wrote {len(result.chunks)} chunks ({result.tokenized.n_tokens} tokens) to {out}; "
+            f"manifest {manifest}",
+            file=sys.stderr,
+        )
     if not result.report.ok:
         raise ValidationFailure(result.report.message)
     return 0

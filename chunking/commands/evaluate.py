@@ -22,8 +22,9 @@ from .search import chunked_runs, parse_policies
 COLUMNS = ("hit_at_k", "chapter_precision_at_k", "iou", "precision", "recall")
 
 
-def run(*, book: str, policy: list[str], n: int, k: int, seed: int, json: bool,
-        structure_file: str | None = None) -> int:
+def run(
+    *, book: str, policy: list[str], n: int, k: int, seed: int, json: bool, structure_file: str | None = None
+) -> int:
     """Evaluate each policy's chunks of one book by self-retrieval and print the scores.
 
     Args:
@@ -63,8 +64,11 @@ def run(*, book: str, policy: list[str], n: int, k: int, seed: int, json: bool,
 def format_table(scores: list[PolicyScore]) -> str:
     """Plain-text table: one row per policy, means of every metric."""
     header = ["policy", "n", "k", *COLUMNS]
-    rows = [header] + [[s.policy, str(s.n), str(s.k), *(f"{getattr(s, c):.3f}" for c in COLUMNS)]
-                       for s in scores]
+    rows = [header] + [
+        [s.policy, str(s.n), str(s.k), *(f"{getattr(s, c):.3f}" for c in COLUMNS)] for s in scores
+    ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
-                               for i, (cell, w) in enumerate(zip(row, widths))) for row in rows)
+    return "\n".join(
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+        for row in rows
+    )

@@ -33,12 +33,15 @@ def read_passage(passage_file: str) -> str:
     try:
         return sys.stdin.read() if passage_file == "-" else Path(passage_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read passage file {passage_file!r}: {type(exc).__name__}: "
-                         f"{getattr(exc, 'strerror', None) or exc}") from None
+        raise UsageError(
+            f"cannot read passage file {passage_file!r}: {type(exc).__name__}: "
+            f"{getattr(exc, 'strerror', None) or exc}"
+        ) from None
 
 
-def run(*, book: str, passage_file: str, policy: list[str], json: bool,
-        structure_file: str | None = None) -> int:
+def run(
+    *, book: str, passage_file: str, policy: list[str], json: bool, structure_file: str | None = None
+) -> int:
     """Locate a passage in a book and report the chunks holding it per policy.
 
     Args:
@@ -82,15 +85,17 @@ def format_location(loc: Location, text: str) -> str:
     """Plain-text report of a location and its chunks."""
     if not loc.found:
         return f"not found (best score {loc.score:.1f} < threshold)"
+
     def label(page: int, lab: str) -> str:
         return f"{page}" + (f" (printed {lab})" if lab else "")
+
     lines = [
         f"found: score {loc.score:.1f}, chars [{loc.char_start}, {loc.char_end})"
         + (f", {loc.occurrences} equally good places" if loc.occurrences > 1 else ""),
         f"pages: {label(loc.page_start, loc.page_label_start)} to {label(loc.page_end, loc.page_label_end)}",
         f"chapter: {loc.chapter or '-'}",
         f"section: {loc.section or '-'}",
-        f"text: {text[loc.char_start:loc.char_end][:200]!r}",
+        f"text: {text[loc.char_start : loc.char_end][:200]!r}",
     ]
     for m in loc.chunks:
         state = "STRADDLES a chunk boundary" if m.straddles else "inside one chunk"

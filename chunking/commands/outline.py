@@ -26,15 +26,29 @@ from typing import TextIO
 from ..errors import UsageError, print_warnings
 from ..ingest import load_book
 from ..models import Book
-from ..structure_file import (apply_corrections, check_book, check_target, engine_structure, load_optional,
-                              save_structure, write_pdf_outline)
+from ..structure_file import (
+    apply_corrections,
+    check_book,
+    check_target,
+    engine_structure,
+    load_optional,
+    save_structure,
+    write_pdf_outline,
+)
 
 EXPLAIN_REJECTED = 40
 """``--explain`` lists at most this many rejected candidates (the manifest keeps more)."""
 
 
-def run(*, book: str, structure: str = "auto", explain: bool = False, structure_file: str | None = None,
-        write_structure: str | None = None, write_pdf: str | None = None) -> int:
+def run(
+    *,
+    book: str,
+    structure: str = "auto",
+    explain: bool = False,
+    structure_file: str | None = None,
+    write_structure: str | None = None,
+    write_pdf: str | None = None,
+) -> int:
     """Read ``book`` and print its headings as JSON lines, or explained with ``explain``.
 
     Args:
@@ -60,8 +74,10 @@ def run(*, book: str, structure: str = "auto", explain: bool = False, structure_
     sf = load_optional(structure_file)
     engine = load_book(book, structure=structure)
     if write_pdf is not None and engine.format != "pdf":
-        raise UsageError(f"--write-pdf: {engine.source_name} is a {engine.format.upper()} book; only a PDF "
-                         "has an outline to write")
+        raise UsageError(
+            f"--write-pdf: {engine.source_name} is a {engine.format.upper()} book; only a PDF "
+            "has an outline to write"
+        )
     result = engine
     if sf is not None:
         check_book(sf, engine)
@@ -70,8 +86,11 @@ def run(*, book: str, structure: str = "auto", explain: bool = False, structure_
         obj = engine_structure(engine)
         obj["corrections"] = [c.to_dict() for c in sf.corrections] if sf else []
         save_structure(obj, write_structure)
-        print(f"wrote {len(engine.headings)} headings and {len(obj['corrections'])} corrections to "
-              f"{write_structure}", file=sys.stderr)
+        print(
+            f"wrote {len(engine.headings)} headings and {len(obj['corrections'])} corrections to "
+            f"{write_structure}",
+            file=sys.stderr,
+        )
     if write_pdf is not None:
         n = write_pdf_outline(book, result, write_pdf)
         print(f"wrote {write_pdf} with {n} outline entries", file=sys.stderr)
@@ -94,12 +113,17 @@ def write_explanation(book: Book, out: TextIO) -> None:
         label = f" (printed {h.page_label})" if h.page_label else ""
         number = f" {h.number}" if h.number else ""
         indent = "  " * (h.level - 1)
-        out.write(f"{indent}L{h.level} {h.kind}{number} {json.dumps(h.title, ensure_ascii=False)} "
-                  f"p. {h.page}{label}, confidence {h.confidence:.2f}\n")
+        out.write(
+            f"{indent}L{h.level} {h.kind}{number} {json.dumps(h.title, ensure_ascii=False)} "
+            f"p. {h.page}{label}, confidence {h.confidence:.2f}\n"
+        )
         for signal, where in h.evidence:
             out.write(f"{indent}    {signal}: {where}\n")
-    out.write("\nchapter-level headings per signal: "
-              + (", ".join(f"{k} {v}" for k, v in d.structure_signals.items()) or "none") + "\n")
+    out.write(
+        "\nchapter-level headings per signal: "
+        + (", ".join(f"{k} {v}" for k, v in d.structure_signals.items()) or "none")
+        + "\n"
+    )
     out.write(f"disagreements: {len(d.structure_disagreements)}\n")
     for line in d.structure_disagreements:
         out.write(f"  {line}\n")

@@ -58,8 +58,9 @@ def chunked_runs(book: str, policies: Sequence[Policy], structure_file: Any = No
     return [ChunkedRun(p, policy_label(p), tb, chunks) for p, tb, chunks in runs]
 
 
-def run(*, book: str, query: str, k: int, policy: list[str], json: bool,
-        structure_file: str | None = None) -> int:
+def run(
+    *, book: str, query: str, k: int, policy: list[str], json: bool, structure_file: str | None = None
+) -> int:
     """Search one book's chunks under each policy and print the top ``k`` hits.
 
     Args:

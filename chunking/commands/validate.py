@@ -32,14 +32,18 @@ def _load_manifest(path: Path) -> dict[str, Any]:
         raise UnreadableInputError(f"{path}: no manifest (give it with --manifest)") from None
     except (OSError, ValueError) as exc:
         raise UnreadableInputError(f"{path}: not a readable manifest: {type(exc).__name__}") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("policy"), dict) \
-            or not isinstance(manifest.get("book"), dict):
+    if (
+        not isinstance(manifest, dict)
+        or not isinstance(manifest.get("policy"), dict)
+        or not isinstance(manifest.get("book"), dict)
+    ):
         raise UnreadableInputError(f"{path}: manifest lacks 'policy' or 'book'")
     book = manifest["book"]
     for key in _BOOK_STRINGS:
         if book.get(key) is not None and not isinstance(book[key], str):
-            raise UnreadableInputError(f"{path}: manifest field book.{key} must be a string, "
-                                       f"not a {type(book[key]).__name__}")
+            raise UnreadableInputError(
+                f"{path}: manifest field book.{key} must be a string, not a {type(book[key]).__name__}"
+            )
     return manifest
 
 
@@ -52,8 +56,9 @@ def _policy(meta: dict[str, Any], manifest_file: Path) -> Policy:
     try:
         return Policy(**meta["policy"])
     except TypeError as exc:
-        raise UnreadableInputError(f"{manifest_file}: its policy does not match this version: "
-                                   f"{exc}") from None
+        raise UnreadableInputError(
+            f"{manifest_file}: its policy does not match this version: {exc}"
+        ) from None
     except PolicyError as exc:
         raise UnreadableInputError(f"{manifest_file}: its policy is malformed: {exc}") from None
 
@@ -72,8 +77,10 @@ def _book_path(manifest: dict[str, Any], manifest_file: Path, given: str | None 
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise UnreadableInputError(f"{manifest_file}: the book it names ({book.get('path') or book.get('source_name')}) "
-                               f"is not there; the chunks cannot be checked without it")
+    raise UnreadableInputError(
+        f"{manifest_file}: the book it names ({book.get('path') or book.get('source_name')}) "
+        f"is not there; the chunks cannot be checked without it"
+    )
 
 
 def _corrected(book, meta: dict[str, Any], manifest_file: Path):
@@ -118,7 +125,9 @@ def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
     book_file = _book_path(meta, manifest_file, book)
     data, _ = _read_source(book_file, None)
     if hashlib.sha256(data).hexdigest() != meta["book"].get("sha256"):
-        raise UnreadableInputError(f"{book_file}: the book changed since the chunks were written (sha256 differs)")
+        raise UnreadableInputError(
+            f"{book_file}: the book changed since the chunks were written (sha256 differs)"
+        )
     loaded = _corrected(load_book(data, name=book_file.name, structure=policy.structure), meta, manifest_file)
     report = validate_chunks(chunk_list, tokenize(loaded, policy.encoding), policy)
     if not report.ok:

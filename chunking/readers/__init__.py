@@ -38,7 +38,8 @@ def read_raw(data: bytes, name: str) -> RawBook:
         raise UnreadableInputError(f"{name}: the file nests too deeply to read; refused") from None
     if sanitise(book):
         book.warnings.append(
-            f"{name}: some strings held invalid characters (lone surrogates); replaced with U+FFFD")
+            f"{name}: some strings held invalid characters (lone surrogates); replaced with U+FFFD"
+        )
     return book
 
 

@@ -175,8 +175,10 @@ def read_package(archive: EpubArchive, name: str) -> Package:
         raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
     if repeated:
         shown = ", ".join(repr(p) for p in list(dict.fromkeys(repeated))[:3])
-        notes.append(f"{name}: {len(repeated)} spine item(s) repeat a document already in the spine "
-                     f"({shown}{', …' if len(set(repeated)) > 3 else ''}); each document is read once")
+        notes.append(
+            f"{name}: {len(repeated)} spine item(s) repeat a document already in the spine "
+            f"({shown}{', …' if len(set(repeated)) > 3 else ''}); each document is read once"
+        )
 
     nav_path = next((p for p, _, props in manifest.values() if "nav" in props), None)
     ncx_path = manifest.get(spine_el.get("toc", ""), ("", "", []))[0] or next(
@@ -185,8 +187,10 @@ def read_package(archive: EpubArchive, name: str) -> Package:
     toc, page_list = _read_navigation(archive, name, nav_path, ncx_path, notes)
     toc_base = opf_path if nav_path else ncx_path or opf_path
     if nonlinear:
-        notes.append(f"{name}: {len(nonlinear)} spine document(s) marked linear=\"no\" (covers, copies):"
-                     " kept in the text, never made chapters unless the nav lists them")
+        notes.append(
+            f'{name}: {len(nonlinear)} spine document(s) marked linear="no" (covers, copies):'
+            " kept in the text, never made chapters unless the nav lists them"
+        )
     return Package(opf_path, title, spine, toc, page_list, toc_base, notes, nonlinear)
 
 
@@ -334,10 +338,14 @@ def _build_docs(
             notes.append(f"{exc}; read as empty")
             docs.append(_Doc(path, "", {}, []))
             continue
-        links = [(off, target[0]) for off, href in extracted.links
-                 if (target := _link_target(path, href)) is not None]
-        docs.append(_Doc(path, extracted.text, extracted.anchors, extracted.pagebreaks,
-                         extracted.headings, links))
+        links = [
+            (off, target[0])
+            for off, href in extracted.links
+            if (target := _link_target(path, href)) is not None
+        ]
+        docs.append(
+            _Doc(path, extracted.text, extracted.anchors, extracted.pagebreaks, extracted.headings, links)
+        )
     if not docs:
         raise UnreadableInputError(f"{name}: none of the spine documents could be read")
     if package.page_list:
@@ -402,8 +410,10 @@ def _outline(
         page, in_page = _locate(doc, offset)
         outline.append(OutlineEntry(level=entry.level, title=entry.title, page=page + 1, offset=in_page))
     if moved:
-        notes.append(f"{name}: {moved} outline entries point at a file in another folder; matched to the "
-                     "spine document of the same name")
+        notes.append(
+            f"{name}: {moved} outline entries point at a file in another folder; matched to the "
+            "spine document of the same name"
+        )
     if outside:
         notes.append(f"{name}: {outside} outline entries point outside the spine; left unresolved (page 0)")
     if no_anchor:

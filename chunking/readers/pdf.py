@@ -56,7 +56,8 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     # cannot find. Losing pages silently breaks provenance, so a missing %%EOF is refused.
     if b"%%EOF" not in data[-_EOF_WINDOW:]:
         raise UnreadableInputError(
-            f"{name}: the PDF is truncated (no %%EOF at the end); re-download or re-export it")
+            f"{name}: the PDF is truncated (no %%EOF at the end); re-download or re-export it"
+        )
     pymupdf.TOOLS.mupdf_warnings(reset=True)
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
@@ -64,7 +65,8 @@ def read_pdf(data: bytes, name: str) -> RawBook:
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
     if doc.needs_pass:
         raise UnreadableInputError(
-            f"{name}: the PDF is password-protected; remove the password and try again")
+            f"{name}: the PDF is password-protected; remove the password and try again"
+        )
     if doc.page_count == 0:
         raise UnreadableInputError(f"{name}: the PDF has no pages")
     try:
@@ -77,14 +79,16 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     without_text = sum(1 for p in pages if not p.has_text_layer)
     if all(not p.text.strip() for p in pages):
         raise UnreadableInputError(
-            f"{name}: the PDF has no text layer (scanned images?); OCR is not supported")
+            f"{name}: the PDF has no text layer (scanned images?); OCR is not supported"
+        )
     if without_text:
         warnings.append(
             f"{without_text} of {len(pages)} pages have no text layer (scanned images?); "
             "their text is missing"
         )
-    return RawBook(format="pdf", title=_title(doc, name), pages=pages, outline=outline, warnings=warnings,
-                   pdf=doc)
+    return RawBook(
+        format="pdf", title=_title(doc, name), pages=pages, outline=outline, warnings=warnings, pdf=doc
+    )
 
 
 def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[str]:
@@ -101,8 +105,10 @@ def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[
     if broken:
         listed = ", ".join(str(n) for n in broken[:MAX_PAGES_NAMED])
         more = f" and {len(broken) - MAX_PAGES_NAMED} more" if len(broken) > MAX_PAGES_NAMED else ""
-        warnings.append(f"{len(broken)} pages could not be read (damaged page objects: {listed}{more});"
-                        " their text is missing")
+        warnings.append(
+            f"{len(broken)} pages could not be read (damaged page objects: {listed}{more});"
+            " their text is missing"
+        )
     return warnings
 
 
@@ -133,8 +139,7 @@ def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
         # NOTE: a page without text is "without a text layer" only when it shows something
         # (an image); a blank separator page is just empty.
         has_layer = bool(text.strip()) or not page.get_images(full=False)
-        pages.append(RawPage(number=index + 1, label=labels[index], text=text,
-                             has_text_layer=has_layer))
+        pages.append(RawPage(number=index + 1, label=labels[index], text=text, has_text_layer=has_layer))
     return pages
 
 

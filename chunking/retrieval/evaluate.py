@@ -174,8 +174,9 @@ def sample_probes(tokenized: "TokenizedBook", n: int, seed: int) -> list[Probe]:
     return probes
 
 
-def span_metrics(evidence: tuple[int, int],
-                 retrieved: Sequence[tuple[int, int]]) -> tuple[float, float, float]:
+def span_metrics(
+    evidence: tuple[int, int], retrieved: Sequence[tuple[int, int]]
+) -> tuple[float, float, float]:
     """Token precision, recall and IoU of retrieved ranges against one evidence range.
 
     Args:
@@ -192,7 +193,7 @@ def span_metrics(evidence: tuple[int, int],
     for c0, c1 in retrieved:
         lo, hi = max(c0, e0), min(c1, e1)
         if lo < hi:
-            covered[lo - e0:hi - e0] = True
+            covered[lo - e0 : hi - e0] = True
     inter = int(covered.sum())
     total = sum(c1 - c0 for c0, c1 in retrieved)
     precision = inter / total if total else 0.0
@@ -214,8 +215,10 @@ def chapter_share(unit: int, retrieved: Sequence[Chunk], bounds: Sequence[int]) 
         return 0.0
     u_start = bounds[unit - 1] if unit > 0 else 0
     u_end = bounds[unit] if unit < len(bounds) else max(c.char_end for c in retrieved)
-    shares = [max(0, min(c.char_end, u_end) - max(c.char_start, u_start)) / max(c.char_end - c.char_start, 1)
-              for c in retrieved]
+    shares = [
+        max(0, min(c.char_end, u_end) - max(c.char_start, u_start)) / max(c.char_end - c.char_start, 1)
+        for c in retrieved
+    ]
     return sum(shares) / len(shares)
 
 
@@ -237,8 +240,9 @@ def evaluate_chunks(probes: Sequence[Probe], index: ChunkIndex, k: int, label: s
     for probe, found in zip(probes, docs):
         chunks = [index.chunks[i] for i in found]
         hit = any(c.char_start <= probe.char_start and probe.char_end <= c.char_end for c in chunks)
-        precision, recall, iou = span_metrics((probe.token_start, probe.token_end),
-                                              [(c.token_start, c.token_end) for c in chunks])
+        precision, recall, iou = span_metrics(
+            (probe.token_start, probe.token_end), [(c.token_start, c.token_end) for c in chunks]
+        )
         rows.append((float(hit), chapter_share(probe.unit, chunks, bounds), iou, precision, recall))
     means = np.mean(rows, axis=0).tolist() if rows else [0.0] * 5
     return PolicyScore(label, len(probes), k, *means)

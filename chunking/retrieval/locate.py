@@ -108,7 +108,7 @@ def normalise(text: str) -> tuple[str, np.ndarray]:
         for pos in np.nonzero(np.isin(inverse, long_codes))[0]:
             m = mapped[inverse[pos]]
             start = ends[pos] - len(m)
-            out[start:start + len(m)] = [ord(c) for c in m]
+            out[start : start + len(m)] = [ord(c) for c in m]
     return out.astype("<u4").tobytes().decode("utf-32-le"), index
 
 
@@ -218,8 +218,18 @@ class Location:
     def to_dict(self) -> dict[str, Any]:
         """The ``locate --json`` record: the fields the CLI contract names, chunks as
         ``{"policy", "ids", "straddles"}``."""
-        keys = ("found", "score", "char_start", "char_end", "page_start", "page_end",
-                "page_label_start", "page_label_end", "chapter", "section")
+        keys = (
+            "found",
+            "score",
+            "char_start",
+            "char_end",
+            "page_start",
+            "page_end",
+            "page_label_start",
+            "page_label_end",
+            "chapter",
+            "section",
+        )
         out = {k: getattr(self, k) for k in keys}
         out["score"] = round(self.score, 2)
         out["chunks"] = [{"policy": c.policy, "ids": c.ids, "straddles": c.straddles} for c in self.chunks]
@@ -245,8 +255,10 @@ def locate(space: SearchSpace, passage: str) -> Location:
     if not p_norm:
         raise UsageError("the passage has no letters or digits to search for")
     if len(p_norm) > MAX_PASSAGE:
-        raise UsageError(f"the passage has {len(p_norm):,} letters and digits; paste at most "
-                         f"{MAX_PASSAGE:,} (a chunk or a few)")
+        raise UsageError(
+            f"the passage has {len(p_norm):,} letters and digits; paste at most "
+            f"{MAX_PASSAGE:,} (a chunk or a few)"
+        )
     hit = _exact(space, p_norm)
     if hit is not None:
         b_start, b_end, occurrences = hit
@@ -263,9 +275,17 @@ def locate(space: SearchSpace, passage: str) -> Location:
     pass_start = int(p_index[p_start])
     pass_end = int(p_index[p_end - 1]) + 1
     char_start, char_end, pass_start, pass_end = _grow_punctuation(
-        space.book.text, passage, char_start, char_end, pass_start, pass_end)
-    loc = Location(found=True, score=score, char_start=char_start, char_end=char_end,
-                   passage_start=pass_start, passage_end=pass_end, occurrences=occurrences)
+        space.book.text, passage, char_start, char_end, pass_start, pass_end
+    )
+    loc = Location(
+        found=True,
+        score=score,
+        char_start=char_start,
+        char_end=char_end,
+        passage_start=pass_start,
+        passage_end=pass_end,
+        occurrences=occurrences,
+    )
     _describe(space.book, loc)
     return loc
 
@@ -330,8 +350,9 @@ def _anchor_and_align(space: SearchSpace, p_norm: str, p_index: np.ndarray):
     return best + (occurrences,)
 
 
-def _align(p_norm: str, p_index: np.ndarray, window: str, w_start: int,
-           index: np.ndarray) -> tuple[int, int, int, int, float]:
+def _align(
+    p_norm: str, p_index: np.ndarray, window: str, w_start: int, index: np.ndarray
+) -> tuple[int, int, int, int, float]:
     """Local alignment of the passage inside ``window`` via rapidfuzz's LCS opcodes.
 
     The longest matching block seeds a chain; neighbouring blocks join it while they stay on one
@@ -403,12 +424,16 @@ def _joins(left, right, added) -> bool:
     (a changed word or letter, not a jump to another place)."""
     src_gap = right.src_start - left.src_end
     dest_gap = right.dest_start - left.dest_end
-    return (added.src_end - added.src_start >= MIN_BLOCK and abs(src_gap - dest_gap) <= GAP_TOLERANCE
-            and max(src_gap, dest_gap) <= MAX_GAP)
+    return (
+        added.src_end - added.src_start >= MIN_BLOCK
+        and abs(src_gap - dest_gap) <= GAP_TOLERANCE
+        and max(src_gap, dest_gap) <= MAX_GAP
+    )
 
 
-def _grow_punctuation(text: str, passage: str, c0: int, c1: int, p0: int,
-                      p1: int) -> tuple[int, int, int, int]:
+def _grow_punctuation(
+    text: str, passage: str, c0: int, c1: int, p0: int, p1: int
+) -> tuple[int, int, int, int]:
     """Extend the span over punctuation the passage also has at its edges (``"end."``, ``"$ x"``).
 
     The search space holds only letters and digits, so the aligned span stops at the last letter;
@@ -507,12 +532,12 @@ def edge_context(space: SearchSpace, start: int, end: int) -> tuple[str, str]:
     before = ""
     if start > 0:
         s = int(starts[np.searchsorted(starts, start - 1, side="right") - 1])
-        before = text[max(s, start - _CONTEXT_CHARS):start]
+        before = text[max(s, start - _CONTEXT_CHARS) : start]
     after = ""
     if end < len(text):
         j = np.searchsorted(starts, end, side="right")
         e = int(starts[j]) if j < len(starts) else len(text)
-        after = text[end:min(e, end + _CONTEXT_CHARS)]
+        after = text[end : min(e, end + _CONTEXT_CHARS)]
     return before.strip(), after.strip()
 
 
@@ -532,8 +557,9 @@ def match_chunks(space: SearchSpace, loc: Location, chunks: Sequence[Chunk], pol
     inside = [c for c in chunks if c.char_start <= s and e <= c.char_end]
     straddles = not inside
     chosen = inside or [c for c in chunks if c.char_start < e and s < c.char_end]
-    match = ChunkMatch(policy=policy, ids=[c.id for c in chosen], orders=[c.order for c in chosen],
-                       straddles=straddles)
+    match = ChunkMatch(
+        policy=policy, ids=[c.id for c in chosen], orders=[c.order for c in chosen], straddles=straddles
+    )
     if chosen:
         match.cut_before = edge_context(space, chosen[0].char_start, chosen[0].char_end)[0]
         match.cut_after = edge_context(space, chosen[-1].char_start, chosen[-1].char_end)[1]

@@ -69,8 +69,14 @@ class SearchHit:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``search --json`` record of one hit."""
-        return {"id": self.id, "score": round(self.score, 4), "page_start": self.page_start,
-                "page_end": self.page_end, "chapter": self.chapter, "crosses_chapter": self.crosses_chapter}
+        return {
+            "id": self.id,
+            "score": round(self.score, 4),
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "chapter": self.chapter,
+            "crosses_chapter": self.crosses_chapter,
+        }
 
 
 def chapter_starts(book: Book) -> list[int]:
@@ -92,7 +98,7 @@ def crosses_chapter(book: Book, chunk: Chunk, starts: Sequence[int] | None = Non
     hi = bisect.bisect_left(starts, chunk.char_end)
     # NOTE: "strictly inside" means the chunk holds non-whitespace text before the heading, as
     # ``chunking.analysis.scorecard`` counts a crossing; blank lines and then the heading do not cross.
-    return any(book.text[chunk.char_start:starts[i]].strip() for i in range(lo, hi))
+    return any(book.text[chunk.char_start : starts[i]].strip() for i in range(lo, hi))
 
 
 def query_terms(query: str) -> list[str]:
@@ -104,8 +110,9 @@ def query_terms(query: str) -> list[str]:
     Returns:
         list[str]: distinct terms in query order.
     """
-    words = Tokenizer(stopwords="en").tokenize([query], update_vocab=True, return_as="string",
-                                               show_progress=False)[0]
+    words = Tokenizer(stopwords="en").tokenize(
+        [query], update_vocab=True, return_as="string", show_progress=False
+    )[0]
     return list(dict.fromkeys(w for w in words if w))
 
 
@@ -123,8 +130,14 @@ class ChunkIndex:
         chunks (list[Chunk]): the indexed chunks, in order.
     """
 
-    def __init__(self, book: Book, chunks: Sequence[Chunk], tokenizer: Tokenizer,
-                 retriever: bm25s.BM25 | None, chunk_terms: list[frozenset[str]]) -> None:
+    def __init__(
+        self,
+        book: Book,
+        chunks: Sequence[Chunk],
+        tokenizer: Tokenizer,
+        retriever: bm25s.BM25 | None,
+        chunk_terms: list[frozenset[str]],
+    ) -> None:
         self.book = book
         self.chunks = list(chunks)
         self._tokenizer = tokenizer
@@ -147,8 +160,9 @@ class ChunkIndex:
         tokenizer = Tokenizer(stopwords="en")
         if not chunks:
             return cls(book, chunks, tokenizer, None, [])
-        ids = tokenizer.tokenize([c.text for c in chunks], update_vocab=True, return_as="ids",
-                                 show_progress=False)
+        ids = tokenizer.tokenize(
+            [c.text for c in chunks], update_vocab=True, return_as="ids", show_progress=False
+        )
         vocab = {i: w for w, i in tokenizer.get_vocab_dict().items()}
         chunk_terms = [frozenset(vocab[i] for i in doc) for doc in ids]
         retriever = bm25s.BM25()
@@ -170,12 +184,25 @@ class ChunkIndex:
         hits = []
         for rank, (i, score) in enumerate(zip(order[0], scores[0]), start=1):
             c = self.chunks[i]
-            hits.append(SearchHit(
-                rank=rank, id=c.id, order=c.order, score=float(score), page_start=c.page_start,
-                page_end=c.page_end, page_label_start=c.page_label_start, page_label_end=c.page_label_end,
-                chapter=c.chapter, section=c.section, crosses_chapter=bool(self._crosses[i]),
-                terms=[t for t in terms if t in self._chunk_terms[i]], char_start=c.char_start,
-                char_end=c.char_end, text=c.text))
+            hits.append(
+                SearchHit(
+                    rank=rank,
+                    id=c.id,
+                    order=c.order,
+                    score=float(score),
+                    page_start=c.page_start,
+                    page_end=c.page_end,
+                    page_label_start=c.page_label_start,
+                    page_label_end=c.page_label_end,
+                    chapter=c.chapter,
+                    section=c.section,
+                    crosses_chapter=bool(self._crosses[i]),
+                    terms=[t for t in terms if t in self._chunk_terms[i]],
+                    char_start=c.char_start,
+                    char_end=c.char_end,
+                    text=c.text,
+                )
+            )
         return hits
 
     def top_k(self, queries: Sequence[str], k: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -192,8 +219,9 @@ class ChunkIndex:
         empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))
         if self._retriever is None or k < 1:
             return [empty[0]] * len(queries), [empty[1]] * len(queries)
-        ids = self._tokenizer.tokenize(list(queries), update_vocab=False, return_as="ids",
-                                       show_progress=False)
+        ids = self._tokenizer.tokenize(
+            list(queries), update_vocab=False, return_as="ids", show_progress=False
+        )
         k = min(k, len(self.chunks))
         docs, scores = self._retriever.retrieve(ids, k=k, show_progress=False, n_threads=1)
         out_docs, out_scores = [], []

@@ -148,25 +148,26 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
         p1 = tb.text_pages[tb.page_index_of_char(last)] if tb.text_pages else None
         i = bisect.bisect_right(offsets, first) - 1
         ctx = contexts[i] if i >= 0 else empty
-        chunks.append(Chunk(
-            id=chunk_id(book_id, profile, order, t0, t1, c0, c1, body),
-            book_id=book_id,
-            order=order,
-            text=body,
-            chapter=ctx.chapter,
-            section=ctx.section,
-            heading_path=ctx.path,
-            page_start=p0.number if p0 else 1,
-            page_end=p1.number if p1 else 1,
-            page_label_start=p0.label if p0 else "",
-            page_label_end=p1.label if p1 else "",
-            token_start=t0,
-            token_end=t1,
-            token_count=t1 - t0,
-            char_start=c0,
-            char_end=c1,
-            overlap_prev_tokens=overlap,
-            end_reason=reason,
-        ))
+        chunks.append(
+            Chunk(
+                id=chunk_id(book_id, profile, order, t0, t1, c0, c1, body),
+                book_id=book_id,
+                order=order,
+                text=body,
+                chapter=ctx.chapter,
+                section=ctx.section,
+                heading_path=ctx.path,
+                page_start=p0.number if p0 else 1,
+                page_end=p1.number if p1 else 1,
+                page_label_start=p0.label if p0 else "",
+                page_label_end=p1.label if p1 else "",
+                token_start=t0,
+                token_end=t1,
+                token_count=t1 - t0,
+                char_start=c0,
+                char_end=c1,
+                overlap_prev_tokens=overlap,
+                end_reason=reason,
+            )
+        )
     return chunks
-

@@ -168,7 +168,7 @@ class _Windower:
         enc = get_encoding(tb.encoding)
         c0 = int(self.cs[start])
         while True:
-            excess = len(enc.encode_ordinary(tb.book.text[c0:int(self.cs[end])])) - self.policy.max_tokens
+            excess = len(enc.encode_ordinary(tb.book.text[c0 : int(self.cs[end])])) - self.policy.max_tokens
             if excess <= 0 or end <= emitted + 1:
                 return end
             t = max(emitted + 1, end - excess)
@@ -178,8 +178,10 @@ class _Windower:
                 return end
             end = t
 
-def window_spans(tokenized: TokenizedBook, policy: Policy, start: int, end: int, final_reason: str,
-                 *, paged: bool = True) -> list[Span]:
+
+def window_spans(
+    tokenized: TokenizedBook, policy: Policy, start: int, end: int, final_reason: str, *, paged: bool = True
+) -> list[Span]:
     """Window spans over one fenced segment ``[start, end)`` (for strategies that split a unit).
 
     Args:

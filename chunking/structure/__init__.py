@@ -75,8 +75,14 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     if mode in ("auto", "outline") and raw.outline:
         checked = check_outline(raw, norm)
         headings, demoted = _levelled(checked.drafts, norm, "outline")
-        outlined = StructureResult(headings, "outline", checked.entries, checked.dropped,
-                                   checked.repaired + demoted, list(checked.warnings))
+        outlined = StructureResult(
+            headings,
+            "outline",
+            checked.entries,
+            checked.dropped,
+            checked.repaired + demoted,
+            list(checked.warnings),
+        )
         if mode == "outline":
             return _explained(outlined, norm, (), "the outline", rejected)
         missing = checked.dropped + checked.unconfirmed
@@ -86,17 +92,23 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             # (reading and probing the whole book would cost more than the outline check).
             pages = {h.page - 1 for h in headings if h.kind in CHAPTER_LEVEL_KINDS | {"part"}}
             found = _from_text(raw, norm, [], None, pages)
-            listed = _levelled([(d, 1) for d in _listed(norm)], norm, "headings")[0] if raw.format == "pdf" else ()
+            listed = (
+                _levelled([(d, 1) for d in _listed(norm)], norm, "headings")[0] if raw.format == "pdf" else ()
+            )
             return _explained(outlined, norm, found.headings, "the outline", rejected, listed)
         found = _from_text(raw, norm, warnings, rejected)
         if holds and _chapter_count(found.headings) <= _chapter_count(headings):
             return _explained(outlined, norm, found.headings, "the outline", rejected)
         if holds:
-            warnings.append(f"the outline has {_chapter_count(headings)} chapter-level entries, the text "
-                            f"{_chapter_count(found.headings)}; using headings found in the text")
+            warnings.append(
+                f"the outline has {_chapter_count(headings)} chapter-level entries, the text "
+                f"{_chapter_count(found.headings)}; using headings found in the text"
+            )
         else:
-            warnings.append(f"the outline does not hold up ({missing} of {checked.entries} entries "
-                            "not found in the text); using headings found in the text")
+            warnings.append(
+                f"the outline does not hold up ({missing} of {checked.entries} entries "
+                "not found in the text); using headings found in the text"
+            )
         found.outline_entries, found.outline_dropped = checked.entries, checked.dropped
         return _explained(found, norm, headings, "the text headings", rejected)
     if mode == "outline":
@@ -104,8 +116,14 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     return _explained(_from_text(raw, norm, warnings, rejected), norm, (), "the text headings", rejected)
 
 
-def _explained(result: StructureResult, norm: NormalisedBook, others: tuple[Heading, ...], label: str,
-               rejected: list[str], contents: tuple[Heading, ...] = ()) -> StructureResult:
+def _explained(
+    result: StructureResult,
+    norm: NormalisedBook,
+    others: tuple[Heading, ...],
+    label: str,
+    rejected: list[str],
+    contents: tuple[Heading, ...] = (),
+) -> StructureResult:
     """``result`` with the evidence of ``others`` and of the printed contents merged in, its
     signal counts, disagreements and the candidates the text detector rejected."""
     headings, disagreements = corroborate(result.headings, others, label)
@@ -129,15 +147,22 @@ def _listed(norm: NormalisedBook) -> list[Draft]:
         if not (e.confirmed and e.chapter_level and e.offset is not None and e.page is not None):
             continue
         printed = f" … {e.printed}" if e.printed else ""
-        where = (f"contents p. {e.source_page + 1}: '{(e.number + ' ' + e.title).strip()[:60]}'{printed}"
-                 f" -> p. {e.page + 1}")
+        where = (
+            f"contents p. {e.source_page + 1}: '{(e.number + ' ' + e.title).strip()[:60]}'{printed}"
+            f" -> p. {e.page + 1}"
+        )
         kind = {"chapter": "numbered" if e.number else "chapter"}.get(e.kind, e.kind)
         out.append(Draft(kind, e.number, e.title, e.page, e.offset, evidence=[("contents", where)]))
     return out
 
 
-def _from_text(raw: RawBook, norm: NormalisedBook, warnings: list[str],
-               rejected: list[str] | None = None, pages: set[int] | None = None) -> StructureResult:
+def _from_text(
+    raw: RawBook,
+    norm: NormalisedBook,
+    warnings: list[str],
+    rejected: list[str] | None = None,
+    pages: set[int] | None = None,
+) -> StructureResult:
     listed = _listed(norm) if raw.format == "pdf" and pages is None else []
     probe = FontProbe(raw.pdf)
     drafts = detect_headings(norm, probe, rejected, pages, listed)

@@ -96,7 +96,8 @@ _ROMAN_LOWER = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})
 _KEYWORDS = r"chapter|part|appendix|section|lecture|unit|book"
 _NUMBER_LINE = re.compile(
     rf"^(?:(?P<kw>(?i:{_KEYWORDS}))\s+(?P<kn>\d{{1,3}}(?:\.\d{{1,3}})*|[A-Z]|{NUMBER_RE})"
-    r"|(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})*|[IVXLC]{1,6}))\s*[.:]?$")
+    r"|(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})*|[IVXLC]{1,6}))\s*[.:]?$"
+)
 """A line that is only an entry number: ``2.3``, ``4.``, ``A``, ``IV``, ``Chapter 3``, ``Part I``."""
 _LEAD_NUMBER = re.compile(
     rf"^(?:(?P<kw>(?i:{_KEYWORDS}))\s+(?P<kn>\d{{1,3}}(?:\.\d{{1,3}})*|[A-Z]|{NUMBER_RE})"
@@ -104,7 +105,8 @@ _LEAD_NUMBER = re.compile(
     r"|(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?\s+"
     r"|(?P<glued>\d{1,3}(?:\.\d{1,3})+(?=[^\W\d_])|\d{1,3}(?=[A-Z][a-z]))"
     r"|(?P<sub>[A-Z](?:\.\d{1,3})+)\.?\s+"
-    r"|(?P<let>[A-Z]|[IVXLC]{1,6})[.:]\s+)(?P<title>\S.*)$")
+    r"|(?P<let>[A-Z]|[IVXLC]{1,6})[.:]\s+)(?P<title>\S.*)$"
+)
 """An entry number in front of its title: ``2.3 Title``, ``4. Title``, ``Chapter 3: Title``,
 ``A.1 Title``, ``A. Title`` (a bare letter needs its full stop: ``A FITS Primer`` is a title),
 and numbers glued to their title by text extraction (``4.10Questions``, ``10Copy``)."""
@@ -120,7 +122,8 @@ _HEAD_NUMBER = re.compile(
     r"|(?P<num>\d{1,3}(?:\.\d{1,3})*)(?:\.\s*|\s+|$)"
     r"|(?P<glued>\d{1,3}(?:\.\d{1,3})+(?=[^\W\d_])|\d{1,3}(?=[A-Z][a-z]))"
     r"|(?P<sub>[A-Z](?:\.\d{1,3})+)(?:\.?\s+|\.?$)"
-    r"|(?P<let>[A-Z]|[IVXLC]{1,6})(?:[.:]\s*|$))(?P<rest>.*)$")
+    r"|(?P<let>[A-Z]|[IVXLC]{1,6})(?:[.:]\s*|$))(?P<rest>.*)$"
+)
 """A heading line's leading number: after a keyword (``CHAPTER1``, ``Appendix B``), arabic
 (``3.2 Title``), or a letter/roman one with its full stop (``B. Title``) or alone (``IV``)."""
 
@@ -222,7 +225,7 @@ def _split_number(text: str) -> tuple[str, str, str] | None:
 def _strip_leaders(text: str) -> tuple[str, bool]:
     """The text without trailing dot leaders, and whether it had some (three dots or more)."""
     body = text.rstrip(_LEADER_CHARS)
-    dots = sum(c != " " for c in text[len(body):])
+    dots = sum(c != " " for c in text[len(body) :])
     return (body if dots >= 3 else text).strip(), dots >= 3
 
 
@@ -233,7 +236,7 @@ def _page_tail(text: str) -> tuple[str, str, bool] | None:
     m = _TAIL_TOKEN.search(text)
     if not m or not m.start() or text[m.start() - 1] not in _LEADER_CHARS or _page_token(m.group()) is None:
         return None
-    head, last = text[:m.start()], m.group()
+    head, last = text[: m.start()], m.group()
     body, leaders = _strip_leaders(head)
     return (body, last, leaders) if body else None
 
@@ -282,13 +285,17 @@ def _parse_lines(lines: list[tuple[int, str]]) -> tuple[list[_Raw], int]:
         if number and (token is None or token.isdigit()):
             if pending.titles:
                 finish("")
-            pending = _Raw(number=number.group("kn") or number.group("num") or "",
-                           keyword=(number.group("kw") or "").casefold(), source_page=index, lines=1)
+            pending = _Raw(
+                number=number.group("kn") or number.group("num") or "",
+                keyword=(number.group("kw") or "").casefold(),
+                source_page=index,
+                lines=1,
+            )
             continue
         if token is not None:
             continue  # a lone roman folio with nothing pending: the page's own number
         tail = _page_tail(text)
-        nxt = next((" ".join(t.split()) for _, t in lines[pos + 1:pos + 2]), "")
+        nxt = next((" ".join(t.split()) for _, t in lines[pos + 1 : pos + 2]), "")
         # NOTE: ``Title 3`` without leaders ends with its page unless a bare number follows
         # (``Windows 95`` / ``12``: then that number is the page).
         if tail and (tail[2] or _page_token(nxt) is None):
@@ -493,7 +500,7 @@ class _Pages:
     def blob(self, index: int) -> str:
         if index not in self._blobs:
             page = self.norm.pages[index]
-            self._blobs[index] = words_key(self.norm.text[page.char_start:page.char_end])
+            self._blobs[index] = words_key(self.norm.text[page.char_start : page.char_end])
         return self._blobs[index]
 
     def page(self, index: int) -> tuple[list[str], list[tuple[str, str] | None]]:
@@ -515,8 +522,9 @@ class _Pages:
         if not want:
             return None
         blob = self.blob(index)
-        if want not in blob and (len(want) <= SHORT_TITLE or
-                                 fuzz.partial_ratio(want, blob, score_cutoff=FUZZY_MIN - 5) == 0):
+        if want not in blob and (
+            len(want) <= SHORT_TITLE or fuzz.partial_ratio(want, blob, score_cutoff=FUZZY_MIN - 5) == 0
+        ):
             return None
         keys, heads = self.page(index)
         for j, key in enumerate(keys):
@@ -532,8 +540,14 @@ class _Pages:
                         return j
             if len(key) >= 3 and want.startswith(key) and self._wrapped(want, keys, j):
                 return self._top(j, keys, number)
-            if head is not None and head[1] and len(head[1]) >= 3 and want.startswith(head[1]) \
-                    and j + 1 < len(keys) and _same(want, head[1] + " " + keys[j + 1]):
+            if (
+                head is not None
+                and head[1]
+                and len(head[1]) >= 3
+                and want.startswith(head[1])
+                and j + 1 < len(keys)
+                and _same(want, head[1] + " " + keys[j + 1])
+            ):
                 return j
         return None
 
@@ -583,8 +597,11 @@ def _fit(pages: _Pages, probes, lo: int, hi: int, banned: set[int]) -> tuple[int
     n = len(pages.norm.pages)
 
     def hit(entry: ContentsEntry, target: int) -> bool:
-        return 0 <= target < n and target not in banned and \
-            pages.find(target, entry.title, entry.number) is not None
+        return (
+            0 <= target < n
+            and target not in banned
+            and pages.find(target, entry.title, entry.number) is not None
+        )
 
     candidates: set[int] = set()
     seeds = 0
@@ -631,8 +648,9 @@ def _replace(entry: ContentsEntry, **changes) -> ContentsEntry:
     return ContentsEntry(**values)
 
 
-def _map(norm: NormalisedBook, entries: list[ContentsEntry], contents_pages: list[int],
-         sections: bool = True) -> Contents:
+def _map(
+    norm: NormalisedBook, entries: list[ContentsEntry], contents_pages: list[int], sections: bool = True
+) -> Contents:
     pages = _Pages(norm)
     banned = set(contents_pages)
     labels = _label_pages(norm, banned)
@@ -670,8 +688,15 @@ def _map(norm: NormalisedBook, entries: list[ContentsEntry], contents_pages: lis
             # the contents listing itself: it stands on the first contents page
             first = contents_pages[0]
             line = pages.find(first, entry.title, "")
-            out.append(_replace(entry, page=first, line=line, confirmed=line is not None,
-                                offset=None if line is None else norm.lines[first][line][0]))
+            out.append(
+                _replace(
+                    entry,
+                    page=first,
+                    line=line,
+                    confirmed=line is not None,
+                    offset=None if line is None else norm.lines[first][line][0],
+                )
+            )
             continue
         if sv is None or (not sections and not entry.chapter_level):
             out.append(entry)
@@ -717,8 +742,19 @@ def read_contents(norm: NormalisedBook, sections: bool = True) -> Contents:
     raws = [r for r in raws if _title(r) and not (r.number and _CONTENTS_HEADING.match(_title(r)))]
     _letter_numbers(raws)
     kinds = _kinds(raws)
-    entries = [ContentsEntry(title=_title(r), number=r.number.rstrip("."), kind=kind, level=level,
-                             printed=r.page, page=None, offset=None, line=None, confirmed=False,
-                             source_page=r.source_page if r.source_page >= 0 else found[0])
-               for r, (kind, level) in zip(raws, kinds)]
+    entries = [
+        ContentsEntry(
+            title=_title(r),
+            number=r.number.rstrip("."),
+            kind=kind,
+            level=level,
+            printed=r.page,
+            page=None,
+            offset=None,
+            line=None,
+            confirmed=False,
+            source_page=r.source_page if r.source_page >= 0 else found[0],
+        )
+        for r, (kind, level) in zip(raws, kinds)
+    ]
     return _map(norm, entries, found, sections)

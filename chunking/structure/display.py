@@ -53,12 +53,17 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
             tops[index] = probe.lines(index, top=True)
     sizes: Counter = Counter()
     for index, lines in tops.items():
-        seen = {round(size / SIZE_STEP) * SIZE_STEP for text, size in lines
-                if size >= body * DISPLAY_RATIO and title_like(text.strip(), full_stop=True)}
+        seen = {
+            round(size / SIZE_STEP) * SIZE_STEP
+            for text, size in lines
+            if size >= body * DISPLAY_RATIO and title_like(text.strip(), full_stop=True)
+        }
         sizes.update(seen)
     pages_with_text = len(tops)
-    tiers = sorted((s for s, n in sizes.items() if MIN_OPENINGS <= n <= MAX_OPENING_SHARE * pages_with_text),
-                   reverse=True)
+    tiers = sorted(
+        (s for s, n in sizes.items() if MIN_OPENINGS <= n <= MAX_OPENING_SHARE * pages_with_text),
+        reverse=True,
+    )
     if not tiers:
         return []
     tier = tiers[0]
@@ -74,8 +79,9 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     return out
 
 
-def _opening(norm: NormalisedBook, index: int, lines: list[tuple[str, float]], tier: float,
-             body: float) -> Draft | None:
+def _opening(
+    norm: NormalisedBook, index: int, lines: list[tuple[str, float]], tier: float, body: float
+) -> Draft | None:
     """The first run of lines set at ``tier`` on the page, placed on its canonical line."""
     run: list[str] = []
     for text, size in lines:
@@ -135,6 +141,14 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
             offset = kept.get(compact_key(text))
             if offset is not None:
                 note = f"p. {index + 1}: bold at {size:.1f} pt, {body_edge - x0:.0f} pt left of the body"
-                out.append(Draft("unnumbered", "", text.title() if text.isupper() else text, index, offset,
-                                 evidence=[("typography", note)]))
+                out.append(
+                    Draft(
+                        "unnumbered",
+                        "",
+                        text.title() if text.isupper() else text,
+                        index,
+                        offset,
+                        evidence=[("typography", note)],
+                    )
+                )
     return out if len(out) >= MIN_OPENINGS else []

@@ -74,8 +74,11 @@ HUB_MIN_RATIO = 1.5
 """A hub's groups must cover at least this many top-level nav entries per group, else the nav
 already has the hub's level and the hub is only a table of contents."""
 
-_KEYWORD = re.compile(r"^(?P<kw>chapter|part|appendix)\s+(?P<num>[0-9]{1,3}|[IVXLC]{1,6}|[A-Z])\b[.:]?\s*"
-                      r"(?P<title>.*)$", re.I)
+_KEYWORD = re.compile(
+    r"^(?P<kw>chapter|part|appendix)\s+(?P<num>[0-9]{1,3}|[IVXLC]{1,6}|[A-Z])\b[.:]?\s*"
+    r"(?P<title>.*)$",
+    re.I,
+)
 _NUMBER = re.compile(r"^(?P<num>[0-9]{1,3})\.?\s+(?P<title>\S.*)$")
 _LETTER = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>\S.*)$")
 _SECTION = re.compile(r"^(?:[0-9]{1,3}|[A-Z])(?:\.[0-9]{1,3})+\.?\s+\S")
@@ -245,8 +248,14 @@ def _merge_wrappers(nav: list[_Cand], rejected: list[str]) -> list[_Cand]:
         child = nav[k + 1] if k + 1 < len(nav) else None
         end = next((j for j in range(k + 1, len(nav)) if nav[j].depth <= cand.depth), len(nav))
         siblings = [j for j in range(k + 1, end) if nav[j].depth == cand.depth + 1]
-        if (child is not None and len(siblings) == 1 and child.depth == cand.depth + 1 and not cand.number
-                and child.number and words_key(child.title) == words_key(cand.title)):
+        if (
+            child is not None
+            and len(siblings) == 1
+            and child.depth == cand.depth + 1
+            and not cand.number
+            and child.number
+            and words_key(child.title) == words_key(cand.title)
+        ):
             cand.number, cand.kind = child.number, child.kind
             cand.evidence += [e for e in child.evidence if e[0] != "nav"] + [("nav", child.evidence[0][1])]
             rejected.append(f"nav: {child.title!r} repeats its parent's title; merged into it")
@@ -272,7 +281,7 @@ def _part_pages(nav: list[_Cand], depth: int, docs: list[_Doc], norm: Normalised
         cand, doc = nav[k], by_path.get(nav[k].doc)
         if cand.kind or doc is None or cand.offset != doc.start or not numbered[0] < k < numbered[-1]:
             continue
-        if len(norm.text[doc.start:doc.end].strip()) > len(cand.title) + PART_PAGE_CHARS:
+        if len(norm.text[doc.start : doc.end].strip()) > len(cand.title) + PART_PAGE_CHARS:
             continue
         cand.kind = "part"
         cand.evidence.append(("spine", f"{doc.path} holds only the title"))
@@ -335,10 +344,16 @@ def _hub(docs: list[_Doc], nav_top: list[_Cand]) -> list[_Cand]:
                 continue
             groups = []
             for tag in heads:
-                stop = next((t.offset for t in doc.tags if t.offset > tag.offset and t.level <= level),
-                            doc.end)
-                targets = sorted({index[t] for off, t in doc.links
-                                  if tag.offset <= off < stop and t in listed and t != doc.path})
+                stop = next(
+                    (t.offset for t in doc.tags if t.offset > tag.offset and t.level <= level), doc.end
+                )
+                targets = sorted(
+                    {
+                        index[t]
+                        for off, t in doc.links
+                        if tag.offset <= off < stop and t in listed and t != doc.path
+                    }
+                )
                 groups.append((tag, targets))
             linked = [(tag, targets) for tag, targets in groups if targets]
             if len(linked) < MIN_CHAPTERS or len(linked) < len(heads) - 1:
@@ -355,11 +370,21 @@ def _hub(docs: list[_Doc], nav_top: list[_Cand]) -> list[_Cand]:
             for tag, targets in linked:
                 target = docs[targets[0]]
                 label = _label(tag.text)
-                out.append(_Cand(label.title, target.start, target.first, target.path, kind="chapter",
-                                 number=label.number if label.kind in ("chapter", "numbered") else "",
-                                 evidence=[("html_heading", f"{doc.path} h{level} {tag.text!r}"),
-                                           ("nav", f"lists the {len(targets)} documents it links to"),
-                                           ("spine", f"{target.path} starts")]))
+                out.append(
+                    _Cand(
+                        label.title,
+                        target.start,
+                        target.first,
+                        target.path,
+                        kind="chapter",
+                        number=label.number if label.kind in ("chapter", "numbered") else "",
+                        evidence=[
+                            ("html_heading", f"{doc.path} h{level} {tag.text!r}"),
+                            ("nav", f"lists the {len(targets)} documents it links to"),
+                            ("spine", f"{target.path} starts"),
+                        ],
+                    )
+                )
             return out
     return []
 
@@ -374,12 +399,19 @@ def _unlisted(docs: list[_Doc], nav: list[_Cand], norm: NormalisedBook, rejected
         if doc.start >= doc.end:
             continue
         if not doc.linear:
-            rejected.append(f"spine: {doc.path} is linear=\"no\" and in no nav entry; not a chapter")
+            rejected.append(f'spine: {doc.path} is linear="no" and in no nav entry; not a chapter')
             continue
-        lines = [line for page in range(doc.first, doc.last + 1)
-                 for _, line in norm.lines[page]][:TITLE_LINES]
-        named = next((line.strip() for line in lines if FRONT_WORDS.match(line.strip())
-                      or BACK_WORDS.match(line.strip())), "")
+        lines = [line for page in range(doc.first, doc.last + 1) for _, line in norm.lines[page]][
+            :TITLE_LINES
+        ]
+        named = next(
+            (
+                line.strip()
+                for line in lines
+                if FRONT_WORDS.match(line.strip()) or BACK_WORDS.match(line.strip())
+            ),
+            "",
+        )
         evidence = [("spine", f"{doc.path} starts; in no nav entry")]
         if named:
             evidence.append(("keyword", f"{doc.path}: {named!r}"))
@@ -388,8 +420,9 @@ def _unlisted(docs: list[_Doc], nav: list[_Cand], norm: NormalisedBook, rejected
             evidence.append(("html_heading", f"{doc.path} h{doc.tags[0].level} {doc.tags[0].text!r}"))
             title = clean_title(doc.tags[0].text)
         else:
-            rejected.append(f"spine: {doc.path} is in no nav entry and has no title; read with the text "
-                            "before it")
+            rejected.append(
+                f"spine: {doc.path} is in no nav entry and has no title; read with the text before it"
+            )
             continue
         out.append(_Cand(title, doc.start, doc.first, doc.path, kind="unlisted", evidence=evidence))
     return out
@@ -436,15 +469,20 @@ def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Gener
         notes.append("unnumbered title-only documents between numbered chapters are parts")
     hub = _hub(docs, [c for c in nav if c.depth <= depth]) if use_tags else []
     if hub:
-        notes.append(f"{len(hub)} chapters from the headings of a hub document; the nav's depth {depth} "
-                     "entries are their sections")
+        notes.append(
+            f"{len(hub)} chapters from the headings of a hub document; the nav's depth {depth} "
+            "entries are their sections"
+        )
     heads = _levelled(nav, depth, parts_above, has_parts, hub, docs)
     disagreements: list[str] = []
     if use_tags:
         heads += _matter(_unlisted(docs, nav, norm, rejected), heads, 2 if has_parts else 1, disagreements)
     if tags and source == "outline":
-        disagreements += [f"nav {c.title!r}: no HTML heading at its target" for c in heads
-                          if c.kind == "chapter" and all(s != "html_heading" for s, _ in c.evidence)]
+        disagreements += [
+            f"nav {c.title!r}: no HTML heading at its target"
+            for c in heads
+            if c.kind == "chapter" and all(s != "html_heading" for s, _ in c.evidence)
+        ]
     return _result(heads, norm, source, len(raw.outline), notes, rejected, disagreements)
 
 
@@ -459,8 +497,10 @@ def _matter(unlisted: list[_Cand], heads: list[_Cand], top: int, disagreements: 
         elif marks and cand.offset > max(marks) and BACK_WORDS.search(cand.title):
             cand.kind, cand.level = "back", top
         else:
-            disagreements.append(f"spine: {cand.doc} ({cand.title!r}) is in no nav entry; read as part of "
-                                 "the chapter before it")
+            disagreements.append(
+                f"spine: {cand.doc} ({cand.title!r}) is in no nav entry; read as part of "
+                "the chapter before it"
+            )
             continue
         out.append(cand)
     return out
@@ -475,15 +515,24 @@ def _from_tags(docs: list[_Doc], notes: list[str]) -> list[_Cand]:
         tag = min(doc.tags, key=lambda t: (t.level, t.offset))
         if not doc.linear:
             continue
-        out.append(_Cand(clean_title(tag.text), tag.offset, tag.page, doc.path, 1, evidence=[
-            ("html_heading", f"{doc.path} h{tag.level} {tag.text!r}")]))
+        out.append(
+            _Cand(
+                clean_title(tag.text),
+                tag.offset,
+                tag.page,
+                doc.path,
+                1,
+                evidence=[("html_heading", f"{doc.path} h{tag.level} {tag.text!r}")],
+            )
+        )
     if out:
         notes.append(f"no usable nav: {len(out)} documents' first headings")
     return out
 
 
-def _levelled(nav: list[_Cand], depth: int, parts_above: bool, has_parts: bool, hub: list[_Cand],
-              docs: list[_Doc]) -> list[_Cand]:
+def _levelled(
+    nav: list[_Cand], depth: int, parts_above: bool, has_parts: bool, hub: list[_Cand], docs: list[_Doc]
+) -> list[_Cand]:
     """Give every candidate its kind and level (levels as in ``chunking.structure``)."""
     top = 2 if has_parts else 1
     shift = 1 if hub else 0
@@ -520,7 +569,9 @@ def _levelled(nav: list[_Cand], depth: int, parts_above: bool, has_parts: bool, 
             cand.kind = "chapter"
             value = number_value(cand.number)
             if in_sequence and value and value in (1, previous + 1):
-                cand.evidence.append(("numbering", f"chapter {cand.number} follows {previous or 'the start'}"))
+                cand.evidence.append(
+                    ("numbering", f"chapter {cand.number} follows {previous or 'the start'}")
+                )
             previous = value or previous
             cand.title = cand.title or cand.number
         elif cand.kind in ("letter", "appendix"):
@@ -541,8 +592,9 @@ def _levelled(nav: list[_Cand], depth: int, parts_above: bool, has_parts: bool, 
 
 def _group_end(last: _Cand, docs: list[_Doc], nav: list[_Cand]) -> int:
     """End of the last hub chapter: before the first later top-level entry that names back matter."""
-    later = [c.offset for c in nav
-             if c.offset > last.offset and (BACK_WORDS.search(c.title) or c.kind == "back")]
+    later = [
+        c.offset for c in nav if c.offset > last.offset and (BACK_WORDS.search(c.title) or c.kind == "back")
+    ]
     return min(later) if later else docs[-1].end + 1
 
 
@@ -550,8 +602,15 @@ def _doc_start(cand: _Cand, docs: list[_Doc]) -> int:
     return next((d.start for d in docs if d.path == cand.doc), -1)
 
 
-def _result(cands: list[_Cand], norm: NormalisedBook, source: str, entries: int, notes: list[str],
-            rejected: list[str], disagreements: list[str]) -> StructureResult:
+def _result(
+    cands: list[_Cand],
+    norm: NormalisedBook,
+    source: str,
+    entries: int,
+    notes: list[str],
+    rejected: list[str],
+    disagreements: list[str],
+) -> StructureResult:
     cands.sort(key=lambda c: (c.offset, c.level))
     headings = []
     counts: Counter = Counter()
@@ -569,9 +628,28 @@ def _result(cands: list[_Cand], norm: NormalisedBook, source: str, entries: int,
         if c.kind != "section":
             counts.update(s for s, _ in signals)
         page = norm.pages[c.page]
-        headings.append(Heading(level=c.level, kind=c.kind, title=c.title, number=c.number or "",
-                                page=page.number, page_label=page.label,
-                                char_offset=c.offset, source=source, evidence=tuple(signals),
-                                confidence=_confidence(signals)))
-    return StructureResult(tuple(headings), source, entries, 0, 0, warnings=notes, signal_counts=dict(counts),
-                           disagreements=disagreements, rejected=rejected)
+        headings.append(
+            Heading(
+                level=c.level,
+                kind=c.kind,
+                title=c.title,
+                number=c.number or "",
+                page=page.number,
+                page_label=page.label,
+                char_offset=c.offset,
+                source=source,
+                evidence=tuple(signals),
+                confidence=_confidence(signals),
+            )
+        )
+    return StructureResult(
+        tuple(headings),
+        source,
+        entries,
+        0,
+        0,
+        warnings=notes,
+        signal_counts=dict(counts),
+        disagreements=disagreements,
+        rejected=rejected,
+    )

@@ -43,8 +43,9 @@ def _signals(h: Heading) -> set[str]:
     return {signal for signal, _ in h.evidence}
 
 
-def corroborate(accepted: Sequence[Heading], others: Sequence[Heading],
-                label: str) -> tuple[tuple[Heading, ...], list[str]]:
+def corroborate(
+    accepted: Sequence[Heading], others: Sequence[Heading], label: str
+) -> tuple[tuple[Heading, ...], list[str]]:
     """Merge the evidence of ``others`` into ``accepted`` and list the disagreements.
 
     Args:
@@ -71,16 +72,23 @@ def corroborate(accepted: Sequence[Heading], others: Sequence[Heading],
     out = []
     for h, evidence in zip(accepted, merged):
         confirmed = h.confidence >= confidence(_signals(h)) - 1e-9
-        out.append(dataclasses.replace(h, evidence=tuple(evidence),
-                                       confidence=confidence((s for s, _ in evidence), confirmed)))
+        out.append(
+            dataclasses.replace(
+                h, evidence=tuple(evidence), confidence=confidence((s for s, _ in evidence), confirmed)
+            )
+        )
     disagreements = []
     for k, other in enumerate(others):
         if k not in matched_other and other.kind in CHAPTER_LEVEL and other.kind not in ("front", "back"):
             signals = ", ".join(sorted(_signals(other))) or other.source
-            disagreements.append(f"{signals}: {other.kind} '{_short(other)}' on p. {other.page} is not in {label}")
+            disagreements.append(
+                f"{signals}: {other.kind} '{_short(other)}' on p. {other.page} is not in {label}"
+            )
     for h in out:
         if h.kind in CHAPTER_LEVEL and h.confidence < BASE_CONFIDENCE:
-            disagreements.append(f"{label}: {h.kind} '{_short(h)}' on p. {h.page} is not confirmed by the text")
+            disagreements.append(
+                f"{label}: {h.kind} '{_short(h)}' on p. {h.page} is not confirmed by the text"
+            )
     return tuple(out), disagreements
 
 

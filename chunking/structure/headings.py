@@ -82,8 +82,13 @@ class Draft:
     in_listing: bool = False
 
 
-def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] | None = None,
-                    pages: set[int] | None = None, listed: list[Draft] | None = None) -> list[Draft]:
+def detect_headings(
+    norm: NormalisedBook,
+    probe: FontProbe,
+    rejected: list[str] | None = None,
+    pages: set[int] | None = None,
+    listed: list[Draft] | None = None,
+) -> list[Draft]:
     """Find chapter-level and section headings in the text of a book.
 
     Args:
@@ -108,7 +113,11 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
     # until the chain holds only probed members. Probing one can only lower its score, so the
     # chain is the one probing all of them would give. The others are probed at once.
     lazy = [c for c in candidates if c.kind in ("chapter", "numbered") and c.needs_large]
-    eager = [c for c in candidates if c.kind != "section" and not (c.kind in ("chapter", "numbered") and c.needs_large)]
+    eager = [
+        c
+        for c in candidates
+        if c.kind != "section" and not (c.kind in ("chapter", "numbered") and c.needs_large)
+    ]
     sizes = {id(c): probe.size_of(c.page, _line_at(norm, c), top=c.top) for c in eager}
     body = probe.body_size()  # after the probes: their pages tell the body size too
 
@@ -149,13 +158,15 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
         for k, c in enumerate(chapters):
             c.evidence.append(("numbering", f"{k + 1} of {len(chapters)} in the chapter sequence {span}"))
     parts = _first_per_number([c for c in chapterish if c.kind == "part"])
-    appendices = _appendices([c for c in chapterish if c.kind == "appendix" or (c.kind == "back" and c.number)],
-                             chapters)
+    appendices = _appendices(
+        [c for c in chapterish if c.kind == "appendix" or (c.kind == "back" and c.number)], chapters
+    )
     for run in (parts, appendices):
         if len(run) >= 2:
             for k, c in enumerate(run):
-                c.evidence.append(("numbering", f"{k + 1} of {len(run)} in the sequence "
-                                                f"{run[0].number}..{run[-1].number}"))
+                c.evidence.append(
+                    ("numbering", f"{k + 1} of {len(run)} in the sequence {run[0].number}..{run[-1].number}")
+                )
     numbered = chapters + appendices
     if body:
         for c in numbered:
@@ -165,8 +176,9 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
     matter = _front_back([c for c in chapterish if c.kind in ("front", "back") and not c.number], first, last)
-    sections = _sections([c for c in candidates if c.kind == "section"], sorted(chapters + appendices,
-                                                                               key=lambda d: d.offset))
+    sections = _sections(
+        [c for c in candidates if c.kind == "section"], sorted(chapters + appendices, key=lambda d: d.offset)
+    )
     taken = {id(c) for c in parts + numbered + matter}
     # NOTE: listed headings the rules above left out (an unnumbered chapter, a number outside the
     # chain) come in as they are; levelling makes unnumbered ones front/back by position.
@@ -181,9 +193,13 @@ def detect_headings(norm: NormalisedBook, probe: FontProbe, rejected: list[str] 
         for c in candidates:
             if c.kind == "section" or id(c) in accepted:
                 continue
-            why = ("not set larger than the body text" if c.large is False or (c.large is None and c.needs_large)
-                   else "outside the chapter number sequence" if c.kind in ("chapter", "numbered")
-                   else "a repeat, or front/back matter out of place")
+            why = (
+                "not set larger than the body text"
+                if c.large is False or (c.large is None and c.needs_large)
+                else "outside the chapter number sequence"
+                if c.kind in ("chapter", "numbered")
+                else "a repeat, or front/back matter out of place"
+            )
             rejected.append(f"p. {c.page + 1} '{_line_at(norm, c)[:60]}': {why}")
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
 
@@ -231,8 +247,14 @@ def _extend_titles(drafts: list[Draft], norm: NormalisedBook, probe: FontProbe, 
             continue
         i = starts.index(d.offset)
         # the line that holds the end of the title as found so far
-        end = next((k for k in range(i, min(len(lines), i + STACK_TITLE_LINES + 1))
-                    if lines[k][1].strip() and d.title.endswith(lines[k][1].strip())), None)
+        end = next(
+            (
+                k
+                for k in range(i, min(len(lines), i + STACK_TITLE_LINES + 1))
+                if lines[k][1].strip() and d.title.endswith(lines[k][1].strip())
+            ),
+            None,
+        )
         if end is None:
             continue
         size = probe.size_of(d.page, lines[end][1], top=d.top)
@@ -241,7 +263,9 @@ def _extend_titles(drafts: list[Draft], norm: NormalisedBook, probe: FontProbe, 
         parts = [d.title]
         for k in range(end + 1, min(len(lines), end + STACK_TITLE_LINES)):
             text = lines[k][1].strip()
-            if not title_like(text, max_words=12) and not (text and text[0].islower() and len(text.split()) <= 4):
+            if not title_like(text, max_words=12) and not (
+                text and text[0].islower() and len(text.split()) <= 4
+            ):
                 break
             nxt = probe.size_of(d.page, text, top=d.top)
             if nxt is None or abs(nxt - size) > SAME_SIZE:
@@ -361,8 +385,15 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         if not title:
             return None
         kind = "chapter" if word == "chapter" else word
-        return Draft(kind, texts[i + 1], title.title() if title.isupper() else title, index, offset,
-                     top=top, evidence=[("keyword", f"p. {index + 1}: '{text}' / '{texts[i + 1]}'")])
+        return Draft(
+            kind,
+            texts[i + 1],
+            title.title() if title.isupper() else title,
+            index,
+            offset,
+            top=top,
+            evidence=[("keyword", f"p. {index + 1}: '{text}' / '{texts[i + 1]}'")],
+        )
     if _LETTER_LINE.fullmatch(text):
         # NOTE: ``A`` / ``Installation Notes``: an appendix letter above its title; must be set
         # large, and appendices must follow the chapters in a run A, B, C (see _appendices).
@@ -403,7 +434,9 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
     if kind == "numbered" and not top:
         if len(title.split()) > 8:
             return None
-        return Draft(kind, number, title, index, offset, top=False, needs_large=needs_large, evidence=evidence)
+        return Draft(
+            kind, number, title, index, offset, top=False, needs_large=needs_large, evidence=evidence
+        )
     if kind in ("front", "back") and not number and i != 0:
         return None
     return Draft(kind, number, title, index, offset, top=top, needs_large=needs_large, evidence=evidence)
@@ -429,8 +462,11 @@ def _chapter_chain(cands: list[Draft]) -> list[Draft]:
         # NOTE: a chapter the text does not show (an image page) may leave a gap, but only a
         # heading whose size was confirmed may close one; each missing number costs score.
         gaps = range(1, MAX_GAP + 2) if c.large else (1,)
-        options = [(length + 1, score - 2 * (gap - 1), i) for gap in gaps
-                   for length, score, i in [best_at.get(value - gap, (0, 0, -1))]]
+        options = [
+            (length + 1, score - 2 * (gap - 1), i)
+            for gap in gaps
+            for length, score, i in [best_at.get(value - gap, (0, 0, -1))]
+        ]
         length, score, i = max(options, key=lambda o: (o[0], o[1], -o[2]))
         entry = (length, score + _score(c), j)
         back.append(i)

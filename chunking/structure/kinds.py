@@ -18,19 +18,25 @@ SPELLED = (
     "sixteen seventeen eighteen nineteen twenty"
 ).split()
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
-_SPELLED_RE = r"(?:(?:twenty|thirty|forty|fifty)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|" \
-    + "|".join(
-    sorted(SPELLED[1:], key=len, reverse=True)) + ")"
+_SPELLED_RE = (
+    r"(?:(?:twenty|thirty|forty|fifty)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
+    + "|".join(sorted(SPELLED[1:], key=len, reverse=True))
+    + ")"
+)
 _ROMAN_RE = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
 
 FRONT_WORDS = re.compile(
     r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|"
     r"list of (figures|tables)|"
-    r"thank you!?|about (this|the) (book|manual|author)|prologue|notation)$", re.I)
+    r"thank you!?|about (this|the) (book|manual|author)|prologue|notation)$",
+    re.I,
+)
 BACK_WORDS = re.compile(
     r"(^|\s)(index|indices|bibliography|references|glossary|colophon|afterword|epilogue|endnotes|"
-    r"further reading)$", re.I)
+    r"further reading)$",
+    re.I,
+)
 
 _SEP = r"(?:\s*[:.\-–—]\s*|\s+)"
 KEYWORD_HEADING = re.compile(

@@ -45,7 +45,9 @@ def _is_part_depth(drafts: list[Draft], deeper: bool) -> bool:
     # NOTE: roman-numbered titles are parts only as a run I, II, III… (a chapter ``V Title`` alone
     # is not a part level).
     roman_run = len(romans) >= 2 and [number_value(d.number) for d in romans][:2] == [1, 2]
-    return len(parts) >= PART_SHARE * len(body) or (roman_run and len(parts) + len(romans) >= PART_SHARE * len(body))
+    return len(parts) >= PART_SHARE * len(body) or (
+        roman_run and len(parts) + len(romans) >= PART_SHARE * len(body)
+    )
 
 
 def choose_depths(drafts: list[tuple[Draft, int]]) -> tuple[set[int], int]:
@@ -73,7 +75,9 @@ def choose_depths(drafts: list[tuple[Draft, int]]) -> tuple[set[int], int]:
     return parts, depths[-1] if depths else 1
 
 
-def levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str) -> tuple[tuple[Heading, ...], int]:
+def levelled(
+    drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str
+) -> tuple[tuple[Heading, ...], int]:
     """Give each draft its final kind and level (see the module docstring).
 
     Returns:
@@ -83,12 +87,15 @@ def levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str)
     if not drafts:
         return (), 0
     part_depths, chapter_depth = choose_depths(drafts)
-    at_chapter = [d.offset for d, depth in drafts
-                  if depth == chapter_depth and d.kind in CHAPTER_KINDS and d.number]
+    at_chapter = [
+        d.offset for d, depth in drafts if depth == chapter_depth and d.kind in CHAPTER_KINDS and d.number
+    ]
     first, last = (min(at_chapter), max(at_chapter)) if at_chapter else (None, None)
     # NOTE: "Part …" below the chapter depth is a section that happens to start with "Part".
-    has_parts = any((depth in part_depths and depth < chapter_depth) or (d.kind == "part" and depth <= chapter_depth)
-                    for d, depth in drafts)
+    has_parts = any(
+        (depth in part_depths and depth < chapter_depth) or (d.kind == "part" and depth <= chapter_depth)
+        for d, depth in drafts
+    )
     top = 2 if has_parts else 1
     out: list[Heading] = []
     demoted = 0
@@ -115,9 +122,20 @@ def levelled(drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str)
         if number and spelled_out(number):
             number = str(number_value(number))  # ``THREE`` → ``3``: the number, not its spelling
         page = norm.pages[d.page]
-        out.append(Heading(level=level, kind=kind, title=title, number=number, page=page.number,
-                           page_label=page.label, char_offset=d.offset, source=source,
-                           evidence=tuple(d.evidence), confidence=_confidence(d)))
+        out.append(
+            Heading(
+                level=level,
+                kind=kind,
+                title=title,
+                number=number,
+                page=page.number,
+                page_label=page.label,
+                char_offset=d.offset,
+                source=source,
+                evidence=tuple(d.evidence),
+                confidence=_confidence(d),
+            )
+        )
     out.sort(key=lambda h: (h.char_offset, h.level))
     return tuple(out), demoted
 

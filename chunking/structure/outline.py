@@ -28,8 +28,16 @@ from rapidfuzz import fuzz
 from ..normalise import NormalisedBook
 from ..readers.raw import OutlineEntry, RawBook
 from .headings import Draft, is_contents_page
-from .kinds import (LETTER_HEADING, NUMBER_RE, SECTION_HEADING, SECTION_NUMBER_ONLY, clean_title,
-                    number_value, parse_heading, words_key)
+from .kinds import (
+    LETTER_HEADING,
+    NUMBER_RE,
+    SECTION_HEADING,
+    SECTION_NUMBER_ONLY,
+    clean_title,
+    number_value,
+    parse_heading,
+    words_key,
+)
 
 SEARCH_PAGES = 3
 """How far (in pages) an entry may point off its real page and still be repaired."""
@@ -53,7 +61,9 @@ _LEADING_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,3})*\.?\
 _KEYWORD_START = re.compile(r"\s*(?:chapter|part|section|appendix)\s", re.I)
 _LABEL_LINE = re.compile(
     rf"^(chapter|part|appendix|section|lecture|unit)\s+\S+$|^\d{{1,3}}(\.\d{{1,3}})*\.?$|"
-    rf"^(chapter|part|appendix)$|^[IVXLC]{{1,6}}\.?$|^{NUMBER_RE}$|^[A-Z]\.?$", re.I)
+    rf"^(chapter|part|appendix)$|^[IVXLC]{{1,6}}\.?$|^{NUMBER_RE}$|^[A-Z]\.?$",
+    re.I,
+)
 """A line that labels the heading under it (``Chapter 7``, ``Part I``, ``7``, ``CHAPTER`` / ``ONE``)."""
 
 _ROMAN_TITLE = re.compile(r"^(?P<num>(?=[IVXLC])X{0,3}(?:IX|IV|V?I{0,3}))\.?\s+(?P<title>[A-Z].*)$")
@@ -82,7 +92,7 @@ def _title_variants(line: str) -> list[str]:
     out = [words_key(line)]
     m = _LEADING_NUMBER.match(line.strip())
     if m:
-        out.append(words_key(line.strip()[m.end():]))
+        out.append(words_key(line.strip()[m.end() :]))
     # NOTE: only a keyword heading (``Chapter 3: Title``) gives parse_heading a title that the
     # two variants above lack; its numbered and front/back titles repeat them. Skipping it on
     # every other line halves the cost of the variants without changing their set.
@@ -187,8 +197,9 @@ class _Pages:
             for k in range(i + 1, min(len(lines), i + WINDOW_LINES)):
                 # NOTE: a window only grows while what it holds so far is a part of the title
                 # (or a bare label line such as ``Part I``), so body lines are never joined.
-                if score >= FUZZY_MIN or not _may_continue(wants, variants[i] if k == i + 1
-                                                           else _title_variants(joined), joined):
+                if score >= FUZZY_MIN or not _may_continue(
+                    wants, variants[i] if k == i + 1 else _title_variants(joined), joined
+                ):
                     break
                 joined = joined + " " + lines[k][1]
                 if len(words_key(joined)) > longest + 40:
@@ -225,15 +236,20 @@ class _Pages:
                 best = (top, i)
         return best[1] if best else None
 
-    def _not_at_the_edges(self, index: int, hits: list[tuple[int, float]], y: float) -> list[tuple[int, float]]:
+    def _not_at_the_edges(
+        self, index: int, hits: list[tuple[int, float]], y: float
+    ) -> list[tuple[int, float]]:
         """Drop a hit on the page's first (last) kept line when the destination lies well below
         the top (above the bottom): that line sits at the page edge (a running header or
         footer repeating the title). Reading line positions costs about twice the page's plain
         text; this costs nothing and settles most cases."""
         height = self.pdf.page_cropbox(index).height
         last = len(self.norm.lines[index]) - 1
-        kept = [(i, score) for i, score in hits
-                if not (i == 0 and y > EDGE_SHARE * height) and not (i == last and y < (1 - EDGE_SHARE) * height)]
+        kept = [
+            (i, score)
+            for i, score in hits
+            if not (i == 0 and y > EDGE_SHARE * height) and not (i == last and y < (1 - EDGE_SHARE) * height)
+        ]
         return kept or hits
 
     def _top(self, index: int, i: int) -> float | None:
@@ -292,10 +308,13 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
     drafts = kept
     if dropped:
         warnings.append(
-            f"{dropped} of {len(raw.outline)} outline entries were not found in the text and were dropped")
+            f"{dropped} of {len(raw.outline)} outline entries were not found in the text and were dropped"
+        )
     if unconfirmed:
-        warnings.append(f"{unconfirmed} of {len(raw.outline)} outline entries were not found in the text "
-                        "and were kept where their destination points (unconfirmed)")
+        warnings.append(
+            f"{unconfirmed} of {len(raw.outline)} outline entries were not found in the text "
+            "and were kept where their destination points (unconfirmed)"
+        )
     return OutlineResult(drafts, len(raw.outline), repaired, dropped, warnings, unconfirmed)
 
 
@@ -310,7 +329,9 @@ def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook, raw_format: 
     line = lines[at][1].strip() if at >= 0 else ""
     kind, number, clean = _classify(title, line if words_key(title) in words_key(line) else "")
     where = f"level {entry.level} '{title}' -> p. {entry.page}"
-    return Draft(kind, number, clean, index, offset, evidence=[("nav" if raw_format == "epub" else "outline", where)])
+    return Draft(
+        kind, number, clean, index, offset, evidence=[("nav" if raw_format == "epub" else "outline", where)]
+    )
 
 
 def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | None, int]:
@@ -335,7 +356,7 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
                 label = lines[line_i][1].strip() + (" " + label if label else "")
             else:
                 break
-        heads = [" ".join(line for _, line in lines[line_i:line_i + k]) for k in range(2, WINDOW_LINES + 1)]
+        heads = [" ".join(line for _, line in lines[line_i : line_i + k]) for k in range(2, WINDOW_LINES + 1)]
         kind, number, clean = _classify(title, label or lines[line_i][1].strip(), *heads)
         where = f"level {entry.level} '{title}' -> p. {page + 1} line {line_i + 1}"
         draft = Draft(kind, number, clean, page, lines[line_i][0], evidence=[("outline", where)])
@@ -346,8 +367,9 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
             lines = pages.norm.lines[index]
             kind, number, clean = _classify(title, "", "")
             where = f"level {entry.level} '{title}' -> p. {index + 1} y {entry.y:.0f} (title not on the page)"
-            return Draft(kind, number, clean, index, lines[line_i][0], evidence=[("outline", where)],
-                         confirmed=False), 0
+            return Draft(
+                kind, number, clean, index, lines[line_i][0], evidence=[("outline", where)], confirmed=False
+            ), 0
     return None, 0
 
 
@@ -391,7 +413,7 @@ def _strip_number(title: str, number: str = "") -> str:
     under a ``Part I`` label line)."""
     m = re.match(rf"{re.escape(number)}[.:]?\s+(?=\S)", title) if number else None
     if m:
-        return title[m.end():]
+        return title[m.end() :]
     m = SECTION_HEADING.match(title)
     if m:
         return m.group("title")

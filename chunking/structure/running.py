@@ -32,7 +32,9 @@ NAME_MIN = 85
 """rapidfuzz partial ratio (0-100) above which a header names a heading's title."""
 
 _LETTERS = re.compile(r"[^\W\d_]{3}")
-_CHAPTER_NUMBER = re.compile(r"^(?:chapter|appendix)\s+([0-9]{1,3}|[A-Z])\b[.:]?|^([0-9]{1,3}|[A-Z])\.\s", re.I)
+_CHAPTER_NUMBER = re.compile(
+    r"^(?:chapter|appendix)\s+([0-9]{1,3}|[A-Z])\b[.:]?|^([0-9]{1,3}|[A-Z])\.\s", re.I
+)
 
 
 def _headers(norm: NormalisedBook) -> list[list[str]]:
@@ -60,7 +62,9 @@ def _names(header: str, h: Heading) -> bool:
     return len(title) >= 4 and fuzz.partial_ratio(title, words_key(header)) >= NAME_MIN
 
 
-def running_evidence(headings: tuple[Heading, ...], norm: NormalisedBook) -> tuple[tuple[Heading, ...], list[str]]:
+def running_evidence(
+    headings: tuple[Heading, ...], norm: NormalisedBook
+) -> tuple[tuple[Heading, ...], list[str]]:
     """Headings with ``running_header`` evidence added, and disagreements (see the module docstring)."""
     headers = _headers(norm)
     if not any(headers):
@@ -82,8 +86,11 @@ def running_evidence(headings: tuple[Heading, ...], norm: NormalisedBook) -> tup
             continue
         evidence = h.evidence + (("running_header", f"p. {found[0] + 1}: '{found[1][:70]}'"),)
         confirmed = h.confidence >= confidence(s for s, _ in h.evidence) - 1e-9
-        out.append(dataclasses.replace(h, evidence=evidence,
-                                       confidence=confidence((s for s, _ in evidence), confirmed)))
+        out.append(
+            dataclasses.replace(
+                h, evidence=evidence, confidence=confidence((s for s, _ in evidence), confirmed)
+            )
+        )
     numbers = {h.number.upper() for h in headings if h.kind in CHAPTER_LEVEL and h.number}
     disagreements, seen = [], set()
     for page, lines in enumerate(headers):
@@ -94,6 +101,8 @@ def running_evidence(headings: tuple[Heading, ...], norm: NormalisedBook) -> tup
             number = (m.group(1) or m.group(2)).upper()
             if number not in numbers and number not in seen:
                 seen.add(number)
-                disagreements.append(f"running_header: '{line.strip()[:60]}' on p. {page + 1} names chapter "
-                                     f"{number}, which no heading opens")
+                disagreements.append(
+                    f"running_header: '{line.strip()[:60]}' on p. {page + 1} names chapter "
+                    f"{number}, which no heading opens"
+                )
     return tuple(out), disagreements

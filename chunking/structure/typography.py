@@ -63,8 +63,14 @@ class FontProbe:
                 spans = [s for s in line["spans"] if s["text"].strip()]
                 if spans:
                     bold = all(s["flags"] & BOLD_FLAG or "bold" in s["font"].casefold() for s in spans)
-                    out.append(("".join(s["text"] for s in spans), max(s["size"] for s in spans), bold,
-                                line["bbox"][0]))
+                    out.append(
+                        (
+                            "".join(s["text"] for s in spans),
+                            max(s["size"] for s in spans),
+                            bold,
+                            line["bbox"][0],
+                        )
+                    )
         return out
 
     def lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
