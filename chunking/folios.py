@@ -40,6 +40,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .readers.raw import RawPage
+from .rules import roman_value, to_roman
 
 FOLIO_MIN_PAGES = 3
 """A (kind, offset) printed on fewer pages is a coincidence (a chapter number, a list item)."""
@@ -71,7 +72,6 @@ _PAGE_TOKEN = re.compile(
 )
 _NUMBER = re.compile(r"[0-9]{1,4}|[ivxlcdm]{1,7}", re.I)
 _KEYWORD = re.compile(r"^(chapter|part|section|appendix|lecture|unit|book|volume)$", re.I)
-_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
 def page_token(line: str) -> str | None:
@@ -103,41 +103,6 @@ def number_tokens(line: str) -> list[str]:
     if token is not None:
         return [token]
     return [n for n, _ in edge_numbers(line.strip()) if n.isdigit() or _ROMAN.match(n.casefold())]
-
-
-def roman_value(token: str) -> int:
-    """``"xiv"`` → 14; 0 when ``token`` (lower case) is not a roman numeral."""
-    if not _ROMAN.match(token):
-        return 0
-    total = 0
-    for a, b in zip(token, token[1:] + " "):
-        va, vb = _ROMAN_VALUES[a], _ROMAN_VALUES.get(b, 0)
-        total += -va if va < vb else va
-    return total
-
-
-def to_roman(value: int) -> str:
-    """14 → ``"xiv"``."""
-    out = []
-    for number, letters in (
-        (1000, "m"),
-        (900, "cm"),
-        (500, "d"),
-        (400, "cd"),
-        (100, "c"),
-        (90, "xc"),
-        (50, "l"),
-        (40, "xl"),
-        (10, "x"),
-        (9, "ix"),
-        (5, "v"),
-        (4, "iv"),
-        (1, "i"),
-    ):
-        while value >= number:
-            out.append(letters)
-            value -= number
-    return "".join(out)
 
 
 def _kind_value(token: str) -> tuple[str, int] | None:

@@ -29,7 +29,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from .folios import Labels, Folios, edge_numbers, page_token
+from .folios import Folios, Labels, edge_numbers, page_token
 
 ZONE_LINES = 3
 """How many non-empty lines at the top and at the bottom of a page can be header/footer lines."""

@@ -18,7 +18,7 @@ Conventions (the contract every module keeps):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, asdict
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 HEADING_KINDS = ("part", "chapter", "section", "front", "back", "appendix")

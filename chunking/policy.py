@@ -6,7 +6,7 @@ A ``Policy`` is validated when it is built, before any file is opened; a bad val
 
 from __future__ import annotations
 
-from dataclasses import dataclass, asdict, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import PolicyError

@@ -17,7 +17,6 @@ Every error is a ``StructureFileError`` (exit 3, like any input that cannot be u
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import json
 import os
@@ -30,6 +29,7 @@ from rapidfuzz import fuzz
 
 from .errors import UnreadableInputError
 from .models import HEADING_KINDS, Book, Heading
+from .rules import PageIndex
 
 FORMAT = "book-chunk-inspector/structure"
 """The ``format`` value every structure file carries."""
@@ -330,12 +330,8 @@ def _score(a: str, b: str) -> float:
 
 
 def _page_of(book: Book, offset: int) -> int:
-    """1-based page holding ``offset`` (a page separator counts for the page it introduces)."""
-    pages = [p for p in book.pages if p.char_end > p.char_start]
-    if not pages:
-        return 1
-    i = min(bisect.bisect_right([p.char_end for p in pages], offset), len(pages) - 1)
-    return pages[i].number
+    """1-based page holding ``offset`` (``rules.PageIndex``)."""
+    return PageIndex(book.pages).number_at(offset)
 
 
 def _check_anchor(book: Book, a: Anchor, name: str, where: str) -> None:

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .encodings import get_encoding
-from .models import CHAPTER_LEVEL_KINDS, Book, Page
+from .models import FENCES, Book, Page
+from .rules import PageIndex, fence_offsets
 
 
 @functools.lru_cache(maxsize=None)
@@ -96,7 +97,7 @@ class TokenizedBook:
     legal: np.ndarray
     fence_tokens: dict[str, np.ndarray]
     text_pages: tuple[Page, ...] = field(repr=False)
-    _page_ends: list[int] = field(repr=False)
+    _page_index: PageIndex = field(repr=False)
     _fence_chars: frozenset[int] = field(repr=False)
     _page_numbers: list[int] = field(repr=False)
 
@@ -124,7 +125,7 @@ class TokenizedBook:
         Args:
             page_index (int): index into ``text_pages``.
         """
-        return self._boundaries_upto(self._page_ends[page_index] + 1) - 1
+        return self._boundaries_upto(self._page_index.ends[page_index] + 1) - 1
 
     def _boundaries_upto(self, c: int) -> int:
         """Number of token boundaries at or before character offset ``c``.
@@ -145,7 +146,7 @@ class TokenizedBook:
 
         A page separator belongs to the page it introduces (the seed's convention).
         """
-        return min(bisect.bisect_right(self._page_ends, c), len(self._page_ends) - 1)
+        return self._page_index.index_at(c)
 
     def page_of_char(self, c: int) -> int:
         """Return the 1-based physical page number holding character ``c``.
@@ -156,18 +157,7 @@ class TokenizedBook:
         Args:
             c (int): a character offset in ``book.text``.
         """
-        if not self.text_pages:
-            return 1
-        return self.text_pages[self.page_index_of_char(c)].number
-
-
-def _fence_offsets(book: Book) -> dict[str, list[int]]:
-    """Character offsets where a chunk must be cut, per fence level (parts always fence)."""
-    chapter = sorted(
-        {h.char_offset for h in book.headings if h.kind == "part" or h.kind in CHAPTER_LEVEL_KINDS}
-    )
-    section = sorted({h.char_offset for h in book.headings})
-    return {"chapter": chapter, "section": section}
+        return self._page_index.number_at(c)
 
 
 _TOKEN_BLOCK = 1 << 16
@@ -272,7 +262,7 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
     """
     enc = get_encoding(encoding)
     text = book.text
-    fences = _fence_offsets(book)
+    fences = {fence: fence_offsets(book, fence) for fence in FENCES}
     cuts = [c for c in fences["section"] if 0 < c < len(text)]
     n_bytes = _utf8_length(text)
     # NOTE: the result arrays are allocated for the worst case (one token per byte) and shrunk in
@@ -306,7 +296,7 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
         legal=legal,
         fence_tokens={k: np.unique(v).astype(np.int64) for k, v in fence_tokens.items()},
         text_pages=tuple(pages),
-        _page_ends=[p.char_end for p in pages],
+        _page_index=PageIndex(pages),
         _fence_chars=frozenset(cuts),
         _page_numbers=[p.number for p in pages],
     )

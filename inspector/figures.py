@@ -22,7 +22,8 @@ from typing import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from chunking.models import CHAPTER_LEVEL_KINDS, Book, Chunk, Heading
+from chunking.models import Book, Chunk
+from chunking.rules import fence_headings
 
 END_REASON_COLOURS = {
     "token_limit": "#4c78a8",
@@ -46,16 +47,6 @@ COVERAGE_COLOURS = (
 """Discrete scale for coverage counts 0 (lost, red), 1 (light blue), 2+ (dark blue)."""
 
 _WHITESPACE = np.array([9, 10, 11, 12, 13, 32, 0x85, 0xA0, 0x2028, 0x2029, 0x3000], dtype=np.uint32)
-
-
-def fence_headings(book: Book) -> list[Heading]:
-    """The headings that open a chapter-level unit: chapters, front/back matter, appendices, parts."""
-    return [h for h in book.headings if h.kind in CHAPTER_LEVEL_KINDS or h.kind == "part"]
-
-
-def chapter_headings(book: Book) -> list[Heading]:
-    """The chapter-level headings (what the **Chapters** metric counts): no parts, no sections."""
-    return [h for h in book.headings if h.kind in CHAPTER_LEVEL_KINDS]
 
 
 def page_positions(book: Book, chars: Sequence[int] | np.ndarray) -> np.ndarray:

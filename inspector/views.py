@@ -11,8 +11,9 @@ import html
 
 import streamlit as st
 
+from chunking import rules
 from chunking.models import Heading
-from inspector import figures, pdfview, render, safe, state, tables
+from inspector import pdfview, render, safe, state, tables
 from inspector.state import AppRun
 
 END_REASON_TEXT = {
@@ -99,7 +100,7 @@ def summary(run: AppRun) -> None:
     cols[0].metric("Pages", len(run.book.pages))
     cols[1].metric(
         "Chapters",
-        len(figures.chapter_headings(run.book)),
+        len(rules.chapter_headings(run.book)),
         help="Chapter-level units: chapters plus front matter, appendices and back matter.",
     )
     cols[2].metric("Tokens", run.tokenized.n_tokens)

@@ -3,11 +3,12 @@ detail of one selected chunk (click a bar, type its number, or step with prev/ne
 
 import streamlit as st
 
+from chunking import rules
 from inspector import figures, state, tables, views
 
 run = views.chunk_page("Boundaries")
 n_pages = max(len(run.book.pages), 2)
-fences = figures.fence_headings(run.book)
+fences = rules.fence_headings(run.book)
 
 
 def _jump() -> None:

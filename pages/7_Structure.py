@@ -10,6 +10,7 @@ import json
 
 import streamlit as st
 
+from chunking import rules
 from chunking.models import HEADING_KINDS
 from chunking.structure_file import (
     MAX_STRUCTURE_FILE_BYTES,
@@ -18,7 +19,7 @@ from chunking.structure_file import (
     page_lines,
     parse_structure,
 )
-from inspector import figures, pdfview, state, structure_view, views
+from inspector import pdfview, state, structure_view, views
 from inspector.safe import md
 
 st.set_page_config(page_title="Structure · Book Chunk Inspector", layout="wide")
@@ -79,7 +80,7 @@ if st.session_state.get("st_message"):
 
 # ------------------------------------------------------------------------- summary
 cols = st.columns(4)
-cols[0].metric("Chapters", len(figures.chapter_headings(book)))
+cols[0].metric("Chapters", len(rules.chapter_headings(book)))
 cols[1].metric("Headings", len(book.headings))
 cols[2].metric("Chunks", len(run.chunks))
 cols[3].metric("Corrections", len(ops))

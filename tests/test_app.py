@@ -16,10 +16,11 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 import inspector.state
+from chunking import rules
+from chunking.analysis.scorecard import scorecard
 from chunking.ingest import load_book
 from chunking.models import END_REASONS
 from chunking.policy import Policy
-from chunking.analysis.scorecard import scorecard
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 from inspector import figures, tables
@@ -117,7 +118,7 @@ def test_home_metrics_equal_what_the_core_computes(core_default) -> None:
     m = metrics(run_app())
     assert list(m) == ["Pages", "Chapters", "Tokens", "Chunks", "Chapter-crossing chunks"]
     assert m["Pages"] == str(len(book.pages))
-    assert m["Chapters"] == str(len(figures.chapter_headings(book)))
+    assert m["Chapters"] == str(len(rules.chapter_headings(book)))
     assert m["Tokens"] == str(tokenized.n_tokens)
     assert m["Chunks"] == str(len(chunks))
     crossing = scorecard(chunks, tokenized, Policy())["chapter_crossing_chunks"]
@@ -230,7 +231,7 @@ def test_boundaries_figure_bars_equal_the_chunks(core_default) -> None:
     for c in chunks:
         assert int(bars[c.order][0]) == c.page_start and int(bars[c.order][1]) == c.page_end
     (chap,) = [t for t in spec["data"] if t["name"] == "Chapters"]
-    assert len(chap["base"]) == len(figures.fence_headings(book))
+    assert len(chap["base"]) == len(rules.fence_headings(book))
 
 
 def test_boundaries_next_button_and_number_input_open_that_chunks_detail(core_default) -> None:
@@ -248,7 +249,7 @@ def test_boundaries_next_button_and_number_input_open_that_chunks_detail(core_de
 
 def test_jump_to_a_chapter_start_zooms_and_lists_the_chunks_around_it(core_default) -> None:
     book, _, chunks = core_default
-    fences = figures.fence_headings(book)
+    fences = rules.fence_headings(book)
     k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
     at = run_app(PAGES[0])
     at.selectbox(key="bnd_chapter").set_value(k).run()

@@ -27,10 +27,10 @@ import numpy as np
 from ..ingest import load_book
 from ..models import Book, Chunk
 from ..policy import Policy
-from .scorecard import SCORE_DIRECTIONS, scorecard
 from ..strategies import chunk_book
 from ..tokens import TokenizedBook, tokenize
 from ..validate import ValidationReport, validate_chunks
+from .scorecard import SCORE_DIRECTIONS, scorecard
 
 
 @dataclass(frozen=True)

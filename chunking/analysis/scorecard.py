@@ -43,8 +43,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..models import CHAPTER_LEVEL_KINDS, Book, Chunk
+from ..models import Book, Chunk
 from ..policy import Policy
+from ..rules import crosses_fence, fence_offsets
 
 if TYPE_CHECKING:  # NOTE: only for annotations; the scorecard reads .book/.n_tokens/.token_at_char
     from ..tokens import TokenizedBook
@@ -70,8 +71,6 @@ SCORE_DIRECTIONS: dict[str, str | None] = {
 }
 """Every scorecard key, in display order, with the direction in which it improves."""
 
-FENCE_KINDS = CHAPTER_LEVEL_KINDS | {"part"}
-"""Heading kinds whose start is a chapter boundary for the crossing and overlap counts."""
 
 _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f][\"'\u201d\u2019\u00bb)\]]*\Z")
 """Sentence-final punctuation, optionally followed by closing quotes or brackets."""
@@ -93,11 +92,11 @@ def scorecard(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy)
     book = tokenized.book
     n_tokens = int(tokenized.n_tokens)
     sizes = np.array([c.token_count for c in chunks], dtype=np.int64)
-    fences = sorted({h.char_offset for h in book.headings if h.kind in FENCE_KINDS})
+    fences = fence_offsets(book, "chapter")
     out: dict[str, Any] = {"chunks": len(chunks)}
     out.update(_size_stats(sizes, policy.max_tokens))
     out["chapter_crossing_chunks"] = sum(
-        _crosses(book.text, c.char_start, c.char_end, fences) for c in chunks
+        crosses_fence(book.text, c.char_start, c.char_end, fences) for c in chunks
     )
     out["cross_chapter_overlap_tokens"] = _cross_chapter_overlap(chunks, book.text, fences)
     out["inflation"] = round(float(sizes.sum()) / n_tokens, 4) if n_tokens else 0.0
@@ -150,23 +149,12 @@ def _share(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def _crosses(text: str, start: int, end: int, fences: Sequence[int]) -> bool:
-    """True when a chapter boundary lies inside ``[start, end)`` with text on both of its sides."""
-    i = bisect.bisect_right(fences, start)
-    while i < len(fences) and fences[i] < end:
-        # NOTE: whitespace before or after a boundary (page separators) is nobody's text.
-        if text[start : fences[i]].strip() and text[fences[i] : end].strip():
-            return True
-        i += 1
-    return False
-
-
 def _cross_chapter_overlap(chunks: Sequence[Chunk], text: str, fences: Sequence[int]) -> int:
     """Tokens shared by neighbours whose union crosses a chapter boundary."""
     total = 0
     for prev, cur in pairwise(chunks):
         shared = min(prev.token_end, cur.token_end) - cur.token_start
-        if shared > 0 and _crosses(
+        if shared > 0 and crosses_fence(
             text, min(prev.char_start, cur.char_start), max(prev.char_end, cur.char_end), fences
         ):
             total += shared

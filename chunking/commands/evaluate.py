@@ -12,9 +12,9 @@ from __future__ import annotations
 import json as jsonlib
 
 from ..errors import UsageError
-from ..retrieval.evaluate import PolicyScore, evaluate_chunks, sample_probes
 from ..models import STRATEGIES
 from ..policy import Policy
+from ..retrieval.evaluate import PolicyScore, evaluate_chunks, sample_probes
 from ..retrieval.search import ChunkIndex
 from ..structure_file import load_optional
 from .search import chunked_runs, parse_policies

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from ..retrieval.locate import Location, SearchSpace, locate, match_chunks
 from ..policy import Policy
+from ..retrieval.locate import Location, SearchSpace, locate, match_chunks
 from ..structure_file import load_optional
 from .search import chunked_runs, parse_policies
 

@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
-from .locate import sentence_starts
 from ..models import Chunk
+from .locate import sentence_starts
 from .search import TOKEN_PATTERN, ChunkIndex, chapter_starts
 
 if TYPE_CHECKING:  # NOTE: only for annotations; probes read .book and .char_starts

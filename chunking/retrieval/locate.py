@@ -27,7 +27,6 @@ chunk boundary, and the sentence parts just outside a chunk's edges (``sentence_
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -37,7 +36,8 @@ import numpy as np
 from rapidfuzz.distance import Indel
 
 from ..errors import UsageError
-from ..models import CHAPTER_LEVEL_KINDS, Book, Chunk
+from ..models import Book, Chunk, Page
+from ..rules import PageIndex, context_at
 
 ANCHOR_LEN = 12
 """Characters of the search space per anchor n-gram (about two words)."""
@@ -478,34 +478,22 @@ def _describe(book: Book, loc: Location) -> None:
     loc.chapter, loc.section = enclosing_titles(book, loc.char_start)
 
 
-def page_at(book: Book, offset: int):
-    """The page holding ``book.text[offset]``; an offset on a page separator gives the next page.
+def page_at(book: Book, offset: int) -> Page:
+    """The page holding ``book.text[offset]`` (``rules.PageIndex``: a separator gives the next page).
 
     Raises:
         UsageError: the book has no page with text.
     """
-    pages = [p for p in book.pages if p.char_end > p.char_start]
-    if not pages:
+    page = PageIndex(book.pages).page_at(offset)
+    if page is None:
         raise UsageError(f"book {book.source_name or book.title!r} has no text")
-    starts = [p.char_start for p in pages]
-    i = max(0, bisect.bisect_right(starts, offset) - 1)
-    if offset >= pages[i].char_end and i + 1 < len(pages):
-        i += 1
-    return pages[i]
+    return page
 
 
 def enclosing_titles(book: Book, offset: int) -> tuple[str, str]:
-    """Titles of the chapter-level unit and the section that hold ``offset`` (``""`` when none)."""
-    chapter, chapter_at, section = "", -1, ""
-    for h in book.headings:
-        if h.char_offset > offset:
-            break
-        if h.kind in CHAPTER_LEVEL_KINDS or h.kind == "part":
-            chapter = h.title if h.kind != "part" else ""
-            chapter_at, section = h.char_offset, ""
-        elif h.kind == "section" and h.char_offset >= chapter_at:
-            section = h.title
-    return chapter, section
+    """Titles of the chapter and the section that hold ``offset`` (``rules.context_at``)."""
+    ctx = context_at(book, offset)
+    return ctx.chapter, ctx.section
 
 
 def sentence_starts(text: str, breaks: Sequence[int] = ()) -> np.ndarray:

@@ -11,7 +11,6 @@ chunk's span (after some non-whitespace text of the chunk), i.e. the chunk mixes
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -20,13 +19,13 @@ import bm25s
 import numpy as np
 from bm25s.tokenization import Tokenizer
 
-from ..models import CHAPTER_LEVEL_KINDS, Book, Chunk
+from ..models import Book, Chunk
+from ..rules import crosses_fence, fence_offsets
 
 TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 """bm25s's word pattern; highlighting uses the same so a highlighted word is a matched term."""
 
 _WORD = re.compile(TOKEN_PATTERN)
-_FENCE_KINDS = CHAPTER_LEVEL_KINDS | {"part"}
 
 
 @dataclass
@@ -80,8 +79,8 @@ class SearchHit:
 
 
 def chapter_starts(book: Book) -> list[int]:
-    """Sorted offsets where a chapter-level unit or a part starts."""
-    return sorted({h.char_offset for h in book.headings if h.kind in _FENCE_KINDS})
+    """Sorted offsets where a chapter-level unit or a part starts (``rules.fence_offsets``)."""
+    return fence_offsets(book, "chapter")
 
 
 def crosses_chapter(book: Book, chunk: Chunk, starts: Sequence[int] | None = None) -> bool:
@@ -94,11 +93,7 @@ def crosses_chapter(book: Book, chunk: Chunk, starts: Sequence[int] | None = Non
             Defaults to None (computed).
     """
     starts = chapter_starts(book) if starts is None else starts
-    lo = bisect.bisect_right(starts, chunk.char_start)
-    hi = bisect.bisect_left(starts, chunk.char_end)
-    # NOTE: "strictly inside" means the chunk holds non-whitespace text before the heading, as
-    # ``chunking.analysis.scorecard`` counts a crossing; blank lines and then the heading do not cross.
-    return any(book.text[chunk.char_start : starts[i]].strip() for i in range(lo, hi))
+    return crosses_fence(book.text, chunk.char_start, chunk.char_end, starts)
 
 
 def query_terms(query: str) -> list[str]:

@@ -11,15 +11,14 @@ re-encodes to exactly the tokens of its span (rule 1 by construction, no re-enco
 
 from __future__ import annotations
 
-import bisect
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import ChunkLimitError
 from ..ids import chunk_id
-from ..models import CHAPTER_LEVEL_KINDS, Chunk
+from ..models import Chunk
 from ..policy import Policy
+from ..rules import ContextIndex
 from ..tokens import TokenizedBook
 
 _NON_SPACE = re.compile(r"\S")
@@ -84,31 +83,6 @@ def has_text(tb: TokenizedBook, t0: int, t1: int) -> bool:
     return _NON_SPACE.search(tb.book.text, int(tb.char_starts[t0]), int(tb.char_starts[t1])) is not None
 
 
-@dataclass(frozen=True)
-class _Context:
-    chapter: str
-    section: str
-    path: tuple[str, ...]
-
-
-def _heading_contexts(tb: TokenizedBook) -> tuple[list[int], list[_Context]]:
-    """For each heading (book order): its offset and the chapter/section/path it opens."""
-    offsets: list[int] = []
-    contexts: list[_Context] = []
-    stack: list = []
-    for h in sorted(tb.book.headings, key=lambda h: h.char_offset):
-        while stack and stack[-1].level >= h.level:
-            stack.pop()
-        stack.append(h)
-        chapter = next((s.title for s in reversed(stack) if s.kind in CHAPTER_LEVEL_KINDS), "")
-        if not chapter:
-            chapter = next((s.title for s in reversed(stack) if s.kind == "part"), "")
-        section = next((s.title for s in reversed(stack) if s.kind == "section"), "")
-        offsets.append(h.char_offset)
-        contexts.append(_Context(chapter, section, tuple(s.title for s in stack)))
-    return offsets, contexts
-
-
 def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[Chunk]:
     """Turn token spans into ``Chunk``s with full provenance.
 
@@ -135,8 +109,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
     text = tb.book.text
     book_id = tb.book.book_id
     profile = policy.profile()
-    offsets, contexts = _heading_contexts(tb)
-    empty = _Context("", "", ())
+    contexts = ContextIndex(tb.book.headings)
     cs = tb.char_starts
     chunks: list[Chunk] = []
     for order, (t0, t1, overlap, reason) in enumerate(spans):
@@ -146,8 +119,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
         last = c0 + len(body.rstrip()) - 1
         p0 = tb.text_pages[tb.page_index_of_char(first)] if tb.text_pages else None
         p1 = tb.text_pages[tb.page_index_of_char(last)] if tb.text_pages else None
-        i = bisect.bisect_right(offsets, first) - 1
-        ctx = contexts[i] if i >= 0 else empty
+        ctx = contexts.at(first)
         chunks.append(
             Chunk(
                 id=chunk_id(book_id, profile, order, t0, t1, c0, c1, body),

@@ -24,15 +24,14 @@ at chapter level; sections one level below.
 
 from __future__ import annotations
 
-
 from ..models import CHAPTER_LEVEL_KINDS, Heading
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
-from .headings import Draft, detect_headings
 from .contents import read_contents
 from .display import display_headings, outdented_headings
 from .epub import epub_structure
 from .evidence import corroborate, signal_counts
+from .headings import Draft, detect_headings
 from .levels import levelled as _levelled
 from .outline import check_outline
 from .result import StructureResult

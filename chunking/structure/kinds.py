@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..rules import roman_value
+
 SPELLED = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty"
@@ -75,11 +77,7 @@ def number_value(number: str) -> int:
     if parts[0] in _TENS:
         return _TENS[parts[0]] + (SPELLED.index(parts[1]) if len(parts) > 1 and parts[1] in SPELLED else 0)
     if re.fullmatch(_ROMAN_RE, number):
-        values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-        total = 0
-        for a, b in zip(number, number[1:] + " "):
-            total += -values[a] if values[a] < values.get(b, 0) else values[a]
-        return total
+        return roman_value(number)
     if len(number) == 1 and number.isalpha():
         return ord(number.upper()) - ord("A") + 1
     return 0
