@@ -1,0 +1,97 @@
+"""Each private PyMuPDF/tiktoken API the library uses gives what the public API gives (issue 11).
+
+The library reads three private APIs because the public ones cost far more on real books:
+``doc._get_page_labels()`` (``page.get_label()`` re-reads the label tree per page), the outline's
+``item.this.m_internal`` walk with ``resolve_link`` (``get_toc(simple=False)`` converts every
+named destination first) and tiktoken's ``_mergeable_ranks`` (``decode_single_token_bytes`` is a
+Python call per token id). A version bump that changes any of them fails here, not in a book.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pymupdf
+import pytest
+
+from chunking.encodings import get_encoding
+from chunking.readers.pdf import _labels, _read_outline
+from chunking.tokens import token_byte_lengths
+
+LABEL_RULES = [
+    {"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+    {"startpage": 3, "prefix": "", "style": "D", "firstpagenum": 1},
+    {"startpage": 7, "prefix": "A-", "style": "D", "firstpagenum": 1},
+    {"startpage": 9, "prefix": "", "style": "R", "firstpagenum": 4},
+    {"startpage": 10, "prefix": "", "style": "a", "firstpagenum": 1},
+]
+"""Every numbering style a PDF can declare: roman front matter, arabic, prefixed appendix pages,
+upper-case roman from a start other than 1, letters."""
+
+
+def _pdf(pages: int = 12) -> pymupdf.Document:
+    doc = pymupdf.open()
+    for i in range(pages):
+        doc.new_page().insert_text((72, 100 + 20 * i), f"page {i + 1}")
+    return doc
+
+
+def _reopened(doc: pymupdf.Document) -> pymupdf.Document:
+    return pymupdf.open(stream=doc.tobytes(), filetype="pdf")
+
+
+def test_page_labels_read_at_once_equal_get_label_per_page():
+    doc = _pdf()
+    doc.set_page_labels(LABEL_RULES)
+    doc = _reopened(doc)
+    assert _labels(doc) == [page.get_label() for page in doc]
+    assert _labels(doc)[:4] == ["i", "ii", "iii", "1"]
+
+
+def test_page_labels_are_empty_strings_when_the_pdf_declares_none():
+    doc = _reopened(_pdf(3))
+    assert _labels(doc) == [page.get_label() for page in doc] == ["", "", ""]
+
+
+def test_outline_walk_equals_get_toc_levels_titles_pages_and_y():
+    doc = _pdf()
+    toc = [
+        [1, "Front", 1],
+        [1, "Part I", 2],
+        [2, "Chapter 1", 3, {"kind": pymupdf.LINK_GOTO, "page": 2, "to": pymupdf.Point(0, 300)}],
+        [3, "1.1 Section", 4],
+        [3, "1.2 Section", 5],
+        [2, "Chapter 2", 7],
+        [1, "Appendix", 10],
+        [2, "Deep", 11],
+        [3, "Deeper", 12],
+        [1, "Back", 12],
+    ]
+    doc.set_toc(toc)
+    doc = _reopened(doc)
+    public = doc.get_toc(simple=False)
+    private = _read_outline(doc)
+    assert [(e.level, e.title, e.page) for e in private] == [(lvl, title, page) for lvl, title, page, *_ in public]
+    assert [e.y for e in private] == [pytest.approx(d["to"].y) for *_, d in public]
+    assert private[2].y == pytest.approx(300)
+
+
+def test_outline_walk_of_a_pdf_without_outline_is_empty_as_get_toc_is():
+    doc = _reopened(_pdf(2))
+    assert _read_outline(doc) == [] and doc.get_toc() == []
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_token_byte_lengths_from_mergeable_ranks_equal_decode_single_token_bytes(encoding):
+    enc = get_encoding(encoding)
+    lengths = token_byte_lengths(encoding)
+    public = np.zeros(enc.n_vocab, dtype=np.int64)
+    for i in range(enc.n_vocab):
+        try:
+            public[i] = len(enc.decode_single_token_bytes(i))
+        except KeyError:  # ids between the ranks and the special tokens are unused
+            pass
+    # encode_ordinary never yields a special token, so their lengths are not compared
+    special = sorted(enc.encode_single_token(t) for t in enc.special_tokens_set)
+    public[special] = lengths[special]
+    assert lengths.shape == public.shape
+    assert np.array_equal(lengths.astype(np.int64), public)
