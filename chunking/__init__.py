@@ -14,8 +14,7 @@ from .policy import Policy, parse_policy
 from .strategies import chunk_book
 from .tokens import TokenizedBook, tokenize
 from .validate import validate_chunks
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "Book",

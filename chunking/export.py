@@ -34,6 +34,7 @@ from .errors import OutputError, UnreadableInputError, UsageError
 from .models import CHUNK_FIELDS, Chunk
 from .policy import Policy
 from .tokens import TokenizedBook
+from .version import __version__
 
 FORMATS = ("jsonl", "csv", "parquet", "langchain")
 """Export formats, as ``--format`` names them."""
@@ -191,7 +192,6 @@ def build_manifest(
     Returns:
         dict[str, Any]: JSON-ready manifest (keys documented in ``CHUNKING.md``).
     """
-    from . import __version__
 
     book = tokenized.book
     headings = [h.to_dict() for h in book.headings]

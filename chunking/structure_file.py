@@ -30,6 +30,7 @@ from rapidfuzz import fuzz
 from .errors import UnreadableInputError
 from .models import HEADING_KINDS, Book, Heading
 from .rules import PageIndex
+from .version import __version__
 
 FORMAT = "book-chunk-inspector/structure"
 """The ``format`` value every structure file carries."""
@@ -115,7 +116,6 @@ class StructureFile:
         return corrections_digest(self.corrections)
 
     def to_dict(self) -> dict[str, Any]:
-        from . import __version__
 
         return {
             "format": FORMAT,
@@ -520,7 +520,6 @@ def engine_structure(book: Book) -> dict[str, Any]:
     """The structure file ``outline --write-structure`` writes: the engine's headings, each with
     the anchor a correction would use (copy it into a ``remove``/``set``/``move``), and no
     corrections. ``headings`` is a record for people; only ``corrections`` change anything."""
-    from . import __version__
 
     headings = []
     for h in book.headings:

@@ -89,3 +89,76 @@ def test_chunking_sources_have_no_streamlit_or_plotly_import_statement():
             found += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
                       if name.split(".")[0] in UI_PACKAGES]
     assert found == []
+
+
+def _import_graph(package: str) -> dict[str, set[str]]:
+    """Module → the package's modules it imports, counting imports inside functions too.
+
+    A function-level import only postpones a cycle (``__init__`` → pipeline → export → ``from .
+    import __version__``) until the function runs; the graph counts it as the cycle it is.
+    """
+    modules: dict[str, tuple[Path, list[str]]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+            home = parts
+        else:
+            home = parts[:-1]
+        modules[".".join(parts)] = (path, home)
+    graph: dict[str, set[str]] = {}
+    for name, (path, home) in modules.items():
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.ImportFrom):
+                base = home[: len(home) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                candidates = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                candidates = [a.name for a in node.names]
+            else:
+                continue
+            deps |= {c for c in candidates if c in modules and c != name}
+        graph[name] = deps
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_cycle_finder_sees_a_cycle_through_a_function_level_import():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_cycle_even_through_imports_inside_functions(package):
+    assert _cycles(_import_graph(package)) == []
