@@ -410,6 +410,19 @@ def _atomic_write(path: Path, write: Callable[[BinaryIO], None]) -> None:
     _replace_all([(_write_temp(path, write), path)])
 
 
+def _relative_to(book_path: str | None, out: Path) -> str | None:
+    """The book's path relative to the output's folder (``validate`` finds a moved pair by it).
+
+    None when the path is unknown or has no relative form (another drive).
+    """
+    if not book_path:
+        return None
+    try:
+        return Path(os.path.relpath(book_path, start=os.path.abspath(out.parent))).as_posix()
+    except ValueError:
+        return None
+
+
 def write_outputs(
     chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: str | os.PathLike, fmt: str
 ) -> Path:
@@ -435,6 +448,7 @@ def write_outputs(
     _check_format(fmt)
     out = Path(out_path)
     manifest = dict(manifest, output={"file": out.name, "format": fmt})
+    manifest["book"] = dict(manifest["book"], relative_path=_relative_to(manifest["book"].get("path"), out))
     text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
     target = manifest_path(out)
     tidy_stale_temps(out)

@@ -170,3 +170,22 @@ def test_validate_book_option_checks_a_book_that_moved_and_refuses_another(tmp_p
     shutil.copy(SAMPLES / "lshort.pdf", other)
     refused = run("validate", str(out), "--book", str(other))
     assert refused.returncode == 3 and refused.stderr.count("\n") == 1 and "changed" in refused.stderr
+
+
+def test_validate_finds_a_book_that_moved_together_with_its_outputs_by_the_relative_path(tmp_path):
+    lib = tmp_path / "library"
+    (lib / "books").mkdir(parents=True)
+    shutil.copy(SAMPLES / "r-intro.pdf", lib / "books" / "r-intro.pdf")
+    out = lib / "chunks" / "x.jsonl"
+    out.parent.mkdir()
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "chunking", *args], cwd=ROOT, capture_output=True, text=True)
+
+    assert run("chunk", str(lib / "books" / "r-intro.pdf"), "-o", str(out)).returncode == 0
+    manifest = json.loads(out.with_suffix(".manifest.json").read_text())
+    assert manifest["book"]["relative_path"] == "../books/r-intro.pdf"
+    moved = tmp_path / "moved"
+    lib.rename(moved)  # the absolute path is gone and the book is not beside the manifest
+    proc = run("validate", str(moved / "chunks" / "x.jsonl"))
+    assert proc.returncode == 0, proc.stderr

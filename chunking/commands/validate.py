@@ -65,13 +65,16 @@ def _policy(meta: dict[str, Any], manifest_file: Path) -> Policy:
 
 def _book_path(manifest: dict[str, Any], manifest_file: Path, given: str | None = None) -> Path:
     """The book to check against: ``given`` (``--book``), else the manifest's recorded path, else
-    its file name next to the manifest."""
+    its path relative to the manifest's folder (a book and its outputs moved together), else its
+    file name next to the manifest."""
     if given is not None:
         if not Path(given).is_file():
             raise UnreadableInputError(f"{given}: no such book file (--book)")
         return Path(given)
     book = manifest["book"]
     candidates = [Path(book["path"])] if book.get("path") else []
+    if isinstance(book.get("relative_path"), str):
+        candidates.append(manifest_file.parent / book["relative_path"])
     if book.get("source_name"):
         candidates.append(manifest_file.parent / book["source_name"])
     for candidate in candidates:
