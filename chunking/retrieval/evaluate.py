@@ -7,7 +7,7 @@ probe's query and averages the metrics below. It is a *proxy*: the "question" is
 of a sentence, so it measures how well a policy's chunks keep a sentence findable and whole, not
 answer quality.
 
-Probes. Sentences come from ``chunking.retrieval.locate.sentence_starts`` (headings also end one); a candidate has
+Probes. Sentences come from ``chunking.retrieval.space.sentence_starts`` (headings also end one); a candidate has
 ``MIN_WORDS``–``MAX_WORDS`` words and at least ``MIN_LETTER_SHARE`` letters among its non-space
 characters (code and tables are skipped). Its query keeps its words (bm25s's word pattern,
 lower-cased) minus English stop words, then drops ``DROP_SHARE`` of the rest, chosen by a
@@ -42,7 +42,7 @@ import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
 from ..models import Chunk
-from .locate import sentence_starts
+from .space import sentence_starts
 from .search import TOKEN_PATTERN, ChunkIndex, chapter_starts
 
 if TYPE_CHECKING:  # NOTE: only for annotations; probes read .book and .char_starts
