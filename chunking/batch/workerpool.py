@@ -10,8 +10,12 @@ tasks carry on untouched.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
+import sys
+import threading
+import types
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -20,6 +24,29 @@ from typing import Any
 
 WORKER_STOP_TIMEOUT_S = 5.0
 """How long shutdown waits for a worker to exit after being told to stop, before killing it."""
+
+
+_MAIN_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def plain_main() -> Iterator[None]:
+    """Start spawned processes without them re-running the parent's ``__main__`` script.
+
+    A "spawn" child imports the parent's main module (as ``__mp_main__``) when it has a file or a
+    module spec. Under Streamlit (and its AppTest) that module is the app script: a worker would
+    re-run the app, hit ``st.*`` calls with no session and die. Every task function here is a
+    module-level function of an importable package, so the child never needs the main module:
+    while a process starts, ``__main__`` is an empty module.
+    """
+    with _MAIN_LOCK:
+        saved = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            if saved is not None:
+                sys.modules["__main__"] = saved
 
 
 @dataclass(frozen=True)
@@ -77,7 +104,8 @@ class _Worker:
     def __init__(self, context: Any, fn: Callable[..., Any]) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(fn, child), daemon=True)
-        self.process.start()
+        with plain_main():
+            self.process.start()
         child.close()
         self.task: int | None = None
 

@@ -1,0 +1,49 @@
+"""Spawned workers start clean whatever the parent's ``__main__`` is (issue 11's test-order bug).
+
+Streamlit (and its AppTest) make the app script the process's ``__main__``; a "spawn" child
+re-imports that module before it runs its task. These tests give the parent a ``__main__`` script
+that leaves a marker and dies when run, then run real worker processes.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from chunking.batch.workerpool import TaskRaised, WorkerDied, imap_unordered
+from chunking.rules import to_roman
+
+
+@pytest.fixture
+def hostile_main(tmp_path: Path):
+    marker = tmp_path / "main-was-run"
+    script = tmp_path / "app_script.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit('the app ran in a worker')\n")
+    main = types.ModuleType("__main__")
+    main.__file__ = str(script)
+    saved = sys.modules["__main__"]
+    sys.modules["__main__"] = main
+    try:
+        yield marker
+    finally:
+        sys.modules["__main__"] = saved
+
+
+def test_spawned_workers_never_run_the_parents_main_script(hostile_main: Path):
+    results = dict(imap_unordered(to_roman, [(14,), (9,), (2026,)], workers=2))
+    assert results == {0: "xiv", 1: "ix", 2: "mmxxvi"}
+    assert not hostile_main.exists()
+
+
+def test_the_parents_main_module_is_back_after_workers_started(hostile_main: Path):
+    before = sys.modules["__main__"]
+    list(imap_unordered(to_roman, [(1,)], workers=1))
+    assert sys.modules["__main__"] is before
+
+
+def test_a_task_that_raises_is_reported_as_raised_not_as_a_dead_worker():
+    results = dict(imap_unordered(to_roman, [("x",)], workers=1))
+    assert isinstance(results[0], TaskRaised) and not isinstance(results[0], WorkerDied)
