@@ -423,6 +423,29 @@ def _relative_to(book_path: str | None, out: Path) -> str | None:
         return None
 
 
+def manifest_for_output(
+    manifest: dict[str, Any], out: Path | None, fmt: str, name: str = ""
+) -> dict[str, Any]:
+    """``manifest`` with its ``output`` record and the book's path relative to the output.
+
+    Args:
+        manifest (dict[str, Any]): from ``build_manifest``.
+        out (Path | None): where the chunk file is written; None when the location is not known
+            (a download from the app): ``book.relative_path`` is then None.
+        fmt (str): one of ``FORMATS``.
+        name (str): the chunk file's name when ``out`` is None.
+    """
+    book = dict(
+        manifest["book"], relative_path=_relative_to(manifest["book"].get("path"), out) if out else None
+    )
+    return dict(manifest, book=book, output={"file": out.name if out else name, "format": fmt})
+
+
+def manifest_text(manifest: dict[str, Any]) -> str:
+    """The manifest as written to disk: UTF-8 JSON, indented, one trailing newline."""
+    return json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
+
+
 def write_outputs(
     chunks: Sequence[Chunk], manifest: dict[str, Any], out_path: str | os.PathLike, fmt: str
 ) -> Path:
@@ -447,9 +470,7 @@ def write_outputs(
     """
     _check_format(fmt)
     out = Path(out_path)
-    manifest = dict(manifest, output={"file": out.name, "format": fmt})
-    manifest["book"] = dict(manifest["book"], relative_path=_relative_to(manifest["book"].get("path"), out))
-    text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
+    text = manifest_text(manifest_for_output(manifest, out, fmt))
     target = manifest_path(out)
     tidy_stale_temps(out)
     # NOTE: both files are finished as temp files first, then renamed together with signals held,

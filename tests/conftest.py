@@ -35,18 +35,3 @@ def fresh_streamlit_caches() -> None:
     st.cache_resource.clear()
 
 
-@pytest.fixture(autouse=True)
-def original_main_module():
-    """Put back the interpreter's ``__main__`` after each test.
-
-    Streamlit's AppTest replaces ``sys.modules['__main__']`` with the app script and leaves it
-    there; a multiprocessing "spawn" worker started later in the same process (batch mode) would
-    re-run that script instead of starting cleanly, and die. Restoring it keeps the tests
-    independent of the order xdist gives them.
-    """
-    import sys
-
-    main = sys.modules.get("__main__")
-    yield
-    if main is not None and sys.modules.get("__main__") is not main:
-        sys.modules["__main__"] = main
