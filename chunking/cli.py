@@ -28,6 +28,7 @@ from .errors import (
     one_line,
 )
 from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+from .retrieval.search import RETRIEVERS
 
 PROG = "python -m chunking"
 """How usage lines name the program; ``chunking`` when run as the installed console script."""
@@ -157,10 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("search", help="BM25 top-k chunks per policy")
+    p = sub.add_parser("search", help="top-k chunks per policy (BM25, dense or hybrid)")
     p.add_argument("book")
     p.add_argument("query")
     p.add_argument("-k", type=int, default=5)
+    p.add_argument("--retriever", choices=RETRIEVERS, default="bm25", help="hybrid = reciprocal rank fusion")
     _add_policies_option(p)
     _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")

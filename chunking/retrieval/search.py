@@ -36,7 +36,8 @@ class SearchHit:
         rank (int): 1-based rank.
         id (str): chunk id.
         order (int): chunk order in its policy's chunk list.
-        score (float): BM25 score (higher is better; comparable within one index only).
+        score (float): the retriever's score: BM25, cosine similarity (dense) or fused reciprocal
+            rank (hybrid); higher is better, comparable within one index only.
         page_start (int): first physical page of the chunk.
         page_end (int): last physical page.
         page_label_start (str): printed label of ``page_start``.
@@ -117,52 +118,40 @@ def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     return [m.span() for m in _WORD.finditer(text) if m.group().lower() in wanted]
 
 
-class ChunkIndex:
-    """A BM25 index over one policy's chunks of one book.
+RETRIEVERS = ("bm25", "dense", "hybrid")
+"""Retrievers a user can choose: BM25 (this module), dense and hybrid (``chunking.retrieval.hybrid``)."""
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The lower-cased words of ``text`` (bm25s's word pattern): what a hit's ``terms`` are read from."""
+    return frozenset(w.lower() for w in _WORD.findall(text))
+
+
+class RankedIndex:
+    """What every retriever shares: its chunks, their chapter-crossing flags and ``search``.
+
+    Subclasses implement ``top_k(queries, k)``; ``search`` turns its result into ``SearchHit``s.
 
     Attributes:
         book (Book): the book the chunks were cut from.
         chunks (list[Chunk]): the indexed chunks, in order.
+        kind (str): one of ``RETRIEVERS``.
     """
 
+    kind = ""
+
     def __init__(
-        self,
-        book: Book,
-        chunks: Sequence[Chunk],
-        tokenizer: Tokenizer,
-        retriever: bm25s.BM25 | None,
-        chunk_terms: list[frozenset[str]],
+        self, book: Book, chunks: Sequence[Chunk], chunk_terms: list[frozenset[str]] | None = None
     ) -> None:
         self.book = book
         self.chunks = list(chunks)
-        self._tokenizer = tokenizer
-        self._retriever = retriever
-        self._chunk_terms = chunk_terms
+        self._chunk_terms = chunk_terms if chunk_terms is not None else [word_set(c.text) for c in chunks]
         starts = chapter_starts(book)
         self._crosses = np.array([crosses_chapter(book, c, starts) for c in self.chunks], dtype=bool)
 
-    @classmethod
-    def build(cls, book: Book, chunks: Sequence[Chunk]) -> "ChunkIndex":
-        """Index ``chunks`` (their ``text``) with BM25.
-
-        Args:
-            book (Book): the book (for chapter headings).
-            chunks (Sequence[Chunk]): one policy's chunks.
-
-        Returns:
-            ChunkIndex: ready to ``search``; an empty chunk list gives an index that finds nothing.
-        """
-        tokenizer = Tokenizer(stopwords="en")
-        if not chunks:
-            return cls(book, chunks, tokenizer, None, [])
-        ids = tokenizer.tokenize(
-            [c.text for c in chunks], update_vocab=True, return_as="ids", show_progress=False
-        )
-        vocab = {i: w for w, i in tokenizer.get_vocab_dict().items()}
-        chunk_terms = [frozenset(vocab[i] for i in doc) for doc in ids]
-        retriever = bm25s.BM25()
-        retriever.index(ids, show_progress=False)
-        return cls(book, chunks, tokenizer, retriever, chunk_terms)
+    def top_k(self, queries: Sequence[str], k: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Per query, the indices into ``chunks`` and the scores of its best ``k`` chunks, best first."""
+        raise NotImplementedError
 
     def search(self, query: str, k: int = 5) -> list[SearchHit]:
         """Top-``k`` chunks for ``query``, best first; chunks sharing no term are left out.
@@ -172,7 +161,8 @@ class ChunkIndex:
             k (int): how many hits at most. Defaults to 5.
 
         Returns:
-            list[SearchHit]: at most ``k`` hits (fewer when fewer chunks match).
+            list[SearchHit]: at most ``k`` hits (fewer when fewer chunks match). ``terms`` are the
+            query's words found in the chunk, whatever the retriever.
         """
         order, scores = self.top_k([query], k)
         terms = query_terms(query)
@@ -199,6 +189,47 @@ class ChunkIndex:
                 )
             )
         return hits
+
+
+class ChunkIndex(RankedIndex):
+    """A BM25 index over one policy's chunks of one book."""
+
+    kind = "bm25"
+
+    def __init__(
+        self,
+        book: Book,
+        chunks: Sequence[Chunk],
+        tokenizer: Tokenizer,
+        retriever: bm25s.BM25 | None,
+        chunk_terms: list[frozenset[str]],
+    ) -> None:
+        super().__init__(book, chunks, chunk_terms)
+        self._tokenizer = tokenizer
+        self._retriever = retriever
+
+    @classmethod
+    def build(cls, book: Book, chunks: Sequence[Chunk]) -> "ChunkIndex":
+        """Index ``chunks`` (their ``text``) with BM25.
+
+        Args:
+            book (Book): the book (for chapter headings).
+            chunks (Sequence[Chunk]): one policy's chunks.
+
+        Returns:
+            ChunkIndex: ready to ``search``; an empty chunk list gives an index that finds nothing.
+        """
+        tokenizer = Tokenizer(stopwords="en")
+        if not chunks:
+            return cls(book, chunks, tokenizer, None, [])
+        ids = tokenizer.tokenize(
+            [c.text for c in chunks], update_vocab=True, return_as="ids", show_progress=False
+        )
+        vocab = {i: w for w, i in tokenizer.get_vocab_dict().items()}
+        chunk_terms = [frozenset(vocab[i] for i in doc) for doc in ids]
+        retriever = bm25s.BM25()
+        retriever.index(ids, show_progress=False)
+        return cls(book, chunks, tokenizer, retriever, chunk_terms)
 
     def top_k(self, queries: Sequence[str], k: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Batch retrieval: for each query, the indices into ``chunks`` and scores of its hits.
