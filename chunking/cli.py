@@ -132,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--out", default=None, help="output file (stdout, JSONL, when absent)")
     p.add_argument("--format", choices=FORMATS, default=None, help="default: from -o's extension, else jsonl")
     p.add_argument("--workers", type=int, default=None, help="batch mode: parallel processes")
+    p.add_argument(
+        "--engine", choices=("local", "ray"), default="local", help="batch mode: local processes or Ray Data"
+    )
+    p.add_argument("--ray-address", default=None, metavar="ADDR", help="--engine ray: an existing cluster")
+    p.add_argument("--dataset", default=None, metavar="PATH", help="--engine ray: also a Parquet dataset")
     _add_structure_option(p)
     _add_policy_options(p)
     _add_structure_file_option(p)
@@ -144,6 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="the book, when it is no longer at the manifest's path (its sha256 must match)",
     )
+
+    p = sub.add_parser("diff", help="upsert plan between two chunk files of one book")
+    p.add_argument("old", help="the chunk file now in the vector store (its manifest beside it)")
+    p.add_argument("new", help="the new chunk file (its manifest beside it)")
+    p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("compare", help="score several policies on one book")
     p.add_argument("book")
