@@ -16,8 +16,11 @@ from collections.abc import Sequence
 
 import pymupdf
 
-HIGHLIGHT_COLOURS = {"chunk": (0.45, 0.85, 0.45), "overlap": (1.0, 0.6, 0.2)}
-"""Fill colours (RGB 0–1): the chunk's own text green, text shared with a neighbour orange."""
+from . import palette
+
+HIGHLIGHT_COLOURS = {"chunk": palette.rgb01(palette.CHUNK), "overlap": palette.rgb01(palette.OVERLAP)}
+"""Fill colours (RGB 0–1, from ``inspector.palette``): the chunk's own text, text shared with a
+neighbour (the overlap colour of the text view)."""
 
 MAX_RENDER_PIXELS = 25_000_000
 """Largest page image drawn (width × height in pixels, ~75 MB of RGB): an A0 poster at the default
@@ -105,8 +108,8 @@ def page_image(
                 page.draw_rect(
                     rect,
                     color=None,
-                    fill=HIGHLIGHT_COLOURS.get(cls, (1, 1, 0)),
-                    fill_opacity=0.4,
+                    fill=HIGHLIGHT_COLOURS.get(cls, palette.rgb01(palette.UNKNOWN)),
+                    fill_opacity=palette.HIGHLIGHT_OPACITY,
                     overlay=True,
                 )
         return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom)).tobytes("png")

@@ -12,17 +12,30 @@ from collections.abc import Sequence
 
 from chunking.models import Chunk
 
-STYLE = """<style>
-.bci-text { white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 0.85rem;
-            line-height: 1.45; padding: 0.6rem; border: 1px solid #ddd; border-radius: 6px; }
-.bci-context { color: #888; }
-.bci-cut { color: #d62728; font-weight: bold; }
-mark.ov-prev { background: #ffe08a; }
-mark.ov-next { background: #a6d8ff; }
-mark.ov-prev.ov-next { background: linear-gradient(#ffe08a 50%, #a6d8ff 50%); }
-mark.hit { background: #c7f0c2; }
+from . import palette
+
+STYLE = f"""<style>
+.bci-text {{ white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 0.85rem;
+            line-height: 1.45; padding: 0.6rem; border: 1px solid #ddd; border-radius: 6px; }}
+.bci-context {{ color: {palette.CONTEXT}; }}
+.bci-cut {{ color: {palette.CUT}; font-weight: bold; }}
+mark.ov-prev, mark.ov-next {{ background: {palette.on_paper(palette.OVERLAP)}; }}
+mark.ov-prev.ov-next {{ background: {palette.on_paper(palette.OVERLAP, 2 * palette.HIGHLIGHT_OPACITY)}; }}
+mark.hit {{ background: {palette.on_paper(palette.SEARCH_HIT)}; }}
 </style>"""
-"""CSS for the markup below: yellow = shared with the previous chunk, blue = with the next."""
+"""CSS for the markup below, in ``inspector.palette``'s colours: overlap (text shared with the
+previous chunk at a chunk's start, with the next at its end) in the overlap colour, the colour it
+has on page images; text shared with both neighbours in a deeper tint of it."""
+
+OVERLAP_LEGEND_HTML = (
+    f"<mark style='background:{palette.on_paper(palette.OVERLAP)}'>orange</mark> = shared with a "
+    "neighbour (at the start: the previous chunk; at the end: the next); grey = text just outside "
+    "the chunk; ⟦ ⟧ = the chunk's edges."
+)
+"""The legend of ``chunk_detail_html``'s marks (our own markup, no book data)."""
+
+PAGE_IMAGE_LEGEND = "green = chunk text, orange = overlap with a neighbour"
+"""The legend of a page image drawn by ``inspector.pdfview`` (names of the palette's colours)."""
 
 
 def highlight(text: str, spans: Sequence[tuple[int, int, str]]) -> str:

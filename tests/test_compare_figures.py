@@ -93,3 +93,17 @@ def test_book_strings_are_html_escaped_in_strip_text_and_hover():
     data = spec(boundary_strips(book, [("P1", chunks)]))["data"]
     assert "<img" not in json.dumps(data) and "&lt;img src=x onerror=alert(1)&gt;" in data[-1]["text"][0]
     assert data[0]["customdata"][0][4] == "&lt;img src=x onerror=alert(1)&gt;"
+
+
+def test_a_policy_keeps_its_colour_by_name_whatever_its_position(book_and_sets):
+    book, runs = book_and_sets
+    forward = spec(boundary_strips(book, runs))["data"]
+    backward = spec(boundary_strips(book, runs[::-1]))["data"]
+    colours = {t["name"]: t["marker"]["color"] for t in forward[:2]}
+    assert colours == {t["name"]: t["marker"]["color"] for t in backward[:2]}
+    assert colours["fixed-window"] != colours["chapter-window"]
+    hist = {t["name"]: t["marker"]["color"] for t in spec(token_histograms(runs[::-1]))["data"]}
+    assert {name: colour[0] for name, colour in colours.items()} == hist
+    # a page's numbering in front of the name does not change the colour (Compare's "P1: ...")
+    numbered = [(f"P{k + 1}: {label}", chunks) for k, (label, chunks) in enumerate(runs[::-1])]
+    assert spec(token_histograms(numbered))["data"][0]["marker"]["color"] == hist[runs[-1][0]]
