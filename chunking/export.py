@@ -260,7 +260,7 @@ def tidy_stale_temps(out_path: str | os.PathLike) -> list[Path]:
     """
     out = Path(out_path)
     patterns = [_temp_pattern(out.name), _temp_pattern(manifest_path(out).name)]
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(out.parent if str(out.parent) else "."))
     except OSError:
@@ -357,11 +357,11 @@ def _signals_held() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        for sig in dict.fromkeys(pending):
-            signal.raise_signal(sig)
+        for signum in dict.fromkeys(pending):
+            signal.raise_signal(signum)
 
 
-def _write_temp(path: Path, write: Callable[[BinaryIO], None]) -> str:
+def _write_temp(path: Path, write: Callable[[BinaryIO], object]) -> str:
     """Write through ``write(fh)`` into a temp file next to ``path`` and return its name.
 
     Any failure (an ``OSError``, Ctrl-C, SIGTERM) removes the temp file; an ``OSError`` becomes
@@ -405,7 +405,7 @@ def _replace_all(pairs: list[tuple[str, Path]]) -> None:
         raise OutputError(f"cannot write {pairs[0][1]}: {exc.strerror or type(exc).__name__}") from None
 
 
-def _atomic_write(path: Path, write: Callable[[BinaryIO], None]) -> None:
+def _atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write through ``write(fh)`` into a temp file next to ``path``, then rename it over ``path``."""
     _replace_all([(_write_temp(path, write), path)])
 
@@ -505,7 +505,7 @@ def _chunk_from_record(rec: Any) -> Chunk:
     if missing:
         raise UnreadableInputError(f"chunk record lacks field(s) {', '.join(missing)}")
     try:
-        values = {f: _strict_int(f, rec[f]) for f in _INT_FIELDS}
+        values: dict[str, Any] = {f: _strict_int(f, rec[f]) for f in _INT_FIELDS}
         for f in _STR_FIELDS:
             if rec[f] is not None and not isinstance(rec[f], str):
                 raise ValueError(f"{f} must be a string, not {type(rec[f]).__name__}")

@@ -229,17 +229,18 @@ def _assign(runs: list[_Run], n: int) -> list[_Run | None]:
         if len(rs) > 1:
             near = [owner[j] for j in (i - 1, i + 1) if 0 <= j < n and owner[j] in rs]
             owner[i] = near[0] if near else rs[0]
-    for run in runs:  # a run printed on too few pages of its own is no run
-        if sum(1 for i in run.pages if owner[i] is run) < min(FOLIO_MIN_PAGES, len(run.pages)):
-            owner = [None if o is run else o for o in owner]
+    for weak in runs:  # a run printed on too few pages of its own is no run
+        if sum(1 for i in weak.pages if owner[i] is weak) < min(FOLIO_MIN_PAGES, len(weak.pages)):
+            owner = [None if o is weak else o for o in owner]
     last: tuple[int, _Run] | None = None
     for i in range(n):
-        if owner[i] is None:
+        current = owner[i]
+        if current is None:
             continue
-        if last and last[1] is owner[i]:
+        if last and last[1] is current:
             for j in range(last[0] + 1, i):
-                owner[j] = owner[i]
-        last = (i, owner[i])
+                owner[j] = current
+        last = (i, current)
     return owner
 
 

@@ -202,9 +202,9 @@ def find_furniture(
     folded: dict[tuple[str, str], set[int]] = defaultdict(set)  # a header after its heading's page
     for index, (top, bottom) in enumerate(page_zones):
         page = {}
-        for where, zone in (("top", top), ("bottom", bottom)):
+        for where, indices in (("top", top), ("bottom", bottom)):
             page[where] = [
-                _zone_line(page_lines[index][i], i, index, pos, numbers) for pos, i in enumerate(zone)
+                _zone_line(page_lines[index][i], i, index, pos, numbers) for pos, i in enumerate(indices)
             ]
             for zl in page[where]:
                 if not zl.folio:
@@ -307,7 +307,7 @@ def _outside_folio(lines_of: list[dict[str, list[_Line]]], removed: list[set[int
                 found.append((index, where, zone[0]))  # not a footer folio on a short page
             elif not folio and zone and zone[0].embedded:
                 found.append((index, where, zone[0]))
-    shapes = Counter()
+    shapes: Counter[tuple[str, str]] = Counter()
     keyed = []
     for index, where, zl in found:
         m = _SHAPE.match(zl.exact)
@@ -318,7 +318,7 @@ def _outside_folio(lines_of: list[dict[str, list[_Line]]], removed: list[set[int
     # NOTE: left and right pages often carry different shapes (``CHAPTER 3. TITLE`` / ``3.2.
     # SECTION``), and a section header may be printed on one page only: a shape seen once counts
     # when the book prints numbered lines in that place on more than OUTSIDE_MIN_PAGES pages.
-    places = Counter()
+    places: Counter[str] = Counter()
     for key, n in shapes.items():
         places[key[0]] += n
     return {

@@ -97,6 +97,7 @@ class Correction:
 
     def to_dict(self) -> dict[str, Any]:
         if self.op == "move":
+            assert self.to is not None  # parse_correction gives every move its target
             return {"op": "move", "from": self.anchor.to_dict(), "to": self.to.to_dict()}
         return {"op": self.op, **self.anchor.to_dict(), **dict(self.fields)}
 
@@ -116,7 +117,6 @@ class StructureFile:
         return corrections_digest(self.corrections)
 
     def to_dict(self) -> dict[str, Any]:
-
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -474,6 +474,7 @@ def apply_corrections(
                     f"overlaps corrections[{moved[h.char_offset]}] (move): it moves the "
                     "heading that move put there",
                 )
+            assert c.to is not None  # parse_correction gives every move its target
             at = _find_line(book, c.to, name, f"{where} to")
             if at in moved:
                 raise _fail(

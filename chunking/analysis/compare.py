@@ -161,7 +161,8 @@ def better_marks(scorecards: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
         if direction is None or len(values) < 2 or any(v is None for v in values) or len(set(values)) == 1:
             marks[key] = []
             continue
-        best = min(values) if direction == "lower" else max(values)
+        present = [v for v in values if v is not None]
+        best = min(present) if direction == "lower" else max(present)
         marks[key] = [i for i, v in enumerate(values) if v == best]
     return marks
 

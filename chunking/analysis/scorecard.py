@@ -210,7 +210,7 @@ def _ends_cleanly(text: str, end: int, heading_starts: frozenset[int]) -> bool:
 
 
 def _boundary_recall(
-    text: str, char_starts: Sequence[int], reference: Sequence[int], hypothesis: Sequence[int]
+    text: str, char_starts: Sequence[int] | np.ndarray, reference: Sequence[int], hypothesis: Sequence[int]
 ) -> float | None:
     """Share of reference boundaries met by a chunk start with only whitespace between them."""
     refs = sorted({r for r in reference if 0 < r < len(char_starts) - 1})

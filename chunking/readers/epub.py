@@ -34,60 +34,20 @@ Contract:
 
 from __future__ import annotations
 
-import io
 import posixpath
-import warnings
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from ebooklib import epub
 
 from ..errors import UnreadableInputError
 from .archive import EpubArchive, resolve_href
 from .raw import OutlineEntry, RawBook, RawPage
 from .text import cut_pages
-from .xhtml import MalformedXmlError, collapse, extract_text, local_name, nav_lists, ncx_lists, parse_xml
-
-CONTAINER = "META-INF/container.xml"
-OPF_MEDIA_TYPE = "application/oebps-package+xml"
-XHTML_MEDIA_TYPES = frozenset({"application/xhtml+xml", "text/html"})
-NCX_MEDIA_TYPE = "application/x-dtbncx+xml"
-
-
-@dataclass
-class TocEntry:
-    """A table-of-contents entry with its target resolved to (zip path, fragment), or None."""
-
-    level: int
-    title: str
-    target: tuple[str, str] | None
-
-
-@dataclass
-class Package:
-    """The package document as parsed here (also the fallback when ebooklib refuses the file).
-
-    Attributes:
-        opf_path (str): zip path of the OPF.
-        title (str): first ``dc:title``, ``""`` when none.
-        spine (list[str]): zip paths of the XHTML spine documents, in reading order, no repeats.
-        toc (list[TocEntry]): the nav (else NCX) table of contents, flattened in order.
-        page_list (list[tuple[str, str, str]]): print pages as (label, zip path, fragment).
-        toc_base (str): the document ebooklib's toc hrefs are relative to (the OPF when the
-            book has a nav, else the NCX).
-        warnings (list[str]): what was skipped while parsing.
-        nonlinear (set[str]): zip paths of spine documents marked ``linear="no"``.
-    """
-
-    opf_path: str
-    title: str
-    spine: list[str]
-    toc: list[TocEntry]
-    page_list: list[tuple[str, str, str]]
-    toc_base: str
-    warnings: list[str] = field(default_factory=list)
-    nonlinear: set[str] = field(default_factory=set)
+from .epub_ebooklib import _read_with_ebooklib
+from .epub_package import Package, TocEntry, _fill_section_targets, read_package
+from .xhtml import MalformedXmlError, collapse, extract_text, parse_xml
 
 
 @dataclass
@@ -103,189 +63,6 @@ class _Doc:
     pages: list[tuple[int, int, str, bool]] = field(default_factory=list)  # (start, end, label, synthetic)
     starts: list[int] = field(default_factory=list)  # page start offsets, for bisecting
     first_page: int = 0  # 0-based index of this document's first page in the book
-
-
-def read_package(archive: EpubArchive, name: str) -> Package:
-    """Parse ``container.xml``, the OPF, and the nav or NCX, checking every href.
-
-    Args:
-        archive (EpubArchive): the opened archive.
-        name (str): the file name, for messages.
-
-    Returns:
-        Package: the package's title, spine, table of contents and page list.
-
-    Raises:
-        UnreadableInputError: no container, no OPF, no spine, unsafe XML or hrefs.
-    """
-    notes: list[str] = []
-    container = archive.read(CONTAINER)
-    if container is None:
-        raise UnreadableInputError(f"{name}: no {CONTAINER}, so not an EPUB")
-    rootfiles = [
-        el
-        for el in parse_xml(container, f"{name}: {CONTAINER}", notes).iter()
-        if local_name(el) == "rootfile"
-    ]
-    rootfiles.sort(key=lambda el: el.get("media-type") != OPF_MEDIA_TYPE)
-    full_path = rootfiles[0].get("full-path") if rootfiles else None
-    if not full_path:
-        raise UnreadableInputError(f"{name}: {CONTAINER} names no package (OPF) file")
-    opf_path, _ = resolve_href("", full_path, f"{name}: {CONTAINER}") or ("", "")
-    opf = archive.read(opf_path)
-    if opf is None:
-        raise UnreadableInputError(f"{name}: {CONTAINER} names {opf_path!r}, which is not in the archive")
-    root = parse_xml(opf, f"{name}: {opf_path}", notes)
-    sections = {local_name(el): el for el in root}
-    title = next((collapse("".join(el.itertext())) for el in root.iter() if local_name(el) == "title"), "")
-
-    manifest: dict[str, tuple[str, str, list[str]]] = {}
-    for item in sections.get("manifest", []):
-        if local_name(item) != "item" or not item.get("href"):
-            continue
-        target = resolve_href(opf_path, item.get("href"), f"{name}: manifest item {item.get('id')!r}")
-        if target is not None:
-            manifest[item.get("id", "")] = (
-                target[0],
-                item.get("media-type", ""),
-                (item.get("properties") or "").split(),
-            )
-    if "spine" not in sections:
-        raise UnreadableInputError(f"{name}: the package {opf_path!r} has no spine (no reading order)")
-    spine_el = sections["spine"]
-
-    spine: list[str] = []
-    nonlinear: set[str] = set()
-    repeated: list[str] = []
-    for ref in spine_el:
-        if local_name(ref) != "itemref":
-            continue
-        path, media_type, _ = manifest.get(ref.get("idref", ""), ("", "", []))
-        if not path:
-            notes.append(f"{name}: spine item {ref.get('idref')!r} is not in the manifest; skipped")
-        elif media_type not in XHTML_MEDIA_TYPES:
-            notes.append(f"{name}: spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
-        elif path in spine:
-            repeated.append(path)
-        else:
-            spine.append(path)
-            if (ref.get("linear") or "").strip().lower() == "no":
-                nonlinear.add(path)
-    if not spine:
-        raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
-    if repeated:
-        shown = ", ".join(repr(p) for p in list(dict.fromkeys(repeated))[:3])
-        notes.append(
-            f"{name}: {len(repeated)} spine item(s) repeat a document already in the spine "
-            f"({shown}{', …' if len(set(repeated)) > 3 else ''}); each document is read once"
-        )
-
-    nav_path = next((p for p, _, props in manifest.values() if "nav" in props), None)
-    ncx_path = manifest.get(spine_el.get("toc", ""), ("", "", []))[0] or next(
-        (p for p, media_type, _ in manifest.values() if media_type == NCX_MEDIA_TYPE), None
-    )
-    toc, page_list = _read_navigation(archive, name, nav_path, ncx_path, notes)
-    toc_base = opf_path if nav_path else ncx_path or opf_path
-    if nonlinear:
-        notes.append(
-            f'{name}: {len(nonlinear)} spine document(s) marked linear="no" (covers, copies):'
-            " kept in the text, never made chapters unless the nav lists them"
-        )
-    return Package(opf_path, title, spine, toc, page_list, toc_base, notes, nonlinear)
-
-
-def _read_navigation(
-    archive: EpubArchive, name: str, nav_path: str | None, ncx_path: str | None, notes: list[str]
-) -> tuple[list[TocEntry], list[tuple[str, str, str]]]:
-    """Table of contents and page-list: the nav document first, the NCX for what it lacks."""
-    toc: list[TocEntry] = []
-    page_list: list[tuple[str, str, str]] = []
-    for path, lists in ((nav_path, nav_lists), (ncx_path, ncx_lists)):
-        if not path or (toc and page_list):
-            continue
-        data = archive.read(path)
-        if data is None:
-            notes.append(f"{name}: navigation document {path!r} is missing from the archive")
-            continue
-        try:
-            entries, pages = lists(parse_xml(data, f"{name}: {path}", notes))
-        except MalformedXmlError as exc:
-            notes.append(f"{exc}; its table of contents is ignored")
-            continue
-        where = f"{name}: {path}"
-        if not toc:
-            toc = [
-                TocEntry(e.level, e.title, resolve_href(path, e.href, where) if e.href else None)
-                for e in entries
-            ]
-        if not page_list:
-            page_list = [
-                (e.title, *target)
-                for e in pages
-                if e.href and (target := resolve_href(path, e.href, where)) is not None
-            ]
-    return toc, page_list
-
-
-def _fill_section_targets(toc: list[TocEntry]) -> list[TocEntry]:
-    """Give a heading without a target (a nav ``<span>`` part title) its first descendant's target.
-
-    Args:
-        toc (list[TocEntry]): flattened entries in order.
-
-    Returns:
-        list[TocEntry]: the same entries; untargeted ones borrow the first target found below them.
-    """
-    filled = []
-    for i, entry in enumerate(toc):
-        if entry.target is None:
-            for child in toc[i + 1 :]:
-                if child.level <= entry.level:
-                    break
-                if child.target is not None:
-                    entry = TocEntry(entry.level, entry.title, child.target)
-                    break
-        filled.append(entry)
-    return filled
-
-
-def _flatten_ebooklib_toc(items: list, base: str, where: str, level: int = 1) -> list[TocEntry]:
-    """ebooklib's nested ``book.toc`` (``Link`` / ``(Section, children)``) as flat entries."""
-    entries: list[TocEntry] = []
-    for item in items:
-        node, children = item if isinstance(item, tuple) else (item, [])
-        href = getattr(node, "href", "") or ""
-        target = resolve_href(base, href, where) if href else None
-        entries.append(TocEntry(level, collapse(node.title or ""), target))
-        entries += _flatten_ebooklib_toc(children, base, where, level + 1)
-    return entries
-
-
-def _read_with_ebooklib(
-    data: bytes, package: Package, name: str
-) -> tuple[str, list[str], list[TocEntry], dict[str, bytes]]:
-    """Title, spine, table of contents and spine contents as ebooklib reads them.
-
-    Raises:
-        Exception: whatever ebooklib raises for a file it refuses (the caller falls back).
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        book = epub.read_epub(io.BytesIO(data), {"ignore_ncx": True})
-    opf_dir = posixpath.dirname(package.opf_path)
-    wanted = set(package.spine)  # the XHTML spine documents, already checked (and warned about)
-    contents: dict[str, bytes] = {}
-    spine: list[str] = []
-    for idref, _linear in book.spine:
-        item = book.get_item_with_id(idref)
-        path = posixpath.normpath(posixpath.join(opf_dir, item.file_name)) if item is not None else ""
-        if path in wanted and path not in contents:
-            spine.append(path)
-            # NOTE: ``.content`` is the raw bytes; ``EpubHtml.get_content()`` re-renders the document.
-            contents[path] = item.content
-    # NOTE: ebooklib makes nav hrefs relative to the OPF folder and leaves NCX hrefs as written.
-    toc = _flatten_ebooklib_toc(book.toc, package.toc_base, f"{name}: table of contents")
-    return book.title or "", spine, toc, contents
 
 
 def _cut_document(doc: _Doc, carry: str | None) -> str | None:
@@ -323,7 +100,7 @@ def _locate(doc: _Doc, offset: int) -> tuple[int, int]:
 
 
 def _build_docs(
-    package: Package, spine: list[str], contents: dict[str, bytes | None], name: str, notes: list[str]
+    package: Package, spine: list[str], contents: Mapping[str, bytes | None], name: str, notes: list[str]
 ) -> list[_Doc]:
     """Extract each spine document's text; attach print page starts from the page-list if any."""
     docs: list[_Doc] = []
@@ -351,16 +128,16 @@ def _build_docs(
     if package.page_list:
         # NOTE: the page-list is the book's own statement of print pages; it replaces inline markers.
         by_path = {doc.path: doc for doc in docs}
-        for doc in docs:
-            doc.markers = []
+        for each in docs:
+            each.markers = []
         lost = 0
         for label, path, fragment in package.page_list:
-            doc = by_path.get(path)
-            offset = (doc.anchors.get(fragment) if fragment else 0) if doc else None
-            if offset is None:
+            holder = by_path.get(path)
+            offset = (holder.anchors.get(fragment) if fragment else 0) if holder else None
+            if holder is None or offset is None:
                 lost += 1
             else:
-                doc.markers.append((offset, label))
+                holder.markers.append((offset, label))
         for doc in docs:
             doc.markers.sort(key=lambda m: m[0])
         if lost:
@@ -393,21 +170,22 @@ def _outline(
     outline: list[OutlineEntry] = []
     outside = no_anchor = moved = 0
     for entry in _fill_section_targets(toc):
-        doc = by_path.get(entry.target[0]) if entry.target else None
-        same = by_base.get(posixpath.basename(entry.target[0]), []) if entry.target else []
+        target = entry.target
+        found = by_path.get(target[0]) if target else None
+        same = by_base.get(posixpath.basename(target[0]), []) if target else []
         if len(same) > 1:
             same = [d for d in same if d.path not in nonlinear]
-        if doc is None and len(same) == 1:
-            doc = same[0]  # the href names the right file in the wrong folder
+        if found is None and len(same) == 1:
+            found = same[0]  # the href names the right file in the wrong folder
             moved += 1
-        if doc is None:
+        if found is None or target is None:
             outside += 1
             outline.append(OutlineEntry(level=entry.level, title=entry.title, page=0))
             continue
-        fragment = entry.target[1]
-        offset = doc.anchors.get(fragment, 0) if fragment else 0
-        no_anchor += bool(fragment) and fragment not in doc.anchors
-        page, in_page = _locate(doc, offset)
+        fragment = target[1]
+        offset = found.anchors.get(fragment, 0) if fragment else 0
+        no_anchor += bool(fragment) and fragment not in found.anchors
+        page, in_page = _locate(found, offset)
         outline.append(OutlineEntry(level=entry.level, title=entry.title, page=page + 1, offset=in_page))
     if moved:
         notes.append(
@@ -447,6 +225,7 @@ def read_epub(data: bytes, name: str) -> RawBook:
     package = read_package(archive, name)
     notes = list(package.warnings)
     try:
+        contents: Mapping[str, bytes | None]
         title, spine, toc, contents = _read_with_ebooklib(data, package, name)
     except UnreadableInputError:
         raise  # our own href check on ebooklib's toc: unsafe, not "refused by ebooklib"

@@ -165,7 +165,12 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
         if fence:
             # A fence closes with the same character, at least as long, and nothing after it.
             closer = opener.group(1) if opener else ""
-            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line[opener.end() :].strip():
+            if (
+                opener
+                and closer[:1] == fence[0]
+                and len(closer) >= len(fence)
+                and not line[opener.end() :].strip()
+            ):
                 fence = ""
         elif opener:
             fence = opener.group(1)

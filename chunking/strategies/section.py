@@ -128,7 +128,9 @@ class _Planner:
         c0, c1 = int(cs[start]), int(cs[end])
         # NOTE: pages are counted like build_chunks counts them: first to last non-space char
         # (found without slicing the whole span: runs are checked once per merge candidate).
-        first = _NON_SPACE.search(text, c0, c1).start()
+        found = _NON_SPACE.search(text, c0, c1)
+        assert found is not None  # a span holds text (spans without any are never made)
+        first = found.start()
         last = _last_non_space(text, first, c1)
         pages = self.tb.text_pages
         span = (

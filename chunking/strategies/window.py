@@ -129,6 +129,7 @@ class _Windower:
         lo_token = max(start + (2 * (end - start)) // 3, emitted + 1)
         if lo_token >= end:
             return None
+        assert self.snap is not None  # _snap runs only under a snap policy
         matches = list(self.snap.finditer(tb.book.text, int(cs[lo_token]), int(cs[end])))
         for m in reversed(matches):
             # The cut may sit after the punctuation or after the whitespace that follows it.

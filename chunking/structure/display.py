@@ -52,10 +52,10 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
         if lines:
             tops[index] = probe.lines(index, top=True)
     sizes: Counter = Counter()
-    for index, lines in tops.items():
+    for index, top_lines in tops.items():
         seen = {
             round(size / SIZE_STEP) * SIZE_STEP
-            for text, size in lines
+            for text, size in top_lines
             if size >= body * DISPLAY_RATIO and title_like(text.strip(), full_stop=True)
         }
         sizes.update(seen)
@@ -68,8 +68,8 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
         return []
     tier = tiers[0]
     out = []
-    for index, lines in tops.items():
-        draft = _opening(norm, index, lines, tier, body)
+    for index, top_lines in tops.items():
+        draft = _opening(norm, index, top_lines, tier, body)
         if draft is None:
             # NOTE: the tier is proven by the page tops; a chapter that opens lower on its page
             # (after the previous one's last lines) is set in it too: read that page whole.

@@ -621,7 +621,7 @@ def _result(
                 rejected.append(f"{c.title!r}: a second chapter-level start at the same place")
                 continue
             seen.add(c.offset)
-        signals = []
+        signals: list[tuple[str, str]] = []
         for s, where in c.evidence:
             if s not in [x for x, _ in signals]:
                 signals.append((s, where))

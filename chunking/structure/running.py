@@ -75,11 +75,11 @@ def running_evidence(
             out.append(h)
             continue
         index = h.page - 1
-        found = None
+        found: tuple[int, str] | None = None
         for page in range(index, min(len(headers), index + 1 + FOLLOW_PAGES)):
-            found = next((line for line in headers[page] if _names(line, h)), None)
-            if found:
-                found = (page, found)
+            line = next((line for line in headers[page] if _names(line, h)), None)
+            if line:
+                found = (page, line)
                 break
         if found is None:
             out.append(h)

@@ -1,0 +1,199 @@
+"""EPUB package parsing of our own: ``container.xml`` → OPF → manifest/spine → nav or NCX.
+
+The package is parsed here with ``parse_xml`` (no entities, bounded) and every href resolved
+inside the archive before ebooklib sees the file (``chunking.readers.epub_ebooklib``); when
+ebooklib refuses a file that is still readable, this parse is what the reader uses instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import UnreadableInputError
+from .archive import EpubArchive, resolve_href
+from .navigation import nav_lists, ncx_lists
+from .xhtml import MalformedXmlError, collapse, local_name, parse_xml
+
+CONTAINER = "META-INF/container.xml"
+OPF_MEDIA_TYPE = "application/oebps-package+xml"
+XHTML_MEDIA_TYPES = frozenset({"application/xhtml+xml", "text/html"})
+NCX_MEDIA_TYPE = "application/x-dtbncx+xml"
+
+
+@dataclass
+class TocEntry:
+    """A table-of-contents entry with its target resolved to (zip path, fragment), or None."""
+
+    level: int
+    title: str
+    target: tuple[str, str] | None
+
+
+@dataclass
+class Package:
+    """The package document as parsed here (also the fallback when ebooklib refuses the file).
+
+    Attributes:
+        opf_path (str): zip path of the OPF.
+        title (str): first ``dc:title``, ``""`` when none.
+        spine (list[str]): zip paths of the XHTML spine documents, in reading order, no repeats.
+        toc (list[TocEntry]): the nav (else NCX) table of contents, flattened in order.
+        page_list (list[tuple[str, str, str]]): print pages as (label, zip path, fragment).
+        toc_base (str): the document ebooklib's toc hrefs are relative to (the OPF when the
+            book has a nav, else the NCX).
+        warnings (list[str]): what was skipped while parsing.
+        nonlinear (set[str]): zip paths of spine documents marked ``linear="no"``.
+    """
+
+    opf_path: str
+    title: str
+    spine: list[str]
+    toc: list[TocEntry]
+    page_list: list[tuple[str, str, str]]
+    toc_base: str
+    warnings: list[str] = field(default_factory=list)
+    nonlinear: set[str] = field(default_factory=set)
+
+
+def read_package(archive: EpubArchive, name: str) -> Package:
+    """Parse ``container.xml``, the OPF, and the nav or NCX, checking every href.
+
+    Args:
+        archive (EpubArchive): the opened archive.
+        name (str): the file name, for messages.
+
+    Returns:
+        Package: the package's title, spine, table of contents and page list.
+
+    Raises:
+        UnreadableInputError: no container, no OPF, no spine, unsafe XML or hrefs.
+    """
+    notes: list[str] = []
+    container = archive.read(CONTAINER)
+    if container is None:
+        raise UnreadableInputError(f"{name}: no {CONTAINER}, so not an EPUB")
+    rootfiles = [
+        el
+        for el in parse_xml(container, f"{name}: {CONTAINER}", notes).iter()
+        if local_name(el) == "rootfile"
+    ]
+    rootfiles.sort(key=lambda el: el.get("media-type") != OPF_MEDIA_TYPE)
+    full_path = rootfiles[0].get("full-path") if rootfiles else None
+    if not full_path:
+        raise UnreadableInputError(f"{name}: {CONTAINER} names no package (OPF) file")
+    opf_path, _ = resolve_href("", full_path, f"{name}: {CONTAINER}") or ("", "")
+    opf = archive.read(opf_path)
+    if opf is None:
+        raise UnreadableInputError(f"{name}: {CONTAINER} names {opf_path!r}, which is not in the archive")
+    root = parse_xml(opf, f"{name}: {opf_path}", notes)
+    sections = {local_name(el): el for el in root}
+    title = next((collapse("".join(el.itertext())) for el in root.iter() if local_name(el) == "title"), "")
+
+    manifest: dict[str, tuple[str, str, list[str]]] = {}
+    for item in sections.get("manifest", []):
+        if local_name(item) != "item" or not item.get("href"):
+            continue
+        target = resolve_href(opf_path, item.get("href"), f"{name}: manifest item {item.get('id')!r}")
+        if target is not None:
+            manifest[item.get("id", "")] = (
+                target[0],
+                item.get("media-type", ""),
+                (item.get("properties") or "").split(),
+            )
+    if "spine" not in sections:
+        raise UnreadableInputError(f"{name}: the package {opf_path!r} has no spine (no reading order)")
+    spine_el = sections["spine"]
+
+    spine: list[str] = []
+    nonlinear: set[str] = set()
+    repeated: list[str] = []
+    for ref in spine_el:
+        if local_name(ref) != "itemref":
+            continue
+        path, media_type, _ = manifest.get(ref.get("idref", ""), ("", "", []))
+        if not path:
+            notes.append(f"{name}: spine item {ref.get('idref')!r} is not in the manifest; skipped")
+        elif media_type not in XHTML_MEDIA_TYPES:
+            notes.append(f"{name}: spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
+        elif path in spine:
+            repeated.append(path)
+        else:
+            spine.append(path)
+            if (ref.get("linear") or "").strip().lower() == "no":
+                nonlinear.add(path)
+    if not spine:
+        raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
+    if repeated:
+        shown = ", ".join(repr(p) for p in list(dict.fromkeys(repeated))[:3])
+        notes.append(
+            f"{name}: {len(repeated)} spine item(s) repeat a document already in the spine "
+            f"({shown}{', …' if len(set(repeated)) > 3 else ''}); each document is read once"
+        )
+
+    nav_path = next((p for p, _, props in manifest.values() if "nav" in props), None)
+    ncx_path = manifest.get(spine_el.get("toc", ""), ("", "", []))[0] or next(
+        (p for p, media_type, _ in manifest.values() if media_type == NCX_MEDIA_TYPE), None
+    )
+    toc, page_list = _read_navigation(archive, name, nav_path, ncx_path, notes)
+    toc_base = opf_path if nav_path else ncx_path or opf_path
+    if nonlinear:
+        notes.append(
+            f'{name}: {len(nonlinear)} spine document(s) marked linear="no" (covers, copies):'
+            " kept in the text, never made chapters unless the nav lists them"
+        )
+    return Package(opf_path, title, spine, toc, page_list, toc_base, notes, nonlinear)
+
+
+def _read_navigation(
+    archive: EpubArchive, name: str, nav_path: str | None, ncx_path: str | None, notes: list[str]
+) -> tuple[list[TocEntry], list[tuple[str, str, str]]]:
+    """Table of contents and page-list: the nav document first, the NCX for what it lacks."""
+    toc: list[TocEntry] = []
+    page_list: list[tuple[str, str, str]] = []
+    for path, lists in ((nav_path, nav_lists), (ncx_path, ncx_lists)):
+        if not path or (toc and page_list):
+            continue
+        data = archive.read(path)
+        if data is None:
+            notes.append(f"{name}: navigation document {path!r} is missing from the archive")
+            continue
+        try:
+            entries, pages = lists(parse_xml(data, f"{name}: {path}", notes))
+        except MalformedXmlError as exc:
+            notes.append(f"{exc}; its table of contents is ignored")
+            continue
+        where = f"{name}: {path}"
+        if not toc:
+            toc = [
+                TocEntry(e.level, e.title, resolve_href(path, e.href, where) if e.href else None)
+                for e in entries
+            ]
+        if not page_list:
+            page_list = [
+                (e.title, *target)
+                for e in pages
+                if e.href and (target := resolve_href(path, e.href, where)) is not None
+            ]
+    return toc, page_list
+
+
+def _fill_section_targets(toc: list[TocEntry]) -> list[TocEntry]:
+    """Give a heading without a target (a nav ``<span>`` part title) its first descendant's target.
+
+    Args:
+        toc (list[TocEntry]): flattened entries in order.
+
+    Returns:
+        list[TocEntry]: the same entries; untargeted ones borrow the first target found below them.
+    """
+    filled = []
+    for i, entry in enumerate(toc):
+        if entry.target is None:
+            for child in toc[i + 1 :]:
+                if child.level <= entry.level:
+                    break
+                if child.target is not None:
+                    entry = TocEntry(entry.level, entry.title, child.target)
+                    break
+        filled.append(entry)
+    return filled
