@@ -27,10 +27,14 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
+import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cores import resolve_workers
 from .encodings import get_encoding
 from .models import FENCES, Book, Page
 from .rules import PageIndex, fence_offsets
@@ -247,12 +251,89 @@ def _bytes_to_chars(text: str, starts: np.ndarray, legal: np.ndarray, block: int
     starts[i:] -= skipped  # the end of the text
 
 
-def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
+PARALLEL_MIN_CHARS = 1 << 19
+"""Automatic mode encodes texts shorter than this (512 Ki characters, ~200 pages) on one thread:
+below it a second thread saves less than starting it costs."""
+SAFE_SPLIT_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
+"""Encodings whose pre-tokenizer never puts a letter or digit, a newline and a letter or digit
+in one piece, so the text may be cut after such a newline with identical tokens (checked in
+tests/test_parallel_single_book.py); other encodings are split at heading offsets only."""
+_SAFE_SPLIT = re.compile(r"(?<=[^\W_]\n)(?=[^\W_])")
+"""A newline between two word characters (refined to letters and digits by ``_is_safe``)."""
+_SPLIT_SEARCH = 1 << 16
+"""Characters searched for a safe split after a thread's target start before giving up on it."""
+
+
+def _is_safe(text: str, p: int) -> bool:
+    """True when ``text[p-2:p+1]`` is letter-or-digit, newline, letter-or-digit (``\\p{L}``/``\\p{N}``)."""
+    return (
+        0 < p < len(text)
+        and text[p - 1] == "\n"
+        and unicodedata.category(text[p - 2])[0] in "LN"
+        and unicodedata.category(text[p])[0] in "LN"
+    )
+
+
+def _groups(text: str, cuts: list[int], encoding: str, workers: int) -> list[list[int]]:
+    """Split the piece bounds ``[0, *cuts, len]`` into ``workers`` runs of about equal length.
+
+    Each run starts at a heading cut or, for ``SAFE_SPLIT_ENCODINGS``, at a safe newline
+    (``_is_safe``) near its share of the text, so the pieces encode to the serial tokens.
+    """
+    bounds = [0, *cuts, len(text)]
+    if workers <= 1 or len(text) < 2:
+        return [bounds]
+    starts = {0}
+    for k in range(1, workers):
+        target = len(text) * k // workers
+        i = bisect.bisect_left(cuts, target)
+        best = cuts[i] if i < len(cuts) else len(text)
+        if encoding in SAFE_SPLIT_ENCODINGS:
+            for m in _SAFE_SPLIT.finditer(text, target, min(len(text), target + _SPLIT_SEARCH)):
+                if _is_safe(text, m.start()):
+                    best = min(best, m.start())
+                    break
+        if 0 < best < len(text):
+            starts.add(best)
+    points = sorted(set(bounds) | starts)
+    edges = sorted(starts) + [len(text)]
+    return [[p for p in points if a <= p <= b] for a, b in zip(edges, edges[1:])]
+
+
+def _encode_parallel(enc, text: str, groups: list[list[int]], tokens: np.ndarray) -> int:
+    """Encode each group of pieces on its own thread into its byte-sized share of ``tokens``,
+    then close the gaps; return the token count (``tokens`` holds one slot per byte)."""
+    offsets = [0]
+    for g in groups:
+        offsets.append(offsets[-1] + _utf8_length(text[g[0] : g[-1]]))
+    if len(groups) == 1:
+        return _encode_into(enc, text, groups[0], tokens)
+
+    def run(k: int) -> int:
+        return _encode_into(enc, text, groups[k], tokens[offsets[k] : offsets[k + 1]])
+
+    # NOTE: tiktoken releases the GIL while it encodes, so the threads run on separate cores.
+    with ThreadPoolExecutor(len(groups)) as pool:
+        counts = list(pool.map(run, range(len(groups))))
+    n = counts[0]
+    for k in range(1, len(groups)):
+        tokens[n : n + counts[k]] = tokens[offsets[k] : offsets[k] + counts[k]]
+        n += counts[k]
+    return n
+
+
+def _offset_dtype(n_bytes: int) -> type:
+    return np.int32 if n_bytes < np.iinfo(np.int32).max else np.int64
+
+
+def tokenize(book: Book, encoding: str = "cl100k_base", *, workers: int | None = None) -> TokenizedBook:
     """Encode a book's canonical text once into a token stream with exact character offsets.
 
     Args:
         book (Book): the book (its ``text``, ``pages`` and ``headings`` are used).
         encoding (str): tiktoken encoding name. Defaults to ``"cl100k_base"``.
+        workers (int | None): threads that encode (``chunking.cores``); None: all cores for a
+            text of ``PARALLEL_MIN_CHARS`` and more. The result does not depend on it.
 
     Returns:
         TokenizedBook: tokens, ``char_starts``, legality mask, fence token indices, page mapping.
@@ -269,13 +350,28 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
     # place (realloc) once the count is known: the unused tail is never written, so it never
     # becomes resident memory, and no second book-sized copy is made.
     tokens = np.empty(n_bytes, dtype=np.uint32)
-    n = _encode_into(enc, text, [0, *cuts, len(text)], tokens)
+    groups = _groups(text, cuts, encoding, resolve_workers(workers, len(text), PARALLEL_MIN_CHARS))
+    n = _encode_parallel(enc, text, groups, tokens)
     tokens.resize(n, refcheck=False)
-    char_starts = np.empty(n + 1, dtype=np.int32 if n_bytes < np.iinfo(np.int32).max else np.int64)
+    char_starts = np.empty(n + 1, dtype=_offset_dtype(n_bytes))
     _byte_starts_into(tokens, n, token_byte_lengths(encoding), char_starts)
     legal = np.ones(n + 1, dtype=bool)
     if n_bytes != len(text):
         _bytes_to_chars(text, char_starts, legal)
+    return _assemble(book, encoding, tokens, char_starts, legal, fences, cuts)
+
+
+def _assemble(
+    book: Book,
+    encoding: str,
+    tokens: np.ndarray,
+    char_starts: np.ndarray,
+    legal: np.ndarray,
+    fences: dict[str, list[int]],
+    cuts: list[int],
+) -> TokenizedBook:
+    """The ``TokenizedBook`` of finished token arrays: fence token indices and the page maps."""
+    text = book.text
     # NOTE: side="right" - 1: boundaries inside a character share the next character's offset and
     # come before the legal boundary at that offset; the fence is the legal one.
     fence_tokens = {
@@ -300,3 +396,56 @@ def tokenize(book: Book, encoding: str = "cl100k_base") -> TokenizedBook:
         _fence_chars=frozenset(cuts),
         _page_numbers=[p.number for p in pages],
     )
+
+
+def _encode_piece(enc, encoding: str, text: str, a: int, b: int, dtype) -> tuple[np.ndarray, ...]:
+    """Tokens, absolute char starts and legality of the piece ``text[a:b]`` (its end excluded)."""
+    piece = text[a:b]
+    part = enc.encode_to_numpy(piece, allowed_special=set(), disallowed_special=())
+    starts = np.empty(part.shape[0] + 1, dtype=np.int64)
+    _byte_starts_into(part, part.shape[0], token_byte_lengths(encoding), starts)
+    legal = np.ones(part.shape[0] + 1, dtype=bool)
+    if not piece.isascii():
+        _bytes_to_chars(piece, starts, legal)
+    return part, (starts[:-1] + a).astype(dtype), legal[:-1]
+
+
+def retokenize(tb: TokenizedBook, book: Book) -> TokenizedBook:
+    """``tokenize(book, tb.encoding)`` for a book with ``tb.book``'s text and other headings.
+
+    A structure correction adds, removes or moves headings. Tokens are encoded piecewise between
+    heading offsets, so only the pieces whose bounds changed are encoded again (a new cut splits
+    one piece, a removed cut merges two); every other piece keeps its tokens and offsets.
+
+    Args:
+        tb (TokenizedBook): the tokenized book before the correction.
+        book (Book): the corrected book (same ``text``).
+
+    Returns:
+        TokenizedBook: equal, array for array, to ``tokenize(book, tb.encoding)``.
+
+    Raises:
+        ValueError: ``book.text`` is not ``tb.book.text`` (re-read books need ``tokenize``).
+    """
+    text = book.text
+    if text is not tb.book.text and text != tb.book.text:
+        raise ValueError("retokenize needs the text the book was tokenized from; call tokenize")
+    enc = get_encoding(tb.encoding)
+    fences = {fence: fence_offsets(book, fence) for fence in FENCES}
+    cuts = [c for c in fences["section"] if 0 < c < len(text)]
+    old = [0, *sorted(tb._fence_chars), len(text)]
+    old_end = dict(zip(old, old[1:]))
+    cs, dtype = tb.char_starts, tb.char_starts.dtype.type
+    parts: list[tuple[np.ndarray, ...]] = []
+    new = [0, *cuts, len(text)]
+    for a, b in zip(new, new[1:]):
+        if old_end.get(a) == b:  # the same piece as before: the same tokens
+            i = int(cs.searchsorted(dtype(a), side="right")) - 1
+            j = int(cs.searchsorted(dtype(b), side="right")) - 1
+            parts.append((tb.tokens[i:j], cs[i:j], tb.legal[i:j]))
+        else:
+            parts.append(_encode_piece(enc, tb.encoding, text, a, b, cs.dtype))
+    tokens = np.concatenate([p[0] for p in parts]).astype(np.uint32, copy=False)
+    char_starts = np.concatenate([*(p[1] for p in parts), np.asarray([len(text)], dtype=cs.dtype)])
+    legal = np.concatenate([*(p[2] for p in parts), np.ones(1, dtype=bool)])
+    return _assemble(book, tb.encoding, tokens, char_starts, legal, fences, cuts)
