@@ -117,6 +117,7 @@ def load_book(
     structure: str = "auto",
     progress: Progress | None = None,
     structure_file: StructureFile | None = None,
+    workers: int | None = None,
 ) -> Book:
     """Read a PDF, EPUB, TXT or MD book into the canonical ``Book``.
 
@@ -130,6 +131,8 @@ def load_book(
             times. Defaults to None.
         structure_file (StructureFile | None): corrections to apply to the structure found
             (``chunking.structure_file``); refused when written for other bytes. Defaults to None.
+        workers (int | None): PDF: processes that extract page text (``chunking.cores``; the
+            book does not depend on it). Defaults to None (automatic).
 
     Returns:
         Book: canonical text, pages, headings in book order and diagnostics.
@@ -145,7 +148,7 @@ def load_book(
     data, label = _read_source(source, name)
     report(0.0, f"reading {label}")
     sha = hashlib.sha256(data).hexdigest()
-    raw = read_raw(data, label)
+    raw = read_raw(data, label, workers=workers)
     try:
         report(0.6, "normalising text")
         norm = normalise(raw.pages)

@@ -46,6 +46,7 @@ def run_book(
     name: str | None = None,
     progress: Progress | None = None,
     structure_file: Any = None,
+    workers: int | None = None,
 ) -> RunResult:
     """Read, tokenize, chunk and validate one book.
 
@@ -57,6 +58,9 @@ def run_book(
             stage message. Defaults to None.
         structure_file (StructureFile | None): corrections to apply (``load_book``); the policy
             should carry its digest (``policy.corrections``). Defaults to None.
+        workers (int | None): cores for this one book (``chunking.cores``): page extraction in a
+            helper process, encoding and re-encoding on threads; 1 keeps all on this thread;
+            None (default) uses every core when the book is big enough. The result is the same.
 
     Returns:
         RunResult: book, tokenized book, chunks, validation report and manifest.
@@ -79,14 +83,15 @@ def run_book(
         name=name,
         structure=policy.structure,
         structure_file=structure_file,
+        workers=workers,
         progress=(lambda f, m: report_progress(0.7 * f, m)) if progress else None,
     )
     report_progress(0.7, "tokenizing")
-    tokenized = tokenize(book, policy.encoding)
+    tokenized = tokenize(book, policy.encoding, workers=workers)
     report_progress(0.8, "chunking")
     chunks = chunk_book(tokenized, policy)
     report_progress(0.85, "validating")
-    report = validate_chunks(chunks, tokenized, policy)
+    report = validate_chunks(chunks, tokenized, policy, workers=workers)
     path = None if isinstance(source, (bytes, bytearray)) else source
     manifest = build_manifest(
         tokenized, policy, chunks, report, source_path=path, structure_file=structure_file

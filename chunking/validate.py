@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .cores import resolve_workers
 from .encodings import get_encoding
 from .ids import chunk_id
 from .models import Chunk
@@ -38,6 +40,49 @@ from .policy import Policy
 from .tokens import TokenizedBook
 
 _NON_SPACE = re.compile(r"\S")
+PARALLEL_MIN_CHUNKS = 256
+"""Automatic mode re-encodes fewer chunks than this on the calling thread (a pool costs more)."""
+_BATCH = 64
+"""Chunks re-encoded per thread task: the checks wait for one batch at a time, in order."""
+
+
+class _Counts:
+    """Rule 1's re-encoded token counts, computed ahead on threads while the checks run.
+
+    NOTE: tiktoken releases the GIL while it encodes, so with two cores the re-encoding runs
+    beside the other checks (pure Python). Each count is still ``len(encode_ordinary(text))`` of
+    the chunk's own text: nothing of the book's token stream is trusted.
+    """
+
+    def __init__(self, enc, chunks: Sequence[Chunk], workers: int) -> None:
+        self.enc, self.chunks = enc, chunks
+        self.pool = ThreadPoolExecutor(workers) if workers > 1 else None
+        self.batches: list[Future] = []
+        if self.pool is not None:
+            self.batches = [self.pool.submit(self._batch, i) for i in range(0, len(chunks), _BATCH)]
+
+    def _one(self, chunk: Chunk) -> int | Exception:
+        try:
+            return len(self.enc.encode_ordinary(chunk.text))
+        except Exception as exc:  # noqa: BLE001 - raised where the serial check would raise it
+            return exc
+
+    def _batch(self, start: int) -> list[int | Exception]:
+        return [self._one(c) for c in self.chunks[start : start + _BATCH]]
+
+    def count(self, i: int) -> int:
+        if self.pool is None:
+            return len(self.enc.encode_ordinary(self.chunks[i].text))
+        value = self.batches[i // _BATCH].result()[i % _BATCH]
+        if isinstance(value, Exception):
+            raise value
+        return value
+
+    def close(self) -> None:
+        if self.pool is not None:
+            for batch in self.batches:
+                batch.cancel()
+            self.pool.shutdown(wait=True)
 
 
 @dataclass(frozen=True)
@@ -77,12 +122,13 @@ class _Violation(Exception):
 class _Checker:
     """Holds what every per-chunk check needs; ``check(i)`` raises ``_Violation``."""
 
-    def __init__(self, chunks: Sequence[Chunk], tb: TokenizedBook, policy: Policy) -> None:
+    def __init__(self, chunks: Sequence[Chunk], tb: TokenizedBook, policy: Policy, workers: int = 1) -> None:
         self.chunks = chunks
         self.tb = tb
         self.policy = policy
         self.text = tb.book.text
         self.enc = get_encoding(policy.encoding)
+        self.counts = _Counts(self.enc, chunks, workers)
         self.profile = policy.profile()
         self.paged = policy.strategy != "fixed-window"
         self.level = policy.fence
@@ -127,7 +173,7 @@ class _Checker:
             raise _Violation(
                 1, f"token_count {c.token_count} != token_end - token_start ({c.token_end - c.token_start})"
             )
-        count = len(self.enc.encode_ordinary(c.text))
+        count = self.counts.count(i)
         if count > policy.max_tokens:
             raise _Violation(
                 1, f"text re-encodes to {count} tokens, more than max_tokens {policy.max_tokens}"
@@ -204,13 +250,17 @@ class _Checker:
                 )
 
 
-def validate_chunks(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy) -> ValidationReport:
+def validate_chunks(
+    chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy, *, workers: int | None = None
+) -> ValidationReport:
     """Check a chunk set against rules 1–7 and report the first violation.
 
     Args:
         chunks (Sequence[Chunk]): the chunks, in order.
         tokenized (TokenizedBook): the book they were cut from, tokenized with ``policy.encoding``.
         policy (Policy): the policy they claim to follow.
+        workers (int | None): threads that re-encode chunk texts (``chunking.cores``); None: all
+            cores from ``PARALLEL_MIN_CHUNKS`` chunks. The report does not depend on it.
 
     Returns:
         ValidationReport: ``ok`` or the first violated rule, the chunk's order and a message.
@@ -219,10 +269,15 @@ def validate_chunks(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: P
         if tokenized.n_tokens and _NON_SPACE.search(tokenized.book.text):
             return ValidationReport(False, 5, None, "no chunks, but the book has text", 0)
         return ValidationReport(True, None, None, "no text, no chunks", 0)
-    checker = _Checker(chunks, tokenized, policy)
-    for i in range(len(chunks)):
-        try:
-            checker.check(i)
-        except _Violation as v:
-            return ValidationReport(False, v.rule, i, f"rule {v.rule} fails at chunk {i}: {v}", len(chunks))
+    checker = _Checker(chunks, tokenized, policy, resolve_workers(workers, len(chunks), PARALLEL_MIN_CHUNKS))
+    try:
+        for i in range(len(chunks)):
+            try:
+                checker.check(i)
+            except _Violation as v:
+                return ValidationReport(
+                    False, v.rule, i, f"rule {v.rule} fails at chunk {i}: {v}", len(chunks)
+                )
+    finally:
+        checker.counts.close()
     return ValidationReport(True, None, None, f"rules 1-7 hold for {len(chunks)} chunks", len(chunks))

@@ -107,5 +107,7 @@ def test_folder_without_out_is_a_usage_error(tmp_path):
     assert main(["chunk", str(tmp_path)]) == 2
 
 
-def test_workers_without_a_folder_is_a_usage_error(tmp_path):
-    assert main(["chunk", str(SAMPLES / "lshort.pdf"), "-o", str(tmp_path / "x.jsonl"), "--workers", "2"]) == 2
+def test_workers_below_one_for_a_single_book_is_a_usage_error(tmp_path):
+    # issue 15: --workers N is a single book's cores too; 0 or less is refused before reading
+    assert main(["chunk", str(SAMPLES / "lshort.pdf"), "-o", str(tmp_path / "x.jsonl"), "--workers", "0"]) == 2
+    assert not (tmp_path / "x.jsonl").exists()

@@ -38,6 +38,9 @@ def run(
     snap: str,
     min_section_tokens: int,
     structure_file: str | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
+    dataset: str | None = None,
 ) -> int:
     """Chunk one book (or a folder of books) and write the chunks and manifest.
 
@@ -46,12 +49,15 @@ def run(
         out (str | None): output file (folder in batch mode); stdout (JSONL) when None.
         format (str | None): ``jsonl``, ``csv``, ``parquet`` or ``langchain``; default from
             ``out``'s extension, else ``jsonl``.
-        workers (int | None): batch mode: parallel processes.
+        workers (int | None): batch mode: parallel processes; one book: its cores (1: one core;
+            default: all of them when the book is big enough).
         structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
             fence, encoding, snap, min_section_tokens: the ``Policy`` fields.
         structure_file (str | None): corrections to apply (``chunking.structure_file``); their
             digest salts the ids and the manifest records them. Batch mode takes
             ``<book>.structure.json`` beside each book instead.
+        engine, ray_address, dataset: batch mode: ``local`` processes or ``ray``
+            (``chunking.batch.ray_engine``: a cluster's address, a Parquet dataset of all chunks).
 
     Returns:
         int: 0 when every rule holds.
@@ -79,9 +85,13 @@ def run(
             raise UsageError(
                 "--structure-file is for one book; batch mode picks up <book>.structure.json beside each book"
             )
-        return _batch(book, out, format, workers, policy)
-    if workers is not None:
-        raise UsageError("--workers is for batch mode: give a folder of books as BOOK")
+        return _batch(book, out, format, workers, policy, engine, ray_address, dataset)
+    if engine != "local" or ray_address is not None or dataset is not None:
+        raise UsageError(
+            "--engine ray, --ray-address and --dataset are for batch mode: give a folder as BOOK"
+        )
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be 1 or more; got {workers}")
     fmt = format_for_path(out, format)
     if out is None and fmt == "parquet":
         raise UsageError(
@@ -93,7 +103,9 @@ def run(
     from ..pipeline import run_book
 
     sf = load_optional(structure_file)
-    result = run_book(book, policy.with_(corrections=sf.digest()) if sf else policy, structure_file=sf)
+    result = run_book(
+        book, policy.with_(corrections=sf.digest()) if sf else policy, structure_file=sf, workers=workers
+    )
     warnings = result.book.diagnostics.warnings
     if out is None:
         print_warnings(warnings, where="run with -o to keep them all in the manifest")
@@ -117,7 +129,16 @@ def run(
     return 0
 
 
-def _batch(book_dir: str, out: str | None, fmt: str | None, workers: int | None, policy: Policy) -> int:
+def _batch(
+    book_dir: str,
+    out: str | None,
+    fmt: str | None,
+    workers: int | None,
+    policy: Policy,
+    engine: str = "local",
+    ray_address: str | None = None,
+    dataset: str | None = None,
+) -> int:
     """Hand a folder to the batch runner (imported only here: single books never need it)."""
     if out is None or not out.strip():
         raise UsageError("batch mode (BOOK is a folder) needs -o OUTDIR")
@@ -129,4 +150,10 @@ def _batch(book_dir: str, out: str | None, fmt: str | None, workers: int | None,
         if exc.name != "chunking.batch":
             raise
         raise UsageError(f"{book_dir} is a folder, and batch mode is not available in this version") from None
+    if engine == "ray":
+        from ..batch.ray_engine import run_batch_ray
+
+        return run_batch_ray(book_dir, out, policy, format_for_path(None, fmt), workers, ray_address, dataset)
+    if ray_address is not None or dataset is not None:
+        raise UsageError("--ray-address and --dataset need --engine ray")
     return run_batch(book_dir, out, policy, format_for_path(None, fmt), workers)

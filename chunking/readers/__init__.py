@@ -12,12 +12,13 @@ SUPPORTED_EXTENSIONS = (".pdf", ".epub", ".txt", ".md")
 __all__ = ["OutlineEntry", "RawBook", "RawPage", "SUPPORTED_EXTENSIONS", "read_raw"]
 
 
-def read_raw(data: bytes, name: str) -> RawBook:
+def read_raw(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
     """Read a book's bytes with the reader its file extension names.
 
     Args:
         data (bytes): the whole file.
         name (str): the file name (only its extension and stem are used).
+        workers (int | None): PDF: processes that extract page text (``read_pdf``).
 
     Raises:
         UnreadableInputError: empty file, unsupported extension, or the reader refused the file.
@@ -32,7 +33,7 @@ def read_raw(data: bytes, name: str) -> RawBook:
     if not data:
         raise UnreadableInputError(f"{name}: the file is empty (0 bytes)")
     try:
-        book = _read(data, name, suffix)
+        book = _read(data, name, suffix, workers)
     except RecursionError:
         # NOTE: a hostile file can nest (outline, navigation lists) past Python's stack.
         raise UnreadableInputError(f"{name}: the file nests too deeply to read; refused") from None
@@ -43,11 +44,11 @@ def read_raw(data: bytes, name: str) -> RawBook:
     return book
 
 
-def _read(data: bytes, name: str, suffix: str) -> RawBook:
+def _read(data: bytes, name: str, suffix: str, workers: int | None) -> RawBook:
     if suffix == ".pdf":
         from .pdf import read_pdf
 
-        return read_pdf(data, name)
+        return read_pdf(data, name, workers=workers)
     if suffix == ".epub":
         from .epub import read_epub
 

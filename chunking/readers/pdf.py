@@ -11,12 +11,19 @@ the file; nothing here can hang on hostile bytes (the header is checked before M
 from __future__ import annotations
 
 import math
+import os
 import re
-from pathlib import PurePath
+import select
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path, PurePath
 
 import pymupdf
 
 from ..errors import UnreadableInputError
+from ..cores import resolve_workers
 from .raw import OutlineEntry, RawBook, RawPage
 
 _PDF_MAGIC = b"%PDF-"
@@ -35,12 +42,15 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
-def read_pdf(data: bytes, name: str) -> RawBook:
+def read_pdf(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
     """Read a PDF's pages, labels, outline and title.
 
     Args:
         data (bytes): the whole file.
         name (str): the file name, used in messages and as the fallback title.
+        workers (int | None): processes that extract page text (``chunking.cores``): None: two
+            for ``PARALLEL_MIN_PAGES`` pages and more on a machine with two cores; 1: this
+            process only. The pages do not depend on it.
 
     Returns:
         RawBook: format ``"pdf"``; ``pdf`` holds the open document so structure detection can
@@ -70,12 +80,14 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     if doc.page_count == 0:
         raise UnreadableInputError(f"{name}: the PDF has no pages")
     try:
-        pages = _read_pages(doc)
+        pages, messages, repaired = _read_pages(
+            doc, data, resolve_workers(workers, doc.page_count, PARALLEL_MIN_PAGES)
+        )
         outline = _read_outline(doc)
     except Exception as exc:
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
 
-    warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True))
+    warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True) + messages, repaired)
     without_text = sum(1 for p in pages if not p.has_text_layer)
     if all(not p.text.strip() for p in pages):
         raise UnreadableInputError(
@@ -91,7 +103,7 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     )
 
 
-def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[str]:
+def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str, repaired: bool = False) -> list[str]:
     """Warnings for a damaged file: MuPDF repaired it, or a page object is not a page.
 
     NOTE: MuPDF rebuilds a broken cross-reference table and shows a page whose object is
@@ -99,7 +111,7 @@ def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[
     tells. Such a page's text is lost, so it is named, not passed off as a blank page.
     """
     warnings: list[str] = []
-    if doc.is_repaired or "repair" in messages:
+    if doc.is_repaired or repaired or "repair" in messages:
         warnings.append("the PDF is damaged (MuPDF had to repair it); some text may be missing")
     broken = [p.number for p in pages if not p.text.strip() and not _is_page_object(doc, p.number - 1)]
     if broken:
@@ -131,16 +143,15 @@ def _labels(doc: pymupdf.Document) -> list[str]:
     return [pymupdf.utils.get_label_pno(i, rules) or "" for i in range(doc.page_count)]
 
 
-def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
-    pages = []
+def _read_pages(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[RawPage], str, bool]:
+    """Every page (``_read_texts``), with MuPDF's messages and repair flag from a helper."""
     labels = _labels(doc)
-    for index, page in enumerate(doc):
-        text = page.get_text()
-        # NOTE: a page without text is "without a text layer" only when it shows something
-        # (an image); a blank separator page is just empty.
-        has_layer = bool(text.strip()) or not page.get_images(full=False)
-        pages.append(RawPage(number=index + 1, label=labels[index], text=text, has_text_layer=has_layer))
-    return pages
+    texts, messages, repaired = _read_texts(doc, data, workers)
+    pages = [
+        RawPage(number=index + 1, label=labels[index], text=text, has_text_layer=has_layer)
+        for index, (text, has_layer) in enumerate(texts)
+    ]
+    return pages, messages, repaired
 
 
 def _read_outline(doc: pymupdf.Document) -> list[OutlineEntry]:
@@ -181,3 +192,178 @@ def _title(doc: pymupdf.Document, name: str) -> str:
 def _one_line(exc: Exception) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text[:200]
+
+
+PARALLEL_MIN_PAGES = 48
+"""Automatic mode reads PDFs of fewer pages in this process only: a helper process costs about
+0.1 s of the other core to start (interpreter + PyMuPDF), more than it would save there."""
+_HELPER_MAX_PAGE_BYTES = 1 << 28
+"""Largest page text (UTF-8 bytes) accepted from the helper; anything odd and the parent reads
+the pages itself."""
+_HEADER = struct.Struct("!QII")  # parent → helper: PDF bytes, first page it may take, page count
+_FRAME = struct.Struct("!IBQ")  # helper → parent: page index, has a text layer, UTF-8 bytes
+_DONE = 0xFFFFFFFF
+"""Page index of the helper's last frame: its repair flag and MuPDF's message log."""
+
+
+def _page_text(page: pymupdf.Page) -> tuple[str, bool]:
+    """A page's plain text and whether it has a text layer.
+
+    NOTE: a page without text is "without a text layer" only when it shows something (an image);
+    a blank separator page is just empty.
+    """
+    text = page.get_text()
+    return text, bool(text.strip()) or not page.get_images(full=False)
+
+
+class _Helper:
+    """A helper process that extracts pages from the last one down while this process reads
+    from the first one up; they meet in the middle (``frontier``).
+
+    It is a plain ``python -m chunking.readers.pdf`` child (not multiprocessing), so it never
+    re-runs the caller's ``__main__`` (Streamlit, AppTest); it gets the PDF's bytes on stdin and
+    never shares a PyMuPDF object with this process.
+    """
+
+    def __init__(self, data: bytes, first: int, count: int) -> None:
+        root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        self.count = count
+        self.frontier = count  # pages [frontier, count) are done by the helper
+        self.pages: dict[int, tuple[str, bool]] = {}
+        self.repaired = False
+        self.messages = ""
+        self.ok = False
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "chunking.readers.pdf"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        self.thread = threading.Thread(target=self._run, args=(data, first), daemon=True)
+        self.thread.start()
+
+    def _run(self, data: bytes, first: int) -> None:
+        try:
+            self.proc.stdin.write(_HEADER.pack(len(data), first, self.count))
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+            read = self.proc.stdout.read
+            while True:
+                index, layer, size = _FRAME.unpack(read(_FRAME.size))
+                if size > _HELPER_MAX_PAGE_BYTES:
+                    return
+                payload = read(size)
+                if len(payload) != size:
+                    return
+                if index == _DONE:
+                    self.repaired, self.messages, self.ok = (
+                        bool(layer),
+                        payload.decode("utf-8", "replace"),
+                        True,
+                    )
+                    return
+                if not (first <= index < self.frontier):
+                    return
+                self.pages[index] = (payload.decode("utf-8", "surrogatepass"), bool(layer))
+                self.frontier = index
+        except (OSError, ValueError, struct.error):
+            return  # the helper died or spoke nonsense: the parent reads what is missing
+
+    def finish(self, needed: bool) -> None:
+        """Stop the helper; wait for its last frame when its pages are ``needed``."""
+        if needed:
+            try:
+                self.proc.stdin.write(b"s")
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            self.thread.join(timeout=_HELPER_STOP_TIMEOUT)
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.thread.join()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        if not (needed and self.ok):
+            self.pages = {}
+
+
+_HELPER_STOP_TIMEOUT = 60.0
+"""Seconds to wait for the helper's last frame after asking it to stop (it finishes one page)."""
+
+
+def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[tuple[str, bool]], str, bool]:
+    """Every page's (text, has text layer), MuPDF's messages from a helper, its repair flag.
+
+    With ``workers`` ≥ 2, a helper process reads from the last page down while this one reads
+    from the first up; pages it could not deliver are read here, in order, so an error is raised
+    for the same page as in one process.
+    """
+    count = doc.page_count
+    helper = None
+    if workers >= 2 and count >= 2 and sys.executable:
+        try:
+            helper = _Helper(data, 1, count)
+        except OSError:
+            helper = None
+    texts: dict[int, tuple[str, bool]] = {}
+    index = 0
+    try:
+        while index < count and (helper is None or index < helper.frontier):
+            texts[index] = _page_text(doc[index])
+            index += 1
+    except BaseException:
+        if helper is not None:
+            helper.finish(needed=False)
+        raise
+    if helper is not None:
+        helper.finish(needed=index < count)
+    if helper is not None:
+        texts.update((i, v) for i, v in helper.pages.items() if i >= index)
+    for i in range(count):
+        if i not in texts:
+            texts[i] = _page_text(doc[i])
+    messages, repaired = (helper.messages, helper.repaired) if helper is not None else ("", False)
+    return [texts[i] for i in range(count)], messages, repaired
+
+
+def _serve() -> None:
+    """The helper process: read the PDF from stdin, extract pages downwards until told to stop."""
+    stdin, out = sys.stdin.buffer, sys.stdout.buffer
+
+    def read(n: int) -> bytes:
+        chunks, got = [], 0
+        while got < n:
+            part = os.read(stdin.fileno(), min(n - got, 1 << 20))
+            if not part:
+                raise EOFError
+            chunks.append(part)
+            got += len(part)
+        return b"".join(chunks)
+
+    size, first, count = _HEADER.unpack(read(_HEADER.size))
+    data = read(size)
+    pymupdf.TOOLS.mupdf_warnings(reset=True)
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    try:
+        for index in range(count - 1, first - 1, -1):
+            if select.select([stdin.fileno()], [], [], 0)[0]:
+                break  # the parent reached this page: stop
+            text, layer = _page_text(doc[index])
+            payload = text.encode("utf-8", "surrogatepass")
+            out.write(_FRAME.pack(index, layer, len(payload)) + payload)
+            out.flush()
+    except Exception:  # noqa: BLE001 - the parent reads this page itself and reports it
+        pass
+    log = pymupdf.TOOLS.mupdf_warnings(reset=True).encode("utf-8", "replace")
+    out.write(_FRAME.pack(_DONE, bool(doc.is_repaired), len(log)) + log)
+    out.flush()
+
+
+if __name__ == "__main__":
+    _serve()
