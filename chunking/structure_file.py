@@ -27,6 +27,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from .atomic import atomic_write
 from .errors import UnreadableInputError
 from .models import HEADING_KINDS, Book, Heading
 from .rules import PageIndex
@@ -605,10 +606,9 @@ def check_target(out: str | os.PathLike, book: str | os.PathLike, option: str) -
 
 def save_structure(obj: dict[str, Any], out: str | os.PathLike) -> None:
     """Write a structure file atomically (temp file + rename; nothing left on failure)."""
-    from .export import _atomic_write
 
     text = json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
-    _atomic_write(Path(out), lambda fh: fh.write(text.encode("utf-8")))
+    atomic_write(Path(out), lambda fh: fh.write(text.encode("utf-8")))
 
 
 def toc_entries(book: Book) -> list[list[Any]]:
@@ -635,8 +635,6 @@ def write_pdf_outline(book_path: str | os.PathLike, book: Book, out: str | os.Pa
     """
     import pymupdf
 
-    from .export import _atomic_write
-
     with open(book_path, "rb") as fh:
         data = fh.read()
     if hashlib.sha256(data).hexdigest() != book.sha256:
@@ -651,5 +649,5 @@ def write_pdf_outline(book_path: str | os.PathLike, book: Book, out: str | os.Pa
             doc.close()
     except (RuntimeError, ValueError) as exc:
         raise StructureFileError(f"{book_path}: PyMuPDF cannot write its outline: {exc}") from None
-    _atomic_write(Path(out), lambda fh: fh.write(payload))
+    atomic_write(Path(out), lambda fh: fh.write(payload))
     return len(entries)
