@@ -177,9 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("evaluate", help="self-retrieval evaluation per policy (no LLM)")
+    p = sub.add_parser("evaluate", help="evaluation per policy × retriever (no LLM)")
     p.add_argument("book")
     _add_policies_option(p)
+    p.add_argument("--retriever", action="append", choices=RETRIEVERS, help="repeat; default: all three")
+    p.add_argument("--book-index", action="store_true", help="judge with the book's printed index")
     _add_structure_file_option(p)
     p.add_argument("-n", type=int, default=200)
     p.add_argument("-k", type=int, default=5)

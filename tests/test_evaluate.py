@@ -116,3 +116,25 @@ def test_query_drops_stop_words_and_a_share_of_the_rest_keeping_order():
     assert query == [w for w in content if w in query]              # a subsequence, in order
     assert len(query) == len(content) - int(len(content) * DROP_SHARE)
     assert make_query(sentence, seed=0, key=7) == " ".join(query)   # deterministic
+
+
+def test_evaluate_book_index_reports_entries_parsed_and_mapped_and_scores_per_retriever():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from chunking.ingest import load_book
+    from chunking.retrieval.book_index import parse_book_index
+
+    root = Path(__file__).resolve().parent.parent
+    book = root / "sample_books" / "r-intro.pdf"
+    out = subprocess.run([sys.executable, "-m", "chunking", "evaluate", str(book), "--book-index", "--json",
+                          "--retriever", "bm25", "--retriever", "hybrid", "--policy", "strategy=section"],
+                         capture_output=True, text=True, timeout=180, cwd=root)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    parsed = parse_book_index(load_book(book))
+    assert report["entries_parsed"] == len(parsed.entries) and report["entries_mapped"] == len(parsed.mapped)
+    assert [(r["policy"], r["retriever"]) for r in report["scores"]] == [("section", "bm25"), ("section", "hybrid")]
+    assert all(0 < r["recall_at_k"] <= 1 and 0 < r["ndcg_at_10"] <= 1 for r in report["scores"])

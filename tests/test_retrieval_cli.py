@@ -17,7 +17,8 @@ pytestmark = pytest.mark.slow
 BOOK = str(sample_book("r-intro.pdf"))
 LOCATE_KEYS = {"found", "score", "char_start", "char_end", "page_start", "page_end", "page_label_start",
                "page_label_end", "chapter", "section", "chunks"}
-EVAL_KEYS = {"policy", "n", "k", "hit_at_k", "chapter_precision_at_k", "iou", "precision", "recall"}
+EVAL_KEYS = {"policy", "retriever", "zone", "n", "k", "hit_at_k", "mrr", "chapter_precision_at_k",
+             "chapter_purity", "tokens_per_hit", "iou", "precision", "recall"}
 POLICIES = ["--policy", "strategy=fixed-window",
             "--policy", "strategy=chapter-window,max_tokens=256,overlap_tokens=32"]
 
@@ -73,7 +74,7 @@ def test_search_returns_the_chunk_holding_a_unique_phrase_first_under_every_poli
     assert code == 0
     assert len(out) == 2
     for entry in out:
-        assert set(entry) == {"policy", "hits"}
+        assert set(entry) == {"policy", "retriever", "hits"}
         top = entry["hits"][0]
         assert set(top) == {"id", "score", "page_start", "page_end", "chapter", "crosses_chapter"}
         assert top["score"] >= max(h["score"] for h in entry["hits"])
@@ -83,14 +84,16 @@ def test_search_returns_the_chunk_holding_a_unique_phrase_first_under_every_poli
 
 
 def test_evaluate_json_is_deterministic_for_a_seed(capsys):
-    argv = ["evaluate", BOOK, "-n", "40", "-k", "3", "--seed", "7", "--json", *POLICIES]
+    argv = ["evaluate", BOOK, "-n", "40", "-k", "3", "--seed", "7", "--json", "--retriever", "bm25", *POLICIES]
     code, first = run_json(capsys, *argv)
     _, second = run_json(capsys, *argv)
     assert code == 0 and first == second
-    assert [set(row) for row in first] == [EVAL_KEYS, EVAL_KEYS]
+    assert [set(row) for row in first] == [EVAL_KEYS] * 4          # 2 policies × (random, boundary)
+    assert [row["zone"] for row in first] == ["random", "boundary"] * 2
     for row in first:
         assert row["n"] == 40 and row["k"] == 3
-        assert all(0.0 <= row[m] <= 1.0 for m in EVAL_KEYS - {"policy", "n", "k"})
+        assert all(0.0 <= row[m] <= 1.0 for m in EVAL_KEYS - {"policy", "retriever", "zone", "n", "k",
+                                                              "tokens_per_hit"})
 
 
 MISSING = "no/such/book.pdf"
