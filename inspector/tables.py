@@ -6,13 +6,26 @@ text as text, so book content needs no escaping here.
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Sequence
 
 import pandas as pd
 
 from chunking.models import Book, Chunk
 
-CHUNK_COLUMNS = ("order", "pages", "labels", "chapter", "section", "tokens", "end_reason", "start_of_text")
+CHUNK_COLUMNS = (
+    "order",
+    "pages",
+    "labels",
+    "chapter",
+    "section",
+    "tokens",
+    "end_reason",
+    "start_of_text",
+    "id",
+)
+"""Columns of the Chunks page's table; ``id`` is the full chunk id (never shortened)."""
 
 
 def _span(a: object, b: object) -> str:
@@ -21,7 +34,7 @@ def _span(a: object, b: object) -> str:
 
 def chunk_table(chunks: Sequence[Chunk], *, preview_chars: int = 90) -> pd.DataFrame:
     """One row per chunk: order, physical pages, printed labels, chapter, section, tokens,
-    end reason and the start of its text (whitespace collapsed)."""
+    end reason, the start of its text (whitespace collapsed) and its full id."""
     return pd.DataFrame(
         {
             "order": [c.order for c in chunks],
@@ -32,9 +45,61 @@ def chunk_table(chunks: Sequence[Chunk], *, preview_chars: int = 90) -> pd.DataF
             "tokens": [c.token_count for c in chunks],
             "end_reason": [c.end_reason for c in chunks],
             "start_of_text": [" ".join(c.text[: preview_chars * 2].split())[:preview_chars] for c in chunks],
+            "id": [c.id for c in chunks],
         },
         columns=list(CHUNK_COLUMNS),
     )
+
+
+def page_rows(frame: pd.DataFrame, page: int, rows: int) -> pd.DataFrame:
+    """Rows of table page ``page`` (1-based; clamped to the first and last page), ``rows`` per page.
+
+    Args:
+        frame (pd.DataFrame): the whole table.
+        page (int): the page to show.
+        rows (int): rows per page (at least 1).
+
+    Returns:
+        pd.DataFrame: at most ``rows`` rows, in order; every row is on exactly one page.
+    """
+    rows = max(1, rows)
+    last = max(1, -(-len(frame) // rows))
+    page = min(max(page, 1), last)
+    return frame.iloc[(page - 1) * rows : page * rows]
+
+
+def export_preview(data: bytes, fmt: str, rows: int) -> pd.DataFrame:
+    """The first ``rows`` records of an export as a table (JSONL/LangChain: one JSON object per
+    line, nested fields as JSON text; CSV: its columns; Parquet: its columns).
+
+    Args:
+        data (bytes): the exported file, as ``chunking.export.render`` made it.
+        fmt (str): ``jsonl``, ``langchain``, ``csv`` or ``parquet``.
+        rows (int): how many records to show.
+
+    Returns:
+        pd.DataFrame: one row per record; cell values as the file holds them.
+    """
+    if fmt == "parquet":
+        return pd.read_parquet(io.BytesIO(data)).head(rows)
+    if fmt == "csv":
+        return pd.read_csv(io.BytesIO(data), nrows=rows, dtype=str, keep_default_na=False)
+    records = []
+    for line in data.decode("utf-8").splitlines()[:rows]:
+        obj = json.loads(line)
+        flat: dict[str, object] = {}
+        for k, v in obj.items():
+            if isinstance(v, dict):  # LangChain's metadata: one column per key
+                flat.update({f"{k}.{kk}": _cell(vv) for kk, vv in v.items()})
+            else:
+                flat[k] = _cell(v)
+        records.append(flat)
+    return pd.DataFrame(records)
+
+
+def _cell(value: object) -> object:
+    """Lists and dicts as compact JSON text, so a table cell shows exactly what the file holds."""
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value
 
 
 def filter_chunks(

@@ -1,18 +1,23 @@
-"""App stage (views): the Streamlit blocks pages share — book summary and one chunk's detail.
+"""App stage (views): the Streamlit blocks pages share — the current-book header, book summary,
+paged tables and one chunk's detail.
 
 Pages stay thin by calling these. Untrusted text (book content, file names, titles, warnings)
-only reaches the screen through ``st.html`` after ``inspector.render`` escaped it, or through
-``st.dataframe``/``st.code``, which show text as text; never through Markdown.
+only reaches the screen through ``st.html`` after ``html.escape``/``inspector.render`` escaped it,
+through Markdown after ``inspector.safe.md``, or through ``st.dataframe``/``st.code``, which show
+text as text.
 """
 
 from __future__ import annotations
 
 import html
+import math
 
+import pandas as pd
 import streamlit as st
 
 from chunking import rules
-from chunking.models import Heading
+from chunking.models import Book, Heading
+from chunking.readers.text import PAGE_CHARS
 from inspector import pdfview, render, safe, state, tables
 from inspector.state import AppRun
 
@@ -26,6 +31,9 @@ END_REASON_TEXT = {
     "paragraph": "a token-limited window was snapped back to the last paragraph end",
 }
 """Plain-language explanation of each end reason, shown in the chunk detail."""
+
+TABLE_ROWS = 25
+"""Rows per page of a long table: the table is as tall as its rows, so no empty scroll box."""
 
 
 def heading_label(h: Heading) -> str:
@@ -65,7 +73,7 @@ def clicked_chunk(event: object) -> int | None:
 
 
 def chunk_page(title: str) -> AppRun:
-    """Frame of a page that shows the current chunks: config, shared sidebar, cached run, heading.
+    """Frame of a page that shows the current chunks: config, shared sidebar, cached run, header.
 
     Stops the page with an info box when the book produced no chunks (it has no text).
 
@@ -81,23 +89,101 @@ def chunk_page(title: str) -> AppRun:
     if not run.chunks:
         st.info("This book produced no chunks (it has no text).")
         st.stop()
+    if title == "Boundaries":
+        follow_chapter_jump(run)
     return run
 
 
-def book_heading(run: AppRun) -> None:
-    """The book's title and file name (escaped: both come from the file)."""
-    st.html(
-        f"<h3 style='margin:0'>{html.escape(run.book.title)}</h3>"
-        f"<div style='color:#666'>{html.escape(run.source.name)} · {run.book.format.upper()} · "
-        f"book id {run.book.book_id}</div>"
+def follow_chapter_jump(run: AppRun) -> None:
+    """After "Jump to a chapter start", a new policy opens the first chunk that crosses that
+    start (else the first chunk at it), so the detail follows the table instead of keeping a chunk
+    of the old chunk set (the README walkthrough, step 5)."""
+    fences = rules.fence_headings(run.book)
+    k = st.session_state.get("bnd_chapter")
+    if k is None or not 0 <= k < len(fences):
+        return
+    seen = st.session_state.get("bnd_followed")
+    st.session_state["bnd_followed"] = now = (run.source.sha256, state.policy_items(run.policy), k)
+    if seen is None or seen[2] != k or seen == now:
+        return  # the jump itself chose the chunk (or nothing changed)
+    around = tables.chunks_at(run.chunks, fences[k].char_offset)
+    if len(around):
+        crossing = around[around["where"] == "crosses"]
+        st.session_state["bnd_chunk"] = int((crossing if len(crossing) else around)["order"].iloc[0])
+
+
+def page_note(book: Book) -> str:
+    """What one "page" of ``book`` is: physical PDF pages, EPUB print pages, or synthetic pages."""
+    n = len(book.pages)
+    synthetic = sum(p.synthetic for p in book.pages)
+    if book.format == "pdf":
+        return f"{n} pages (the PDF's physical pages)"
+    if synthetic == n:
+        return (
+            f"{n} pages, synthetic: the file has no printed pages, so the reader cut its text into "
+            f"pages of about {PAGE_CHARS:,} characters at paragraph ends"
+        )
+    if synthetic == 0:
+        return f"{n} pages (the EPUB's print-page markers)"
+    return (
+        f"{n} pages: {n - synthetic} from the EPUB's print-page markers, {synthetic} synthetic "
+        f"(about {PAGE_CHARS:,} characters each)"
     )
 
 
+def book_heading(run: AppRun) -> None:
+    """The current-book header every page shows: title, file name (sample or upload), format, pages
+    and what a page is, and the structure source (all escaped: they come from the file)."""
+    book, src = run.book, run.source
+    diag = book.diagnostics
+    structure = f"structure: {diag.structure_source}"
+    if run.policy.structure != diag.structure_source:
+        structure += f" (policy: {run.policy.structure})"
+    if run.structure_ops:
+        structure += f", {len(run.structure_ops)} correction(s) applied"
+    facts = [
+        f"{src.name} ({'bundled sample' if src.is_sample else 'uploaded'})",
+        book.format.upper(),
+        page_note(book),
+        structure,
+        f"book id {book.book_id}",
+    ]
+    st.html(
+        "<div class='current-book' style='border-left:4px solid #4c78a8;padding:0.2rem 0.8rem'>"
+        "<div style='color:#666;font-size:0.8rem'>Current book</div>"
+        f"<h3 style='margin:0'>{html.escape(book.title)}</h3>"
+        f"<div class='current-book-facts' style='color:#444'>{html.escape(' · '.join(facts))}</div></div>"
+    )
+
+
+def paged_table(frame: pd.DataFrame, *, key: str, rows: int = TABLE_ROWS, **kwargs: object) -> pd.DataFrame:
+    """Show ``frame`` as tall as its rows, ``rows`` at a time with a page box when it is longer.
+
+    Args:
+        frame (pd.DataFrame): the table.
+        key (str): the dataframe's widget key; the page box is ``<key>_page``.
+        rows (int): rows per page. Defaults to ``TABLE_ROWS``.
+        **kwargs: passed to ``st.dataframe`` (``column_config``, ``on_select``, …).
+
+    Returns:
+        pd.DataFrame: the rows shown.
+    """
+    pages = max(1, math.ceil(len(frame) / rows))
+    page = 1
+    if pages > 1:
+        left, right = st.columns([1, 3], vertical_alignment="bottom")
+        page = int(left.number_input(f"Table page (1–{pages})", 1, pages, key=f"{key}_page"))
+        right.caption(f"Rows {(page - 1) * rows + 1}–{min(page * rows, len(frame))} of {len(frame)}.")
+    shown = tables.page_rows(frame, page, rows)
+    st.dataframe(shown, hide_index=True, key=key, height="content", **kwargs)
+    return shown
+
+
 def summary(run: AppRun) -> None:
-    """Metrics, detected structure and diagnostics of the current book under the current policy."""
+    """Header, metrics, detected structure and diagnostics of the current book under the policy."""
     book_heading(run)
     cols = st.columns(5)
-    cols[0].metric("Pages", len(run.book.pages))
+    cols[0].metric("Pages", len(run.book.pages), help=page_note(run.book))
     cols[1].metric(
         "Chapters",
         len(rules.chapter_headings(run.book)),
@@ -116,7 +202,7 @@ def summary(run: AppRun) -> None:
         f"Source used: {diag.structure_source}. Outline entries: {diag.outline_entries} "
         f"({diag.outline_entries_repaired} repaired, {diag.outline_entries_dropped} dropped)."
     )
-    st.dataframe(tables.structure_table(run.book), hide_index=True, key="home_structure")
+    paged_table(tables.structure_table(run.book), key="home_structure")
     st.subheader("Diagnostics")
     for warning in diag.warnings:
         st.html(
@@ -128,6 +214,7 @@ def summary(run: AppRun) -> None:
         {"fact": list(facts), "value": [str(v) for v in facts.values()]},
         hide_index=True,
         key="home_diagnostics",
+        height="content",
     )
 
 
@@ -145,18 +232,20 @@ def chunk_detail(run: AppRun, i: int) -> None:
     meta["heading_path"] = " › ".join(c.heading_path)
     left, right = st.columns([1, 2])
     left.dataframe(
-        {"field": list(meta), "value": [str(v) for v in meta.values()]}, hide_index=True, key="bnd_meta"
+        {"field": list(meta), "value": [str(v) for v in meta.values()]},
+        hide_index=True,
+        key="bnd_meta",
+        height="content",
+        column_config={"value": st.column_config.TextColumn("value", width="large")},
     )
     left.html(
         f"<p><b>Why it ended:</b> {html.escape(END_REASON_TEXT.get(c.end_reason, c.end_reason))}.</p>"
-        "<p><mark class='ov-prev' style='background:#ffe08a'>yellow</mark> = shared with the previous "
-        "chunk, <mark style='background:#a6d8ff'>blue</mark> = shared with the next; grey = text "
-        "just outside the chunk; ⟦ ⟧ = the chunk's edges.</p>"
+        f"<p>{render.OVERLAP_LEGEND_HTML}</p>"
     )
     with right:
         st.html(render.chunk_detail_html(run.book.text, chunks, i))
     if run.book.format == "pdf":
-        st.caption("The chunk on its printed page(s): green = chunk text, orange = overlap with a neighbour.")
+        st.caption(f"The chunk on its printed page(s): {render.PAGE_IMAGE_LEGEND}.")
         overlaps = [(s + c.char_start, e + c.char_start) for s, e, _ in render.overlap_spans(chunks, i)]
         cols = st.columns(min(3, c.page_end - c.page_start + 1))
         for k, number in enumerate(range(c.page_start, c.page_end + 1)):

@@ -1,4 +1,5 @@
-"""Chunks: every chunk in one table, filtered by chapter, end reason, token count and text."""
+"""Chunks: every chunk in one table, filtered by chapter, end reason, token count and text; the
+table is paged (as tall as its rows) and a selected row shows its full id with a copy button."""
 
 import streamlit as st
 
@@ -21,9 +22,19 @@ shown = tables.filter_chunks(
     run.chunks, chapters=chosen_chapters, end_reasons=chosen_reasons, tokens=token_range, query=query
 )
 st.metric("Chunks shown", f"{len(shown)} of {len(run.chunks)}")
-st.dataframe(
+rows = views.paged_table(
     tables.chunk_table(shown),
-    hide_index=True,
     key="chk_table",
-    column_config={"start_of_text": st.column_config.TextColumn("start of text", width="large")},
+    on_select="rerun",
+    selection_mode="single-row",
+    column_config={
+        "start_of_text": st.column_config.TextColumn("start of text", width="large"),
+        "id": st.column_config.TextColumn("id", help="The full chunk id: select a row to copy it."),
+    },
 )
+picked = st.session_state.get("chk_table", {}).get("selection", {}).get("rows", [])
+if picked and picked[0] < len(rows):
+    st.caption(f"Chunk {int(rows['order'].iloc[picked[0]])}: its full id (copy button on the right)")
+    st.code(rows["id"].iloc[picked[0]], language=None)
+else:
+    st.caption("Select a row (the box at its left) to copy its full id.")

@@ -1,18 +1,22 @@
 """Export: the chunk files and manifest exactly as ``python -m chunking chunk`` writes them for the
-same book and policy, with a preview of the first rows."""
+same book and policy, a table of each file's first rows, and a message after each download."""
 
-import io
-
-import pandas as pd
 import streamlit as st
 
 from chunking import export
-from inspector import state, views
+from inspector import tables, views
+from inspector.safe import md
 
-st.set_page_config(page_title="Export · Book Chunk Inspector", layout="wide")
-policy = state.sidebar_policy()
-run = state.current_run(policy)
-views.book_heading(run)
+PREVIEW_ROWS = 5
+"""Records shown in each format's preview table."""
+FORMATS = {
+    "jsonl": ("JSONL", "application/jsonl"),
+    "csv": ("CSV", "text/csv"),
+    "parquet": ("Parquet", "application/vnd.apache.parquet"),
+    "langchain": ("LangChain JSONL", "application/jsonl"),
+}
+
+run = views.chunk_page("Export")
 report = run.report
 if report.ok:
     st.success(f"Validation passed: {len(run.chunks)} chunks hold rules 1–7.")
@@ -20,16 +24,28 @@ else:
     st.error(f"Validation failed: rule {report.rule} at chunk {report.chunk_order}.")
     st.code(report.message, language=None)
 
-FORMATS = {
-    "jsonl": ("JSONL", "application/jsonl"),
-    "csv": ("CSV", "text/csv"),
-    "parquet": ("Parquet", "application/vnd.apache.parquet"),
-    "langchain": ("LangChain JSONL", "application/jsonl"),
-}
+
+def downloaded(name: str, size: int) -> None:
+    """Remember the download so the page confirms it (toast and message) on the rerun it starts."""
+    st.session_state["exp_downloaded"] = (name, size)
+
+
+if "exp_downloaded" in st.session_state:
+    name, size = st.session_state.pop("exp_downloaded")
+    st.toast(f"Downloaded {md(name)} ({size:,} bytes)", icon="✅")
+    st.info(f"Downloaded {md(name)} ({size:,} bytes): the same bytes `python -m chunking chunk` writes.")
+
 cols = st.columns(len(FORMATS) + 1)
 for col, (fmt, (label, mime)) in zip(cols, FORMATS.items()):
+    data = run.export_bytes(fmt)
     col.download_button(
-        f"⬇ {label}", run.export_bytes(fmt), file_name=run.export_name(fmt), mime=mime, key=f"exp_{fmt}"
+        f"⬇ {label}",
+        data,
+        file_name=run.export_name(fmt),
+        mime=mime,
+        key=f"exp_{fmt}",
+        on_click=downloaded,
+        args=(run.export_name(fmt), len(data)),
     )
 manifest_fmt = cols[-1].selectbox(
     "Manifest for",
@@ -37,24 +53,22 @@ manifest_fmt = cols[-1].selectbox(
     key="exp_manifest_fmt",
     help="The manifest names its chunk file, as the CLI's does.",
 )
+manifest = run.manifest_bytes(manifest_fmt)
+manifest_name = export.manifest_path(run.export_name(manifest_fmt)).name
 cols[-1].download_button(
     "⬇ Manifest",
-    run.manifest_bytes(manifest_fmt),
+    manifest,
     mime="application/json",
-    file_name=export.manifest_path(run.export_name(manifest_fmt)).name,
+    file_name=manifest_name,
     key="exp_manifest",
+    on_click=downloaded,
+    args=(manifest_name, len(manifest)),
 )
 
 st.subheader("Preview")
+st.caption(f"The first {PREVIEW_ROWS} records of each file, one row per chunk; nested fields as JSON.")
 tabs = st.tabs([label for label, _ in FORMATS.values()] + ["Manifest"])
 for tab, fmt in zip(tabs, FORMATS):
-    data = run.export_bytes(fmt)
-    if fmt == "parquet":
-        tab.dataframe(pd.read_parquet(io.BytesIO(data)).head(5), key="exp_preview_parquet")
-    else:
-        tab.code(
-            "\n".join(data.decode("utf-8").splitlines()[:4]),
-            language="json" if fmt != "csv" else None,
-            wrap_lines=True,
-        )
+    frame = tables.export_preview(run.export_bytes(fmt), fmt, PREVIEW_ROWS)
+    tab.dataframe(frame, hide_index=True, key=f"exp_preview_{fmt}", height="content")
 tabs[-1].json(run.manifest(manifest_fmt), expanded=1)

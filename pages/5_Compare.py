@@ -8,13 +8,14 @@ from chunking.analysis.compare import boundary_diff, policy_label, scorecard_row
 from chunking.errors import PolicyError
 from chunking.models import STRATEGIES
 from chunking.policy import parse_policy
-from inspector import state, views
+from inspector import compare_view, state, views
 from inspector.safe import md
-from inspector.compare_figures import boundary_strips, token_histograms
+from inspector.compare_figures import token_histograms
 
 st.set_page_config(page_title="Compare · Book Chunk Inspector", layout="wide")
 base = state.sidebar_policy()
 st.title("Compare policies")
+views.book_heading(state.current_run(base))  # the book is read here once, shared by every policy
 count = st.radio(
     "Policies",
     (2, 3),
@@ -23,7 +24,7 @@ count = st.radio(
     key="cmp_count",
     help="Each policy starts from the sidebar's policy; set its strategy and sizes here.",
 )
-policies, errors = [], []
+policies, errors, slots = [], [], []
 for i, col in enumerate(st.columns(count)):
     col.markdown(f"**P{i + 1}**")
     strategy = col.selectbox("Strategy", STRATEGIES, index=i, key=f"cmp_strategy_{i}")
@@ -35,6 +36,7 @@ for i, col in enumerate(st.columns(count)):
         placeholder="snap=sentence,fence=section",
         help="key=value pairs of policy fields; unnamed fields keep the sidebar's.",
     )
+    slots.append(col.empty())
     try:
         spec = f"strategy={strategy},max_tokens={size},overlap_tokens={overlap},{extra}"
         policies.append(parse_policy(spec, base))
@@ -45,13 +47,12 @@ for message in errors:
 if errors:
     st.stop()
 
-runs = [state.current_run(p) for p in policies]
-views.book_heading(runs[0])
 labels = [f"P{i + 1}: {policy_label(p)}" for i, p in enumerate(policies)]
+runs = compare_view.run_policies(policies, labels, slots)
 st.subheader("Scorecard")
 rows = scorecard_rows([r.score for r in runs], mark=" ★")
 table = pd.DataFrame([cells for _, cells in rows], index=[key for key, _ in rows], columns=labels)
-st.dataframe(table, key="cmp_scorecard", height=35 * len(rows) + 40)
+st.dataframe(table, key="cmp_scorecard", height="content")
 st.caption(
     "★ = the better value of the row (rows without a better direction are unmarked). Pk, WindowDiff "
     "and boundary recall compare chunk starts with the detected chapter and section starts."
@@ -62,9 +63,9 @@ for label, run in zip(labels, runs):
 
 st.subheader("Boundaries on one page axis")
 n_pages = max(len(runs[0].book.pages), 1)
-lo, hi = st.slider("Pages", 1, n_pages + 1, (1, n_pages + 1), key="cmp_pages")
+lo, hi = st.slider("Pages", 1, n_pages, (1, n_pages), key="cmp_pages", help="Zoom to this page range.")
+compare_view.show_strips(runs, labels, (lo, hi + 1))
 sets = [(label, run.chunks) for label, run in zip(labels, runs)]
-state.show_fig(boundary_strips(runs[0].book, sets, page_range=(lo, hi)), key="cmp_strips")
 
 st.subheader("Boundary diff against P1")
 half = max(1, policies[0].max_tokens // 2)
@@ -81,7 +82,7 @@ diffs = {
     for label, run in zip(labels[1:], runs[1:])
     if run.policy.encoding == policies[0].encoding
 }
-st.dataframe(pd.DataFrame.from_dict(diffs, orient="index"), key="cmp_diff")
+st.dataframe(pd.DataFrame.from_dict(diffs, orient="index"), key="cmp_diff", height="content")
 st.caption("Boundaries are chunk starts in tokens; policies with another encoding than P1 are left out.")
 
 st.subheader("Chunk sizes")

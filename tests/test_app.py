@@ -15,15 +15,15 @@ import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-import inspector.state
-from chunking import rules
+import inspector.cache
+from chunking import export, rules
 from chunking.analysis.scorecard import scorecard
 from chunking.ingest import load_book
 from chunking.models import END_REASONS
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
-from inspector import figures, tables
+from inspector import figures, tables, views
 
 pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
 
@@ -128,9 +128,13 @@ def test_home_metrics_equal_what_the_core_computes(core_default) -> None:
 def test_home_shows_detected_structure_and_diagnostics(core_default) -> None:
     book = core_default[0]
     at = run_app()
-    structure = at.dataframe[0].value
-    assert list(structure["title"]) == [h.title for h in book.headings]
-    assert list(structure["page"]) == [h.page for h in book.headings]
+    structure = at.dataframe[0].value  # the first table page
+    rows = views.TABLE_ROWS
+    assert list(structure["title"]) == [h.title for h in book.headings[:rows]]
+    assert list(structure["page"]) == [h.page for h in book.headings[:rows]]
+    last = -(-len(book.headings) // rows)
+    at.number_input(key="home_structure_page").set_value(last).run()
+    assert list(at.dataframe[0].value["title"]) == [h.title for h in book.headings[(last - 1) * rows :]]
     facts = dict(zip(at.dataframe[1].value["fact"], at.dataframe[1].value["value"]))
     assert facts["structure_source"] == book.diagnostics.structure_source
 
@@ -144,7 +148,7 @@ def test_changing_max_tokens_rechunks_to_the_cores_count(core_default) -> None:
 
 def test_moving_a_slider_neither_rereads_nor_retokenizes(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = {"load_book": 0, "tokenize": 0}
-    real_load, real_tokenize = inspector.state.load_book, inspector.state.tokenize
+    real_load, real_tokenize = inspector.cache.load_book, inspector.cache.tokenize
 
     def counted_load(*args, **kwargs):  # noqa: ANN002, ANN003
         calls["load_book"] += 1
@@ -154,8 +158,8 @@ def test_moving_a_slider_neither_rereads_nor_retokenizes(monkeypatch: pytest.Mon
         calls["tokenize"] += 1
         return real_tokenize(*args, **kwargs)
 
-    monkeypatch.setattr(inspector.state, "load_book", counted_load)
-    monkeypatch.setattr(inspector.state, "tokenize", counted_tokenize)
+    monkeypatch.setattr(inspector.cache, "load_book", counted_load)
+    monkeypatch.setattr(inspector.cache, "tokenize", counted_tokenize)
     at = run_app()
     for value in (256, 384, 1024):
         at.slider(key="policy_max_tokens").set_value(value).run()
@@ -201,8 +205,82 @@ def test_corrupt_upload_shows_the_readers_one_line_error() -> None:
     assert len(at.error) == 1
     message = at.error[0].value
     assert "broken.pdf" in message and "\n" not in message.strip()
-    at.switch_page(PAGES[2]).run()  # the other pages fall back to the chosen sample
-    assert not at.exception and not at.error and "r-intro.pdf" in html_text(at)
+
+
+def test_a_failed_upload_keeps_its_error_on_every_page_instead_of_another_book() -> None:
+    at = run_app()
+    broken = ("broken[x](y).pdf", b"%PDF-1.7\n%garbage, not a PDF", "application/pdf")
+    at.file_uploader(key="home_upload").set_value(broken).run()
+    for page in [*PAGES, "pages/5_Compare.py"]:
+        at.switch_page(page).run()
+        assert not at.exception, page
+        assert [e.value for e in at.error] == [at.error[0].value] and "broken" in at.error[0].value, page
+        assert "](" not in at.error[0].value  # escaped: the name's Markdown link is inert
+        assert "r-intro" not in html_text(at) and not at.metric, page
+
+
+def test_the_sample_box_names_no_sample_while_an_upload_is_current() -> None:
+    at = run_app()
+    assert at.selectbox(key="home_sample").value == "r-intro.pdf"
+    at.file_uploader(key="home_upload").set_value(("notes.md", b"# One\n\nText.\n", "text/markdown")).run()
+    assert at.selectbox(key="home_sample").value is None
+    assert "notes.md (uploaded)" in html_text(at)
+    at.selectbox(key="home_sample").set_value("lshort.pdf").run()
+    assert not at.exception and "lshort.pdf (bundled sample)" in html_text(at)
+    assert at.selectbox(key="home_sample").value == "lshort.pdf"
+    assert not any(u.value for u in at.get("file_uploader"))  # the uploader was emptied
+
+
+def test_every_page_header_names_the_book_its_format_and_what_a_page_is() -> None:
+    at = run_app()
+    at.file_uploader(key="home_upload").set_value(("notes.txt", ("word " * 3000).encode(), "text/plain")).run()
+    for page in [None, *PAGES, "pages/5_Compare.py", "pages/7_Structure.py"]:
+        if page:
+            at.switch_page(page).run()
+        header = next(e.proto.body for e in at.get("html") if "current-book" in e.proto.body)
+        assert "notes.txt (uploaded)" in header and "TXT" in header, page
+        assert "synthetic" in header and "2,000 characters" in header, page
+        assert "structure: " in header, page
+
+
+def test_home_page_is_named_book_in_the_navigation() -> None:
+    at = run_app()
+    assert at.title[0].value == "Book Chunk Inspector"
+    source = Path(APP).read_text()
+    assert "st.navigation" in source and 'title="Book"' in source
+
+
+def test_max_tokens_number_box_moves_the_slider_and_back(core_default) -> None:
+    _, tokenized, _ = core_default
+    at = run_app()
+    at.number_input(key="policy_max_tokens_box").set_value(300).run()
+    assert at.slider(key="policy_max_tokens").value == 300
+    assert metrics(at)["Chunks"] == str(len(chunk_book(tokenized, Policy(max_tokens=300))))
+    at.slider(key="policy_max_tokens").set_value(256).run()
+    assert at.number_input(key="policy_max_tokens_box").value == 256
+
+
+def test_overlap_of_half_max_tokens_or_more_warns_of_token_inflation() -> None:
+    at = run_app()
+    assert not at.sidebar.warning
+    at.slider(key="policy_overlap_tokens").set_value(256).run()  # max tokens 512
+    assert len(at.sidebar.warning) == 1 and "inflation" in at.sidebar.warning[0].value
+    at.slider(key="policy_overlap_tokens").set_value(248).run()
+    assert not at.sidebar.warning
+
+
+def test_fields_a_strategy_ignores_are_disabled_with_a_note() -> None:
+    at = run_app()
+    assert not at.number_input(key="policy_max_pages").disabled
+    assert at.number_input(key="policy_min_section_tokens").disabled
+    at.selectbox(key="policy_strategy").set_value("fixed-window").run()
+    for key in ("policy_target_pages", "policy_max_pages", "policy_min_section_tokens"):
+        assert at.number_input(key=key).disabled, key
+    assert at.selectbox(key="policy_fence").disabled
+    assert not at.slider(key="policy_max_tokens").disabled
+    assert any("does not use" in c.value and "Max pages" in c.value for c in at.sidebar.caption)
+    at.selectbox(key="policy_strategy").set_value("section").run()
+    assert not at.number_input(key="policy_min_section_tokens").disabled
 
 
 def test_uploaded_book_text_is_escaped_never_rendered_as_html_or_markdown() -> None:
@@ -260,6 +338,20 @@ def test_jump_to_a_chapter_start_zooms_and_lists_the_chunks_around_it(core_defau
     assert at.number_input(key="bnd_chunk").value == around["order"].iloc[0]
 
 
+def test_after_a_chapter_jump_a_new_strategy_opens_the_first_crossing_chunk(core_default) -> None:
+    book, tokenized, _ = core_default
+    fences = rules.fence_headings(book)
+    k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
+    at = run_app(PAGES[0])
+    at.selectbox(key="bnd_chapter").set_value(k).run()
+    at.selectbox(key="policy_strategy").set_value("fixed-window").run()
+    around = tables.chunks_at(chunk_book(tokenized, Policy(strategy="fixed-window")), fences[k].char_offset)
+    crossing = around[around["where"] == "crosses"]
+    assert len(crossing)  # fixed-window cuts through the chapter start
+    assert at.number_input(key="bnd_chunk").value == crossing["order"].iloc[0]
+    assert at.subheader[0].value == f"Chunk {crossing['order'].iloc[0]}"
+
+
 def test_zoom_sets_the_boundaries_page_range() -> None:
     at = run_app(PAGES[0])
     at.slider(key="bnd_range").set_value((10, 20)).run()
@@ -303,18 +395,52 @@ def test_fixed_window_overlap_crosses_chapters() -> None:
 
 def test_chunks_table_filters_by_end_reason_chapter_tokens_and_text(core_default) -> None:
     _, _, chunks = core_default
+    rows = views.TABLE_ROWS
     at = run_app(PAGES[2])
-    assert len(at.dataframe[0].value) == len(chunks)
+    assert metrics(at)["Chunks shown"] == f"{len(chunks)} of {len(chunks)}"
+    assert list(at.dataframe[0].value["order"]) == [c.order for c in chunks[:rows]]
     at.multiselect(key="chk_reasons").set_value(["fence"]).run()
-    assert len(at.dataframe[0].value) == sum(c.end_reason == "fence" for c in chunks)
+    fence = [c.order for c in chunks if c.end_reason == "fence"]
+    assert metrics(at)["Chunks shown"].startswith(f"{len(fence)} of")
+    assert list(at.dataframe[0].value["order"]) == fence[:rows]
     at.multiselect(key="chk_reasons").set_value([]).run()
     chapter = chunks[-1].chapter
     at.multiselect(key="chk_chapters").set_value([chapter]).run()
-    assert list(at.dataframe[0].value["order"]) == [c.order for c in chunks if c.chapter == chapter]
+    assert list(at.dataframe[0].value["order"]) == [c.order for c in chunks if c.chapter == chapter][:rows]
     at.multiselect(key="chk_chapters").set_value([]).run()
     at.text_input(key="chk_query").set_value("regression").run()
     assert list(at.dataframe[0].value["order"]) == [
-        c.order for c in chunks if "regression" in c.text.casefold()]
+        c.order for c in chunks if "regression" in c.text.casefold()][:rows]
+
+
+def test_chunks_table_is_paged_to_its_rows_with_full_ids(core_default) -> None:
+    _, _, chunks = core_default
+    rows = views.TABLE_ROWS
+    at = run_app(PAGES[2])
+    last = -(-len(chunks) // rows)
+    at.number_input(key="chk_table_page").set_value(last).run()
+    table = at.dataframe[0].value
+    assert list(table["order"]) == [c.order for c in chunks[(last - 1) * rows :]]
+    assert list(table["id"]) == [c.id for c in chunks[(last - 1) * rows :]]  # full ids, never cut
+
+
+def test_export_preview_is_a_table_of_the_first_records(core_default) -> None:
+    _, _, chunks = core_default
+    at = run_app(PAGES[3])
+    jsonl, csv, parquet, langchain = (d.value for d in at.dataframe)  # one per format tab
+    for frame in (jsonl, csv, parquet):
+        assert list(frame["id"]) == [c.id for c in chunks[:5]]
+        assert list(frame["text"]) == [c.text for c in chunks[:5]]
+    assert list(langchain["page_content"]) == [c.text for c in chunks[:5]]
+
+
+def test_each_download_is_confirmed_with_a_message() -> None:
+    at = run_app(PAGES[3])
+    assert not at.info
+    at.download_button(key="exp_csv").click().run()
+    assert not at.exception
+    assert any("Downloaded r-intro.csv" in i.value for i in at.info)
+    assert any("Downloaded r-intro.csv" in t.value for t in at.toast)
 
 
 def test_downloads_equal_the_cli_output(tmp_path: Path, downloads: dict[str, bytes]) -> None:
@@ -329,7 +455,11 @@ def test_downloads_equal_the_cli_output(tmp_path: Path, downloads: dict[str, byt
                         "--format", fmt, "--max-tokens", "400"], check=True, cwd=ROOT, capture_output=True)
         assert downloads[name] == out.read_bytes(), fmt
     # The manifest button defaults to the JSONL file's manifest.
-    assert downloads["r-intro.manifest.json"] == (tmp_path / "jsonl" / "r-intro.manifest.json").read_bytes()
+    # Byte for byte but the book's path relative to the output (a download's folder is unknown).
+    cli_manifest = json.loads((tmp_path / "jsonl" / "r-intro.manifest.json").read_text())
+    assert cli_manifest["book"]["relative_path"]
+    cli_manifest["book"]["relative_path"] = None
+    assert downloads["r-intro.manifest.json"].decode() == export.manifest_text(cli_manifest)
     rows = [json.loads(line) for line in downloads["r-intro.jsonl"].decode().splitlines()]
     table = pd.read_parquet(io.BytesIO(downloads["r-intro.parquet"]))
     assert list(table["id"]) == [r["id"] for r in rows]

@@ -123,3 +123,30 @@ def test_compare_page_works_on_every_sample_book(name):
     counts = [str(len(chunk_book(tb, Policy(strategy=s)))) for s in STRATEGIES]
     assert list(scorecard_frame(at).loc["chunks"]) == counts
     assert len(charts(at)) == 2
+
+
+def test_page_slider_runs_over_the_books_pages_only():
+    at = compare_page()
+    n_pages = len(load_book(DEFAULT).pages)
+    slider = at.slider(key="cmp_pages")
+    assert (slider.min, slider.max) == (1, n_pages) and slider.value == (1, n_pages)
+    strips, _ = charts(at)
+    assert strips["layout"]["xaxis"]["range"] == [1, n_pages + 1]  # the last page drawn whole
+    slider.set_value((10, 20))
+    rerun(at)
+    assert charts(at)[0]["layout"]["xaxis"]["range"] == [10, 21]
+
+
+def test_each_policy_reports_its_chunk_count_when_done(tokenized):
+    at = compare_page()
+    done = [c.value for c in at.caption if c.value.startswith("✓")]
+    assert done == [
+        f"✓ {len(chunk_book(tokenized, Policy(strategy=s)))} chunks in " + d.split(" in ")[1]
+        for s, d in zip(STRATEGIES, done)
+    ]
+
+
+def test_the_compare_page_names_the_current_book_in_its_header():
+    at = compare_page()
+    header = next(e.proto.body for e in at.get("html") if "current-book" in e.proto.body)
+    assert "r-intro.pdf (bundled sample)" in header

@@ -1,0 +1,283 @@
+"""App stage (caches): the current book parsed, tokenized and chunked once, shared by every page.
+
+* Parsing is cached per (sha256, structure) in a small process-wide store, with a progress bar;
+  a book that cannot be read is remembered too, so every page shows the same escaped one-line
+  error (and stops) until another book is chosen, without reading the file again.
+* Tokenizing is cached per (sha256, structure, corrections digest, encoding); chunking, scoring,
+  validation and exports per (sha256, policy). Moving a policy slider only re-chunks, and the
+  Compare page's policies reuse the same cached tokenized book and chunk sets as every other page.
+* Cached functions never read widgets.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from chunking import export
+from chunking.analysis.scorecard import scorecard
+from chunking.errors import ChunkingError
+from chunking.ingest import load_book
+from chunking.models import Book, Chunk
+from chunking.policy import Policy
+from chunking.strategies import chunk_book
+from chunking.structure_file import Correction, StructureFileError, apply_corrections, corrections_digest
+from chunking.tokens import TokenizedBook, tokenize
+from chunking.validate import ValidationReport, validate_chunks
+from inspector.book_picker import BookSource, book_source
+from inspector.corrections import corrections, structure_file_of
+from inspector.safe import md
+
+STORE_SIZE = 6
+"""Parsed books kept per process (a 500-page PDF's ``Book`` is a few MB)."""
+
+
+class _BookStore:
+    """A small LRU of parsed books keyed by (sha256, structure), shared by every session, and the
+    one-line errors of books that could not be read.
+
+    # NOTE: not ``st.cache_data`` around ``load_book``: the progress bar must be drawn by the
+    caller, and a cached function may not touch elements created outside it (Streamlit would
+    replay them on every hit). ``st.cache_resource`` holds this store instead, so
+    ``st.cache_resource.clear()`` still empties it.
+    """
+
+    def __init__(self, size: int = STORE_SIZE) -> None:
+        self._items: OrderedDict[tuple[str, str], Book] = OrderedDict()
+        self.errors: dict[tuple[str, str], str] = {}
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> Book | None:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+            return self._items.get(key)
+
+    def put(self, key: tuple[str, str], book: Book) -> None:
+        with self._lock:
+            self._items[key] = book
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _book_store() -> _BookStore:
+    return _BookStore()
+
+
+def _read_error(src: BookSource, exc: Exception) -> str:
+    """The reader's one-line message (a reader bug is still one line, never a traceback)."""
+    if isinstance(exc, ChunkingError):
+        return str(exc).splitlines()[0] if str(exc) else f"{src.name}: could not be read"
+    return f"{src.name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
+
+
+def show_unreadable(src: BookSource, message: str) -> None:
+    """Stop the page on a book that could not be read: the escaped error names it (every page)."""
+    kind = "bundled sample" if src.is_sample else "upload"
+    # NOTE: one container: the Book page draws this in the summary's ``st.empty`` slot.
+    with st.container():
+        st.error(md(message))
+        st.caption(
+            f"The current book ({kind}) could not be read. Pick a sample or upload another book "
+            "on the Book page; every page shows this error until then."
+        )
+    st.stop()
+
+
+def current_book(structure: str | None = None) -> Book:
+    """Parse the current book once per (file sha256, structure), with a progress bar.
+
+    Args:
+        structure (str | None): structure source; defaults to the sidebar policy's.
+
+    Returns:
+        Book: the parsed book. An unreadable book shows the reader's one-line error and stops.
+    """
+    src = book_source()
+    if structure is None:
+        structure = st.session_state.get("policy", Policy()).structure
+    key = (src.sha256, structure)
+    store = _book_store()
+    if key in store.errors:
+        show_unreadable(src, store.errors[key])
+    book = store.get(key)
+    if book is None:
+        bar = st.progress(0.0, text=f"Reading {md(src.name)}…")
+
+        def report(frac: float, msg: str) -> None:
+            bar.progress(min(max(frac, 0.0), 1.0), text=md(msg))
+
+        try:
+            book = load_book(src.data, name=src.name, structure=structure, progress=report)
+        except Exception as exc:  # noqa: BLE001  (see _read_error)
+            bar.empty()
+            store.errors[key] = _read_error(src, exc)
+            show_unreadable(src, store.errors[key])
+        bar.empty()
+        store.put(key, book)
+    return book
+
+
+@st.cache_resource(show_spinner="Tokenizing…", max_entries=8)
+def _tokenized(sha256: str, structure: str, digest: str, encoding: str, _book: Book) -> TokenizedBook:
+    # NOTE: ``digest`` (the corrections') is part of the key: corrections move the fences the
+    # token stream is cut at, so a corrected book has its own tokens.
+    return tokenize(_book, encoding)
+
+
+def corrected_book(book: Book, ops: tuple[Correction, ...], structure: str) -> Book:
+    """``book`` with ``ops`` applied (pure, cached per sha256, structure and digest).
+
+    Raises:
+        StructureFileError: a correction does not apply to this structure.
+    """
+    if not ops:
+        return book
+    key = (book.sha256, f"{structure}#{corrections_digest(ops)}")
+    out = _book_store().get(key)
+    if out is None:
+        # NOTE: named like the downloaded file, so the evidence notes equal the CLI's.
+        out = apply_corrections(book, ops, name=f"{book.source_name}.structure.json")
+        _book_store().put(key, out)
+    return out
+
+
+PolicyItems = tuple[tuple[str, Any], ...]
+
+
+def policy_items(policy: Policy) -> PolicyItems:
+    """A hashable cache key of every field of ``policy``."""
+    return tuple((f.name, getattr(policy, f.name)) for f in fields(Policy))
+
+
+def _policy_of(items: PolicyItems) -> Policy:
+    return Policy(**dict(items))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _chunks(sha256: str, items: PolicyItems, _tokenized: TokenizedBook) -> list[Chunk]:
+    return chunk_book(_tokenized, _policy_of(items))
+
+
+@st.cache_resource(show_spinner="Validating…", max_entries=16)
+def _report(
+    sha256: str, items: PolicyItems, _tokenized: TokenizedBook, _chunks: list[Chunk]
+) -> ValidationReport:
+    return validate_chunks(_chunks, _tokenized, _policy_of(items))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _score(
+    sha256: str, items: PolicyItems, _tokenized: TokenizedBook, _chunks: list[Chunk]
+) -> dict[str, Any]:
+    return scorecard(_chunks, _tokenized, _policy_of(items))
+
+
+@st.cache_data(show_spinner="Exporting…", max_entries=32)
+def _rendered(sha256: str, items: PolicyItems, fmt: str, _chunks: list[Chunk]) -> bytes:
+    return export.render(_chunks, fmt)
+
+
+@dataclass(frozen=True)
+class AppRun:
+    """A book chunked under one policy, as the app shows it.
+
+    Attributes:
+        source (BookSource): the file the book was read from.
+        book (Book): the parsed book (structure corrections applied).
+        tokenized (TokenizedBook): its canonical token stream for ``policy.encoding``.
+        policy (Policy): the policy the chunks were cut with (salted with the corrections).
+        chunks (list[Chunk]): the chunks, in order.
+        structure_ops (tuple[Correction, ...]): the corrections applied.
+    """
+
+    source: BookSource
+    book: Book
+    tokenized: TokenizedBook
+    policy: Policy
+    chunks: list[Chunk]
+    structure_ops: tuple[Correction, ...] = ()
+
+    @property
+    def _items(self) -> PolicyItems:
+        return policy_items(self.policy)
+
+    @property
+    def score(self) -> dict[str, Any]:
+        """``chunking.analysis.scorecard.scorecard`` of the chunks (cached per book and policy)."""
+        return _score(self.source.sha256, self._items, self.tokenized, self.chunks)
+
+    @property
+    def report(self) -> ValidationReport:
+        """Validation of the chunks (rules 1–7); cached, computed only when a page asks."""
+        return _report(self.source.sha256, self._items, self.tokenized, self.chunks)
+
+    def manifest(self, fmt: str) -> dict[str, Any]:
+        """The manifest the CLI writes next to ``<book stem>.<fmt>`` for the same book and policy."""
+        sf = structure_file_of(self.source, self.structure_ops) if self.structure_ops else None
+        base = export.build_manifest(
+            self.tokenized,
+            self.policy,
+            self.chunks,
+            self.report,
+            source_path=self.source.path,
+            structure_file=sf,
+        )
+        return export.manifest_for_output(base, None, fmt, name=self.export_name(fmt))
+
+    def manifest_bytes(self, fmt: str) -> bytes:
+        """``manifest(fmt)`` serialised exactly as ``chunking.export.write_outputs`` writes it."""
+        return export.manifest_text(self.manifest(fmt)).encode("utf-8")
+
+    def export_name(self, fmt: str) -> str:
+        """File name of the export: the book's stem plus the format's extension."""
+        ext = {"jsonl": "jsonl", "csv": "csv", "parquet": "parquet", "langchain": "langchain.jsonl"}[fmt]
+        return f"{Path(self.source.name).stem}.{ext}"
+
+    def export_bytes(self, fmt: str) -> bytes:
+        """The chunk file in ``fmt`` (``chunking.export.render``; cached per book, policy, format)."""
+        return _rendered(self.source.sha256, self._items, fmt, self.chunks)
+
+
+def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -> AppRun:
+    """Chunk the current book under ``policy``: parse and tokenize are cached, only chunking reruns.
+
+    Args:
+        policy (Policy): usually ``sidebar_policy()``'s result.
+        progress (Callable[[str], None] | None): told each step ("tokenizing", "chunking") before it
+            runs, so a page can show per-policy progress. Defaults to None.
+
+    Returns:
+        AppRun: book, tokenized book and chunks. Chunking errors (e.g. ``max_chunks``) show
+        ``st.error`` and stop the page.
+    """
+    src = book_source()
+    book = current_book(policy.structure)
+    ops = corrections(src.sha256)
+    try:
+        book = corrected_book(book, ops, policy.structure)
+    except StructureFileError as exc:
+        # NOTE: only a change of structure source can get here (the Structure page applies each
+        # correction before keeping it); the book is shown uncorrected, and the page says so.
+        st.error(md(f"Structure corrections not applied ({exc}); undo or clear them on the Structure page."))
+        ops = ()
+    policy = policy.with_(corrections=corrections_digest(ops))
+    if progress:
+        progress("tokenizing")
+    tokenized = _tokenized(src.sha256, policy.structure, policy.corrections, policy.encoding, book)
+    if progress:
+        progress("chunking")
+    try:
+        chunks = _chunks(src.sha256, policy_items(policy), tokenized)
+    except ChunkingError as exc:
+        st.error(str(exc))  # NOTE: the policy's limit, no book data
+        st.stop()
+    return AppRun(source=src, book=book, tokenized=tokenized, policy=policy, chunks=chunks, structure_ops=ops)
