@@ -164,6 +164,91 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
     return Outcome(label, "written", 0, f"{len(result.chunks)} chunks")
 
 
+@dataclass(frozen=True)
+class Task:
+    """One book still to chunk: where it is, where its chunk file goes, its label in reports."""
+
+    book: Path
+    out: Path
+    label: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A batch after its checks and the resume pass, before any book is chunked.
+
+    Attributes:
+        root (Path): the book folder as given.
+        out_root (Path): the output folder as given.
+        todo (list[Task]): the books to chunk, largest file first (see ``plan_batch``).
+        skipped (list[Outcome]): the books already done (``is_done``), as ``skipped`` outcomes.
+    """
+
+    root: Path
+    out_root: Path
+    todo: list[Task]
+    skipped: list[Outcome]
+
+    @property
+    def total(self) -> int:
+        """Every book of the batch: to do plus skipped."""
+        return len(self.todo) + len(self.skipped)
+
+
+def plan_batch(
+    book_dir: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    policy: Policy,
+    fmt: str,
+    workers: int | None = None,
+) -> Plan:
+    """Check a batch's arguments, find its books and split them into done (skipped) and to do.
+
+    Every engine (local processes here, Ray in ``chunking.batch.ray_engine``) starts from this
+    one plan, so both find the same books, write them to the same paths and skip the same ones.
+    The books to do come largest file first: a long book started last would otherwise run alone
+    on one worker at the end while the others sit idle (longest-processing-time-first order).
+
+    Raises:
+        UsageError: ``book_dir`` is not a folder, holds no book, equals ``out_dir``, ``fmt`` is
+            unknown or ``workers`` is below 1.
+    """
+    root = Path(book_dir)
+    if not root.is_dir():
+        raise UsageError(f"{book_dir}: not a folder")
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1; got {workers}")
+    if fmt not in _SUFFIX:
+        raise UsageError(f"--format must be one of {', '.join(_SUFFIX)}; got {fmt!r}")
+    out_root = Path(out_dir)
+    if out_root.resolve() == root.resolve():
+        raise UsageError(
+            f"-o {out_dir}: the output folder must differ from the book folder (it may sit inside it)"
+        )
+    books = find_books(root, out_root)
+    if not books:
+        raise UsageError(f"{book_dir}: no books ({', '.join(SUPPORTED_EXTENSIONS)}) under this folder")
+    skipped: list[Outcome] = []
+    todo: list[Task] = []
+    for book in books:
+        label = str(book.relative_to(root.resolve()))
+        out = output_path(book, root, out_root, fmt)
+        if is_done(book, out, policy, fmt):
+            skipped.append(Outcome(label, "skipped", 0, "already done for this sha256 and policy"))
+        else:
+            todo.append(Task(book, out, label))
+    todo.sort(key=_size, reverse=True)  # NOTE: stable: equal sizes keep the sorted-path order
+    return Plan(root, out_root, todo, skipped)
+
+
+def _size(task: Task) -> int:
+    """The book's file size: the cheap proxy for its chunking time that orders the work."""
+    try:
+        return task.book.stat().st_size
+    except OSError:
+        return 0
+
+
 def run_batch(
     book_dir: str | os.PathLike,
     out_dir: str | os.PathLike,
@@ -188,62 +273,41 @@ def run_batch(
     Raises:
         UsageError: ``book_dir`` is not a folder, holds no book, or ``workers`` is below 1.
     """
-    root = Path(book_dir)
-    if not root.is_dir():
-        raise UsageError(f"{book_dir}: not a folder")
-    if workers is not None and workers < 1:
-        raise UsageError(f"--workers must be at least 1; got {workers}")
-    if fmt not in _SUFFIX:
-        raise UsageError(f"--format must be one of {', '.join(_SUFFIX)}; got {fmt!r}")
-    out_root = Path(out_dir)
-    if out_root.resolve() == root.resolve():
-        raise UsageError(
-            f"-o {out_dir}: the output folder must differ from the book folder (it may sit inside it)"
-        )
-    books = find_books(root, out_root)
-    if not books:
-        raise UsageError(f"{book_dir}: no books ({', '.join(SUPPORTED_EXTENSIONS)}) under this folder")
-
-    outcomes: list[Outcome] = []
-    todo: list[tuple[Path, Path, str]] = []
-    for book in books:
-        label = str(book.relative_to(root.resolve()))
-        out = output_path(book, root, out_root, fmt)
-        if is_done(book, out, policy, fmt):
-            outcomes.append(Outcome(label, "skipped", 0, "already done for this sha256 and policy"))
+    plan = plan_batch(book_dir, out_dir, policy, fmt, workers)
+    outcomes: list[Outcome] = list(plan.skipped)
+    n_workers = min(workers or os.cpu_count() or 1, max(1, len(plan.todo)))
+    with progress_bar(plan) as bar:
+        if n_workers == 1:
+            for task in plan.todo:
+                outcomes.append(process_book(task.book, task.out, policy, fmt, task.label))
+                bar.update()
         else:
-            todo.append((book, out, label))
+            outcomes.extend(_run_parallel(plan.todo, policy, fmt, n_workers, bar))
+    return report(outcomes, plan.out_root)
 
-    n_workers = min(workers or os.cpu_count() or 1, max(1, len(todo)))
-    with tqdm(
-        total=len(books),
-        initial=len(outcomes),
+
+def progress_bar(plan: Plan) -> tqdm:
+    """The batch's progress bar on stderr: one step per book, the skipped ones already counted."""
+    return tqdm(
+        total=plan.total,
+        initial=len(plan.skipped),
         unit="book",
         desc="chunking",
         file=sys.stderr,
         dynamic_ncols=True,
-    ) as bar:
-        if n_workers == 1:
-            for book, out, label in todo:
-                outcomes.append(process_book(book, out, policy, fmt, label))
-                bar.update()
-        else:
-            outcomes.extend(_run_parallel(todo, policy, fmt, n_workers, bar))
-    return _report(outcomes, out_root)
+    )
 
 
-def _run_parallel(
-    todo: list[tuple[Path, Path, str]], policy: Policy, fmt: str, n_workers: int, bar: tqdm
-) -> list[Outcome]:
+def _run_parallel(todo: list[Task], policy: Policy, fmt: str, n_workers: int, bar: tqdm) -> list[Outcome]:
     """Run ``process_book`` over ``todo`` in ``n_workers`` processes; a dead worker fails only its book.
 
     A worker killed by the OS (out of memory, a crash in a C library) costs only the book it was
     chunking, reported with exit code 1; a fresh worker takes over the books still to do.
     """
     outcomes = []
-    tasks = [(book, out, policy, fmt, label) for book, out, label in todo]
+    tasks = [(t.book, t.out, policy, fmt, t.label) for t in todo]
     for index, result in imap_unordered(process_book, tasks, n_workers):
-        label = todo[index][2]
+        label = todo[index].label
         if isinstance(result, WorkerDied):
             result = Outcome(label, "failed", 1, result.describe())
         elif isinstance(result, TaskRaised):
@@ -253,8 +317,10 @@ def _run_parallel(
     return outcomes
 
 
-def _report(outcomes: list[Outcome], out_root: Path) -> int:
-    """Print the failures (one line per book) and a summary on stderr; return the exit code."""
+def report(outcomes: list[Outcome], out_root: Path) -> int:
+    """Print the failures (one line per book) and a summary on stderr; return the exit code.
+
+    Every engine reports through here, so the lines and the exit-code rule are the same."""
     failed = sorted((o for o in outcomes if o.status == "failed"), key=lambda o: o.book)
     written = sum(o.status == "written" for o in outcomes)
     skipped = sum(o.status == "skipped" for o in outcomes)
