@@ -1,10 +1,11 @@
 """Retrieval: where a pasted passage came from, what each policy retrieves for a query, and a
-self-retrieval proxy of retrieval quality per policy (tabs drawn by ``inspector.retrieval_view``)."""
+the evaluation per policy × retriever (tabs drawn by ``inspector.retrieval_view``)."""
 
 import streamlit as st
 
 from chunking.analysis.compare import policy_label
 from chunking.models import STRATEGIES
+from chunking.retrieval.search import RETRIEVERS
 from inspector import retrieval_view, state, views
 
 st.set_page_config(page_title="Retrieval · Book Chunk Inspector", layout="wide")
@@ -17,8 +18,15 @@ strategies = st.multiselect(
     key="retrieval_strategies",
     help="Each is the sidebar policy with this strategy.",
 )
-if not strategies:
-    st.info("Choose at least one policy.")
+retrievers = st.multiselect(
+    "Retrievers side by side",
+    RETRIEVERS,
+    default=list(RETRIEVERS),
+    key="retrieval_retrievers",
+    help="bm25: lexical; dense: WordLlama embeddings (offline); hybrid: reciprocal rank fusion of both.",
+)
+if not strategies or not retrievers:
+    st.info("Choose at least one policy and one retriever.")
     st.stop()
 runs = [state.current_run(base.with_(strategy=s)) for s in strategies]
 labels = [policy_label(r.policy) for r in runs]
@@ -28,6 +36,6 @@ locate_tab, search_tab, evaluate_tab = st.tabs(["Locate a passage", "Search", "E
 with locate_tab:
     retrieval_view.locate_tab(runs, labels)
 with search_tab:
-    retrieval_view.search_tab(runs, labels)
+    retrieval_view.search_tab(runs, labels, retrievers)
 with evaluate_tab:
-    retrieval_view.evaluate_tab(runs, labels)
+    retrieval_view.evaluate_tab(runs, labels, retrievers)

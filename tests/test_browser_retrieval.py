@@ -1,5 +1,6 @@
-"""The Retrieval page in a real browser (Debian chromium via Playwright): paste a passage, search,
-run the evaluation — the values the core computes appear on screen."""
+"""The Retrieval page in a real browser (Debian chromium via Playwright): paste a passage, search
+with the three retrievers side by side, run the evaluation (progress bar, probes and the printed
+index) — the values the core computes appear on screen."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     tabs = main.get_by_test_id("stTabs")
     expect(tabs.get_by_text("fixed-window", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     expect(tabs.get_by_text("section", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    for kind in ("bm25", "dense", "hybrid"):            # the three retrievers side by side
+        expect(tabs.get_by_text(kind, exact=True).first).to_be_visible(timeout=TIMEOUT_MS)
+    # 3 policies × 3 retrievers (the Locate tab's tables are in the page too, hidden)
+    expect(tabs.locator('[data-testid="stDataFrame"]:visible')).to_have_count(9, timeout=TIMEOUT_MS)
     main.get_by_test_id("stExpander").first.click()
     expect(main.locator("mark.hit").filter(has_text="linear").first).to_be_visible(timeout=TIMEOUT_MS)
 
@@ -59,3 +64,7 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     expect(main.get_by_text("n = 20 sentences drawn", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
     wait_idle(page)
     expect(main.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT_MS)
+    # the progress bar ran to its end; the printed index was read and scored
+    expect(main.get_by_test_id("stProgress").get_by_text("Evaluation done.")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(main.get_by_text("entries parsed", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(main.get_by_text("The book's printed index as relevance judgments")).to_be_visible(timeout=TIMEOUT_MS)

@@ -9,12 +9,15 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunking.analysis.compare import policy_label
-from chunking.retrieval.evaluate import evaluate_chunks, sample_probes
+from chunking.retrieval.book_index import parse_book_index
+from chunking.retrieval.evaluate import evaluate_chunks, evaluate_index, index_queries, sample_probes
+from chunking.retrieval.hybrid import build_index
+from chunking.retrieval.probes import boundary_probes
 from chunking.ingest import load_book
 from chunking.retrieval.locate import SearchSpace, locate, match_chunks
 from chunking.models import STRATEGIES
 from chunking.policy import Policy
-from chunking.retrieval.search import ChunkIndex
+from chunking.retrieval.search import RETRIEVERS, ChunkIndex
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 
@@ -93,37 +96,58 @@ def test_locate_says_not_found_for_text_of_another_book():
     assert len(at.warning) == 1 and "Not found" in at.warning[0].value
 
 
-def test_search_shows_the_cores_top_k_for_each_policy(core):
+def test_search_shows_each_retrievers_top_k_side_by_side_for_each_policy(core):
     book, _, chunks = core
+    query = "generalized linear models family binomial"
     at = retrieval_page()
+    assert at.multiselect(key="retrieval_retrievers").value == list(RETRIEVERS)
     at.number_input(key="retrieval_k").set_value(3).run()
-    at.text_input(key="retrieval_query").input("generalized linear models family binomial").run()
+    at.text_input(key="retrieval_query").input(query).run()
     assert not at.exception
     tables = frames(at, "crosses chapter")
-    assert len(tables) == len(STRATEGIES)
-    for s, shown in zip(STRATEGIES, tables):
-        hits = ChunkIndex.build(book, chunks[s]).search("generalized linear models family binomial", 3)
-        assert list(shown["chunk"]) == [f"#{h.order}" for h in hits]
-        assert list(shown["score"]) == [round(h.score, 3) for h in hits]
+    assert len(tables) == len(STRATEGIES) * len(RETRIEVERS)
+    shown = iter(tables)
+    for s in STRATEGIES:
+        for kind in RETRIEVERS:
+            hits = build_index(kind, book, chunks[s]).search(query, 3)
+            table = next(shown)
+            assert list(table["chunk"]) == [f"#{h.order}" for h in hits], (s, kind)
+            assert list(table["score"]) == [round(h.score, 3) for h in hits], (s, kind)
 
 
 def test_evaluation_table_equals_the_core_for_the_chosen_n_k_seed(core):
     book, tokenized, chunks = core
     at = retrieval_page()
     at.multiselect(key="retrieval_strategies").set_value(["fixed-window", "section"]).run()
+    at.multiselect(key="retrieval_retrievers").set_value(["bm25", "hybrid"]).run()
     at.number_input(key="retrieval_eval_n").set_value(25).run()
     at.number_input(key="retrieval_eval_k").set_value(2).run()
     at.number_input(key="retrieval_eval_seed").set_value(5).run()
     at.button(key="retrieval_eval_run").click().run()
     assert not at.exception
     (table,) = frames(at, "hit@k")
-    probes = sample_probes(tokenized, 25, 5)
-    for row, s in zip(table.to_dict("records"), ["fixed-window", "section"]):
-        expected = evaluate_chunks(probes, ChunkIndex.build(book, chunks[s]), 2, s)
-        assert (row["n"], row["k"]) == (25, 2)
+    probes = {"random": sample_probes(tokenized, 25, 5), "boundary": boundary_probes(tokenized, 25, 5)}
+    rows = table.to_dict("records")
+    assert [(r["policy"], r["retriever"], r["zone"]) for r in rows] == [
+        (s, kind, zone) for s in ["fixed-window", "section"] for kind in ["bm25", "hybrid"]
+        for zone in ["random", "boundary"]]
+    for row in rows:
+        index = build_index(row["retriever"], book, chunks[row["policy"]])
+        expected = evaluate_chunks(probes[row["zone"]], index, 2, row["policy"])
+        assert (row["n"], row["k"]) == (expected.n, 2)
         assert row["hit@k"] == round(expected.hit_at_k, 3)
+        assert row["MRR"] == round(expected.mrr, 3)
+        assert row["chapter purity"] == round(expected.chapter_purity, 3)
         assert row["token IoU"] == round(expected.iou, 3)
-        assert row["chapter precision@k"] == round(expected.chapter_precision_at_k, 3)
+    # the printed index (r-intro has two) is scored per policy × retriever
+    (judged,) = frames(at, "nDCG@10")
+    parsed = parse_book_index(book)
+    queries = index_queries(parsed.entries, 5)
+    for row in judged.to_dict("records"):
+        index = build_index(row["retriever"], book, chunks[row["policy"]])
+        expected = evaluate_index(queries, index, 2, row["policy"], (parsed.char_start, parsed.char_end))
+        assert row["recall@k"] == round(expected.recall_at_k, 3)
+        assert row["nDCG@10"] == round(expected.ndcg_at_10, 3)
     # the page explains that this is a proxy
     assert any("proxy" in m.value for m in at.markdown)
 
@@ -132,6 +156,9 @@ def test_no_policy_chosen_asks_for_one():
     at = retrieval_page()
     at.multiselect(key="retrieval_strategies").set_value([]).run()
     assert not at.exception and "at least one policy" in at.info[0].value
+    at = retrieval_page()
+    at.multiselect(key="retrieval_retrievers").set_value([]).run()
+    assert not at.exception and "one retriever" in at.info[0].value
 
 
 def test_book_text_in_search_hits_is_escaped():
