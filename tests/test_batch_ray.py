@@ -1,0 +1,195 @@
+"""``chunk DIR -o OUTDIR --engine ray`` (issue 15, item 3) on a real local Ray with 2 CPUs.
+
+One library (the sample books, generated PDFs, a Markdown book in a subfolder and a corrupt PDF)
+is chunked once by the local batch and once by the Ray engine, through the real CLI in
+subprocesses; the runs are shared by every test here (and across xdist workers, under a lock),
+because each Ray start costs seconds.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.dataset as pads
+import pytest
+
+from chunking.errors import UnreadableInputError, UsageError
+from chunking.export import read_chunks
+
+from conftest import SAMPLES
+from pdf_factory import body, make_pdf
+
+RUN_TIMEOUT_S = 900
+"""Stops a hung run; a run takes well under a minute even on two busy cores."""
+RAY_CPUS = "2"
+"""The local Ray's CPUs (and the local batch's workers): the CI machine's two cores."""
+GENERATED_BOOKS = 3
+"""Generated PDFs added to the sample books (different lengths, so the work is uneven)."""
+
+
+def _generated_pdf(index: int) -> bytes:
+    """A small PDF with an outline: ``index + 2`` chapters of a few pages each."""
+    pages, toc = [], []
+    for chapter in range(index + 2):
+        toc.append((1, f"Chapter {chapter + 1}: Part {chapter} of book {index}", len(pages) + 1, None))
+        pages.append([(f"Chapter {chapter + 1}", 20.0), *body(30, chapter * 100, f"book {index} topic")])
+        pages.extend(body(40, chapter * 100 + k * 40, f"book {index} more") for k in range(1, 3))
+    return make_pdf(pages, toc=toc)
+
+
+def _markdown(title: str, chapters: int) -> str:
+    out = [f"# {title}\n"]
+    for c in range(1, chapters + 1):
+        out.append(f"\n## Chapter {c}\n\n" + " ".join(f"{title} word{(c * 13 + k) % 89}" for k in range(900)))
+    return "".join(out) + "\n"
+
+
+def _build_library(root: Path) -> None:
+    (root / "more").mkdir(parents=True)
+    for book in sorted(SAMPLES.iterdir()):
+        if book.suffix in (".pdf", ".epub"):
+            shutil.copy(book, root / book.name)
+    for i in range(GENERATED_BOOKS):
+        (root / f"generated-{i}.pdf").write_bytes(_generated_pdf(i))
+    (root / "more" / "notes.md").write_text(_markdown("Notes", 3), encoding="utf-8")
+    whole = (root / "generated-0.pdf").read_bytes()
+    (root / "more" / "corrupt.pdf").write_bytes(whole[: len(whole) // 2])
+
+
+def _cli(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "chunking", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict:
+    """The library, the local batch's outputs and the Ray engine's (with ``--dataset``), built once."""
+    shared = tmp_path_factory.getbasetemp().parent / "ray-batch-runs"
+    shared.mkdir(exist_ok=True)
+    with open(shared / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # NOTE: xdist workers wait for the first one's runs
+        done = shared / "runs.json"
+        if not done.exists():
+            library = shared / "books"
+            _build_library(library)
+            local = _cli("chunk", library, "-o", shared / "local", "--workers", RAY_CPUS)
+            ray = _cli(
+                "chunk",
+                library,
+                "-o",
+                shared / "ray",
+                "--engine",
+                "ray",
+                "--workers",
+                RAY_CPUS,
+                "--dataset",
+                shared / "dataset",
+            )
+            done.write_text(
+                json.dumps({"local": [local.returncode, local.stderr], "ray": [ray.returncode, ray.stderr]})
+            )
+    result = json.loads(done.read_text())
+    return {"root": shared, **{k: {"code": v[0], "stderr": v[1]} for k, v in result.items()}}
+
+
+def test_ray_outputs_are_byte_identical_to_the_local_batch(runs):
+    local, ray = _files(runs["root"] / "local"), _files(runs["root"] / "ray")
+    books = [p for p in _files(runs["root"] / "books") if not p.startswith("more/corrupt")]
+    assert len(books) >= 8
+    assert (
+        sorted(ray)
+        == sorted(local)
+        == sorted([b + ".jsonl" for b in books] + [b + ".manifest.json" for b in books])
+    )
+    assert ray == local
+
+
+def test_a_corrupt_book_is_reported_like_the_local_batch_and_the_rest_succeed(runs):
+    def failures(stderr: str) -> list[str]:
+        return [line for line in stderr.splitlines() if line.startswith("chunking: failed:")]
+
+    assert failures(runs["ray"]["stderr"]) == failures(runs["local"]["stderr"])
+    assert [line.split(": ")[2] for line in failures(runs["ray"]["stderr"])] == ["more/corrupt.pdf"]
+    # NOTE: the batch's rule: the failed books' shared exit code (3, unreadable), else 1.
+    assert runs["ray"]["code"] == runs["local"]["code"] == UnreadableInputError.exit_code
+    assert "Traceback" not in runs["ray"]["stderr"]
+    n_books = len(list((runs["root"] / "books").rglob("*.*"))) - 1
+    assert f"{n_books} written, 0 skipped (already done), 1 failed" in runs["ray"]["stderr"]
+
+
+def test_a_rerun_skips_every_finished_book(runs):
+    out = runs["root"] / "ray"
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    again = _cli("chunk", runs["root"] / "books", "-o", out, "--engine", "ray", "--workers", RAY_CPUS)
+    n_done = len(before) // 2
+    assert f"0 written, {n_done} skipped (already done), 1 failed" in again.stderr, again.stderr
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == before
+    assert again.returncode == UnreadableInputError.exit_code
+
+
+def test_dataset_is_partitioned_by_book_and_its_rows_equal_the_per_book_files(runs):
+    table = pads.dataset(runs["root"] / "dataset", format="parquet", partitioning="hive").to_table()
+    rows: dict[str, list[dict]] = {}
+    for row in table.to_pylist():
+        rows.setdefault(row.pop("book"), []).append(row)
+    out = runs["root"] / "ray"
+    expected = {
+        str(f.relative_to(out))[: -len(".jsonl")]: [c.to_dict() for c in read_chunks(f)[0]]
+        for f in sorted(out.rglob("*.jsonl"))
+    }
+    assert sorted(rows) == sorted(expected) and "more/notes.md" in rows
+    for book, chunks in expected.items():
+        assert sorted(rows[book], key=lambda r: r["order"]) == chunks
+
+
+def test_an_unreachable_ray_address_is_one_line_and_exit_2(runs, tmp_path):
+    for env, args in (({}, ["--ray-address", "127.0.0.1:1"]), ({"RAY_ADDRESS": "127.0.0.1:1"}, [])):
+        r = _cli("chunk", runs["root"] / "books", "-o", tmp_path / "out", "--engine", "ray", *args, env=env)
+        assert r.returncode == UsageError.exit_code, r.stderr
+        assert r.stderr.splitlines() == [r.stderr.strip()] and "127.0.0.1:1" in r.stderr, r.stderr
+        assert not (tmp_path / "out").exists()
+
+
+def test_without_ray_engine_ray_is_one_line_exit_2_and_the_local_engine_never_imports_ray(tmp_path):
+    books = tmp_path / "books"
+    books.mkdir()
+    (books / "a.md").write_text(_markdown("Alpha", 2), encoding="utf-8")
+    script = (
+        "import sys\n"
+        "if sys.argv[1] == 'hide': sys.modules['ray'] = None  # as if ray were not installed\n"
+        "from chunking.cli import main\n"
+        "code = main(sys.argv[2:])\n"
+        "print('ray' in sys.modules and sys.modules['ray'] is not None)\n"
+        "sys.exit(code)\n"
+    )
+
+    def run(mode: str, *args: str | Path) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-c", script, mode, "chunk", *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_S,
+        )
+
+    hidden = run("hide", books, "-o", tmp_path / "out", "--engine", "ray")
+    assert hidden.returncode == UsageError.exit_code
+    assert hidden.stderr.splitlines() == [hidden.stderr.strip()] and "ray==" in hidden.stderr
+    local = run("keep", books, "-o", tmp_path / "out", "--workers", "1")
+    assert local.returncode == 0, local.stderr
+    assert local.stdout.strip() == "False"
+    assert (tmp_path / "out" / "a.md.jsonl").is_file()
