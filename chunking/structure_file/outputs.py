@@ -1,0 +1,134 @@
+"""Structure files, written: the engine's structure as a file to edit, and as a PDF outline.
+
+``engine_structure(book)`` → the dict ``outline --write-structure`` writes (the engine's headings
+with their anchors, and no corrections); ``write_pdf_outline`` writes the final structure as the
+bookmarks of a copy of the PDF (``outline --write-pdf``), never over the input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from ..atomic import atomic_write
+from ..models import Book
+from ..version import __version__
+from .apply import heading_anchor
+from .schema import FORMAT, VERSION, StructureFileError
+
+
+def engine_structure(book: Book) -> dict[str, Any]:
+    """The structure file ``outline --write-structure`` writes: the engine's headings, each with
+    the anchor a correction would use (copy it into a ``remove``/``set``/``move``), and no
+    corrections. ``headings`` is a record for people; only ``corrections`` change anything."""
+
+    headings = []
+    for h in book.headings:
+        a = heading_anchor(book, h)
+        headings.append(
+            {
+                **a.to_dict(),
+                "kind": h.kind,
+                "level": h.level,
+                "title": h.title,
+                "number": h.number,
+                "page_label": h.page_label,
+                "source": h.source,
+                "confidence": h.confidence,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "book_sha256": book.sha256,
+        "engine_version": __version__,
+        "book": book.source_name,
+        "headings": headings,
+        "corrections": [],
+    }
+
+
+def check_target(out: str | os.PathLike, book: str | os.PathLike, option: str) -> Path:
+    """Refuse an output of ``option`` that is empty, a folder, not a regular file, or the book
+    itself (same path, or the same file through a symlink or hard link)."""
+    from ..errors import UsageError
+
+    if not str(out).strip():
+        raise UsageError(f"{option}: the output path is empty")
+    target = Path(out)
+    try:
+        book_info = os.stat(book)
+    except OSError:
+        book_info = None
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise UsageError(f"{option} {target}: cannot use it: {exc.strerror}") from None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise UsageError(f"{option} {target}: is a folder; give a file name")
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"{option} {target}: not a regular file (a device, FIFO or socket)")
+        if book_info is not None and (info.st_dev, info.st_ino) == (book_info.st_dev, book_info.st_ino):
+            raise UsageError(f"{option} {target}: is the book itself; writing it would destroy the book")
+    if os.path.abspath(target) == os.path.abspath(book):
+        raise UsageError(f"{option} {target}: is the book itself; writing it would destroy the book")
+    parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        raise UsageError(f"{option} {target}: {parent} is a file, not a folder")
+    return target
+
+
+def save_structure(obj: dict[str, Any], out: str | os.PathLike) -> None:
+    """Write a structure file atomically (temp file + rename; nothing left on failure)."""
+
+    text = json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
+    atomic_write(Path(out), lambda fh: fh.write(text.encode("utf-8")))
+
+
+def toc_entries(book: Book) -> list[list[Any]]:
+    """The headings as a PyMuPDF outline ``[[level, title, page], …]``: levels made valid for
+    ``set_toc`` (the first is 1, each at most one deeper than the one before)."""
+    out: list[list[Any]] = []
+    prev = 0
+    for h in book.headings:
+        level = max(1, min(h.level, prev + 1))
+        title = " ".join(f"{h.number} {h.title}".split()) if h.number else " ".join(h.title.split())
+        out.append([level, title or "Untitled", h.page])
+        prev = level
+    return out
+
+
+def write_pdf_outline(book_path: str | os.PathLike, book: Book, out: str | os.PathLike) -> int:
+    """Write a copy of the PDF at ``book_path`` whose outline is ``book``'s headings, atomically.
+
+    The pages are copied untouched (only the outline changes). Returns the entries written.
+
+    Raises:
+        StructureFileError: the file changed since it was read, or PyMuPDF refuses it.
+        OutputError: ``out`` cannot be written (no temp file is left).
+    """
+    import pymupdf
+
+    with open(book_path, "rb") as fh:
+        data = fh.read()
+    if hashlib.sha256(data).hexdigest() != book.sha256:
+        raise StructureFileError(f"{book_path}: the book changed while it was read; run again")
+    entries = toc_entries(book)
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+        try:
+            doc.set_toc(entries)
+            payload = doc.tobytes()
+        finally:
+            doc.close()
+    except (RuntimeError, ValueError) as exc:
+        raise StructureFileError(f"{book_path}: PyMuPDF cannot write its outline: {exc}") from None
+    atomic_write(Path(out), lambda fh: fh.write(payload))
+    return len(entries)
