@@ -1,5 +1,5 @@
-"""Boundaries: the whole book on one page axis — chapters as bands, chunks as bars — and the
-detail of one selected chunk (click a bar, type its number, or step with prev/next)."""
+"""Boundaries: the whole book on one page axis — parts and chapters as bands, chunks as bars — and
+the detail of one selected chunk (click a bar, type its number, or step with prev/next)."""
 
 import streamlit as st
 
@@ -9,6 +9,13 @@ from inspector import figures, state, tables, views
 run = views.chunk_page("Boundaries")
 n_pages = max(len(run.book.pages), 2)
 fences = rules.fence_headings(run.book)
+
+# NOTE: the zoom slider's value lives only in session state (never also as the widget's value=):
+# Streamlit warns when a keyed widget gets both. Set it here for a new book, or when it no longer
+# fits the book (another book was loaded).
+zoom = st.session_state.get("bnd_range")
+if not zoom or not (1 <= zoom[0] <= zoom[1] <= n_pages):
+    st.session_state["bnd_range"] = (1, n_pages)
 
 
 def _jump() -> None:
@@ -30,7 +37,7 @@ if fences:
         help="Zoom to the chapter's first page and list the chunks around its start.",
     )
 lo, hi = st.slider(
-    "Zoom to pages", 1, n_pages, (1, n_pages), key="bnd_range", help="Show only this page range of the book."
+    "Zoom to pages", 1, n_pages, key="bnd_range", help="Show only this page range of the book."
 )
 fig = figures.boundaries_figure(
     run.book, run.chunks, page_range=(lo, hi + 1), selected=st.session_state.get("bnd_chunk", 0)
@@ -39,6 +46,15 @@ clicked = views.clicked_chunk(state.show_fig(fig, key="bnd_fig", select=True))
 if clicked is not None and clicked != st.session_state.get("bnd_clicked"):
     st.session_state["bnd_clicked"] = st.session_state["bnd_chunk"] = clicked
     st.rerun()  # redraw the figure with the clicked chunk outlined
+st.caption(
+    "Top rows: the book's parts (when it has them) and chapters; a label shows where it fits, "
+    "every title is in the hover. Lanes: the chunks, coloured by why they ended."
+    + (
+        " Drag the window in the strip under the axis to move along the whole book."
+        if n_pages > figures.MINIMAP_MIN_PAGES
+        else ""
+    )
+)
 
 if st.session_state.get("bnd_chapter") is not None:
     st.caption("Chunks at this chapter start (carried_over = text repeated from the previous chunk):")

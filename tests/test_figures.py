@@ -1,15 +1,24 @@
-"""inspector.figures: every figure's data equals what the chunks and the book say."""
+"""inspector.figures: every figure's data equals what the chunks and the book say, and its layout
+stays readable (labels that fit and never overlap, bounded heights, categorical legends)."""
 
 from __future__ import annotations
 
+import html
 import json
 
 import numpy as np
 import pytest
 from handmade_books import four_page_book, make_book, make_chunks
+from many_chapters import write_many_chapters_book
 
+from chunking import rules
+from chunking.analysis.scorecard import scorecard
+from chunking.ingest import load_book
 from chunking.models import END_REASONS, Book, Chunk
-from inspector import figures
+from chunking.policy import Policy
+from chunking.strategies import chunk_book
+from chunking.tokens import tokenize
+from inspector import figures, label_fit
 
 
 def chunk_traces(fig) -> list:
@@ -30,9 +39,12 @@ def test_page_positions_floor_is_the_physical_page(book: Book) -> None:
 
 
 def test_boundary_bars_sit_on_their_chunks_pages_and_carry_their_order(book: Book) -> None:
-    chunks = make_chunks(book, [(0, 120), (90, 200), (202, 252), (252, 302)],
-                         chapters=["One", "One", "One", "Two"],
-                         reasons=["token_limit"] * 2 + ["fence", "book_end"])
+    chunks = make_chunks(
+        book,
+        [(0, 120), (90, 200), (202, 252), (252, 302)],
+        chapters=["One", "One", "One", "Two"],
+        reasons=["token_limit"] * 2 + ["fence", "book_end"],
+    )
     fig = figures.boundaries_figure(book, chunks)
     bars = chunk_traces(fig)
     assert {t.name for t in bars} == {"token_limit", "fence", "book_end"}
@@ -63,7 +75,7 @@ def test_chapter_bands_start_at_each_chapter_heading(book: Book) -> None:
     assert chap.base[1] == pytest.approx(4.5)
 
 
-def test_chapter_bands_shade_every_other_unit_across_all_rows(book: Book) -> None:
+def test_chapter_bands_shade_every_other_chapter_across_all_rows(book: Book) -> None:
     chunks = make_chunks(book, [(0, 120), (90, 200), (190, 302)])
     fig = figures.boundaries_figure(book, chunks)
     (chap,) = [t for t in fig.data if t.name == "Chapters"]
@@ -79,24 +91,44 @@ def test_chapter_bands_shade_every_other_unit_across_all_rows(book: Book) -> Non
 
 
 def test_chunk_hover_names_id_pages_tokens_chapter_section_and_end_reason(book: Book) -> None:
-    chunks = make_chunks(book, [(0, 120), (202, 302)], chapters=["One", "Two"],
-                         reasons=["token_limit", "book_end"])
+    chunks = make_chunks(
+        book, [(0, 120), (202, 302)], chapters=["One", "Two"], reasons=["token_limit", "book_end"]
+    )
     fig = figures.boundaries_figure(book, chunks)
     hover = {row[0]: list(row) for t in chunk_traces(fig) for row in t.customdata}
     for c in chunks:
-        assert hover[c.order] == [c.order, c.id[:12], hover[c.order][2], c.token_count, c.chapter, "–",
-                                  c.end_reason]
+        assert hover[c.order] == [
+            c.order,
+            c.id[:12],
+            hover[c.order][2],
+            c.token_count,
+            c.chapter,
+            "–",
+            c.end_reason,
+        ]
     assert hover[0][2] == "1 (p. 11) – 2 (p. 12)" and hover[1][2] == "4 (p. 14)"
     for t in chunk_traces(fig):
         assert [f"%{{customdata[{k}]}}" in t.hovertemplate for k in range(7)] == [True] * 7
 
 
-def test_selected_chunk_alone_is_outlined(book: Book) -> None:
+def test_selected_chunk_alone_is_outlined_on_a_trace_outside_the_legend(book: Book) -> None:
     chunks = make_chunks(book, [(0, 120), (90, 200), (202, 302)], reasons=["token_limit"] * 2 + ["book_end"])
     fig = figures.boundaries_figure(book, chunks, selected=1)
-    widths = {row[0]: (t.marker.line.width if isinstance(t.marker.line.width, (int, float))
-                       else t.marker.line.width[k]) for t in chunk_traces(fig) for k, row in enumerate(t.customdata)}
-    assert widths == {0: 0, 1: 3, 2: 0}
+    (outline,) = [t for t in fig.data if t.name == figures.SELECTED_TRACE]
+    assert [row[0] for row in outline.customdata] == [1] and outline.marker.line.width == 3
+    assert outline.showlegend is False
+    assert list(outline.base) == [
+        b for t in chunk_traces(fig) for b, row in zip(t.base, t.customdata) if row[0] == 1
+    ]
+
+
+def test_no_legend_entry_wears_the_selection_outline(book: Book) -> None:
+    chunks = make_chunks(book, [(0, 120), (90, 200), (202, 302)], reasons=["token_limit"] * 2 + ["book_end"])
+    for selected in (0, 1, 2):
+        fig = figures.boundaries_figure(book, chunks, selected=selected)
+        legend = [t for t in fig.data if t.showlegend is not False]
+        assert {t.name for t in legend} == {"token_limit", "book_end"}
+        assert all(t.marker.line.width == 0 for t in legend)  # a scalar: the swatch has no outline
 
 
 def test_boundaries_zoom_sets_the_page_range(book: Book) -> None:
@@ -115,32 +147,232 @@ def brute_force_shared(chunks: list[Chunk]) -> np.ndarray:
     return m
 
 
-def test_heatmap_values_equal_shared_tokens_from_token_spans(book: Book) -> None:
+# ------------------------------------------------------------------ a long book with parts
+@pytest.fixture(scope="module")
+def many(tmp_path_factory):
+    """The generated 400-chapter book (parts above chapters, tiny chapters), read for real, and
+    its tokens, cut by chapter-window and by fixed-window."""
+    path = write_many_chapters_book(tmp_path_factory.mktemp("many") / "many.pdf")
+    book = load_book(path)
+    tokenized = tokenize(book)
+    policies = {s: Policy(strategy=s) for s in ("chapter-window", "fixed-window")}
+    return book, tokenized, {s: (p, chunk_book(tokenized, p)) for s, p in policies.items()}
+
+
+def shown_label_extents(fig, row: str, plot_px: float) -> list[tuple[float, float, float]]:
+    """(left, right, bar end) in pages of every label the figure draws on ``row``: the label
+    starts at its bar's base (inside, anchored at the start) and is as wide as its estimated text
+    plus plotly's inside padding."""
+    (trace,) = [t for t in fig.data if t.name == row]
+    x0, x1 = fig.layout.xaxis.range
+    per_page = plot_px / (x1 - x0)
+    return [
+        (
+            base,
+            base + (label_fit.text_width_px(html.unescape(text)) + label_fit.INSIDE_PAD_PX) / per_page,
+            min(base + width, x1),
+        )
+        for base, width, text in zip(trace.base, trace.x, trace.text)
+        if text
+    ]
+
+
+@pytest.mark.parametrize("page_range", [None, (1, 60), (200, 230), (400, 412)])
+def test_shown_chapter_and_part_labels_fit_their_bars_and_never_overlap(many, page_range) -> None:
+    book, _, runs = many
+    fig = figures.boundaries_figure(book, runs["chapter-window"][1], page_range=page_range, plot_px=900)
+    shown = 0
+    for row in ("Parts", "Chapters"):
+        extents = shown_label_extents(fig, row, 900)
+        assert all(right <= end + 1e-9 for _, right, end in extents), row  # inside its own bar
+        assert all(left >= fig.layout.xaxis.range[0] - 1e-9 for left, _, _ in extents), row
+        assert label_fit.overlapping([(a, b) for a, b, _ in extents]) == [], row
+        shown += len(extents)
+    assert shown > 0  # at every zoom something is labelled (parts at least)
+
+
+def test_zooming_in_labels_more_chapters(many) -> None:
+    book, _, runs = many
+    chunks = runs["chapter-window"][1]
+    counts = [
+        sum(
+            bool(t)
+            for t in next(
+                t for t in figures.boundaries_figure(book, chunks, page_range=r).data if t.name == "Chapters"
+            ).text
+        )
+        for r in [None, (1, 200), (1, 40)]
+    ]
+    assert counts[0] < counts[1] < counts[2]
+
+
+def test_parts_sit_in_a_row_above_chapters_and_chapters_end_where_a_part_starts(many) -> None:
+    book, _, runs = many
+    fig = figures.boundaries_figure(book, runs["chapter-window"][1])
+    rows = list(fig.layout.yaxis.categoryarray)[::-1]  # top first
+    assert rows[:2] == ["Parts", "Chapters"] and rows[2] == "Lane 1"
+    parts, chapters = figures.structure_units(book)
+    assert [u.heading.kind for u in parts] == ["part"] * len([h for h in book.headings if h.kind == "part"])
+    assert len(chapters) == len(rules.chapter_headings(book))
+    part_starts = {u.start for u in parts}
+    for a, b in zip(chapters, chapters[1:]):
+        nxt = min([s for s in part_starts if a.start < s <= b.start], default=b.start)
+        assert a.end == pytest.approx(nxt)
+
+
+def test_every_unit_keeps_its_full_title_in_hover(many) -> None:
+    book, _, runs = many
+    fig = figures.boundaries_figure(book, runs["chapter-window"][1])
+    (chap,) = [t for t in fig.data if t.name == "Chapters"]
+    titles = [f"{h.number} {h.title}" for h in rules.chapter_headings(book)]
+    assert [row[0].split("</b>")[0].removeprefix("<b>") for row in chap.customdata] == titles
+
+
+def test_a_long_book_gets_a_minimap_of_the_whole_book_and_a_short_one_none(many, book: Book) -> None:
+    long_book, _, runs = many
+    fig = figures.boundaries_figure(long_book, runs["chapter-window"][1], page_range=(100, 150))
+    slider = fig.layout.xaxis.rangeslider
+    assert slider.visible and list(slider.range) == [1, len(long_book.pages) + 1]
+    assert list(fig.layout.xaxis.range) == [100, 150]  # the window the minimap shows
+    short = figures.boundaries_figure(book, make_chunks(book, [(0, 302)]))
+    assert not short.layout.xaxis.rangeslider.visible
+
+
+def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
+    book, _, runs = many
+    parts, _ = figures.structure_units(book)
+    fig = figures.boundaries_figure(book, runs["chapter-window"][1], plot_px=900)
+    (bands,) = [t for t in fig.data if t.name == "chapter bands"]
+    assert list(bands.base) == [u.start for u in parts[::2]]  # chapters ~2 px wide: parts shaded
+    zoomed = figures.boundaries_figure(book, runs["chapter-window"][1], page_range=(1, 30), plot_px=900)
+    (bands,) = [t for t in zoomed.data if t.name == "chapter bands"]
+    assert len(bands.base) > len(parts)  # zoomed in, chapters are wide enough to shade
+
+
+# ------------------------------------------------------------------------ label fitting
+def test_fit_label_takes_the_longest_variant_that_fits() -> None:
+    full, number = "12 A rather long chapter title", "12"
+    wide = label_fit.text_width_px(full) + label_fit.INSIDE_PAD_PX
+    assert label_fit.fit_label([full, number], wide) == full
+    short = label_fit.fit_label([full, number], wide / 2)
+    assert short.endswith(label_fit.ELLIPSIS) and full.startswith(short[:-1])
+    assert label_fit.text_width_px(short) + label_fit.INSIDE_PAD_PX <= wide / 2
+    assert (
+        label_fit.fit_label([full, number], label_fit.text_width_px("12") + label_fit.INSIDE_PAD_PX) == "12"
+    )
+    assert label_fit.fit_label([full, number], 3) == ""
+
+
+def test_overlapping_finds_every_overlap_even_behind_a_long_interval() -> None:
+    assert label_fit.overlapping([(0, 10), (2, 3), (5, 6)]) == [(0, 1), (0, 2)]
+    assert label_fit.overlapping([(0, 1), (1, 2)]) == []
+
+
+# ----------------------------------------------------------------- overlap per boundary
+def test_overlap_per_boundary_is_the_shared_tokens_split_by_the_fence_rule(many) -> None:
+    book, tokenized, runs = many
+    policy, chunks = runs["fixed-window"]
+    fig = figures.overlap_per_boundary_figure(book, chunks)
+    traces = {t.name: t for t in fig.data}
+    fences = rules.fence_offsets(book)
+    for name, want_across in (("inside a chapter", False), ("across a chapter boundary", True)):
+        for order, shared in zip((row[0] for row in traces[name].customdata), traces[name].y):
+            prev, cur = chunks[order - 1], chunks[order]
+            assert shared == min(prev.token_end, cur.token_end) - cur.token_start > 0
+            joint = (min(prev.char_start, cur.char_start), max(prev.char_end, cur.char_end))
+            assert rules.crosses_fence(book.text, *joint, fences) is want_across
+    score = scorecard(chunks, tokenized, policy)
+    assert sum(traces["across a chapter boundary"].y) == score["cross_chapter_overlap_tokens"] > 0
+    n = sum(len(t.y) for t in fig.data)
+    assert n == len(chunks) - 1  # one mark per boundary
+
+
+def test_chapter_window_overlap_never_crosses_a_chapter(many) -> None:
+    book, _, runs = many
+    fig = figures.overlap_per_boundary_figure(book, runs["chapter-window"][1])
+    traces = {t.name: t for t in fig.data}
+    assert len(traces["across a chapter boundary"].y) == 0 and len(traces["inside a chapter"].y) > 0
+    assert "page" in fig.layout.xaxis.title.text and "token" in fig.layout.yaxis.title.text
+
+
+# ------------------------------------------------------------------------ banded matrix
+def test_banded_matrix_holds_shared_tokens_near_the_diagonal_only(book: Book) -> None:
     chunks = make_chunks(book, [(0, 60), (40, 120), (100, 200), (150, 230), (202, 302)])
-    fig = figures.overlap_heatmap(chunks)
-    z = np.array(json.loads(fig.to_json())["data"][0]["z"])
-    assert (z == brute_force_shared(chunks)).all()
-
-
-def test_heatmap_bins_sum_shared_tokens_when_large() -> None:
-    text_pages = ["x" * 1000] * 3
-    book = make_book(text_pages, [(1, 0, "One")])
-    spans = [(s, min(s + 30, len(book.text))) for s in range(0, len(book.text) - 30, 20)]
-    chunks = make_chunks(book, spans)
-    om = figures.overlap_matrix(chunks, max_cells=20)
-    assert om.values.shape[0] <= 20 and om.bin_size == -(-len(chunks) // 20)
+    m = figures.banded_matrix(chunks, band=2)
     full = brute_force_shared(chunks)
-    k = om.bin_size
-    for a in range(om.values.shape[0]):
-        for b in range(om.values.shape[0]):
-            assert om.values[a, b] == full[a * k:(a + 1) * k, b * k:(b + 1) * k].sum()
+    for i in range(len(chunks)):
+        for j in range(len(chunks)):
+            if 0 < abs(i - j) <= 2:
+                assert m[i, j] == full[i, j]
+            else:
+                assert np.isnan(m[i, j])
 
 
-def test_heatmap_marks_where_the_chapter_changes(book: Book) -> None:
-    chunks = make_chunks(book, [(0, 120), (90, 252), (252, 302)], chapters=["One", "One", "Two"])
-    fig = figures.overlap_heatmap(chunks)
-    assert figures.chapter_changes(chunks) == [2]
-    assert len(fig.layout.shapes) == 2 and fig.layout.shapes[0].x0 == 1.5
+def test_banded_figure_marks_pairs_that_span_a_chapter(book: Book) -> None:
+    # chapter Two starts at offset 252: chunks 0-1 and 1-2 overlap inside One; 2-3 share text in
+    # One, but chunk 3 runs on into Two, so their pair spans the boundary.
+    chunks = make_chunks(book, [(0, 120), (100, 240), (230, 250), (240, 302)])
+    fig = figures.banded_overlap_figure(book, chunks, band=2)
+    heat, marks = fig.data
+    z = np.array(json.loads(fig.to_json())["data"][0]["z"], dtype=float)
+    assert np.array_equal(z, figures.banded_matrix(chunks, 2), equal_nan=True)
+    assert marks.name == "across a chapter boundary"
+    assert sorted(zip(marks.y, marks.x)) == [(2, 3), (3, 2)]
+
+
+# ------------------------------------------------------------------------- coverage map
+def test_coverage_legend_is_three_categories_not_a_gradient(book: Book) -> None:
+    fig = figures.coverage_figure(book, make_chunks(book, [(0, 50), (40, 50), (101, 201)]), columns=10)
+    heat = fig.data[0]
+    assert heat.showscale is False
+    legend = [t for t in fig.data if t.type == "scatter" and t.showlegend is not False]
+    assert [t.name for t in legend] == ["lost (in no chunk)", "in one chunk", "overlapped (2+ chunks)"]
+    # each category value 0, 1, 2 maps onto one flat step of the colour scale, in its legend colour
+    scale = [(float(v), c) for v, c in heat.colorscale]
+    lo, hi = heat.zmin, heat.zmax
+    for value, entry in enumerate(legend):
+        at = (value - lo) / (hi - lo)
+        steps = [c for (v0, c), (v1, _) in zip(scale, scale[1:]) if v0 <= at <= v1]
+        assert set(steps) == {entry.marker.color}
+
+
+def test_coverage_x_axis_says_its_unit(book: Book) -> None:
+    fig = figures.coverage_figure(book, make_chunks(book, [(0, 302)]), columns=10)
+    assert "%" in fig.layout.xaxis.title.text and list(fig.layout.xaxis.range) == [0, 100]
+
+
+def test_coverage_height_is_bounded_on_a_2000_page_book() -> None:
+    pages = [f"page {k} " + "x" * 60 for k in range(2000)]
+    long_book = make_book(pages, [(p, 0, f"Chapter at {p}") for p in range(1, 2001, 5)])
+    chunks = make_chunks(
+        long_book, [(0, len(long_book.text) // 2), (len(long_book.text) // 2 - 10, len(long_book.text))]
+    )
+    fig = figures.coverage_figure(long_book, chunks)
+    assert fig.layout.height <= 1200
+    assert len(fig.data[0].z) <= figures.MAX_COVERAGE_ROWS
+    assert "rows of" in fig.layout.yaxis.title.text  # rows are groups of pages, and it says so
+
+
+def test_grouped_coverage_rows_show_loss_then_overlap_of_any_of_their_pages() -> None:
+    grid = np.array([[1, 2, 1], [0, 1, 1], [np.nan, np.nan, 1], [2, np.nan, np.nan]], dtype=float)
+    out = figures.group_rows(grid, 2)
+    assert out[0].tolist() == [0, 2, 1]  # loss wins, then overlap, then once
+    assert out[1][0] == 2 and np.isnan(out[1][1]) and out[1][2] == 1
+
+
+def test_coverage_chapter_labels_sit_off_the_data_and_never_overlap(many) -> None:
+    book, _, runs = many
+    fig = figures.coverage_figure(book, runs["chapter-window"][1])
+    notes = fig.layout.annotations
+    assert notes and all(a.xref == "paper" and a.x >= 1 and a.xanchor == "left" for a in notes)
+    assert fig.layout.margin.r >= max(label_fit.text_width_px(html.unescape(a.text)) for a in notes)
+    height = figures.coverage_plot_px(fig.layout.height)
+    rows = fig.data[0].y
+    pitch = height / len(rows)
+    first, size = rows[0], rows[1] - rows[0]
+    centres = [((a.y - first) / size + 0.5) * pitch for a in notes]
+    half = label_fit.LABEL_FONT_PX / 2
+    assert label_fit.overlapping([(c - half, c + half) for c in centres]) == []
 
 
 def test_coverage_grid_shows_lost_single_and_double_coverage(book: Book) -> None:
@@ -156,9 +388,8 @@ def test_coverage_grid_shows_lost_single_and_double_coverage(book: Book) -> None
 
 def test_coverage_figure_marks_chapter_starts(book: Book) -> None:
     fig = figures.coverage_figure(book, make_chunks(book, [(0, 302)]), columns=10)
-    heat, marks = fig.data
-    assert heat.type == "heatmap" and marks.name == "chapter starts"
-    assert list(marks.y) == [1, 4] and list(marks.x) == pytest.approx([0, 5])
+    (marks,) = [t for t in fig.data if t.name == "chapter starts"]
+    assert list(marks.y) == [1, 4] and list(marks.x) == pytest.approx([0, 50])
 
 
 def test_book_strings_in_figures_are_escaped_for_plotlys_html_subset() -> None:
@@ -166,9 +397,15 @@ def test_book_strings_in_figures_are_escaped_for_plotlys_html_subset() -> None:
     chunks = make_chunks(book, [(0, 100)], chapters=["<b>bold</b>"])
     fig = figures.boundaries_figure(book, chunks)
     (chap,) = [t for t in fig.data if t.name == "Chapters"]
-    assert chap.text[0] == '1 &lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;'
+    assert chap.text[0] == "1 &lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;"
+    assert "<a" not in chap.customdata[0][0] and "&lt;a href=" in chap.customdata[0][0]
     (bar,) = chunk_traces(fig)
     assert bar.customdata[0][4] == "&lt;b&gt;bold&lt;/b&gt;"
-    assert "<a" not in chap.customdata[0][0]
-    marks = figures.coverage_figure(book, chunks).data[1]
-    assert "<a" not in marks.text[0]
+    cover = figures.coverage_figure(book, chunks)
+    (marks,) = [t for t in cover.data if t.name == "chapter starts"]
+    assert "<a" not in marks.customdata[0][0]
+    assert all("<a" not in a.text for a in cover.layout.annotations)
+    ovl = figures.overlap_per_boundary_figure(
+        book, make_chunks(book, [(0, 60), (40, 100)], chapters=["<b>x", "y"])
+    )
+    assert all("<b>x" not in row[1] for t in ovl.data for row in t.customdata)
