@@ -87,3 +87,7 @@ st.caption("Boundaries are chunk starts in tokens; policies with another encodin
 
 st.subheader("Chunk sizes")
 state.show_fig(token_histograms(sets), key="cmp_hist")
+
+from inspector import diff_view  # noqa: E402  (issue 16's block, kept apart from the page's top)
+
+diff_view.upsert_plan(runs, labels)

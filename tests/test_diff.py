@@ -98,3 +98,28 @@ def test_diff_without_a_manifest_is_unreadable_input_exit_3(runs, tmp_path):
     lone.write_bytes(runs["chapter"].read_bytes())
     done = cli("diff", str(lone), str(runs["chapter"]))
     assert done.returncode == 3 and "manifest" in done.stderr
+
+
+@pytest.mark.usefixtures("fresh_streamlit_caches")
+def test_compare_page_shows_the_upsert_plan_of_p1_against_the_target():
+    from streamlit.testing.v1 import AppTest
+
+    from chunking.policy import Policy
+    from chunking.strategies import chunk_book
+    from chunking.tokens import tokenize
+    from chunking.ingest import load_book
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.run()
+    at.switch_page("pages/5_Compare.py").run()
+    at.radio(key="cmp_count").set_value(2).run()
+    assert not at.exception, [e.value for e in at.exception]
+    (summary,) = [e.value for e in at.dataframe if list(e.value.columns) == ["", "value"]]
+    facts = dict(zip(summary[""], summary["value"]))
+    tokenized = tokenize(load_book(BOOK))
+    p1 = chunk_book(tokenized, Policy(strategy="chapter-window"))
+    p2 = chunk_book(tokenized, Policy(strategy="fixed-window"))
+    expected = diff_chunks(p1, p2).summary()
+    assert facts["add"] == str(expected["add"]) and facts["delete"] == str(expected["delete"])
+    assert facts["boundaries moved"] == str(expected["boundaries_moved"])
+    assert at.get("download_button")
