@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from chunking.normalise import normalise
 from chunking.readers import read_raw
-from chunking.structure.contents import SCAN_MIN_PAGES, read_contents
+from chunking.structure.contents import read_contents
+from chunking.structure.contents_lines import SCAN_MIN_PAGES
 from pdf_factory import body, make_pdf
 
 BIG = 20.0
