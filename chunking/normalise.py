@@ -298,8 +298,12 @@ def _vocabulary(texts: list[str]) -> Counter:
     """Every word of the book, casefolded, without surrounding punctuation, with its count. The
     fragments around a break never spell the joined word, so they need not be left out."""
     # NOTE: page by page: one list of every word of the book would hold ~6x the text in memory.
-    words: Counter = Counter()
+    # The raw tokens are counted book-wide first (Counter.update of a list counts in C), so the
+    # Python loop that strips punctuation runs once per distinct token, not once per page's.
+    tokens: Counter = Counter()
     for text in texts:
-        for token, n in Counter(text.casefold().split()).items():
-            words[token.strip(_PUNCTUATION)] += n
+        tokens.update(text.casefold().split())
+    words: Counter = Counter()
+    for token, n in tokens.items():
+        words[token.strip(_PUNCTUATION)] += n
     return words

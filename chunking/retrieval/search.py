@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-import bm25s
 import numpy as np
-from bm25s.tokenization import Tokenizer
+
+if TYPE_CHECKING:  # NOTE: bm25s costs ~0.2 s to import; the CLI imports this module for RETRIEVERS
+    import bm25s
+    from bm25s.tokenization import Tokenizer
 
 from ..models import Book, Chunk
 from ..rules import crosses_fence, fence_offsets
@@ -106,6 +108,8 @@ def query_terms(query: str) -> list[str]:
     Returns:
         list[str]: distinct terms in query order.
     """
+    from bm25s.tokenization import Tokenizer
+
     words = Tokenizer(stopwords="en").tokenize(
         [query], update_vocab=True, return_as="string", show_progress=False
     )[0]
@@ -219,6 +223,9 @@ class ChunkIndex(RankedIndex):
         Returns:
             ChunkIndex: ready to ``search``; an empty chunk list gives an index that finds nothing.
         """
+        import bm25s
+        from bm25s.tokenization import Tokenizer
+
         tokenizer = Tokenizer(stopwords="en")
         if not chunks:
             return cls(book, chunks, tokenizer, None, [])

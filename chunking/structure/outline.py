@@ -19,6 +19,7 @@ EPUB entries carry an exact offset into their spine document and are trusted for
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -116,20 +117,32 @@ def _wanted(title: str) -> list[str]:
 
 
 def _best(wants: list[str], variants: list[str]) -> float:
+    """The best score of a want against a variant; scores below ``FUZZY_MIN`` count as 0.
+
+    NOTE: every caller only compares scores with ``FUZZY_MIN`` or ranks scores above it, so
+    rapidfuzz may stop early on a pair that cannot reach it (``score_cutoff``): the same
+    decisions at a fraction of the cost on outline-heavy books.
+    """
     best = 0.0
     for want in wants:
         for v in variants:
             if len(want) <= SHORT_TITLE or len(v) <= SHORT_TITLE:
                 score = 100.0 if want == v else 0.0
             else:
-                score = fuzz.ratio(want, v)
-            best = max(best, score)
+                score = fuzz.ratio(want, v, score_cutoff=FUZZY_MIN)
+            if score > best:
+                best = score
     return best
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _is_label_line(line: str) -> bool:
+    return _LABEL_LINE.match(line.strip()) is not None
 
 
 def _may_continue(wants: list[str], variants: list[str], line: str) -> bool:
     """Whether a window holding ``line`` so far may take the next line too."""
-    if _LABEL_LINE.match(line.strip()):
+    if _is_label_line(line):
         return True
     return any(len(v) >= 3 and any(w.startswith(v) for w in wants) for v in variants)
 
@@ -142,6 +155,7 @@ class _Pages:
         self.norm = norm
         self.pdf = pdf
         self._variants: dict[int, list[list[str]]] = {}
+        self._windows: dict[tuple[int, int, int], tuple[int, list[str]]] = {}
         self._tops: dict[int, dict[str, list[float]]] = {}
         self._line_tops: dict[int, list[float | None]] = {}
         self._contents: dict[int, bool] = {}
@@ -151,6 +165,15 @@ class _Pages:
         if index not in self._contents:
             self._contents[index] = is_contents_page([line.strip() for _, line in self.norm.lines[index]])
         return self._contents[index]
+
+    def window(self, index: int, i: int, k: int) -> tuple[int, list[str]]:
+        """The key length and title variants of page ``index``'s lines ``i``..``k`` joined by
+        spaces: the same for every entry that looks at the page, so computed once."""
+        key = (index, i, k)
+        if key not in self._windows:
+            joined = " ".join(line for _, line in self.norm.lines[index][i : k + 1])
+            self._windows[key] = (len(words_key(joined)), _title_variants(joined))
+        return self._windows[key]
 
     def variants(self, index: int) -> list[list[str]]:
         if index not in self._variants:
@@ -198,13 +221,14 @@ class _Pages:
                 # NOTE: a window only grows while what it holds so far is a part of the title
                 # (or a bare label line such as ``Part I``), so body lines are never joined.
                 if score >= FUZZY_MIN or not _may_continue(
-                    wants, variants[i] if k == i + 1 else _title_variants(joined), joined
+                    wants, variants[i] if k == i + 1 else self.window(index, i, k - 1)[1], joined
                 ):
                     break
                 joined = joined + " " + lines[k][1]
-                if len(words_key(joined)) > longest + 40:
+                key_length, joined_variants = self.window(index, i, k)
+                if key_length > longest + 40:
                     break
-                score = max(score, _best(wants, _title_variants(joined)))
+                score = max(score, _best(wants, joined_variants))
                 end = k + 1
             if score >= FUZZY_MIN:
                 if hits and i < covered:
@@ -408,12 +432,27 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
     return "unnumbered", "", _strip_number(title)
 
 
+def _after_number(title: str, number: str) -> str | None:
+    """What follows ``number`` + an optional ``.``/``:`` + whitespace at the start of ``title``,
+    when something does (the regex ``{number}[.:]?\\s+(?=\\S)``, without compiling one per number)."""
+    if not title.startswith(number):
+        return None
+    j = len(number)
+    for start in (j + 1, j) if title[j : j + 1] in (".", ":") else (j,):
+        k = start
+        while k < len(title) and title[k].isspace():
+            k += 1
+        if k > start and k < len(title):
+            return title[k:]
+    return None
+
+
 def _strip_number(title: str, number: str = "") -> str:
     """The title without a leading section/chapter number, or without ``number`` (``I Basics``
     under a ``Part I`` label line)."""
-    m = re.match(rf"{re.escape(number)}[.:]?\s+(?=\S)", title) if number else None
-    if m:
-        return title[m.end() :]
+    rest = _after_number(title, number) if number else None
+    if rest is not None:
+        return rest
     m = SECTION_HEADING.match(title)
     if m:
         return m.group("title")
