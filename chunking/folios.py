@@ -40,7 +40,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .readers.raw import RawPage
-from .rules import roman_value, to_roman
+from .rules import KEYWORD_ALTERNATION, roman_value, to_roman
 
 FOLIO_MIN_PAGES = 3
 """A (kind, offset) printed on fewer pages is a coincidence (a chapter number, a list item)."""
@@ -71,7 +71,7 @@ _PAGE_TOKEN = re.compile(
     re.I,
 )
 _NUMBER = re.compile(r"[0-9]{1,4}|[ivxlcdm]{1,7}", re.I)
-_KEYWORD = re.compile(r"^(chapter|part|section|appendix|lecture|unit|book|volume)$", re.I)
+_KEYWORD = re.compile(rf"^(?:{KEYWORD_ALTERNATION})$", re.I)
 
 
 def page_token(line: str) -> str | None:

@@ -31,8 +31,23 @@ FENCE_KINDS = CHAPTER_LEVEL_KINDS | {"part"}
 CHAPTER_KEYWORDS = ("chapter", "part", "appendix")
 """Words that open a chapter-level unit or a part when a number follows (``Chapter 3``)."""
 
-HEADING_KEYWORDS = (*CHAPTER_KEYWORDS, "section", "lecture", "unit", "book", "volume")
-"""Every word that labels a numbered heading (``Lecture 4``, ``Volume II``)."""
+KIND_KEYWORDS = (*CHAPTER_KEYWORDS, "section")
+"""Words that name a heading's kind (``Section 2.1`` is a section): the ``HEADING_KINDS`` a
+heading line can spell out."""
+
+HEADING_KEYWORDS = (*KIND_KEYWORDS, "lecture", "unit", "book", "volume")
+"""Every word that labels a numbered heading (``Lecture 4``, ``Volume II``). The words beyond
+``KIND_KEYWORDS`` label a heading without saying its kind, so they count as labels (a contents
+line, a folio's neighbour, a label line above a title), never as a kind."""
+
+
+def keyword_alternation(words: Sequence[str], cases: bool = False) -> str:
+    """``words`` as a regular-expression alternation; with ``cases`` each in lower, UPPER and
+    Title case only (``chapter|CHAPTER|Chapter``: a mixed-case word is not a keyword)."""
+    if not cases:
+        return "|".join(words)
+    return "|".join(v for w in words for v in (w, w.upper(), w.title()))
+
 
 KEYWORD_ALTERNATION = "|".join(HEADING_KEYWORDS)
 """``HEADING_KEYWORDS`` as a regular-expression alternation."""

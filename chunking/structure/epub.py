@@ -48,6 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..models import Heading
+from ..rules import CHAPTER_KEYWORDS, keyword_alternation
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, parse_heading, words_key
@@ -75,7 +76,7 @@ HUB_MIN_RATIO = 1.5
 already has the hub's level and the hub is only a table of contents."""
 
 _KEYWORD = re.compile(
-    r"^(?P<kw>chapter|part|appendix)\s+(?P<num>[0-9]{1,3}|[IVXLC]{1,6}|[A-Z])\b[.:]?\s*"
+    rf"^(?P<kw>{keyword_alternation(CHAPTER_KEYWORDS)})\s+(?P<num>[0-9]{{1,3}}|[IVXLC]{{1,6}}|[A-Z])\b[.:]?\s*"
     r"(?P<title>.*)$",
     re.I,
 )

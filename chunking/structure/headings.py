@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..normalise import NormalisedBook
+from ..rules import CHAPTER_KEYWORDS, KIND_KEYWORDS, keyword_alternation
 from .kinds import SECTION_NUMBER_ONLY, is_spelled_number, number_value, parse_heading, title_like
 from .typography import HEADING_RATIO, FontProbe
 
@@ -43,11 +44,11 @@ _TRAILING_NUMBER = re.compile(r"\d{1,4}$")
 RISING_SHARE = 0.6
 """On a contents or index page at least this share of successive line-end numbers do not fall."""
 
-_STACK_KEYWORDS = ("chapter", "appendix", "part")
+_STACK_KEYWORDS = CHAPTER_KEYWORDS
 _LETTER_LINE = re.compile(r"[A-Z]")
 """A line that is a capital letter alone (``A``): an appendix label, when set large."""
 
-_KEYWORD_START = re.compile(r"(?:chapter|part|section|appendix)\b", re.I)
+_KEYWORD_START = re.compile(rf"(?:{keyword_alternation(KIND_KEYWORDS)})\b", re.I)
 
 _BARE_NUMBER = re.compile(r"[-–—]?\s*(\d{1,2})\s*[-–—]?")
 """``7``, ``—7—``, ``- 7 -``: a chapter number alone on its line, maybe framed by dashes."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..rules import roman_value
+from ..rules import KIND_KEYWORDS, keyword_alternation, roman_value
 
 SPELLED = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -42,7 +42,7 @@ BACK_WORDS = re.compile(
 
 _SEP = r"(?:\s*[:.\-–—]\s*|\s+)"
 KEYWORD_HEADING = re.compile(
-    rf"^(?P<kw>chapter|part|section|appendix|CHAPTER|PART|SECTION|APPENDIX|Chapter|Part|Section|Appendix)\s+"
+    rf"^(?P<kw>{keyword_alternation(KIND_KEYWORDS, cases=True)})\s+"
     rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})+|{NUMBER_RE}|[A-Z](?=$|[\s:.\-–—]))(?:{_SEP}(?P<title>.*?))?\s*$"
 )
 NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?P<dot>\.?)\s+(?P<title>\S.*?)\s*$")
