@@ -31,7 +31,8 @@ from .contents import read_contents
 from .display import display_headings, outdented_headings
 from .epub import epub_structure
 from .evidence import corroborate, signal_counts
-from .headings import Draft, detect_headings
+from .heading_lines import Draft
+from .headings import detect_headings
 from .levels import levelled as _levelled
 from .outline import check_outline
 from .result import StructureResult

@@ -22,7 +22,7 @@ import re
 from collections import Counter
 
 from ..normalise import NormalisedBook
-from .headings import Draft
+from .heading_lines import Draft
 from .kinds import compact_key, title_like
 from .typography import FontProbe
 

@@ -26,7 +26,7 @@ from collections import defaultdict
 from ..models import Heading
 from ..normalise import NormalisedBook
 from .evidence import confidence
-from .headings import Draft
+from .heading_lines import Draft
 from .kinds import BACK_WORDS, FRONT_WORDS, number_value, spelled_out
 
 PART_SHARE = 0.5

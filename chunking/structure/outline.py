@@ -28,7 +28,7 @@ from rapidfuzz import fuzz
 
 from ..normalise import NormalisedBook
 from ..readers.raw import OutlineEntry, RawBook
-from .headings import Draft, is_contents_page
+from .heading_lines import Draft, is_contents_page
 from .kinds import (
     LETTER_HEADING,
     NUMBER_RE,
