@@ -238,6 +238,8 @@ def chunk_detail(run: AppRun, i: int) -> None:
         height="content",
         column_config={"value": st.column_config.TextColumn("value", width="large")},
     )
+    left.caption("Full chunk id (copy button on the right):")
+    left.code(c.id, language=None)
     left.html(
         f"<p><b>Why it ended:</b> {html.escape(END_REASON_TEXT.get(c.end_reason, c.end_reason))}.</p>"
         f"<p>{render.OVERLAP_LEGEND_HTML}</p>"

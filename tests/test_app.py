@@ -370,15 +370,14 @@ def test_page_zoom_survives_rechunking_and_the_figure_shows_the_new_chunks(core_
     assert orders == list(range(len(chunk_book(tokenized, Policy(max_tokens=256)))))
 
 
-def test_overlap_heatmap_and_coverage_equal_the_chunks_spans(core_default) -> None:
+def test_overlap_figures_and_coverage_equal_the_chunks_spans(core_default) -> None:
     book, tokenized, chunks = core_default
     at = run_app(PAGES[1])
-    z = np.array(plotly(at, "ovl_heatmap")["data"][0]["z"])
-    om = figures.overlap_matrix(chunks)
-    assert z.shape == om.values.shape and (z == om.values).all()
-    for i, j, shared in figures.shared_token_pairs(chunks):
-        assert shared == min(chunks[i].token_end, chunks[j].token_end) - max(chunks[i].token_start,
-                                                                             chunks[j].token_start)
+    z = np.array(plotly(at, "ovl_band")["data"][0]["z"], dtype=float)
+    a, b = at.slider(key="ovl_range").value
+    assert np.array_equal(z, figures.banded_matrix(chunks[a : b + 1]), equal_nan=True)
+    marks = plotly(at, "ovl_boundaries")["data"]
+    assert sum(len(t["y"]) for t in marks) == len(chunks) - 1
     cov = np.array(plotly(at, "ovl_coverage")["data"][0]["z"], dtype=float)
     assert np.array_equal(cov, figures.coverage_grid(book, chunks), equal_nan=True)
     m = metrics(at)
