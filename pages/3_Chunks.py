@@ -28,7 +28,7 @@ rows = views.paged_table(
     on_select="rerun",
     selection_mode="single-row",
     column_config={
-        "start_of_text": st.column_config.TextColumn("start of text", width="large"),
+        "start_of_text": st.column_config.TextColumn("start of text", width="medium"),
         "id": st.column_config.TextColumn("id", help="The full chunk id: select a row to copy it."),
     },
 )

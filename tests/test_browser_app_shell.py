@@ -130,6 +130,9 @@ def test_the_header_names_the_uploaded_book_on_every_page(page: Page, logged_app
     for title in OWN_PAGES:
         go(page, title)
         assert f"{BOOK.name} (uploaded)" in header(page), title
+        if title == "Compare":  # NOTE: its figures come after the scorecard; wait for both
+            expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=TIMEOUT_MS)
+        wait_idle(page)
         screenshot(page, SHOTS / f"shell_{title.lower()}.png")
 
 
