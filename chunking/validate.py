@@ -1,6 +1,8 @@
 """Stage 6 (validate): re-check a chunk set against rules 1–7 of issue 3, independently.
 
-The validator trusts nothing the chunker computed: it re-encodes every chunk's text (rule 1),
+The validator trusts nothing the chunker computed: it re-encodes every chunk's text (rule 1;
+a chunk that provably re-encodes to the tokenizer's stream of its span takes that count, see
+``_Counts``),
 re-slices the canonical text (rule 6), recomputes pages and ids (rules 2, 6, 7) and walks
 neighbours for overlap, fences, advance and coverage (rules 3–5). It reports the first violation
 in chunk order (for one chunk, the lowest rule number among its violations, after the sanity
@@ -24,7 +26,9 @@ checks of its order and span that the other checks rely on):
 
 from __future__ import annotations
 
+import bisect
 import re
+import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -37,7 +41,7 @@ from .encodings import get_encoding
 from .ids import chunk_id
 from .models import Chunk
 from .policy import Policy
-from .tokens import TokenizedBook
+from .tokens import SAFE_SPLIT_ENCODINGS, TokenizedBook
 
 _NON_SPACE = re.compile(r"\S")
 PARALLEL_MIN_CHUNKS = 256
@@ -46,20 +50,73 @@ _BATCH = 64
 """Chunks re-encoded per thread task: the checks wait for one batch at a time, in order."""
 
 
-class _Counts:
-    """Rule 1's re-encoded token counts, computed ahead on threads while the checks run.
+def stable_cut(text: str, p: int) -> bool:
+    """True when cutting ``text`` at ``p`` leaves tiktoken's pieces on both sides unchanged.
 
-    NOTE: tiktoken releases the GIL while it encodes, so with two cores the re-encoding runs
-    beside the other checks (pure Python). Each count is still ``len(encode_ordinary(text))`` of
-    the chunk's own text: nothing of the book's token stream is trusted.
+    The validator's own rule, not the chunker's (``SAFE_SPLIT_ENCODINGS`` only; the lemma
+    ``encode(t[:p]) + encode(t[p:]) == encode(t)`` is property-tested in
+    tests/test_validate_edges.py): a non-space then a space or tab (no piece holds a non-space
+    and the space after it); a letter or digit then a newline; a newline then a non-space other
+    than ``/``.
+    """
+    if not 0 < p < len(text):
+        return True
+    prev, cur = text[p - 1], text[p]
+    if cur in " \t":
+        return not prev.isspace()
+    if cur in "\r\n":
+        return unicodedata.category(prev)[0] in "LN"
+    # NOTE: o200k's punctuation piece ``[^\s\p{L}\p{N}]+[\r\n/]*`` runs on past a newline into a "/".
+    return prev == "\n" and not cur.isspace() and cur != "/"
+
+
+class _Counts:
+    """Rule 1's re-encoded token counts: ``len(encode_ordinary(chunk.text))``, or what equals it.
+
+    A chunk whose text is the canonical slice of its token span, whose two edges are piece
+    boundaries of the stream (heading offsets, where the text was encoded apart) or
+    ``stable_cut``s, and whose inner heading offsets are ``stable_cut``s, re-encodes to exactly
+    the stream's tokens of that span: its count is ``token_end - token_start``. Every other chunk
+    is re-encoded, on threads ahead of the checks (tiktoken releases the GIL while it encodes,
+    so with two cores that runs beside the pure-Python checks).
+
+    NOTE: what is trusted is the tokenizer's stream (``chunking.tokens``), never a number the
+    chunker wrote: a chunk whose text, span or token count is wrong takes the re-encoding path
+    or fails its own rule.
     """
 
-    def __init__(self, enc, chunks: Sequence[Chunk], workers: int) -> None:
-        self.enc, self.chunks = enc, chunks
-        self.pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    def __init__(self, enc, chunks: Sequence[Chunk], tb: TokenizedBook, encoding: str, workers: int) -> None:
+        self.enc, self.chunks, self.tb = enc, chunks, tb
+        self.cuts = sorted(tb._fence_chars)
+        trusted = encoding in SAFE_SPLIT_ENCODINGS
+        self.stream = [trusted and self._from_stream(c) for c in chunks]
+        self.needed = [i for i, ok in enumerate(self.stream) if not ok]
+        self.where = {i: k for k, i in enumerate(self.needed)}
+        self.pool = ThreadPoolExecutor(workers) if workers > 1 and len(self.needed) > 1 else None
         self.batches: list[Future] = []
         if self.pool is not None:
-            self.batches = [self.pool.submit(self._batch, i) for i in range(0, len(chunks), _BATCH)]
+            self.batches = [self.pool.submit(self._batch, k) for k in range(0, len(self.needed), _BATCH)]
+
+    def _from_stream(self, c: Chunk) -> bool:
+        """Whether ``c`` re-encodes to the stream's tokens of its span (see the class)."""
+        tb, text = self.tb, self.tb.book.text
+        t0, t1 = c.token_start, c.token_end
+        if not (isinstance(t0, int) and isinstance(t1, int) and 0 <= t0 < t1 <= tb.n_tokens):
+            return False
+        a, b = int(tb.char_starts[t0]), int(tb.char_starts[t1])
+        if (c.char_start, c.char_end) != (a, b) or not (tb.legal[t0] and tb.legal[t1]):
+            return False
+        if not isinstance(c.text, str) or text[a:b] != c.text:
+            return False
+        fences = tb._fence_chars
+        if not ((a in fences or stable_cut(text, a)) and (b in fences or stable_cut(text, b))):
+            return False
+        i = bisect.bisect_right(self.cuts, a)
+        while i < len(self.cuts) and self.cuts[i] < b:
+            if not stable_cut(text, self.cuts[i]):
+                return False
+            i += 1
+        return True
 
     def _one(self, chunk: Chunk) -> int | Exception:
         try:
@@ -68,12 +125,16 @@ class _Counts:
             return exc
 
     def _batch(self, start: int) -> list[int | Exception]:
-        return [self._one(c) for c in self.chunks[start : start + _BATCH]]
+        return [self._one(self.chunks[i]) for i in self.needed[start : start + _BATCH]]
 
     def count(self, i: int) -> int:
+        c = self.chunks[i]
+        if self.stream[i]:
+            return c.token_end - c.token_start
         if self.pool is None:
-            return len(self.enc.encode_ordinary(self.chunks[i].text))
-        value = self.batches[i // _BATCH].result()[i % _BATCH]
+            return len(self.enc.encode_ordinary(c.text))
+        k = self.where[i]
+        value = self.batches[k // _BATCH].result()[k % _BATCH]
         if isinstance(value, Exception):
             raise value
         return value
@@ -128,7 +189,7 @@ class _Checker:
         self.policy = policy
         self.text = tb.book.text
         self.enc = get_encoding(policy.encoding)
-        self.counts = _Counts(self.enc, chunks, workers)
+        self.counts = _Counts(self.enc, chunks, tb, policy.encoding, workers)
         self.profile = policy.profile()
         self.paged = policy.strategy != "fixed-window"
         self.level = policy.fence
