@@ -21,7 +21,7 @@ from chunking.rules import fence_headings
 
 from . import palette
 from .axis import book_end, chunk_lanes, page_label, page_positions
-from .label_fit import DEFAULT_PLOT_PX, LABEL_FONT_PX, fit_label
+from .label_fit import DEFAULT_PLOT_PX, INSIDE_PAD_PX, LABEL_FONT_PX, fit_label
 
 PARTS_ROW = "Parts"
 CHAPTERS_ROW = "Chapters"
@@ -97,6 +97,37 @@ def fitted_labels(
             continue
         out.append(fit_label(label_variants(u.heading), (min(u.end, x1) - u.start) * px_per_page))
     return out
+
+
+def continued_labels(
+    row: str, units: Sequence[Unit], x_range: tuple[float, float], plot_px: float = DEFAULT_PLOT_PX
+) -> list[dict]:
+    """Labels of the units that start left of the visible range and run into it (the part a
+    zoomed view sits in): plotly draws a bar's inside text from the bar's start, off-screen, so
+    these are annotations at the left edge, fitted to the unit's visible width."""
+    x0, x1 = x_range
+    px_per_page = plot_px / max(x1 - x0, 1e-9)
+    notes = []
+    for u in units:
+        if not (u.start < x0 - 1e-9 < u.end - 1e-9):
+            continue
+        text = fit_label(label_variants(u.heading), (min(u.end, x1) - x0) * px_per_page)
+        if text:
+            notes.append(
+                {
+                    "name": f"{row} continued",
+                    "text": html.escape(text),
+                    "x": x0,
+                    "xref": "x",
+                    "xanchor": "left",
+                    "xshift": INSIDE_PAD_PX / 2,
+                    "y": row,
+                    "yref": "y",
+                    "showarrow": False,
+                    "font": {"size": LABEL_FONT_PX},
+                }
+            )
+    return notes
 
 
 def _unit_trace(row: str, units: Sequence[Unit], labels: Sequence[str], fills: Sequence[str]) -> go.Bar:
@@ -207,6 +238,13 @@ def boundaries_figure(
         traces.append(_unit_trace(CHAPTERS_ROW, chapters, labels, palette.CHAPTER_FILLS))
     traces += _chunk_traces(book, chunks, lanes, rows, selected)
     fig = go.Figure(traces)
+    notes = [
+        n
+        for row, units in ((PARTS_ROW, parts), (CHAPTERS_ROW, chapters))
+        for n in continued_labels(row, units, x_range, plot_px)
+    ]
+    if notes:
+        fig.update_layout(annotations=notes)
     # NOTE: no uirevision: a changed spec gives the chart a new Streamlit element id, so it is a
     # new plot and a zoom made in it is lost anyway (checked in chromium); the "Zoom to pages"
     # slider is the zoom that survives re-chunking.

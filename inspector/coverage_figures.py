@@ -31,8 +31,9 @@ MIN_COVERAGE_HEIGHT = 320
 """Smallest coverage figure (px), for short books."""
 LABEL_MARGIN_PX = 240
 """Right margin of the coverage map, where its chapter labels sit, off the data."""
-LABEL_GAP_PX = 2
-"""Vertical room between two chapter labels of the coverage map."""
+LABEL_PITCH_PX = 18
+"""Least vertical distance between two chapter labels of the coverage map: a label's line box
+at ``LABEL_FONT_PX`` is about 15 px tall in chromium, plus a gap."""
 COVERAGE_NAMES = ("lost (in no chunk)", "in one chunk", "overlapped (2+ chunks)")
 """Legend entries of the coverage map's three categories, for cell values 0, 1 and 2."""
 COVERAGE_COLOURS = (palette.LOST, palette.ONCE, palette.OVERLAP)
@@ -83,18 +84,19 @@ def pages_per_row(n_pages: int, max_rows: int = MAX_COVERAGE_ROWS) -> int:
 
 def group_rows(grid: np.ndarray, size: int) -> np.ndarray:
     """``grid``'s rows grouped ``size`` at a time. A cell shows lost text (0) if any page of its
-    group loses text there, else overlap (2) if any overlaps there, else 1; NaN where no page of
-    the group has text there. Loss is never hidden, and overlap stays visible on a long book
-    (a minimum would show only overlap that every page of a group has at the same place)."""
+    group loses text there (loss is never hidden), else overlap (2) if at least half of the
+    group's pages with text there overlap there, else 1; NaN where no page of the group has text
+    there."""
     if size == 1:
         return grid
     n = math.ceil(grid.shape[0] / size)
     padded = np.full((n * size, grid.shape[1]), np.nan)
     padded[: grid.shape[0]] = grid
     blocks = padded.reshape(n, size, grid.shape[1])
+    once, twice = (blocks == 1).sum(axis=1), (blocks == 2).sum(axis=1)
     out = np.full((n, grid.shape[1]), np.nan)
-    out[(blocks == 1).any(axis=1)] = 1
-    out[(blocks == 2).any(axis=1)] = 2
+    out[once + twice > 0] = 1
+    out[(twice > 0) & (twice >= once)] = 2
     out[(blocks == 0).any(axis=1)] = 0
     return out
 
@@ -106,7 +108,7 @@ def coverage_figure(
 
     Rows are physical pages, grouped ``pages_per_row`` at a time when the book has more than
     ``max_rows`` pages (a cell then shows loss if any of its pages loses text there, else
-    overlap if any overlaps there: ``group_rows``), so the height stays
+    overlap if most of them overlap there: ``group_rows``), so the height stays
     about ``max_rows * COVERAGE_ROW_PX``. The legend is categorical (``COVERAGE_NAMES``: one
     legend-only trace each, no colour bar); chapter starts are marked on the data and named in
     the right margin, where a label is drawn only if it has the vertical room (all in hover).
@@ -171,7 +173,7 @@ def coverage_plot_px(height: int) -> float:
 def _chapter_marks(fig: go.Figure, book: Book, size: int, columns: int, height: int) -> list[dict]:
     """Mark chapter starts on the data (small triangles, titles in hover) and return the margin
     labels that have room: annotations in paper x beyond the plot, at most one per
-    ``LABEL_FONT_PX + LABEL_GAP_PX`` of height, each shortened to the margin's width."""
+    ``LABEL_PITCH_PX`` of height, each shortened to the margin's width."""
     fences = fence_headings(book)
     if not fences:
         return []
@@ -197,7 +199,7 @@ def _chapter_marks(fig: go.Figure, book: Book, size: int, columns: int, height: 
     notes, last_px = [], -math.inf
     for title, row in zip(titles, rows):
         centre = ((row - first_page) / size + 0.5) * row_px
-        if centre - last_px < LABEL_FONT_PX + LABEL_GAP_PX:
+        if centre - last_px < LABEL_PITCH_PX:
             continue
         text = shorten(title, LABEL_MARGIN_PX - 12)
         if not text:

@@ -67,7 +67,9 @@ def shorten(text: str, width_px: float, font_px: float = LABEL_FONT_PX) -> str:
 
 def fit_label(variants: Sequence[str], width_px: float, font_px: float = LABEL_FONT_PX) -> str:
     """The first of ``variants`` (longest first: ``"12 Title"``, then ``"12"``) that fits in a bar
-    ``width_px`` wide, the first shortened if it fits that way before the next, else ``""``."""
+    ``width_px`` wide, else ``""``. The first is shortened with an ellipsis instead when that keeps
+    at least ``MIN_SHORTENED`` characters more than the next variant (so "Part I:…" never
+    replaces "Part I")."""
     room = width_px - INSIDE_PAD_PX
     for k, text in enumerate(variants):
         if not text:
@@ -77,7 +79,7 @@ def fit_label(variants: Sequence[str], width_px: float, font_px: float = LABEL_F
         if k == 0:
             short = shorten(text, room, font_px)
             nxt = next((v for v in variants[1:] if v), "")
-            if short and len(short) - 1 > len(nxt):
+            if short and len(short) - 1 >= len(nxt) + MIN_SHORTENED:
                 return short
     return ""
 

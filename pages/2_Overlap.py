@@ -58,7 +58,7 @@ st.subheader("Coverage of the book")
 state.show_fig(figures.coverage_figure(run.book, run.chunks), key="ovl_coverage")
 st.caption(
     "Rows are physical pages (grouped on a long book: a row shows lost text if any of its pages "
-    "loses text there, else overlap if any overlaps there), "
+    "loses text there, else overlap if most of them overlap there), "
     "columns the position within the page. Triangles mark chapter starts; their titles are on the "
     "right where they fit, and in the hover."
 )

@@ -53,6 +53,8 @@ PLOT = "document.querySelectorAll('.js-plotly-plot')"
 WARNING = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b")
 VIEWPORT = {"width": 1500, "height": 2200}
 """The window the issue's pictures were judged at."""
+MAX_SHOT_PX = 9000
+"""Tallest full-page screenshot (px)."""
 
 
 @pytest.fixture
@@ -167,6 +169,20 @@ def rendered_texts(page: Page, k: int, selector: str) -> list[dict]:
     )
 
 
+def full_screenshot(page: Page, path: Path) -> Path:
+    """Screenshot the whole page: ``stMain`` scrolls inside the window, so the window is made as
+    tall as its content (at most ``MAX_SHOT_PX``) for the shot, then restored."""
+    tall = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size(
+        {"width": VIEWPORT["width"], "height": min(max(tall, VIEWPORT["height"]), MAX_SHOT_PX)}
+    )
+    page.wait_for_timeout(1500)  # plotly redraws at the new size
+    shot = screenshot(page, path)
+    page.set_viewport_size(VIEWPORT)
+    print(f"\nscreenshot: {shot}")
+    return shot
+
+
 def check_log(log: Path) -> None:
     lines = [line for line in log.read_text(errors="replace").splitlines() if WARNING.search(line)]
     assert lines == [], "\n".join(lines[:20])
@@ -199,6 +215,8 @@ def test_boundaries_and_overlap_pictures_are_readable(
         assert label_fit.overlapping(row) == [], row
     for d in drawn:  # the estimate that chose the labels errs wide
         assert d["x1"] - d["x0"] <= label_fit.text_width_px(d["text"]) + 1, d
+    assert page.locator(".js-plotly-plot .rangeslider-container").count() == 1
+    full_screenshot(page, shots / f"{which}_1_Boundaries_whole_book.png")
     # jump to a chapter start (this set the zoom slider through session state: no warning)
     page.get_by_test_id("stSelectbox").filter(has_text="Jump to a chapter start").click()
     page.get_by_role("option").nth(2).click()
@@ -208,7 +226,7 @@ def test_boundaries_and_overlap_pictures_are_readable(
     zoomed, _ = spec_label_extents(page, 0, "Chapters")
     assert zoomed and label_fit.overlapping(zoomed) == []  # zoomed in, chapters are labelled
     expect(page.get_by_test_id("stException")).to_have_count(0)
-    print(f"\nscreenshot: {screenshot(page, shots / f'{which}_1_Boundaries.png')}")
+    full_screenshot(page, shots / f"{which}_2_Boundaries_chapter_start.png")
 
     open_page(page, url, "Overlap")
     plots(page, 3)
@@ -229,5 +247,5 @@ def test_boundaries_and_overlap_pictures_are_readable(
     )
     assert legend == ["lost (in no chunk)", "in one chunk", "overlapped (2+ chunks)"]
     assert page.evaluate(f"{PLOT}[{coverage}].querySelectorAll('.colorbar').length") == 0
-    print(f"screenshot: {screenshot(page, shots / f'{which}_2_Overlap.png')}")
+    full_screenshot(page, shots / f"{which}_3_Overlap.png")
     check_log(log)

@@ -160,21 +160,26 @@ def many(tmp_path_factory):
 
 
 def shown_label_extents(fig, row: str, plot_px: float) -> list[tuple[float, float, float]]:
-    """(left, right, bar end) in pages of every label the figure draws on ``row``: the label
-    starts at its bar's base (inside, anchored at the start) and is as wide as its estimated text
-    plus plotly's inside padding."""
+    """(left, right, end of its room) in pages of every label the figure draws on ``row``: a bar's
+    label starts at its base (inside, anchored at the start), a continued unit's annotation at
+    the visible range's left edge; each is as wide as its estimated text plus plotly's padding."""
     (trace,) = [t for t in fig.data if t.name == row]
     x0, x1 = fig.layout.xaxis.range
     per_page = plot_px / (x1 - x0)
-    return [
-        (
-            base,
-            base + (label_fit.text_width_px(html.unescape(text)) + label_fit.INSIDE_PAD_PX) / per_page,
-            min(base + width, x1),
-        )
-        for base, width, text in zip(trace.base, trace.x, trace.text)
+
+    def width(text: str) -> float:
+        return (label_fit.text_width_px(html.unescape(text)) + label_fit.INSIDE_PAD_PX) / per_page
+
+    out = [
+        (base, base + width(text), min(base + size, x1))
+        for base, size, text in zip(trace.base, trace.x, trace.text)
         if text
     ]
+    for note in fig.layout.annotations:
+        if note.name == f"{row} continued":
+            (room,) = [min(b + w, x1) for b, w in zip(trace.base, trace.x) if b < note.x < b + w]
+            out.append((note.x, note.x + width(note.text), room))
+    return out
 
 
 @pytest.mark.parametrize("page_range", [None, (1, 60), (200, 230), (400, 412)])
@@ -189,6 +194,16 @@ def test_shown_chapter_and_part_labels_fit_their_bars_and_never_overlap(many, pa
         assert label_fit.overlapping([(a, b) for a, b, _ in extents]) == [], row
         shown += len(extents)
     assert shown > 0  # at every zoom something is labelled (parts at least)
+
+
+def test_a_zoomed_view_names_the_part_it_sits_in(many) -> None:
+    book, _, runs = many
+    parts, _ = figures.structure_units(book)
+    inside = parts[3]
+    x0 = (inside.start + inside.end) / 2
+    fig = figures.boundaries_figure(book, runs["chapter-window"][1], page_range=(x0, x0 + 10))
+    (note,) = [a for a in fig.layout.annotations if a.name == "Parts continued"]
+    assert note.x == x0 and note.text.startswith(f"Part {inside.heading.number}")
 
 
 def test_zooming_in_labels_more_chapters(many) -> None:
@@ -353,11 +368,11 @@ def test_coverage_height_is_bounded_on_a_2000_page_book() -> None:
     assert "rows of" in fig.layout.yaxis.title.text  # rows are groups of pages, and it says so
 
 
-def test_grouped_coverage_rows_show_loss_then_overlap_of_any_of_their_pages() -> None:
-    grid = np.array([[1, 2, 1], [0, 1, 1], [np.nan, np.nan, 1], [2, np.nan, np.nan]], dtype=float)
-    out = figures.group_rows(grid, 2)
-    assert out[0].tolist() == [0, 2, 1]  # loss wins, then overlap, then once
-    assert out[1][0] == 2 and np.isnan(out[1][1]) and out[1][2] == 1
+def test_grouped_coverage_rows_never_hide_loss_and_show_overlap_where_most_pages_have_it() -> None:
+    grid = np.array([[1, 2, 1, 2], [0, 1, 1, 2], [np.nan, 1, 2, 1], [2, np.nan, np.nan, np.nan]], dtype=float)
+    out = figures.group_rows(grid, 3)
+    assert out[0].tolist() == [0, 1, 1, 2]  # loss wins; then the majority, ties to overlap
+    assert out[1][0] == 2 and np.isnan(out[1][1:]).all()
 
 
 def test_coverage_chapter_labels_sit_off_the_data_and_never_overlap(many) -> None:
@@ -371,7 +386,7 @@ def test_coverage_chapter_labels_sit_off_the_data_and_never_overlap(many) -> Non
     pitch = height / len(rows)
     first, size = rows[0], rows[1] - rows[0]
     centres = [((a.y - first) / size + 0.5) * pitch for a in notes]
-    half = label_fit.LABEL_FONT_PX / 2
+    half = 15 / 2  # a line box at the label font size in chromium
     assert label_fit.overlapping([(c - half, c + half) for c in centres]) == []
 
 
