@@ -40,6 +40,12 @@ _SUFFIX = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "langchain":
 """File extension of the chunk file per export format (LangChain records are JSON lines)."""
 
 
+CORES_PER_BOOK = 1
+"""A batch runs books side by side, one core each (``--workers`` of them): a book's own
+page-extraction process and tokenizer threads would only contend with the other workers, and
+``--workers 1`` then really means one core. The output does not depend on it."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What happened to one book (picklable: it crosses the process boundary).
@@ -153,7 +159,7 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
 
     try:
         sf, policy = _with_structure(book, policy)
-        result = run_book(str(book), policy, structure_file=sf)
+        result = run_book(str(book), policy, structure_file=sf, workers=CORES_PER_BOOK)
         write_outputs(result.chunks, result.manifest, out, fmt)
     except ChunkingError as exc:
         return Outcome(label, "failed", exc.exit_code, " ".join(str(exc).split()))
