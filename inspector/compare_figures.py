@@ -17,7 +17,9 @@ import plotly.graph_objects as go
 from chunking.models import Book, Chunk
 
 from . import palette
+from .boundary_figures import BAND_MIN_PX, MIN_BAR_PAGES, Unit, fitted_labels
 from .figures import fence_headings, page_positions
+from .label_fit import DEFAULT_PLOT_PX, LABEL_FONT_PX
 
 # NOTE: a policy's colours come from its name (``palette.policy_colours``), never its position,
 # so the Retrieval page shows the same policy in the same colour; even and odd chunks take the
@@ -33,7 +35,11 @@ _HOVER = (
 
 
 def boundary_strips(
-    book: Book, runs: Sequence[ChunkSet], *, page_range: tuple[float, float] | None = None
+    book: Book,
+    runs: Sequence[ChunkSet],
+    *,
+    page_range: tuple[float, float] | None = None,
+    plot_px: float = DEFAULT_PLOT_PX,
 ) -> go.Figure:
     """One strip per policy on a shared page axis, under a strip of the book's chapters.
 
@@ -47,6 +53,8 @@ def boundary_strips(
         book (Book): the book all chunk sets were cut from.
         runs (Sequence[ChunkSet]): ``(label, chunks)`` per policy.
         page_range (tuple[float, float] | None): x range to zoom to, in pages. Defaults to all.
+        plot_px (float): width of the plot area in px, for fitting chapter labels. Defaults to
+            ``DEFAULT_PLOT_PX``.
 
     Returns:
         go.Figure: the aligned boundary strips.
@@ -84,7 +92,9 @@ def boundary_strips(
     fences = fence_headings(book)
     if fences:
         starts = page_positions(book, [h.char_offset for h in fences])
-        ends = np.append(starts[1:], n_pages + 1)
+        ends = np.maximum(np.append(starts[1:], n_pages + 1), starts + MIN_BAR_PAGES)
+        x_range = tuple(page_range) if page_range else (1.0, float(n_pages + 1))
+        units = [Unit(h, float(a), float(b)) for h, a, b in zip(fences, starts, ends)]
         fig.add_trace(
             go.Bar(
                 name="Chapters",
@@ -93,32 +103,39 @@ def boundary_strips(
                 x=(ends - starts).tolist(),
                 width=0.8,
                 y=[len(runs)] * len(fences),
-                text=[escape(f"{h.number} {h.title}".strip()) for h in fences],
+                # NOTE: labels only where they fit (as on Boundaries), never rotated; all in hover.
+                text=[escape(t) for t in fitted_labels(units, x_range, plot_px)],
                 textposition="inside",
                 insidetextanchor="start",
+                textangle=0,
+                textfont={"size": LABEL_FONT_PX},
                 showlegend=False,
                 marker_color=[palette.CHAPTER_FILLS[k % 2] for k in range(len(fences))],
-                hovertemplate="<b>%{text}</b><extra></extra>",
+                marker_line_width=0,
+                customdata=[[escape(f"{h.number} {h.title}".strip())] for h in fences],
+                hovertemplate="<b>%{customdata[0]}</b><extra></extra>",
             )
         )
-        # NOTE: one layout update, not add_vrect per chapter (≈ 25 ms each: 5 s at 400 chapters).
-        band = {
-            "type": "rect",
-            "xref": "x",
-            "yref": "paper",
-            "y0": 0,
-            "y1": 1,
-            "fillcolor": palette.BAND_FILL,
-        }
-        band.update(opacity=0.6, layer="below", line_width=0)
-        fig.update_layout(shapes=[dict(band, x0=x0, x1=x1) for x0, x1 in list(zip(starts, ends))[::2]])
+        per_page = plot_px / max(x_range[1] - x_range[0], 1e-9)
+        if np.median(ends - starts) * per_page >= BAND_MIN_PX:
+            # NOTE: one layout update, not add_vrect per chapter (≈ 25 ms each: 5 s at 400 chapters).
+            band = {
+                "type": "rect",
+                "xref": "x",
+                "yref": "paper",
+                "y0": 0,
+                "y1": 1,
+                "fillcolor": palette.BAND_FILL,
+            }
+            band.update(opacity=0.6, layer="below", line_width=0)
+            fig.update_layout(shapes=[dict(band, x0=x0, x1=x1) for x0, x1 in list(zip(starts, ends))[::2]])
     labels = [label for label, _ in runs][::-1] + (["Chapters"] if fences else [])
     fig.update_layout(
         barmode="overlay",
         height=140 + 70 * len(labels),
         xaxis_title="physical page",
-        legend_title_text="policy",
-        margin={"l": 10, "r": 10, "t": 30, "b": 40},
+        legend={"title_text": "policy", "orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        margin={"l": 10, "r": 10, "t": 40, "b": 40},
     )
     fig.update_yaxes(tickvals=list(range(len(labels))), ticktext=labels, range=[-0.6, len(labels) - 0.4])
     fig.update_xaxes(range=list(page_range) if page_range else [1, n_pages + 1])

@@ -107,3 +107,27 @@ def test_a_policy_keeps_its_colour_by_name_whatever_its_position(book_and_sets):
     # a page's numbering in front of the name does not change the colour (Compare's "P1: ...")
     numbered = [(f"P{k + 1}: {label}", chunks) for k, (label, chunks) in enumerate(runs[::-1])]
     assert spec(token_histograms(numbered))["data"][0]["marker"]["color"] == hist[runs[-1][0]]
+
+
+def test_chapter_labels_show_only_where_they_fit_and_every_title_is_in_hover():
+    from handmade_books import make_book as handmade_book
+    from handmade_books import make_chunks
+
+    from inspector import label_fit
+
+    book = handmade_book(
+        [f"page {k} " + "x" * 80 for k in range(200)],
+        [(p, 0, f"A chapter called number {p}") for p in range(1, 201)],
+    )
+    runs = [("chapter-window", make_chunks(book, [(0, len(book.text))]))]
+    for page_range, some in ((None, False), ((1, 11), True)):
+        fig = boundary_strips(book, runs, page_range=page_range, plot_px=900)
+        (chapters,) = [t for t in fig.data if t.name == "Chapters"]
+        x0, x1 = fig.layout.xaxis.range
+        per_page = 900 / (x1 - x0)
+        shown = [(b, w, t) for b, w, t in zip(chapters.base, chapters.x, chapters.text) if t]
+        assert bool(shown) is some
+        for base, width, text in shown:
+            assert (label_fit.text_width_px(text) + label_fit.INSIDE_PAD_PX) / per_page <= width
+        assert chapters.textangle == 0
+        assert [row[0] for row in chapters.customdata] == [f"{h.number} {h.title}" for h in book.headings]
