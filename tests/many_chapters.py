@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import re
 import sys
 from pathlib import Path
 
@@ -197,26 +196,20 @@ def many_chapters_pdf(chapters: int = CHAPTERS, parts: int = PARTS, pages: int =
     return _fixed_id(data)
 
 
-_TRAILER_ID = re.compile(rb"/ID\s*\[<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\]")
-"""The trailer's file identifier: MuPDF writes a random one on every save."""
-
-
 def _fixed_id(data: bytes) -> bytes:
     """``data`` with the trailer's random /ID replaced by a hash of the content before it.
 
-    # NOTE: both ids keep their hex length, so no byte offset in the file moves (the trailer
-    follows the cross-reference table, and ``startxref`` points before it).
+    MuPDF writes a random file identifier on every save, sometimes as hex strings, sometimes as
+    literal (binary) strings. Only the trailer follows it, and ``startxref`` points before the
+    trailer, so replacing it (its length may change) moves no byte offset the file relies on.
     """
-    matches = list(_TRAILER_ID.finditer(data))
-    if not matches:
+    trailer = data.rfind(b"trailer")
+    begin = data.find(b"/ID", trailer)
+    close = data.find(b"]>>", begin)
+    if trailer < 0 or begin < 0 or close < 0:
         return data
-    found = matches[-1]
-    digest = hashlib.sha256(data[: found.start()]).hexdigest().upper()
-    first = digest[: len(found.group(1))].ljust(len(found.group(1)), "0")
-    second = digest[: len(found.group(2))].ljust(len(found.group(2)), "0")
-    fixed = f"/ID[<{first}><{second}>]".encode()
-    fixed = fixed.ljust(found.end() - found.start())
-    return data[: found.start()] + fixed + data[found.end() :]
+    digest = hashlib.sha256(data[:trailer]).hexdigest().upper()[:32]
+    return data[:begin] + f"/ID[<{digest}><{digest}>]".encode() + data[close + 1 :]
 
 
 def write_many_chapters_book(
