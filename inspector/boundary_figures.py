@@ -130,6 +130,12 @@ def continued_labels(
     return notes
 
 
+def _dense(units: Sequence[Unit], px_per_page: float) -> bool:
+    """True when the typical unit is narrower on screen than ``BAND_MIN_PX``: alternating fills
+    would then be a barcode, so the row is drawn in one fill (hover still names each unit)."""
+    return bool(units) and float(np.median([u.end - u.start for u in units])) * px_per_page < BAND_MIN_PX
+
+
 def _unit_trace(row: str, units: Sequence[Unit], labels: Sequence[str], fills: Sequence[str]) -> go.Bar:
     hover = [
         f"<b>{html.escape(label_variants(u.heading)[0])}</b><br>{u.heading.kind}, level {u.heading.level}"
@@ -180,7 +186,7 @@ def _bands(units: Sequence[Unit], top: str, n_rows: int) -> go.Bar:
 def _shaded(parts: Sequence[Unit], chapters: Sequence[Unit], px_per_page: float) -> Sequence[Unit]:
     """The finest level whose typical unit is at least ``BAND_MIN_PX`` wide on screen."""
     for units in (chapters, parts):
-        if units and np.median([u.end - u.start for u in units]) * px_per_page >= BAND_MIN_PX:
+        if units and not _dense(units, px_per_page):
             return units
     return []
 
@@ -231,11 +237,17 @@ def boundaries_figure(
         traces.append(_bands(shaded, rows[0], len(rows)))
     if parts:
         traces.append(
-            _unit_trace(PARTS_ROW, parts, fitted_labels(parts, x_range, plot_px), palette.PART_FILLS)
+            _unit_trace(
+                PARTS_ROW,
+                parts,
+                fitted_labels(parts, x_range, plot_px),
+                palette.PART_FILLS[:1] * 2 if _dense(parts, px_per_page) else palette.PART_FILLS,
+            )
         )
     if chapters:
         labels = fitted_labels(chapters, x_range, plot_px)
-        traces.append(_unit_trace(CHAPTERS_ROW, chapters, labels, palette.CHAPTER_FILLS))
+        fills = palette.CHAPTER_FILLS[:1] * 2 if _dense(chapters, px_per_page) else palette.CHAPTER_FILLS
+        traces.append(_unit_trace(CHAPTERS_ROW, chapters, labels, fills))
     traces += _chunk_traces(book, chunks, lanes, rows, selected)
     fig = go.Figure(traces)
     notes = [

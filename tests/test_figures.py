@@ -259,9 +259,13 @@ def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
     fig = figures.boundaries_figure(book, runs["chapter-window"][1], plot_px=900)
     (bands,) = [t for t in fig.data if t.name == "chapter bands"]
     assert list(bands.base) == [u.start for u in parts[::2]]  # chapters ~2 px wide: parts shaded
+    (chap,) = [t for t in fig.data if t.name == "Chapters"]
+    assert len(set(chap.marker.color)) == 1  # one fill, not alternating greys 2 px apart
     zoomed = figures.boundaries_figure(book, runs["chapter-window"][1], page_range=(1, 30), plot_px=900)
     (bands,) = [t for t in zoomed.data if t.name == "chapter bands"]
     assert len(bands.base) > len(parts)  # zoomed in, chapters are wide enough to shade
+    (chap,) = [t for t in zoomed.data if t.name == "Chapters"]
+    assert len(set(chap.marker.color)) == 2  # and to tell apart by alternating fills
 
 
 # ------------------------------------------------------------------------ label fitting
