@@ -20,6 +20,8 @@ from typing import Any
 
 import streamlit as st
 
+from inspector import flow
+
 from chunking import export
 from chunking.analysis.scorecard import scorecard
 from chunking.errors import ChunkingError
@@ -89,7 +91,7 @@ def show_unreadable(src: BookSource, message: str) -> None:
             f"The current book ({kind}) could not be read. Pick a sample or upload another book "
             "on the Book page; every page shows this error until then."
         )
-    st.stop()
+    flow.stop()
 
 
 def current_book(structure: str | None = None) -> Book:
@@ -279,5 +281,5 @@ def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -
         chunks = _chunks(src.sha256, policy_items(policy), tokenized)
     except ChunkingError as exc:
         st.error(str(exc))  # NOTE: the policy's limit, no book data
-        st.stop()
+        flow.stop()
     return AppRun(source=src, book=book, tokenized=tokenized, policy=policy, chunks=chunks, structure_ops=ops)

@@ -14,6 +14,8 @@ from typing import Any
 
 import streamlit as st
 
+from inspector import flow
+
 from chunking.errors import PolicyError
 from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 from chunking.policy import Policy
@@ -162,6 +164,6 @@ def sidebar_policy() -> Policy:
         policy = Policy(**{k: int(v) if isinstance(v, float) else v for k, v in values.items()})
     except PolicyError as exc:
         st.error(f"Invalid policy: {exc}")
-        st.stop()
+        flow.stop()
     st.session_state["policy"] = policy
     return policy

@@ -18,7 +18,7 @@ import streamlit as st
 from chunking import rules
 from chunking.models import Book, Heading
 from chunking.readers.text import PAGE_CHARS
-from inspector import pdfview, render, safe, state, tables
+from inspector import flow, pdfview, render, safe, state, tables
 from inspector.state import AppRun
 
 END_REASON_TEXT = {
@@ -88,7 +88,7 @@ def chunk_page(title: str) -> AppRun:
     book_heading(run)
     if not run.chunks:
         st.info("This book produced no chunks (it has no text).")
-        st.stop()
+        flow.stop()
     if title == "Boundaries":
         follow_chapter_jump(run)
     return run

@@ -8,7 +8,7 @@ from chunking.analysis.compare import boundary_diff, policy_label, scorecard_row
 from chunking.errors import PolicyError
 from chunking.models import STRATEGIES
 from chunking.policy import parse_policy
-from inspector import compare_view, state, views
+from inspector import flow, compare_view, state, views
 from inspector.safe import md
 from inspector.compare_figures import token_histograms
 
@@ -45,7 +45,7 @@ for i, col in enumerate(st.columns(count)):
 for message in errors:
     st.error(message)
 if errors:
-    st.stop()
+    flow.stop()
 
 labels = [f"P{i + 1}: {policy_label(p)}" for i, p in enumerate(policies)]
 runs = compare_view.run_policies(policies, labels, slots)

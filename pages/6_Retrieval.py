@@ -6,7 +6,7 @@ import streamlit as st
 from chunking.analysis.compare import policy_label
 from chunking.models import STRATEGIES
 from chunking.retrieval.search import RETRIEVERS
-from inspector import retrieval_view, state, views
+from inspector import flow, retrieval_view, state, views
 
 st.set_page_config(page_title="Retrieval · Book Chunk Inspector", layout="wide")
 base = state.sidebar_policy()
@@ -27,7 +27,7 @@ retrievers = st.multiselect(
 )
 if not strategies or not retrievers:
     st.info("Choose at least one policy and one retriever.")
-    st.stop()
+    flow.stop()
 runs = [state.current_run(base.with_(strategy=s)) for s in strategies]
 labels = [policy_label(r.policy) for r in runs]
 views.book_heading(runs[0])
