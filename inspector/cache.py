@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import streamlit as st
 
@@ -81,7 +81,7 @@ def _read_error(src: BookSource, exc: Exception) -> str:
     return f"{src.name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
 
 
-def show_unreadable(src: BookSource, message: str) -> None:
+def show_unreadable(src: BookSource, message: str) -> NoReturn:
     """Stop the page on a book that could not be read: the escaped error names it (every page)."""
     kind = "bundled sample" if src.is_sample else "upload"
     # NOTE: one container: the Book page draws this in the summary's ``st.empty`` slot.

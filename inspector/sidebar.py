@@ -161,7 +161,8 @@ def sidebar_policy() -> Policy:
         names = ", ".join(LABELS[name] for name in unused)
         sb.caption(f"Greyed out: {strategy} does not use {names} (see CHUNKING.md, Policy).")
     try:
-        policy = Policy(**{k: int(v) if isinstance(v, float) else v for k, v in values.items()})
+        whole: dict[str, Any] = {k: int(v) if isinstance(v, float) else v for k, v in values.items()}
+        policy = Policy(**whole)
     except PolicyError as exc:
         st.error(f"Invalid policy: {exc}")
         flow.stop()

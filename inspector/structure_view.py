@@ -245,6 +245,7 @@ def heading_line(book: Book, h: Heading) -> tuple[int, int]:
 def op_label(c: Correction) -> str:
     """One line describing a correction (shown as text, never Markdown)."""
     if c.op == "move":
+        assert c.to is not None  # parse_correction gives every move its target
         return f"move p. {c.anchor.page} {c.anchor.line_text[:50]!r} → p. {c.to.page} {c.to.line_text[:50]!r}"
     extra = ", ".join(f"{k}={v!r}" for k, v in c.fields)
     return f"{c.op} p. {c.anchor.page} {c.anchor.line_text[:60]!r}" + (f" ({extra})" if extra else "")

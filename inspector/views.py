@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import math
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -61,7 +62,7 @@ def chunk_picker(last: int) -> int:
     )
 
 
-def clicked_chunk(event: object) -> int | None:
+def clicked_chunk(event: Any) -> int | None:
     """The ``order`` of the chunk bar a plotly selection event points at (None: no chunk bar).
 
     Chunk bars carry ``customdata = [order, …hover fields]``; the Chapters row carries only its
@@ -156,7 +157,7 @@ def book_heading(run: AppRun) -> None:
     )
 
 
-def paged_table(frame: pd.DataFrame, *, key: str, rows: int = TABLE_ROWS, **kwargs: object) -> pd.DataFrame:
+def paged_table(frame: pd.DataFrame, *, key: str, rows: int = TABLE_ROWS, **kwargs: Any) -> pd.DataFrame:
     """Show ``frame`` as tall as its rows, ``rows`` at a time with a page box when it is longer.
 
     Args:

@@ -201,12 +201,17 @@ def evaluate_chunks(probes: Sequence[Probe], index: RankedIndex, k: int, label: 
             )
         )
     means = np.mean(rows, axis=0).tolist() if rows else [0.0] * 6
+    hit, chapter, iou, precision, recall, mrr = means
     return PolicyScore(
         label,
         len(probes),
         k,
-        *means[:5],
-        mrr=means[5],
+        hit,
+        chapter,
+        iou,
+        precision,
+        recall,
+        mrr=mrr,
         chapter_purity=inside_tokens / all_tokens if all_tokens else 0.0,
         tokens_per_hit=all_tokens / hits if hits else None,
         retriever=index.kind,

@@ -78,7 +78,7 @@ class DenseIndex(RankedIndex):
 
 
 def rrf_fuse(
-    rankings: Sequence[Sequence[int]], k: int, rrf_k: int = RRF_K, depth: int = FUSION_DEPTH
+    rankings: Sequence[Sequence[int] | np.ndarray], k: int, rrf_k: int = RRF_K, depth: int = FUSION_DEPTH
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fuse ranked lists of chunk indices by reciprocal rank (see the module docstring).
 
