@@ -30,7 +30,7 @@ from chunking.models import Book, Chunk
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
 from chunking.structure_file import Correction, StructureFileError, apply_corrections, corrections_digest
-from chunking.tokens import TokenizedBook, tokenize
+from chunking.tokens import TokenizedBook, retokenize, tokenize
 from chunking.validate import ValidationReport, validate_chunks
 from inspector.book_picker import BookSource, book_source
 from inspector.corrections import corrections, structure_file_of
@@ -133,6 +133,28 @@ def _tokenized(sha256: str, structure: str, digest: str, encoding: str, _book: B
     # NOTE: ``digest`` (the corrections') is part of the key: corrections move the fences the
     # token stream is cut at, so a corrected book has its own tokens.
     return tokenize(_book, encoding)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _retokenized(
+    sha256: str, structure: str, digest: str, encoding: str, _base: TokenizedBook, _book: Book
+) -> TokenizedBook:
+    # NOTE: a correction moves fences only: the uncorrected book's tokens are kept and just the
+    # pieces between changed heading cuts are encoded again (equal to tokenize(_book)).
+    return retokenize(_base, _book)
+
+
+def tokenized_run(src_sha256: str, book: Book, corrected: Book, policy: Policy) -> TokenizedBook:
+    """The token stream of ``corrected`` (``book`` with the policy's corrections, or ``book``).
+
+    The uncorrected stream is tokenized once per book, structure and encoding; every corrected
+    version is derived from it (``chunking.tokens.retokenize``), so a correction never
+    re-tokenizes the book.
+    """
+    base = _tokenized(src_sha256, policy.structure, "", policy.encoding, book)
+    if corrected is book:
+        return base
+    return _retokenized(src_sha256, policy.structure, policy.corrections, policy.encoding, base, corrected)
 
 
 def corrected_book(book: Book, ops: tuple[Correction, ...], structure: str) -> Book:
@@ -262,7 +284,7 @@ def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -
         ``st.error`` and stop the page.
     """
     src = book_source()
-    book = current_book(policy.structure)
+    uncorrected = book = current_book(policy.structure)
     ops = corrections(src.sha256)
     try:
         book = corrected_book(book, ops, policy.structure)
@@ -274,7 +296,7 @@ def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -
     policy = policy.with_(corrections=corrections_digest(ops))
     if progress:
         progress("tokenizing")
-    tokenized = _tokenized(src.sha256, policy.structure, policy.corrections, policy.encoding, book)
+    tokenized = tokenized_run(src.sha256, uncorrected, book, policy)
     if progress:
         progress("chunking")
     try:

@@ -109,8 +109,8 @@ def test_remove_and_accept_rechunk_reach_boundaries_and_equal_the_cli(
     after_remove = int(metrics(at)["Chunks"])
     assert not at.exception and not at.error
     assert after_remove != before
+    # NOTE: printed, not asserted (timings are bench/'s job: bench/app_latency.py measures it)
     print(f"\ncorrection to updated chunk count: {seconds:.3f} s on {CHEZ.name}")
-    assert seconds < 3 * CORRECTION_SECONDS  # NOTE: 3x the target: slack for a loaded test machine
     assert "Thread System" not in list(frame(at, "disagree")["title"])
 
     at.selectbox(key="st_candidate").set_value(0).run()
@@ -149,6 +149,31 @@ def test_remove_and_accept_rechunk_reach_boundaries_and_equal_the_cli(
     app_manifest = json.loads(downloads["chez-csug.manifest.json"])
     assert app_manifest["book"].pop("relative_path", None) is None
     assert app_manifest == cli_manifest
+
+
+def test_a_correction_rechunks_without_tokenizing_the_book_again(chez, monkeypatch) -> None:
+    import inspector.cache
+    from chunking.strategies import chunk_book
+    from chunking.structure_file import apply_corrections, corrections_digest
+    from chunking.tokens import tokenize
+
+    at = open_structure("chez-csug.pdf")
+    calls: list[str] = []
+    real = inspector.cache.tokenize
+
+    def counted(book, encoding):  # the real tokenizer, counted
+        calls.append(book.source_name)
+        return real(book, encoding)
+
+    monkeypatch.setattr(inspector.cache, "tokenize", counted)
+    at.selectbox(key="st_heading").set_value(heading_index(at, "Thread System")).run()
+    at.button(key="st_remove").click().run()
+    assert not at.exception and not at.error
+    assert calls == []  # the corrected stream came from the uncorrected one (retokenize)
+    ops = tuple(at.session_state["structure_corrections"][chez.sha256])
+    corrected = apply_corrections(chez, ops, name=f"{chez.source_name}.structure.json")
+    policy = at.session_state["policy"].with_(corrections=corrections_digest(ops))
+    assert int(metrics(at)["Chunks"]) == len(chunk_book(tokenize(corrected), policy))
 
 
 def test_add_move_change_undo_and_clear_are_corrections(chez) -> None:
