@@ -113,7 +113,10 @@ def test_pages_extracted_by_a_helper_process_equal_one_process(tmp_path):
 
 def test_cli_output_with_default_workers_is_byte_identical_to_one_worker(tmp_path):
     book = tmp_path / "book.pdf"
-    book.write_bytes(_pdf(120))
+    from chunking.readers.pdf import PARALLEL_MIN_PAGES
+
+    assert 160 >= PARALLEL_MIN_PAGES  # so the default run reads with the helper process
+    book.write_bytes(_pdf(160))
     outs = []
     for k, args in enumerate(([], ["--workers", "1"], ["--workers", "2"])):
         out = tmp_path / f"run{k}" / "out.jsonl"

@@ -194,9 +194,11 @@ def _one_line(exc: Exception) -> str:
     return text[:200]
 
 
-PARALLEL_MIN_PAGES = 48
-"""Automatic mode reads PDFs of fewer pages in this process only: a helper process costs about
-0.1 s of the other core to start (interpreter + PyMuPDF), more than it would save there."""
+PARALLEL_MIN_PAGES = 150
+"""Automatic mode reads PDFs of fewer pages in this process only. Measured on the 2-core bench
+machine: the helper's first page comes after about the time this process takes to extract 90
+pages (interpreter + PyMuPDF import + open), at any load; below ~150 pages it would deliver
+little for a second core's worth of start-up."""
 _HELPER_MAX_PAGE_BYTES = 1 << 28
 """Largest page text (UTF-8 bytes) accepted from the helper; anything odd and the parent reads
 the pages itself."""
