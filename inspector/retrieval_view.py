@@ -35,7 +35,7 @@ from chunking.retrieval.hybrid import build_index
 from chunking.retrieval.locate import ChunkMatch, Location, SearchSpace, locate, match_chunks
 from chunking.retrieval.probes import BOUNDARY_TOKENS, boundary_probes, sample_probes
 from chunking.retrieval.search import RankedIndex, SearchHit, highlight_spans
-from inspector import render
+from inspector import palette, render
 from inspector.safe import md
 from inspector.state import PLOTLY_CONFIG, AppRun
 
@@ -262,8 +262,13 @@ def index_table(scores: Sequence[IndexScore]) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
+RETRIEVER_PATTERNS = {"bm25": "", "dense": "/", "hybrid": "x"}
+"""Bar fill pattern per retriever: the colour is the policy's (``palette``), as on every page."""
+
+
 def evaluation_figure(scores: Sequence[PolicyScore], zone: str = FIGURE_ZONE) -> go.Figure:
-    """Grouped bars: one group per metric, one bar per policy × retriever, for one probe zone."""
+    """Grouped bars: one group per metric, one bar per policy × retriever, for one probe zone
+    (coloured by policy, patterned by retriever)."""
     fig = go.Figure()
     names = [name for name, _ in METRICS.values()]
     for s in (s for s in scores if s.zone == zone):
@@ -272,6 +277,8 @@ def evaluation_figure(scores: Sequence[PolicyScore], zone: str = FIGURE_ZONE) ->
             name=label,
             x=names,
             y=[getattr(s, key) for key in METRICS],
+            marker_color=palette.policy_colour(s.policy),
+            marker_pattern_shape=RETRIEVER_PATTERNS.get(s.retriever, "."),
             hovertemplate="%{x}: %{y:.3f}<extra>" + label.replace("<", "&lt;") + "</extra>",
         )
     fig.update_layout(

@@ -43,3 +43,17 @@ def test_no_policy_wears_the_overlap_colour() -> None:
     pairs = [*palette.STRATEGY_COLOURS.values(), *palette.VARIANT_COLOURS]
     assert palette.OVERLAP not in {c for pair in pairs for c in pair}
     assert palette.ACROSS != palette.OVERLAP and palette.LOST != palette.OVERLAP
+
+
+def test_retrieval_evaluation_bars_wear_each_policys_colour() -> None:
+    from chunking.retrieval.evaluate import PolicyScore
+    from inspector.retrieval_view import evaluation_figure
+
+    def score(policy: str, retriever: str) -> PolicyScore:
+        return PolicyScore(policy, 10, 5, 0.5, 0.5, 0.1, 0.2, 0.3, mrr=0.4, chapter_purity=0.5,
+                           tokens_per_hit=100.0, retriever=retriever, zone="boundary")
+
+    scores = [score(p, r) for p in ("chapter-window", "fixed-window") for r in ("bm25", "dense")]
+    bars = evaluation_figure(scores, zone="boundary").data
+    assert [b.marker.color for b in bars] == [palette.policy_colour(s.policy) for s in scores]
+    assert len({b.marker.pattern.shape for b in bars}) == 2  # the retrievers are told apart
