@@ -225,7 +225,7 @@ def boundaries_figure(
     # are bar traces, not layout shapes, and hover fields are customdata columns under one
     # hovertemplate per trace (precomputed hover strings doubled the spec sent per re-chunk).
     end = book_end(book)
-    x_range = tuple(page_range) if page_range else (1.0, float(end))
+    x_range = (float(page_range[0]), float(page_range[1])) if page_range else (1.0, float(end))
     px_per_page = plot_px / max(x_range[1] - x_range[0], 1e-9)
     parts, chapters = structure_units(book)
     lanes = chunk_lanes(chunks)
@@ -299,12 +299,12 @@ def _chunk_traces(
             go.Bar(
                 name=reason,
                 orientation="h",
-                y=[rows[first_lane + lanes[i]] for i in idx],
+                y=[rows[first_lane + lanes[int(i)]] for i in idx],
                 base=base[idx].tolist(),
                 x=(end[idx] - base[idx]).tolist(),
                 marker_color=palette.END_REASON_COLOURS.get(reason, palette.UNKNOWN),
                 marker_line_width=0,
-                customdata=[_hover_row(chunks[i]) for i in idx],
+                customdata=[_hover_row(chunks[int(i)]) for i in idx],
                 hovertemplate=_CHUNK_HOVER,
             )
         )

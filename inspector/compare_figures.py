@@ -93,7 +93,7 @@ def boundary_strips(
     if fences:
         starts = page_positions(book, [h.char_offset for h in fences])
         ends = np.maximum(np.append(starts[1:], n_pages + 1), starts + MIN_BAR_PAGES)
-        x_range = tuple(page_range) if page_range else (1.0, float(n_pages + 1))
+        x_range = (float(page_range[0]), float(page_range[1])) if page_range else (1.0, float(n_pages + 1))
         units = [Unit(h, float(a), float(b)) for h, a, b in zip(fences, starts, ends)]
         fig.add_trace(
             go.Bar(
