@@ -14,7 +14,7 @@ from typing import Any
 from .models import Book, Chunk
 from .policy import Policy
 from .strategies import chunk_book
-from .tokens import TokenizedBook, tokenize
+from .tokens import TokenizedBook, token_byte_lengths, tokenize
 from .validate import ValidationReport, validate_chunks
 
 Progress = Callable[[float, str], None]
@@ -77,6 +77,17 @@ def run_book(
         if progress is not None:
             progress(fraction, message)
 
+    if workers != 1 and not isinstance(source, (bytes, bytearray)) and str(source).lower().endswith(".pdf"):
+        # NOTE: the PDF reader's helper process starts now and reads the file while this one
+        # loads the vocabulary (the reader adopts it for the same bytes only; chunking.readers.
+        # pdfhelper); the vocabulary would be loaded by tokenize anyway.
+        from .readers.pdfhelper import prestart
+
+        prestart(source)
+        try:
+            token_byte_lengths(policy.encoding)
+        except Exception:  # noqa: BLE001 - tokenize raises it again, with its message
+            pass
     # Reading is the slow stage: it gets 0–70 % of the bar.
     book = load_book(
         source,

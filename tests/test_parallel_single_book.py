@@ -131,21 +131,57 @@ def test_cli_output_with_default_workers_is_byte_identical_to_one_worker(tmp_pat
     assert outs[0][0] and outs[0] == outs[1] == outs[2]
 
 
-def test_the_helper_process_delivers_the_pages_it_read_from_the_end():
+def _collect(helper, down_to: int) -> None:
     import time
+
+    deadline = time.monotonic() + 60
+    while helper.frontier > down_to and time.monotonic() < deadline and helper.proc.poll() is None:
+        time.sleep(0.01)
+    helper.finish(needed=True)
+
+
+def test_the_helper_process_delivers_the_pages_it_read_from_the_end():
+    import hashlib
 
     import pymupdf
 
-    from chunking.readers.pdf import _Helper
+    from chunking.readers.pdfhelper import Helper
 
     data = _pdf(60)
-    helper = _Helper(data, 1, 60)
-    deadline = time.monotonic() + 60
-    while helper.frontier > 50 and time.monotonic() < deadline and helper.proc.poll() is None:
-        time.sleep(0.01)
-    helper.finish(needed=True)
+    helper = Helper(data)
+    _collect(helper, 50)
     doc = pymupdf.open(stream=data, filetype="pdf")
-    assert helper.ok and len(helper.pages) >= 10 and min(helper.pages) >= 1
+    assert helper.ok and helper.serves(hashlib.sha256(data).digest(), 60)
+    assert len(helper.pages) >= 10 and min(helper.pages) >= 1
     assert sorted(helper.pages) == list(range(min(helper.pages), 60))
     for index, (text, _) in helper.pages.items():
         assert text == doc[index].get_text()
+
+
+def test_a_prestarted_helper_serves_only_the_bytes_it_read(tmp_path):
+    import hashlib
+
+    from chunking.readers import pdfhelper
+
+    path = tmp_path / "b.pdf"
+    path.write_bytes(_pdf(40))
+    helper = pdfhelper.Helper(path)  # reads the file itself, as the CLI's prestarted one does
+    _collect(helper, 30)
+    assert helper.ok and helper.serves(hashlib.sha256(path.read_bytes()).digest(), 40)
+    assert not helper.serves(hashlib.sha256(b"other bytes").digest(), 40)
+    # The reader adopts a prestarted helper and reads the same pages as alone, for its bytes or others.
+    for data in (path.read_bytes(), _pdf(45)):
+        pdfhelper.prestart(path)
+        two = read_raw(data, "b.pdf", workers=2)
+        one = read_raw(data, "b.pdf", workers=1)
+        assert pdfhelper.adopt() is None
+        assert [p.text for p in two.pages] == [p.text for p in one.pages]
+        one.pdf.close()
+        two.pdf.close()
+
+
+def test_helper_file_limit_is_the_readers():
+    from chunking.ingest import MAX_BOOK_BYTES
+    from chunking.readers.pdfhelper import MAX_FILE_BYTES
+
+    assert MAX_FILE_BYTES == MAX_BOOK_BYTES

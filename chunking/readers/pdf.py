@@ -10,20 +10,19 @@ the file; nothing here can hang on hostile bytes (the header is checked before M
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import re
 import select
-import struct
-import subprocess
 import sys
-import threading
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
 import pymupdf
 
 from ..errors import UnreadableInputError
 from ..cores import resolve_workers
+from .pdfhelper import DONE, FRAME, HEADER, HELLO, HELLO_INDEX, MAX_FILE_BYTES, PATH, PATH_MODE, Helper, adopt
 from .raw import OutlineEntry, RawBook, RawPage
 
 _PDF_MAGIC = b"%PDF-"
@@ -199,13 +198,6 @@ PARALLEL_MIN_PAGES = 150
 machine: the helper's first page comes after about the time this process takes to extract 90
 pages (interpreter + PyMuPDF import + open), at any load; below ~150 pages it would deliver
 little for a second core's worth of start-up."""
-_HELPER_MAX_PAGE_BYTES = 1 << 28
-"""Largest page text (UTF-8 bytes) accepted from the helper; anything odd and the parent reads
-the pages itself."""
-_HEADER = struct.Struct("!QII")  # parent → helper: PDF bytes, first page it may take, page count
-_FRAME = struct.Struct("!IBQ")  # helper → parent: page index, has a text layer, UTF-8 bytes
-_DONE = 0xFFFFFFFF
-"""Page index of the helper's last frame: its repair flag and MuPDF's message log."""
 
 
 def _page_text(page: pymupdf.Page) -> tuple[str, bool]:
@@ -218,87 +210,6 @@ def _page_text(page: pymupdf.Page) -> tuple[str, bool]:
     return text, bool(text.strip()) or not page.get_images(full=False)
 
 
-class _Helper:
-    """A helper process that extracts pages from the last one down while this process reads
-    from the first one up; they meet in the middle (``frontier``).
-
-    It is a plain ``python -m chunking.readers.pdf`` child (not multiprocessing), so it never
-    re-runs the caller's ``__main__`` (Streamlit, AppTest); it gets the PDF's bytes on stdin and
-    never shares a PyMuPDF object with this process.
-    """
-
-    def __init__(self, data: bytes, first: int, count: int) -> None:
-        root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-        self.count = count
-        self.frontier = count  # pages [frontier, count) are done by the helper
-        self.pages: dict[int, tuple[str, bool]] = {}
-        self.repaired = False
-        self.messages = ""
-        self.ok = False
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "chunking.readers.pdf"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-        self.thread = threading.Thread(target=self._run, args=(data, first), daemon=True)
-        self.thread.start()
-
-    def _run(self, data: bytes, first: int) -> None:
-        try:
-            self.proc.stdin.write(_HEADER.pack(len(data), first, self.count))
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
-            read = self.proc.stdout.read
-            while True:
-                index, layer, size = _FRAME.unpack(read(_FRAME.size))
-                if size > _HELPER_MAX_PAGE_BYTES:
-                    return
-                payload = read(size)
-                if len(payload) != size:
-                    return
-                if index == _DONE:
-                    self.repaired, self.messages, self.ok = (
-                        bool(layer),
-                        payload.decode("utf-8", "replace"),
-                        True,
-                    )
-                    return
-                if not (first <= index < self.frontier):
-                    return
-                self.pages[index] = (payload.decode("utf-8", "surrogatepass"), bool(layer))
-                self.frontier = index
-        except (OSError, ValueError, struct.error):
-            return  # the helper died or spoke nonsense: the parent reads what is missing
-
-    def finish(self, needed: bool) -> None:
-        """Stop the helper; wait for its last frame when its pages are ``needed``."""
-        if needed:
-            try:
-                self.proc.stdin.write(b"s")
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            self.thread.join(timeout=_HELPER_STOP_TIMEOUT)
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        self.thread.join()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        if not (needed and self.ok):
-            self.pages = {}
-
-
-_HELPER_STOP_TIMEOUT = 60.0
-"""Seconds to wait for the helper's last frame after asking it to stop (it finishes one page)."""
-
-
 def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[tuple[str, bool]], str, bool]:
     """Every page's (text, has text layer), MuPDF's messages from a helper, its repair flag.
 
@@ -307,16 +218,27 @@ def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[
     for the same page as in one process.
     """
     count = doc.page_count
-    helper = None
-    if workers >= 2 and count >= 2 and sys.executable:
+    helper = adopt()
+    if workers < 2 or count < 2:
+        if helper is not None:
+            helper.finish(needed=False)
+        helper = None
+    elif helper is None:
         try:
-            helper = _Helper(data, 1, count)
-        except OSError:
+            helper = Helper(data)
+        except (OSError, ValueError):
             helper = None
+    digest = hashlib.sha256(data).digest() if helper is not None else b""
+
+    def frontier() -> int:
+        # NOTE: a helper counts only once it said it reads these very bytes (a prestarted one
+        # read the file itself: it may have changed since).
+        return helper.frontier if helper is not None and helper.serves(digest, count) else count
+
     texts: dict[int, tuple[str, bool]] = {}
     index = 0
     try:
-        while index < count and (helper is None or index < helper.frontier):
+        while index < min(count, frontier()):
             texts[index] = _page_text(doc[index])
             index += 1
     except BaseException:
@@ -324,9 +246,10 @@ def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[
             helper.finish(needed=False)
         raise
     if helper is not None:
-        helper.finish(needed=index < count)
-    if helper is not None:
-        texts.update((i, v) for i, v in helper.pages.items() if i >= index)
+        useful = index < count and helper.serves(digest, count)
+        helper.finish(needed=useful)
+        if useful:
+            texts.update((i, v) for i, v in helper.pages.items() if i >= index)
     for i in range(count):
         if i not in texts:
             texts[i] = _page_text(doc[i])
@@ -348,22 +271,34 @@ def _serve() -> None:
             got += len(part)
         return b"".join(chunks)
 
-    size, first, count = _HEADER.unpack(read(_HEADER.size))
-    data = read(size)
+    size, first, _ = HEADER.unpack(read(HEADER.size))
+    if size == PATH_MODE:
+        (length,) = PATH.unpack(read(PATH.size))
+        path = os.fsdecode(read(length))
+        if os.stat(path).st_size > MAX_FILE_BYTES:
+            return  # the reader refuses it anyway
+        with open(path, "rb") as fh:
+            data = fh.read()
+    else:
+        data = read(size)
     pymupdf.TOOLS.mupdf_warnings(reset=True)
     doc = pymupdf.open(stream=data, filetype="pdf")
+    count = doc.page_count
+    hello = HELLO.pack(hashlib.sha256(data).digest(), count)
+    out.write(FRAME.pack(HELLO_INDEX, 0, len(hello)) + hello)
+    out.flush()
     try:
         for index in range(count - 1, first - 1, -1):
             if select.select([stdin.fileno()], [], [], 0)[0]:
                 break  # the parent reached this page: stop
             text, layer = _page_text(doc[index])
             payload = text.encode("utf-8", "surrogatepass")
-            out.write(_FRAME.pack(index, layer, len(payload)) + payload)
+            out.write(FRAME.pack(index, layer, len(payload)) + payload)
             out.flush()
     except Exception:  # noqa: BLE001 - the parent reads this page itself and reports it
         pass
     log = pymupdf.TOOLS.mupdf_warnings(reset=True).encode("utf-8", "replace")
-    out.write(_FRAME.pack(_DONE, bool(doc.is_repaired), len(log)) + log)
+    out.write(FRAME.pack(DONE, bool(doc.is_repaired), len(log)) + log)
     out.flush()
 
 
