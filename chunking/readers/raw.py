@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .layout import PageLayout
 
 
 @dataclass
@@ -67,8 +70,8 @@ class OutlineEntry:
 
 @dataclass
 class RawBook:
-    """Everything a reader found. ``pdf`` is the open ``pymupdf.Document`` for PDFs (so structure
-    detection can probe font sizes on candidate lines), else None."""
+    """Everything a reader found. ``pdf`` is the open ``pymupdf.Document`` for PDFs, else None:
+    the reader's own handle (ingest closes it). The structure stage sees only ``layout``."""
 
     format: str
     title: str
@@ -76,6 +79,15 @@ class RawBook:
     outline: list[OutlineEntry]
     warnings: list[str] = field(default_factory=list)
     pdf: Any = None
+
+    @property
+    def layout(self) -> PageLayout | None:
+        """The typed layout view (fonts, blocks, heights) of a printed book; None without one."""
+        if self.pdf is None:
+            return None
+        from .layout import PdfLayout  # NOTE: imports PyMuPDF; text and EPUB books never need it
+
+        return PdfLayout(self.pdf)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

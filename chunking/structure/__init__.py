@@ -164,9 +164,13 @@ def _from_text(
     pages: set[int] | None = None,
 ) -> StructureResult:
     listed = _listed(norm) if raw.format == "pdf" and pages is None else []
-    probe = FontProbe(raw.pdf)
+    probe = FontProbe(raw.layout)
     drafts = detect_headings(norm, probe, rejected, pages, listed)
-    if pages is None and raw.pdf is not None and sum(d.kind in ("chapter", "appendix") for d in drafts) < 2:
+    if (
+        pages is None
+        and raw.layout is not None
+        and sum(d.kind in ("chapter", "appendix") for d in drafts) < 2
+    ):
         # NOTE: nothing but size is left: chapters set in the book's display size (costly, so
         # only here; see structure/display.py).
         shown = display_headings(norm, probe)

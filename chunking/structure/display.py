@@ -45,7 +45,7 @@ MAX_TITLE_LINES = 3
 def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     """Chapter openings found by their display size alone (see the module docstring)."""
     body = probe.body_size()
-    if probe.doc is None or not body:
+    if probe.layout is None or not body:
         return []
     tops: dict[int, list[tuple[str, float]]] = {}
     for index, lines in enumerate(norm.lines):
@@ -118,7 +118,7 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     least ``MIN_OPENINGS`` of them, so an emphasised phrase does not make a structure.
     """
     body = probe.body_size()
-    if probe.doc is None or not body:
+    if probe.layout is None or not body:
         return []
     pages = {index: probe.styled_lines(index) for index, lines in enumerate(norm.lines) if lines}
     edges: Counter = Counter()

@@ -22,11 +22,11 @@ import bisect
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from rapidfuzz import fuzz
 
 from ..normalise import NormalisedBook
+from ..readers.layout import PageLayout
 from ..readers.raw import OutlineEntry, RawBook
 from .heading_lines import Draft, is_contents_page
 from .kinds import (
@@ -151,9 +151,9 @@ class _Pages:
     """Per-page lookups shared by all entries of one outline, each computed once: the title
     variants of every line and, when needed, the PDF's line positions."""
 
-    def __init__(self, norm: NormalisedBook, pdf: Any):
+    def __init__(self, norm: NormalisedBook, layout: PageLayout | None):
         self.norm = norm
-        self.pdf = pdf
+        self.layout = layout
         self._variants: dict[int, list[list[str]]] = {}
         self._windows: dict[tuple[int, int, int], tuple[int, list[str]]] = {}
         self._tops: dict[int, dict[str, list[float]]] = {}
@@ -186,10 +186,13 @@ class _Pages:
             by_key: dict[str, list[float]] = {}
             # NOTE: "blocks" costs what plain text costs ("dict" four times more); a line's
             # top is interpolated inside its block, which is exact for one-line headings.
-            for x0, y0, x1, y1, text, *_ in self.pdf[index].get_text("blocks", flags=0):
-                rows = text.rstrip("\n").split("\n")
+            assert self.layout is not None  # asked only when the book has a layout
+            for block in self.layout.blocks(index):
+                rows = block.text.rstrip("\n").split("\n")
                 for k, row in enumerate(rows):
-                    by_key.setdefault(words_key(row), []).append(y0 + (y1 - y0) * k / len(rows))
+                    by_key.setdefault(words_key(row), []).append(
+                        block.y0 + (block.y1 - block.y0) * k / len(rows)
+                    )
             self._tops[index] = by_key
         return self._tops[index]
 
@@ -239,9 +242,9 @@ class _Pages:
             return None
         # NOTE: one perfect hit among fuzzy ones is no reason to skip the positions: the perfect
         # one can be the running header while the wrapped heading matches at 88.
-        if len(hits) > 1 and y is not None and self.pdf is not None:
+        if len(hits) > 1 and y is not None and self.layout is not None:
             hits = self._not_at_the_edges(index, hits, y)
-        if len(hits) > 1 and y is not None and self.pdf is not None:
+        if len(hits) > 1 and y is not None and self.layout is not None:
             placed = [(abs(top - y), i) for i, _ in hits if (top := self._top(index, i)) is not None]
             if placed:
                 return min(placed)[1]
@@ -251,7 +254,7 @@ class _Pages:
         """The kept line of page ``index`` whose top is nearest below-or-at ``y`` (an outline
         destination the text does not confirm: kept where the outline points)."""
         lines = self.norm.lines[index]
-        if self.pdf is None or not lines:
+        if self.layout is None or not lines:
             return None
         best = None
         for i in range(len(lines)):
@@ -267,7 +270,8 @@ class _Pages:
         the top (above the bottom): that line sits at the page edge (a running header or
         footer repeating the title). Reading line positions costs about twice the page's plain
         text; this costs nothing and settles most cases."""
-        height = self.pdf.page_cropbox(index).height
+        assert self.layout is not None  # asked only when the book has a layout
+        height = self.layout.page_height(index)
         last = len(self.norm.lines[index]) - 1
         kept = [
             (i, score)
@@ -305,7 +309,7 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
     repaired = dropped = unconfirmed = 0
     warnings: list[str] = []
     n_pages = len(norm.pages)
-    pages = _Pages(norm, raw.pdf)
+    pages = _Pages(norm, raw.layout)
     for entry in raw.outline:
         title = clean_title(entry.title)
         if title != " ".join(entry.title.split()):
@@ -314,15 +318,15 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
             dropped += 1
             continue
         if raw.format == "epub" or entry.offset is not None:
-            draft = _trusted(entry, title, norm, raw.format)
-        else:
-            draft, moved = _verified(entry, title, pages)
-            if draft is None:
-                dropped += 1
-                continue
-            repaired += moved
-            unconfirmed += not draft.confirmed
-        drafts.append((draft, entry.level))
+            drafts.append((_trusted(entry, title, norm, raw.format), entry.level))
+            continue
+        verified, moved = _verified(entry, title, pages)
+        if verified is None:
+            dropped += 1
+            continue
+        repaired += moved
+        unconfirmed += not verified.confirmed
+        drafts.append((verified, entry.level))
     # NOTE: an unconfirmed entry that lands on the line where a confirmed entry starts adds
     # nothing but a duplicate: it is dropped (its title was not found anywhere).
     taken = {d.offset for d, _ in drafts if d.confirmed}

@@ -1,10 +1,10 @@
 """Stage 3 (structure), typography: font-size probes on the few lines that could be headings.
 
-Contract: ``FontProbe(doc)`` tells the font size of a candidate line (``size_of``) and of the
-body text (``body_size``) of a PDF; a heading is set at least ``HEADING_RATIO`` times the
+Contract: ``FontProbe(layout)`` tells the font size of a candidate line (``size_of``) and of the
+body text (``body_size``) of a printed book (``chunking.readers.layout.PageLayout``); a heading is set at least ``HEADING_RATIO`` times the
 body. ``page.get_text("dict")`` is several times costlier than plain text, so it runs only on
 pages that hold a candidate line (cached per page, often only their top band), and on a few
-sample pages when those do not show enough body text. Without a PDF (EPUB, text) every
+sample pages when those do not show enough body text. Without a layout (EPUB, text) every
 answer is ``None`` (unknown).
 """
 
@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import pymupdf
-
 from ..normalise import LIGATURES
+from ..readers.layout import LayoutLine, PageLayout
 from .kinds import compact_key
 
 HEADING_RATIO = 1.15
@@ -29,11 +28,6 @@ _ENOUGH_CHARS = 3000
 TOP_BAND = 0.4
 """Share of the page height read for candidates among the first lines of a page."""
 
-BOLD_FLAG = 16
-"""MuPDF's span flag for a bold font (also told by the font name: ``Times-Bold``, ``CMBX12``)."""
-
-_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
-
 
 def _key(text: str) -> str:
     """``compact_key`` of the text with ligatures spelled out (PyMuPDF's spans keep them)."""
@@ -43,57 +37,38 @@ def _key(text: str) -> str:
 
 
 class FontProbe:
-    """Font sizes of candidate heading lines of one PDF.
+    """Font sizes of candidate heading lines of one printed book.
 
     Args:
-        doc (pymupdf.Document | None): the open PDF, or None for other formats.
+        layout (PageLayout | None): the book's page layout, or None for formats without one.
     """
 
-    def __init__(self, doc: Any):
-        self.doc = doc
-        self._pages: dict[tuple[int, bool], list[tuple[str, float]]] = {}
+    def __init__(self, layout: PageLayout | None):
+        self.layout = layout
+        self._pages: dict[tuple[int, bool], list[LayoutLine]] = {}
         self._body: float | None = None
 
     def styled_lines(self, index: int) -> list[tuple[str, float, bool, float]]:
-        """Page ``index``'s lines as (text, largest size, every span bold, left x). A whole-page
-        span read, not cached with the others: only the weight-and-indent fallback needs it."""
-        out = []
-        for block in self.doc[index].get_text("dict", flags=_FLAGS)["blocks"]:
-            for line in block.get("lines", ()):
-                spans = [s for s in line["spans"] if s["text"].strip()]
-                if spans:
-                    bold = all(s["flags"] & BOLD_FLAG or "bold" in s["font"].casefold() for s in spans)
-                    out.append(
-                        (
-                            "".join(s["text"] for s in spans),
-                            max(s["size"] for s in spans),
-                            bold,
-                            line["bbox"][0],
-                        )
-                    )
-        return out
+        """Page ``index``'s lines as (text, largest size, every span bold, left x) (the whole
+        page; only the weight-and-indent fallback needs weight and indent)."""
+        return [(ln.text, ln.size, ln.bold, ln.x0) for ln in self._read(index, False)]
 
     def lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
         """Page ``index``'s text lines with their largest font size, in reading order (only the
         top band of the page with ``top``)."""
         return self._lines(index, top)
 
-    def _lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
+    def _read(self, index: int, top: bool) -> list[LayoutLine]:
+        # NOTE: a clip makes MuPDF skip glyphs outside it: the top band of a page costs about a
+        # quarter of the whole page, and most heading candidates stand there.
         key = (index, top)
         if key not in self._pages:
-            lines = []
-            page = self.doc[index]
-            # NOTE: a clip makes MuPDF skip glyphs outside it: the top band of a page costs
-            # about a quarter of the whole page, and most heading candidates stand there.
-            r = page.rect
-            clip = pymupdf.Rect(r.x0, r.y0, r.x1, r.y0 + r.height * TOP_BAND)
-            for block in page.get_text("dict", flags=_FLAGS, clip=clip if top else None)["blocks"]:
-                for line in block.get("lines", ()):
-                    spans = [s for s in line["spans"] if s["text"].strip()]
-                    if spans:
-                        lines.append(("".join(s["text"] for s in spans), max(s["size"] for s in spans)))
-            self._pages[key] = lines
+            assert self.layout is not None  # callers ask only when the book has a layout
+            self._pages[key] = self.layout.lines(index, TOP_BAND if top else None)
         return self._pages[key]
+
+    def _lines(self, index: int, top: bool = False) -> list[tuple[str, float]]:
+        return [(ln.text, ln.size) for ln in self._read(index, top)]
 
     def body_size(self) -> float | None:
         """The most common font size, by characters, of the text read so far.
@@ -102,10 +77,10 @@ class FontProbe:
         text) are reused when they hold enough text; otherwise a few evenly spread pages are
         read.
         """
-        if self._body is None and self.doc is not None:
-            sizes = self._sizes(self._pages.values())
+        if self._body is None and self.layout is not None:
+            sizes = self._sizes([(ln.text, ln.size) for ln in lines] for lines in self._pages.values())
             if sum(sizes.values()) < _ENOUGH_CHARS or len(self._pages) < 3:
-                n = self.doc.page_count
+                n = self.layout.page_count
                 picks = sorted({int(i * n / _SAMPLE_PAGES) for i in range(_SAMPLE_PAGES)})
                 sizes += self._sizes(self._lines(index) for index in picks)
             self._body = sizes.most_common(1)[0][0] if sizes else 0.0
@@ -128,7 +103,7 @@ class FontProbe:
             top (bool): the line is among the first lines of its page: only the top band of the
                 page is read, which is much cheaper. Defaults to False.
         """
-        if self.doc is None:
+        if self.layout is None:
             return None
         target = _key(line)
         if not target:

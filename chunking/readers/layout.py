@@ -1,0 +1,122 @@
+"""What the structure stage may ask of a page's layout, typed: lines with fonts, blocks, heights.
+
+The structure engine needs a little more than text for a printed book: the font size (and
+weight, and left edge) of candidate heading lines, where lines sit on the page (to resolve an
+outline destination's y), and the page height. ``PageLayout`` is that view; ``PdfLayout``
+answers it from an open PyMuPDF document that it owns. Readers of formats without a layout
+(EPUB, TXT, Markdown) give None, and every layout signal then stays silent. The structure stage
+never sees the document itself, so it cannot reach into the reader's objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import pymupdf
+
+BOLD_FLAG = 16
+"""PyMuPDF's span flag for a bold font (fonts that say "Bold" in their name count too)."""
+
+_DICT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+"""Span extraction without image blocks (their pixel data is never needed)."""
+
+
+@dataclass(frozen=True)
+class LayoutLine:
+    """One text line of a page as laid out.
+
+    Attributes:
+        text (str): the line's text (its non-blank spans joined).
+        size (float): the largest font size among its spans, in points.
+        bold (bool): every non-blank span is bold.
+        x0 (float): the line's left edge, in points from the page's left.
+    """
+
+    text: str
+    size: float
+    bold: bool
+    x0: float
+
+
+@dataclass(frozen=True)
+class LayoutBlock:
+    """One text block: its top and bottom (points from the page top) and its text, lines by ``\\n``."""
+
+    y0: float
+    y1: float
+    text: str
+
+
+class PageLayout(Protocol):
+    """The layout questions a structure signal may ask, by 0-based page index."""
+
+    @property
+    def page_count(self) -> int:
+        """Pages in the book."""
+        ...
+
+    def lines(self, index: int, top_share: float | None = None) -> list[LayoutLine]:
+        """The page's text lines in reading order; with ``top_share`` only those in that top
+        share of the page (much cheaper: glyphs outside are skipped)."""
+        ...
+
+    def blocks(self, index: int) -> list[LayoutBlock]:
+        """The page's text blocks (as cheap as plain text)."""
+        ...
+
+    def page_height(self, index: int) -> float:
+        """The page's height in points."""
+        ...
+
+    def close(self) -> None:
+        """Release what the layout holds (an open file)."""
+        ...
+
+
+class PdfLayout:
+    """``PageLayout`` of an open PDF, which it owns (``close`` closes it).
+
+    Args:
+        doc (pymupdf.Document): the open document.
+    """
+
+    def __init__(self, doc: pymupdf.Document) -> None:
+        self._doc = doc
+
+    @property
+    def page_count(self) -> int:
+        return int(self._doc.page_count)
+
+    def lines(self, index: int, top_share: float | None = None) -> list[LayoutLine]:
+        page = self._doc[index]
+        clip = None
+        if top_share is not None:
+            r = page.rect
+            clip = pymupdf.Rect(r.x0, r.y0, r.x1, r.y0 + r.height * top_share)
+        out = []
+        for block in page.get_text("dict", flags=_DICT_FLAGS, clip=clip)["blocks"]:
+            for line in block.get("lines", ()):
+                spans = [s for s in line["spans"] if s["text"].strip()]
+                if spans:
+                    out.append(
+                        LayoutLine(
+                            text="".join(s["text"] for s in spans),
+                            size=max(s["size"] for s in spans),
+                            bold=all(s["flags"] & BOLD_FLAG or "bold" in s["font"].casefold() for s in spans),
+                            x0=line["bbox"][0],
+                        )
+                    )
+        return out
+
+    def blocks(self, index: int) -> list[LayoutBlock]:
+        return [
+            LayoutBlock(y0, y1, text)
+            for _x0, y0, _x1, y1, text, *_ in self._doc[index].get_text("blocks", flags=0)
+        ]
+
+    def page_height(self, index: int) -> float:
+        return float(self._doc.page_cropbox(index).height)
+
+    def close(self) -> None:
+        self._doc.close()
