@@ -92,9 +92,11 @@ def run_batch_ray(
     """
     ray = _import_ray()
     plan = plan_batch(book_dir, out_dir, policy, fmt, workers)
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address is not None:
+        check_reachable(address)  # NOTE: a wrong address is a usage error even with nothing to do
     if not plan.todo and dataset is None:  # NOTE: nothing for Ray to do: no cluster is started
         return report(list(plan.skipped), plan.out_root)
-    address = address or os.environ.get("RAY_ADDRESS") or None
     with _ray_session(ray, address, workers):
         outcomes = list(plan.skipped)
         if plan.todo:
@@ -144,7 +146,6 @@ def _ray_session(ray: Any, address: str | None, workers: int | None) -> Iterator
     shut down (a connected driver only disconnects: the cluster keeps running)."""
     quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
     if address is not None:
-        check_reachable(address)
         try:
             ray.init(address=address, **quiet)
         except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -267,7 +268,7 @@ def _write_dataset(ray: Any, plan: Plan, outcomes: list[Outcome], fmt: str, path
         }
         for label in done
     ]
-    if not rows:
+    if not rows:  # NOTE: no book finished: an older dataset at ``path`` is left as it was
         return
 
     def book_table(batch: dict[str, Any]) -> Any:
