@@ -143,7 +143,7 @@ class Diagnostics:
     control_chars_removed: int = 0
     page_labels: str = "none"
     """Where ``Page.label`` comes from: ``source`` (the PDF's /PageLabels or the EPUB page-list),
-    ``inferred`` (the printed folios found in the page furniture, ``chunking.folios``) or ``none``."""
+    ``inferred`` (the printed folios found in the page furniture, ``chunking.normalise.folios``) or ``none``."""
     page_labels_inferred: int = 0
     """Pages whose label is an inferred printed folio."""
     structure_source: str = "none"

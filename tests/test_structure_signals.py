@@ -415,7 +415,7 @@ def test_running_header_naming_a_chapter_no_heading_opens_is_a_disagreement():
             in book.diagnostics.structure_disagreements)
 
 
-# --- furniture (chunking/furniture.py) ----------------------------------------------------------
+# --- furniture (chunking/normalise/furniture.py) ----------------------------------------------------------
 
 
 def test_furniture_keeps_a_lone_chapter_keyword_atop_many_short_chapters():

@@ -21,7 +21,7 @@ How:
   page between two of its pages (also those that print none, e.g. chapter openings) and on up to
   ``FOLIO_GAP`` unclaimed pages before its first printed folio, down to 1 / i (the first page of
   a run rarely prints its folio). A bare number is the page's folio only when it is the folio of
-  *that* page (``chunking.furniture.PageNumbers``), not when it fits some other run's offset.
+  *that* page (``chunking.normalise.furniture.PageNumbers``), not when it fits some other run's offset.
 * **Decision: which label a page carries** (``choose_labels``):
 
   - the source defines no labels: the inferred folio on every page a run covers, ``""``
@@ -39,8 +39,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .readers.raw import RawPage
-from .rules import KEYWORD_ALTERNATION, roman_value, to_roman
+from ..readers.raw import RawPage
+from ..rules import KEYWORD_ALTERNATION, roman_value, to_roman
 
 FOLIO_MIN_PAGES = 3
 """A (kind, offset) printed on fewer pages is a coincidence (a chapter number, a list item)."""

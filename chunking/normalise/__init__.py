@@ -1,5 +1,9 @@
 """Stage 2 (normalise): raw pages → one canonical text, ``Page`` spans and an offset map.
 
+The package: this module (per-character and per-line clean-up, the canonical text), ``furniture``
+(running headers, footers and folios found and removed) and ``folios`` (printed page numbers
+fitted into runs, which label the pages).
+
 Contract (see ``chunking.models`` for the offset conventions):
 
 * Per character: CRLF/CR → LF; control characters other than ``\\n``/``\\t`` removed; NFC;
@@ -31,10 +35,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from ..models import Page
+from ..readers.raw import RawPage
 from .folios import choose_labels, infer_folios
 from .furniture import PageNumbers, find_furniture, zones
-from .models import Page
-from .readers.raw import RawPage
 
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _LIGATURE_TABLE = str.maketrans(LIGATURES)
