@@ -6,6 +6,7 @@ A ``Policy`` is validated when it is built, before any file is opened; a bad val
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -175,3 +176,12 @@ def parse_policy(spec: str, base: Policy | None = None) -> Policy:
         else:
             changes[key] = raw
     return replace(base, **changes)
+
+
+def parse_policies(specs: Sequence[str], default: Sequence[Policy]) -> list[Policy]:
+    """Parse ``--policy`` specs (before any file is opened); ``default`` when none is given.
+
+    Raises:
+        PolicyError: a spec is malformed or invalid (the message names the field).
+    """
+    return [parse_policy(spec) for spec in specs] or list(default)

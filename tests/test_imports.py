@@ -162,3 +162,11 @@ def test_cycle_finder_sees_a_cycle_through_a_function_level_import():
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_cycle_even_through_imports_inside_functions(package):
     assert _cycles(_import_graph(package)) == []
+
+
+def test_no_command_imports_another_command():
+    """Commands share code through the library (``chunking.analysis``, ``chunking.retrieval``),
+    never through each other: one module per subcommand, each replaceable alone."""
+    graph = _import_graph("chunking")
+    commands = {m for m in graph if m.startswith("chunking.commands.")}
+    assert {(m, d) for m in commands for d in graph[m] if d in commands} == set()

@@ -28,6 +28,7 @@ from ..ingest import load_book
 from ..models import Book, Chunk
 from ..policy import Policy
 from ..strategies import chunk_book
+from ..structure_file import salted
 from ..tokens import TokenizedBook, tokenize
 from ..validate import ValidationReport, validate_chunks
 from .scorecard import SCORE_DIRECTIONS, scorecard
@@ -272,3 +273,28 @@ def _nearest(points: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     left = np.clip(right - 1, 0, candidates.size - 1)
     take_left = np.abs(points - candidates[left]) <= np.abs(candidates[right] - points)
     return np.where(take_left, left, right)
+
+
+@dataclass(frozen=True)
+class ChunkedRun:
+    """One policy's chunks of a book, as the retrieval commands use them."""
+
+    policy: Policy
+    label: str
+    tokenized: TokenizedBook
+    chunks: list[Chunk]
+
+    @property
+    def book(self) -> Book:
+        return self.tokenized.book
+
+
+def chunked_runs(book: str, policies: Sequence[Policy], structure_file: Any = None) -> list[ChunkedRun]:
+    """Read, tokenize and chunk ``book`` under each policy, sharing reading and tokenizing.
+
+    Raises:
+        UnreadableInputError: the book cannot be read.
+        ChunkLimitError: a policy needs more than its ``max_chunks`` chunks.
+    """
+    runs = chunk_policies(book, salted(list(policies), structure_file), structure_file=structure_file)
+    return [ChunkedRun(p, policy_label(p), tb, chunks) for p, tb, chunks in runs]

@@ -33,7 +33,8 @@ from ..retrieval.hybrid import build_index
 from ..retrieval.probes import boundary_probes, sample_probes
 from ..retrieval.search import RETRIEVERS
 from ..structure_file import load_optional
-from .search import chunked_runs, parse_policies
+from ..analysis.compare import chunked_runs
+from ..policy import parse_policies
 
 COLUMNS = ("hit_at_k", "mrr", "chapter_precision_at_k", "chapter_purity", "tokens_per_hit", "iou", "recall")
 """Probe metrics printed in the text table (``--json`` has every metric)."""

@@ -19,7 +19,8 @@ from ..errors import UsageError
 from ..policy import Policy
 from ..retrieval.locate import Location, SearchSpace, locate, match_chunks
 from ..structure_file import load_optional
-from .search import chunked_runs, parse_policies
+from ..analysis.compare import chunked_runs
+from ..policy import parse_policies
 
 NOT_FOUND = 1
 

@@ -14,52 +14,13 @@ list of ``{"policy", "retriever", "hits": [{"id", "score", "page_start", "page_e
 from __future__ import annotations
 
 import json as jsonlib
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from ..analysis.compare import chunk_policies, policy_label
+from ..analysis.compare import chunked_runs
 from ..errors import UsageError
-from ..models import Book, Chunk
-from ..policy import Policy, parse_policy
+from ..policy import Policy, parse_policies
 from ..retrieval.hybrid import build_index
 from ..retrieval.search import RETRIEVERS
-from ..structure_file import load_optional, salted
-from ..tokens import TokenizedBook
-
-
-@dataclass(frozen=True)
-class ChunkedRun:
-    """One policy's chunks of a book, as the retrieval commands use them."""
-
-    policy: Policy
-    label: str
-    tokenized: TokenizedBook
-    chunks: list[Chunk]
-
-    @property
-    def book(self) -> Book:
-        return self.tokenized.book
-
-
-def parse_policies(specs: Sequence[str], default: Sequence[Policy]) -> list[Policy]:
-    """Parse ``--policy`` specs (before any file is opened); ``default`` when none is given.
-
-    Raises:
-        PolicyError: a spec is malformed or invalid (the message names the field).
-    """
-    return [parse_policy(spec) for spec in specs] or list(default)
-
-
-def chunked_runs(book: str, policies: Sequence[Policy], structure_file: Any = None) -> list[ChunkedRun]:
-    """Read, tokenize and chunk ``book`` under each policy, sharing reading and tokenizing.
-
-    Raises:
-        UnreadableInputError: the book cannot be read.
-        ChunkLimitError: a policy needs more than its ``max_chunks`` chunks.
-    """
-    runs = chunk_policies(book, salted(list(policies), structure_file), structure_file=structure_file)
-    return [ChunkedRun(p, policy_label(p), tb, chunks) for p, tb, chunks in runs]
+from ..structure_file import load_optional
 
 
 def run(
