@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path, PurePath
 
 from .errors import UnreadableInputError, UsageError
+from .inputs import read_bounded
 from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics, Heading, Page
 from .normalise import normalise
 from .readers import read_raw
@@ -39,32 +39,8 @@ def _read_source(source: str | os.PathLike | bytes, name: str | None) -> tuple[b
         if len(source) > MAX_BOOK_BYTES:
             raise UnreadableInputError(f"{name or 'book'}: larger than the {MAX_BOOK_BYTES >> 20} MiB limit")
         return bytes(source), name or "book"
-    path = Path(source)
-    label = name or path.name
-    try:
-        info = os.stat(path)  # NOTE: stat, not open: opening a FIFO blocks until a writer comes
-        if stat.S_ISDIR(info.st_mode):
-            raise UnreadableInputError(f"{label}: is a folder, not a book file")
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableInputError(
-                f"{label}: not a regular file (a device, FIFO or socket); give a book file"
-            )
-        if info.st_size > MAX_BOOK_BYTES:
-            raise UnreadableInputError(
-                f"{label}: {info.st_size} bytes, larger than the {MAX_BOOK_BYTES >> 20} MiB limit"
-            )
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BOOK_BYTES + 1)  # the file may grow after the stat
-    except FileNotFoundError:
-        raise UnreadableInputError(f"{label}: no such file") from None
-    except PermissionError:
-        raise UnreadableInputError(f"{label}: permission denied") from None
-    except IsADirectoryError:
-        raise UnreadableInputError(f"{label}: is a folder, not a book file") from None
-    except OSError as exc:
-        raise UnreadableInputError(f"{label}: cannot be read: {exc.strerror or type(exc).__name__}") from None
-    if len(data) > MAX_BOOK_BYTES:
-        raise UnreadableInputError(f"{label}: larger than the {MAX_BOOK_BYTES >> 20} MiB limit")
+    label = name or Path(source).name
+    data = read_bounded(source, MAX_BOOK_BYTES, label, "book file")
     return data, label
 
 

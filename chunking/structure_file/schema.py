@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 
 from ..errors import UnreadableInputError
+from ..inputs import read_bounded
 from ..models import HEADING_KINDS, Book
 from ..version import __version__
 
@@ -250,20 +250,7 @@ def load_structure_file(path: str | os.PathLike) -> StructureFile:
         StructureFileError: unreadable, not JSON, or invalid (one line naming the operation).
     """
     name = str(path)
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise StructureFileError(f"{name}: not a regular file; give a structure file")
-        if info.st_size > MAX_STRUCTURE_FILE_BYTES:
-            raise StructureFileError(f"{name}: larger than the {MAX_STRUCTURE_FILE_BYTES >> 20} MiB limit")
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_STRUCTURE_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise StructureFileError(f"{name}: no such structure file") from None
-    except OSError as exc:
-        raise StructureFileError(f"{name}: cannot be read: {exc.strerror or type(exc).__name__}") from None
-    if len(data) > MAX_STRUCTURE_FILE_BYTES:
-        raise StructureFileError(f"{name}: larger than the {MAX_STRUCTURE_FILE_BYTES >> 20} MiB limit")
+    data = read_bounded(path, MAX_STRUCTURE_FILE_BYTES, name, "structure file", StructureFileError)
     try:
         obj = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
