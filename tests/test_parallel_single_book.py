@@ -135,8 +135,8 @@ def _collect(helper, down_to: int) -> None:
     import time
 
     deadline = time.monotonic() + 60
-    while helper.frontier > down_to and time.monotonic() < deadline and helper.proc.poll() is None:
-        time.sleep(0.01)
+    while (helper.count < 0 or helper.frontier > down_to) and time.monotonic() < deadline:
+        helper.poll(timeout=0.05)
     helper.finish(needed=True)
 
 

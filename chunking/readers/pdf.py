@@ -233,7 +233,10 @@ def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[
     def frontier() -> int:
         # NOTE: a helper counts only once it said it reads these very bytes (a prestarted one
         # read the file itself: it may have changed since).
-        return helper.frontier if helper is not None and helper.serves(digest, count) else count
+        if helper is None:
+            return count
+        helper.poll()
+        return helper.frontier if helper.serves(digest, count) else count
 
     texts: dict[int, tuple[str, bool]] = {}
     index = 0

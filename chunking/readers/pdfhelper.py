@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import atexit
 import os
+import select
 import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 MAX_PAGE_BYTES = 1 << 28
@@ -43,7 +45,12 @@ HELLO_INDEX = 0xFFFFFFFE
 
 
 class Helper:
-    """One helper process and the pages it delivered (see the module docstring)."""
+    """One helper process and the pages it delivered (see the module docstring).
+
+    NOTE: the parent reads the helper's frames on its own thread, between two of its pages
+    (``poll``), never on a reader thread: page extraction holds the GIL in MuPDF, and a thread
+    woken for every frame made the parent's extraction slower than reading every page alone.
+    """
 
     def __init__(self, source: bytes | str | os.PathLike, first: int = 1) -> None:
         root = str(Path(__file__).resolve().parents[2])
@@ -56,6 +63,8 @@ class Helper:
         self.repaired = False
         self.messages = ""
         self.ok = False
+        self._buffer = bytearray()
+        self._closed = False  # its output ended (DONE, EOF or nonsense)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "chunking.readers.pdf"],
             stdin=subprocess.PIPE,
@@ -63,47 +72,68 @@ class Helper:
             stderr=subprocess.DEVNULL,
             env=env,
         )
-        self.thread = threading.Thread(target=self._run, args=(source,), daemon=True)
-        self.thread.start()
-
-    def _send(self, source: bytes | str | os.PathLike) -> None:
-        stdin = self.proc.stdin
+        self._fd = self.proc.stdout.fileno()
+        self._writer: threading.Thread | None = None
         if isinstance(source, (bytes, bytearray, memoryview)):
-            stdin.write(HEADER.pack(len(source), self.first, 0))
-            stdin.write(source)
+            # NOTE: the bytes fill the pipe faster than the child starts; a thread blocked in
+            # write() holds no GIL.
+            head = HEADER.pack(len(source), first, 0)
+            self._writer = threading.Thread(target=self._send, args=(head, source), daemon=True)
+            self._writer.start()
         else:
             path = os.fsencode(source)
-            stdin.write(HEADER.pack(PATH_MODE, self.first, 0) + PATH.pack(len(path)) + path)
-        stdin.flush()
+            self._send(HEADER.pack(PATH_MODE, first, 0) + PATH.pack(len(path)) + path, b"")
 
-    def _run(self, source: bytes | str | os.PathLike) -> None:
+    def _send(self, head: bytes, data: bytes) -> None:
         try:
-            self._send(source)
-            read = self.proc.stdout.read
-            while True:
-                index, layer, size = FRAME.unpack(read(FRAME.size))
-                if size > MAX_PAGE_BYTES:
-                    return
-                payload = read(size)
-                if len(payload) != size:
-                    return
-                if index == HELLO_INDEX:
-                    self.digest, count = HELLO.unpack(payload)
-                    self.count, self.frontier = count, count
-                elif index == DONE:
-                    self.repaired, self.messages, self.ok = (
-                        bool(layer),
-                        payload.decode("utf-8", "replace"),
-                        True,
-                    )
-                    return
-                elif self.digest is not None and self.first <= index < self.frontier:
-                    self.pages[index] = (payload.decode("utf-8", "surrogatepass"), bool(layer))
-                    self.frontier = index
-                else:
-                    return
-        except (OSError, ValueError, struct.error):
-            return  # the helper died or spoke nonsense: the parent reads what is missing
+            self.proc.stdin.write(head)
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass  # the helper is gone: it delivers nothing
+
+    def poll(self, timeout: float | None = 0.0) -> None:
+        """Take in the frames the helper has written (waiting up to ``timeout`` s for the first)."""
+        while not self._closed:
+            ready, _, _ = select.select([self._fd], [], [], timeout)
+            if not ready:
+                return
+            chunk = os.read(self._fd, 1 << 20)
+            if not chunk:
+                self._closed = True
+                return
+            self._buffer += chunk
+            self._parse()
+            timeout = 0.0
+
+    def _parse(self) -> None:
+        buf = self._buffer
+        while not self._closed and len(buf) >= FRAME.size:
+            index, layer, size = FRAME.unpack_from(buf)
+            if size > MAX_PAGE_BYTES:
+                self._closed = True
+                return
+            if len(buf) < FRAME.size + size:
+                return
+            payload = bytes(buf[FRAME.size : FRAME.size + size])
+            del buf[: FRAME.size + size]
+            try:
+                self._take(index, layer, payload)
+            except (ValueError, struct.error):
+                self._closed = True  # nonsense: the parent reads what is missing
+
+    def _take(self, index: int, layer: int, payload: bytes) -> None:
+        if index == HELLO_INDEX:
+            self.digest, self.count = HELLO.unpack(payload)
+            self.frontier = self.count
+        elif index == DONE:
+            self.repaired, self.messages, self.ok = bool(layer), payload.decode("utf-8", "replace"), True
+            self._closed = True
+        elif self.digest is not None and self.first <= index < self.frontier:
+            self.pages[index] = (payload.decode("utf-8", "surrogatepass"), bool(layer))
+            self.frontier = index
+        else:
+            self._closed = True
 
     def serves(self, digest: bytes, count: int) -> bool:
         """True once the helper said it reads these bytes (sha256 ``digest``, ``count`` pages)."""
@@ -115,17 +145,20 @@ class Helper:
             try:
                 self.proc.stdin.write(b"s")
                 self.proc.stdin.close()
-            except OSError:
+            except (OSError, ValueError):
                 pass
-            self.thread.join(timeout=STOP_TIMEOUT)
+            deadline = time.monotonic() + STOP_TIMEOUT
+            while not self._closed and time.monotonic() < deadline:
+                self.poll(timeout=max(0.0, deadline - time.monotonic()))
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
-        self.thread.join()
+        if self._writer is not None:
+            self._writer.join()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
-            except OSError:
+            except (OSError, ValueError):
                 pass
         if not (needed and self.ok):
             self.pages = {}
