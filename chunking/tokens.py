@@ -353,7 +353,7 @@ def tokenize(book: Book, encoding: str = "cl100k_base", *, workers: int | None =
     groups = _groups(text, cuts, encoding, resolve_workers(workers, len(text), PARALLEL_MIN_CHARS))
     n = _encode_parallel(enc, text, groups, tokens)
     tokens.resize(n, refcheck=False)
-    char_starts = np.empty(n + 1, dtype=_offset_dtype(n_bytes))
+    char_starts: np.ndarray = np.empty(n + 1, dtype=_offset_dtype(n_bytes))
     _byte_starts_into(tokens, n, token_byte_lengths(encoding), char_starts)
     legal = np.ones(n + 1, dtype=bool)
     if n_bytes != len(text):

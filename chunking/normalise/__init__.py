@@ -275,6 +275,8 @@ def _dehyphenate(
         if not upper[a].endswith("-") or not lower[b].startswith(right):
             continue  # an earlier join already changed one of these lines
         head = _HYPHEN_HEAD.match(lower[b])
+        if head is None:  # never: the line starts with the letters of ``right``
+            continue
         upper[a] = upper[a][:-1] + head.group(1)
         lower[b] = lower[b][head.end() :]
         lead_cuts[(ib, b)] = lead_cuts.get((ib, b), 0) + head.end()
