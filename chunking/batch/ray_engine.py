@@ -19,8 +19,9 @@ is that on a cluster ``DIR`` and ``OUTDIR`` must be storage every node reads and
 same path (NFS, a shared volume); workers write each book's files where the local batch would.
 
 A worker process that dies (out of memory, a crash in a C library) costs only its book: each
-book is its own block and ``max_errored_blocks`` lets the others carry on; the book is reported
-failed (exit 1) and a rerun retries it.
+book is its own block, one in flight per actor, and ``max_errored_blocks`` lets the others carry
+on; books the dead worker left without an outcome get one more pass on a fresh pool, and a book
+lost again is reported failed (exit 1; a rerun retries it).
 
 ``--dataset PATH`` also writes one Parquet dataset of every finished book's chunks (written now
 or skipped as done), hive-partitioned by book: ``PATH/book=<label, URI-escaped>/…parquet``, the
@@ -46,7 +47,7 @@ from typing import Any
 
 from ..errors import UsageError, one_line
 from ..policy import Policy
-from . import Outcome, Plan, output_path, plan_batch, process_book, progress_bar, report
+from . import Outcome, Plan, Task, output_path, plan_batch, process_book, progress_bar, report
 
 RAY_PIN = "ray==2.60.0"
 """The Ray release the project is tested with (requirements.txt, pyproject's ``ray`` extra)."""
@@ -54,6 +55,10 @@ RAY_PIN = "ray==2.60.0"
 CONNECT_TIMEOUT_S = 5.0
 """How long ``--ray-address`` may take to accept a TCP connection before it counts as wrong
 (``ray.init`` itself retries an address where nothing listens for many minutes)."""
+
+LOST_BOOK_PASSES = 1
+"""Extra passes over the books a dead worker left without an outcome (a book that kills its
+worker every time then fails after this many more tries; the others get theirs)."""
 
 DATASET_PARTITION = "book"
 """The column (and hive folder key) that partitions the ``--dataset`` by book."""
@@ -204,13 +209,34 @@ def _n_workers(ray: Any, workers: int | None, n_books: int) -> int:
 def _chunk_on_ray(ray: Any, plan: Plan, policy: Policy, fmt: str, workers: int | None) -> list[Outcome]:
     """Run ``process_book`` for every book of ``plan.todo`` on a Ray Data actor pool.
 
-    A book whose block fails (its worker died) is reported failed, exit 1; if the whole Ray job
-    stops, every book without an outcome is reported failed with Ray's reason.
+    A worker that dies can take a book it never started down with it (Ray Data hands it the next
+    book before it learns of the death), so the books left without an outcome get one more pass
+    (``LOST_BOOK_PASSES``) on a fresh pool; a book still lost then is reported failed, exit 1. If
+    the whole Ray job stops, every book without an outcome is reported failed with Ray's reason.
     """
+    outcomes: dict[str, Outcome] = {}
+    todo = list(plan.todo)
+    stopped = ""
+    with progress_bar(plan) as bar:
+        for _ in range(1 + LOST_BOOK_PASSES):
+            stopped = _one_pass(ray, todo, policy, fmt, workers, outcomes, bar)
+            todo = [t for t in todo if t.label not in outcomes]
+            if stopped or not todo:
+                break
+    lost = stopped or "its Ray worker failed (the process died or its node was lost); rerun to retry"
+    for t in todo:
+        outcomes[t.label] = Outcome(t.label, "failed", 1, lost)
+    return list(outcomes.values())
+
+
+def _one_pass(
+    ray: Any, todo: list[Task], policy: Policy, fmt: str, workers: int | None, outcomes: dict, bar: Any
+) -> str:
+    """One Ray Data run over ``todo``, its outcomes added to ``outcomes``; why it stopped, or ``""``."""
     rows = [
         # NOTE: absolute output paths: a Ray worker's working folder need not be the driver's.
         {"book": str(t.book), "out": os.path.abspath(t.out), "label": t.label}
-        for t in plan.todo
+        for t in todo
     ]
     ctx = ray.data.DataContext.get_current()
     ctx.max_errored_blocks = len(rows)
@@ -218,30 +244,27 @@ def _chunk_on_ray(ray: Any, plan: Plan, policy: Policy, fmt: str, workers: int |
         # NOTE: Ray 2.60 warns that extra remote arguments will move; these two have no named
         # parameter yet. Ray Data's default (restart a dead actor and retry its task forever)
         # would retry a book that kills its worker forever, and lost a second book when tried
-        # here; with neither, only that book fails and the other actors carry on.
+        # here; with neither, the book fails and the other actors carry on.
         warnings.filterwarnings("ignore", message=".*ray_remote_args.*")
         ds = ray.data.from_items(rows, override_num_blocks=len(rows)).map(
             _chunker(policy, fmt),
-            compute=ray.data.ActorPoolStrategy(size=_n_workers(ray, workers, len(rows))),
+            # NOTE: one book in flight per actor: Ray Data's default queues several on each, and a
+            # dead worker then took its queued books down with it (seen: four books for one kill).
+            compute=ray.data.ActorPoolStrategy(
+                size=_n_workers(ray, workers, len(rows)), max_tasks_in_flight_per_actor=1
+            ),
             num_cpus=1,
             max_restarts=0,
             max_task_retries=0,
         )
-    outcomes: dict[str, Outcome] = {}
-    stopped = ""
-    with progress_bar(plan) as bar:
-        try:
-            for row in ds.iter_rows():
-                outcome = _outcome(row)
-                outcomes[outcome.book] = outcome
-                bar.update()
-        except Exception as exc:  # NOTE: the cluster went away: keep what finished, report the rest
-            stopped = f"the Ray job stopped: {type(exc).__name__}: {one_line(exc)[:300]}"
-    lost = stopped or "its Ray worker failed (the process died or its node was lost); rerun to retry"
-    for t in plan.todo:
-        if t.label not in outcomes:
-            outcomes[t.label] = Outcome(t.label, "failed", 1, lost)
-    return list(outcomes.values())
+    try:
+        for row in ds.iter_rows():
+            outcome = _outcome(row)
+            outcomes[outcome.book] = outcome
+            bar.update()
+    except Exception as exc:  # NOTE: the cluster went away: keep what finished, report the rest
+        return f"the Ray job stopped: {type(exc).__name__}: {one_line(exc)[:300]}"
+    return ""
 
 
 def _outcome(row: dict[str, Any]) -> Outcome:
