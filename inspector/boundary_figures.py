@@ -4,7 +4,8 @@ One page axis (``inspector.axis``) carries a hierarchical band (a row of parts a
 chapters, when the book has parts) over the chunk lanes. A unit's label is drawn only where it
 fits the unit's width on screen (``inspector.label_fit``): the full title, else a shortened one,
 else its number, else nothing; every unit keeps its full title in hover. On a long book a
-minimap of the whole book (plotly's range slider) sits under the plot, its window draggable.
+minimap of the whole book (plotly's range slider) sits under the plot, its window draggable; it
+draws a few light traces, not the chunk bars again (``inspector.boundary_minimap``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from chunking.models import CHAPTER_LEVEL_KINDS, Book, Chunk, Heading
 from chunking.rules import fence_headings
 
 from . import palette
+from .boundary_minimap import attach_minimap
 from .axis import book_end, chunk_lanes, page_label, page_positions
 from .label_fit import DEFAULT_PLOT_PX, INSIDE_PAD_PX, LABEL_FONT_PX, fit_label
 
@@ -274,7 +276,9 @@ def boundaries_figure(
     fig.update_yaxes(categoryorder="array", categoryarray=rows[::-1], fixedrange=True)
     fig.update_xaxes(range=list(x_range))
     if long_book:
-        fig.update_xaxes(rangeslider={"visible": True, "range": [1, end], "thickness": MINIMAP_THICKNESS})
+        whole = plot_px / max(end - 1, 1e-9)
+        band = _shaded(parts, chapters, whole) or parts or chapters
+        attach_minimap(fig, book, chunks, [u.start for u in band], end, MINIMAP_THICKNESS)
     return fig
 
 

@@ -19,6 +19,14 @@ from chunking.policy import Policy
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 from inspector import figures, label_fit
+from inspector.boundary_minimap import (
+    BAND_BOTTOM,
+    BAND_TOP,
+    DENSITY_TOP,
+    MINIMAP_BINS,
+    MINIMAP_PREFIX,
+    map_yaxis,
+)
 
 
 def chunk_traces(fig) -> list:
@@ -224,7 +232,7 @@ def test_zooming_in_labels_more_chapters(many) -> None:
 def test_parts_sit_in_a_row_above_chapters_and_chapters_end_where_a_part_starts(many) -> None:
     book, _, runs = many
     fig = figures.boundaries_figure(book, runs["chapter-window"][1])
-    rows = list(fig.layout.yaxis.categoryarray)[::-1]  # top first
+    rows = list(map_yaxis(fig).categoryarray)[::-1]  # top first
     assert rows[:2] == ["Parts", "Chapters"] and rows[2] == "Lane 1"
     parts, chapters = figures.structure_units(book)
     assert [u.heading.kind for u in parts] == ["part"] * len([h for h in book.headings if h.kind == "part"])
@@ -251,6 +259,46 @@ def test_a_long_book_gets_a_minimap_of_the_whole_book_and_a_short_one_none(many,
     assert list(fig.layout.xaxis.range) == [100, 150]  # the window the minimap shows
     short = figures.boundaries_figure(book, make_chunks(book, [(0, 302)]))
     assert not short.layout.xaxis.rangeslider.visible
+
+
+def test_the_minimap_draws_light_traces_and_never_the_chunk_bars_again(many) -> None:
+    # plotly's range slider redraws every trace on its x axis: only the minimap's may be there
+    book, _, runs = many
+    chunks = runs["chapter-window"][1]
+    fig = figures.boundaries_figure(book, chunks, page_range=(100, 150), selected=chunks[3].order)
+    on_x = [t for t in fig.data if (t.xaxis or "x") == "x"]
+    assert on_x and all(t.type == "scatter" and t.name.startswith(MINIMAP_PREFIX) for t in on_x)
+    assert sum(len(t.x) for t in on_x) <= MINIMAP_BINS + 2 * len(book.headings) + 8  # not per chunk
+    rest = [t for t in fig.data if t not in on_x]
+    assert {t.xaxis for t in rest} == {"x2"} and sum(
+        len(chunk_traces(fig)[k].x) for k in range(len(chunk_traces(fig)))
+    ) == len(chunks)
+    assert fig.layout.xaxis2.matches == "x" and fig.layout.xaxis2.overlaying == "x"
+    # the map's rows sit on their own y axis; the minimap's y shows nothing in the main plot
+    assert {t.yaxis for t in rest} == {"y2"} and list(map_yaxis(fig).categoryarray)[-1] == "Parts"
+    lo, hi = fig.layout.yaxis.range
+    assert all(not lo <= y <= hi for t in on_x for y in t.y)
+    assert tuple(fig.layout.xaxis.rangeslider.yaxis.range) == (0, 1)
+    notes = fig.layout.annotations  # a continued part's label sits on the map's rows too
+    assert (
+        notes
+        and {n.yref for n in notes} == {"y2"}
+        and {n.y for n in notes} <= set(map_yaxis(fig).categoryarray)
+    )
+
+
+def test_the_minimap_band_alternates_at_unit_starts_and_density_peaks_at_the_densest_bin(many) -> None:
+    book, _, runs = many
+    chunks = runs["fixed-window"][1]
+    fig = figures.boundaries_figure(book, chunks)
+    (band,) = [t for t in fig.data if t.name == MINIMAP_PREFIX + "band"]
+    parts, chapters = figures.structure_units(book)
+    starts = list(band.x[1:-1])  # one level's units: chapters, or parts when chapters are too thin
+    assert starts in ([u.start for u in parts], [u.start for u in chapters])
+    shaded = starts
+    assert list(band.y[1:-1]) == [BAND_TOP if k % 2 == 0 else BAND_BOTTOM for k in range(len(shaded))]
+    (density,) = [t for t in fig.data if t.name == MINIMAP_PREFIX + "chunk starts"]
+    assert max(density.y) == DENSITY_TOP and min(density.y) >= 0 and len(density.x) <= MINIMAP_BINS + 1
 
 
 def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
