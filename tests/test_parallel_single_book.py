@@ -185,3 +185,25 @@ def test_helper_file_limit_is_the_readers():
     from chunking.readers.pdfhelper import MAX_FILE_BYTES
 
     assert MAX_FILE_BYTES == MAX_BOOK_BYTES
+
+
+def test_a_damaged_page_in_the_helpers_half_gives_the_same_pages_and_warnings():
+    import re
+
+    import pymupdf
+
+    doc = pymupdf.open()
+    for i in range(60):
+        doc.new_page().insert_text((72, 72), f"Page {i + 1} holds some words.", fontsize=11)
+    data = doc.tobytes(garbage=0, deflate=False)
+    xref = doc[50].xref
+    start = re.search(rb"\n%d 0 obj" % xref, data).start() + 1
+    end = data.index(b"endobj", start) + len(b"endobj")
+    data = data[:start] + b"X" * (end - start) + data[end:]  # page 51 destroyed, offsets kept
+    one, two = read_raw(data, "d.pdf", workers=1), read_raw(data, "d.pdf", workers=2)
+    try:
+        assert [p.text for p in one.pages] == [p.text for p in two.pages]
+        assert one.warnings == two.warnings and any("51" in w for w in two.warnings)
+    finally:
+        one.pdf.close()
+        two.pdf.close()

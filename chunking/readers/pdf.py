@@ -248,15 +248,16 @@ def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[
         if helper is not None:
             helper.finish(needed=False)
         raise
+    messages, repaired = "", False
     if helper is not None:
         useful = index < count and helper.serves(digest, count)
         helper.finish(needed=useful)
-        if useful:
+        if useful and helper.ok:  # its log and repair flag speak for the pages it read
             texts.update((i, v) for i, v in helper.pages.items() if i >= index)
+            messages, repaired = helper.messages, helper.repaired
     for i in range(count):
         if i not in texts:
             texts[i] = _page_text(doc[i])
-    messages, repaired = (helper.messages, helper.repaired) if helper is not None else ("", False)
     return [texts[i] for i in range(count)], messages, repaired
 
 
