@@ -38,7 +38,7 @@ def is_cut(tb: TokenizedBook, t: int) -> bool:
 
     Safe means: not inside a character, and a boundary of tiktoken's regex pieces (a heading
     offset where the text was encoded apart; a non-space followed by a space or tab; a letter or
-    digit followed by a newline; a newline followed by a non-space). Then the text on either side
+    digit followed by a newline; a newline followed by a non-space other than ``/``). Then the text on either side
     re-encodes to exactly the stream's tokens.
 
     Args:
@@ -60,7 +60,9 @@ def is_cut(tb: TokenizedBook, t: int) -> bool:
         # NOTE: tiktoken's punctuation piece ` ?[^\s\p{L}\p{N}]+[\r\n]*` swallows the newlines
         # after it, so only a letter or digit before a newline is a piece boundary.
         return cur not in "\r\n" or prev.isalnum()
-    return prev in "\r\n"
+    # NOTE: o200k's punctuation piece ``[^\s\p{L}\p{N}]+[\r\n/]*`` runs on past a newline into a
+    # "/", so a newline then "/" is no piece boundary there (never cut: safe for every encoding).
+    return prev in "\r\n" and cur != "/"
 
 
 def segments(tb: TokenizedBook, level: str | None) -> list[tuple[int, int]]:
