@@ -29,9 +29,15 @@ app: install
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
-# Run every test: lint (ruff, the rules in pyproject.toml), then unit, property, CLI, AppTest and
-# real-browser tests.
+# Run every test: lint and format (ruff, the rules in pyproject.toml), types (mypy), then unit,
+# property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed
+# order, AppTests before the tests that spawn workers, an order xdist's split may never produce
+# (it once hid a worker that re-ran the app).
+ORDER_SMOKE := tests/test_structure_page.py tests/test_batch.py tests/test_workerpool.py tests/test_hostile_batch.py
+
 test: install chromium
 	$(BIN)/ruff check chunking inspector pages app.py bench
 	$(BIN)/ruff format --check chunking inspector pages app.py bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -p no:xdist -q $(ORDER_SMOKE)

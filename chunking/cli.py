@@ -131,7 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("book", help="a book file, or a folder of books (batch mode; needs -o)")
     p.add_argument("-o", "--out", default=None, help="output file (stdout, JSONL, when absent)")
     p.add_argument("--format", choices=FORMATS, default=None, help="default: from -o's extension, else jsonl")
-    p.add_argument("--workers", type=int, default=None, help="batch mode: parallel processes")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="cores to use: one book reads pages and tokenizes on them; batch mode runs that many "
+        "books side by side (default: all cores; 1 keeps everything on one core)",
+    )
     p.add_argument(
         "--engine", choices=("local", "ray"), default="local", help="batch mode: local processes or Ray Data"
     )

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import IO
 from pathlib import Path
 
 MAX_PAGE_BYTES = 1 << 28
@@ -72,7 +73,11 @@ class Helper:
             stderr=subprocess.DEVNULL,
             env=env,
         )
-        self._fd = self.proc.stdout.fileno()
+        # NOTE: both are pipes (PIPE above), never None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin: IO[bytes] = self.proc.stdin
+        self._stdout: IO[bytes] = self.proc.stdout
+        self._fd = self._stdout.fileno()
         self._writer: threading.Thread | None = None
         if isinstance(source, (bytes, bytearray, memoryview)):
             # NOTE: the bytes fill the pipe faster than the child starts; a thread blocked in
@@ -86,9 +91,9 @@ class Helper:
 
     def _send(self, head: bytes, data: bytes) -> None:
         try:
-            self.proc.stdin.write(head)
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            self._stdin.write(head)
+            self._stdin.write(data)
+            self._stdin.flush()
         except (OSError, ValueError):
             pass  # the helper is gone: it delivers nothing
 
@@ -143,8 +148,8 @@ class Helper:
         """Stop the helper; wait for its last frame when its pages are ``needed``."""
         if needed:
             try:
-                self.proc.stdin.write(b"s")
-                self.proc.stdin.close()
+                self._stdin.write(b"s")
+                self._stdin.close()
             except (OSError, ValueError):
                 pass
             deadline = time.monotonic() + STOP_TIMEOUT
@@ -155,7 +160,7 @@ class Helper:
         self.proc.wait()
         if self._writer is not None:
             self._writer.join()
-        for stream in (self.proc.stdin, self.proc.stdout):
+        for stream in (self._stdin, self._stdout):
             try:
                 stream.close()
             except (OSError, ValueError):
