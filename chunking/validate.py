@@ -218,7 +218,11 @@ class _Checker:
             for t in (c.token_start, c.token_end):
                 if t not in (0, n) and self._inside(edges, t - 1, t + 1) != t:
                     raise _Violation(3, f"holds a section heading but its edge at token {t} is mid-section")
-        if overlap and prev is not None and self._inside(edges, c.token_start - 1, prev.token_end) is not None:
+        if (
+            overlap
+            and prev is not None
+            and self._inside(edges, c.token_start - 1, prev.token_end) is not None
+        ):
             raise _Violation(3, f"its {overlap}-token overlap crosses a section heading")
 
     def check(self, i: int) -> None:
