@@ -41,8 +41,12 @@ REMOVED = "15 Thread System"
 """A real chapter of chez-csug.pdf whose removal changes the chunk count (see test_structure_page)."""
 ACCEPTED = "1. Introduction"
 """The first rejected candidate of chez-csug.pdf (p. 3, 'not set larger than the body text')."""
-CHAPTERS_TRACE = "document.querySelector('.js-plotly-plot').data.find(t => t.name === 'Chapters').text"
-"""The labels of the Boundaries figure's "Chapters" row, as plotly holds them in the page."""
+CHAPTERS_TRACE = (
+    "document.querySelector('.js-plotly-plot').data.find(t => t.name === 'Chapters')"
+    ".customdata.map(c => c[0].match(/<b>(.*?)<\\/b>/)[1])"
+)
+"""The full titles of the Boundaries figure's "Chapters" row (its hover; the drawn labels are
+shortened or left out where they do not fit), as plotly holds them in the page."""
 
 
 def pick(page: Page, label: str, typed: str, option: re.Pattern[str]) -> None:  # noqa: F811
