@@ -21,32 +21,10 @@ from chunking.tokens import SAFE_SPLIT_ENCODINGS, _is_safe, tokenize
 from chunking.validate import validate_chunks
 from pdf_factory import body, make_pdf
 from synthetic_books import make_book
+from text_pieces import texts
 
 ROOT = Path(__file__).resolve().parent.parent
-_PIECES = st.sampled_from(
-    [
-        "a",
-        "Z",
-        "7",
-        "é",
-        "日",
-        "😀",
-        "\u0301",
-        "_",
-        " ",
-        "  ",
-        "\n",
-        "\r",
-        "\t",
-        ".",
-        "'s",
-        "/",
-        "-",
-        "(",
-        "١",
-    ]
-)
-_TEXT = st.lists(_PIECES, max_size=60).map("".join)
+_TEXT = texts(60)
 
 
 @pytest.mark.parametrize("encoding", sorted(SAFE_SPLIT_ENCODINGS))

@@ -15,37 +15,9 @@ from chunking.strategies import chunk_book
 from chunking.tokens import SAFE_SPLIT_ENCODINGS, tokenize
 from chunking.validate import _Counts, stable_cut, validate_chunks
 from synthetic_books import make_book
+from text_pieces import texts
 
-_PIECES = st.sampled_from(
-    [
-        "a",
-        "Zq",
-        "7",
-        "12345",
-        "é",
-        "日",
-        "😀",
-        "\u0301",
-        "_",
-        " ",
-        "  ",
-        "\n",
-        "\n\n",
-        "\r\n",
-        "\t",
-        ".",
-        "'s",
-        "/",
-        "-",
-        "(",
-        "١",
-        "\u00a0",
-        "\u2028",
-        "\x1c",
-        "'",
-    ]
-)
-_TEXT = st.lists(_PIECES, max_size=50).map("".join)
+_TEXT = texts(50)
 _ENCODINGS = st.sampled_from(sorted(SAFE_SPLIT_ENCODINGS))
 
 
