@@ -108,6 +108,14 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
+def _cmdline(pid: int | str) -> str:
+    """A process's command line, "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def _status(pid: int) -> tuple[str, int, int] | None:
     """(name, VmHWM KiB, VmRSS KiB) of a process, None once it is gone."""
     try:
@@ -120,6 +128,16 @@ def _status(pid: int) -> tuple[str, int, int] | None:
     name = fields["Name"].strip()
     if "multiprocessing.spawn" in cmd or "multiprocessing" in cmd and "spawn" in cmd:
         name = "local worker"
+    elif "multiprocessing.forkserver" in cmd:
+        # NOTE: the fork server and the workers it forks share one command line: a worker's
+        # parent is the server.
+        name = (
+            "local worker"
+            if "multiprocessing.forkserver" in _cmdline(fields["PPid"].strip())
+            else "forkserver"
+        )
+    elif "multiprocessing.resource_tracker" in cmd:
+        name = "resource tracker"
     elif "ChunkBooks" in cmd or name.startswith("ray::") and "MapWorker" in name:
         name = "ray worker"
     kib = [int(fields.get(k, "0 kB").split()[0]) for k in ("VmHWM", "VmRSS")]

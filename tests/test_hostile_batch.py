@@ -25,21 +25,33 @@ LARGE = "a-large.md"
 DEADLINE_S = 120.0
 
 
-def _children(pid: int) -> list[int]:
-    """Worker processes of ``pid`` (its spawned children, not multiprocessing's resource tracker)."""
+def _kids(pid: int) -> list[int]:
     kids = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
             kids += [int(k) for k in (task / "children").read_text().split()]
         except OSError:
             continue
+    return kids
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _children(pid: int) -> list[int]:
+    """Worker processes of ``pid``: spawned children, or the children of its fork server (never
+    multiprocessing's resource tracker, nor the fork server itself)."""
     workers = []
-    for kid in kids:
-        try:
-            if b"spawn_main" in Path(f"/proc/{kid}/cmdline").read_bytes():
-                workers.append(kid)
-        except OSError:
-            continue
+    for kid in _kids(pid):
+        cmd = _cmdline(kid)
+        if b"spawn_main" in cmd:
+            workers.append(kid)
+        elif b"multiprocessing.forkserver" in cmd:
+            workers += _kids(kid)
     return workers
 
 
@@ -54,8 +66,13 @@ def _bytes_read(pid: int) -> int:
 
 
 def _chunk(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "chunking", "chunk", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=DEADLINE_S)
+    return subprocess.run(
+        [sys.executable, "-m", "chunking", "chunk", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE_S,
+    )
 
 
 def test_a_killed_worker_fails_only_its_book_and_the_others_are_written(tmp_path: Path) -> None:
@@ -66,9 +83,13 @@ def test_a_killed_worker_fails_only_its_book_and_the_others_are_written(tmp_path
     for k, name in enumerate(SMALL):  # ~1.3 MB each: the other worker is still busy when we kill
         (books / name).write_text(_markdown_book(f"Small{k}", 30, 100), encoding="utf-8")
 
-    batch = subprocess.Popen([sys.executable, "-m", "chunking", "chunk", str(books), "-o", str(out),
-                              "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+    batch = subprocess.Popen(
+        [sys.executable, "-m", "chunking", "chunk", str(books), "-o", str(out), "--workers", "2"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         victim, start = None, time.monotonic()
         while victim is None and time.monotonic() - start < DEADLINE_S and batch.poll() is None:
@@ -95,8 +116,10 @@ def test_a_killed_worker_fails_only_its_book_and_the_others_are_written(tmp_path
     assert batch.returncode == 1, err  # a failed book (batch.py: mixed or worker death = 1)
     assert "Traceback" not in err
     failures = [line for line in err.splitlines() if line.startswith("chunking: failed:")]
-    assert failures == [f"chunking: failed: {LARGE}: the worker process was killed by SIGKILL "
-                        "(the system's out-of-memory killer sends it)"], err
+    assert failures == [
+        f"chunking: failed: {LARGE}: the worker process was killed by SIGKILL "
+        "(the system's out-of-memory killer sends it)"
+    ], err
     assert f"{len(SMALL)} written, 0 skipped (already done), 1 failed" in err
     assert not (out / f"{LARGE}.jsonl").exists() and not (out / f"{LARGE}.manifest.json").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp file left behind

@@ -47,3 +47,34 @@ def test_the_parents_main_module_is_back_after_workers_started(hostile_main: Pat
 def test_a_task_that_raises_is_reported_as_raised_not_as_a_dead_worker():
     results = dict(imap_unordered(to_roman, [("x",)], workers=1))
     assert isinstance(results[0], TaskRaised) and not isinstance(results[0], WorkerDied)
+
+
+def what_a_fresh_worker_has() -> tuple[bool, int, bool]:
+    """Run in a worker before any book: is the stack imported, the vocabulary loaded, and was the
+    worker forked from a server rather than from the caller?"""
+    import os
+
+    from chunking.encodings import get_encoding
+
+    return "chunking.readers.pdf" in sys.modules, get_encoding.cache_info().currsize, os.getppid()
+
+
+PROBE = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from chunking.batch import WORKER_PRELOAD
+from chunking.batch.workerpool import imap_unordered
+from test_workerpool import what_a_fresh_worker_has
+for _, (stack, vocabularies, ppid) in imap_unordered(what_a_fresh_worker_has, [()] * 2, 2, WORKER_PRELOAD):
+    print(stack, vocabularies, ppid != os.getpid())
+"""
+
+
+def test_batch_workers_start_with_the_stack_and_the_vocabulary_already_loaded():
+    # NOTE: a fresh process: the fork server is one per process and keeps the modules of its start.
+    import subprocess
+
+    here = str(Path(__file__).resolve().parent)
+    run = subprocess.run([sys.executable, "-c", PROBE, here], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == ["True 1 True", "True 1 True"], run.stdout

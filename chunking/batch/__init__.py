@@ -46,6 +46,11 @@ page-extraction process and tokenizer threads would only contend with the other 
 ``--workers 1`` then really means one core. The output does not depend on it."""
 
 
+WORKER_PRELOAD = ("chunking.batch.preload",)
+"""Loaded once by the workers' fork server (``chunking.batch.preload``: the stack and the
+vocabulary), so no worker pays for its own imports."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What happened to one book (picklable: it crosses the process boundary).
@@ -312,7 +317,7 @@ def _run_parallel(todo: list[Task], policy: Policy, fmt: str, n_workers: int, ba
     """
     outcomes = []
     tasks = [(t.book, t.out, policy, fmt, t.label) for t in todo]
-    for index, result in imap_unordered(process_book, tasks, n_workers):
+    for index, result in imap_unordered(process_book, tasks, n_workers, preload=WORKER_PRELOAD):
         label = todo[index].label
         if isinstance(result, WorkerDied):
             result = Outcome(label, "failed", 1, result.describe())

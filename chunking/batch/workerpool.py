@@ -6,6 +6,12 @@ fails with ``BrokenProcessPool``, so one huge book cost a batch of fourteen all 
 each worker has its own pipe and the parent knows which task every worker holds: when a worker
 dies, that one task is reported as ``WorkerDied``, a fresh worker takes its place and the other
 tasks carry on untouched.
+
+Workers fork from a "fork server" (``multiprocessing``'s ``forkserver`` start method) where the
+platform has one: a fresh interpreter, started once, that imports ``preload`` modules and then
+forks a worker per request. Each worker starts with the package and the vocabulary already in
+memory instead of importing and loading them again (what "spawn" costs per worker); the server
+is no fork of the caller, so the caller's threads and open PDFs never reach a worker.
 """
 
 from __future__ import annotations
@@ -21,6 +27,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
+
+START_METHODS = ("forkserver", "spawn")
+"""Worker start methods, first available wins: never "fork" (the caller may run threads, e.g.
+tqdm's monitor, and may have used PyMuPDF, which is not fork-safe once it opened a document)."""
 
 WORKER_STOP_TIMEOUT_S = 5.0
 """How long shutdown waits for a worker to exit after being told to stop, before killing it."""
@@ -121,21 +131,38 @@ class _Worker:
             self.process.join()
 
 
-def imap_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], workers: int) -> Iterator[tuple[int, Any]]:
-    """Run ``fn(*task)`` for every task in ``workers`` spawned processes, yielding as they finish.
+def worker_context(preload: Sequence[str] = ()) -> Any:
+    """The multiprocessing context workers start from (``START_METHODS``).
+
+    ``preload`` names modules the fork server imports before its first fork. It takes effect when
+    the server starts (once per process, on the first worker): a server already running keeps
+    its modules, and a worker imports whatever it lacks itself, so results never depend on it.
+    """
+    available = multiprocessing.get_all_start_methods()
+    method = next(m for m in START_METHODS if m in available)
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":  # NOTE: always: multiprocessing's default preload is "__main__"
+        context.set_forkserver_preload(list(preload))
+    return context
+
+
+def imap_unordered(
+    fn: Callable[..., Any], tasks: Sequence[tuple], workers: int, preload: Sequence[str] = ()
+) -> Iterator[tuple[int, Any]]:
+    """Run ``fn(*task)`` for every task in ``workers`` worker processes, yielding as they finish.
 
     Args:
         fn (Callable): a module-level (picklable) function.
         tasks (Sequence[tuple]): the argument tuples.
         workers (int): processes at most (at least 1).
+        preload (Sequence[str]): modules the fork server imports once for every worker
+            (``worker_context``). Defaults to none.
 
     Yields:
         tuple[int, Any]: ``(index into tasks, result)``; the result is ``WorkerDied`` when the
         task's worker process died, ``TaskRaised`` when ``fn`` raised.
     """
-    # NOTE: "spawn", not fork: the caller may run threads (tqdm's monitor), and forking a
-    # threaded process can deadlock the child; spawn costs one import of the package per worker.
-    context = multiprocessing.get_context("spawn")
+    context = worker_context(preload)
     pending = deque(range(len(tasks)))
     pool: list[_Worker] = []
     try:
