@@ -34,7 +34,7 @@ from chunking.retrieval.embeddings import default_backend, embed_chunks
 from chunking.retrieval.evaluate import evaluate_chunks, evaluate_index, index_queries
 from chunking.retrieval.hybrid import build_index
 from chunking.retrieval.probes import BOUNDARY_TOKENS, boundary_probes, sample_probes
-from chunking.retrieval.search import RETRIEVERS
+from chunking.models import RETRIEVERS
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 

@@ -27,8 +27,7 @@ from .errors import (
     describe_os_error,
     one_line,
 )
-from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
-from .retrieval.search import RETRIEVERS
+from .models import FENCES, RETRIEVERS, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 
 PROG = "python -m chunking"
 """How usage lines name the program; ``chunking`` when run as the installed console script."""

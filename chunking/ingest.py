@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from .errors import UnreadableInputError, UsageError
 from .inputs import read_bounded
@@ -23,7 +24,9 @@ from .normalise import normalise
 from .readers import read_raw
 from .readers.raw import clean
 from .structure import detect_structure
-from .structure_file import StructureFile, apply_corrections, check_book
+
+if TYPE_CHECKING:  # NOTE: corrections are rare; their modules load only when a run has some
+    from .structure_file import StructureFile
 
 Progress = Callable[[float, str], None]
 
@@ -184,6 +187,8 @@ def load_book(
     )
     if structure_file is not None:
         # NOTE: the one place corrections meet the pipeline; the app calls apply_corrections itself.
+        from .structure_file import apply_corrections, check_book
+
         check_book(structure_file, book)
         book = apply_corrections(book, structure_file)
     report(1.0, "done")

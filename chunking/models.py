@@ -52,6 +52,10 @@ STRATEGIES = ("chapter-window", "fixed-window", "section")
 FENCES = ("chapter", "section")
 SNAPS = ("none", "sentence", "paragraph")
 
+RETRIEVERS = ("bm25", "dense", "hybrid")
+"""Retrievers a user can choose: BM25 (``chunking.retrieval.search``), dense and hybrid
+(``chunking.retrieval.hybrid``). Here, with the other choices, so the CLI's parser needs no numpy."""
+
 END_REASONS = ("token_limit", "page_limit", "target_pages", "fence", "book_end", "sentence", "paragraph")
 """Why a chunk ended. ``sentence``/``paragraph`` mean a token-limited window was snapped back to
 the last sentence or paragraph end (``Policy.snap``)."""

@@ -77,12 +77,12 @@ def run_book(
         if progress is not None:
             progress(fraction, message)
 
-    if workers != 1 and not isinstance(source, (bytes, bytearray)) and str(source).lower().endswith(".pdf"):
-        # NOTE: the PDF reader's helper process starts now and reads the file while this one
-        # loads the vocabulary (the reader adopts it for the same bytes only; chunking.readers.
-        # pdfhelper); the vocabulary would be loaded by tokenize anyway.
-        from .readers.pdfhelper import prestart
+    from .readers.pdfhelper import prestart, wants_helper
 
+    if wants_helper(source, workers):
+        # NOTE: the PDF reader's helper process starts now (unless the CLI started it before
+        # its imports) and reads the file while this one loads the vocabulary (the reader adopts
+        # it for the same bytes only; chunking.readers.pdfhelper); tokenize would load it anyway.
         prestart(source)
         try:
             token_byte_lengths(policy.encoding)

@@ -40,6 +40,21 @@ from .models import FENCES, Book, Page
 from .rules import PageIndex, fence_offsets
 
 
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` as int64, without importing ``numpy.ma``.
+
+    # NOTE: ``np.unique`` imports ``numpy.ma`` on first use (≈ 20 ms, a fifth of the CLI's own
+    # imports) only to ask whether its input is masked; a sort and a neighbour test do the same.
+    """
+    ordered = np.sort(np.asarray(values, dtype=np.int64))
+    if ordered.size < 2:
+        return ordered
+    keep = np.empty(ordered.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
 @functools.lru_cache(maxsize=None)
 def token_byte_lengths(encoding: str) -> np.ndarray:
     """Return the UTF-8 byte length of every token id of ``encoding`` (0 for unused ids).
@@ -390,7 +405,7 @@ def _assemble(
         tokens=tokens,
         char_starts=char_starts,
         legal=legal,
-        fence_tokens={k: np.unique(v).astype(np.int64) for k, v in fence_tokens.items()},
+        fence_tokens={k: sorted_unique(v) for k, v in fence_tokens.items()},
         text_pages=tuple(pages),
         _page_index=PageIndex(pages),
         _fence_chars=frozenset(cuts),

@@ -5,7 +5,7 @@ import streamlit as st
 
 from chunking.analysis.compare import policy_label
 from chunking.models import STRATEGIES
-from chunking.retrieval.search import RETRIEVERS
+from chunking.models import RETRIEVERS
 from inspector import flow, retrieval_view, state, views
 
 st.set_page_config(page_title="Retrieval · Book Chunk Inspector", layout="wide")

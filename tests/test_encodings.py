@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import importlib
+import marshal
 import os
 
 import pytest
@@ -14,6 +14,7 @@ from chunking.errors import PolicyError
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("BOOK_CHUNK_INSPECTOR_CACHE", str(tmp_path / "ours"))
     import chunking.encodings as enc
 
     enc.get_encoding.cache_clear()
@@ -54,3 +55,63 @@ def test_unknown_encoding_names_the_field(fresh_cache):
 
     with pytest.raises(PolicyError, match="'encoding'"):
         get_encoding("cl200k_base")
+
+
+SAMPLE = "Chapter 1\n  déjà vu: naïve café, 3.14159, ∑ x_i, 😀 <|endoftext|> tabs\tand    spaces\n"
+"""Letters, accents, digits, symbols, an emoji, a special token's text and runs of whitespace."""
+
+
+def _load(name: str):
+    import chunking.encodings as enc
+
+    enc.get_encoding.cache_clear()
+    return enc.get_encoding(name)
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_an_encoding_built_from_its_snapshot_equals_tiktokens_own(fresh_cache, name):
+    import tiktoken
+
+    from chunking.encodings import snapshot_path
+
+    first = _load(name)
+    assert snapshot_path(name).is_file()
+    again = _load(name)  # from the snapshot
+    reference = tiktoken.get_encoding(name)
+    assert again is not first
+    assert again.encode_ordinary(SAMPLE) == reference.encode_ordinary(SAMPLE)
+    assert again.encode(SAMPLE, allowed_special="all") == reference.encode(SAMPLE, allowed_special="all")
+    assert (again.n_vocab, again.special_tokens_set) == (reference.n_vocab, reference.special_tokens_set)
+
+
+def test_a_corrupt_snapshot_is_ignored_and_rewritten(fresh_cache):
+    from chunking.encodings import snapshot_path
+
+    path = snapshot_path("cl100k_base")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\x00not marshal at all")
+    enc = _load("cl100k_base")
+    assert enc.encode_ordinary("hello world") == [15339, 1917]
+    assert marshal.loads(path.read_bytes())["name"] == "cl100k_base"
+
+
+def test_a_snapshot_of_another_encoding_is_not_used(fresh_cache):
+    from chunking.encodings import snapshot_path
+
+    _load("o200k_base")
+    path = snapshot_path("cl100k_base")
+    path.write_bytes(snapshot_path("o200k_base").read_bytes())  # wrong name inside
+    assert _load("cl100k_base").encode_ordinary("hello world") == [15339, 1917]
+
+
+def test_a_snapshot_names_the_vocabulary_tiktoken_and_python_it_was_made_by():
+    import sys
+
+    import tiktoken
+
+    from chunking.encodings import snapshot_path
+
+    name = snapshot_path("cl100k_base").name
+    assert "223921b76ee99bde" in name and tiktoken.__version__ in name
+    assert f"py{sys.version_info.major}{sys.version_info.minor}m{marshal.version}" in name
+    assert snapshot_path("r50k_base") is None  # not bundled: tiktoken's own loader

@@ -170,3 +170,13 @@ def test_no_command_imports_another_command():
     graph = _import_graph("chunking")
     commands = {m for m in graph if m.startswith("chunking.commands.")}
     assert {(m, d) for m in commands for d in graph[m] if d in commands} == set()
+
+
+def test_the_cli_and_chunk_command_start_without_the_engines_heavy_imports():
+    """The chunk command starts the PDF reader's helper before numpy, tiktoken and PyMuPDF load
+    (chunking.commands.chunk), so importing the CLI and the command must not pull them in."""
+    code = ("import sys, chunking.cli, chunking.commands.chunk, chunking.readers.pdfhelper\n"
+            "print(sorted(m for m in ('numpy', 'tiktoken', 'pymupdf') if m in sys.modules))\n")
+    proc = _run(code)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"

@@ -1,20 +1,24 @@
 """Each private PyMuPDF/tiktoken API the library uses gives what the public API gives (issue 11).
 
-The library reads three private APIs because the public ones cost far more on real books:
+The library reads private APIs because the public ones cost far more on real books:
 ``doc._get_page_labels()`` (``page.get_label()`` re-reads the label tree per page), the outline's
 ``item.this.m_internal`` walk with ``resolve_link`` (``get_toc(simple=False)`` converts every
-named destination first) and tiktoken's ``_mergeable_ranks`` (``decode_single_token_bytes`` is a
-Python call per token id). A version bump that changes any of them fails here, not in a book.
+named destination first), tiktoken's ``_mergeable_ranks`` (``decode_single_token_bytes`` is a
+Python call per token id) and MuPDF's own text writer through ``pymupdf.mupdf`` (``get_text``'s
+per-character loop is a third of all extraction). A version bump that changes any of them fails here, not in a book.
 """
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import numpy as np
 import pymupdf
 import pytest
 
 from chunking.encodings import get_encoding
-from chunking.readers.pdf import _labels, _read_outline
+from chunking.readers.pdf import _labels, _read_outline, page_text
 from chunking.tokens import token_byte_lengths
 
 LABEL_RULES = [
@@ -95,3 +99,32 @@ def test_token_byte_lengths_from_mergeable_ranks_equal_decode_single_token_bytes
     public[special] = lengths[special]
     assert lengths.shape == public.shape
     assert np.array_equal(lengths.astype(np.int64), public)
+
+
+SAMPLE_PDFS = sorted((Path(__file__).resolve().parents[1] / "sample_books").glob("*.pdf"))
+"""Real books: TeX, texinfo and DocBook output, ligatures, footnotes, code listings."""
+
+
+def _get_text_as_page_text(page: pymupdf.Page) -> str:
+    """``get_text()`` as ``page_text`` documents it: no blank lines."""
+    return re.sub(r"\n{2,}", "\n", page.get_text())
+
+
+@pytest.mark.parametrize("book", SAMPLE_PDFS, ids=lambda p: p.name)
+def test_page_text_from_mupdfs_writer_equals_get_text_on_real_books(book):
+    doc = pymupdf.open(book)
+    glyph_lines = [p.number for p in doc if "\x00" in p.get_text()]  # the documented difference
+    differing = [p.number for p in doc if page_text(p) != _get_text_as_page_text(p)]
+    assert set(differing) <= set(glyph_lines)
+    assert len(differing) <= len(doc) // 50
+
+
+def test_page_text_keeps_every_line_accents_ligatures_and_text_beyond_the_page_is_clipped():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i, line in enumerate(["Chapter 1 — Naïve «café»", "ﬁnal ﬂow, x² ≥ 0", "", "  indented  code()"]):
+        page.insert_text((72, 100 + 20 * i), line, fontname="helv")
+    page.insert_text((72, 2000), "outside the page")
+    doc = _reopened(doc)
+    assert page_text(doc[0]) == _get_text_as_page_text(doc[0])
+    assert "outside" not in page_text(doc[0]) and "Naïve" in page_text(doc[0])

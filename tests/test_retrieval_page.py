@@ -15,9 +15,8 @@ from chunking.retrieval.hybrid import build_index
 from chunking.retrieval.probes import boundary_probes
 from chunking.ingest import load_book
 from chunking.retrieval.locate import SearchSpace, locate, match_chunks
-from chunking.models import STRATEGIES
+from chunking.models import RETRIEVERS, STRATEGIES
 from chunking.policy import Policy
-from chunking.retrieval.search import RETRIEVERS, ChunkIndex
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from chunking.encodings import get_encoding
 from chunking.errors import PolicyError
-from chunking.tokens import _bytes_to_chars, token_byte_lengths, tokenize
+from chunking.tokens import _bytes_to_chars, sorted_unique, token_byte_lengths, tokenize
 from synthetic_books import make_book
 
 PAGES = ["Preface text, plain ASCII.", "", "Chapter 1 Start\nCafé — naïve façade 😀 日本語のテキスト", "tail ok"]
@@ -148,3 +148,10 @@ def test_empty_book_has_no_tokens():
     tb = tokenize(make_book(["", ""]))
     assert tb.n_tokens == 0 and tb.char_starts.tolist() == [0]
     assert tb.page_of_char(0) == 1
+
+
+@given(st.lists(st.integers(min_value=-(2**40), max_value=2**40), max_size=60))
+def test_sorted_unique_equals_numpy_unique(values):
+    got = sorted_unique(np.asarray(values, dtype=np.int64))
+    assert got.dtype == np.int64
+    assert np.array_equal(got, np.unique(np.asarray(values, dtype=np.int64)))

@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 from ..errors import OutputError, UsageError, ValidationFailure, print_warnings
-from ..export import check_output_path, format_for_path, tidy_stale_temps, write_chunks, write_outputs
 from ..policy import Policy
-from ..structure_file import load_optional
 
 
 def run(
@@ -92,6 +90,15 @@ def run(
         )
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be 1 or more; got {workers}")
+    from ..readers.pdfhelper import prestart, wants_helper
+
+    if wants_helper(book, workers):
+        # NOTE: before the engine's imports (numpy, tiktoken, the pipeline: ~0.15 s), so the
+        # reader's helper process extracts pages from the back meanwhile; a run that stops on a
+        # usage error below only wasted the helper's start (it is stopped at exit).
+        prestart(book)
+    from ..export import check_output_path, format_for_path, tidy_stale_temps, write_chunks, write_outputs
+
     fmt = format_for_path(out, format)
     if out is None and fmt == "parquet":
         raise UsageError(
@@ -102,7 +109,11 @@ def run(
         tidy_stale_temps(out)
     from ..pipeline import run_book
 
-    sf = load_optional(structure_file)
+    sf = None
+    if structure_file is not None:  # NOTE: corrections' modules load only for a run that has some
+        from ..structure_file import load_optional
+
+        sf = load_optional(structure_file)
     result = run_book(
         book, policy.with_(corrections=sf.digest()) if sf else policy, structure_file=sf, workers=workers
     )
@@ -144,6 +155,8 @@ def _batch(
         raise UsageError("batch mode (BOOK is a folder) needs -o OUTDIR")
     if Path(out).exists() and not Path(out).is_dir():
         raise UsageError(f"-o {out}: not a folder (batch mode writes one file per book into -o OUTDIR)")
+    from ..export import format_for_path
+
     try:
         from ..batch import run_batch
     except ModuleNotFoundError as exc:

@@ -31,7 +31,7 @@ from ..retrieval.embeddings import default_backend, embed_chunks
 from ..retrieval.evaluate import evaluate_chunks, evaluate_index, index_queries
 from ..retrieval.hybrid import build_index
 from ..retrieval.probes import boundary_probes, sample_probes
-from ..retrieval.search import RETRIEVERS
+from ..models import RETRIEVERS
 from ..structure_file import load_optional
 from ..analysis.compare import chunked_runs
 from ..policy import parse_policies

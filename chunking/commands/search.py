@@ -19,7 +19,7 @@ from ..analysis.compare import chunked_runs
 from ..errors import UsageError
 from ..policy import Policy, parse_policies
 from ..retrieval.hybrid import build_index
-from ..retrieval.search import RETRIEVERS
+from ..models import RETRIEVERS
 from ..structure_file import load_optional
 
 

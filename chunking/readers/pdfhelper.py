@@ -25,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import IO
+from typing import IO, TypeGuard
 from pathlib import Path
 
 MAX_PAGE_BYTES = 1 << 28
@@ -170,6 +170,15 @@ class Helper:
 
 
 _prestarted: Helper | None = None
+
+
+def wants_helper(source: object, workers: int | None) -> TypeGuard[str | os.PathLike]:
+    """Whether a run of ``source`` with ``workers`` should start a helper early: a PDF file path
+    (bytes are fed to a helper by the reader itself) and not ``--workers 1``. The reader decides
+    whether to use it (``chunking.readers.pdf``: page count, same bytes)."""
+    return (
+        workers != 1 and isinstance(source, (str, os.PathLike)) and os.fspath(source).lower().endswith(".pdf")
+    )
 
 
 def prestart(path: str | os.PathLike) -> None:

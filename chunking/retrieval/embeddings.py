@@ -30,6 +30,7 @@ import numpy as np
 
 from ..errors import UnreadableInputError
 from ..models import Chunk
+from ..user_cache import cache_root
 
 WORDLLAMA_CONFIG = "l2_supercat"
 """The model WordLlama ships inside its wheel (weights and tokenizer)."""
@@ -40,9 +41,6 @@ WORDLLAMA_DIM = 256
 EMBED_BATCH = 64
 """Texts per WordLlama batch (its default; the batch is padded to its longest text)."""
 
-CACHE_ENV = "BOOK_CHUNK_INSPECTOR_CACHE"
-"""Environment variable naming the cache root (default ``~/.cache/book-chunk-inspector``)."""
-
 
 class EmbeddingBackend(Protocol):
     """What dense retrieval needs of a model: a stable name and normalised vectors."""
@@ -52,12 +50,6 @@ class EmbeddingBackend(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Float32 ``(len(texts), dim)``, each row of unit length (a zero row for empty text)."""
         ...
-
-
-def cache_root() -> Path:
-    """Where this package keeps user-level caches (outside the repository)."""
-    env = os.environ.get(CACHE_ENV)
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "book-chunk-inspector"
 
 
 def _writable_dir(path: Path) -> Path:

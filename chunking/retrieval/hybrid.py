@@ -22,7 +22,8 @@ import numpy as np
 from ..errors import UsageError
 from ..models import Book, Chunk
 from .embeddings import EmbeddingBackend, default_backend, embed_chunks
-from .search import RETRIEVERS, ChunkIndex, RankedIndex
+from ..models import RETRIEVERS
+from .search import ChunkIndex, RankedIndex
 
 RRF_K = 60
 """RRF's rank constant (the value of the original paper and of most search engines): it damps the

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-if TYPE_CHECKING:  # NOTE: bm25s costs ~0.2 s to import; the CLI imports this module for RETRIEVERS
+if TYPE_CHECKING:  # NOTE: bm25s costs ~0.2 s to import; the app and commands import this module early
     import bm25s
     from bm25s.tokenization import Tokenizer
 
@@ -120,10 +120,6 @@ def highlight_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     """Spans of ``text`` whose word (bm25s's pattern, case-insensitive) is one of ``terms``."""
     wanted = {t.lower() for t in terms}
     return [m.span() for m in _WORD.finditer(text) if m.group().lower() in wanted]
-
-
-RETRIEVERS = ("bm25", "dense", "hybrid")
-"""Retrievers a user can choose: BM25 (this module), dense and hybrid (``chunking.retrieval.hybrid``)."""
 
 
 def word_set(text: str) -> frozenset[str]:

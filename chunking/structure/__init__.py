@@ -29,7 +29,6 @@ from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .contents import read_contents
 from .display import display_headings, outdented_headings
-from .epub import epub_structure
 from .evidence import corroborate, signal_counts
 from .heading_lines import Draft
 from .headings import detect_headings
@@ -57,6 +56,8 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
     if mode == "none":
         return StructureResult((), "none", outline_entries=len(raw.outline))
     if raw.format == "epub":
+        from .epub import epub_structure  # NOTE: EPUB-only modules, not loaded for other formats
+
         return epub_structure(raw, norm, mode, _generic)
     return _generic(raw, norm, mode)
 
