@@ -125,7 +125,11 @@ def rechunk(book: Path, args: argparse.Namespace) -> dict:
     token_byte_lengths(ENCODING)
     res: dict = {}
     _timed("encode", lambda: enc.encode_ordinary(loaded.text), res)
-    tokenized = _timed("tokenize", lambda: tokenize(loaded, ENCODING), res)
+    # NOTE: every peer splits on one core, so ours is timed on one core too (``workers=1``); the
+    # default (two threads on a big book: lower wall time, ~30 % more CPU on two busy vCPUs) is
+    # timed beside it for reference. Both give the same arrays (tests/test_parallel_single_book.py).
+    tokenized = _timed("tokenize", lambda: tokenize(loaded, ENCODING, workers=1), res)
+    _timed("tokenize_threads", lambda: tokenize(loaded, ENCODING), res)
     chunk_book(tokenized, Policy(max_tokens=400, overlap_tokens=80))  # warm-up: the previous slider value
     chunks = _timed(
         "rechunk", lambda: chunk_book(tokenized, Policy(max_tokens=MAX_TOKENS, overlap_tokens=OVERLAP)), res
