@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from procenv import child_env
 from synthetic import cached_book
 
 HERE = Path(__file__).resolve().parent
@@ -53,7 +54,7 @@ def timed(cmd: list[str]) -> tuple[float, float]:
     which must exit 0."""
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, env=child_env())
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)

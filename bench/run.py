@@ -30,6 +30,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
+from procenv import child_env
 from synthetic import DEFAULT_PAGES, cached_book
 from systems import PEERS
 
@@ -70,7 +71,7 @@ def run_process(cmd: list[str], timeout: float = 900) -> dict:
     """
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, env=child_env())
         deadline = t0 + timeout
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
