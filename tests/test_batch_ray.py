@@ -12,13 +12,16 @@ import fcntl
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pyarrow.dataset as pads
 import pytest
 
+from chunking.batch.ray_engine import WORKER_DIED
 from chunking.errors import UnreadableInputError, UsageError
 from chunking.export import read_chunks
 
@@ -79,7 +82,10 @@ def _files(folder: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict:
     """The library, the local batch's outputs and the Ray engine's (with ``--dataset``), built once."""
-    shared = tmp_path_factory.getbasetemp().parent / "ray-batch-runs"
+    # NOTE: this session's temp root, shared by its xdist workers only: a folder above it would
+    # hand a later session the runs of an earlier one (other code, stale results).
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "ray-batch-runs"
     shared.mkdir(exist_ok=True)
     with open(shared / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # NOTE: xdist workers wait for the first one's runs
@@ -193,3 +199,59 @@ def test_without_ray_engine_ray_is_one_line_exit_2_and_the_local_engine_never_im
     assert local.returncode == 0, local.stderr
     assert local.stdout.strip() == "False"
     assert (tmp_path / "out" / "a.md.jsonl").is_file()
+
+
+def _ray_workers(root: int) -> list[int]:
+    """The chunking actors' processes under ``root`` (Ray titles them after the actor class)."""
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                todo += [int(k) for k in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().startswith("ray::BookChunk"):
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def test_a_killed_ray_worker_fails_only_its_book_and_a_fresh_one_takes_the_rest(tmp_path):
+    from test_batch import _markdown_book
+    from test_hostile_batch import _bytes_read
+
+    books, out = tmp_path / "books", tmp_path / "out"
+    books.mkdir()
+    large = _markdown_book("Large", 100, 600)  # several seconds of work: handed out first
+    (books / "a-large.md").write_text(large, encoding="utf-8")
+    small = [f"small{k:02d}.md" for k in range(12)]
+    for k, name in enumerate(small):
+        (books / name).write_text(_markdown_book(f"Small{k}", 30, 100), encoding="utf-8")
+    cmd = [sys.executable, "-m", "chunking", "chunk", str(books), "-o", str(out), "--engine", "ray"]
+    batch = subprocess.Popen([*cmd, "--workers", RAY_CPUS], stderr=subprocess.PIPE, text=True)
+    try:
+        victim, deadline = None, time.monotonic() + RUN_TIMEOUT_S
+        while victim is None and time.monotonic() < deadline and batch.poll() is None:
+            read = {pid: _bytes_read(pid) for pid in _ray_workers(batch.pid)}
+            done = list(out.glob("small*.manifest.json")) if out.is_dir() else []
+            # NOTE: the large book's worker has read it whole, the other only small books; a small
+            # book written means both are at work.
+            if done and len(read) == 2 and max(read.values()) - min(read.values()) > len(large) // 2:
+                victim = max(read, key=read.__getitem__)
+            time.sleep(0.05)
+        assert victim is not None, "the large book's worker was never seen"
+        assert len(list(out.glob("small*.manifest.json"))) < len(small), "too late: test is void"
+        os.kill(victim, signal.SIGKILL)
+        _, err = batch.communicate(timeout=RUN_TIMEOUT_S)
+    finally:
+        if batch.poll() is None:
+            batch.kill()
+            batch.wait()
+    failures = [line for line in err.splitlines() if line.startswith("chunking: failed:")]
+    assert failures == [f"chunking: failed: a-large.md: {WORKER_DIED}"], err
+    assert f"{len(small)} written, 0 skipped (already done), 1 failed" in err
+    assert batch.returncode == 1 and "Traceback" not in err
+    assert not (out / "a-large.md.manifest.json").exists()

@@ -1,4 +1,4 @@
-"""Batch runs on Ray Data: ``python -m chunking chunk DIR -o OUTDIR --engine ray`` (issue 15).
+"""Batch runs on Ray: ``python -m chunking chunk DIR -o OUTDIR --engine ray`` (issue 15).
 
 The same batch as ``chunking.batch.run_batch``, on a Ray cluster instead of one machine's
 processes. What is shared, so that the outputs are byte-identical to a local batch:
@@ -9,26 +9,41 @@ processes. What is shared, so that the outputs are byte-identical to a local bat
   raising for a bad book (it becomes an error outcome);
 * the report (``report``): the same failure lines, summary and exit-code rule.
 
-How it runs: ``ray.data.from_items`` of one row per book (its path, its output path, its label),
-one block per book, then ``Dataset.map`` with a callable class on an actor pool: one actor per
-worker, so PyMuPDF, the package and the tiktoken vocabulary load once per worker, not per book.
-Paths, not bytes (``read_binary_files``), because a book is opened by path (PyMuPDF reads pages
-lazily; the manifest records the book's path and sha256; a structure file is looked up beside
-the book) and a library of large PDFs would otherwise travel through the object store. The price
-is that on a cluster ``DIR`` and ``OUTDIR`` must be storage every node reads and writes at the
-same path (NFS, a shared volume); workers write each book's files where the local batch would.
+How it runs: a pool of exactly ``--workers`` actors (``BookChunker``, one CPU each, spread over
+the cluster's machines), each loading the package, PyMuPDF and the tiktoken vocabulary once in
+its constructor; the driver hands every actor one book at a time, largest first, as actors come
+free (``ray.wait``). Paths, not bytes: a book is opened by path (PyMuPDF reads pages lazily; the
+manifest records the book's path and sha256; a structure file is looked up beside the book) and
+a library of large PDFs would otherwise travel through the object store. The price is that on a
+cluster ``DIR`` and ``OUTDIR`` must be storage every node reads and writes at the same path (NFS,
+a shared volume); workers write each book's files where the local batch would.
 
-A worker process that dies (out of memory, a crash in a C library) costs only its book: each
-book is its own block, one in flight per actor, and ``max_errored_blocks`` lets the others carry
-on; books the dead worker left without an outcome get one more pass on a fresh pool, and a book
-lost again is reported failed (exit 1; a rerun retries it).
+Why Ray core actors and not Ray Data for the books (issue 15 asked for Ray Data; measured with
+``bench/batch.py`` on 21 books, CPU seconds on top of a local 2-worker batch): Ray Data's
+``from_items(...).map(callable class, ActorPoolStrategy)`` cost 8.4 s, of which Ray Data itself
+(not the cluster) took about 4: three system actors in processes of their own (its stats actor
+0.8, autoscaling coordinator 0.8, actor-location tracker 0.45, none of which any ``DataContext``
+setting turns off in Ray 2.60), and ``ray.data``'s imports (pyarrow, pandas) in the driver and in
+every worker (about 0.5 s each). The same pool as plain actors costs 3.8, most of it the local
+cluster's own daemons and each Ray worker's import of ``ray``. ``read_binary_files`` was no
+option either: it would read every book into the object store (see above) in read tasks that
+are more worker processes. What Ray Data gave here (streaming blocks between operators) a
+one-step "chunk this path" job does not use; its fault handling lost a queued book with every
+dead worker. Ray Data stays where it pays: ``--dataset`` (below) is written with it.
+
+A worker process that dies (out of memory, a crash in a C library) costs only its book, as in
+the local batch: each actor holds one book at a time, the dead actor's book is reported failed
+(exit 1; a rerun retries it), a fresh actor takes its place and the others carry on. An actor
+whose constructor fails (``chunking`` missing or broken on a node) stops the run, every book
+without an outcome failed with the reason.
 
 ``--dataset PATH`` also writes one Parquet dataset of every finished book's chunks (written now
 or skipped as done), hive-partitioned by book: ``PATH/book=<label, URI-escaped>/…parquet``, the
 export's Parquet columns in every file and ``book`` (the book's path relative to ``DIR``) from
 the folder name, as ``pyarrow.dataset.dataset(PATH, partitioning="hive")``,
 ``pandas.read_parquet(PATH)`` or ``ray.data.read_parquet(PATH)`` read it. It is rewritten whole
-on every run from the per-book chunk files, so it always equals them.
+on every run from the per-book chunk files (on the workers, with Ray Data), so it always equals
+them.
 
 Ray is imported only in this module, and only when ``--engine ray`` is asked for.
 """
@@ -39,9 +54,8 @@ import contextlib
 import logging
 import os
 import socket
-import warnings
 from collections.abc import Iterator
-from dataclasses import asdict
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +70,9 @@ CONNECT_TIMEOUT_S = 5.0
 """How long ``--ray-address`` may take to accept a TCP connection before it counts as wrong
 (``ray.init`` itself retries an address where nothing listens for many minutes)."""
 
-LOST_BOOK_PASSES = 1
-"""Extra passes over the books a dead worker left without an outcome (a book that kills its
-worker every time then fails after this many more tries; the others get theirs)."""
+LOCAL_RAY = {"include_dashboard": False}
+"""``ray.init`` settings for a local Ray started for the run (never for an existing cluster): no
+dashboard web server (its minimal head process still runs; Ray 2.60 has no switch for it)."""
 
 DATASET_PARTITION = "book"
 """The column (and hive folder key) that partitions the ``--dataset`` by book."""
@@ -114,8 +128,7 @@ def run_batch_ray(
 def _import_ray() -> Any:
     """``ray`` and ``ray.data``, or a one-line ``UsageError`` saying how to install them."""
     try:
-        import ray
-        import ray.data  # noqa: F401
+        import ray  # NOTE: not ray.data (pyarrow, pandas): only --dataset needs it
     except ModuleNotFoundError as exc:
         if not (exc.name or "").startswith("ray"):
             raise
@@ -148,19 +161,27 @@ def check_reachable(address: str) -> None:
 @contextlib.contextmanager
 def _ray_session(ray: Any, address: str | None, workers: int | None) -> Iterator[None]:
     """Connect to the cluster at ``address``, or start a local Ray of ``workers`` CPUs; always
-    shut down (a connected driver only disconnects: the cluster keeps running)."""
-    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+    shut down (a connected driver only disconnects: the cluster keeps running).
+
+    Only the driver's own settings apply to an existing cluster (no worker logs streamed to this
+    terminal, Ray's loggers at ``ERROR``, no logging set-up of Ray's own); a cluster's daemons
+    and resources are its operator's. A local Ray started here also gets exactly ``workers``
+    CPUs and no dashboard (``LOCAL_RAY``); Ray turns usage statistics off itself for a Ray
+    that ``ray.init`` starts.
+    """
+    driver = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": False}
+    for name in ("ray", "ray.data"):  # NOTE: without Ray's logging set-up, its warnings would print
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     if address is not None:
         try:
-            ray.init(address=address, **quiet)
+            ray.init(address=address, **driver)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             ray.shutdown()
             raise UsageError(f"--ray-address {address}: cannot connect: {one_line(exc)}") from None
     else:
         # NOTE: address="local" starts a new Ray even when another one runs on this machine.
-        ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **quiet)
+        ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **LOCAL_RAY, **driver)
     try:
-        _quiet_ray_data(ray)
         yield
     finally:
         ray.shutdown()
@@ -172,31 +193,23 @@ def _quiet_ray_data(ray: Any) -> None:
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.print_on_execution_start = False
-    for name in ("ray", "ray.data"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
+    ctx.enable_auto_log_stats = False
 
 
-def _chunker(policy: Policy, fmt: str) -> type:
-    """The callable class one Ray actor runs: warm once, then ``process_book`` per row.
+class BookChunker:
+    """One per Ray worker (an actor): the stack and the vocabulary load here once, then
+    ``chunk`` runs the batch's own per-book task for each book it is handed."""
 
-    Built here (not at module level) so that Ray ships the policy and format inside the class,
-    with no constructor arguments to keep in the object store.
-    """
+    def __init__(self, policy: Policy, fmt: str) -> None:
+        from ..encodings import get_encoding
+        from . import preload  # noqa: F401  (the reading/chunking stack, the default vocabulary)
 
-    class ChunkBooks:
-        """One per worker: the package, PyMuPDF and the tiktoken vocabulary load here once."""
+        get_encoding(policy.encoding)
+        self.policy, self.fmt = policy, fmt
 
-        def __init__(self) -> None:
-            from ..encodings import get_encoding
-            from ..pipeline import run_book  # noqa: F401  (the whole reading/chunking stack)
-
-            get_encoding(policy.encoding)
-
-        def __call__(self, row: dict[str, str]) -> dict[str, Any]:
-            outcome = process_book(Path(row["book"]), Path(row["out"]), policy, fmt, row["label"])
-            return asdict(outcome)
-
-    return ChunkBooks
+    def chunk(self, book: str, out: str, label: str) -> Outcome:
+        """``process_book`` on one book: its outcome, never an exception for a bad book."""
+        return process_book(Path(book), Path(out), self.policy, self.fmt, label)
 
 
 def _n_workers(ray: Any, workers: int | None, n_books: int) -> int:
@@ -207,69 +220,79 @@ def _n_workers(ray: Any, workers: int | None, n_books: int) -> int:
 
 
 def _chunk_on_ray(ray: Any, plan: Plan, policy: Policy, fmt: str, workers: int | None) -> list[Outcome]:
-    """Run ``process_book`` for every book of ``plan.todo`` on a Ray Data actor pool.
+    """Run ``process_book`` for every book of ``plan.todo`` on a pool of ``BookChunker`` actors.
 
-    A worker that dies can take a book it never started down with it (Ray Data hands it the next
-    book before it learns of the death), so the books left without an outcome get one more pass
-    (``LOST_BOOK_PASSES``) on a fresh pool; a book still lost then is reported failed, exit 1. If
-    the whole Ray job stops, every book without an outcome is reported failed with Ray's reason.
+    One book in flight per actor, handed out largest first as actors come free (the plan's
+    order), so a worker process that dies holds exactly one book: that book fails (exit 1, as a
+    killed local worker's does), a fresh actor takes the dead one's place and the other books
+    carry on. If the cluster itself goes away, every book without an outcome fails with the
+    reason, and a rerun retries them.
     """
-    outcomes: dict[str, Outcome] = {}
-    todo = list(plan.todo)
-    stopped = ""
+    actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(BookChunker)
+
+    def start() -> Any:
+        # NOTE: SPREAD: on a cluster the workers go to different machines first.
+        return actor_class.options(scheduling_strategy="SPREAD").remote(policy, fmt)
+
+    queue = deque(plan.todo)
+    idle = [start() for _ in range(_n_workers(ray, workers, len(plan.todo)))]
+    running: dict[Any, tuple[Any, Task]] = {}
+    outcomes: list[Outcome] = []
     with progress_bar(plan) as bar:
-        for _ in range(1 + LOST_BOOK_PASSES):
-            stopped = _one_pass(ray, todo, policy, fmt, workers, outcomes, bar)
-            todo = [t for t in todo if t.label not in outcomes]
-            if stopped or not todo:
+        while queue or running:
+            while idle and queue:
+                actor, task = idle.pop(), queue.popleft()
+                # NOTE: absolute paths: a Ray worker's working folder need not be the driver's.
+                ref = actor.chunk.remote(str(task.book), os.path.abspath(task.out), task.label)
+                running[ref] = (actor, task)
+            try:
+                ready, _ = ray.wait(list(running), num_returns=1)
+                outcome, died = _result(ray, ready[0], running[ready[0]][1])
+            except Exception as exc:  # NOTE: no worker can start, or the cluster went away
+                stopped = str(exc) if isinstance(exc, _Stopped) else _stopped(exc)
+                lost = [t for _, t in running.values()] + list(queue)
+                outcomes += [Outcome(t.label, "failed", 1, stopped) for t in lost]
                 break
-    lost = stopped or "its Ray worker failed (the process died or its node was lost); rerun to retry"
-    for t in todo:
-        outcomes[t.label] = Outcome(t.label, "failed", 1, lost)
-    return list(outcomes.values())
-
-
-def _one_pass(
-    ray: Any, todo: list[Task], policy: Policy, fmt: str, workers: int | None, outcomes: dict, bar: Any
-) -> str:
-    """One Ray Data run over ``todo``, its outcomes added to ``outcomes``; why it stopped, or ``""``."""
-    rows = [
-        # NOTE: absolute output paths: a Ray worker's working folder need not be the driver's.
-        {"book": str(t.book), "out": os.path.abspath(t.out), "label": t.label}
-        for t in todo
-    ]
-    ctx = ray.data.DataContext.get_current()
-    ctx.max_errored_blocks = len(rows)
-    with warnings.catch_warnings():
-        # NOTE: Ray 2.60 warns that extra remote arguments will move; these two have no named
-        # parameter yet. Ray Data's default (restart a dead actor and retry its task forever)
-        # would retry a book that kills its worker forever, and lost a second book when tried
-        # here; with neither, the book fails and the other actors carry on.
-        warnings.filterwarnings("ignore", message=".*ray_remote_args.*")
-        ds = ray.data.from_items(rows, override_num_blocks=len(rows)).map(
-            _chunker(policy, fmt),
-            # NOTE: one book in flight per actor: Ray Data's default queues several on each, and a
-            # dead worker then took its queued books down with it (seen: four books for one kill).
-            compute=ray.data.ActorPoolStrategy(
-                size=_n_workers(ray, workers, len(rows)), max_tasks_in_flight_per_actor=1
-            ),
-            num_cpus=1,
-            max_restarts=0,
-            max_task_retries=0,
-        )
-    try:
-        for row in ds.iter_rows():
-            outcome = _outcome(row)
-            outcomes[outcome.book] = outcome
+            actor, _ = running.pop(ready[0])
+            if died:
+                ray.kill(actor)
+                actor = start() if queue else None
+            if actor is not None:
+                idle.append(actor)
+            outcomes.append(outcome)
             bar.update()
-    except Exception as exc:  # NOTE: the cluster went away: keep what finished, report the rest
-        return f"the Ray job stopped: {type(exc).__name__}: {one_line(exc)[:300]}"
-    return ""
+    return outcomes
 
 
-def _outcome(row: dict[str, Any]) -> Outcome:
-    """An ``Outcome`` from its Ray row (Arrow may hand back numpy scalars: exit codes are ints)."""
-    return Outcome(str(row["book"]), str(row["status"]), int(row["exit_code"]), str(row["message"]))
+WORKER_DIED = "its Ray worker died (the process was killed or its node was lost); rerun to retry"
+"""The outcome of a book whose actor died under it (the local batch's ``WorkerDied``)."""
+
+
+class _Stopped(Exception):
+    """No book can be chunked any more (the message says why): the run stops."""
+
+
+def _stopped(exc: BaseException) -> str:
+    """One line for a Ray job that stopped under the driver."""
+    return f"the Ray job stopped: {type(exc).__name__}: {one_line(exc)[:300]}"
+
+
+def _result(ray: Any, ref: Any, task: Task) -> tuple[Outcome, bool]:
+    """The finished book's ``Outcome`` and whether its actor died; a dead actor or an error
+    outside ``process_book`` fails only this book.
+
+    Raises:
+        _Stopped: the actor could not even start (its ``__init__`` raised: ``chunking`` missing or
+            broken on that node), so no book would fare better.
+    """
+    try:
+        return ray.get(ref), False
+    except ray.exceptions.RayActorError as exc:
+        if getattr(exc, "actor_init_failed", False):
+            raise _Stopped(f"a Ray worker could not start: {one_line(exc)[:300]}") from None
+        return Outcome(task.label, "failed", 1, WORKER_DIED), True
+    except ray.exceptions.RayTaskError as exc:  # NOTE: process_book never raises; this is Ray's own
+        return Outcome(task.label, "failed", 1, f"internal error: {one_line(exc)[:300]}"), False
 
 
 def _write_dataset(ray: Any, plan: Plan, outcomes: list[Outcome], fmt: str, path: Path) -> None:
@@ -278,6 +301,7 @@ def _write_dataset(ray: Any, plan: Plan, outcomes: list[Outcome], fmt: str, path
     Read back from the per-book chunk files (on the workers), so it equals them for written and
     skipped books alike; books that failed have no rows. ``path`` is replaced whole.
     """
+    import ray.data
     from ray.data import SaveMode
 
     from ..export import _parquet_schema
@@ -308,6 +332,7 @@ def _write_dataset(ray: Any, plan: Plan, outcomes: list[Outcome], fmt: str, path
             tables.append(table.append_column(DATASET_PARTITION, pa.array([str(label)] * len(chunks))))
         return pa.concat_tables(tables)
 
+    _quiet_ray_data(ray)
     ds = ray.data.from_items(rows, override_num_blocks=len(rows))
     ds = ds.map_batches(book_table, batch_size=1, batch_format="numpy")
     ds.write_parquet(os.path.abspath(path), partition_cols=[DATASET_PARTITION], mode=SaveMode.OVERWRITE)
