@@ -236,7 +236,9 @@ def page_text(page: pymupdf.Page) -> str:
         text = raw.decode("utf-8", "surrogatepass")
     except UnicodeDecodeError:  # bytes MuPDF's writer should never produce: PyMuPDF's own path
         return _BLANK_LINES.sub("\n", page.get_text())
-    return _BLANK_LINES.sub("\n", _SURROGATES.sub("\ufffd", text))
+    if b"\xed" in raw:  # NOTE: the lead byte of every surrogate's (invalid) UTF-8 form
+        text = _SURROGATES.sub("\ufffd", text)
+    return _BLANK_LINES.sub("\n", text)
 
 
 def _page_text(page: pymupdf.Page) -> tuple[str, bool]:
