@@ -138,7 +138,7 @@ def _status(pid: int) -> tuple[str, int, int] | None:
         )
     elif "multiprocessing.resource_tracker" in cmd:
         name = "resource tracker"
-    elif "ChunkBooks" in cmd or name.startswith("ray::") and "MapWorker" in name:
+    elif name.startswith("ray::BookChunk") or "BookChunker" in cmd:
         name = "ray worker"
     kib = [int(fields.get(k, "0 kB").split()[0]) for k in ("VmHWM", "VmRSS")]
     return name, kib[0], kib[1]
@@ -347,19 +347,18 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         "",
         f"- the books' own CPU time: {work_cpu:.1f} s; local-1's fixed CPU (start-up, imports, vocabulary,"
         f" resume check): {cpu['local-1'] - work_cpu:.1f} s; local-2's: {cpu['local-2'] - work_cpu:.1f} s"
-        " (the parent plus two spawned workers, each importing the package and loading the vocabulary)",
+        " (the parent, the fork server that imports the package and loads the vocabulary once, and what the"
+        " two forked workers add); CPU by process in the fastest local-2 run: " + _kinds(best["local-2"]),
         f"- longest book `{longest_book}`: {longest:.2f} s CPU ({longest / work_cpu:.0%} of the work;"
         " books start"
         f" largest first); the best two workers can do with these books: "
         f"{work_cpu / lpt_makespan(list(book_cpu.values()), 2):.2f}×",
-        f"- Ray's fixed CPU on top of the local batch (a local Ray's daemons, actors, Ray Data, shutdown):"
-        f" {ray_fixed_cpu:.1f} s; CPU by process in the fastest Ray run: "
-        + ", ".join(
-            f"{k} {v:.1f}"
-            for k, v in sorted(best["ray-2"]["cpu_by_kind"].items(), key=lambda kv: -kv[1])
-            if v >= 0.1
-        )
-        + " (`ray worker` = the two chunking actors: the books plus each worker's own start-up)",
+        f"- Ray's fixed CPU on top of the local batch (a local Ray's daemons, each actor's start-up: `ray`,"
+        f" the package and the vocabulary, shutdown): {ray_fixed_cpu:.1f} s; CPU by process in the fastest"
+        " Ray run: "
+        + _kinds(best["ray-2"])
+        + " (`ray worker` = the two chunking actors: the books plus each worker's own start-up; `python` ="
+        " the driver and Ray's Python daemons: dashboard head, log monitor, autoscaler monitor)",
         f"- break-even: with fixed CPU F1 (local-1), F2 (local-2) and R (Ray's extra), and W the books' CPU"
         f" (evenly split), 2 workers reach {TARGET_SCALING}× from W ≥ {scale_w:.1f} s and Ray stays within"
         f" {TARGET_RAY_OVERHEAD}× from W ≥ {ray_w:.1f} s, about {scale_w / mean_cpu:.0f} and"
@@ -373,6 +372,9 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         f"- local-1 (one process does everything): {mem1:.0f} MiB",
         "- local-2, per worker process: "
         + (", ".join(f"{m:.0f} MiB" for m in sorted(mem)) or "n/a")
+        + "; the fork server "
+        + (", ".join(f"{m:.0f} MiB" for m in best["local-2"]["peaks"].get("forkserver", [])) or "n/a")
+        + " (a forked worker's RSS counts the pages it still shares with the server)"
         + f"; the run's whole process tree at peak {best['local-2']['tree_peak_mib']:.0f} MiB",
         "- ray-2, per Ray worker (actor) process: "
         + (", ".join(f"{m:.0f} MiB" for m in sorted(ray_mem)) or "n/a")
@@ -404,6 +406,12 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
             f"| {n} | {fixed + lpt_makespan(times, 2 * n):.1f} | {fixed + lpt_makespan(scaled, 2 * n):.0f} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _kinds(result: dict) -> str:
+    """CPU seconds by kind of process of one run, largest first (0.1 s and up)."""
+    kinds = sorted(result["cpu_by_kind"].items(), key=lambda kv: -kv[1])
+    return ", ".join(f"{k} {v:.1f}" for k, v in kinds if v >= 0.1)
 
 
 def _autogroup() -> str:

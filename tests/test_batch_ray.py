@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -32,6 +33,8 @@ RUN_TIMEOUT_S = 900
 """Stops a hung run; a run takes well under a minute even on two busy cores."""
 RAY_CPUS = "2"
 """The local Ray's CPUs (and the local batch's workers): the CI machine's two cores."""
+CONNECT_S = 5.0
+"""How long a check that the cluster still listens may take."""
 GENERATED_BOOKS = 3
 """Generated PDFs added to the sample books (different lengths, so the work is uneven)."""
 
@@ -255,3 +258,52 @@ def test_a_killed_ray_worker_fails_only_its_book_and_a_fresh_one_takes_the_rest(
     assert f"{len(small)} written, 0 skipped (already done), 1 failed" in err
     assert batch.returncode == 1 and "Traceback" not in err
     assert not (out / "a-large.md.manifest.json").exists()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_an_existing_cluster_runs_the_same_batch_and_is_left_running(runs):
+    port = _free_port()
+    ray_cli = Path(sys.executable).with_name("ray")
+    head = subprocess.Popen(
+        [
+            str(ray_cli),
+            "start",
+            "--head",
+            "--block",
+            "--port",
+            str(port),
+            "--num-cpus",
+            RAY_CPUS,
+            "--include-dashboard",
+            "false",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        out = runs["root"] / "cluster"  # NOTE: beside "local": manifests hold relative paths
+        env = {"RAY_AUTH_MODE": "token"}
+        address = f"127.0.0.1:{port}"
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while time.monotonic() < deadline:  # NOTE: the head is up when its GCS port accepts
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        run = _cli(
+            "chunk", runs["root"] / "books", "-o", out, "--engine", "ray", "--ray-address", address, env=env
+        )
+        assert run.returncode == UnreadableInputError.exit_code, run.stderr  # the corrupt book
+        assert _files(out) == _files(runs["root"] / "local")
+        assert head.poll() is None  # the driver disconnected; the cluster is still there
+        socket.create_connection(("127.0.0.1", port), timeout=CONNECT_S).close()
+    finally:
+        head.terminate()  # NOTE: `ray start --block` stops the processes it started on SIGTERM
+        head.wait(timeout=RUN_TIMEOUT_S)

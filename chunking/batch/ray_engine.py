@@ -70,6 +70,10 @@ CONNECT_TIMEOUT_S = 5.0
 """How long ``--ray-address`` may take to accept a TCP connection before it counts as wrong
 (``ray.init`` itself retries an address where nothing listens for many minutes)."""
 
+AUTH_HINT = " (a cluster with token authentication, Ray's default, needs RAY_AUTH_MODE=token here too)"
+"""Added to a failed connection when ``RAY_AUTH_MODE`` is unset: a driver without it sends no
+token, and a ``ray start --head`` cluster of Ray 2.60 refuses it with just "failed to connect"."""
+
 LOCAL_RAY = {"include_dashboard": False}
 """``ray.init`` settings for a local Ray started for the run (never for an existing cluster): no
 dashboard web server (its minimal head process still runs; Ray 2.60 has no switch for it)."""
@@ -177,7 +181,8 @@ def _ray_session(ray: Any, address: str | None, workers: int | None) -> Iterator
             ray.init(address=address, **driver)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             ray.shutdown()
-            raise UsageError(f"--ray-address {address}: cannot connect: {one_line(exc)}") from None
+            hint = "" if os.environ.get("RAY_AUTH_MODE") else AUTH_HINT
+            raise UsageError(f"--ray-address {address}: cannot connect: {one_line(exc)}{hint}") from None
     else:
         # NOTE: address="local" starts a new Ray even when another one runs on this machine.
         ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **LOCAL_RAY, **driver)
