@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -45,6 +45,20 @@ BASE_HEIGHT_PX = 170
 MIN_BAR_PAGES = 0.02
 """Shortest bar drawn (in pages), so a one-line chunk or unit never vanishes."""
 
+TICK_CHAR_PX = 7.0
+"""Width of one character of a 12 px tick label, generously (plotly's default font)."""
+MARGIN_PAD_PX = 20
+"""Room beside the longest y tick label (tick gap and the chart's edge)."""
+MARGIN_LEFT_MAX_PX = 480
+"""Widest left margin given to tick labels (a longer policy label is cut, its hover is whole)."""
+MARGIN_TOP_PX = 64
+"""Top margin: room for a horizontal legend of two rows above the plot."""
+MARGIN_BOTTOM_PX = 48
+"""Bottom margin: the x ticks and the axis title."""
+
+MINIMAP_AXIS_PX = 76
+"""Room under the plot besides the minimap itself: the x ticks, the axis title and gaps."""
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -72,6 +86,26 @@ def structure_units(book: Book) -> tuple[list[Unit], list[Unit]]:
             nxt = pos[k + 1] if k + 1 < len(fences) else end
             chapters.append(Unit(h, pos[k], max(nxt, pos[k] + MIN_BAR_PAGES)))
     return parts, chapters
+
+
+def fixed_margin(y_labels: Sequence[str], *, bottom: int = MARGIN_BOTTOM_PX) -> dict[str, Any]:
+    """Margins that hold the y tick labels, a top legend of up to two rows and the x axis title,
+    with plotly's automatic margins off.
+
+    # NOTE: when a label or the legend needs more room than the margins give, plotly grows them
+    and draws the whole figure again (≈ 35 % of a bare draw of these figures, measured in
+    chromium); margins computed here from the labels' lengths avoid that second pass.
+    """
+    longest = max((len(t) for t in y_labels), default=0)
+    left = min(MARGIN_LEFT_MAX_PX, MARGIN_PAD_PX + int(longest * TICK_CHAR_PX))
+    return {"l": left, "r": 10, "t": MARGIN_TOP_PX, "b": bottom, "autoexpand": False}
+
+
+def minimap_bottom(height: float, top: float, thickness: float) -> int:
+    """Bottom margin that holds the minimap (``thickness`` × the plot's height, drawn under the
+    axis) and the axis under it, for a figure ``height`` px tall with a ``top`` margin."""
+    # b = MINIMAP_AXIS_PX + thickness × (height − top − b), solved for b
+    return int(np.ceil((MINIMAP_AXIS_PX + thickness * (height - top)) / (1 + thickness)))
 
 
 def label_variants(h: Heading) -> list[str]:
@@ -263,14 +297,18 @@ def boundaries_figure(
     # new plot and a zoom made in it is lost anyway (checked in chromium); the "Zoom to pages"
     # slider is the zoom that survives re-chunking.
     long_book = end - 1 > MINIMAP_MIN_PAGES
+    height = BASE_HEIGHT_PX + ROW_PX * len(rows) + MINIMAP_PX * long_book
+    margin = fixed_margin(rows)
+    if long_book:
+        margin["b"] = minimap_bottom(height, margin["t"], MINIMAP_THICKNESS)
     fig.update_layout(
         barmode="overlay",
         bargap=0.25,
-        height=BASE_HEIGHT_PX + ROW_PX * len(rows) + MINIMAP_PX * long_book,
+        height=height,
         xaxis_title="physical page",
         legend={"title_text": "end reason", "orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         clickmode="event+select",
-        margin={"l": 10, "r": 10, "t": 40, "b": 40},
+        margin=margin,
         hovermode="closest",
     )
     fig.update_yaxes(categoryorder="array", categoryarray=rows[::-1], fixedrange=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -38,16 +39,25 @@ from inspector.safe import md
 
 STORE_SIZE = 6
 """Parsed books kept per process (a 500-page PDF's ``Book`` is a few MB)."""
+READ_THREADS = 2
+"""Books read at once per process (each read is mostly PyMuPDF, which releases the GIL)."""
+READ_POLL_S = 0.1
+"""How often a page waiting for a read redraws its progress bar."""
 
 
 class _BookStore:
-    """A small LRU of parsed books keyed by (sha256, structure), shared by every session, and the
-    one-line errors of books that could not be read.
+    """A small LRU of parsed books keyed by (sha256, structure), shared by every session, the
+    one-line errors of books that could not be read, and the reads still running.
 
     # NOTE: not ``st.cache_data`` around ``load_book``: the progress bar must be drawn by the
     caller, and a cached function may not touch elements created outside it (Streamlit would
     replay them on every hit). ``st.cache_resource`` holds this store instead, so
     ``st.cache_resource.clear()`` still empties it.
+
+    A read runs on a thread of its own (``read``), not in the page's script: a rerun (the user
+    switches page while a big upload is read) stops the script at its next Streamlit call, and a
+    read done in the script was lost with it, so the next page read the book again. Now the next
+    page finds the same read still running, or its book in the store.
     """
 
     def __init__(self, size: int = STORE_SIZE) -> None:
@@ -55,6 +65,9 @@ class _BookStore:
         self.errors: dict[tuple[str, str], str] = {}
         self._size = size
         self._lock = threading.Lock()
+        self._reads: dict[tuple[str, str], Future[Book]] = {}
+        self._progress: dict[tuple[str, str], tuple[float, str]] = {}
+        self._pool = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="book-read")
 
     def get(self, key: tuple[str, str]) -> Book | None:
         with self._lock:
@@ -68,17 +81,53 @@ class _BookStore:
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
+    def read(
+        self, key: tuple[str, str], load: Callable[[Callable[[float, str], None]], Book], name: str
+    ) -> Future[Book]:
+        """The read of ``key``: the one already running, or ``load(report)`` started on the
+        store's thread. When it ends, its book goes into the store (or its one-line error into
+        ``errors``) whether or not a page still waits for it."""
+        with self._lock:
+            running = self._reads.get(key)
+            if running is not None:
+                return running
+
+            def report(frac: float, msg: str) -> None:
+                self._progress[key] = (frac, msg)
+
+            def work() -> Book:
+                try:
+                    book = load(report)
+                except Exception as exc:  # noqa: BLE001  (see _read_error)
+                    self.errors[key] = _read_error(name, exc)
+                    raise
+                else:
+                    self.put(key, book)
+                    return book
+                finally:
+                    with self._lock:
+                        self._reads.pop(key, None)
+                        self._progress.pop(key, None)
+
+            self._progress[key] = (0.0, f"reading {name}")
+            future = self._reads[key] = self._pool.submit(work)
+            return future
+
+    def progress(self, key: tuple[str, str]) -> tuple[float, str]:
+        """The last (fraction, stage) a running read of ``key`` reported."""
+        return self._progress.get(key, (0.0, ""))
+
 
 @st.cache_resource(show_spinner=False)
 def _book_store() -> _BookStore:
     return _BookStore()
 
 
-def _read_error(src: BookSource, exc: Exception) -> str:
+def _read_error(name: str, exc: Exception) -> str:
     """The reader's one-line message (a reader bug is still one line, never a traceback)."""
     if isinstance(exc, ChunkingError):
-        return str(exc).splitlines()[0] if str(exc) else f"{src.name}: could not be read"
-    return f"{src.name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
+        return str(exc).splitlines()[0] if str(exc) else f"{name}: could not be read"
+    return f"{name}: could not be read ({type(exc).__name__}: {exc})".splitlines()[0]
 
 
 def show_unreadable(src: BookSource, message: str) -> NoReturn:
@@ -112,19 +161,21 @@ def current_book(structure: str | None = None) -> Book:
         show_unreadable(src, store.errors[key])
     book = store.get(key)
     if book is None:
+        future = store.read(
+            key,
+            lambda report: load_book(src.data, name=src.name, structure=structure, progress=report),
+            src.name,
+        )
         bar = st.progress(0.0, text=f"Reading {md(src.name)}…")
-
-        def report(frac: float, msg: str) -> None:
-            bar.progress(min(max(frac, 0.0), 1.0), text=md(msg))
-
-        try:
-            book = load_book(src.data, name=src.name, structure=structure, progress=report)
-        except Exception as exc:  # noqa: BLE001  (see _read_error)
-            bar.empty()
-            store.errors[key] = _read_error(src, exc)
-            show_unreadable(src, store.errors[key])
+        while not future.done():
+            # NOTE: a rerun stops this loop at ``bar.progress``; the read itself goes on.
+            frac, msg = store.progress(key)
+            bar.progress(min(max(frac, 0.0), 1.0), text=md(msg) if msg else None)
+            wait([future], timeout=READ_POLL_S)
         bar.empty()
-        store.put(key, book)
+        if future.exception() is not None:
+            show_unreadable(src, store.errors[key])
+        book = future.result()
     return book
 
 
@@ -175,6 +226,8 @@ def corrected_book(book: Book, ops: tuple[Correction, ...], structure: str) -> B
 
 
 PolicyItems = tuple[tuple[str, Any], ...]
+CHUNK_SETS = 64
+"""Chunk sets (book × policy) kept per process."""
 
 
 def policy_items(policy: Policy) -> PolicyItems:
@@ -186,8 +239,11 @@ def _policy_of(items: PolicyItems) -> Policy:
     return Policy(**dict(items))
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_resource(show_spinner=False, max_entries=CHUNK_SETS)
 def _chunks(sha256: str, items: PolicyItems, _tokenized: TokenizedBook) -> list[Chunk]:
+    # NOTE: ``st.cache_resource``, not ``st.cache_data``: a hit returns the cached list itself
+    # instead of unpickling a copy (≈ 5 ms per 700 chunks, several hits per page run). Chunks are
+    # frozen; the list is read-only by convention (every page and figure only reads it).
     return chunk_book(_tokenized, _policy_of(items))
 
 

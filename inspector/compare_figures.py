@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from chunking.models import Book, Chunk
 
 from . import palette
-from .boundary_figures import BAND_MIN_PX, MIN_BAR_PAGES, Unit, fitted_labels
+from .boundary_figures import BAND_MIN_PX, MIN_BAR_PAGES, Unit, fitted_labels, fixed_margin
 from .figures import fence_headings, page_positions
 from .label_fit import DEFAULT_PLOT_PX, LABEL_FONT_PX
 
@@ -26,6 +26,11 @@ from .label_fit import DEFAULT_PLOT_PX, LABEL_FONT_PX
 # colour and its light variant, so neighbours and overlap show.
 
 ChunkSet = tuple[str, Sequence[Chunk]]
+
+HIST_Y_CHARS = 7
+"""The histogram's left margin in characters: its count ticks and the rotated axis title."""
+_TOP_LEGEND = {"title_text": "policy", "orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}
+"""Both figures' legend: one or two rows above the plot, inside the fixed top margin."""
 
 _HOVER = (
     "<br>chunk %{customdata[0]}, pages %{customdata[1]}–%{customdata[2]}<br>%{customdata[3]} tokens"
@@ -130,16 +135,23 @@ def boundary_strips(
             band.update(opacity=0.6, layer="below", line_width=0)
             fig.update_layout(shapes=[dict(band, x0=x0, x1=x1) for x0, x1 in list(zip(starts, ends))[::2]])
     labels = [label for label, _ in runs][::-1] + (["Chapters"] if fences else [])
+    _strips_layout(fig, labels, n_pages, page_range)
+    return fig
+
+
+def _strips_layout(
+    fig: go.Figure, rows: Sequence[str], n_pages: int, page_range: tuple[float, float] | None
+) -> None:
+    """Axes, rows, size and fixed margins of the strips figure (``rows`` bottom to top)."""
     fig.update_layout(
         barmode="overlay",
-        height=140 + 70 * len(labels),
+        height=140 + 70 * len(rows),
         xaxis_title="physical page",
-        legend={"title_text": "policy", "orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-        margin={"l": 10, "r": 10, "t": 40, "b": 40},
+        legend=_TOP_LEGEND,
+        margin=fixed_margin(rows),
     )
-    fig.update_yaxes(tickvals=list(range(len(labels))), ticktext=labels, range=[-0.6, len(labels) - 0.4])
+    fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=list(rows), range=[-0.6, len(rows) - 0.4])
     fig.update_xaxes(range=list(page_range) if page_range else [1, n_pages + 1])
-    return fig
 
 
 def _extents(book: Book, chunks: Sequence[Chunk]) -> tuple[list[float], list[float]]:
@@ -182,7 +194,7 @@ def token_histograms(runs: Sequence[ChunkSet], *, bin_tokens: int | None = None)
         barmode="overlay",
         xaxis_title="tokens per chunk",
         yaxis_title="chunks",
-        legend_title_text="policy",
-        margin={"l": 10, "r": 10, "t": 30, "b": 40},
+        legend=_TOP_LEGEND,
+        margin=fixed_margin(["0" * HIST_Y_CHARS]),
     )
     return fig
