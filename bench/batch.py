@@ -7,7 +7,9 @@ then runs, interleaved round-robin so a shared machine's load falls on all alike
 ``python -m chunking chunk DIR -o OUT`` process into a fresh output folder:
 
 * ``local-1``: ``--workers 1``; ``local-2``: ``--workers 2``; ``ray-2``: ``--engine ray
-  --workers 2`` (a local Ray of 2 CPUs, started and shut down by the run);
+  --workers 2`` (a local Ray of 2 CPUs, started and shut down by the run); ``ray-2-running``: the
+  same with ``--ray-address`` of a local Ray kept running across the runs (``ray start --head``,
+  started once by the bench, as a cluster is), whose processes' CPU during each run counts;
 * ``per-book``: every book chunked one after another in one warm process (``process_book``, the
   batch's own task), timed per book: what one worker spends on each book.
 
@@ -26,6 +28,7 @@ import os
 import platform
 import resource
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -33,6 +36,7 @@ import threading
 import time
 from pathlib import Path
 
+from procenv import child_env
 from synthetic import cached_book
 
 HERE = Path(__file__).resolve().parent
@@ -57,7 +61,11 @@ MACHINES = (1, 2, 4, 8, 16)
 """Cluster sizes (machines of 2 cores) for the projection."""
 SCALE_BOOKS = 1000
 """The library size of the second projection (the measured books' times, repeated)."""
-SYSTEMS = ("local-1", "local-2", "ray-2", "per-book")
+HEAD_START_TIMEOUT_S = 120
+"""How long the running Ray's head may take to listen."""
+HEAD_SETTLE_S = 3.0
+"""Wait after the head listens, so its daemons' own start-up is not counted in the first run."""
+SYSTEMS = ("local-1", "local-2", "ray-2", "ray-2-running", "per-book")
 
 
 def build_library(folder: Path, extra_dirs: list[Path], synthetic_pages: tuple[int, ...]) -> list[Path]:
@@ -153,6 +161,8 @@ class Sampler(threading.Thread):
         self.peaks: dict[int, tuple[str, int]] = {}
         self.total_peak_kib = 0
         self.cpu_ticks: dict[int, int] = {}
+        # NOTE: CPU the tree had spent before (a running Ray's daemons): not this run's.
+        self.baseline = {p: _cpu_ticks(p) for p in _tree(pid)}
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -176,39 +186,51 @@ def _by_kind(sampler: Sampler) -> dict[str, float]:
     out: dict[str, float] = {}
     for pid, ticks in sampler.cpu_ticks.items():
         name = sampler.peaks.get(pid, ("?", 0))[0]
-        out[name] = out.get(name, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+        out[name] = out.get(name, 0.0) + (ticks - sampler.baseline.get(pid, 0)) / os.sysconf("SC_CLK_TCK")
     return out
 
 
-def run(cmd: list[str], expect_ok: bool = True) -> dict:
+def run(cmd: list[str], expect_ok: bool = True, env: dict[str, str] | None = None, also: int = 0) -> dict:
     """Run one process with the sampler on its tree; wall time, CPU time, stdout, memory peaks (MiB).
 
     CPU time (which the machine's other load does not change) is the larger of the
     ``RUSAGE_CHILDREN`` difference and the sum of the last /proc sample of every process of the tree.
+    ``also``: another process tree (a running Ray's) whose CPU and memory during the run count too.
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    other = Sampler(also) if also else None
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env or child_env()
+    )
     sampler = Sampler(proc.pid)
-    sampler.start()
+    samplers = [sampler] + ([other] if other else [])
+    for smp in samplers:
+        smp.start()
     out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
     wall = time.perf_counter() - t0
-    sampler.stop.set()
-    sampler.join()
+    for smp in samplers:
+        smp.stop.set()
+        smp.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     waited = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     sampled = sum(sampler.cpu_ticks.values()) / os.sysconf("SC_CLK_TCK")
     if expect_ok and proc.returncode != 0:
         raise RuntimeError(f"exit {proc.returncode}: {' '.join(cmd)}: {err.strip().splitlines()[-3:]}")
     workers: dict[str, list[float]] = {}
-    for name, hwm in sampler.peaks.values():
-        workers.setdefault(name, []).append(hwm / 1024)
+    for smp in samplers:
+        for name, hwm in smp.peaks.values():
+            workers.setdefault(name, []).append(hwm / 1024)
+    by_kind = _by_kind(sampler)
+    if other is not None:
+        for name, cpu in _by_kind(other).items():
+            by_kind[name] = by_kind.get(name, 0.0) + cpu
     return {
         "wall_s": wall,
         # NOTE: Ray's daemons and workers are not all waited for by the driver, so their CPU is
         # missing from RUSAGE_CHILDREN; the /proc samples see every process of the tree.
-        "cpu_s": max(waited, sampled),
-        "cpu_by_kind": _by_kind(sampler),
+        "cpu_s": max(waited, sampled) + (sum(_by_kind(other).values()) if other is not None else 0.0),
+        "cpu_by_kind": by_kind,
         "stdout": out,
         "stderr": err,
         "peaks": workers,
@@ -234,7 +256,7 @@ print(json.dumps(times))
 """
 
 
-def measure(system: str, library: Path, work: Path, warm: Path) -> dict:
+def measure(system: str, library: Path, work: Path, warm: Path, head: RunningRay | None = None) -> dict:
     """One run of ``system`` into a fresh output folder under ``work``."""
     out = work / f"out-{system}"
     shutil.rmtree(out, ignore_errors=True)
@@ -245,10 +267,50 @@ def measure(system: str, library: Path, work: Path, warm: Path) -> dict:
         result = run([*chunk, "--workers", "2"])
     elif system == "ray-2":
         result = run([*chunk, "--engine", "ray", "--workers", "2"])
+    elif system == "ray-2-running":
+        assert head is not None
+        ray_args = ["--engine", "ray", "--workers", "2", "--ray-address", head.address]
+        result = run([*chunk, *ray_args], env={**child_env(), "RAY_AUTH_MODE": "token"}, also=head.pid)
     else:
         result = run([sys.executable, "-c", PER_BOOK, str(library), str(out), str(warm)])
         result["books"] = json.loads(result["stdout"])
     return result
+
+
+class RunningRay:
+    """A local Ray kept running across runs (``ray start --head --block``), as a cluster is.
+
+    Its daemons start once, before the rounds; each ``ray-2-running`` run connects to it, so the
+    run pays only for its driver and its two actors (their CPU counts through ``run(also=…)``).
+    """
+
+    def __init__(self) -> None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        self.address = f"127.0.0.1:{port}"
+        ray_cli = Path(sys.executable).with_name("ray")
+        cmd = [str(ray_cli), "start", "--head", "--block", "--port", str(port), "--num-cpus", "2"]
+        self.proc = subprocess.Popen(
+            [*cmd, "--include-dashboard", "false"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=child_env(),
+        )
+        self.pid = self.proc.pid
+        deadline = time.monotonic() + HEAD_START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        time.sleep(HEAD_SETTLE_S)
+
+    def stop(self) -> None:
+        """SIGTERM: ``ray start --block`` stops the processes it started."""
+        self.proc.terminate()
+        self.proc.wait(timeout=RUN_TIMEOUT_S)
 
 
 def lpt_makespan(times: list[float], workers: int) -> float:
@@ -261,13 +323,13 @@ def lpt_makespan(times: list[float], workers: int) -> float:
 
 
 def _same_outputs(work: Path) -> bool:
-    """The three engines' output folders hold the same bytes (the bench's own sanity check)."""
+    """The engines' output folders hold the same bytes (the bench's own sanity check)."""
 
     def files(folder: Path) -> dict[str, bytes]:
         return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
     ref = files(work / "out-local-1")
-    return all(files(work / f"out-{s}") == ref for s in ("local-2", "ray-2"))
+    return all(files(work / f"out-{s}") == ref for s in ("local-2", "ray-2", "ray-2-running"))
 
 
 def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool, sources: str) -> str:
@@ -288,11 +350,16 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
     est2 = (cpu["local-2"] - work_cpu) / 2 + lpt_makespan(list(book_cpu.values()), 2)
     est_ray = est2 + (cpu["ray-2"] - cpu["local-2"]) / 2
     ray_fixed_cpu = cpu["ray-2"] - cpu["local-2"]
+    # NOTE: on a Ray kept running (as a cluster is) a run pays only its driver and its actors.
+    running_fixed_cpu = cpu["ray-2-running"] - cpu["local-2"]
+    est_running = est2 + running_fixed_cpu / 2
+    tk = best["ray-2-running"]["wall_s"]
     # NOTE: (F1 + W) / (F2/2 + W/2) >= k  <=>  W >= (k*F2 - 2*F1) / (2 - k);
     # (e2 + R/2) / e2 <= k with e2 = (F2 + W)/2  <=>  W >= R / (k - 1) - F2.
     f1, f2 = cpu["local-1"] - work_cpu, cpu["local-2"] - work_cpu
     scale_w = max(0.0, (TARGET_SCALING * f2 - 2 * f1) / (2 - TARGET_SCALING))
     ray_w = max(0.0, ray_fixed_cpu / (TARGET_RAY_OVERHEAD - 1) - f2)
+    running_w = max(0.0, running_fixed_cpu / (TARGET_RAY_OVERHEAD - 1) - f2)
     mean_cpu = work_cpu / len(book_cpu)
     mem = best["local-2"]["peaks"].get("local worker", [])
     mem1 = max(m for ms in best["local-1"]["peaks"].values() for m in ms)
@@ -326,6 +393,9 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         f"| `--engine ray`, 2 workers | {tr:.1f} | {_all(results['ray-2'])} | {cpu['ray-2']:.1f} | "
         f"{cores('ray-2')} | **{overhead:.2f}× local-2** | ≤ {TARGET_RAY_OVERHEAD}× "
         f"{ok(overhead <= TARGET_RAY_OVERHEAD)} |",
+        f"| `--engine ray` on a running Ray, 2 workers | {tk:.1f} | {_all(results['ray-2-running'])} | "
+        f"{cpu['ray-2-running']:.1f} | {cores('ray-2-running')} | **{tk / t2:.2f}× local-2** | ≤ "
+        f"{TARGET_RAY_OVERHEAD}× {ok(tk / t2 <= TARGET_RAY_OVERHEAD)} |",
         f"| per book in one warm worker (sum) | {sum(per_book.values()):.1f} | | {work_cpu:.1f} | | | |",
         "",
         '"cores it got" is CPU time over wall time. The kernel here groups processes by session',
@@ -344,6 +414,8 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         f"{ok(est1 / est2 >= TARGET_SCALING)} |",
         f"| `--engine ray`, 2 workers | {est_ray:.1f} | **{est_ray / est2:.2f}× local-2** | ≤ "
         f"{TARGET_RAY_OVERHEAD}× {ok(est_ray / est2 <= TARGET_RAY_OVERHEAD)} |",
+        f"| `--engine ray` on a running Ray, 2 workers | {est_running:.1f} | **{est_running / est2:.2f}× "
+        f"local-2** | ≤ {TARGET_RAY_OVERHEAD}× {ok(est_running / est2 <= TARGET_RAY_OVERHEAD)} |",
         "",
         f"- the books' own CPU time: {work_cpu:.1f} s; local-1's fixed CPU (start-up, imports, vocabulary,"
         f" resume check): {cpu['local-1'] - work_cpu:.1f} s; local-2's: {cpu['local-2'] - work_cpu:.1f} s"
@@ -359,10 +431,14 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         + _kinds(best["ray-2"])
         + " (`ray worker` = the two chunking actors: the books plus each worker's own start-up; `python` ="
         " the driver and Ray's Python daemons: dashboard head, log monitor, autoscaler monitor)",
+        f"- on a Ray kept running (`ray start --head --num-cpus 2`, started once before the rounds; its"
+        f" processes' CPU during each run counted): {running_fixed_cpu:.1f} s on top of the local batch;"
+        " CPU by process in the fastest such run: " + _kinds(best["ray-2-running"]),
         f"- break-even: with fixed CPU F1 (local-1), F2 (local-2) and R (Ray's extra), and W the books' CPU"
         f" (evenly split), 2 workers reach {TARGET_SCALING}× from W ≥ {scale_w:.1f} s and Ray stays within"
         f" {TARGET_RAY_OVERHEAD}× from W ≥ {ray_w:.1f} s, about {scale_w / mean_cpu:.0f} and"
-        f" {ray_w / mean_cpu:.0f} books of this mix ({mean_cpu:.2f} s CPU each);"
+        f" {ray_w / mean_cpu:.0f} books of this mix ({mean_cpu:.2f} s CPU each); on a running Ray from"
+        f" W ≥ {running_w:.1f} s ({running_w / mean_cpu:.0f} books);"
         f" these books hold {work_cpu:.1f} s",
         "- the estimate assumes CPU-bound work (books are read from the page cache) and no slowdown from",
         "  two workers sharing memory bandwidth and caches",
@@ -392,18 +468,21 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         "## N machines",
         "",
         "What N dedicated machines of 2 cores would take with `--engine ray`: the longest-first schedule of"
-        f" the books' CPU times on 2N workers, plus Ray's fixed cost estimated above ({est_ray - est2:.1f} s;"
+        f" the books' CPU times on 2N workers, plus Ray's fixed cost estimated above ({est_ray - est2:.1f} s"
+        f" for a Ray started by the run, {est_running - est2:.1f} s on a cluster kept running;"
         " a real cluster adds its network and shared storage, not measured here):",
         "",
-        f"| machines | these {n_books} books, s | {SCALE_BOOKS} books of this mix, s |",
-        "|---:|---:|---:|",
+        f"| machines | these {n_books} books, s | {SCALE_BOOKS} books of this mix, s | these {n_books} books,"
+        f" running cluster, s | {SCALE_BOOKS} books, running cluster, s |",
+        "|---:|---:|---:|---:|---:|",
     ]
     times = list(book_cpu.values())
     scaled = [times[i % len(times)] for i in range(SCALE_BOOKS)]
-    fixed = est_ray - est2
+    fixed, kept = est_ray - est2, est_running - est2
     for n in MACHINES:
         lines.append(
-            f"| {n} | {fixed + lpt_makespan(times, 2 * n):.1f} | {fixed + lpt_makespan(scaled, 2 * n):.0f} |"
+            f"| {n} | {fixed + lpt_makespan(times, 2 * n):.1f} | {fixed + lpt_makespan(scaled, 2 * n):.0f} "
+            f"| {kept + lpt_makespan(times, 2 * n):.1f} | {kept + lpt_makespan(scaled, 2 * n):.0f} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -448,12 +527,16 @@ def main(argv: list[str] | None = None) -> int:
         warm = work / "warm.md"
         warm.write_text("# Warm\n\n## One\n\nA few words to load the vocabulary.\n", encoding="utf-8")
         results: dict[str, list[dict]] = {s: [] for s in SYSTEMS}
-        for r in range(args.rounds):
-            order = SYSTEMS[r % len(SYSTEMS) :] + SYSTEMS[: r % len(SYSTEMS)]
-            for system in order:
-                res = measure(system, library, work, warm)
-                results[system].append(res)
-                print(f"round {r + 1} {system}: {res['wall_s']:.1f} s", file=sys.stderr, flush=True)
+        head = RunningRay()
+        try:
+            for r in range(args.rounds):
+                order = SYSTEMS[r % len(SYSTEMS) :] + SYSTEMS[: r % len(SYSTEMS)]
+                for system in order:
+                    res = measure(system, library, work, warm, head)
+                    results[system].append(res)
+                    print(f"round {r + 1} {system}: {res['wall_s']:.1f} s", file=sys.stderr, flush=True)
+        finally:
+            head.stop()
         sources = ", ".join(
             [
                 "sample_books/*.pdf|epub",

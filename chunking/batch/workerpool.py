@@ -11,7 +11,10 @@ Workers fork from a "fork server" (``multiprocessing``'s ``forkserver`` start me
 platform has one: a fresh interpreter, started once, that imports ``preload`` modules and then
 forks a worker per request. Each worker starts with the package and the vocabulary already in
 memory instead of importing and loading them again (what "spawn" costs per worker); the server
-is no fork of the caller, so the caller's threads and open PDFs never reach a worker.
+is no fork of the caller, so the caller's threads and open PDFs never reach a worker. Each
+worker still takes the caller's current folder and ``sys.path`` (multiprocessing sends them with
+every start); its environment variables are the caller's when the server started (one server per
+process, for the process's lifetime).
 """
 
 from __future__ import annotations
