@@ -1,6 +1,8 @@
 """App stage (caches): the current book parsed, tokenized and chunked once, shared by every page.
 
 * Parsing is cached per (sha256, structure) in a small process-wide store, with a progress bar;
+  the read runs on the store's thread, so a page run stopped midway (the user switched page)
+  does not lose it;
   a book that cannot be read is remembered too, so every page shows the same escaped one-line
   error (and stops) until another book is chosen, without reading the file again.
 * Tokenizing is cached per (sha256, structure, corrections digest, encoding); chunking, scoring,
@@ -40,7 +42,7 @@ from inspector.safe import md
 STORE_SIZE = 6
 """Parsed books kept per process (a 500-page PDF's ``Book`` is a few MB)."""
 READ_THREADS = 2
-"""Books read at once per process (each read is mostly PyMuPDF, which releases the GIL)."""
+"""Books read at once per process (a second session's upload need not wait for the first's)."""
 READ_POLL_S = 0.1
 """How often a page waiting for a read redraws its progress bar."""
 
