@@ -24,8 +24,9 @@ Why Ray core actors and not Ray Data for the books (issue 15 asked for Ray Data;
 (not the cluster) took about 4: three system actors in processes of their own (its stats actor
 0.8, autoscaling coordinator 0.8, actor-location tracker 0.45, none of which any ``DataContext``
 setting turns off in Ray 2.60), and ``ray.data``'s imports (pyarrow, pandas) in the driver and in
-every worker (about 0.5 s each). The same pool as plain actors costs 3.8, most of it the local
-cluster's own daemons and each Ray worker's import of ``ray``. ``read_binary_files`` was no
+every worker (about 0.4 s each). The same pool as plain actors costs 3.7–4.2 (1.7–2.2 on a Ray
+kept running), most of it the local Ray's own daemons and each Ray worker's import of ``ray``;
+with a trivial per-book task, the fixed cost alone was 8.4 s with Ray Data and 4.4 without. ``read_binary_files`` was no
 option either: it would read every book into the object store (see above) in read tasks that
 are more worker processes. What Ray Data gave here (streaming blocks between operators) a
 one-step "chunk this path" job does not use; its fault handling lost a queued book with every
