@@ -27,14 +27,16 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING
 
 from ..errors import ChunkingError, UsageError
 from ..export import manifest_path, write_outputs
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
 from .workerpool import TaskRaised, WorkerDied, imap_unordered
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 _SUFFIX = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "langchain": ".jsonl"}
 """File extension of the chunk file per export format (LangChain records are JSON lines)."""
@@ -298,7 +300,12 @@ def run_batch(
 
 
 def progress_bar(plan: Plan) -> tqdm:
-    """The batch's progress bar on stderr: one step per book, the skipped ones already counted."""
+    """The batch's progress bar on stderr: one step per book, the skipped ones already counted.
+
+    tqdm is imported here, not with the module: workers and Ray actors import this package for
+    ``process_book`` and never draw a bar."""
+    from tqdm import tqdm
+
     return tqdm(
         total=plan.total,
         initial=len(plan.skipped),
