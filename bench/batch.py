@@ -379,7 +379,7 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         f"Python {platform.python_version()}; load average at end {os.getloadavg()[0]:.1f}",
         f"- {n_books} books ({sources}; symlinked into a temp folder), "
         f"default policy, JSONL; {rounds} interleaved rounds, each figure the minimum",
-        f"- outputs of local-1, local-2 and ray-2 byte-identical: **{same}**",
+        f"- outputs of local-1, local-2, ray-2 and ray-2-running byte-identical: **{same}**",
         "",
         "## Measured (wall clock on the shared machine)",
         "",
