@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from inspector import state, views
+from inspector.chart_warmup import warm_up_charts
 
 
 def book_page() -> None:
@@ -28,3 +29,4 @@ def book_page() -> None:
         run = state.current_run(policy)
     with slot.container():
         views.summary(run)
+    warm_up_charts()  # the browser starts plotly.js now, not on the first page with a chart

@@ -117,6 +117,10 @@ def upload_and_wait(page: Page, path: Path) -> None:
 def test_the_header_names_the_uploaded_book_on_every_page(page: Page, logged_app) -> None:
     url, _ = logged_app
     open_home(page, url)
+    # the Book page's warm-up chart (inspector.chart_warmup): plotly.js is started, nothing shows
+    warmup = page.get_by_test_id("stMain").locator(".js-plotly-plot")
+    expect(warmup).to_have_count(1, timeout=TIMEOUT_MS)
+    assert warmup.bounding_box()["height"] <= 12
     nav = page.get_by_test_id("stSidebarNav")
     expect(nav.get_by_role("link", name="Book", exact=True)).to_be_visible()
     assert "app" not in [t.strip() for t in nav.get_by_role("link").all_inner_texts()]
