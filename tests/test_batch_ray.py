@@ -297,6 +297,19 @@ def test_an_existing_cluster_runs_the_same_batch_and_is_left_running(runs):
                 break
             except OSError:
                 time.sleep(0.2)
+        # A driver without RAY_AUTH_MODE sends no token: refused in one line that says what to set.
+        plain = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
+        refused = subprocess.run(
+            [sys.executable, "-m", "chunking", "chunk", str(runs["root"] / "books"), "-o", str(out)]
+            + ["--engine", "ray", "--ray-address", address],
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_S,
+            env=plain,
+        )
+        assert refused.returncode == UsageError.exit_code, refused.stderr
+        assert refused.stderr.splitlines() == [refused.stderr.strip()], refused.stderr
+        assert "RAY_AUTH_MODE=token" in refused.stderr and not out.exists()
         run = _cli(
             "chunk", runs["root"] / "books", "-o", out, "--engine", "ray", "--ray-address", address, env=env
         )

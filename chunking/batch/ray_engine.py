@@ -55,6 +55,7 @@ import contextlib
 import logging
 import os
 import socket
+import sys
 from collections.abc import Iterator
 from collections import deque
 from pathlib import Path
@@ -179,7 +180,8 @@ def _ray_session(ray: Any, address: str | None, workers: int | None) -> Iterator
         logging.getLogger(name).setLevel(logging.CRITICAL)
     if address is not None:
         try:
-            ray.init(address=address, **driver)
+            with _native_stderr_silenced():
+                ray.init(address=address, **driver)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             ray.shutdown()
             hint = "" if os.environ.get("RAY_AUTH_MODE") else AUTH_HINT
@@ -200,6 +202,25 @@ def _quiet_ray_data(ray: Any) -> None:
     ctx.enable_progress_bars = False
     ctx.print_on_execution_start = False
     ctx.enable_auto_log_stats = False
+
+
+@contextlib.contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Send file descriptor 2 to ``/dev/null`` while connecting to a cluster.
+
+    Ray's C++ client logs every failed attempt there (one line a second for about 20 s when a
+    cluster refuses the driver); the failure itself comes back as an exception, reported in one
+    line. Python's own ``sys.stderr`` writes go there too meanwhile: nothing else runs then.
+    """
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 class BookChunker:
