@@ -133,16 +133,17 @@ def _evaluation(
     seed: int,
     label: str,
     _run: AppRun,
-) -> list[dict[str, Any]]:
+) -> list[PolicyScore]:
+    # NOTE: the scores themselves, not their 4-decimal ``to_dict`` records: the table rounds
+    # once, to 3 decimals, as the CLI's core values would be (0.02652 → 0.027, not 0.0265 → 0.026).
     index = chunk_index(_run, kind)
     probes = (sample_probes(_run.tokenized, n, seed), boundary_probes(_run.tokenized, n, seed))
-    return [evaluate_chunks(p, index, k, label).to_dict() for p in probes]
+    return [evaluate_chunks(p, index, k, label) for p in probes]
 
 
 def evaluation(run: AppRun, label: str, kind: str, n: int, k: int, seed: int) -> list[PolicyScore]:
     """Random and boundary-zone scores of one run × retriever, cached per (file, policy, retriever, n, k, seed)."""
-    rows = _evaluation(run.source.sha256, policy_items(run.policy), kind, n, k, seed, label, run)
-    return [PolicyScore(**r) for r in rows]
+    return _evaluation(run.source.sha256, policy_items(run.policy), kind, n, k, seed, label, run)
 
 
 @st.cache_data(show_spinner="Reading the printed index…", max_entries=8)
@@ -158,17 +159,15 @@ def book_index(run: AppRun) -> BookIndex:
 @st.cache_data(show_spinner=False, max_entries=96)
 def _index_score(
     sha256: str, items: tuple[tuple[str, Any], ...], kind: str, k: int, seed: int, label: str, _run: AppRun
-) -> dict[str, Any]:
+) -> IndexScore:
     parsed = book_index(_run)
-    queries = index_queries(parsed.entries, seed)
-    return evaluate_index(
-        queries, chunk_index(_run, kind), k, label, (parsed.char_start, parsed.char_end)
-    ).to_dict()
+    queries = index_queries(parsed.entries, seed)  # the score itself: rounded once, by the table
+    return evaluate_index(queries, chunk_index(_run, kind), k, label, (parsed.char_start, parsed.char_end))
 
 
 def index_score(run: AppRun, label: str, kind: str, k: int, seed: int) -> IndexScore:
     """Recall@k and nDCG@10 of one run × retriever against the printed index (cached)."""
-    return IndexScore(**_index_score(run.source.sha256, policy_items(run.policy), kind, k, seed, label, run))
+    return _index_score(run.source.sha256, policy_items(run.policy), kind, k, seed, label, run)
 
 
 def location_table(loc: Location) -> pd.DataFrame:
