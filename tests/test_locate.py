@@ -108,6 +108,23 @@ def test_punctuation_at_the_passage_edges_is_part_of_the_span_whatever_the_spaci
     assert text[loc.char_start:loc.char_end] == "$ and then you type (see ?BATCH)."
 
 
+@pytest.mark.parametrize("symbol", ["M", "x", "a"])
+def test_repetitive_text_locates_where_the_passage_reads_without_a_gap(symbol):
+    """An LCS of repetitive text may pair the passage's first letters with an earlier copy across
+    a gap; the place where the passage reads on without one is the passage's own."""
+    filler = " ".join(f"word{i} of the preceding prose" for i in range(30))
+    rows = [f"{symbol}_1 * {symbol}_2", f"{symbol}_1 + {symbol}_2 + {symbol}_1:{symbol}_2.",
+            f"{symbol}_1 / {symbol}_2", f"{symbol}_1 + {symbol}_2 %in% {symbol}_1.",
+            f"{symbol}^n", f"All terms in {symbol} together with interactions up to order n"]
+    text = filler + "\n" + "\n".join(rows) + "\n" + filler.replace("preceding", "following")
+    book = Book("b", "s", "t", "txt", text, (Page(1, "", 0, len(text)),), (), Diagnostics(), "p.txt")
+    start = text.index(f":{symbol}_2.") + 3  # the "2" that ends the second row
+    end = text.index("order n") + len("order n")
+    passage = "7.3 Some section title\n" + " ".join(text[start:end].split())
+    loc = locate(SearchSpace.build(book), passage)
+    assert (loc.char_start, loc.char_end) == (start, end)
+
+
 def test_passage_without_letters_is_a_usage_error(space):
     with pytest.raises(UsageError, match="no letters or digits"):
         locate(space, " ... --- \n")

@@ -8,6 +8,8 @@ boundaries; the best-scoring window wins (see ``chunking.retrieval.locate`` for 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from rapidfuzz.distance import Indel
 
@@ -113,13 +115,23 @@ def _align(
     Returns:
         tuple: ``(b_start, b_end, p_start, p_end, score)`` (book positions offset by ``w_start``).
     """
-    blocks = [op for op in Indel.opcodes(p_norm, window) if op.tag == "equal"]
+    blocks = [
+        _Block(op.src_start, op.src_end, op.dest_start, op.dest_end)
+        for op in Indel.opcodes(p_norm, window)
+        if op.tag == "equal"
+    ]
     if not blocks:
         return 0, 0, 0, 0, 0.0
     first = last = max(range(len(blocks)), key=lambda i: blocks[i].src_end - blocks[i].src_start)
-    while first > 0 and _joins(blocks[first - 1], blocks[first], blocks[first - 1]):
+    while first > 0:
+        blocks[first - 1] = _beside(blocks[first - 1], blocks[first], p_norm, window, left=True)
+        if not _joins(blocks[first - 1], blocks[first], blocks[first - 1]):
+            break
         first -= 1
-    while last < len(blocks) - 1 and _joins(blocks[last], blocks[last + 1], blocks[last + 1]):
+    while last < len(blocks) - 1:
+        blocks[last + 1] = _beside(blocks[last + 1], blocks[last], p_norm, window, left=False)
+        if not _joins(blocks[last], blocks[last + 1], blocks[last + 1]):
+            break
         last += 1
     p_start, b_start = blocks[first].src_start, blocks[first].dest_start
     p_end, b_end = blocks[last].src_end, blocks[last].dest_end
@@ -151,6 +163,34 @@ def _align(
                 break
     score = 100.0 * Indel.normalized_similarity(p_norm, window[b_start:b_end])
     return w_start + b_start, w_start + b_end, p_start, p_end, score
+
+
+class _Block(NamedTuple):
+    """A run of equal characters: passage ``[src_start, src_end)`` = window ``[dest_start, dest_end)``."""
+
+    src_start: int
+    src_end: int
+    dest_start: int
+    dest_end: int
+
+
+def _beside(block: _Block, chain: _Block, p_norm: str, window: str, left: bool) -> _Block:
+    """``block`` moved next to ``chain`` in the book when the passage between them reads the same
+    there (left: ``block`` then ``chain``; else ``chain`` then ``block``).
+
+    An LCS is not unique in repetitive text (``M_1 + M_2 + M_1:M_2``): it may pair a block with an
+    earlier copy of its letters across a gap the passage does not have; the copy that continues
+    the chain without a gap is the passage's own text.
+    """
+    if left:
+        start = chain.dest_start - (chain.src_start - block.src_start)
+        if start >= 0 and window[start : chain.dest_start] == p_norm[block.src_start : chain.src_start]:
+            return _Block(block.src_start, block.src_end, start, start + block.src_end - block.src_start)
+        return block
+    end = chain.dest_end + (block.src_end - chain.src_end)
+    if end <= len(window) and window[chain.dest_end : end] == p_norm[chain.src_end : block.src_end]:
+        return _Block(block.src_start, block.src_end, end - (block.src_end - block.src_start), end)
+    return block
 
 
 def _boundary(index: np.ndarray, pos: int) -> bool:
