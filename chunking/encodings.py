@@ -93,6 +93,10 @@ def snapshot_path(name: str) -> Path | None:
 def _read_snapshot(path: Path, name: str) -> dict[str, Any] | None:
     """The constructor arguments in ``path``, or None when it is missing, unreadable or misshapen."""
     try:
+        # NOTE: marshal is not meant for data from others: a snapshot is read only when this
+        # user wrote it (a cache root set to a shared folder must not let another user's file in).
+        if hasattr(os, "getuid") and path.stat().st_uid != os.getuid():
+            return None
         kwargs = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None

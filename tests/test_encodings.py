@@ -115,3 +115,17 @@ def test_a_snapshot_names_the_vocabulary_tiktoken_and_python_it_was_made_by():
     assert "223921b76ee99bde" in name and tiktoken.__version__ in name
     assert f"py{sys.version_info.major}{sys.version_info.minor}m{marshal.version}" in name
     assert snapshot_path("r50k_base") is None  # not bundled: tiktoken's own loader
+
+
+def test_a_snapshot_another_user_owns_is_not_read(fresh_cache, monkeypatch):
+    import chunking.encodings as enc
+
+    _load("o200k_base")
+    path = enc.snapshot_path("cl100k_base")
+    path.write_bytes(enc.snapshot_path("o200k_base").read_bytes())  # would load the wrong vocabulary
+    read = []
+    real_loads = enc.marshal.loads
+    monkeypatch.setattr(enc.marshal, "loads", lambda data: read.append(1) or real_loads(data))
+    monkeypatch.setattr(enc.os, "getuid", lambda: path.stat().st_uid + 1)
+    assert _load("cl100k_base").encode_ordinary("hello world") == [15339, 1917]
+    assert read == []  # not even unmarshalled
