@@ -55,6 +55,8 @@ VIEWPORT = {"width": 1500, "height": 2200}
 """The window the issue's pictures were judged at."""
 MAX_SHOT_PX = 9000
 """Tallest full-page screenshot (px)."""
+DRAWN_AT_ONCE = ("Boundaries", "Overlap", "Chunks", "Export", "Structure")
+"""Pages that draw a chart, a table or a download as soon as they open."""
 
 
 @pytest.fixture
@@ -248,4 +250,30 @@ def test_boundaries_and_overlap_pictures_are_readable(
     assert legend == ["lost (in no chunk)", "in one chunk", "overlapped (2+ chunks)"]
     assert page.evaluate(f"{PLOT}[{coverage}].querySelectorAll('.colorbar').length") == 0
     full_screenshot(page, shots / f"{which}_3_Overlap.png")
+    check_log(log)
+
+
+@pytest.mark.parametrize("which", ["largest-sample", "400-chapters"])
+def test_every_page_renders_for_the_book_and_is_screenshotted(
+    tab: Page, logged_app: tuple[str, Path], many_chapters_book: Path, which: str
+) -> None:
+    """Every page in the sidebar's list, for both books: it draws without an exception, names the
+    uploaded book in its header, and its full-page screenshot lands in the output folder."""
+    page = tab
+    url, log = logged_app
+    book = LARGEST_SAMPLE if which == "largest-sample" else many_chapters_book
+    shots = OUTPUT / "screenshots"
+    load(page, url, book)
+    titles = [t.split()[-1] for t in page.get_by_test_id("stSidebarNav").get_by_role("link").all_inner_texts()]
+    assert len(titles) >= 8 and titles[0] == "Book"  # the home page's link has an icon before it
+    for k, title in enumerate(titles[1:], start=1):
+        open_page(page, url, title)
+        expect(page.locator(".current-book").first).to_contain_text(f"{book.name} (uploaded)")
+        if title in DRAWN_AT_ONCE:  # the others wait for the user (a query, a Run button)
+            expect(page.locator(".js-plotly-plot, [data-testid='stDataFrame'], "
+                                "[data-testid='stDownloadButton']").first).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        page.wait_for_timeout(500)  # plotly finishes text layout after the SVG appears
+        shot = full_screenshot(page, shots / f"{which}_every_{k}_{title}.png")
+        assert shot.stat().st_size > 20_000
     check_log(log)
