@@ -1,5 +1,5 @@
 """``python -m chunking`` — see ``chunking.cli``."""
 
-from .cli import main
+from .cli import console
 
-raise SystemExit(main())
+console()

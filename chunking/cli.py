@@ -11,11 +11,13 @@ handler turns any unexpected exception into one "internal error" line.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .errors import (
     INTERNAL_ERROR_EXIT,
@@ -252,6 +254,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def console() -> NoReturn:
+    """The ``chunking`` command and ``python -m chunking``: ``main`` on ``sys.argv``, then the
+    process ends with its exit code (``exit_process``)."""
+    exit_process(main())
+
+
+def exit_process(code: int) -> NoReturn:
+    """End this process with ``code``, skipping the interpreter's teardown.
+
+    NOTE: finalisation frees every object of the run one by one, ≈ 0.07 s after a 500-page book
+    (a tenth of what extracting and encoding it costs) for a process that is ending anyway; mypy's
+    CLI ends the same way. Nothing is lost: output files are complete before this (written whole,
+    then renamed), the exit handlers run first (the PDF reader's helper process is stopped,
+    multiprocessing's and logging's handlers run), then stdout and stderr are flushed. ``main``
+    itself returns normally, for callers in the same process (tests, scripts).
+    """
+    try:
+        atexit._run_exitfuncs()  # noqa: SLF001 - the handlers normal exit runs (tests/test_cli.py)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said
+                pass
+        os._exit(code)
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -86,3 +86,28 @@ def test_ctrl_c_mid_run_exits_130_with_one_line_and_no_traceback(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "chunking: interrupted"
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".o.jsonl.")]  # no temp file left
+
+
+def test_the_process_ends_with_mains_code_after_its_exit_handlers_and_flushed_streams(tmp_path):
+    """``exit_process`` skips the interpreter's teardown, not what normal exit guarantees."""
+    marker = tmp_path / "handler-ran"
+    code = (
+        "import atexit, sys\n"
+        "from chunking.cli import exit_process\n"
+        f"atexit.register(lambda: open({str(marker)!r}, 'w').write('yes'))\n"
+        "sys.stdout.write('buffered, no newline')\n"
+        "sys.stderr.write('err too')\n"
+        "exit_process(4)\n"
+        "raise AssertionError('not reached')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 4
+    assert proc.stdout == "buffered, no newline" and proc.stderr == "err too"
+    assert marker.read_text() == "yes"
+
+
+def test_python_dash_m_chunking_returns_the_commands_exit_code(tmp_path):
+    bad = tmp_path / "missing.pdf"
+    proc = subprocess.run([sys.executable, "-m", "chunking", "chunk", str(bad)], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 3 and proc.stderr.count("\n") == 1 and "chunking: error" in proc.stderr
