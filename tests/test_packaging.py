@@ -43,7 +43,7 @@ def test_package_pins_are_the_runtime_pins_of_requirements_txt():
 def test_build_system_is_pinned_and_the_package_is_the_library_only():
     data = _pyproject()
     assert all("==" in req for req in data["build-system"]["requires"])
-    assert data["project"]["scripts"] == {"chunking": "chunking.cli:main"}
+    assert data["project"]["scripts"] == {"chunking": "chunking.cli:console"}
     assert data["tool"]["setuptools"]["packages"]["find"]["include"] == ["chunking", "chunking.*"]
 
 

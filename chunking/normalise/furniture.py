@@ -135,8 +135,12 @@ def _zone_line(line: str, line_index: int, index: int, pos: int, numbers: PageNu
                 text, embedded = rest, True
                 break
     exact = " ".join(text.split())
-    digits = tuple(int(d[:9]) for d in _DIGITS.findall(exact))
-    return _Line(line_index, pos, folio, embedded, exact, _DIGITS.sub("#", exact), digits)
+    found = _DIGITS.findall(exact)
+    if not found:  # most zone lines of a book: no digit run to mask
+        return _Line(line_index, pos, folio, embedded, exact, exact, ())
+    return _Line(
+        line_index, pos, folio, embedded, exact, _DIGITS.sub("#", exact), tuple(int(d[:9]) for d in found)
+    )
 
 
 def _running(pages: set[int], text: str) -> bool:
