@@ -13,7 +13,8 @@ tiktoken's own constructor arguments (pattern, ranks, special tokens) with ``mar
 user cache (``chunking.user_cache``), and later loads build ``tiktoken.Encoding`` from it (≈ 4×
 faster). The snapshot's name carries everything it was derived from (the vocabulary's sha256,
 the tiktoken and Python versions), so an upgrade never reads a stale one; a snapshot that is
-unreadable or not of the expected shape is ignored and rewritten. Deleting it costs one slow load.
+unreadable, not of the expected shape or owned by another user is ignored and rewritten.
+Deleting it costs one slow load.
 """
 
 from __future__ import annotations
