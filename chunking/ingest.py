@@ -97,6 +97,7 @@ def load_book(
     progress: Progress | None = None,
     structure_file: StructureFile | None = None,
     workers: int | None = None,
+    text_ready: Callable[[str], None] | None = None,
 ) -> Book:
     """Read a PDF, EPUB, TXT or MD book into the canonical ``Book``.
 
@@ -112,6 +113,9 @@ def load_book(
             (``chunking.structure_file``); refused when written for other bytes. Defaults to None.
         workers (int | None): PDF: processes that extract page text (``chunking.cores``; the
             book does not depend on it). Defaults to None (automatic).
+        text_ready (Callable[[str], None] | None): called with the canonical text as soon as it
+            exists, before the structure is found (the pipeline starts encoding it then:
+            ``chunking.early_tokens``); ``Book.text`` is that very string. Defaults to None.
 
     Returns:
         Book: canonical text, pages, headings in book order and diagnostics.
@@ -131,6 +135,8 @@ def load_book(
     try:
         report(0.6, "normalising text")
         norm = normalise(raw.pages)
+        if text_ready is not None:
+            text_ready(norm.text)
         report(0.8, "finding structure")
         found = detect_structure(raw, norm, structure)
     finally:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .early_tokens import EarlyTokens
 from .models import Book, Chunk
 from .policy import Policy
 from .strategies import chunk_book
@@ -59,7 +60,8 @@ def run_book(
         structure_file (StructureFile | None): corrections to apply (``load_book``); the policy
             should carry its digest (``policy.corrections``). Defaults to None.
         workers (int | None): cores for this one book (``chunking.cores``): page extraction in a
-            helper process, encoding and re-encoding on threads; 1 keeps all on this thread;
+            helper process, encoding (started while the structure is found) and re-encoding on
+            threads; 1 keeps all on this thread;
             None (default) uses every core when the book is big enough. The result is the same.
 
     Returns:
@@ -88,6 +90,13 @@ def run_book(
             token_byte_lengths(policy.encoding)
         except Exception:  # noqa: BLE001 - tokenize raises it again, with its message
             pass
+    early: list[EarlyTokens] = []
+
+    def encode_early(text: str) -> None:
+        started = EarlyTokens.start(text, policy.encoding, workers)
+        if started is not None:
+            early.append(started)
+
     # Reading is the slow stage: it gets 0–70 % of the bar.
     book = load_book(
         source,
@@ -96,9 +105,12 @@ def run_book(
         structure_file=structure_file,
         workers=workers,
         progress=(lambda f, m: report_progress(0.7 * f, m)) if progress else None,
+        text_ready=encode_early,
     )
     report_progress(0.7, "tokenizing")
-    tokenized = tokenize(book, policy.encoding, workers=workers)
+    # NOTE: the text has been encoding since normalisation ended (chunking.early_tokens); the
+    # result is the same as tokenize's.
+    tokenized = early[0].tokenized(book) if early else tokenize(book, policy.encoding, workers=workers)
     report_progress(0.8, "chunking")
     chunks = chunk_book(tokenized, policy)
     report_progress(0.85, "validating")

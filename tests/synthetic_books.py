@@ -51,3 +51,18 @@ def make_book(pages: Sequence[str], headings: Sequence[tuple[int, int, str, str]
 def words(k: int, word: str = "word") -> str:
     """A text of exactly ``k`` cl100k/o200k tokens: ``word`` then ``k - 1`` times `` word``."""
     return " ".join([word] * k)
+
+
+def assert_same_tokenized(a, b) -> None:
+    """Two ``TokenizedBook`` are array for array the same stream: tokens, offsets, legality,
+    fence token indices, fence characters and pages."""
+    import numpy as np
+
+    for name in ("tokens", "char_starts", "legal"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+    assert a.fence_tokens.keys() == b.fence_tokens.keys()
+    for level in a.fence_tokens:
+        assert np.array_equal(a.fence_tokens[level], b.fence_tokens[level]), level
+    assert a.text_pages == b.text_pages and a._fence_chars == b._fence_chars
+    assert a._page_numbers == b._page_numbers and a.encoding == b.encoding

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from chunking.models import Heading
 from chunking.tokens import retokenize, tokenize
-from synthetic_books import make_book
+from synthetic_books import assert_same_tokenized, make_book
 
 _WORDS = st.sampled_from(
     ["alpha", "Beta", "42", "naïve", "日本語", "😀", "-", "(x)", "  ", "\n", "\n\n", "a.b"]
@@ -42,17 +42,6 @@ def _page_at(book, offset: int) -> int:
     return len(book.pages) - 1
 
 
-def _same(a, b) -> None:
-    for name in ("tokens", "char_starts", "legal"):
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype and np.array_equal(x, y), name
-    assert a.fence_tokens.keys() == b.fence_tokens.keys()
-    for level in a.fence_tokens:
-        assert np.array_equal(a.fence_tokens[level], b.fence_tokens[level]), level
-    assert a.text_pages == b.text_pages and a._fence_chars == b._fence_chars
-    assert a._page_numbers == b._page_numbers and a.encoding == b.encoding
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     pages=st.lists(_PAGE, min_size=1, max_size=5),
@@ -74,7 +63,7 @@ def test_retokenize_after_a_correction_equals_tokenize(pages, data, encoding):
     after = replace(
         book, headings=tuple(sorted([*kept, *added, *moved, *retyped], key=lambda h: h.char_offset))
     )
-    _same(retokenize(tb, after), tokenize(after, encoding))
+    assert_same_tokenized(retokenize(tb, after), tokenize(after, encoding))
 
 
 def test_retokenize_of_a_cut_added_mid_chapter_equals_tokenize():
@@ -84,7 +73,7 @@ def test_retokenize_of_a_cut_added_mid_chapter_equals_tokenize():
     added = _heading(book, book.pages[5].char_start + 100, "section")
     after = replace(book, headings=tuple(sorted([*book.headings, added], key=lambda h: h.char_offset)))
     out = retokenize(tb, after)
-    _same(out, tokenize(after))
+    assert_same_tokenized(out, tokenize(after))
     # The pieces before the split one keep their tokens and offsets.
     first = int(tb.fence_tokens["section"][4])
     assert np.array_equal(out.tokens[:first], tb.tokens[:first])
