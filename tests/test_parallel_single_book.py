@@ -185,3 +185,28 @@ def test_a_damaged_page_in_the_helpers_half_gives_the_same_pages_and_warnings():
     finally:
         one.pdf.close()
         two.pdf.close()
+
+
+def test_the_helpers_output_never_waits_for_the_parent_to_read():
+    import os
+    import threading
+
+    from chunking.readers.pdf import _Sink
+
+    read_end, write_end = os.pipe()
+    frames = [bytes([i]) * 10_000 for i in range(100)]  # 1 MB: many times a pipe's buffer
+    sink = _Sink(write_end)
+    sender = threading.Thread(target=lambda: [sink.send(f) for f in frames], daemon=True)
+    sender.start()
+    sender.join(timeout=30)
+    assert not sender.is_alive()  # nobody read the pipe, and every frame was taken
+    received = bytearray()
+    reader = threading.Thread(
+        target=lambda: [received.extend(b) for b in iter(lambda: os.read(read_end, 1 << 16), b"")], daemon=True
+    )
+    reader.start()
+    sink.close()
+    os.close(write_end)
+    reader.join(timeout=30)
+    os.close(read_end)
+    assert bytes(received) == b"".join(frames)  # all of it, in order

@@ -78,7 +78,12 @@ token, and a ``ray start --head`` cluster of Ray 2.60 refuses it with just "fail
 
 LOCAL_RAY = {"include_dashboard": False}
 """``ray.init`` settings for a local Ray started for the run (never for an existing cluster): no
-dashboard web server (its minimal head process still runs; Ray 2.60 has no switch for it)."""
+dashboard web server (its minimal head process is skipped by ``SKIPPED_DAEMONS``)."""
+
+SKIPPED_DAEMONS = ("start_api_server", "start_monitor", "start_log_monitor")
+"""Methods of Ray's ``Node`` (``ray._private.node``) that a local Ray started for the run does not
+call: the dashboard head, the autoscaler monitor and the log monitor, none of which a run uses
+(see the module docstring's NOTEs for what each costs); never touched for an existing cluster."""
 
 DATASET_PARTITION = "book"
 """The column (and hive folder key) that partitions the ``--dataset`` by book."""
@@ -188,11 +193,38 @@ def _ray_session(ray: Any, address: str | None, workers: int | None) -> Iterator
             raise UsageError(f"--ray-address {address}: cannot connect: {one_line(exc)}{hint}") from None
     else:
         # NOTE: address="local" starts a new Ray even when another one runs on this machine.
-        ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **LOCAL_RAY, **driver)
+        with _daemons_skipped():
+            ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **LOCAL_RAY, **driver)
     try:
         yield
     finally:
         ray.shutdown()
+
+
+@contextlib.contextmanager
+def _daemons_skipped() -> Iterator[None]:
+    """While ``ray.init`` starts a local Ray, make ``SKIPPED_DAEMONS`` no-ops (restored after).
+
+    ``ray.init`` has no switch for these processes (``ray start``'s ``--no-monitor`` and
+    ``--include-log-monitor=false`` reach ``RayParams``, ``ray.init`` never sets them, and the
+    dashboard head starts even with ``include_dashboard=False``); everything else ``ray.init``
+    does for a new local Ray (token authentication, usage stats off, the raylet and its agents,
+    shutdown) stays its own. A Ray release without one of these methods just starts that process.
+    """
+    from ray._private import node
+
+    saved = {name: node.Node.__dict__[name] for name in SKIPPED_DAEMONS if name in node.Node.__dict__}
+
+    def skipped(self: Any, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    try:
+        for name in saved:
+            setattr(node.Node, name, skipped)
+        yield
+    finally:
+        for name, method in saved.items():
+            setattr(node.Node, name, method)
 
 
 def _quiet_ray_data(ray: Any) -> None:
