@@ -430,7 +430,8 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         " Ray run: "
         + _kinds(best["ray-2"])
         + " (`ray worker` = the two chunking actors: the books plus each worker's own start-up; `python` ="
-        " the driver and Ray's Python daemons: dashboard head, log monitor, autoscaler monitor)",
+        " the driver: a Ray started for the run has no dashboard head, autoscaler or log monitor;"
+        " `ray::DashboardAgent` and `ray::RuntimeEnvAgent` are the raylet's own agents)",
         f"- on a Ray kept running (`ray start --head --num-cpus 2`, started once before the rounds; its"
         f" processes' CPU during each run counted): {running_fixed_cpu:.1f} s on top of the local batch;"
         " CPU by process in the fastest such run: " + _kinds(best["ray-2-running"]),
