@@ -160,7 +160,7 @@ def test_a_prestarted_helper_serves_only_the_bytes_it_read(tmp_path):
 
 def test_helper_file_limit_is_the_readers():
     from chunking.ingest import MAX_BOOK_BYTES
-    from chunking.readers.pdfhelper import MAX_FILE_BYTES
+    from chunking.readers.pdfwire import MAX_FILE_BYTES
 
     assert MAX_FILE_BYTES == MAX_BOOK_BYTES
 
@@ -191,7 +191,7 @@ def test_the_helpers_output_never_waits_for_the_parent_to_read():
     import os
     import threading
 
-    from chunking.readers.pdf import _Sink
+    from chunking.readers.pdfpages import _Sink
 
     read_end, write_end = os.pipe()
     frames = [bytes([i]) * 10_000 for i in range(100)]  # 1 MB: many times a pipe's buffer
@@ -210,3 +210,49 @@ def test_the_helpers_output_never_waits_for_the_parent_to_read():
     reader.join(timeout=30)
     os.close(read_end)
     assert bytes(received) == b"".join(frames)  # all of it, in order
+
+
+_FORKED_RUN = """
+import hashlib, sys
+from chunking.readers import pdfhelper
+from chunking.readers import read_raw
+path = sys.argv[1]
+assert pdfhelper.can_fork()
+pdfhelper.prestart(path)
+helper = pdfhelper._prestarted
+assert type(helper.proc).__name__ == "_Forked", type(helper.proc)
+data = open(path, "rb").read()
+two = read_raw(data, "b.pdf", workers=2)
+one = read_raw(data, "b.pdf", workers=1)
+assert pdfhelper.adopt() is None and helper.proc.poll() is not None  # adopted, stopped, reaped
+assert len(helper.pages) >= 1, "the forked helper delivered no page"
+assert [p.text for p in two.pages] == [p.text for p in one.pages]
+assert [p.has_text_layer for p in two.pages] == [p.has_text_layer for p in one.pages]
+print("ok")
+"""
+
+
+def test_a_forked_helper_reads_the_pages_one_process_reads(tmp_path):
+    # NOTE: in a fresh interpreter: the test process itself may run threads (xdist), where
+    # forking is refused (can_fork).
+    path = tmp_path / "b.pdf"
+    path.write_bytes(_pdf(400))
+    done = subprocess.run(
+        [sys.executable, "-c", _FORKED_RUN, str(path)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_no_helper_is_forked_while_another_thread_runs():
+    import threading
+
+    from chunking.readers.pdfhelper import can_fork
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not can_fork()
+    finally:
+        release.set()
+        other.join()

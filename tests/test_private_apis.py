@@ -18,7 +18,8 @@ import pymupdf
 import pytest
 
 from chunking.encodings import get_encoding
-from chunking.readers.pdf import _labels, _read_outline, page_text
+from chunking.readers.pdf import _labels, _read_outline
+from chunking.readers.pdfpages import page_text
 from chunking.tokens import token_byte_lengths
 
 LABEL_RULES = [

@@ -35,6 +35,7 @@ How:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -74,6 +75,12 @@ _NUMBER = re.compile(r"[0-9]{1,4}|[ivxlcdm]{1,7}", re.I)
 _KEYWORD = re.compile(rf"^(?:{KEYWORD_ALTERNATION})$", re.I)
 
 
+ZONE_CACHE = 1 << 14
+"""Zone lines whose ``page_token`` and ``edge_numbers`` are remembered: the folio fit and the
+furniture pass ask both of every zone line (three and two times), and a book has a few thousand."""
+
+
+@functools.lru_cache(maxsize=ZONE_CACHE)
 def page_token(line: str) -> str | None:
     """The folio of a line that is nothing but a folio (``- 17 -``, ``Page 3 of 120``), else None."""
     m = _PAGE_TOKEN.match(line.strip())
@@ -83,7 +90,8 @@ def page_token(line: str) -> str | None:
     return token if token.isdigit() or _ROMAN.match(token.casefold()) else None
 
 
-def edge_numbers(text: str) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=ZONE_CACHE)
+def edge_numbers(text: str) -> tuple[tuple[str, str], ...]:
     """``(number, rest)`` for a number token at the start and/or the end of a line, unless the
     rest is a heading keyword (``Chapter 1``: that number is the chapter's, not the page's)."""
     out = []
@@ -93,7 +101,7 @@ def edge_numbers(text: str) -> list[tuple[str, str]]:
     tail = text.rsplit(None, 1)
     if len(tail) == 2 and _NUMBER.fullmatch(tail[1]):
         out.append((tail[1], tail[0]))
-    return [(n, rest) for n, rest in out if not _KEYWORD.match(rest)]
+    return tuple((n, rest) for n, rest in out if not _KEYWORD.match(rest))
 
 
 def number_tokens(line: str) -> list[str]:

@@ -1,7 +1,7 @@
 """Stage 1 (read), PDF: bytes → ``RawBook`` with PyMuPDF.
 
 Contract: pages come back in physical order with their printed label and plain text in the
-PDF's content order, one line per MuPDF text line (``page_text``: MuPDF's own text writer;
+PDF's content order, one line per MuPDF text line (``pdfpages.page_text``: MuPDF's own text writer;
 ``sort=True`` was 12× slower on the sample books and did not change the reading order of their
 single-column pages). The outline is returned as the
 PDF states it, unverified, with each destination's distance from the page top so structure
@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
-import select
-import sys
 from pathlib import PurePath
 
 import pymupdf
 
 from ..errors import UnreadableInputError
 from ..cores import resolve_workers
-from .pdfhelper import DONE, FRAME, HEADER, HELLO, HELLO_INDEX, MAX_FILE_BYTES, PATH, PATH_MODE, Helper, adopt
+from .pdfhelper import Helper, adopt
+from .pdfpages import page_content
 from .raw import OutlineEntry, RawBook, RawPage
 
 _PDF_MAGIC = b"%PDF-"
@@ -201,64 +199,6 @@ pages (interpreter + PyMuPDF import + open), at any load; below ~150 pages it wo
 little for a second core's worth of start-up."""
 
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
-"""Code points MuPDF may emit that no valid text holds (an orphaned surrogate in a font's map)."""
-
-_MUPDF_NUL = b"\xc0\x80"
-"""How MuPDF's writer encodes U+0000 (modified UTF-8)."""
-
-
-def page_text(page: pymupdf.Page) -> str:
-    """A page's plain text: every text line of MuPDF's structured text, in content order, each
-    ended by one newline.
-
-    This is ``page.get_text()``'s text (same structured text, same flags ``TEXTFLAGS_TEXT``)
-    written by MuPDF's own C text writer instead of PyMuPDF's per-character loop, which costs
-    a third of all extraction (0.12 s of 0.37 s on a 523-page book; tests/test_private_apis.py
-    checks they agree). Two deliberate differences, both only on lines of unmapped font glyphs
-    (TeX math fonts without a ToUnicode map): no blank lines (``get_text`` gives one after a
-    newline glyph) and a line that ends with U+0000 still ends with a newline (``get_text``
-    glues it to the next line). Orphaned surrogates become U+FFFD, as in ``get_text``.
-    """
-    options = pymupdf.mupdf.FzStextOptions()
-    options.flags = pymupdf.TEXTFLAGS_TEXT
-    stext = pymupdf.mupdf.FzStextPage(page.this, options)
-    buffer = pymupdf.mupdf.FzBuffer(4096)
-    out = pymupdf.mupdf.FzOutput(buffer)
-    pymupdf.mupdf.fz_print_stext_page_as_text(out, stext)
-    out.fz_close_output()
-    raw = pymupdf.mupdf.fz_buffer_extract(buffer).replace(_MUPDF_NUL, b"\x00")
-    try:
-        text = raw.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError:  # bytes MuPDF's writer should never produce: PyMuPDF's own path
-        return _without_blank_lines(page.get_text())
-    if b"\xed" in raw:  # NOTE: the lead byte of every surrogate's (invalid) UTF-8 form
-        text = _SURROGATES.sub("\ufffd", text)
-    return _without_blank_lines(text)
-
-
-def _without_blank_lines(text: str) -> str:
-    """``text`` with every run of line ends made one: MuPDF's writer ends each block with an empty
-    line (and a line may hold a newline glyph); a page's text has no blank lines.
-
-    NOTE: ``str.replace`` until no pair is left, not a regex: twice as fast, and a page needs one
-    pass unless it holds a newline glyph.
-    """
-    while "\n\n" in text:
-        text = text.replace("\n\n", "\n")
-    return text
-
-
-def _page_text(page: pymupdf.Page) -> tuple[str, bool]:
-    """A page's plain text and whether it has a text layer.
-
-    NOTE: a page without text is "without a text layer" only when it shows something (an image);
-    a blank separator page is just empty.
-    """
-    text = page_text(page)
-    return text, bool(text.strip()) or not page.get_images(full=False)
-
-
 def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[tuple[str, bool]], str, bool]:
     """Every page's (text, has text layer), MuPDF's messages from a helper, its repair flag.
 
@@ -291,7 +231,7 @@ def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[
     index = 0
     try:
         while index < min(count, frontier()):
-            texts[index] = _page_text(doc[index])
+            texts[index] = page_content(doc[index])
             index += 1
     except BaseException:
         if helper is not None:
@@ -306,85 +246,5 @@ def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[
             messages, repaired = helper.messages, helper.repaired
     for i in range(count):
         if i not in texts:
-            texts[i] = _page_text(doc[i])
+            texts[i] = page_content(doc[i])
     return [texts[i] for i in range(count)], messages, repaired
-
-
-def _serve() -> None:
-    """The helper process: read the PDF from stdin, extract pages downwards until told to stop."""
-    stdin, out = sys.stdin.buffer, sys.stdout.buffer
-
-    def read(n: int) -> bytes:
-        chunks, got = [], 0
-        while got < n:
-            part = os.read(stdin.fileno(), min(n - got, 1 << 20))
-            if not part:
-                raise EOFError
-            chunks.append(part)
-            got += len(part)
-        return b"".join(chunks)
-
-    size, first, _ = HEADER.unpack(read(HEADER.size))
-    if size == PATH_MODE:
-        (length,) = PATH.unpack(read(PATH.size))
-        path = os.fsdecode(read(length))
-        if os.stat(path).st_size > MAX_FILE_BYTES:
-            return  # the reader refuses it anyway
-        with open(path, "rb") as fh:
-            data = fh.read()
-    else:
-        data = read(size)
-    pymupdf.TOOLS.mupdf_warnings(reset=True)
-    doc = pymupdf.open(stream=data, filetype="pdf")
-    count = doc.page_count
-    hello = HELLO.pack(hashlib.sha256(data).digest(), count)
-    sink = _Sink(out.fileno())
-    sink.send(FRAME.pack(HELLO_INDEX, 0, len(hello)) + hello)
-    try:
-        for index in range(count - 1, first - 1, -1):
-            if select.select([stdin.fileno()], [], [], 0)[0]:
-                break  # the parent reached this page: stop
-            text, layer = _page_text(doc[index])
-            payload = text.encode("utf-8", "surrogatepass")
-            sink.send(FRAME.pack(index, layer, len(payload)) + payload)
-    except Exception:  # noqa: BLE001 - the parent reads this page itself and reports it
-        pass
-    log = pymupdf.TOOLS.mupdf_warnings(reset=True).encode("utf-8", "replace")
-    sink.send(FRAME.pack(DONE, bool(doc.is_repaired), len(log)) + log)
-    sink.close()
-
-
-class _Sink:
-    """The helper's output: frames are written as far as the pipe takes them, the rest is kept
-    and written later, so the helper never waits for the parent to read.
-
-    NOTE: the parent reads frames only between its own pages, and not at all while it imports and
-    loads the vocabulary (~0.2 s): a blocking pipe (64 KiB) stopped the helper after about 17
-    pages of a 500-page book, so it started reading pages no earlier than the parent.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.pending = bytearray()
-        os.set_blocking(fd, False)
-
-    def send(self, frame: bytes) -> None:
-        self.pending += frame
-        self._drain()
-
-    def _drain(self) -> None:
-        while self.pending:
-            try:
-                written = os.write(self.fd, self.pending)
-            except BlockingIOError:
-                return
-            del self.pending[:written]
-
-    def close(self) -> None:
-        """Write everything still kept (blocking now: the parent reads until the last frame)."""
-        os.set_blocking(self.fd, True)
-        self._drain()
-
-
-if __name__ == "__main__":
-    _serve()

@@ -1,18 +1,15 @@
 """The PDF reader's helper process, parent side: start it, feed it, collect its pages.
 
-A helper is a plain ``python -m chunking.readers.pdf`` child (not multiprocessing, so it never
-re-runs the caller's ``__main__``: Streamlit, AppTest) that opens the same PDF and extracts
-pages from the last one down while the parent reads from the first one up; they meet in the
-middle (``frontier``). It never shares a PyMuPDF object with the parent. This module imports
-no PyMuPDF, so the CLI can start a helper (``prestart``) before its own imports and the
-vocabulary load; the reader adopts it only for the very bytes it reads (same sha256, same page
-count), else it is stopped and the reader goes on alone.
+A helper is a child process that opens the same PDF and extracts pages from the last one down
+while the parent reads from the first one up; they meet in the middle (``frontier``). It never
+shares a PyMuPDF object with the parent. The reader's own helpers are plain
+``python -m chunking.readers.pdfpages`` children (not multiprocessing, so they never re-run the
+caller's ``__main__``: Streamlit, AppTest; safe in a process with threads). The CLI starts its
+helper (``prestart``) before its own imports and the vocabulary load, by a fork where that is
+safe (``can_fork``); the reader adopts it only for the very bytes it reads (same sha256, same
+page count), else it is stopped and the reader goes on alone. This module imports no PyMuPDF.
 
-Protocol (all integers big-endian): parent → helper ``_HEADER`` (byte count, first page the
-helper may take, 0) then the bytes, or ``PATH_MODE`` then ``_PATH`` and the file path; then one
-byte or EOF means "stop". Helper → parent: ``_FRAME`` + payload, first ``_HELLO`` (sha256 of the
-bytes + page count), then one frame per page (UTF-8 text, surrogates passed), then ``_DONE``
-(MuPDF's message log; ``layer`` is its repair flag).
+The frames both sides write: ``chunking.readers.pdfwire``.
 """
 
 from __future__ import annotations
@@ -20,29 +17,19 @@ from __future__ import annotations
 import atexit
 import os
 import select
+import signal
 import struct
 import subprocess
 import sys
 import threading
 import time
-from typing import IO, TypeGuard
 from pathlib import Path
+from typing import IO, Protocol, TypeGuard
 
-MAX_PAGE_BYTES = 1 << 28
-"""Largest page text (UTF-8 bytes) accepted from the helper; anything odd and the parent reads
-the pages itself."""
-MAX_FILE_BYTES = 1 << 30
-"""Largest file a prestarted helper reads: the reader's own limit (``ingest.MAX_BOOK_BYTES``)."""
+from .pdfwire import DONE, FRAME, HEADER, HELLO, HELLO_INDEX, MAX_PAGE_BYTES, PATH, PATH_MODE
+
 STOP_TIMEOUT = 60.0
 """Seconds to wait for the helper's last frame after asking it to stop (it finishes one page)."""
-HEADER = struct.Struct("!QII")
-PATH = struct.Struct("!I")
-FRAME = struct.Struct("!IBQ")
-HELLO = struct.Struct("!32sI")
-PATH_MODE = (1 << 64) - 1
-"""Header byte count meaning "a file path follows": the helper reads the file itself."""
-DONE = 0xFFFFFFFF
-HELLO_INDEX = 0xFFFFFFFE
 
 
 class Helper:
@@ -53,9 +40,7 @@ class Helper:
     woken for every frame made the parent's extraction slower than reading every page alone.
     """
 
-    def __init__(self, source: bytes | str | os.PathLike, first: int = 1) -> None:
-        root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    def __init__(self, source: bytes | str | os.PathLike, first: int = 1, *, fork: bool = False) -> None:
         self.first = first
         self.frontier = sys.maxsize  # pages [frontier, count) are done by the helper
         self.digest: bytes | None = None
@@ -66,17 +51,10 @@ class Helper:
         self.ok = False
         self._buffer = bytearray()
         self._closed = False  # its output ended (DONE, EOF or nonsense)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "chunking.readers.pdf"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-        # NOTE: both are pipes (PIPE above), never None
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self._stdin: IO[bytes] = self.proc.stdin
-        self._stdout: IO[bytes] = self.proc.stdout
+        if fork and isinstance(source, (str, os.PathLike)):
+            self.proc, self._stdin, self._stdout = _forked_helper()
+        else:
+            self.proc, self._stdin, self._stdout = _spawned_helper()
         self._fd = self._stdout.fileno()
         self._writer: threading.Thread | None = None
         if isinstance(source, (bytes, bytearray, memoryview)):
@@ -169,6 +147,101 @@ class Helper:
             self.pages = {}
 
 
+class _Process(Protocol):
+    def poll(self) -> int | None: ...
+    def kill(self) -> None: ...
+    def wait(self) -> int: ...
+
+
+def _spawned_helper() -> tuple[_Process, IO[bytes], IO[bytes]]:
+    """A fresh ``python -m chunking.readers.pdfpages`` (safe from any process: threads, Streamlit)."""
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunking.readers.pdfpages"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None  # both are pipes (PIPE above)
+    return proc, proc.stdin, proc.stdout
+
+
+class _Forked:
+    """A forked helper's pid, with the three ``Popen`` methods ``Helper`` uses."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def _reap(self, flags: int) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, flags)
+            except ChildProcessError:  # reaped elsewhere: it is gone all the same
+                self.returncode = -signal.SIGKILL
+            else:
+                if pid:
+                    self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def poll(self) -> int | None:
+        return self._reap(os.WNOHANG)
+
+    def kill(self) -> None:
+        if self.poll() is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def wait(self) -> int:
+        code = self._reap(0)
+        assert code is not None  # waitpid without WNOHANG returns only once it has ended
+        return code
+
+
+def can_fork() -> bool:
+    """Whether this process may fork a helper: Linux, and no other thread (a thread's locks would
+    be copied held into the child)."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _forked_helper() -> tuple[_Process, IO[bytes], IO[bytes]]:
+    """A forked copy of this process serving ``chunking.readers.pdfpages.serve`` (see ``prestart``).
+
+    The child gets the two pipe ends it needs, /dev/null for its stdout and stderr (MuPDF's
+    warnings; the parent's stdout may be a pipe someone reads to its end), the default signal
+    handlers, and ends with ``os._exit`` (no exit handler, no buffer of the parent's is flushed).
+    """
+    from .pdfpages import serve  # NOTE: PyMuPDF imported here once, for both processes
+
+    to_child, to_helper = os.pipe()
+    from_helper, to_parent = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the helper
+        code = 1
+        try:
+            os.close(to_helper)
+            os.close(from_helper)
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(sig, signal.SIG_DFL)
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (1, 2):
+                if fd not in (to_child, to_parent):
+                    os.dup2(null, fd)
+            serve(to_child, to_parent)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(to_child)
+    os.close(to_parent)
+    return _Forked(pid), os.fdopen(to_helper, "wb"), os.fdopen(from_helper, "rb")
+
+
 _prestarted: Helper | None = None
 
 
@@ -184,12 +257,18 @@ def wants_helper(source: object, workers: int | None) -> TypeGuard[str | os.Path
 def prestart(path: str | os.PathLike) -> None:
     """Start a helper on the PDF at ``path`` now, for the next ``read_pdf`` to adopt (the CLI
     calls it before its imports and the vocabulary load). Never raises; a helper nobody adopts
-    is stopped at exit."""
+    is stopped at exit.
+
+    NOTE: where it may (``can_fork``), this process imports PyMuPDF and forks: the helper is
+    extracting pages as soon as the import is done, and the second interpreter's start and
+    imports (≈ 0.12 s of CPU, while both cores are busy) are never paid. Elsewhere a fresh
+    interpreter is spawned.
+    """
     global _prestarted
     if _prestarted is not None or not sys.executable:
         return
     try:
-        _prestarted = Helper(os.fspath(path))
+        _prestarted = Helper(os.fspath(path), fork=can_fork())
     except (OSError, ValueError):
         _prestarted = None
         return
