@@ -72,22 +72,27 @@ def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
     return _EXTENSIONS.get(Path(path).suffix.lower(), "jsonl") if path else "jsonl"
 
 
+_JSON_LINE = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(value, ensure_ascii=False)`` without building a new encoder per record (what
+``json.dumps`` does for any non-default option)."""
+
+
 def _text_lines(chunks: Sequence[Chunk], fmt: str) -> Iterator[str]:
     """The lines of a text format, one chunk at a time (so files are written as a stream)."""
     if fmt == "jsonl":
         for c in chunks:
-            yield json.dumps(c.to_dict(), ensure_ascii=False) + "\n"
+            yield _JSON_LINE(c.to_dict()) + "\n"
     elif fmt == "langchain":
         for c in chunks:
             meta = c.to_dict()
-            yield json.dumps({"page_content": meta.pop("text"), "metadata": meta}, ensure_ascii=False) + "\n"
+            yield _JSON_LINE({"page_content": meta.pop("text"), "metadata": meta}) + "\n"
     else:
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(CHUNK_FIELDS)
         for c in chunks:
             row = c.to_dict()
-            row["heading_path"] = json.dumps(row["heading_path"], ensure_ascii=False)
+            row["heading_path"] = _JSON_LINE(row["heading_path"])
             writer.writerow([row[f] for f in CHUNK_FIELDS])
             yield buf.getvalue()
             buf.seek(0)

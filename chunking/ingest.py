@@ -24,6 +24,7 @@ from .normalise import normalise
 from .readers import read_raw
 from .readers.raw import clean
 from .structure import detect_structure
+from .structure.typography import layouts_wanted
 
 if TYPE_CHECKING:  # NOTE: corrections are rare; their modules load only when a run has some
     from .structure_file import StructureFile
@@ -131,8 +132,11 @@ def load_book(
     data, label = _read_source(source, name)
     report(0.0, f"reading {label}")
     sha = hashlib.sha256(data).hexdigest()
-    raw = read_raw(data, label, workers=workers)
+    raw = read_raw(data, label, workers=workers, keep_helper=structure != "none")
     try:
+        # NOTE: the PDF reader's helper process, idle once the pages are read, reads the layouts
+        # the structure stage will probe while this process normalises (same bytes, same code).
+        raw.prefetch_layouts(*layouts_wanted(raw.outline, len(raw.pages)))
         report(0.6, "normalising text")
         norm = normalise(raw.pages)
         if text_ready is not None:
@@ -140,8 +144,7 @@ def load_book(
         report(0.8, "finding structure")
         found = detect_structure(raw, norm, structure)
     finally:
-        if raw.pdf is not None:
-            raw.pdf.close()
+        raw.close()
     title, headings, pages, titles_capped, labels_capped = _cap_metadata(
         raw.title or PurePath(label).stem, found.headings, norm.pages
     )

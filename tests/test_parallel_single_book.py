@@ -256,3 +256,66 @@ def test_no_helper_is_forked_while_another_thread_runs():
     finally:
         release.set()
         other.join()
+
+
+def _kept_helper_book(tmp_path):
+    """A book read with a prestarted helper (so it surely read pages) kept for layouts."""
+    from chunking.readers import pdfhelper
+
+    path = tmp_path / "b.pdf"
+    path.write_bytes(_pdf(300))
+    pdfhelper.prestart(path)
+    _collect_some(pdfhelper._prestarted)
+    return read_raw(path.read_bytes(), "b.pdf", workers=2, keep_helper=True)
+
+
+def _collect_some(helper) -> None:
+    import time
+
+    deadline = time.monotonic() + 60
+    while len(helper.pages) < 20 and time.monotonic() < deadline:
+        helper.poll(timeout=0.05)
+
+
+def test_layouts_read_ahead_by_the_helper_equal_the_layouts_read_here(tmp_path):
+    from chunking.readers.layout import PdfLayout
+    from chunking.structure.typography import TOP_BAND
+
+    raw = _kept_helper_book(tmp_path)
+    try:
+        assert raw.helper is not None  # 200 pages: the helper read some, and was kept
+        pages = list(range(0, 300, 7))
+        raw.prefetch_layouts(pages, TOP_BAND)
+        local = PdfLayout(raw.pdf)
+        ahead = raw.layout
+        import time
+
+        deadline = time.monotonic() + 60
+        while len(raw.helper.layouts) < len(pages) and time.monotonic() < deadline:
+            raw.helper.poll(timeout=0.05)
+        assert len(raw.helper.layouts) == len(pages)
+        for index in pages:
+            assert raw.helper.layout_lines(index, TOP_BAND) is not None
+            assert ahead.lines(index, TOP_BAND) == local.lines(index, TOP_BAND), index
+            assert raw.helper.layout_lines(index, None) is None  # only the share asked for
+        helper = raw.helper
+    finally:
+        raw.close()
+    assert helper.proc.poll() is not None  # closing the book stopped the helper
+
+
+def test_a_layout_the_helper_garbled_is_read_here_instead(tmp_path):
+    from chunking.readers.pdfhelper import Helper
+
+    raw = _kept_helper_book(tmp_path)
+    try:
+        helper: Helper = raw.helper
+        helper.request_layouts([3], 0.4)
+        helper.layouts[3] = b"\x00not marshal"
+        assert helper.layout_lines(3, 0.4) is None
+        import marshal
+
+        helper.layouts[3] = marshal.dumps([("text", 1.0, "not a flag")])
+        assert helper.layout_lines(3, 0.4) is None
+    finally:
+        raw.close()

@@ -12,13 +12,15 @@ SUPPORTED_EXTENSIONS = (".pdf", ".epub", ".txt", ".md")
 __all__ = ["OutlineEntry", "RawBook", "RawPage", "SUPPORTED_EXTENSIONS", "read_raw"]
 
 
-def read_raw(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
+def read_raw(data: bytes, name: str, *, workers: int | None = None, keep_helper: bool = False) -> RawBook:
     """Read a book's bytes with the reader its file extension names.
 
     Args:
         data (bytes): the whole file.
         name (str): the file name (only its extension and stem are used).
         workers (int | None): PDF: processes that extract page text (``read_pdf``).
+        keep_helper (bool): PDF: keep the helper process for ``RawBook.prefetch_layouts`` (the
+            caller then ``close``s the book). Defaults to False.
 
     Raises:
         UnreadableInputError: empty file, unsupported extension, or the reader refused the file.
@@ -33,7 +35,7 @@ def read_raw(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
     if not data:
         raise UnreadableInputError(f"{name}: the file is empty (0 bytes)")
     try:
-        book = _read(data, name, suffix, workers)
+        book = _read(data, name, suffix, workers, keep_helper)
     except RecursionError:
         # NOTE: a hostile file can nest (outline, navigation lists) past Python's stack.
         raise UnreadableInputError(f"{name}: the file nests too deeply to read; refused") from None
@@ -44,11 +46,11 @@ def read_raw(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
     return book
 
 
-def _read(data: bytes, name: str, suffix: str, workers: int | None) -> RawBook:
+def _read(data: bytes, name: str, suffix: str, workers: int | None, keep_helper: bool) -> RawBook:
     if suffix == ".pdf":
         from .pdf import read_pdf
 
-        return read_pdf(data, name, workers=workers)
+        return read_pdf(data, name, workers=workers, keep_helper=keep_helper)
     if suffix == ".epub":
         from .epub import read_epub
 

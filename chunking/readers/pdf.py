@@ -40,7 +40,7 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
-def read_pdf(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
+def read_pdf(data: bytes, name: str, *, workers: int | None = None, keep_helper: bool = False) -> RawBook:
     """Read a PDF's pages, labels, outline and title.
 
     Args:
@@ -49,6 +49,9 @@ def read_pdf(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
         workers (int | None): processes that extract page text (``chunking.cores``): None: two
             for ``PARALLEL_MIN_PAGES`` pages and more on a machine with two cores; 1: this
             process only. The pages do not depend on it.
+        keep_helper (bool): keep the helper process (if one read pages) running in
+            ``RawBook.helper`` to read page layouts ahead (``RawBook.prefetch_layouts``); the
+            caller must ``close`` the book. Defaults to False.
 
     Returns:
         RawBook: format ``"pdf"``; ``pdf`` holds the open document so structure detection can
@@ -78,9 +81,23 @@ def read_pdf(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
     if doc.page_count == 0:
         raise UnreadableInputError(f"{name}: the PDF has no pages")
     try:
-        pages, messages, repaired = _read_pages(
-            doc, data, resolve_workers(workers, doc.page_count, PARALLEL_MIN_PAGES)
+        pages, messages, repaired, kept = _read_pages(
+            doc, data, resolve_workers(workers, doc.page_count, PARALLEL_MIN_PAGES), keep_helper
         )
+    except Exception as exc:
+        raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
+    try:
+        return _finish_book(doc, name, pages, messages, repaired, kept)
+    except BaseException:
+        if kept is not None:
+            kept.close()
+        raise
+
+
+def _finish_book(
+    doc: pymupdf.Document, name: str, pages: list[RawPage], messages: str, repaired: bool, kept: Helper | None
+) -> RawBook:
+    try:
         outline = _read_outline(doc)
     except Exception as exc:
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
@@ -97,7 +114,13 @@ def read_pdf(data: bytes, name: str, *, workers: int | None = None) -> RawBook:
             "their text is missing"
         )
     return RawBook(
-        format="pdf", title=_title(doc, name), pages=pages, outline=outline, warnings=warnings, pdf=doc
+        format="pdf",
+        title=_title(doc, name),
+        pages=pages,
+        outline=outline,
+        warnings=warnings,
+        pdf=doc,
+        helper=kept,
     )
 
 
@@ -141,15 +164,18 @@ def _labels(doc: pymupdf.Document) -> list[str]:
     return [pymupdf.utils.get_label_pno(i, rules) or "" for i in range(doc.page_count)]
 
 
-def _read_pages(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[RawPage], str, bool]:
-    """Every page (``_read_texts``), with MuPDF's messages and repair flag from a helper."""
+def _read_pages(
+    doc: pymupdf.Document, data: bytes, workers: int, keep: bool
+) -> tuple[list[RawPage], str, bool, Helper | None]:
+    """Every page (``_read_texts``), with MuPDF's messages and repair flag from a helper, and
+    the helper itself when ``keep`` (and it read pages)."""
     labels = _labels(doc)
-    texts, messages, repaired = _read_texts(doc, data, workers)
+    texts, messages, repaired, kept = _read_texts(doc, data, workers, keep)
     pages = [
         RawPage(number=index + 1, label=labels[index], text=text, has_text_layer=has_layer)
         for index, (text, has_layer) in enumerate(texts)
     ]
-    return pages, messages, repaired
+    return pages, messages, repaired, kept
 
 
 def _read_outline(doc: pymupdf.Document) -> list[OutlineEntry]:
@@ -199,7 +225,9 @@ pages (interpreter + PyMuPDF import + open), at any load; below ~150 pages it wo
 little for a second core's worth of start-up."""
 
 
-def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[tuple[str, bool]], str, bool]:
+def _read_texts(
+    doc: pymupdf.Document, data: bytes, workers: int, keep: bool = False
+) -> tuple[list[tuple[str, bool]], str, bool, Helper | None]:
     """Every page's (text, has text layer), MuPDF's messages from a helper, its repair flag.
 
     With ``workers`` ≥ 2, a helper process reads from the last page down while this one reads
@@ -237,14 +265,17 @@ def _read_texts(doc: pymupdf.Document, data: bytes, workers: int) -> tuple[list[
         if helper is not None:
             helper.finish(needed=False)
         raise
-    messages, repaired = "", False
+    messages, repaired, kept = "", False, None
     if helper is not None:
         useful = index < count and helper.serves(digest, count)
-        helper.finish(needed=useful)
+        helper.finish(needed=useful, keep=keep)
         if useful and helper.ok:  # its log and repair flag speak for the pages it read
             texts.update((i, v) for i, v in helper.pages.items() if i >= index)
             messages, repaired = helper.messages, helper.repaired
+            kept = helper if keep else None
+        elif keep:
+            helper.close()
     for i in range(count):
         if i not in texts:
             texts[i] = page_content(doc[i])
-    return [texts[i] for i in range(count)], messages, repaired
+    return [texts[i] for i in range(count)], messages, repaired, kept

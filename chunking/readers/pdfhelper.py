@@ -15,6 +15,7 @@ The frames both sides write: ``chunking.readers.pdfwire``.
 from __future__ import annotations
 
 import atexit
+import marshal
 import os
 import select
 import signal
@@ -23,10 +24,24 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import IO, Protocol, TypeGuard
 
-from .pdfwire import DONE, FRAME, HEADER, HELLO, HELLO_INDEX, MAX_PAGE_BYTES, PATH, PATH_MODE
+from .pdfwire import (
+    DONE,
+    FRAME,
+    HEADER,
+    HELLO,
+    HELLO_INDEX,
+    LAYOUT_LAYER,
+    LAYOUT_REQUEST,
+    MAX_LAYOUT_PAGES,
+    MAX_PAGE_BYTES,
+    PAGE,
+    PATH,
+    PATH_MODE,
+)
 
 STOP_TIMEOUT = 60.0
 """Seconds to wait for the helper's last frame after asking it to stop (it finishes one page)."""
@@ -48,9 +63,12 @@ class Helper:
         self.pages: dict[int, tuple[str, bool]] = {}
         self.repaired = False
         self.messages = ""
-        self.ok = False
+        self.ok = False  # it sent DONE: its pages are complete
+        self.layouts: dict[int, bytes] = {}  # page index -> marshalled layout lines (after DONE)
+        self.layout_share: float | None = None  # the top share of the layouts asked for
         self._buffer = bytearray()
-        self._closed = False  # its output ended (DONE, EOF or nonsense)
+        self._closed = False  # its output ended (EOF or nonsense)
+        self._running = True
         if fork and isinstance(source, (str, os.PathLike)):
             self.proc, self._stdin, self._stdout = _forked_helper()
         else:
@@ -111,8 +129,9 @@ class Helper:
             self.frontier = self.count
         elif index == DONE:
             self.repaired, self.messages, self.ok = bool(layer), payload.decode("utf-8", "replace"), True
-            self._closed = True
-        elif self.digest is not None and self.first <= index < self.frontier:
+        elif self.ok and layer == LAYOUT_LAYER and 0 <= index < self.count:
+            self.layouts[index] = payload
+        elif not self.ok and self.digest is not None and self.first <= index < self.frontier:
             self.pages[index] = (payload.decode("utf-8", "surrogatepass"), bool(layer))
             self.frontier = index
         else:
@@ -122,17 +141,67 @@ class Helper:
         """True once the helper said it reads these bytes (sha256 ``digest``, ``count`` pages)."""
         return self.digest == digest and self.count == count
 
-    def finish(self, needed: bool) -> None:
-        """Stop the helper; wait for its last frame when its pages are ``needed``."""
+    def finish(self, needed: bool, keep: bool = False) -> None:
+        """Stop the helper's page extraction; wait for its last page when its pages are
+        ``needed``. With ``keep`` (and its pages complete) it stays running to serve one layout
+        request (``request_layouts``) until ``close``."""
+        if not self._running:
+            return
         if needed:
             try:
                 self._stdin.write(b"s")
-                self._stdin.close()
+                if not keep:
+                    self._stdin.close()
+                else:
+                    self._stdin.flush()
             except (OSError, ValueError):
                 pass
             deadline = time.monotonic() + STOP_TIMEOUT
-            while not self._closed and time.monotonic() < deadline:
+            while not self.ok and not self._closed and time.monotonic() < deadline:
                 self.poll(timeout=max(0.0, deadline - time.monotonic()))
+        if needed and keep and self.ok:
+            _kept.add(self)
+            return
+        self.close(keep_pages=needed)
+
+    def request_layouts(self, pages: list[int], share: float | None) -> None:
+        """Ask a kept helper for ``PdfLayout.lines(index, share)`` of ``pages``, in that order."""
+        if not self._running or self.layout_share is not None or not pages:
+            return
+        self.layout_share = share or 0.0
+        pages = pages[:MAX_LAYOUT_PAGES]
+        request = LAYOUT_REQUEST.pack(self.layout_share, len(pages)) + b"".join(PAGE.pack(i) for i in pages)
+        try:
+            self._stdin.write(request)
+            self._stdin.flush()
+        except (OSError, ValueError):
+            self.layout_share = None
+
+    def layout_lines(self, index: int, share: float | None) -> list[tuple[str, float, bool, float]] | None:
+        """The layout lines the helper sent for page ``index`` at ``share``, else None (not asked,
+        not arrived yet, or not readable: the caller reads the page itself)."""
+        if self.layout_share is None or (share or 0.0) != self.layout_share:
+            return None
+        if self._running and index not in self.layouts:
+            self.poll()
+        payload = self.layouts.get(index)
+        if payload is None:
+            return None
+        try:
+            lines = marshal.loads(payload)
+        except (ValueError, EOFError, TypeError):
+            return None
+        ok = isinstance(lines, list) and all(
+            isinstance(t, tuple) and len(t) == 4 and isinstance(t[0], str) for t in lines
+        )
+        return lines if ok else None
+
+    def close(self, keep_pages: bool = False) -> None:
+        """Stop the process and close the pipes (``keep_pages``: the pages it delivered stay)."""
+        if not self._running:
+            return
+        self._running = False
+        _kept.discard(self)
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
@@ -143,7 +212,7 @@ class Helper:
                 stream.close()
             except (OSError, ValueError):
                 pass
-        if not (needed and self.ok):
+        if not (keep_pages and self.ok):
             self.pages = {}
 
 
@@ -243,6 +312,14 @@ def _forked_helper() -> tuple[_Process, IO[bytes], IO[bytes]]:
 
 
 _prestarted: Helper | None = None
+_kept: weakref.WeakSet[Helper] = weakref.WeakSet()
+"""Helpers kept running to serve layouts (``Helper.finish(keep=True)``): stopped at exit."""
+
+
+@atexit.register
+def _close_kept() -> None:
+    for helper in list(_kept):
+        helper.close()
 
 
 def wants_helper(source: object, workers: int | None) -> TypeGuard[str | os.PathLike]:

@@ -8,14 +8,30 @@ process or in a helper (``serve``: ``python -m chunking.readers.pdfpages``, or a
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import re
 import select
 import sys
+from collections.abc import Callable
 
 import pymupdf
 
-from .pdfwire import DONE, FRAME, HEADER, HELLO, HELLO_INDEX, MAX_FILE_BYTES, PATH, PATH_MODE
+from .layout import PdfLayout
+from .pdfwire import (
+    DONE,
+    FRAME,
+    HEADER,
+    HELLO,
+    HELLO_INDEX,
+    LAYOUT_LAYER,
+    LAYOUT_REQUEST,
+    MAX_FILE_BYTES,
+    MAX_LAYOUT_PAGES,
+    PAGE,
+    PATH,
+    PATH_MODE,
+)
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 """Code points MuPDF may emit that no valid text holds (an orphaned surrogate in a font's map)."""
@@ -116,7 +132,32 @@ def serve(stdin: int, out: int) -> None:
         pass
     log = pymupdf.TOOLS.mupdf_warnings(reset=True).encode("utf-8", "replace")
     sink.send(FRAME.pack(DONE, bool(doc.is_repaired), len(log)) + log)
+    sink.flush()  # the parent waits for DONE: it must be written before this waits in turn
+    try:
+        read(1)  # the parent's stop byte (sent whether or not the loop above saw it)
+        _serve_layouts(doc, stdin, sink, read)
+    except EOFError:
+        pass  # the parent wants nothing more
     sink.close()
+
+
+def _serve_layouts(doc: pymupdf.Document, stdin: int, sink: _Sink, read: Callable[[int], bytes]) -> None:
+    """Answer one layout request (``pdfwire``): each page's ``PdfLayout.lines``, in order, until
+    the parent closes its end (it then needs no more)."""
+    share, n = LAYOUT_REQUEST.unpack(read(LAYOUT_REQUEST.size))
+    if n > MAX_LAYOUT_PAGES:
+        return
+    pages = [PAGE.unpack(read(PAGE.size))[0] for _ in range(n)]
+    layout = PdfLayout(doc)
+    for index in pages:
+        if select.select([stdin], [], [], 0)[0] or not 0 <= index < doc.page_count:
+            return
+        try:
+            lines = layout.lines(index, share or None)
+        except Exception:  # noqa: BLE001 - the parent reads that page's layout itself
+            continue
+        payload = marshal.dumps([(ln.text, ln.size, ln.bold, ln.x0) for ln in lines])
+        sink.send(FRAME.pack(index, LAYOUT_LAYER, len(payload)) + payload)
 
 
 class _Sink:
@@ -144,6 +185,12 @@ class _Sink:
             except BlockingIOError:
                 return
             del self.pending[:written]
+
+    def flush(self) -> None:
+        """Write everything still kept, waiting for the parent to read (it is reading)."""
+        os.set_blocking(self.fd, True)
+        self._drain()
+        os.set_blocking(self.fd, False)
 
     def close(self) -> None:
         """Write everything still kept (blocking now: the parent reads until the last frame)."""

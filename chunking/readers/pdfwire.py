@@ -5,6 +5,11 @@ take, 0) then the bytes, or ``PATH_MODE`` then ``PATH`` and the file path; then 
 means "stop". Helper → parent: ``FRAME`` + payload, first the ``HELLO_INDEX`` frame (``HELLO``:
 sha256 of the bytes + page count), then one frame per page (UTF-8 text, surrogates passed),
 then the ``DONE`` frame (MuPDF's message log; ``layer`` is its repair flag).
+
+Then, if the parent kept the helper (``Helper.finish(keep=True)``): parent → helper one
+``LAYOUT_REQUEST`` (the share of the page height from the top, and how many ``PAGE`` indices
+follow) and the indices; helper → parent one ``LAYOUT_LAYER`` frame per page, in that order
+(``PdfLayout.lines`` as ``marshal`` of ``(text, size, bold, x0)`` tuples), until EOF on its input.
 """
 
 from __future__ import annotations
@@ -24,3 +29,9 @@ PATH_MODE = (1 << 64) - 1
 """Header byte count meaning "a file path follows": the helper reads the file itself."""
 DONE = 0xFFFFFFFF
 HELLO_INDEX = 0xFFFFFFFE
+LAYOUT_REQUEST = struct.Struct("!dI")
+PAGE = struct.Struct("!I")
+LAYOUT_LAYER = 2
+"""``FRAME`` layer of a page's layout lines (after ``DONE``; text frames use 0 and 1)."""
+MAX_LAYOUT_PAGES = 1 << 16
+"""Most pages one layout request may name (the helper ignores a larger request)."""
