@@ -11,6 +11,7 @@ go to stderr (``chunking: warning: …``, at most ``MAX_WARNINGS_PRINTED``) and 
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -151,6 +152,9 @@ def _batch(
     dataset: str | None = None,
 ) -> int:
     """Hand a folder to the batch runner (imported only here: single books never need it)."""
+    # NOTE: the CLI runs without the cyclic collector (``cli.console``); a batch worker runs
+    # thousands of books, so its cycles must be collected (workers inherit this setting).
+    gc.enable()
     if out is None or not out.strip():
         raise UsageError("batch mode (BOOK is a folder) needs -o OUTDIR")
     if Path(out).exists() and not Path(out).is_dir():
