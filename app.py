@@ -1,15 +1,15 @@
 """Book Chunk Inspector — the entry point: declares the pages and runs the chosen one.
 
 Run with ``make app`` (or ``streamlit run app.py``). The home page is "Book"
-(``inspector.home.book_page``: pick a book, read its summary); the other pages stay in
+(``inspector.views.home.book_page``: pick a book, read its summary); the other pages stay in
 ``pages/*.py`` (so ``AppTest.switch_page("pages/x.py")`` keeps working) and are registered
 here with ``st.navigation``. Every page shares the sidebar policy and the cached book from
-``inspector.state``.
+``inspector.data.state``.
 """
 
 import streamlit as st
 
-from inspector.home import book_page
+from inspector.views.home import book_page
 
 st.set_page_config(page_title="Book Chunk Inspector", page_icon="📚", layout="wide")
 PAGES = [

@@ -17,7 +17,7 @@ sample book ``--book`` (default: the largest) and the 400-chapter book of
   ``python -m chunking compare BOOK`` (the same three policies) run in the same run; once after
   Boundaries, and once for a new visitor (a fresh browser context) straight from the Book page,
   the first page with a figure (Streamlit's 4.7 MB plotly.js bundle is fetched, compiled and
-  started by the Book page's warm-up chart, ``inspector.chart_warmup``, or else by Compare).
+  started by the Book page's warm-up chart, ``inspector.views.chart_warmup``, or else by Compare).
 
 Expected values come from the library (``load_book`` + ``tokenize`` + ``chunk_book``), so a
 wait ends only on the right value, never on "something changed". Timing is polled in the browser

@@ -49,10 +49,13 @@ SYNTHETIC_PAGES = (120, 250, 400)
 """Synthetic books added by default (different lengths, so the work is uneven like a library's)."""
 MIN_BOOKS = 20
 """The issue's batch size: the bench refuses to measure fewer books."""
-TARGET_SCALING = 1.8
-"""2 workers must give at least this throughput of 1 worker."""
-TARGET_RAY_OVERHEAD = 1.5
-"""The Ray engine may take at most this times the local batch's wall time (same books, 2 CPUs)."""
+TARGET_SCALING = 1.85
+"""Issue 23: 2 workers must give at least this throughput of 1 worker."""
+TARGET_RAY_OVERHEAD = 1.6
+"""Issue 23: a Ray started for the run may take at most this times the local batch's wall time
+(same books, 2 CPUs)."""
+TARGET_RAY_RUNNING = 1.3
+"""Issue 23: the same on a Ray kept running."""
 POLL_S = 0.05
 """How often the memory sampler reads /proc (VmHWM is a peak: a late read still sees it)."""
 RUN_TIMEOUT_S = 3600
@@ -359,7 +362,7 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
     f1, f2 = cpu["local-1"] - work_cpu, cpu["local-2"] - work_cpu
     scale_w = max(0.0, (TARGET_SCALING * f2 - 2 * f1) / (2 - TARGET_SCALING))
     ray_w = max(0.0, ray_fixed_cpu / (TARGET_RAY_OVERHEAD - 1) - f2)
-    running_w = max(0.0, running_fixed_cpu / (TARGET_RAY_OVERHEAD - 1) - f2)
+    running_w = max(0.0, running_fixed_cpu / (TARGET_RAY_RUNNING - 1) - f2)
     mean_cpu = work_cpu / len(book_cpu)
     mem = best["local-2"]["peaks"].get("local worker", [])
     mem1 = max(m for ms in best["local-1"]["peaks"].values() for m in ms)
@@ -395,7 +398,7 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         f"{ok(overhead <= TARGET_RAY_OVERHEAD)} |",
         f"| `--engine ray` on a running Ray, 2 workers | {tk:.1f} | {_all(results['ray-2-running'])} | "
         f"{cpu['ray-2-running']:.1f} | {cores('ray-2-running')} | **{tk / t2:.2f}× local-2** | ≤ "
-        f"{TARGET_RAY_OVERHEAD}× {ok(tk / t2 <= TARGET_RAY_OVERHEAD)} |",
+        f"{TARGET_RAY_RUNNING}× {ok(tk / t2 <= TARGET_RAY_RUNNING)} |",
         f"| per book in one warm worker (sum) | {sum(per_book.values()):.1f} | | {work_cpu:.1f} | | | |",
         "",
         '"cores it got" is CPU time over wall time. The kernel here groups processes by session',
@@ -415,7 +418,7 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         f"| `--engine ray`, 2 workers | {est_ray:.1f} | **{est_ray / est2:.2f}× local-2** | ≤ "
         f"{TARGET_RAY_OVERHEAD}× {ok(est_ray / est2 <= TARGET_RAY_OVERHEAD)} |",
         f"| `--engine ray` on a running Ray, 2 workers | {est_running:.1f} | **{est_running / est2:.2f}× "
-        f"local-2** | ≤ {TARGET_RAY_OVERHEAD}× {ok(est_running / est2 <= TARGET_RAY_OVERHEAD)} |",
+        f"local-2** | ≤ {TARGET_RAY_RUNNING}× {ok(est_running / est2 <= TARGET_RAY_RUNNING)} |",
         "",
         f"- the books' own CPU time: {work_cpu:.1f} s; local-1's fixed CPU (start-up, imports, vocabulary,"
         f" resume check): {cpu['local-1'] - work_cpu:.1f} s; local-2's: {cpu['local-2'] - work_cpu:.1f} s"
@@ -430,8 +433,7 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         " Ray run: "
         + _kinds(best["ray-2"])
         + " (`ray worker` = the two chunking actors: the books plus each worker's own start-up; `python` ="
-        " the driver: a Ray started for the run has no dashboard head, autoscaler or log monitor;"
-        " `ray::DashboardAgent` and `ray::RuntimeEnvAgent` are the raylet's own agents)",
+        " the driver; the rest are Ray's own daemons: `ray.init`'s defaults, no private part of Ray touched)",
         f"- on a Ray kept running (`ray start --head --num-cpus 2`, started once before the rounds; its"
         f" processes' CPU during each run counted): {running_fixed_cpu:.1f} s on top of the local batch;"
         " CPU by process in the fastest such run: " + _kinds(best["ray-2-running"]),
@@ -439,7 +441,7 @@ def report(results: dict[str, list[dict]], n_books: int, rounds: int, same: bool
         f" (evenly split), 2 workers reach {TARGET_SCALING}× from W ≥ {scale_w:.1f} s and Ray stays within"
         f" {TARGET_RAY_OVERHEAD}× from W ≥ {ray_w:.1f} s, about {scale_w / mean_cpu:.0f} and"
         f" {ray_w / mean_cpu:.0f} books of this mix ({mean_cpu:.2f} s CPU each); on a running Ray from"
-        f" W ≥ {running_w:.1f} s ({running_w / mean_cpu:.0f} books);"
+        f" W ≥ {running_w:.1f} s ({running_w / mean_cpu:.0f} books, within {TARGET_RAY_RUNNING}×);"
         f" these books hold {work_cpu:.1f} s",
         "- the estimate assumes CPU-bound work (books are read from the page cache) and no slowdown from",
         "  two workers sharing memory bandwidth and caches",

@@ -8,7 +8,14 @@ Three sets of books with verified chapter starts:
 * books outside the corpus: ground truth in ``bench/extra-books/*.json``, books fetched by
   ``bench/extra-books/fetch.sh`` (same format, same rules);
 * the sample books: ``sample_books/reference/*.json`` plus the front matter those references leave
-  out (``bench/sample-books-supplement.json``), merged into a temporary copy, never edited.
+  out (``bench/sample-books-supplement.json``), merged into a temporary copy, never edited;
+* the validation books: ground truth in ``bench/validation-books/*.json`` (each names its
+  ``family``), books fetched by ``bench/fetch_books.py`` from the packages the JSONs name.
+
+**Tuning and validation** (issue 22): every book has a producer family (``family_of``). The
+families of the books the structure work was tuned on (sample, corpus, extra: ``bench/families.json``)
+are the tuning families; a validation book of a tuning family is scored with the tuning set
+(``split_of``), so no family is ever in both.
 
 ``../shared`` is resolved beside the repo root (the checkout's parent folder), as in CI, where a
 fresh clone sits next to a copy of ``shared/``. The scoring rules live in one place,
@@ -25,6 +32,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from chunking.user_cache import cache_root
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SHARED = ROOT.parent / "shared"
@@ -34,8 +43,11 @@ EXTRA_GT = HERE / "extra-books"
 SAMPLES = ROOT / "sample_books"
 SAMPLE_GT = SAMPLES / "reference"
 SUPPLEMENT = HERE / "sample-books-supplement.json"
-CACHE = Path(os.environ.get("BOOK_CHUNK_CACHE", Path.home() / ".cache" / "book-chunk-inspector"))
-"""Books are fetched under here (``corpus/``, ``extra-books/``); ``$BOOK_CHUNK_CACHE`` overrides it."""
+VALIDATION_GT = HERE / "validation-books"
+FAMILIES = HERE / "families.json"
+CACHE = Path(os.environ.get("BOOK_CHUNK_CACHE") or cache_root())
+"""Books are fetched under here (``corpus/``, ``extra-books/``): the package's cache root
+(``chunking.user_cache``); ``$BOOK_CHUNK_CACHE`` overrides it."""
 CHECKSUM_CHANGED = "does not match the sha256"
 """What a fetch script prints when a Debian package changed under a ground truth (not a failure of ours)."""
 
@@ -73,6 +85,37 @@ def fetch_corpus(dest: Path | None = None) -> Path:
 def fetch_extra(dest: Path | None = None) -> Path:
     """The books outside the corpus, fetched (idempotently) into ``dest`` or the cache."""
     return fetch(EXTRA_GT / "fetch.sh", dest or CACHE / "extra-books")
+
+
+def fetch_validation(dest: Path | None = None) -> Path:
+    """The validation books, fetched (idempotently) into ``dest`` or the cache."""
+    dest = dest or CACHE / "validation-books"
+    dest.mkdir(parents=True, exist_ok=True)
+    script = HERE / "fetch_books.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), str(VALIDATION_GT), str(dest)], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        tail = proc.stderr.strip()[-600:]
+        if CHECKSUM_CHANGED in proc.stderr:
+            raise ChecksumChanged(tail)
+        raise FetchFailed(f"{script} exited {proc.returncode}: {tail}")
+    return dest
+
+
+def tuning_families() -> dict[str, str]:
+    """Book stem → family, for every book the structure work was tuned on."""
+    return json.loads(FAMILIES.read_text(encoding="utf-8"))["books"]
+
+
+def family_of(stem: str, gt: dict) -> str:
+    """A book's producer family: its JSON's ``family``, else ``bench/families.json``'s."""
+    return gt.get("family") or tuning_families().get(stem, "unknown")
+
+
+def split_of(family: str) -> str:
+    """``tuning`` for a family any tuning book belongs to, else ``validation``."""
+    return "tuning" if family in set(tuning_families().values()) else "validation"
 
 
 def load_scorer() -> ModuleType:

@@ -1,13 +1,14 @@
-"""Issue 15's single-book target: the CLI end to end against the bare floor, as ratios in one run.
+"""The single-book targets (issues 15, 23): the CLI end to end against the bare floor, as ratios in one run.
 
 The floor is a process that imports only PyMuPDF and tiktoken, runs ``page.get_text()`` over all
 pages and ``encode_ordinary`` on the joined text (``FLOOR``): the least any tool that extracts
 and tokenizes a PDF must do. Against it, in the same run and interleaved (floor, default,
 ``--workers 1``, floor, …, so a shared machine's load falls on all alike):
 
-* ``python -m chunking chunk BOOK -o out.jsonl`` with the default workers (target ≤ 0.9×);
+* ``python -m chunking chunk BOOK -o out.jsonl`` with the default workers (target ≤ 1.0×);
 * the same with ``--workers 1`` (target ≤ 1.25×);
-* the outputs (chunks and manifest) of the two are compared byte for byte.
+* the outputs (chunks and manifest) of the two are compared byte for byte;
+* peak RSS of each process (``ru_maxrss``): the default CLI's ÷ the floor's (target ≤ 1.15×).
 
 Each ratio is the minimum over ``--pairs`` (≥ 5) pairs of consecutive runs (wall time), so a
 pair spoiled by another process's burst does not count; the medians are printed beside it.
@@ -35,8 +36,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "RESULTS.md"
 MARK_START, MARK_END = "<!-- bench:floor -->", "<!-- /bench:floor -->"
-TARGETS = {"default": 0.9, "workers1": 1.25}
-"""Issue 15: CLI ÷ floor, default workers and ``--workers 1``."""
+TARGETS = {"default": 1.0, "workers1": 1.25}
+"""Issue 23: CLI ÷ floor, default workers and ``--workers 1``."""
+TARGET_RSS = 1.15
+"""Issue 23: the default CLI's peak RSS ÷ the floor process's."""
 
 FLOOR = """
 import sys
@@ -49,9 +52,9 @@ enc.encode_ordinary(text)
 """The floor process: PyMuPDF and tiktoken only, extraction and encoding only."""
 
 
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds (user + system, its waited-for children included) of one process,
-    which must exit 0."""
+def timed(cmd: list[str]) -> tuple[float, float, float]:
+    """Wall and CPU seconds (user + system, its waited-for children included) and peak RSS (MiB)
+    of one process, which must exit 0."""
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, env=child_env())
@@ -63,7 +66,7 @@ def timed(cmd: list[str]) -> tuple[float, float]:
             raise RuntimeError(
                 f"exit {proc.returncode}: {' '.join(cmd)}\n{err.read().decode(errors='replace')}"
             )
-    return elapsed, usage.ru_utime + usage.ru_stime
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def bench_book(book: Path, pairs: int, work: Path) -> dict:
@@ -81,11 +84,13 @@ def bench_book(book: Path, pairs: int, work: Path) -> dict:
         timed(cmd)
     times: dict[str, list[float]] = {k: [] for k in cmds}
     cpu: dict[str, list[float]] = {k: [] for k in cmds}
+    rss: dict[str, list[float]] = {k: [] for k in cmds}
     for _ in range(pairs):
         for name, cmd in cmds.items():
-            wall, used = timed(cmd)
+            wall, used, peak = timed(cmd)
             times[name].append(wall)
             cpu[name].append(used)
+            rss[name].append(peak)
     identical = all(
         outs["default"].with_suffix(suffix).read_bytes() == outs["workers1"].with_suffix(suffix).read_bytes()
         for suffix in (".jsonl", ".manifest.json")
@@ -102,6 +107,7 @@ def bench_book(book: Path, pairs: int, work: Path) -> dict:
         "cpu": cpu,
         "ratios": ratios,
         "cpu_ratios": cpu_ratios,
+        "rss": {k: max(v) for k, v in rss.items()},
         "identical": identical,
     }
 
@@ -112,22 +118,27 @@ def table(results: list[dict], pairs: int) -> str:
         "",
         f"Wall time, {pairs} interleaved rounds (floor, default, `--workers 1`); ratio = minimum over"
         " the rounds of CLI ÷ floor of the same round; medians beside it. Floor: a process importing only"
-        " PyMuPDF + tiktoken, `get_text()` over all pages, `encode_ordinary` of the joined text.",
+        " PyMuPDF + tiktoken, `get_text()` over all pages, `encode_ordinary` of the joined text."
+        f" Peak RSS: the maximum over the rounds (`ru_maxrss`); load average at the end {os.getloadavg()[0]:.1f}.",
         "",
         "| book | floor s (median) | default s | `--workers 1` s | default ÷ floor | `--workers 1` ÷ floor"
-        " | CPU s: floor / default / `--workers 1` (median) | CPU ÷ floor: default / `--workers 1` | outputs identical |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        " | CPU s: floor / default / `--workers 1` (median) | CPU ÷ floor: default / `--workers 1`"
+        " | peak RSS MiB: floor / default / `--workers 1` | RSS ÷ floor (default) | outputs identical |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in results:
         med = {k: statistics.median(v) for k, v in r["times"].items()}
         cmed = {k: statistics.median(v) for k, v in r["cpu"].items()}
         ok = {m: "✓" if r["ratios"][m] <= TARGETS[m] else "✗" for m in TARGETS}
+        rss_ratio = r["rss"]["default"] / r["rss"]["floor"]
         lines.append(
             f"| {r['book'].name} | {med['floor']:.2f} | {med['default']:.2f} | {med['workers1']:.2f} | "
             f"{r['ratios']['default']:.2f}× {ok['default']} (≤ {TARGETS['default']}) | "
             f"{r['ratios']['workers1']:.2f}× {ok['workers1']} (≤ {TARGETS['workers1']}) | "
             f"{cmed['floor']:.2f} / {cmed['default']:.2f} / {cmed['workers1']:.2f} | "
             f"{r['cpu_ratios']['default']:.2f}× / {r['cpu_ratios']['workers1']:.2f}× | "
+            f"{r['rss']['floor']:.0f} / {r['rss']['default']:.0f} / {r['rss']['workers1']:.0f} | "
+            f"{rss_ratio:.2f}× {'✓' if rss_ratio <= TARGET_RSS else '✗'} (≤ {TARGET_RSS}) | "
             f"{'yes' if r['identical'] else '**NO**'} |"
         )
     return "\n".join(lines) + "\n"

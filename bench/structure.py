@@ -2,11 +2,15 @@
 
 ``python bench/structure.py [--section now|before] [--corpus DIR] [--extra DIR] [--runs N]``
 
-* fetches the development corpus with ``../shared/corpus/fetch.sh`` and the books outside it with
-  ``bench/extra-books/fetch.sh`` into a cache outside the repo (``bench/corpus.py``; ``--corpus``,
-  ``--extra`` or ``$BOOK_CHUNK_CACHE`` choose other folders), and scores the sample books, the corpus
-  and the extra books with ``../shared/corpus/score.py``, which runs ``python -m chunking outline``
-  of this checkout once per book;
+* fetches the development corpus with ``../shared/corpus/fetch.sh``, the books outside it with
+  ``bench/extra-books/fetch.sh`` and the validation books with ``bench/fetch_books.py`` into a
+  cache outside the repo (``bench/corpus.py``; ``--corpus``, ``--extra``, ``--validation`` or
+  ``$BOOK_CHUNK_CACHE`` choose other folders), and scores every book with
+  ``../shared/corpus/score.py`` twice: ``python -m chunking outline`` of this checkout (the engine)
+  and ``bench/outline_baseline.py`` (the outline's plain reading, issue 22);
+* reports two tables, the **tuning set** and the **validation set** (families never tuned on:
+  ``bench/corpus.py``'s ``split_of``), each with the outline baseline beside the engine and the
+  books where the engine is below it;
 * per book: precision, recall, F1, the misses and false starts, and what was found (parts,
   chapter-level units, the levels chapters sit at); per set: the mean and the worst F1; for a book
   whose ground truth has ``expect`` (parts, chapter level) the bench says whether it holds;
@@ -47,7 +51,7 @@ LINE = re.compile(
     r"^(?P<file>\S+): F1 (?P<f1>[\d.]+) \(precision (?P<p>[\d.]+), recall (?P<r>[\d.]+)\)"
     r"(?:\s+(?P<notes>.*))?$"
 )
-TITLE = """# Structure bench (issue 10)
+TITLE = """# Structure bench (issues 10, 22)
 
 Chapter-level F1 of `python -m chunking outline` on books with verified chapter starts, scored by
 `../shared/corpus/score.py` (its rules: PDF by start page, EPUB by title; front and back matter count
@@ -69,12 +73,20 @@ def commit() -> str:
     return (sha + ("+dirty" if git("status", "--porcelain", "--untracked-files=no") else "")) if sha else "?"
 
 
-def score_set(books: Path, gt_dir: Path, work: Path) -> list[dict]:
-    """Run score.py on one set; return one row per book (scores, notes, headings found)."""
-    outlines = work / "outlines"
+def score_set(books: Path, gt_dir: Path, work: Path, baseline: bool = False) -> list[dict]:
+    """Run score.py on one set; return one row per book (scores, notes, headings found).
+
+    With ``baseline`` the command scored is the outline's plain reading (``outline_baseline.py``)
+    instead of ``python -m chunking outline``."""
+    outlines = work / ("baseline" if baseline else "outlines")
     outlines.mkdir(parents=True, exist_ok=True)
     out = f"{outlines}/$(basename {{book}}).jsonl"
-    cmd = f'{sys.executable} -m chunking outline {{book}} > "{out}" && cat "{out}"'
+    program = (
+        f"{sys.executable} {HERE / 'outline_baseline.py'}"
+        if baseline
+        else f"{sys.executable} -m chunking outline"
+    )
+    cmd = f'{program} {{book}} > "{out}" && cat "{out}"'
     proc = subprocess.run(
         [sys.executable, str(corpus.SCORE_PY), "--books", str(books), "--gt", str(gt_dir), "--cmd", cmd],
         cwd=ROOT,
@@ -143,26 +155,40 @@ def _expect(row: dict) -> str:
 
 
 def table(rows: list[dict], heading: str) -> str:
-    """One set as Markdown: per book P/R/F1, what was found, misses and false starts; mean and worst."""
+    """One split as Markdown: per book its set and family, P/R/F1 of the engine, the F1 of the
+    outline's plain reading (``–`` when the book has no outline or nav), what was found, misses and
+    false starts; then the mean and worst, and every book where the engine is below the outline."""
     lines = [
         f"### {heading}",
         "",
-        "| book | P | R | F1 | found: parts / chapter-level / headings | misses and false starts |",
-        "|---|---:|---:|---:|---|---|",
+        "| book | set | family | P | R | F1 | outline F1 | found: parts / chapter-level / headings | misses and false starts |",
+        "|---|---|---|---:|---:|---:|---:|---|---|",
     ]
     for row in rows:
         f = row["found"]
         notes = row["notes"].replace("|", "\\|")
+        base = "–" if row.get("baseline") is None else f"{row['baseline']:.2f}"
         lines.append(
-            f"| {row['file']} | {row['p']:.2f} | {row['r']:.2f} | **{row['f1']:.2f}** | "
-            f"{f['parts']} / {f['chapter_level']} / {f['headings']} | {notes} |"
+            f"| {row['file']} | {row['set']} | {row['family']} | {row['p']:.2f} | {row['r']:.2f} | **{row['f1']:.2f}** | "
+            f"{base} | {f['parts']} / {f['chapter_level']} / {f['headings']} | {notes} |"
         )
+    if not rows:
+        return "\n".join(lines + ["", "No books."])
     mean = sum(r["f1"] for r in rows) / len(rows)
     worst = min(rows, key=lambda r: r["f1"])
+    outlined = [r for r in rows if r.get("baseline") is not None]
+    below = [r for r in outlined if r["f1"] < r["baseline"] - 1e-9]
+    families = len({r["family"] for r in rows})
     lines += [
         "",
-        f"Mean F1 **{mean:.2f}**, worst **{worst['f1']:.2f}** ({worst['file']}), {len(rows)} books.",
+        f"Mean F1 **{mean:.2f}**, worst **{worst['f1']:.2f}** ({worst['file']}), {len(rows)} books, "
+        f"{families} families. Books with an outline or nav: {len(outlined)}, engine below the outline "
+        f"on **{len(below)}**" + (f" ({', '.join(r['file'] for r in below)})" if below else "") + ".",
     ]
+    if outlined:
+        b_mean = sum(r["baseline"] for r in outlined) / len(outlined)
+        e_mean = sum(r["f1"] for r in outlined) / len(outlined)
+        lines.append(f"On those books: engine mean F1 {e_mean:.2f}, outline alone {b_mean:.2f}.")
     expects = [e for e in (_expect(r) for r in rows) if e]
     if expects:
         lines += [""] + [f"- {e}" for e in expects]
@@ -250,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=None, help="corpus books folder (default: the cache)")
     parser.add_argument("--extra", type=Path, default=None, help="extra books folder (default: the cache)")
     parser.add_argument(
+        "--validation", type=Path, default=None, help="validation books folder (default: the cache)"
+    )
+    parser.add_argument(
         "--runs", type=int, default=5, help="repetitions of each cost measurement (min is kept)"
     )
     parser.add_argument(
@@ -261,23 +290,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commit", default=None, help="commit to report (default: this checkout's)")
     args = parser.parse_args(argv)
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
-    log("fetching the corpus and the extra books …")
+    log("fetching the corpus, the extra books and the validation books …")
     corpus_dir = corpus.fetch_corpus(args.corpus)
     extra_dir = corpus.fetch_extra(args.extra) if corpus.truths(corpus.EXTRA_GT) else None
-    sections = []
+    validation_dir = corpus.fetch_validation(args.validation)
+    rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="structure-bench-") as tmp:
         work = Path(tmp)
         samples_gt = corpus.write_truths(corpus.sample_truths(), work / "samples-gt")
         sets = (
-            ("Sample books", corpus.SAMPLES, samples_gt),
-            ("Development corpus (`../shared/corpus`)", corpus_dir, corpus.CORPUS_GT),
-            ("Books outside the corpus (`bench/extra-books`)", extra_dir, corpus.EXTRA_GT),
+            ("sample", corpus.SAMPLES, samples_gt),
+            ("corpus", corpus_dir, corpus.CORPUS_GT),
+            ("extra", extra_dir, corpus.EXTRA_GT),
+            ("validation-books", validation_dir, corpus.VALIDATION_GT),
         )
         for label, books, gt in sets:
             if books is None:
                 continue
             log(f"scoring: {label}")
-            sections.append(table(score_set(books, gt, work / label.split()[0]), label))
+            engine = score_set(books, gt, work / label)
+            outline = {r["file"]: r for r in score_set(books, gt, work / label, baseline=True)}
+            for row in engine:
+                stem = Path(row["file"]).stem
+                base = outline.get(row["file"])
+                row["baseline"] = base["f1"] if base and base["found"]["headings"] else None
+                row["set"] = label
+                row["family"] = corpus.family_of(stem, row["gt"])
+                row["split"] = corpus.split_of(row["family"])
+                rows.append(row)
+    sections = [
+        table(
+            [r for r in rows if r["split"] == "tuning"],
+            "Tuning set (the books the structure work was tuned on, and books of their families)",
+        ),
+        table([r for r in rows if r["split"] == "validation"], "Validation set (families never tuned on)"),
+    ]
     if not args.no_cost:
         largest = max(corpus.SAMPLES.glob("*.pdf"), key=lambda p: p.stat().st_size)
         books = [largest]

@@ -5,16 +5,14 @@ encoding) → ``chunk_book`` (cheap; re-run when the policy changes) → ``valid
 ``chunking.export``. ``run_book`` does all of it for one file. The contract (fields, ids, rules,
 formats) is written down in CHUNKING.md.
 
-The names below are imported on first use (PEP 562): ``import chunking.cli`` or the PDF reader's
-helper process then loads only the modules it needs, not numpy, tiktoken and the whole engine.
+The names below are imported on first use (PEP 562): ``import chunking.cli`` or a worker process
+then loads only the modules it needs, not numpy, tiktoken and the whole engine.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
-
-__version__ = "0.1.0"
 
 _EXPORTS = {
     "Book": "models",
@@ -31,6 +29,7 @@ _EXPORTS = {
     "run_book": "pipeline",
     "tokenize": "tokens",
     "validate_chunks": "validate",
+    "__version__": "version",  # the one version literal (pyproject.toml reads it too)
 }
 """Public name → the submodule that defines it."""
 
@@ -61,6 +60,7 @@ if TYPE_CHECKING:
     from .strategies import chunk_book
     from .tokens import TokenizedBook, tokenize
     from .validate import validate_chunks
+    from .version import __version__
 
 
 def __getattr__(name: str) -> Any:

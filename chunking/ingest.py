@@ -12,19 +12,18 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import UnreadableInputError, UsageError
 from .inputs import read_bounded
-from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics, Heading, Page
+from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics, Disagreement, Heading, Page, Rejected
 from .normalise import normalise
 from .readers import read_raw
 from .readers.raw import clean
 from .structure import detect_structure
-from .structure.typography import layouts_wanted
 
 if TYPE_CHECKING:  # NOTE: corrections are rare; their modules load only when a run has some
     from .structure_file import StructureFile
@@ -83,11 +82,16 @@ def _cap_metadata(
     return capped_title, tuple(out), pages, titles, labels
 
 
-def _capped(lines: list[str]) -> list[str]:
-    lines = [_cap(line, MAX_NOTE_CHARS) for line in lines[: MAX_LISTED + 1]] + lines[MAX_LISTED + 1 :]
-    if len(lines) <= MAX_LISTED:
-        return list(lines)
-    return lines[:MAX_LISTED] + [f"… and {len(lines) - MAX_LISTED} more"]
+def _capped(records: Sequence[Disagreement | Rejected]) -> tuple[list[Any], int]:
+    """The first ``MAX_LISTED`` records, their quoted text and message capped, and how many more."""
+    out: list[Any] = []
+    for r in records[:MAX_LISTED]:
+        message = _cap(r.message, MAX_NOTE_CHARS)
+        if isinstance(r, Disagreement):
+            out.append(replace(r, message=message, title=_cap(r.title, MAX_TITLE_CHARS)))
+        else:
+            out.append(replace(r, message=message, line=_cap(r.line, MAX_TITLE_CHARS)))
+    return out, max(0, len(records) - MAX_LISTED)
 
 
 def load_book(
@@ -97,8 +101,6 @@ def load_book(
     structure: str = "auto",
     progress: Progress | None = None,
     structure_file: StructureFile | None = None,
-    workers: int | None = None,
-    text_ready: Callable[[str], None] | None = None,
 ) -> Book:
     """Read a PDF, EPUB, TXT or MD book into the canonical ``Book``.
 
@@ -112,11 +114,6 @@ def load_book(
             times. Defaults to None.
         structure_file (StructureFile | None): corrections to apply to the structure found
             (``chunking.structure_file``); refused when written for other bytes. Defaults to None.
-        workers (int | None): PDF: processes that extract page text (``chunking.cores``; the
-            book does not depend on it). Defaults to None (automatic).
-        text_ready (Callable[[str], None] | None): called with the canonical text as soon as it
-            exists, before the structure is found (the pipeline starts encoding it then:
-            ``chunking.early_tokens``); ``Book.text`` is that very string. Defaults to None.
 
     Returns:
         Book: canonical text, pages, headings in book order and diagnostics.
@@ -132,15 +129,10 @@ def load_book(
     data, label = _read_source(source, name)
     report(0.0, f"reading {label}")
     sha = hashlib.sha256(data).hexdigest()
-    raw = read_raw(data, label, workers=workers, keep_helper=structure != "none")
+    raw = read_raw(data, label)
     try:
-        # NOTE: the PDF reader's helper process, idle once the pages are read, reads the layouts
-        # the structure stage will probe while this process normalises (same bytes, same code).
-        raw.prefetch_layouts(*layouts_wanted(raw.outline, len(raw.pages)))
         report(0.6, "normalising text")
         norm = normalise(raw.pages)
-        if text_ready is not None:
-            text_ready(norm.text)
         report(0.8, "finding structure")
         found = detect_structure(raw, norm, structure)
     finally:
@@ -157,6 +149,8 @@ def load_book(
     if labels_capped:
         caps.append(f"{labels_capped} page labels longer than {MAX_LABEL_CHARS} characters were shortened")
     per_level = Counter(str(h.level) for h in headings)
+    disagreements, disagreements_omitted = _capped(found.disagreements)
+    rejected, rejected_omitted = _capped(found.rejected)
     diagnostics = Diagnostics(
         pages=len(norm.pages),
         empty_pages=sum(1 for p in norm.pages if p.char_start == p.char_end),
@@ -175,8 +169,10 @@ def load_book(
         outline_entries_repaired=found.outline_repaired,
         headings_per_level=dict(sorted(per_level.items())),
         structure_signals=dict(found.signal_counts),
-        structure_disagreements=_capped(found.disagreements),
-        structure_rejected=_capped(found.rejected),
+        structure_disagreements=disagreements,
+        structure_disagreements_omitted=disagreements_omitted,
+        structure_rejected=rejected,
+        structure_rejected_omitted=rejected_omitted,
         titles_capped=titles_capped,
         labels_capped=labels_capped,
         warnings=[

@@ -123,7 +123,74 @@ class Heading:
 
 
 MAX_LISTED = 200
-"""Diagnostics keep at most this many disagreement / rejected-candidate lines (then a count)."""
+"""Diagnostics keep at most this many disagreements / rejected candidates (then a count)."""
+
+DISAGREEMENT_CASES = {
+    "missing": "a chapter-level heading ``signals`` found that the chosen structure lacks",
+    "unconfirmed": "an accepted heading its own source (``signals``) cannot confirm in the text",
+    "unopened": "a running header names a chapter that no heading opens",
+    "dropped": "the outline guard left an outline entry out (``signals`` speak against it)",
+    "restored": "the outline guard put back an outline entry the engine had lost",
+    "rekinded": "the outline guard kept an entry as the outline's kind (part or chapter)",
+    "wrapper": "an outline entry holding the whole book, taken out of the structure",
+    "unnavigated": "an EPUB spine document in no nav entry, read as part of the chapter before it",
+    "no_html_heading": "an EPUB nav chapter with no HTML heading at its target",
+}
+"""What a ``Disagreement`` can be (its ``case``), each with what it means."""
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One place where independent signals disagree about a heading (``Diagnostics``).
+
+    Attributes:
+        case (str): what disagrees, a key of ``DISAGREEMENT_CASES``.
+        signals (tuple[str, ...]): the signals (``SIGNALS``) or sources (``outline``) that speak.
+        kind (str): the kind of the heading named (``chapter``, ``part``…; ``""`` when none).
+        number (str): its number as printed (``"3"``, ``"II"``, ``""``).
+        title (str): its title (a running header's line for ``unopened``).
+        page (int | None): its 1-based physical page; None when it has none.
+        message (str): the same as one sentence, what ``outline --explain`` prints.
+    """
+
+    case: str
+    signals: tuple[str, ...]
+    kind: str
+    number: str
+    title: str
+    page: int | None
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["signals"] = list(self.signals)
+        return out
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A candidate heading a detector considered and did not accept (``Diagnostics``).
+
+    Attributes:
+        source (str): what proposed it: ``headings`` (the text detector of PDFs), ``plain_text``,
+            ``nav`` or ``spine`` (EPUB).
+        line (str): the candidate's line or title as the book has it.
+        reason (str): why it was not accepted (``not set larger than the body text``).
+        page (int | None): its 1-based physical page; None when it has none (a nav target
+            outside the spine).
+        line_number (int | None): its 1-based line in a plain-text book, else None.
+        message (str): the same as one sentence, what ``outline --explain`` prints.
+    """
+
+    source: str
+    line: str
+    reason: str
+    page: int | None
+    message: str
+    line_number: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass
@@ -131,9 +198,10 @@ class Diagnostics:
     """Facts about how a book was read; never verdicts (callers decide what is a failure).
 
     ``structure_signals`` counts the chapter-level headings each signal (``SIGNALS``) supports;
-    ``structure_disagreements`` lists, one line each, where signals disagree (at most
-    ``MAX_LISTED`` lines, then a count); ``structure_rejected`` the candidates the text detector
-    considered and did not accept, with why (same cap).
+    ``structure_disagreements`` lists where signals disagree (``Disagreement`` records, at most
+    ``MAX_LISTED``; ``structure_disagreements_omitted`` counts the rest); ``structure_rejected``
+    the candidates the detectors considered and did not accept, with why (``Rejected``, same cap,
+    ``structure_rejected_omitted``). The manifest holds them as objects (``to_dict``).
     """
 
     pages: int = 0
@@ -156,8 +224,10 @@ class Diagnostics:
     outline_entries_repaired: int = 0
     headings_per_level: dict[str, int] = field(default_factory=dict)
     structure_signals: dict[str, int] = field(default_factory=dict)
-    structure_disagreements: list[str] = field(default_factory=list)
-    structure_rejected: list[str] = field(default_factory=list)
+    structure_disagreements: list[Disagreement] = field(default_factory=list)
+    structure_disagreements_omitted: int = 0
+    structure_rejected: list[Rejected] = field(default_factory=list)
+    structure_rejected_omitted: int = 0
     titles_capped: int = 0
     """Book and heading titles shortened to ``ingest.MAX_TITLE_CHARS`` in the metadata."""
     labels_capped: int = 0
@@ -165,7 +235,10 @@ class Diagnostics:
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["structure_disagreements"] = [d.to_dict() for d in self.structure_disagreements]
+        out["structure_rejected"] = [r.to_dict() for r in self.structure_rejected]
+        return out
 
 
 @dataclass(frozen=True)
@@ -182,6 +255,10 @@ class Book:
         headings (tuple[Heading, ...]): structure in book order (ascending ``char_offset``).
         diagnostics (Diagnostics): what reading and normalising did.
         source_name (str): the file name the book was read from.
+        corrections (str): the digest (16 hex digits) of the structure-file corrections applied
+            to ``headings`` (``chunking.structure_file.apply_corrections`` sets it), ``""`` for
+            none. Chunk ids are salted with it (``chunking.ids.id_salt``), so a corrected book's
+            chunks never share ids with the uncorrected book's.
     """
 
     book_id: str
@@ -193,6 +270,7 @@ class Book:
     headings: tuple[Heading, ...]
     diagnostics: Diagnostics
     source_name: str = ""
+    corrections: str = ""
 
 
 @dataclass(frozen=True)

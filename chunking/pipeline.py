@@ -11,11 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .early_tokens import EarlyTokens
 from .models import Book, Chunk
 from .policy import Policy
 from .strategies import chunk_book
-from .tokens import TokenizedBook, token_byte_lengths, tokenize
+from .tokens import TokenizedBook, tokenize
 from .validate import ValidationReport, validate_chunks
 
 Progress = Callable[[float, str], None]
@@ -57,12 +56,11 @@ def run_book(
         name (str | None): file name for ``bytes`` input (decides the format). Defaults to None.
         progress (Callable[[float, str], None] | None): called with a fraction in [0, 1] and a
             stage message. Defaults to None.
-        structure_file (StructureFile | None): corrections to apply (``load_book``); the policy
-            should carry its digest (``policy.corrections``). Defaults to None.
-        workers (int | None): cores for this one book (``chunking.cores``): page extraction in a
-            helper process, encoding (started while the structure is found) and re-encoding on
-            threads; 1 keeps all on this thread;
-            None (default) uses every core when the book is big enough. The result is the same.
+        structure_file (StructureFile | None): corrections to apply (``load_book``); the book
+            records their digest, which salts the chunk ids. Defaults to None.
+        workers (int | None): threads for this one book (``chunking.cores``): encoding and the
+            validator's re-encoding; 1 keeps all on this thread; None (default) uses every core
+            when the book is big enough. The result is the same.
 
     Returns:
         RunResult: book, tokenized book, chunks, validation report and manifest.
@@ -79,38 +77,16 @@ def run_book(
         if progress is not None:
             progress(fraction, message)
 
-    from .readers.pdfhelper import prestart, wants_helper
-
-    if wants_helper(source, workers):
-        # NOTE: the PDF reader's helper process starts now (unless the CLI started it before
-        # its imports) and reads the file while this one loads the vocabulary (the reader adopts
-        # it for the same bytes only; chunking.readers.pdfhelper); tokenize would load it anyway.
-        prestart(source)
-        try:
-            token_byte_lengths(policy.encoding)
-        except Exception:  # noqa: BLE001 - tokenize raises it again, with its message
-            pass
-    early: list[EarlyTokens] = []
-
-    def encode_early(text: str) -> None:
-        started = EarlyTokens.start(text, policy.encoding, workers)
-        if started is not None:
-            early.append(started)
-
     # Reading is the slow stage: it gets 0–70 % of the bar.
     book = load_book(
         source,
         name=name,
         structure=policy.structure,
         structure_file=structure_file,
-        workers=workers,
         progress=(lambda f, m: report_progress(0.7 * f, m)) if progress else None,
-        text_ready=encode_early,
     )
     report_progress(0.7, "tokenizing")
-    # NOTE: the text has been encoding since normalisation ended (chunking.early_tokens); the
-    # result is the same as tokenize's.
-    tokenized = early[0].tokenized(book) if early else tokenize(book, policy.encoding, workers=workers)
+    tokenized = tokenize(book, policy.encoding, workers=workers)
     report_progress(0.8, "chunking")
     chunks = chunk_book(tokenized, policy)
     report_progress(0.85, "validating")

@@ -43,9 +43,6 @@ class Policy:
             sentence/paragraph end in their last third. Defaults to ``none``.
         min_section_tokens (int): ``section`` strategy: sections below this merge with
             neighbours; 0 means ``max_tokens // 4``. Defaults to 0.
-        corrections (str): the digest (16 hex digits) of the structure-file corrections applied
-            (``chunking.structure_file``), ``""`` for none. Set from ``--structure-file``, never
-            by ``--policy``; it salts chunk ids, so other corrections give other ids. Defaults to "".
     """
 
     strategy: str = "chapter-window"
@@ -59,7 +56,6 @@ class Policy:
     structure: str = "auto"
     snap: str = "none"
     min_section_tokens: int = 0
-    corrections: str = ""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -95,17 +91,15 @@ class Policy:
                 f"policy field 'min_section_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
                 f"got {self.min_section_tokens!r}"
             )
-        if self.corrections and (
-            len(self.corrections) != 16 or any(c not in "0123456789abcdef" for c in self.corrections)
-        ):
-            raise PolicyError(
-                f"policy field 'corrections' must be 16 lowercase hex digits or empty; "
-                f"got {self.corrections!r}"
-            )
         _check_encoding_name(self.encoding)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def unused_fields(self) -> tuple[str, ...]:
+        """The fields this policy's strategy ignores (``UNUSED_FIELDS``): they leave its output
+        and its ``profile`` unchanged."""
+        return UNUSED_FIELDS[self.strategy]
 
     def profile(self) -> str:
         """A compact, deterministic string naming every field that changes the output.
@@ -120,19 +114,32 @@ class Policy:
             f"max={self.max_tokens}",
             f"overlap={self.overlap_tokens}",
         ]
-        if self.strategy != "fixed-window":
+        used = {"target_pages", "max_pages", "fence", "min_section_tokens"} - set(self.unused_fields())
+        if {"target_pages", "max_pages", "fence"} <= used:
             parts += [f"target={self.target_pages}", f"pages={self.max_pages}", f"fence={self.fence}"]
-        if self.strategy == "section":
+        if "min_section_tokens" in used:
             parts.append(f"min_section={self.min_section_tokens}")
         if self.snap != "none":
             parts.append(f"snap={self.snap}")
-        if self.corrections:
-            parts.append(f"corrections={self.corrections}")
         return ":".join(parts)
 
     def with_(self, **changes: Any) -> "Policy":
         """Return a validated copy with some fields changed."""
         return replace(self, **changes)
+
+
+POLICY_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Policy)}
+"""Every ``Policy`` field's default, read from the class (the CLI's options and the app's sidebar
+take theirs from here; building ``Policy()`` would load tiktoken to check the encoding)."""
+
+UNUSED_FIELDS: dict[str, tuple[str, ...]] = {
+    "chapter-window": ("min_section_tokens",),
+    "fixed-window": ("target_pages", "max_pages", "fence", "min_section_tokens"),
+    "section": (),
+}
+"""Policy fields each strategy ignores (CHUNKING.md: fixed-window has one segment and no page
+limits; min section tokens is the section strategy's only); ``profile`` leaves them out and the
+app greys them out."""
 
 
 def _check_encoding_name(name: str) -> None:
@@ -163,8 +170,6 @@ def parse_policy(spec: str, base: Policy | None = None) -> Policy:
         key = key.strip().replace("-", "_")
         if not sep:
             raise PolicyError(f"policy item {pair!r} must look like key=value")
-        if key == "corrections":
-            raise PolicyError("policy field 'corrections' is set by --structure-file, not by --policy")
         if key not in known:
             raise PolicyError(f"unknown policy field {key!r}; known fields: {', '.join(known)}")
         raw = raw.strip()

@@ -12,8 +12,13 @@ crossings and the figures' chapter bands can never disagree:
   section; the heading path is the stack of open headings;
 * **page at an offset** (``PageIndex``): pages without text are skipped; a page separator (the
   ``"\\n"`` between two pages) belongs to the page it introduces;
-* **numbering**: roman numerals (``roman_value``, ``to_roman``) and the keywords that label a
-  heading (``HEADING_KEYWORDS``).
+* **numbering**: roman numerals (``ROMAN_PATTERN``, ``roman_value``, ``to_roman``) and the
+  keywords that label a heading (``HEADING_KEYWORDS``);
+* **sentence and paragraph ends** (``SENTENCE_END``, ``PARAGRAPH_END``, ``ends_sentence``,
+  ``ends_paragraph``): where ``snap`` may end a window and where the scorecard calls an end clean;
+* **formats** (``BOOK_FORMATS``, ``EXPORT_FORMATS``): which file extension names which book format
+  (what the readers accept) and which extension each export format's files get (the CLI, batch
+  mode and the app's downloads).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from .models import CHAPTER_LEVEL_KINDS, Book, Heading, Page
 
@@ -52,7 +58,13 @@ def keyword_alternation(words: Sequence[str], cases: bool = False) -> str:
 KEYWORD_ALTERNATION = "|".join(HEADING_KEYWORDS)
 """``HEADING_KEYWORDS`` as a regular-expression alternation."""
 
-_ROMAN = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+ROMAN_PATTERN = r"(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+"""A well-formed, non-empty roman numeral in lower case (``xiv``; not ``iiii``, ``vx``), as a
+regular expression without anchors or groups, to embed in a larger one. Compile with ``re.I``
+for either case, or use ``ROMAN_PATTERN.upper()`` for capitals only; ``roman_value`` gives its
+value."""
+
+_ROMAN = re.compile(ROMAN_PATTERN, re.IGNORECASE)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _ROMAN_DIGITS = (
     (1000, "m"),
@@ -186,9 +198,9 @@ class PageIndex:
 
 def roman_value(token: str) -> int:
     """``"xiv"`` or ``"XIV"`` → 14; 0 when ``token`` is not a well-formed roman numeral."""
-    low = token.casefold()
-    if not low or not _ROMAN.fullmatch(low):
+    if not _ROMAN.fullmatch(token):
         return 0
+    low = token.casefold()
     total = 0
     for a, b in zip(low, low[1:] + " "):
         va, vb = _ROMAN_VALUES[a], _ROMAN_VALUES.get(b, 0)
@@ -204,3 +216,100 @@ def to_roman(value: int) -> str:
             out.append(letters)
             value -= number
     return "".join(out)
+
+
+SENTENCE_FINAL = ".!?\u2026"
+"""Punctuation that ends a sentence when whitespace follows it: ``. ! ? …``."""
+
+CJK_SENTENCE_FINAL = "\u3002\uff01\uff1f\uff61"
+"""Full-width punctuation that ends a sentence by itself (``。！？｡``): Chinese and Japanese text
+puts no space after a sentence, so no whitespace need follow."""
+
+SENTENCE_CLOSERS = "\"')]\u00bb\u201d\u2019\u300d\u300f\u3011\uff09"
+"""Closing quotes and brackets that may follow sentence-final punctuation (``."``, ``。」``)."""
+
+SENTENCE_END = re.compile(
+    rf"[{re.escape(SENTENCE_FINAL)}][{re.escape(SENTENCE_CLOSERS)}]*\s+"
+    rf"|[{CJK_SENTENCE_FINAL}][{re.escape(SENTENCE_CLOSERS)}]*\s*"
+)
+"""One sentence end: its final punctuation, closing quotes, then the whitespace after it (at
+least one character of it, except after ``CJK_SENTENCE_FINAL``). A text may be cut anywhere
+from the end of the punctuation to the end of the whitespace."""
+
+PARAGRAPH_END = re.compile(
+    rf"\n[ \t]*\n\s*|[{re.escape(SENTENCE_FINAL)}{CJK_SENTENCE_FINAL}:][{re.escape(SENTENCE_CLOSERS)}]*[ \t]*\n\s*"
+)
+"""One paragraph end: a blank line, or a line break after a line that ends a sentence or with a
+colon (PDF text has few blank lines: its paragraphs are lines ending in ``. ! ? :``), with the
+whitespace around it. A text may be cut anywhere from the end of the line's last non-space
+character to the end of the whitespace."""
+
+
+_NON_SPACE = re.compile(r"\S")
+
+
+def cut_range(match: re.Match[str]) -> tuple[int, int]:
+    """Where a text may be cut at one ``SENTENCE_END`` or ``PARAGRAPH_END`` match: from the end of
+    its punctuation (the match without its trailing whitespace) to the end of the whitespace."""
+    return match.start() + len(match.group().rstrip()), match.end()
+
+
+def _ends_at(pattern: re.Pattern[str], text: str, pos: int) -> bool:
+    """Whether a cut at ``pos`` lies in the cut range of a ``pattern`` match."""
+    k = pos
+    while k > 0 and text[k - 1].isspace():
+        k -= 1
+    # NOTE: the punctuation and closers of one end are a few characters before the whitespace;
+    # 16 characters back and the whitespace up to 64 after ``pos`` cover every match that can
+    # hold ``pos`` in its cut range.
+    for m in pattern.finditer(text, max(0, k - 16), min(len(text), pos + 64)):
+        low, high = cut_range(m)
+        if low <= pos <= high:
+            return True
+        if m.start() > pos:
+            break
+    return False
+
+
+def ends_sentence(text: str, pos: int) -> bool:
+    """True when a cut at ``pos`` ends a sentence: it lies after a ``SENTENCE_END``'s punctuation
+    and within its whitespace, or only whitespace follows it to the end of ``text``."""
+    return _ends_at(SENTENCE_END, text, pos) or _NON_SPACE.search(text, pos) is None
+
+
+def ends_paragraph(text: str, pos: int) -> bool:
+    """True when a cut at ``pos`` ends a paragraph (``PARAGRAPH_END``) or the text."""
+    return _ends_at(PARAGRAPH_END, text, pos) or _NON_SPACE.search(text, pos) is None
+
+
+BOOK_FORMATS = {".pdf": "pdf", ".epub": "epub", ".txt": "txt", ".md": "md"}
+"""File extension (lower case) → the book format its reader gives ``Book.format``; the readers
+accept exactly these."""
+
+EXPORT_FORMATS = {
+    "jsonl": ".jsonl",
+    "csv": ".csv",
+    "parquet": ".parquet",
+    "langchain": ".langchain.jsonl",
+}
+"""Export format (``--format``) → the extension its files get: batch mode's outputs, the app's
+downloads, and what ``-o`` without ``--format`` is read as (the longest matching extension wins,
+so ``x.langchain.jsonl`` is LangChain and ``x.jsonl`` plain JSONL)."""
+
+EXPORT_READ_ALIASES = {".json": "jsonl"}
+"""Further extensions a chunk file is read back from (and ``-o`` is read as)."""
+
+
+def book_format(name: str) -> str | None:
+    """The book format a file name's extension names (``"b.PDF"`` → ``"pdf"``); None when unsupported."""
+    return BOOK_FORMATS.get(PurePath(name).suffix.lower())
+
+
+def export_format(name: str) -> str | None:
+    """The export format a file name's extension names (the longest match); None when none does."""
+    low = name.lower()
+    known = [(ext, fmt) for fmt, ext in EXPORT_FORMATS.items()] + list(EXPORT_READ_ALIASES.items())
+    for ext, fmt in sorted(known, key=lambda pair: -len(pair[0])):
+        if low.endswith(ext):
+            return fmt
+    return None

@@ -14,6 +14,12 @@ Python work: a per-vocabulary byte-length table gives each token's byte length, 
 sum gives byte offsets, and the UTF-8 continuation bytes of the text turn byte offsets into
 character offsets (identity for ASCII text).
 
+One encoder (``_encode``) does this for ``tokenize`` and ``retokenize``. With several workers
+(``chunking.cores``) it groups the pieces into one run per thread, each starting at a heading or
+at a *safe newline* (a letter or digit, a newline, a letter or digit: for ``SAFE_SPLIT_ENCODINGS``
+a cut there leaves every token as it is, ``is_safe_cut``), and encodes the runs on threads
+(tiktoken releases the GIL while it encodes); the tokens do not depend on the number of threads.
+
 Memory: only the three result arrays are book-sized. Each piece's tokens go straight into the
 result array, and offsets are computed in fixed-size blocks of tokens and characters, so the
 temporaries stay a few MiB whatever the book's size (the 2,000-page bench book's peak is issue 7).
@@ -31,6 +37,7 @@ import re
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,12 +46,15 @@ from .encodings import get_encoding
 from .models import FENCES, Book, Page
 from .rules import PageIndex, fence_offsets
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
     """``np.unique(values)`` as int64, without importing ``numpy.ma``.
 
-    # NOTE: ``np.unique`` imports ``numpy.ma`` on first use (≈ 20 ms, a fifth of the CLI's own
-    # imports) only to ask whether its input is masked; a sort and a neighbour test do the same.
+    # NOTE: ``np.unique`` imports ``numpy.ma`` on first use only to ask whether its input is
+    # masked; a sort and a neighbour test do the same without that import.
     """
     ordered = np.sort(np.asarray(values, dtype=np.int64))
     if ordered.size < 2:
@@ -73,7 +83,7 @@ def token_byte_lengths(encoding: str) -> np.ndarray:
     enc = get_encoding(encoding)
     ranks = getattr(enc, "_mergeable_ranks", None)
     if isinstance(ranks, dict):
-        # NOTE: tiktoken keeps the vocabulary as {token bytes: id}; reading it is ~3x faster than
+        # NOTE: tiktoken keeps the vocabulary as {token bytes: id}; reading it is faster than
         # decoding 100k-200k ids one by one (its decode_tokens_bytes is a Python loop too).
         lengths = np.zeros(enc.n_vocab, dtype=np.int64)
         lengths[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = np.fromiter(
@@ -183,8 +193,7 @@ _TOKEN_BLOCK = 1 << 16
 """Tokens per numpy step of the byte-offset sum (its temporary: one byte per token)."""
 _CHAR_BLOCK = 1 << 14
 """Characters per numpy step of the byte → character mapping. Its temporaries cost ~20 bytes per
-token of the block, so for dense multi-byte text (~1 token per character) they stay under 0.5 MiB;
-a 2,000-page book takes ~300 steps of a few numpy calls (~10 ms)."""
+token of the block, so for dense multi-byte text (~1 token per character) they stay under 0.5 MiB."""
 
 
 def _utf8_length(text: str) -> int:
@@ -272,17 +281,18 @@ below it a second thread saves less than starting it costs."""
 SAFE_SPLIT_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
 """Encodings whose pre-tokenizer never puts a letter or digit, a newline and a letter or digit
 in one piece, so the text may be cut after such a newline with identical tokens (checked in
-tests/test_parallel_single_book.py); other encodings are split at heading offsets only."""
+tests/test_tokens.py); other encodings are split at heading offsets only."""
 _SAFE_SPLIT = re.compile(r"(?<=[^\W_]\n)(?=[^\W_])")
-"""A newline between two word characters (refined to letters and digits by ``_is_safe``)."""
+"""A newline between two word characters (refined to letters and digits by ``is_safe_cut``)."""
 _SPLIT_SEARCH = 1 << 16
-"""Characters searched for a safe split after a thread's target start before giving up on it."""
+"""Characters searched for a safe newline after a thread's target start before giving up on it."""
 
 
-def _is_safe(text: str, p: int) -> bool:
-    """True when ``text[p-2:p+1]`` is letter-or-digit, newline, letter-or-digit (``\\p{L}``/``\\p{N}``)."""
+def is_safe_cut(text: str, p: int) -> bool:
+    """True when ``text[p-2:p+1]`` is letter-or-digit, newline, letter-or-digit (``\\p{L}``/``\\p{N}``):
+    for ``SAFE_SPLIT_ENCODINGS``, ``text[:p]`` and ``text[p:]`` encode to the tokens of ``text``."""
     return (
-        0 < p < len(text)
+        1 < p < len(text)
         and text[p - 1] == "\n"
         and unicodedata.category(text[p - 2])[0] in "LN"
         and unicodedata.category(text[p])[0] in "LN"
@@ -293,7 +303,7 @@ def _groups(text: str, cuts: list[int], encoding: str, workers: int) -> list[lis
     """Split the piece bounds ``[0, *cuts, len]`` into ``workers`` runs of about equal length.
 
     Each run starts at a heading cut or, for ``SAFE_SPLIT_ENCODINGS``, at a safe newline
-    (``_is_safe``) near its share of the text, so the pieces encode to the serial tokens.
+    (``is_safe_cut``) near its share of the text, so the pieces encode to the one-thread tokens.
     """
     bounds = [0, *cuts, len(text)]
     if workers <= 1 or len(text) < 2:
@@ -305,7 +315,7 @@ def _groups(text: str, cuts: list[int], encoding: str, workers: int) -> list[lis
         best = cuts[i] if i < len(cuts) else len(text)
         if encoding in SAFE_SPLIT_ENCODINGS:
             for m in _SAFE_SPLIT.finditer(text, target, min(len(text), target + _SPLIT_SEARCH)):
-                if _is_safe(text, m.start()):
+                if is_safe_cut(text, m.start()):
                     best = min(best, m.start())
                     break
         if 0 < best < len(text):
@@ -315,30 +325,52 @@ def _groups(text: str, cuts: list[int], encoding: str, workers: int) -> list[lis
     return [[p for p in points if a <= p <= b] for a, b in zip(edges, edges[1:])]
 
 
-def _encode_parallel(enc, text: str, groups: list[list[int]], tokens: np.ndarray) -> int:
-    """Encode each group of pieces on its own thread into its byte-sized share of ``tokens``,
-    then close the gaps; return the token count (``tokens`` holds one slot per byte)."""
-    offsets = [0]
-    for g in groups:
-        offsets.append(offsets[-1] + _utf8_length(text[g[0] : g[-1]]))
-    if len(groups) == 1:
-        return _encode_into(enc, text, groups[0], tokens)
-
-    def run(k: int) -> int:
-        return _encode_into(enc, text, groups[k], tokens[offsets[k] : offsets[k + 1]])
-
-    # NOTE: tiktoken releases the GIL while it encodes, so the threads run on separate cores.
-    with ThreadPoolExecutor(len(groups)) as pool:
-        counts = list(pool.map(run, range(len(groups))))
-    n = counts[0]
-    for k in range(1, len(groups)):
-        tokens[n : n + counts[k]] = tokens[offsets[k] : offsets[k] + counts[k]]
-        n += counts[k]
-    return n
-
-
 def _offset_dtype(n_bytes: int) -> type:
     return np.int32 if n_bytes < np.iinfo(np.int32).max else np.int64
+
+
+def _encode(
+    enc, encoding: str, text: str, cuts: list[int], threads: int, dtype: npt.DTypeLike | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The encoder: ``text`` encoded apart at every offset of ``cuts`` (sorted, inside the text).
+
+    With ``threads`` > 1 the pieces are grouped into runs that start at a cut or a safe newline
+    (``_groups``) and each run is encoded on its own thread into its byte-sized share of one token
+    array (tiktoken releases the GIL while it encodes); the runs are then moved together.
+
+    Returns:
+        tuple: ``tokens`` (uint32), ``char_starts`` (``n + 1`` entries, relative to ``text``, the
+        last ``len(text)``; of ``dtype``, default by the text's byte length) and ``legal``.
+    """
+    groups = _groups(text, cuts, encoding, threads)
+    offsets = [0]  # where each run's share of the token array starts: its text's byte offset
+    for g in groups:
+        offsets.append(offsets[-1] + _utf8_length(text[g[0] : g[-1]] if len(groups) > 1 else text))
+    n_bytes = offsets[-1]
+    # NOTE: the token array is allocated for the worst case (one token per byte) and shrunk in
+    # place (realloc) once the count is known: the unused tail is never written, so it never
+    # becomes resident memory, and no second copy of the tokens is made.
+    tokens = np.empty(n_bytes, dtype=np.uint32)
+    if len(groups) == 1:
+        n = _encode_into(enc, text, groups[0], tokens)
+    else:
+
+        def run(k: int) -> int:
+            return _encode_into(enc, text, groups[k], tokens[offsets[k] : offsets[k + 1]])
+
+        with ThreadPoolExecutor(len(groups)) as pool:
+            counts = list(pool.map(run, range(len(groups))))
+        n = counts[0]
+        for k in range(1, len(groups)):
+            tokens[n : n + counts[k]] = tokens[offsets[k] : offsets[k] + counts[k]]
+            n += counts[k]
+    tokens.resize(n, refcheck=False)
+    char_starts: np.ndarray = np.empty(n + 1, dtype=dtype or _offset_dtype(n_bytes))
+    _byte_starts_into(tokens, n, token_byte_lengths(encoding), char_starts)
+    legal = np.ones(n + 1, dtype=bool)
+    if n_bytes != len(text):
+        _bytes_to_chars(text, char_starts, legal)
+    return tokens, char_starts, legal
 
 
 def tokenize(book: Book, encoding: str = "cl100k_base", *, workers: int | None = None) -> TokenizedBook:
@@ -357,22 +389,10 @@ def tokenize(book: Book, encoding: str = "cl100k_base", *, workers: int | None =
         PolicyError: the encoding is unknown or not available offline.
     """
     enc = get_encoding(encoding)
-    text = book.text
     fences = {fence: fence_offsets(book, fence) for fence in FENCES}
-    cuts = [c for c in fences["section"] if 0 < c < len(text)]
-    n_bytes = _utf8_length(text)
-    # NOTE: the result arrays are allocated for the worst case (one token per byte) and shrunk in
-    # place (realloc) once the count is known: the unused tail is never written, so it never
-    # becomes resident memory, and no second book-sized copy is made.
-    tokens = np.empty(n_bytes, dtype=np.uint32)
-    groups = _groups(text, cuts, encoding, resolve_workers(workers, len(text), PARALLEL_MIN_CHARS))
-    n = _encode_parallel(enc, text, groups, tokens)
-    tokens.resize(n, refcheck=False)
-    char_starts: np.ndarray = np.empty(n + 1, dtype=_offset_dtype(n_bytes))
-    _byte_starts_into(tokens, n, token_byte_lengths(encoding), char_starts)
-    legal = np.ones(n + 1, dtype=bool)
-    if n_bytes != len(text):
-        _bytes_to_chars(text, char_starts, legal)
+    cuts = [c for c in fences["section"] if 0 < c < len(book.text)]
+    threads = resolve_workers(workers, len(book.text), PARALLEL_MIN_CHARS)
+    tokens, char_starts, legal = _encode(enc, encoding, book.text, cuts, threads)
     return _assemble(book, encoding, tokens, char_starts, legal, fences, cuts)
 
 
@@ -413,24 +433,13 @@ def _assemble(
     )
 
 
-def _encode_piece(enc, encoding: str, text: str, a: int, b: int, dtype) -> tuple[np.ndarray, ...]:
-    """Tokens, absolute char starts and legality of the piece ``text[a:b]`` (its end excluded)."""
-    piece = text[a:b]
-    part = enc.encode_to_numpy(piece, allowed_special=set(), disallowed_special=())
-    starts = np.empty(part.shape[0] + 1, dtype=np.int64)
-    _byte_starts_into(part, part.shape[0], token_byte_lengths(encoding), starts)
-    legal = np.ones(part.shape[0] + 1, dtype=bool)
-    if not piece.isascii():
-        _bytes_to_chars(piece, starts, legal)
-    return part, (starts[:-1] + a).astype(dtype), legal[:-1]
-
-
 def retokenize(tb: TokenizedBook, book: Book) -> TokenizedBook:
     """``tokenize(book, tb.encoding)`` for a book with ``tb.book``'s text and other headings.
 
-    A structure correction adds, removes or moves headings. Tokens are encoded piecewise between
-    heading offsets, so only the pieces whose bounds changed are encoded again (a new cut splits
-    one piece, a removed cut merges two); every other piece keeps its tokens and offsets.
+    A structure correction adds, removes or moves headings. The text is encoded apart at every
+    heading, so a piece between two headings that were both there before keeps its tokens and
+    offsets; each run of pieces whose bounds changed is encoded again by the same encoder as
+    ``tokenize`` (a new cut splits one piece, a removed cut merges two).
 
     Args:
         tb (TokenizedBook): the tokenized book before the correction.
@@ -452,14 +461,27 @@ def retokenize(tb: TokenizedBook, book: Book) -> TokenizedBook:
     old_end = dict(zip(old, old[1:]))
     cs, dtype = tb.char_starts, tb.char_starts.dtype.type
     parts: list[tuple[np.ndarray, ...]] = []
+
+    def encode_run(a: int, b: int) -> None:
+        tokens, starts, legal = _encode(
+            enc, tb.encoding, text[a:b], [c - a for c in cuts if a < c < b], 1, cs.dtype
+        )
+        parts.append((tokens, starts[:-1] + dtype(a), legal[:-1]))
+
     new = [0, *cuts, len(text)]
+    changed: int | None = None  # where the current run of changed pieces starts
     for a, b in zip(new, new[1:]):
-        if old_end.get(a) == b:  # the same piece as before: the same tokens
-            i = int(cs.searchsorted(dtype(a), side="right")) - 1
-            j = int(cs.searchsorted(dtype(b), side="right")) - 1
-            parts.append((tb.tokens[i:j], cs[i:j], tb.legal[i:j]))
-        else:
-            parts.append(_encode_piece(enc, tb.encoding, text, a, b, cs.dtype))
+        if old_end.get(a) != b:
+            changed = a if changed is None else changed
+            continue
+        if changed is not None:
+            encode_run(changed, a)
+            changed = None
+        i = int(cs.searchsorted(dtype(a), side="right")) - 1
+        j = int(cs.searchsorted(dtype(b), side="right")) - 1
+        parts.append((tb.tokens[i:j], cs[i:j], tb.legal[i:j]))  # the same piece: the same tokens
+    if changed is not None:
+        encode_run(changed, len(text))
     tokens = np.concatenate([p[0] for p in parts]).astype(np.uint32, copy=False)
     char_starts = np.concatenate([*(p[1] for p in parts), np.asarray([len(text)], dtype=cs.dtype)])
     legal = np.concatenate([*(p[2] for p in parts), np.ones(1, dtype=bool)])

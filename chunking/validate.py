@@ -21,7 +21,10 @@ checks of its order and span that the other checks rely on):
 5. nothing is lost: tokens not covered by any chunk are whitespace only.
 6. ``text == canonical_text[char_start:char_end]``, the char span is the token span's, both ends
    are character boundaries; pages and labels are those of the first and last non-space chars.
-7. ``book_id`` is the book's and ``id`` is the content-addressed id (``chunking.ids``).
+7. ``book_id`` is the book's and ``id`` is the content-addressed id (``chunking.ids``), salted
+   with the policy's profile and the book's own corrections digest (``Book.corrections``); a run
+   that claims other corrections than the book's (``validate_chunks(..., corrections=…)``: the
+   digest its manifest records) fails rule 7 before any chunk is checked.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ import numpy as np
 
 from .cores import resolve_workers
 from .encodings import get_encoding
-from .ids import chunk_id
+from .ids import chunk_id, id_salt
 from .models import Chunk
 from .policy import Policy
 from .tokens import SAFE_SPLIT_ENCODINGS, TokenizedBook
@@ -174,6 +177,10 @@ class ValidationReport:
         }
 
 
+def _corrections_named(digest: str) -> str:
+    return f"corrections digest {digest}" if digest else "no structure corrections"
+
+
 class _Violation(Exception):
     def __init__(self, rule: int, message: str) -> None:
         super().__init__(message)
@@ -190,7 +197,7 @@ class _Checker:
         self.text = tb.book.text
         self.enc = get_encoding(policy.encoding)
         self.counts = _Counts(self.enc, chunks, tb, policy.encoding, workers)
-        self.profile = policy.profile()
+        self.salt = id_salt(policy, tb.book)
         self.paged = policy.strategy != "fixed-window"
         self.level = policy.fence
         self.fences = tb.fence_tokens[policy.fence] if self.paged else np.zeros(0, dtype=np.int64)
@@ -284,10 +291,14 @@ class _Checker:
         if c.book_id != tb.book.book_id:
             raise _Violation(7, f"book_id {c.book_id!r} is not the book's {tb.book.book_id!r}")
         expected = chunk_id(
-            c.book_id, self.profile, c.order, c.token_start, c.token_end, c.char_start, c.char_end, c.text
+            c.book_id, self.salt, c.order, c.token_start, c.token_end, c.char_start, c.char_end, c.text
         )
         if c.id != expected:
-            raise _Violation(7, f"id {c.id!r} is not the content-addressed id {expected!r}")
+            raise _Violation(
+                7,
+                f"id {c.id!r} is not the content-addressed id {expected!r} (this policy, "
+                f"{_corrections_named(tb.book.corrections)})",
+            )
 
     def _check_provenance(self, c: Chunk) -> None:
         """Rule 6: the text is the exact slice, char span = token span, pages from the text."""
@@ -316,20 +327,38 @@ class _Checker:
 
 
 def validate_chunks(
-    chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy, *, workers: int | None = None
+    chunks: Sequence[Chunk],
+    tokenized: TokenizedBook,
+    policy: Policy,
+    *,
+    workers: int | None = None,
+    corrections: str | None = None,
 ) -> ValidationReport:
     """Check a chunk set against rules 1–7 and report the first violation.
 
     Args:
         chunks (Sequence[Chunk]): the chunks, in order.
-        tokenized (TokenizedBook): the book they were cut from, tokenized with ``policy.encoding``.
+        tokenized (TokenizedBook): the book they were cut from, tokenized with ``policy.encoding``;
+            its ``book.corrections`` salts the ids they must have.
         policy (Policy): the policy they claim to follow.
         workers (int | None): threads that re-encode chunk texts (``chunking.cores``); None: all
             cores from ``PARALLEL_MIN_CHUNKS`` chunks. The report does not depend on it.
+        corrections (str | None): the corrections digest the run claims (its manifest's); rule 7
+            fails when it is not the book's. None (default): nothing claimed.
 
     Returns:
         ValidationReport: ``ok`` or the first violated rule, the chunk's order and a message.
     """
+    actual = tokenized.book.corrections
+    if corrections is not None and corrections != actual:
+        return ValidationReport(
+            False,
+            7,
+            None,
+            f"rule 7 fails: the run records {_corrections_named(corrections)} but the book has "
+            f"{_corrections_named(actual)}: the ids of one are not the ids of the other",
+            len(chunks),
+        )
     if not chunks:
         if tokenized.n_tokens and _NON_SPACE.search(tokenized.book.text):
             return ValidationReport(False, 5, None, "no chunks, but the book has text", 0)

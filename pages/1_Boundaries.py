@@ -4,7 +4,8 @@ the detail of one selected chunk (click a bar, type its number, or step with pre
 import streamlit as st
 
 from chunking import rules
-from inspector import figures, state, tables, views
+from inspector import figures, views
+from inspector.data import state, tables
 
 run = views.chunk_page("Boundaries")
 n_pages = max(len(run.book.pages), 2)

@@ -4,7 +4,8 @@ well the book is covered (text lost / in one chunk / overlapped, page by page)."
 
 import streamlit as st
 
-from inspector import figures, state, views
+from inspector import figures, views
+from inspector.data import state
 
 run = views.chunk_page("Overlap")
 

@@ -3,7 +3,8 @@ table is paged (as tall as its rows) and a selected row shows its full id with a
 
 import streamlit as st
 
-from inspector import tables, views
+from inspector import views
+from inspector.data import tables
 
 run = views.chunk_page("Chunks")
 

@@ -4,7 +4,8 @@ same book and policy, a table of each file's first rows, and a message after eac
 import streamlit as st
 
 from chunking import export
-from inspector import tables, views
+from inspector import views
+from inspector.data import tables
 from inspector.safe import md
 
 PREVIEW_ROWS = 5

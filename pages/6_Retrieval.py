@@ -1,12 +1,14 @@
 """Retrieval: where a pasted passage came from, what each policy retrieves for a query, and a
-the evaluation per policy × retriever (tabs drawn by ``inspector.retrieval_view``)."""
+the evaluation per policy × retriever (tabs drawn by ``inspector.views.retrieval``)."""
 
 import streamlit as st
 
 from chunking.analysis.compare import policy_label
 from chunking.models import STRATEGIES
 from chunking.models import RETRIEVERS
-from inspector import flow, retrieval_view, state, views
+from inspector import flow, views
+from inspector.data import state
+from inspector.views import retrieval
 
 st.set_page_config(page_title="Retrieval · Book Chunk Inspector", layout="wide")
 base = state.sidebar_policy()
@@ -34,8 +36,8 @@ views.book_heading(runs[0])
 
 locate_tab, search_tab, evaluate_tab = st.tabs(["Locate a passage", "Search", "Evaluate"])
 with locate_tab:
-    retrieval_view.locate_tab(runs, labels)
+    retrieval.locate_tab(runs, labels)
 with search_tab:
-    retrieval_view.search_tab(runs, labels, retrievers)
+    retrieval.search_tab(runs, labels, retrievers)
 with evaluate_tab:
-    retrieval_view.evaluate_tab(runs, labels, retrievers)
+    retrieval.evaluate_tab(runs, labels, retrievers)

@@ -15,7 +15,7 @@ import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-import inspector.cache
+import inspector.data.cache
 from chunking import export, rules
 from chunking.analysis.scorecard import scorecard
 from chunking.ingest import load_book
@@ -23,7 +23,8 @@ from chunking.models import END_REASONS
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
-from inspector import figures, tables, views
+from inspector import figures, views
+from inspector.data import tables
 
 pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
 
@@ -148,7 +149,7 @@ def test_changing_max_tokens_rechunks_to_the_cores_count(core_default) -> None:
 
 def test_moving_a_slider_neither_rereads_nor_retokenizes(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = {"load_book": 0, "tokenize": 0}
-    real_load, real_tokenize = inspector.cache.load_book, inspector.cache.tokenize
+    real_load, real_tokenize = inspector.data.cache.load_book, inspector.data.cache.tokenize
 
     def counted_load(*args, **kwargs):  # noqa: ANN002, ANN003
         calls["load_book"] += 1
@@ -158,8 +159,8 @@ def test_moving_a_slider_neither_rereads_nor_retokenizes(monkeypatch: pytest.Mon
         calls["tokenize"] += 1
         return real_tokenize(*args, **kwargs)
 
-    monkeypatch.setattr(inspector.cache, "load_book", counted_load)
-    monkeypatch.setattr(inspector.cache, "tokenize", counted_tokenize)
+    monkeypatch.setattr(inspector.data.cache, "load_book", counted_load)
+    monkeypatch.setattr(inspector.data.cache, "tokenize", counted_tokenize)
     at = run_app()
     for value in (256, 384, 1024):
         at.slider(key="policy_max_tokens").set_value(value).run()

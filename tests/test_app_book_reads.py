@@ -1,4 +1,4 @@
-"""The app's book reads outlive the page run that started them (``inspector.cache._BookStore``).
+"""The app's book reads outlive the page run that started them (``inspector.data.cache._BookStore``).
 
 A page run stops at its next Streamlit call when the user switches page; the read it started must
 go on, land in the store, and be joined (never started again) by the next page. Real PDFs from
@@ -14,7 +14,7 @@ import pytest
 from pdf_factory import body, make_pdf
 
 from chunking.ingest import load_book
-from inspector.cache import _BookStore
+from inspector.data.cache import _BookStore
 
 KEY = ("sha", "auto")
 NAME = "book.pdf"

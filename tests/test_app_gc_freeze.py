@@ -1,5 +1,5 @@
 """The app exempts its imported objects from the cyclic garbage collector before the first read
-(``inspector.cache._freeze_imported_objects``), so Streamlit's full ``gc.collect()`` after every
+(``inspector.data.cache._freeze_imported_objects``), so Streamlit's full ``gc.collect()`` after every
 script run no longer walks them. Checked in a fresh process: a test process may have frozen first.
 """
 

@@ -117,7 +117,7 @@ def upload_and_wait(page: Page, path: Path) -> None:
 def test_the_header_names_the_uploaded_book_on_every_page(page: Page, logged_app) -> None:
     url, _ = logged_app
     open_home(page, url)
-    # the Book page's warm-up chart (inspector.chart_warmup): plotly.js is started, nothing shows
+    # the Book page's warm-up chart (inspector.views.chart_warmup): plotly.js is started, nothing shows
     warmup = page.get_by_test_id("stMain").locator(".js-plotly-plot")
     expect(warmup).to_have_count(1, timeout=TIMEOUT_MS)
     assert warmup.bounding_box()["height"] <= 12

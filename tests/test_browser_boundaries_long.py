@@ -1,7 +1,7 @@
 """Boundaries on a long book in a real chromium: clicking a chunk bar opens that chunk.
 
 On a book long enough for the minimap, the map's bars live on the second axis pair (x2/y2,
-``inspector.boundary_minimap``), so plotly's click → selection → ``on_select`` path differs from
+``inspector.figures.boundary_minimap``), so plotly's click → selection → ``on_select`` path differs from
 the short sample's. The test clicks where the browser drew the bar (from the figure's own axes,
 ``d2p``), as a user does, after zooming to a chapter start with the page's own picker.
 """

@@ -41,7 +41,7 @@ from browser_harness import (
 from many_chapters import write_many_chapters_book
 from playwright.sync_api import Page, expect
 
-from inspector import label_fit
+from inspector.figures import label_fit
 
 pytestmark = pytest.mark.browser
 OUTPUT = Path(os.environ.get("BCI_TEST_OUTPUT", ROOT / "tests" / "output"))

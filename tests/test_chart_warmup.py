@@ -1,4 +1,4 @@
-"""The Book page sends one empty chart on a session's first run (``inspector.chart_warmup``), so
+"""The Book page sends one empty chart on a session's first run (``inspector.views.chart_warmup``), so
 the browser starts plotly.js before the first page that draws a figure; later runs send none."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from inspector.chart_warmup import WARMUP_PX
+from inspector.views.chart_warmup import WARMUP_PX
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("fresh_streamlit_caches")]
 

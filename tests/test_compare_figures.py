@@ -8,7 +8,7 @@ import pytest
 from test_scorecard import CH1, CH2, chunk_at, make_book
 
 from chunking.tokens import tokenize
-from inspector.compare_figures import boundary_strips, token_histograms
+from inspector.figures.compare import boundary_strips, token_histograms
 from inspector.figures import page_positions
 
 
@@ -113,7 +113,7 @@ def test_chapter_labels_show_only_where_they_fit_and_every_title_is_in_hover():
     from handmade_books import make_book as handmade_book
     from handmade_books import make_chunks
 
-    from inspector import label_fit
+    from inspector.figures import label_fit
 
     book = handmade_book(
         [f"page {k} " + "x" * 80 for k in range(200)],

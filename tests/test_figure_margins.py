@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from handmade_books import four_page_book, make_book, make_chunks
 
-from inspector.boundary_figures import (
+from inspector.figures.boundary import (
     MARGIN_TOP_PX,
     MINIMAP_AXIS_PX,
     MINIMAP_MIN_PAGES,
@@ -14,7 +14,7 @@ from inspector.boundary_figures import (
     TICK_CHAR_PX,
     boundaries_figure,
 )
-from inspector.compare_figures import boundary_strips, token_histograms
+from inspector.figures.compare import boundary_strips, token_histograms
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,9 @@ from chunking.models import END_REASONS, Book, Chunk
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
-from inspector import figures, label_fit
-from inspector.boundary_minimap import (
+from inspector import figures
+from inspector.figures import label_fit
+from inspector.figures.boundary_minimap import (
     BAND_BOTTOM,
     BAND_TOP,
     DENSITY_TOP,

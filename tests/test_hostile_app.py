@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from chunking.errors import UnreadableInputError
 from chunking.ingest import load_book
-from inspector import pdfview
+from inspector.views import pdfview
 from inspector.safe import MARKDOWN_SPECIAL, md
 
 pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")

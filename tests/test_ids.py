@@ -28,3 +28,16 @@ def test_id_is_deterministic_and_lowercase_hex():
     a = chunk_id("b", "p", 0, 0, 1, 0, 1, "é")
     assert a == chunk_id("b", "p", 0, 0, 1, 0, 1, "é")
     assert len(a) == 32 and all(ch in "0123456789abcdef" for ch in a)
+
+
+def test_the_id_salt_is_the_policy_profile_plus_the_book_corrections_digest():
+    from dataclasses import replace
+
+    from chunking.ids import id_salt
+    from chunking.models import Book, Diagnostics
+    from chunking.policy import Policy
+
+    book = Book("b" * 16, "0" * 64, "t", "txt", "x", (), (), Diagnostics())
+    assert id_salt(Policy(), book) == Policy().profile()
+    corrected = replace(book, corrections="0123456789abcdef")
+    assert id_salt(Policy(), corrected) == Policy().profile() + ":corrections=0123456789abcdef"

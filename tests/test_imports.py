@@ -75,6 +75,21 @@ def test_chunking_never_imports_streamlit_or_plotly_at_import_time():
     assert proc.stdout.strip() == "[]"
 
 
+PURE = [name for name in _modules("inspector") if name.startswith("inspector.figures")] + [
+    "inspector.data.tables", "inspector.data.structure"]
+"""The app's pure functions: figures (data -> plotly Figure), tables and the Structure page's edits."""
+
+
+def test_the_apps_pure_modules_never_import_streamlit():
+    code = ("import importlib, sys\n"
+            f"for name in {PURE!r}:\n"
+            "    importlib.import_module(name)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'streamlit'))\n")
+    proc = _run(code)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
+
+
 def test_chunking_sources_have_no_streamlit_or_plotly_import_statement():
     """Also the imports inside functions, which importing the modules does not run."""
     found = []
@@ -173,9 +188,9 @@ def test_no_command_imports_another_command():
 
 
 def test_the_cli_and_chunk_command_start_without_the_engines_heavy_imports():
-    """The chunk command starts the PDF reader's helper before numpy, tiktoken and PyMuPDF load
-    (chunking.commands.chunk), so importing the CLI and the command must not pull them in."""
-    code = ("import sys, chunking.cli, chunking.commands.chunk, chunking.readers.pdfhelper\n"
+    """Parsing the command line and refusing a usage error need no engine: importing the CLI and
+    the chunk command must not pull in numpy, tiktoken or PyMuPDF (the pipeline loads them)."""
+    code = ("import sys, chunking.cli, chunking.commands.chunk\n"
             "print(sorted(m for m in ('numpy', 'tiktoken', 'pymupdf') if m in sys.modules))\n")
     proc = _run(code)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pymupdf
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_ONLY = {"pytest", "pytest-xdist", "hypothesis", "ruff", "mypy", "playwright"}
+TEST_ONLY = {"ebooklib", "pytest", "pytest-xdist", "hypothesis", "ruff", "mypy", "playwright"}
 """requirements.txt pins only the tests and the lint in `make test` need (not package dependencies)."""
 SCRIPT_TIMEOUT_S = 120
 """A two-page book chunks in about a second; this only stops a hang."""

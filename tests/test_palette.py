@@ -8,7 +8,8 @@ import re
 import pymupdf
 from PIL import Image
 
-from inspector import palette, pdfview, render
+from inspector import palette
+from inspector.views import pdfview, render
 
 
 def _mark_colour(css_class: str) -> str:
@@ -47,7 +48,7 @@ def test_no_policy_wears_the_overlap_colour() -> None:
 
 def test_retrieval_evaluation_bars_wear_each_policys_colour() -> None:
     from chunking.retrieval.evaluate import PolicyScore
-    from inspector.retrieval_view import evaluation_figure
+    from inspector.views.retrieval import evaluation_figure
 
     def score(policy: str, retriever: str) -> PolicyScore:
         return PolicyScore(policy, 10, 5, 0.5, 0.5, 0.1, 0.2, 0.3, mrr=0.4, chapter_purity=0.5,

@@ -1,4 +1,4 @@
-"""inspector.pdfview: the chunk's words are found on the PDF page and painted in their colours."""
+"""inspector.views.pdfview: the chunk's words are found on the PDF page and painted in their colours."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from inspector import pdfview
+from inspector.views import pdfview
 
 TEXT = "Alpha beta gamma delta\nepsilon zeta eta"
 

@@ -129,3 +129,10 @@ def test_page_text_keeps_every_line_accents_ligatures_and_text_beyond_the_page_i
     doc = _reopened(doc)
     assert page_text(doc[0]) == _get_text_as_page_text(doc[0])
     assert "outside" not in page_text(doc[0]) and "Naïve" in page_text(doc[0])
+
+
+def test_no_private_part_of_ray_is_touched():
+    """Ray's private modules are not an API: the Ray engine uses ``ray.init``'s public settings only."""
+    root = Path(__file__).resolve().parent.parent / "chunking"
+    private = re.compile(r"\bray\._private\b|from ray\._|import ray\._|\bNode\b.*\b__dict__\b")
+    assert [str(f) for f in root.rglob("*.py") if private.search(f.read_text(encoding="utf-8"))] == []

@@ -1,4 +1,4 @@
-"""inspector.render: book text is escaped before our highlight markup; overlaps are marked."""
+"""inspector.views.render: book text is escaped before our highlight markup; overlaps are marked."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from handmade_books import four_page_book, make_chunks
 
 from chunking.models import Book
-from inspector import render
+from inspector.views import render
 
 
 @pytest.fixture

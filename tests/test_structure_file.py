@@ -93,8 +93,8 @@ def test_file_of_another_book_is_refused_with_one_line(book_file, tmp_path):
 def _ids(book, ops) -> tuple[list[str], list]:
     sf = parse_structure(_file(book, ops))
     corrected = apply_corrections(book, sf)
-    policy = Policy(corrections=sf.digest(), max_tokens=256, overlap_tokens=32)
-    chunks = chunk_book(tokenize(corrected), policy)
+    assert corrected.corrections == sf.digest()  # the book records its corrections: no caller salts
+    chunks = chunk_book(tokenize(corrected), Policy(max_tokens=256, overlap_tokens=32))
     return [c.id for c in chunks], chunks
 
 
@@ -145,7 +145,7 @@ def test_round_trip_write_structure_edit_chunk(book_file, tmp_path):
     manifest = json.loads((tmp_path / "out.manifest.json").read_text())
     record = manifest["structure"]["file"]
     assert record["corrections"] == 2 and record["ops"] == data["corrections"] and len(record["sha256"]) == 64
-    assert manifest["policy"]["corrections"] == record["digest"]
+    assert manifest["corrections"] == record["digest"] and "corrections" not in manifest["policy"]
     chapters = {json.loads(line)["chapter"] for line in out.read_text().splitlines()}
     assert chapters == {"Topic 1", "Topic 2", "Topic 4", "Notes"}
     r = _cli("validate", out)

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from chunking.ingest import load_book
 from chunking.models import SIGNALS
-from inspector import structure_view
+from inspector.data import structure
 from tests.test_app import HOSTILE_MD, downloads  # noqa: F401  (the download-capturing fixture)
 
 pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
@@ -60,7 +60,7 @@ def chez():
 def test_evidence_table_has_one_mark_per_signal_for_every_chapter_level_heading(chez) -> None:
     at = open_structure("chez-csug.pdf")
     table = frame(at, "disagree")
-    rows = [h for h in chez.headings if h.kind in structure_view.TABLE_KINDS]
+    rows = [h for h in chez.headings if h.kind in structure.TABLE_KINDS]
     assert list(table["title"]) == [h.title for h in rows]
     assert list(table["page"]) == [h.page for h in rows]
     assert list(table["label"]) == [h.page_label for h in rows]
@@ -78,9 +78,14 @@ def test_evidence_table_has_one_mark_per_signal_for_every_chapter_level_heading(
 def test_rejected_candidates_are_listed_with_why(chez) -> None:
     at = open_structure("chez-csug.pdf")
     listed = frame(at, "why")
-    assert len(listed) == len(chez.diagnostics.structure_rejected)
-    first = chez.diagnostics.structure_rejected[0]
-    assert f"p. {int(listed['page'][0])} '{listed['line'][0]}': {listed['why'][0]}" == first
+    rejected = chez.diagnostics.structure_rejected
+    missing = [d for d in chez.diagnostics.structure_disagreements if d.case == "missing"]
+    assert len(listed) == len(rejected) + len(missing)
+    rows = list(zip(listed["page"], listed["line"], listed["why"]))
+    assert rows[: len(rejected)] == [(r.page, r.line, r.reason) for r in rejected]
+    assert [(p, line) for p, line, _ in rows[len(rejected) :]] == [
+        (d.page, f"{d.number} {d.title}".strip()) for d in missing
+    ]
 
 
 def test_selected_heading_shows_its_page_beside_the_previous_and_next(chez) -> None:
@@ -137,9 +142,9 @@ def test_remove_and_accept_rechunk_reach_boundaries_and_equal_the_cli(
     app_jsonl = downloads["chez-csug.jsonl"]
     assert len(app_jsonl.decode().splitlines()) == chunks
 
-    structure, out = tmp_path / "chez-csug.pdf.structure.json", tmp_path / "chez-csug.jsonl"
-    structure.write_bytes(sf_bytes)
-    subprocess.run([sys.executable, "-m", "chunking", "chunk", str(CHEZ), "--structure-file", str(structure),
+    sf_path, out = tmp_path / "chez-csug.pdf.structure.json", tmp_path / "chez-csug.jsonl"
+    sf_path.write_bytes(sf_bytes)
+    subprocess.run([sys.executable, "-m", "chunking", "chunk", str(CHEZ), "--structure-file", str(sf_path),
                     "-o", str(out)], check=True, cwd=ROOT, capture_output=True)
     assert out.read_bytes() == app_jsonl
     # The manifest too: it records the same structure file (its sha256, digest and ops).
@@ -152,28 +157,28 @@ def test_remove_and_accept_rechunk_reach_boundaries_and_equal_the_cli(
 
 
 def test_a_correction_rechunks_without_tokenizing_the_book_again(chez, monkeypatch) -> None:
-    import inspector.cache
+    import inspector.data.cache
     from chunking.strategies import chunk_book
     from chunking.structure_file import apply_corrections, corrections_digest
     from chunking.tokens import tokenize
 
     at = open_structure("chez-csug.pdf")
     calls: list[str] = []
-    real = inspector.cache.tokenize
+    real = inspector.data.cache.tokenize
 
     def counted(book, encoding):  # the real tokenizer, counted
         calls.append(book.source_name)
         return real(book, encoding)
 
-    monkeypatch.setattr(inspector.cache, "tokenize", counted)
+    monkeypatch.setattr(inspector.data.cache, "tokenize", counted)
     at.selectbox(key="st_heading").set_value(heading_index(at, "Thread System")).run()
     at.button(key="st_remove").click().run()
     assert not at.exception and not at.error
     assert calls == []  # the corrected stream came from the uncorrected one (retokenize)
     ops = tuple(at.session_state["structure_corrections"][chez.sha256])
     corrected = apply_corrections(chez, ops, name=f"{chez.source_name}.structure.json")
-    policy = at.session_state["policy"].with_(corrections=corrections_digest(ops))
-    assert int(metrics(at)["Chunks"]) == len(chunk_book(tokenize(corrected), policy))
+    assert corrected.corrections == corrections_digest(ops)
+    assert int(metrics(at)["Chunks"]) == len(chunk_book(tokenize(corrected), at.session_state["policy"]))
 
 
 def test_add_move_change_undo_and_clear_are_corrections(chez) -> None:

@@ -129,7 +129,7 @@ def test_outline_entry_whose_title_is_nowhere_is_kept_unconfirmed_at_its_destina
     lost = next(h for h in book.headings if h.title == "Lost Interlude")
     assert lost.page == 2 and book.text[lost.char_offset:].startswith("Line 400")
     assert lost.confidence < 0.5
-    assert any("'Lost Interlude' on p. 2 is not confirmed by the text" in d
+    assert any((d.case, d.title, d.page, d.signals) == ("unconfirmed", "Lost Interlude", 2, ("outline",))
                for d in book.diagnostics.structure_disagreements)
 
 
@@ -411,8 +411,9 @@ def test_running_header_naming_a_chapter_no_heading_opens_is_a_disagreement():
     openings = [(1, "Alpha", BIG), (2, "Beta", BIG), (3, "Gamma", 10.0), (4, "Delta", BIG)]
     book = load_book(_headed_book(openings), name="x.pdf")
     assert [h.number for h in book.headings if h.kind == "chapter"] == ["1", "2", "4"]
-    assert ("running_header: 'CHAPTER 3. GAMMA' on p. 10 names chapter 3, which no heading opens"
-            in book.diagnostics.structure_disagreements)
+    (d,) = [d for d in book.diagnostics.structure_disagreements if d.case == "unopened"]
+    assert (d.signals, d.kind, d.number, d.title, d.page) == (("running_header",), "chapter", "3", "CHAPTER 3. GAMMA", 10)
+    assert d.message == "running_header: 'CHAPTER 3. GAMMA' on p. 10 names chapter 3, which no heading opens"
 
 
 # --- furniture (chunking/normalise/furniture.py) ----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""inspector.tables: the Chunks page's filters and the chunks around a chapter start."""
+"""inspector.data.tables: the Chunks page's filters and the chunks around a chapter start."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from handmade_books import four_page_book, make_chunks
 
 from chunking import export
 from chunking.models import Book
-from inspector import tables
+from inspector.data import tables
 
 
 @pytest.fixture

@@ -28,7 +28,6 @@ from ..ingest import load_book
 from ..models import Book, Chunk
 from ..policy import Policy
 from ..strategies import chunk_book
-from ..structure_file import salted
 from ..tokens import TokenizedBook, tokenize
 from ..validate import ValidationReport, validate_chunks
 from .scorecard import SCORE_DIRECTIONS, scorecard
@@ -89,6 +88,8 @@ def chunk_policies(
         source (str | os.PathLike | bytes): the book (path or bytes), as for ``load_book``.
         policies (Sequence[Policy]): the policies, in the order to yield them.
         name (str | None): the file name when ``source`` is bytes. Defaults to None.
+        structure_file (StructureFile | None): corrections applied to the book as it is read
+            (the corrected book salts the ids itself). Defaults to None.
 
     Yields:
         tuple[Policy, TokenizedBook, list[Chunk]]: each policy with its tokenized book and chunks.
@@ -296,5 +297,5 @@ def chunked_runs(book: str, policies: Sequence[Policy], structure_file: Any = No
         UnreadableInputError: the book cannot be read.
         ChunkLimitError: a policy needs more than its ``max_chunks`` chunks.
     """
-    runs = chunk_policies(book, salted(list(policies), structure_file), structure_file=structure_file)
+    runs = chunk_policies(book, list(policies), structure_file=structure_file)
     return [ChunkedRun(p, policy_label(p), tb, chunks) for p, tb, chunks in runs]

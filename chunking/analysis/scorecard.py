@@ -13,9 +13,10 @@ Definitions (token positions are 0-based indices in the canonical token stream):
 * **Cross-chapter overlap**: the tokens two neighbouring chunks share, counted when their union
   crosses a chapter boundary — the overlap then carries text from one chapter into a chunk of
   another. A chapter-fenced strategy always scores 0.
-* **Mid-sentence end**: a chunk ends cleanly at the end of the book, after sentence-final
-  punctuation (``. ! ? …`` and CJK full stops, optionally followed by closing quotes or brackets),
-  before a blank line, or right before a heading; any other end is mid-sentence.
+* **Mid-sentence end**: a chunk ends cleanly at the end of the book, at a sentence end or a
+  paragraph end (``chunking.rules.ends_sentence`` / ``ends_paragraph``, the ends ``snap`` cuts at:
+  ``. ! ? …`` and closing quotes then whitespace, CJK ``。！？`` with or without it, a blank line,
+  a line ending in ``. ! ? :``), or right before a heading; any other end is mid-sentence.
 * **Pk and WindowDiff** (Beeferman et al. 1999; Pevzner & Hearst 2002) over the token stream.
   Reference boundaries are the token positions of every detected heading (parts, chapters,
   sections); hypothesised boundaries are the chunks' ``token_start`` values. Overlap is handled
@@ -35,7 +36,6 @@ Definitions (token positions are 0-based indices in the canonical token stream):
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -45,7 +45,7 @@ import numpy as np
 
 from ..models import Book, Chunk
 from ..policy import Policy
-from ..rules import crosses_fence, fence_offsets
+from ..rules import crosses_fence, ends_paragraph, ends_sentence, fence_offsets
 
 if TYPE_CHECKING:  # NOTE: only for annotations; the scorecard reads .book/.n_tokens/.token_at_char
     from ..tokens import TokenizedBook
@@ -70,10 +70,6 @@ SCORE_DIRECTIONS: dict[str, str | None] = {
     "boundary_recall": "higher",
 }
 """Every scorecard key, in display order, with the direction in which it improves."""
-
-
-_SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f][\"'\u201d\u2019\u00bb)\]]*\Z")
-"""Sentence-final punctuation, optionally followed by closing quotes or brackets."""
 
 
 def scorecard(chunks: Sequence[Chunk], tokenized: TokenizedBook, policy: Policy) -> dict[str, Any]:
@@ -188,8 +184,8 @@ def ends_cleanly(book: Book, end: int) -> bool:
         end (int): the chunk's exclusive ``char_end``.
 
     Returns:
-        bool: True at the end of the book, after sentence-final punctuation, before a blank line
-        or right before a heading.
+        bool: True at the end of the book, at a sentence or paragraph end
+        (``chunking.rules.ends_sentence`` / ``ends_paragraph``) or right before a heading.
     """
     return _ends_cleanly(book.text, end, frozenset(h.char_offset for h in book.headings))
 
@@ -199,13 +195,9 @@ def _ends_cleanly(text: str, end: int, heading_starts: frozenset[int]) -> bool:
     rest = after.lstrip()
     if not rest and end + 400 >= len(text):
         return True
-    # NOTE: only the whitespace right after the end matters: "\n\n" (or "\n \n") is a paragraph.
-    gap = after[: len(after) - len(rest)]
-    if gap.count("\n") >= 2:
+    if ends_sentence(text, end) or ends_paragraph(text, end):
         return True
-    if _SENTENCE_END.search(text[max(0, end - 200) : end].rstrip()):
-        return True
-    next_char = end + len(gap)
+    next_char = end + len(after) - len(rest)
     return next_char in heading_starts
 
 

@@ -15,7 +15,8 @@ OUTDIR [--workers N]`` calls. Contract:
   the OS kills its worker process (``chunking.batch.workerpool``: only that book fails, exit code 1);
   the exit code is 0 only when no book failed;
 * a structure file beside a book (``b.pdf.structure.json``, else ``b.structure.json``) is applied
-  to that book, as ``--structure-file`` would (its digest salts the ids, its manifest records it);
+  to that book, as ``--structure-file`` would (the corrected book's digest salts the ids, the
+  manifest records it, and a changed file means "run it again");
   a bad one fails only that book (exit 3).
 """
 
@@ -29,17 +30,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..cores import available_cores
 from ..errors import ChunkingError, UsageError
 from ..export import manifest_path, write_outputs
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
+from ..rules import EXPORT_FORMATS
 from .workerpool import TaskRaised, WorkerDied, imap_unordered
 
 if TYPE_CHECKING:
     from tqdm import tqdm
-
-_SUFFIX = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "langchain": ".jsonl"}
-"""File extension of the chunk file per export format (LangChain records are JSON lines)."""
 
 
 CORES_PER_BOOK = 1
@@ -100,25 +100,27 @@ def output_path(book: Path, book_dir: Path, out_dir: Path, fmt: str) -> Path:
     # NOTE: ``book`` comes from ``find_books`` (under the resolved folder); it is not resolved
     # itself, so a symlinked book keeps its place in the tree.
     rel = book.relative_to(book_dir.resolve())
-    return out_dir / rel.parent / (rel.name + _SUFFIX[fmt])
+    return out_dir / rel.parent / (rel.name + EXPORT_FORMATS[fmt])
 
 
 def is_done(book: Path, out: Path, policy: Policy, fmt: str) -> bool:
     """True when ``out`` already holds this book's chunks for this policy and format.
 
     The manifest (written after its chunk file, so its presence means the chunk file is
-    complete) must name the same sha256, the same policy, the same format and a passing
-    validation; anything unreadable or different means "run it again".
+    complete) must name the same sha256, the same policy, the corrections digest of the
+    structure file beside the book (``""`` for none), the same format and a passing validation;
+    anything unreadable or different means "run it again".
     """
     manifest_file = manifest_path(out)
     if not (out.is_file() and manifest_file.is_file()):
         return False
     try:
-        policy = _with_structure(book, policy)[1]
+        sf = _structure_file(book)
         manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
         return (
             manifest["book"]["sha256"] == _sha256(book)
             and manifest["policy"] == policy.to_dict()
+            and manifest["corrections"] == (sf.digest() if sf else "")
             and manifest["output"]["format"] == fmt
             and bool(manifest["validation"]["ok"])
         )
@@ -145,15 +147,12 @@ def structure_file_for(book: Path) -> Path | None:
     return None
 
 
-def _with_structure(book: Path, policy: Policy):
-    """The book's structure file (or None) and the policy salted with its digest."""
+def _structure_file(book: Path):
+    """The book's structure file, parsed, or None."""
     from ..structure_file import load_structure_file
 
     found = structure_file_for(book)
-    if found is None:
-        return None, policy
-    sf = load_structure_file(found)
-    return sf, policy.with_(corrections=sf.digest())
+    return None if found is None else load_structure_file(found)
 
 
 def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) -> Outcome:
@@ -165,8 +164,7 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
     from ..pipeline import run_book
 
     try:
-        sf, policy = _with_structure(book, policy)
-        result = run_book(str(book), policy, structure_file=sf, workers=CORES_PER_BOOK)
+        result = run_book(str(book), policy, structure_file=_structure_file(book), workers=CORES_PER_BOOK)
         write_outputs(result.chunks, result.manifest, out, fmt)
     except ChunkingError as exc:
         return Outcome(label, "failed", exc.exit_code, " ".join(str(exc).split()))
@@ -231,8 +229,8 @@ def plan_batch(
         raise UsageError(f"{book_dir}: not a folder")
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1; got {workers}")
-    if fmt not in _SUFFIX:
-        raise UsageError(f"--format must be one of {', '.join(_SUFFIX)}; got {fmt!r}")
+    if fmt not in EXPORT_FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")
     out_root = Path(out_dir)
     if out_root.resolve() == root.resolve():
         raise UsageError(
@@ -276,8 +274,8 @@ def run_batch(
         out_dir (str | os.PathLike): folder for the chunk files and manifests (created).
         policy (Policy): the validated policy, the same for every book.
         fmt (str): export format (``jsonl``, ``csv``, ``parquet`` or ``langchain``).
-        workers (int | None): parallel processes; None means one per core, at most one per
-            book. ``1`` runs in this process.
+        workers (int | None): parallel processes; None means one per core this process may run
+            on (``cores.available_cores``), at most one per book. ``1`` runs in this process.
 
     Returns:
         int: 0 when no book failed; else the failed books' exit code when they share one
@@ -288,7 +286,7 @@ def run_batch(
     """
     plan = plan_batch(book_dir, out_dir, policy, fmt, workers)
     outcomes: list[Outcome] = list(plan.skipped)
-    n_workers = min(workers or os.cpu_count() or 1, max(1, len(plan.todo)))
+    n_workers = min(workers or available_cores(), max(1, len(plan.todo)))
     with progress_bar(plan) as bar:
         if n_workers == 1:
             for task in plan.todo:

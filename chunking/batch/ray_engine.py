@@ -18,19 +18,16 @@ a library of large PDFs would otherwise travel through the object store. The pri
 cluster ``DIR`` and ``OUTDIR`` must be storage every node reads and writes at the same path (NFS,
 a shared volume); workers write each book's files where the local batch would.
 
-Why Ray core actors and not Ray Data for the books (issue 15 asked for Ray Data; measured with
-``bench/batch.py`` on 21 books, CPU seconds on top of a local 2-worker batch): Ray Data's
-``from_items(...).map(callable class, ActorPoolStrategy)`` cost 8.4 s, of which Ray Data itself
-(not the cluster) took about 4: three system actors in processes of their own (its stats actor
-0.8, autoscaling coordinator 0.8, actor-location tracker 0.45, none of which any ``DataContext``
-setting turns off in Ray 2.60), and ``ray.data``'s imports (pyarrow, pandas) in the driver and in
-every worker (about 0.4 s each). The same pool as plain actors costs 3.7–4.2 (1.7–2.2 on a Ray
-kept running), most of it the local Ray's own daemons and each Ray worker's import of ``ray``;
-with a trivial per-book task, the fixed cost alone was 8.4 s with Ray Data and 4.4 without. ``read_binary_files`` was no
-option either: it would read every book into the object store (see above) in read tasks that
-are more worker processes. What Ray Data gave here (streaming blocks between operators) a
-one-step "chunk this path" job does not use; its fault handling lost a queued book with every
-dead worker. Ray Data stays where it pays: ``--dataset`` (below) is written with it.
+Why Ray core actors and not Ray Data for the books (issue 15 asked for Ray Data; bench/BATCH.md
+has the measurements): Ray Data's ``from_items(...).map(callable class, ActorPoolStrategy)``
+adds three system actors in processes of their own (its stats actor, autoscaling coordinator and
+actor-location tracker, none of which any ``DataContext`` setting turns off in Ray 2.60) and
+``ray.data``'s imports (pyarrow, pandas) in the driver and in every worker, which roughly doubled
+Ray's fixed cost. ``read_binary_files`` was no option either: it would read every book into the
+object store (see above) in read tasks that are more worker processes. What Ray Data gives
+(streaming blocks between operators) a one-step "chunk this path" job does not use; its fault
+handling lost a queued book with every dead worker. Ray Data stays where it pays: ``--dataset``
+(below) is written with it.
 
 A worker process that dies (out of memory, a crash in a C library) costs only its book, as in
 the local batch: each actor holds one book at a time, the dead actor's book is reported failed
@@ -49,30 +46,9 @@ them.
 Ray is imported only in this module, and only when ``--engine ray`` is asked for.
 
 A local Ray started for the run (never an existing cluster: its daemons are its operator's) is
-``ray.init``'s own, less what a run does not use. Measured with ``bench/batch.py``'s sampler (CPU
-of every process of the run, 21 books, 2 workers, minimum of 3 interleaved runs):
-
-* NOTE ``SKIPPED_DAEMONS``: no dashboard head, autoscaler monitor or log monitor (each a Python
-  process importing ``ray``, ≈ 0.35–0.5 s CPU; the run streams no worker logs, has a fixed set of
-  CPUs and serves no dashboard): the driver and Ray's Python daemons 1.9 s → 0.7 s CPU (the
-  driver alone; the run 10.9 → 9.8 s in all), and ``ray.init`` no longer waits for the dashboard head to publish its URL nor
-  ``ray.shutdown`` for the monitors to exit (a one-book run 6.5 s → 3.0 s wall). With it
-  ``bench/batch.py`` (4 rounds) put Ray's CPU on top of the local batch at 2.5 s (was 3.8) and a
-  dedicated 2-core machine at 1.35× local-2 (was 1.55×).
-
-Measured and not kept (no ``_system_config`` is set; each within ±0.05 s CPU of the run above
-over 5 interleaved runs): NOTE prestarted workers (``prestart_worker_first_driver``,
-``enable_worker_prestart`` off): the ``num_cpus`` idle workers Ray starts for the driver are the
-very processes the actors then take (same pids), so nothing is wasted. NOTE metrics and task
-events (``enable_metrics_collection`` off, ``task_events_report_interval_ms`` 0): the actors'
-Ray threads use no measurable CPU in a run (≈ 0 s per thread from ``/proc``). NOTE a small
-``object_store_memory``: the store's mapping is not touched (RSS, CPU unchanged). NOTE usage
-stats: ``ray.init`` turns them off itself, and the dashboard head that would report them is
-skipped. NOTE a "minimal" dashboard agent (what ``pip install ray`` without extras runs): the
-agent's CPU is its ``import ray`` either way (0.5 s); the agent and the runtime-env agent are the
-raylet's own (it stops without them), so they stay. What is left is structural: each actor's
-``import ray`` and worker start (≈ 0.4 s) plus the package (≈ 0.2 s; the local batch pays that
-once, in its fork server), the driver's ``import ray`` (≈ 0.25 s) and the two agents (≈ 0.85 s).
+``ray.init``'s own, with its public settings only: exactly ``--workers`` CPUs and no dashboard
+web server (``LOCAL_RAY``). No private part of Ray is touched; what a local Ray costs on top of
+the local batch (its daemons, each actor's ``import ray`` and start-up) is in bench/BATCH.md.
 """
 
 from __future__ import annotations
@@ -87,6 +63,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from ..cores import available_cores
 from ..errors import UsageError, one_line
 from ..policy import Policy
 from . import Outcome, Plan, Task, output_path, plan_batch, process_book, progress_bar, report
@@ -104,12 +81,7 @@ token, and a ``ray start --head`` cluster of Ray 2.60 refuses it with just "fail
 
 LOCAL_RAY = {"include_dashboard": False}
 """``ray.init`` settings for a local Ray started for the run (never for an existing cluster): no
-dashboard web server (its minimal head process is skipped by ``SKIPPED_DAEMONS``)."""
-
-SKIPPED_DAEMONS = ("start_api_server", "start_monitor", "start_log_monitor")
-"""Methods of Ray's ``Node`` (``ray._private.node``) that a local Ray started for the run does not
-call: the dashboard head, the autoscaler monitor and the log monitor, none of which a run uses
-(see the module docstring's NOTEs for what each costs); never touched for an existing cluster."""
+dashboard web server."""
 
 DATASET_PARTITION = "book"
 """The column (and hive folder key) that partitions the ``--dataset`` by book."""
@@ -203,8 +175,8 @@ def _ray_session(ray: Any, address: str | None, workers: int | None) -> Iterator
     Only the driver's own settings apply to an existing cluster (no worker logs streamed to this
     terminal, Ray's loggers at ``ERROR``, no logging set-up of Ray's own); a cluster's daemons
     and resources are its operator's. A local Ray started here also gets exactly ``workers``
-    CPUs, no dashboard (``LOCAL_RAY``) and none of the daemons of ``SKIPPED_DAEMONS``; Ray
-    turns usage statistics off itself for a Ray that ``ray.init`` starts.
+    CPUs and no dashboard (``LOCAL_RAY``); Ray turns usage statistics off itself for a Ray that
+    ``ray.init`` starts.
     """
     driver = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": False}
     for name in ("ray", "ray.data"):  # NOTE: without Ray's logging set-up, its warnings would print
@@ -219,38 +191,11 @@ def _ray_session(ray: Any, address: str | None, workers: int | None) -> Iterator
             raise UsageError(f"--ray-address {address}: cannot connect: {one_line(exc)}{hint}") from None
     else:
         # NOTE: address="local" starts a new Ray even when another one runs on this machine.
-        with _daemons_skipped():
-            ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **LOCAL_RAY, **driver)
+        ray.init(address="local", num_cpus=workers or available_cores(), **LOCAL_RAY, **driver)
     try:
         yield
     finally:
         ray.shutdown()
-
-
-@contextlib.contextmanager
-def _daemons_skipped() -> Iterator[None]:
-    """While ``ray.init`` starts a local Ray, make ``SKIPPED_DAEMONS`` no-ops (restored after).
-
-    ``ray.init`` has no switch for these processes (``ray start``'s ``--no-monitor`` and
-    ``--include-log-monitor=false`` reach ``RayParams``, ``ray.init`` never sets them, and the
-    dashboard head starts even with ``include_dashboard=False``); everything else ``ray.init``
-    does for a new local Ray (token authentication, usage stats off, the raylet and its agents,
-    shutdown) stays its own. A Ray release without one of these methods just starts that process.
-    """
-    from ray._private import node
-
-    saved = {name: node.Node.__dict__[name] for name in SKIPPED_DAEMONS if name in node.Node.__dict__}
-
-    def skipped(self: Any, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    try:
-        for name in saved:
-            setattr(node.Node, name, skipped)
-        yield
-    finally:
-        for name, method in saved.items():
-            setattr(node.Node, name, method)
 
 
 def _quiet_ray_data(ray: Any) -> None:

@@ -91,13 +91,6 @@ def run(
         )
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be 1 or more; got {workers}")
-    from ..readers.pdfhelper import prestart, wants_helper
-
-    if wants_helper(book, workers):
-        # NOTE: before the engine's imports (numpy, tiktoken, the pipeline: ~0.15 s), so the
-        # reader's helper process extracts pages from the back meanwhile; a run that stops on a
-        # usage error below only wasted the helper's start (it is stopped at exit).
-        prestart(book)
     from ..export import check_output_path, format_for_path, tidy_stale_temps, write_chunks, write_outputs
 
     fmt = format_for_path(out, format)
@@ -110,14 +103,16 @@ def run(
         tidy_stale_temps(out)
     from ..pipeline import run_book
 
+    # NOTE: the imported modules' objects are moved out of the cyclic collector's generations
+    # (``gc.freeze``, as the app does after its imports): its collections during the run then walk
+    # the run's own objects only, and still collect every cycle the run makes.
+    gc.freeze()
     sf = None
     if structure_file is not None:  # NOTE: corrections' modules load only for a run that has some
         from ..structure_file import load_optional
 
         sf = load_optional(structure_file)
-    result = run_book(
-        book, policy.with_(corrections=sf.digest()) if sf else policy, structure_file=sf, workers=workers
-    )
+    result = run_book(book, policy, structure_file=sf, workers=workers)
     warnings = result.book.diagnostics.warnings
     if out is None:
         print_warnings(warnings, where="run with -o to keep them all in the manifest")
@@ -152,9 +147,6 @@ def _batch(
     dataset: str | None = None,
 ) -> int:
     """Hand a folder to the batch runner (imported only here: single books never need it)."""
-    # NOTE: the CLI runs without the cyclic collector (``cli.console``); a batch worker runs
-    # thousands of books, so its cycles must be collected (workers inherit this setting).
-    gc.enable()
     if out is None or not out.strip():
         raise UsageError("batch mode (BOOK is a folder) needs -o OUTDIR")
     if Path(out).exists() and not Path(out).is_dir():

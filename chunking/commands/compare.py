@@ -17,7 +17,7 @@ from ..analysis.compare import PolicyRun, policy_label, run_policies, scorecard_
 from ..errors import ValidationFailure
 from ..models import STRATEGIES
 from ..policy import Policy, parse_policy
-from ..structure_file import load_optional, salted
+from ..structure_file import load_optional
 
 
 def run(*, book: str, policy: list[str], json: bool, structure_file: str | None = None) -> int:
@@ -37,7 +37,7 @@ def run(*, book: str, policy: list[str], json: bool, structure_file: str | None 
     """
     policies = [parse_policy(spec) for spec in policy] or [Policy(strategy=s) for s in STRATEGIES]
     sf = load_optional(structure_file)
-    runs = run_policies(book, salted(policies, sf), structure_file=sf)
+    runs = run_policies(book, policies, structure_file=sf)
     if json:
         print(
             jsonlib.dumps([{"policy": r.policy.to_dict(), "scorecard": r.scorecard} for r in runs], indent=1)

@@ -124,11 +124,16 @@ def write_explanation(book: Book, out: TextIO) -> None:
         + (", ".join(f"{k} {v}" for k, v in d.structure_signals.items()) or "none")
         + "\n"
     )
-    out.write(f"disagreements: {len(d.structure_disagreements)}\n")
-    for line in d.structure_disagreements:
-        out.write(f"  {line}\n")
-    out.write(f"rejected candidates: {len(d.structure_rejected)}\n")
-    for line in d.structure_rejected[:EXPLAIN_REJECTED]:
-        out.write(f"  {line}\n")
+    out.write(f"disagreements: {len(d.structure_disagreements) + d.structure_disagreements_omitted}\n")
+    for disagreement in d.structure_disagreements:
+        out.write(f"  {disagreement.message}\n")
+    if d.structure_disagreements_omitted:
+        out.write(f"  … and {d.structure_disagreements_omitted} more\n")
+    rejected = len(d.structure_rejected) + d.structure_rejected_omitted
+    out.write(f"rejected candidates: {rejected}\n")
+    for candidate in d.structure_rejected[:EXPLAIN_REJECTED]:
+        out.write(f"  {candidate.message}\n")
     if len(d.structure_rejected) > EXPLAIN_REJECTED:
         out.write(f"  … {len(d.structure_rejected) - EXPLAIN_REJECTED} more in the manifest\n")
+    if d.structure_rejected_omitted:
+        out.write(f"  … and {d.structure_rejected_omitted} more not kept\n")

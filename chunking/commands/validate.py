@@ -3,10 +3,15 @@
 The manifest (default ``<CHUNKS stem>.manifest.json``) names the policy and the book (path and
 sha256); the book is read again (from ``--book`` when given: a book that moved since; else the
 manifest's path, else its file name next to the manifest), tokenized, and the chunks are
-checked against it with ``chunking.validate``. The book's sha256 must match in every case. Exit 0 valid, 4 invalid (one line naming the rule and the chunk), 3 when
-the chunks, the manifest or the book cannot be read or the book has changed, and when a manifest
-or chunk field has the wrong type (a number or a list where a path belongs, a policy value of
-the wrong type, a float ``order``): a malformed file, named in one line, never a traceback.
+checked against it with ``chunking.validate``. The book's sha256 must match in every case. The
+structure corrections the manifest records (``structure.file.ops``) are applied again, and the
+corrected book salts the ids the chunks must have; a manifest whose recorded digest
+(``corrections``, ``structure.file.digest``) is not that of its ops fails rule 7: its ids cannot
+be those of its corrections. Exit 0 valid, 4 invalid (one line naming the rule and the chunk), 3
+when the chunks, the manifest or the book cannot be read or the book has changed, and when a
+manifest or chunk field has the wrong type (a number or a list where a path belongs, a policy
+value of the wrong type, a float ``order``): a malformed file, named in one line, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -52,9 +57,12 @@ _BOOK_STRINGS = ("path", "source_name", "sha256")
 
 
 def _policy(meta: dict[str, Any], manifest_file: Path) -> Policy:
-    """The manifest's policy; any field of the wrong type or value is a malformed manifest (exit 3)."""
+    """The manifest's policy; any field of the wrong type or value is a malformed manifest (exit 3).
+
+    ``policy.corrections`` (the digest, kept in the policy before ``Book.corrections``) is left
+    out: ``_claimed`` reads it."""
     try:
-        return Policy(**meta["policy"])
+        return Policy(**{k: v for k, v in meta["policy"].items() if k != "corrections"})
     except TypeError as exc:
         raise UnreadableInputError(
             f"{manifest_file}: its policy does not match this version: {exc}"
@@ -86,11 +94,16 @@ def _book_path(manifest: dict[str, Any], manifest_file: Path, given: str | None 
     )
 
 
+def _record(meta: dict[str, Any]) -> Any:
+    """``structure.file`` of the manifest (the structure file applied), or None."""
+    return (meta.get("structure") or {}).get("file") if isinstance(meta.get("structure"), dict) else None
+
+
 def _corrected(book, meta: dict[str, Any], manifest_file: Path):
     """The book with the structure corrections the manifest records (``structure.file.ops``)."""
     from ..structure_file import apply_corrections, parse_correction
 
-    record = (meta.get("structure") or {}).get("file") if isinstance(meta.get("structure"), dict) else None
+    record = _record(meta)
     if not record:
         return book
     ops = record.get("ops") if isinstance(record, dict) else None
@@ -99,6 +112,22 @@ def _corrected(book, meta: dict[str, Any], manifest_file: Path):
     name = f"{manifest_file} structure.file.ops"
     corrections = tuple(parse_correction(op, i, name) for i, op in enumerate(ops))
     return apply_corrections(book, corrections, name=name)
+
+
+def _claimed(meta: dict[str, Any], manifest_file: Path, actual: str) -> str | None:
+    """The corrections digest the manifest claims its ids were salted with: ``corrections``
+    (older manifests: ``policy.corrections``) and ``structure.file.digest``; the first that is
+    not ``actual`` (the digest of its ops), else ``actual``; None when it claims none."""
+    record = _record(meta)
+    claims = [
+        meta["corrections"] if "corrections" in meta else meta["policy"].get("corrections"),
+        record.get("digest") if isinstance(record, dict) else None,
+    ]
+    claims = [c for c in claims if c is not None]
+    for claim in claims:
+        if not isinstance(claim, str):
+            raise UnreadableInputError(f"{manifest_file}: a corrections digest must be a string")
+    return next((c for c in claims if c != actual), actual if claims else None)
 
 
 def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
@@ -132,7 +161,8 @@ def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
             f"{book_file}: the book changed since the chunks were written (sha256 differs)"
         )
     loaded = _corrected(load_book(data, name=book_file.name, structure=policy.structure), meta, manifest_file)
-    report = validate_chunks(chunk_list, tokenize(loaded, policy.encoding), policy)
+    claimed = _claimed(meta, manifest_file, loaded.corrections)
+    report = validate_chunks(chunk_list, tokenize(loaded, policy.encoding), policy, corrections=claimed)
     if not report.ok:
         raise ValidationFailure(f"{chunks}: {report.message}")
     print(f"{chunks}: valid: {report.message}")

@@ -65,7 +65,6 @@ LABELS_DISAGREE_SHARE = 0.5
 """The source's labels are rejected when they differ from the printed folio on more than this
 share of the pages that print one."""
 
-_ROMAN = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _PAGE_TOKEN = re.compile(
     r"^(?:(?:page|p\.)\s*)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?"
     r"(?:\s*(?:of|/)\s*\d{1,4})?$",
@@ -87,7 +86,7 @@ def page_token(line: str) -> str | None:
     if not m:
         return None
     token = m.group(1)
-    return token if token.isdigit() or _ROMAN.match(token.casefold()) else None
+    return token if token.isdigit() or roman_value(token) else None
 
 
 @functools.lru_cache(maxsize=ZONE_CACHE)
@@ -110,13 +109,13 @@ def number_tokens(line: str) -> list[str]:
     token = page_token(line)
     if token is not None:
         return [token]
-    return [n for n, _ in edge_numbers(line.strip()) if n.isdigit() or _ROMAN.match(n.casefold())]
+    return [n for n, _ in edge_numbers(line.strip()) if n.isdigit() or roman_value(n)]
 
 
 def _kind_value(token: str) -> tuple[str, int] | None:
     if token.isdigit():
         return ("arabic", int(token))
-    value = roman_value(token.casefold())
+    value = roman_value(token)
     return ("roman", value) if value else None
 
 

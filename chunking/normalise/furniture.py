@@ -29,6 +29,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from ..rules import KEYWORD_ALTERNATION, ROMAN_PATTERN
 from .folios import Folios, Labels, edge_numbers, page_token
 
 ZONE_LINES = 3
@@ -75,8 +76,7 @@ _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
 """A running header has words: at least three letters (``⇒``, ``|``, ``#t`` never are one)."""
 _DIGITS = re.compile(r"\d+")
 _HEADING_LABEL = re.compile(
-    r"^(?:chapter|part|appendix|section|lecture|unit|book|volume)"
-    r"(?:\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6}))?\.?$",
+    rf"^(?:{KEYWORD_ALTERNATION})(?:\s+(?:\d{{1,3}}|[A-Z]|{ROMAN_PATTERN}))?\.?$",
     re.I,
 )
 """A line that is only a heading keyword (and its number): the first line of a stacked heading

@@ -5,22 +5,21 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from ..errors import UnreadableInputError
+from ..rules import BOOK_FORMATS
 from .raw import OutlineEntry, RawBook, RawPage, sanitise
 
-SUPPORTED_EXTENSIONS = (".pdf", ".epub", ".txt", ".md")
+SUPPORTED_EXTENSIONS = tuple(BOOK_FORMATS)
+"""The file extensions a reader exists for (``chunking.rules.BOOK_FORMATS``)."""
 
 __all__ = ["OutlineEntry", "RawBook", "RawPage", "SUPPORTED_EXTENSIONS", "read_raw"]
 
 
-def read_raw(data: bytes, name: str, *, workers: int | None = None, keep_helper: bool = False) -> RawBook:
+def read_raw(data: bytes, name: str) -> RawBook:
     """Read a book's bytes with the reader its file extension names.
 
     Args:
         data (bytes): the whole file.
         name (str): the file name (only its extension and stem are used).
-        workers (int | None): PDF: processes that extract page text (``read_pdf``).
-        keep_helper (bool): PDF: keep the helper process for ``RawBook.prefetch_layouts`` (the
-            caller then ``close``s the book). Defaults to False.
 
     Raises:
         UnreadableInputError: empty file, unsupported extension, or the reader refused the file.
@@ -35,7 +34,7 @@ def read_raw(data: bytes, name: str, *, workers: int | None = None, keep_helper:
     if not data:
         raise UnreadableInputError(f"{name}: the file is empty (0 bytes)")
     try:
-        book = _read(data, name, suffix, workers, keep_helper)
+        book = _read(data, name, suffix)
     except RecursionError:
         # NOTE: a hostile file can nest (outline, navigation lists) past Python's stack.
         raise UnreadableInputError(f"{name}: the file nests too deeply to read; refused") from None
@@ -46,11 +45,11 @@ def read_raw(data: bytes, name: str, *, workers: int | None = None, keep_helper:
     return book
 
 
-def _read(data: bytes, name: str, suffix: str, workers: int | None, keep_helper: bool) -> RawBook:
+def _read(data: bytes, name: str, suffix: str) -> RawBook:
     if suffix == ".pdf":
         from .pdf import read_pdf
 
-        return read_pdf(data, name, workers=workers, keep_helper=keep_helper)
+        return read_pdf(data, name)
     if suffix == ".epub":
         from .epub import read_epub
 

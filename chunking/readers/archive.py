@@ -6,6 +6,12 @@ in blocks and re-checks the size, the ratio and the running total of everything 
 bomb (honest or lying headers) stops at a fixed limit instead of filling memory. Hrefs are
 resolved inside the archive or refused. DRM is detected from ``META-INF/encryption.xml``.
 Every refusal is an ``UnreadableInputError`` with one line naming the file.
+
+The book's root is the folder that holds ``META-INF/container.xml``: the top of the zip, as the
+OCF spec says, or else the one top-level folder that holds it (``book/META-INF/container.xml``,
+a book folder zipped whole), as reading systems that look for the container open it. Entry
+paths are then relative to that folder and nothing outside it can be read or pointed at; two
+such folders are ambiguous and refused.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ RATIO_FLOOR = 2**20
 """Entries smaller than this are never refused for their ratio (tiny files compress oddly)."""
 _BLOCK = 2**20
 
+CONTAINER = "META-INF/container.xml"
 ENCRYPTION_XML = "META-INF/encryption.xml"
 _ENC_NS = "{http://www.w3.org/2001/04/xmlenc#}"
 FONT_OBFUSCATION = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"})
@@ -98,7 +105,8 @@ class EpubArchive:
 
     Raises:
         UnreadableInputError: not a zip, too many entries, an entry or the total too large or
-            too compressible (zip bomb), two entries with one name.
+            too compressible (zip bomb), two entries with one name, no container at the top
+            and two or more top-level folders holding one (ambiguous).
     """
 
     def __init__(self, data: bytes, name: str) -> None:
@@ -133,6 +141,39 @@ class EpubArchive:
                 " refused as a possible zip bomb"
             )
         self._read_total = 0
+        self.root = self._find_root()
+        """The folder of the zip the book sits in (``""`` at the top, else ``"book/"``); every
+        path this archive takes or reports is relative to it."""
+        if self.root:
+            size = len(self.root)
+            self._infos = {
+                p[size:]: i for p, i in self._infos.items() if p.startswith(self.root) and p[size:]
+            }
+
+    def _find_root(self) -> str:
+        """``""`` when the container is at the top; else the one top-level folder holding it.
+
+        Raises:
+            UnreadableInputError: no container at the top and two or more folders hold one.
+        """
+        if CONTAINER in self._infos:
+            return ""
+        folders = sorted(
+            {
+                folder
+                for path in self._infos
+                if (folder := path.partition("/")[0]) not in ("", ".", "..")
+                and "\\" not in folder
+                and path == f"{folder}/{CONTAINER}"
+            }
+        )
+        if len(folders) > 1:
+            shown = ", ".join(repr(f + "/") for f in folders[:3])
+            raise UnreadableInputError(
+                f"{self.name}: no {CONTAINER} at the top of the zip, and {len(folders)} folders hold one"
+                f" ({shown}{', …' if len(folders) > 3 else ''}); which one is the book is ambiguous, so refused"
+            )
+        return f"{folders[0]}/" if folders else ""
 
     def _check_size(self, path: str, size: int, compressed: int) -> None:
         if size > MAX_ENTRY_BYTES:
@@ -145,6 +186,10 @@ class EpubArchive:
                 f"{self.name}: entry {path!r} expands {size // max(compressed, 1)}x"
                 f" (limit {MAX_RATIO}x); refused as a possible zip bomb"
             )
+
+    def has(self, path: str) -> bool:
+        """True when the archive holds an entry at ``path`` (nothing is read)."""
+        return path in self._infos
 
     def read(self, path: str) -> bytes | None:
         """Read one entry within the limits.

@@ -2,13 +2,13 @@
 
 Contract:
 
-* **Safety before anything else reads the bytes.** ``EpubArchive`` bounds every decompression,
-  DRM is refused, and the package (``container.xml`` → OPF → manifest/spine → nav or NCX) is
-  parsed here with ``parse_xml`` (no entities) and every href resolved inside the archive, so
-  ebooklib only ever sees a file that passed these checks.
-* **ebooklib first, our own package second.** ebooklib reads title, spine, table of contents and
-  content. When it refuses a file that is still readable (a manifest item whose file is missing
-  raises ``KeyError``), the package parsed here is used instead and a warning says so.
+* **Safety before anything reads the bytes.** ``EpubArchive`` bounds every decompression and
+  finds the book's root folder (the top of the zip, or the one folder holding
+  ``META-INF/container.xml``), DRM is refused, and the package (``container.xml`` → OPF →
+  manifest/spine → nav or NCX, ``chunking.readers.epub_package``) is parsed with ``parse_xml``
+  (no entities, ``huge_tree``, iterative walk) with every href resolved inside the archive.
+  This is the only EPUB parser: what a stricter one refuses but leaves the text readable (a
+  manifest item whose file is missing) is read, with a warning.
 * **Pages.** With a print page-list (nav ``page-list`` or NCX ``pageList``), or else
   ``epub:type="pagebreak"`` markers: one page per print page, labelled with its print number; text
   before the first marker is cut synthetically. Without them: synthetic pages of about 2,000
@@ -19,9 +19,9 @@ Contract:
 * **Outline.** nav (EPUB 3) or NCX (EPUB 2) → ``OutlineEntry(level, title, page, offset)``: the
   1-based page where the target starts and the offset in that page's text (the anchor of a
   ``#fragment``, 0 for a whole document). Hrefs are resolved relative to the nav/NCX file that
-  holds them (our own parse; ebooklib's table of contents only when ours is empty); a target that
-  is in no spine document there but whose file name is that of exactly one spine document is
-  moved to it (a warning counts them), since producers do write hrefs against the wrong folder.
+  holds them; a target that is in no spine document there but whose file name is that of
+  exactly one spine document is moved to it (a warning counts them), since producers do write
+  hrefs against the wrong folder.
   Entries whose target is still outside the spine get page 0. Titles are whitespace-collapsed,
   otherwise as stored (junk is for ``chunking.structure``).
 * **Linearity.** Spine items marked ``linear="no"`` (covers, translations, copies) are *kept* in
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import posixpath
 from bisect import bisect_right
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -45,9 +44,8 @@ from ..errors import UnreadableInputError
 from .archive import EpubArchive, resolve_href
 from .raw import OutlineEntry, RawBook, RawPage
 from .text import cut_pages
-from .epub_ebooklib import _read_with_ebooklib
 from .epub_package import Package, TocEntry, _fill_section_targets, read_package
-from .xhtml import MalformedXmlError, collapse, extract_text, parse_xml
+from .xhtml import MalformedXmlError, extract_text, parse_xml
 
 
 @dataclass
@@ -99,13 +97,11 @@ def _locate(doc: _Doc, offset: int) -> tuple[int, int]:
     return doc.first_page + i, min(max(offset - start, 0), end - start)
 
 
-def _build_docs(
-    package: Package, spine: list[str], contents: Mapping[str, bytes | None], name: str, notes: list[str]
-) -> list[_Doc]:
+def _build_docs(archive: EpubArchive, package: Package, name: str, notes: list[str]) -> list[_Doc]:
     """Extract each spine document's text; attach print page starts from the page-list if any."""
     docs: list[_Doc] = []
-    for path in spine:
-        data = contents.get(path)
+    for path in package.spine:
+        data = archive.read(path)
         if data is None:
             notes.append(f"{name}: spine document {path!r} is missing from the archive; skipped")
             continue
@@ -224,19 +220,7 @@ def read_epub(data: bytes, name: str) -> RawBook:
     archive.check_drm()
     package = read_package(archive, name)
     notes = list(package.warnings)
-    try:
-        contents: Mapping[str, bytes | None]
-        title, spine, toc, contents = _read_with_ebooklib(data, package, name)
-    except UnreadableInputError:
-        raise  # our own href check on ebooklib's toc: unsafe, not "refused by ebooklib"
-    except Exception as exc:  # noqa: BLE001 - any refusal by ebooklib means: read it ourselves
-        notes.append(
-            f"{name}: ebooklib refused the file ({type(exc).__name__}: {collapse(str(exc))[:120]});"
-            " read the zip and OPF directly"
-        )
-        title, spine, toc = package.title, package.spine, package.toc
-        contents = {path: archive.read(path) for path in spine}
-    docs = _build_docs(package, spine, contents, name, notes)
+    docs = _build_docs(archive, package, name, notes)
 
     opf_dir = posixpath.dirname(package.opf_path)
     carry: str | None = None
@@ -266,12 +250,10 @@ def read_epub(data: bytes, name: str) -> RawBook:
             pages[page].links.append((in_page, _relative(target, opf_dir)))
     if not any(page.text.strip() for page in pages):
         raise UnreadableInputError(f"{name}: the EPUB holds no text (its spine documents are empty)")
-    # NOTE: our own parse resolves hrefs against the nav/NCX file that holds them; ebooklib's
-    # table of contents is the fallback for a navigation document we could not read.
-    outline = _outline(package.toc or toc, docs, name, notes, package.nonlinear)
+    outline = _outline(package.toc, docs, name, notes, package.nonlinear)
     return RawBook(
         format="epub",
-        title=title or package.title or PurePath(name).stem,
+        title=package.title or PurePath(name).stem,
         pages=pages,
         outline=outline,
         warnings=notes,

@@ -1,8 +1,9 @@
-"""EPUB package parsing of our own: ``container.xml`` → OPF → manifest/spine → nav or NCX.
+"""EPUB package parsing: ``container.xml`` → OPF → manifest/spine → nav or NCX.
 
-The package is parsed here with ``parse_xml`` (no entities, bounded) and every href resolved
-inside the archive before ebooklib sees the file (``chunking.readers.epub_ebooklib``); when
-ebooklib refuses a file that is still readable, this parse is what the reader uses instead.
+The one EPUB parser (no ebooklib): the package is parsed with ``parse_xml`` (no entities,
+bounded) from an ``EpubArchive`` (bounded reads, the book's root folder found), and every href
+is resolved inside the archive or refused. What a stricter parser would refuse but leaves the
+text readable (a manifest item whose file is missing) is read with a warning.
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import UnreadableInputError
-from .archive import EpubArchive, resolve_href
+from .archive import CONTAINER, EpubArchive, resolve_href
 from .navigation import nav_lists, ncx_lists
 from .xhtml import MalformedXmlError, collapse, local_name, parse_xml
 
-CONTAINER = "META-INF/container.xml"
 OPF_MEDIA_TYPE = "application/oebps-package+xml"
 XHTML_MEDIA_TYPES = frozenset({"application/xhtml+xml", "text/html"})
 NCX_MEDIA_TYPE = "application/x-dtbncx+xml"
@@ -31,7 +31,7 @@ class TocEntry:
 
 @dataclass
 class Package:
-    """The package document as parsed here (also the fallback when ebooklib refuses the file).
+    """The package document: what the reader needs of the OPF and the navigation documents.
 
     Attributes:
         opf_path (str): zip path of the OPF.
@@ -39,8 +39,6 @@ class Package:
         spine (list[str]): zip paths of the XHTML spine documents, in reading order, no repeats.
         toc (list[TocEntry]): the nav (else NCX) table of contents, flattened in order.
         page_list (list[tuple[str, str, str]]): print pages as (label, zip path, fragment).
-        toc_base (str): the document ebooklib's toc hrefs are relative to (the OPF when the
-            book has a nav, else the NCX).
         warnings (list[str]): what was skipped while parsing.
         nonlinear (set[str]): zip paths of spine documents marked ``linear="no"``.
     """
@@ -50,7 +48,6 @@ class Package:
     spine: list[str]
     toc: list[TocEntry]
     page_list: list[tuple[str, str, str]]
-    toc_base: str
     warnings: list[str] = field(default_factory=list)
     nonlinear: set[str] = field(default_factory=set)
 
@@ -69,6 +66,11 @@ def read_package(archive: EpubArchive, name: str) -> Package:
         UnreadableInputError: no container, no OPF, no spine, unsafe XML or hrefs.
     """
     notes: list[str] = []
+    if archive.root:
+        notes.append(
+            f"{name}: the book's files sit in the folder {archive.root!r} of the zip, not at its top;"
+            " read from that folder"
+        )
     container = archive.read(CONTAINER)
     if container is None:
         raise UnreadableInputError(f"{name}: no {CONTAINER}, so not an EPUB")
@@ -135,13 +137,21 @@ def read_package(archive: EpubArchive, name: str) -> Package:
         (p for p, media_type, _ in manifest.values() if media_type == NCX_MEDIA_TYPE), None
     )
     toc, page_list = _read_navigation(archive, name, nav_path, ncx_path, notes)
-    toc_base = opf_path if nav_path else ncx_path or opf_path
+    # NOTE: missing spine and navigation documents have warnings of their own.
+    named = set(spine) | {nav_path, ncx_path}
+    missing = sorted({p for p, _, _ in manifest.values() if p not in named and not archive.has(p)})
+    if missing:
+        shown = ", ".join(repr(p) for p in missing[:3])
+        notes.append(
+            f"{name}: {len(missing)} manifest item(s) name files missing from the archive"
+            f" ({shown}{', …' if len(missing) > 3 else ''}); ignored"
+        )
     if nonlinear:
         notes.append(
             f'{name}: {len(nonlinear)} spine document(s) marked linear="no" (covers, copies):'
             " kept in the text, never made chapters unless the nav lists them"
         )
-    return Package(opf_path, title, spine, toc, page_list, toc_base, notes, nonlinear)
+    return Package(opf_path, title, spine, toc, page_list, notes, nonlinear)
 
 
 def _read_navigation(

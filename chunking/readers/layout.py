@@ -11,7 +11,7 @@ never sees the document itself, so it cannot reach into the reader's objects.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import pymupdf
 
@@ -79,24 +79,16 @@ class PdfLayout:
 
     Args:
         doc (pymupdf.Document): the open document.
-        ahead (Any): the reader's helper process reading layouts ahead
-            (``pdfhelper.Helper.layout_lines``: the same ``lines`` computed there on the same
-            bytes), or None. Defaults to None.
     """
 
-    def __init__(self, doc: pymupdf.Document, ahead: Any = None) -> None:
+    def __init__(self, doc: pymupdf.Document) -> None:
         self._doc = doc
-        self._ahead = ahead
 
     @property
     def page_count(self) -> int:
         return int(self._doc.page_count)
 
     def lines(self, index: int, top_share: float | None = None) -> list[LayoutLine]:
-        if self._ahead is not None:
-            read = self._ahead.layout_lines(index, top_share)
-            if read is not None:
-                return [LayoutLine(*line) for line in read]
         page = self._doc[index]
         clip = None
         if top_share is not None:

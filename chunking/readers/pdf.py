@@ -1,17 +1,15 @@
 """Stage 1 (read), PDF: bytes → ``RawBook`` with PyMuPDF.
 
 Contract: pages come back in physical order with their printed label and plain text in the
-PDF's content order, one line per MuPDF text line (``pdfpages.page_text``: MuPDF's own text writer;
-``sort=True`` was 12× slower on the sample books and did not change the reading order of their
-single-column pages). The outline is returned as the
-PDF states it, unverified, with each destination's distance from the page top so structure
+PDF's content order, one line per MuPDF text line (``pdfpages.page_text``: MuPDF's own text writer; not
+``sort=True``, which is much slower and did not change the reading order of the sample books'
+single-column pages). The outline is returned as the PDF states it, unverified, with each destination's distance from the page top so structure
 detection can place mid-page starts. Every refusal is one ``UnreadableInputError`` line naming
 the file; nothing here can hang on hostile bytes (the header is checked before MuPDF parses).
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from pathlib import PurePath
@@ -19,8 +17,6 @@ from pathlib import PurePath
 import pymupdf
 
 from ..errors import UnreadableInputError
-from ..cores import resolve_workers
-from .pdfhelper import Helper, adopt
 from .pdfpages import page_content
 from .raw import OutlineEntry, RawBook, RawPage
 
@@ -36,22 +32,13 @@ MAX_PAGES_NAMED = 10
 
 _FILENAME_TITLE = re.compile(r"\.(?:dvi|tex|pdf|docx?|odt|ps|indd|qxd)$|^(?:untitled|microsoft word)", re.I)
 
-pymupdf.TOOLS.mupdf_display_errors(False)
-pymupdf.TOOLS.mupdf_display_warnings(False)
 
-
-def read_pdf(data: bytes, name: str, *, workers: int | None = None, keep_helper: bool = False) -> RawBook:
+def read_pdf(data: bytes, name: str) -> RawBook:
     """Read a PDF's pages, labels, outline and title.
 
     Args:
         data (bytes): the whole file.
         name (str): the file name, used in messages and as the fallback title.
-        workers (int | None): processes that extract page text (``chunking.cores``): None: two
-            for ``PARALLEL_MIN_PAGES`` pages and more on a machine with two cores; 1: this
-            process only. The pages do not depend on it.
-        keep_helper (bool): keep the helper process (if one read pages) running in
-            ``RawBook.helper`` to read page layouts ahead (``RawBook.prefetch_layouts``); the
-            caller must ``close`` the book. Defaults to False.
 
     Returns:
         RawBook: format ``"pdf"``; ``pdf`` holds the open document so structure detection can
@@ -81,28 +68,11 @@ def read_pdf(data: bytes, name: str, *, workers: int | None = None, keep_helper:
     if doc.page_count == 0:
         raise UnreadableInputError(f"{name}: the PDF has no pages")
     try:
-        pages, messages, repaired, kept = _read_pages(
-            doc, data, resolve_workers(workers, doc.page_count, PARALLEL_MIN_PAGES), keep_helper
-        )
-    except Exception as exc:
-        raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
-    try:
-        return _finish_book(doc, name, pages, messages, repaired, kept)
-    except BaseException:
-        if kept is not None:
-            kept.close()
-        raise
-
-
-def _finish_book(
-    doc: pymupdf.Document, name: str, pages: list[RawPage], messages: str, repaired: bool, kept: Helper | None
-) -> RawBook:
-    try:
+        pages = _read_pages(doc)
         outline = _read_outline(doc)
     except Exception as exc:
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
-
-    warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True) + messages, repaired)
+    warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True))
     without_text = sum(1 for p in pages if not p.has_text_layer)
     if all(not p.text.strip() for p in pages):
         raise UnreadableInputError(
@@ -120,11 +90,10 @@ def _finish_book(
         outline=outline,
         warnings=warnings,
         pdf=doc,
-        helper=kept,
     )
 
 
-def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str, repaired: bool = False) -> list[str]:
+def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[str]:
     """Warnings for a damaged file: MuPDF repaired it, or a page object is not a page.
 
     NOTE: MuPDF rebuilds a broken cross-reference table and shows a page whose object is
@@ -132,7 +101,7 @@ def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str, repaired
     tells. Such a page's text is lost, so it is named, not passed off as a blank page.
     """
     warnings: list[str] = []
-    if doc.is_repaired or repaired or "repair" in messages:
+    if doc.is_repaired or "repair" in messages:
         warnings.append("the PDF is damaged (MuPDF had to repair it); some text may be missing")
     broken = [p.number for p in pages if not p.text.strip() and not _is_page_object(doc, p.number - 1)]
     if broken:
@@ -156,7 +125,7 @@ def _labels(doc: pymupdf.Document) -> list[str]:
     """Every page's printed label, ``""`` when the PDF defines none.
 
     NOTE: ``page.get_label()`` re-reads the label tree on every call; this does what it does
-    (same PyMuPDF helpers, pinned 1.28) with one read, 20× cheaper on a labelled book.
+    (same PyMuPDF helpers, pinned 1.28) with one read.
     """
     rules = sorted(doc._get_page_labels() or [])
     if not rules:
@@ -164,18 +133,13 @@ def _labels(doc: pymupdf.Document) -> list[str]:
     return [pymupdf.utils.get_label_pno(i, rules) or "" for i in range(doc.page_count)]
 
 
-def _read_pages(
-    doc: pymupdf.Document, data: bytes, workers: int, keep: bool
-) -> tuple[list[RawPage], str, bool, Helper | None]:
-    """Every page (``_read_texts``), with MuPDF's messages and repair flag from a helper, and
-    the helper itself when ``keep`` (and it read pages)."""
+def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
+    """Every page: number, printed label, text and whether it has a text layer."""
     labels = _labels(doc)
-    texts, messages, repaired, kept = _read_texts(doc, data, workers, keep)
-    pages = [
+    return [
         RawPage(number=index + 1, label=labels[index], text=text, has_text_layer=has_layer)
-        for index, (text, has_layer) in enumerate(texts)
+        for index, (text, has_layer) in enumerate(page_content(doc[i]) for i in range(doc.page_count))
     ]
-    return pages, messages, repaired, kept
 
 
 def _read_outline(doc: pymupdf.Document) -> list[OutlineEntry]:
@@ -183,9 +147,8 @@ def _read_outline(doc: pymupdf.Document) -> list[OutlineEntry]:
     destination's distance from the page top.
 
     NOTE: ``doc.get_toc(simple=False)`` converts the whole named-destination tree into Python
-    first (every hyperref label and citation: 0.04 s CPU on a 200-page LaTeX book, a fifth of
-    reading all its text); MuPDF's own ``resolve_link`` on each entry's URI gives the same page and y
-    (MuPDF page space, origin top-left) at a seventh of the cost.
+    first (every hyperref label and citation of a LaTeX book); MuPDF's own ``resolve_link`` on
+    each entry's URI gives the same page and y (MuPDF page space, origin top-left) for less.
     """
     entries: list[OutlineEntry] = []
     stack = [(doc.outline, 1)]
@@ -216,66 +179,3 @@ def _title(doc: pymupdf.Document, name: str) -> str:
 def _one_line(exc: Exception) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text[:200]
-
-
-PARALLEL_MIN_PAGES = 150
-"""Automatic mode reads PDFs of fewer pages in this process only. Measured on the 2-core bench
-machine: the helper's first page comes after about the time this process takes to extract 90
-pages (interpreter + PyMuPDF import + open), at any load; below ~150 pages it would deliver
-little for a second core's worth of start-up."""
-
-
-def _read_texts(
-    doc: pymupdf.Document, data: bytes, workers: int, keep: bool = False
-) -> tuple[list[tuple[str, bool]], str, bool, Helper | None]:
-    """Every page's (text, has text layer), MuPDF's messages from a helper, its repair flag.
-
-    With ``workers`` ≥ 2, a helper process reads from the last page down while this one reads
-    from the first up; pages it could not deliver are read here, in order, so an error is raised
-    for the same page as in one process.
-    """
-    count = doc.page_count
-    helper = adopt()
-    if workers < 2 or count < 2:
-        if helper is not None:
-            helper.finish(needed=False)
-        helper = None
-    elif helper is None:
-        try:
-            helper = Helper(data)
-        except (OSError, ValueError):
-            helper = None
-    digest = hashlib.sha256(data).digest() if helper is not None else b""
-
-    def frontier() -> int:
-        # NOTE: a helper counts only once it said it reads these very bytes (a prestarted one
-        # read the file itself: it may have changed since).
-        if helper is None:
-            return count
-        helper.poll()
-        return helper.frontier if helper.serves(digest, count) else count
-
-    texts: dict[int, tuple[str, bool]] = {}
-    index = 0
-    try:
-        while index < min(count, frontier()):
-            texts[index] = page_content(doc[index])
-            index += 1
-    except BaseException:
-        if helper is not None:
-            helper.finish(needed=False)
-        raise
-    messages, repaired, kept = "", False, None
-    if helper is not None:
-        useful = index < count and helper.serves(digest, count)
-        helper.finish(needed=useful, keep=keep)
-        if useful and helper.ok:  # its log and repair flag speak for the pages it read
-            texts.update((i, v) for i, v in helper.pages.items() if i >= index)
-            messages, repaired = helper.messages, helper.repaired
-            kept = helper if keep else None
-        elif keep:
-            helper.close()
-    for i in range(count):
-        if i not in texts:
-            texts[i] = page_content(doc[i])
-    return [texts[i] for i in range(count)], messages, repaired, kept

@@ -71,10 +71,8 @@ class OutlineEntry:
 @dataclass
 class RawBook:
     """Everything a reader found. ``pdf`` is the open ``pymupdf.Document`` for PDFs, else None:
-    the reader's own handle (ingest closes it). The structure stage sees only ``layout``.
-    ``helper`` is the PDF reader's helper process when the caller asked to keep it
-    (``read_pdf(keep_helper=True)``): idle once the pages are read, it can read page layouts
-    ahead (``prefetch_layouts``). ``close`` releases both."""
+    the reader's own handle (``close`` closes it; ingest does). The structure stage sees only
+    ``layout``."""
 
     format: str
     title: str
@@ -82,7 +80,6 @@ class RawBook:
     outline: list[OutlineEntry]
     warnings: list[str] = field(default_factory=list)
     pdf: Any = None
-    helper: Any = None
 
     @property
     def layout(self) -> PageLayout | None:
@@ -91,18 +88,10 @@ class RawBook:
             return None
         from .layout import PdfLayout  # NOTE: imports PyMuPDF; text and EPUB books never need it
 
-        return PdfLayout(self.pdf, self.helper)
-
-    def prefetch_layouts(self, pages: list[int], top_share: float | None) -> None:
-        """Have the kept helper read ``layout.lines(index, top_share)`` of ``pages`` (0-based, in
-        that order) meanwhile; ``layout`` then answers those from it. Without a helper: nothing."""
-        if self.helper is not None:
-            self.helper.request_layouts(pages, top_share)
+        return PdfLayout(self.pdf)
 
     def close(self) -> None:
-        """Close the document and stop the helper (if any)."""
-        if self.helper is not None:
-            self.helper.close()
+        """Close the document (if any)."""
         if self.pdf is not None:
             self.pdf.close()
 

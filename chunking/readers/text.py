@@ -1,12 +1,13 @@
 """Stage 1 (read), plain text and Markdown: bytes → ``RawBook`` of synthetic pages.
 
 Contract: the text is decoded without losing a character silently (UTF-8, with or without BOM,
-or UTF-16 with BOM; invalid UTF-8 falls back to cp1252, its five undefined bytes as U+FFFD, with
-a warning), line ends become ``"\\n"``, and the text is cut into synthetic pages of about
+or UTF-16 with BOM; invalid UTF-8 is a legacy encoding, with a warning naming it: cp1252, its
+five undefined bytes as U+FFFD, unless ``charset-normalizer`` finds another one that reads the
+bytes better, such as cp1251 or Shift-JIS), line ends become ``"\\n"``, and the text is cut into synthetic pages of about
 ``PAGE_CHARS`` characters at paragraph ends (``cut_pages``, shared with the EPUB reader).
-Synthetic pages have the label ``""``. In ``.md`` files, ATX headings (``#`` … ``######``)
-outside fenced code blocks become outline entries at the exact page and offset of the heading
-line.
+Synthetic pages have the label ``""``. In ``.md`` files, the ATX and setext headings that
+CommonMark reads (``chunking.readers.markdown``, markdown-it-py: none in code) become outline
+entries at the exact page and offset where the heading starts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bisect import bisect_right
 from pathlib import PurePath
 
 from ..errors import UnreadableInputError
+from .markdown import markdown_headings
 from .raw import OutlineEntry, RawBook, RawPage
 
 PAGE_CHARS = 2000
@@ -23,9 +25,6 @@ PAGE_CHARS = 2000
 
 HEADING_CHARS = 80
 """Longest line that counts as heading-like when choosing where a page ends."""
-
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def cut_pages(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]]:
@@ -95,15 +94,58 @@ CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
 """The five bytes cp1252 leaves undefined; old text dumps often hold one in otherwise cp1252 text."""
 
 
+LEGACY_CANDIDATES = 5
+"""How many of ``charset-normalizer``'s best guesses are weighed against cp1252."""
+
+
+def _detect_legacy(data: bytes) -> str | None:
+    """The legacy encoding of non-UTF-8 bytes: ``"cp1252"`` unless ``charset-normalizer`` finds a
+    better reading; None when it finds none.
+
+    Its least chaotic guesses are weighed (``LEGACY_CANDIDATES``). cp1252 wins when one of them
+    reads the bytes exactly as cp1252 does: detectors cannot tell Western code pages apart on
+    mostly-ASCII text (``café`` reads the same in cp1250, cp1252 and cp775) and cp1252 is what
+    most non-UTF-8 English text is. The five bytes cp1252 leaves undefined are read as ``?`` for
+    the detection, so one stray byte in a cp1252 file does not make it another encoding. Among
+    the others, a Windows code page (``cp1251``) goes before a Mac or DOS one that reads the bytes
+    as well (detectors rank ``mac_cyrillic`` and ``cp1251`` alike).
+    """
+    from charset_normalizer import from_bytes
+
+    probe = data.translate(_UNDEFINED_AS_QUESTION_MARK)
+    matches = [m for m in from_bytes(probe) if not m.encoding.startswith(("utf_16", "utf_32"))]
+    if not matches:
+        return None
+    least = min(m.chaos for m in matches)
+    best = [m.encoding for m in matches if m.chaos <= least + 0.01][:LEGACY_CANDIDATES]
+    western = probe.decode("cp1252")
+    for encoding in best:
+        try:
+            if probe.decode(encoding) == western:
+                return "cp1252"
+        except (UnicodeDecodeError, LookupError):
+            continue
+    return next((e for e in best if e.startswith("cp125")), best[0])
+
+
+_UNDEFINED_AS_QUESTION_MARK = bytes(0x3F if b in CP1252_UNDEFINED else b for b in range(256))
+
+
 def _decode_legacy(data: bytes) -> tuple[str, str]:
-    """Decode non-UTF-8 bytes as cp1252 (what most non-UTF-8 English text is); return the text
-    and what was done, for the warning.
+    """Decode non-UTF-8 bytes in their legacy encoding (``_detect_legacy``); return the text and
+    what was done, for the warning.
 
     NOTE: latin-1 would decode any byte, but reads cp1252's quotes, dashes and € (0x80-0x9F) as
     C1 control characters, which normalisation then removes: one undefined byte in a cp1252 file
     would cost every curly quote. Undefined bytes become U+FFFD instead, and are counted. Text in
     latin-1 proper has no bytes in 0x80-0x9F, so it decodes the same either way.
     """
+    encoding = _detect_legacy(data) or "cp1252"
+    if encoding != "cp1252":
+        try:
+            return data.decode(encoding), f"decoded as {encoding} (detected by charset-normalizer)"
+        except (UnicodeDecodeError, LookupError):
+            pass
     try:
         return data.decode("cp1252"), "decoded as cp1252"
     except UnicodeDecodeError:
@@ -113,6 +155,19 @@ def _decode_legacy(data: bytes) -> tuple[str, str]:
         data.decode("cp1252", errors="replace"),
         f"decoded as cp1252 with {undefined} undefined byte(s) replaced by U+FFFD",
     )
+
+
+INFO_MARKER = re.compile(rb"\x00\x08\[[^\x00]{0,1000}?\x00\x08\]")
+"""A Texinfo info file's in-text marker (``^@^H[index^@^H]``, ``^@^H[image src=…^@^H]``): its
+only NUL bytes."""
+
+
+def _is_info(data: bytes) -> bool:
+    """A Texinfo info file, not a binary: it has info's node separators (``\\x1f``) and every NUL
+    byte belongs to one of its markers (``INFO_MARKER``). Its other control bytes (``\\x1f``,
+    ``\\x7f`` in the tag table, ``\\x08``) are removed by normalisation like any control
+    character."""
+    return b"\x1f" in data and b"\x00" not in INFO_MARKER.sub(b"", data)
 
 
 def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
@@ -126,7 +181,8 @@ def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
         tuple[str, list[str]]: the text with ``"\\n"`` line ends, and warnings (fallback decoding).
 
     Raises:
-        UnreadableInputError: the bytes hold NUL characters (a binary file, not text).
+        UnreadableInputError: the bytes hold NUL characters (a binary file, not text), other
+            than a Texinfo info file's markers (``INFO_MARKER``, removed, with a warning).
     """
     warnings: list[str] = []
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -136,51 +192,18 @@ def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
             raise UnreadableInputError(
                 f"{name}: invalid UTF-16 text ({exc.reason} at byte {exc.start})"
             ) from None
-    elif b"\x00" in data:
+    elif b"\x00" in data and not _is_info(data):
         raise UnreadableInputError(f"{name}: contains NUL bytes, so it is a binary file, not text")
     else:
+        if b"\x00" in data:
+            data, markers = INFO_MARKER.subn(b"", data)
+            warnings.append(f"{name}: a Texinfo info file; {markers} \\0\\b[…\\0\\b] marker(s) removed")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             text, note = _decode_legacy(data)
             warnings.append(f"{name}: not valid UTF-8 (first bad byte at offset {exc.start}); {note}")
     return text.replace("\r\n", "\n").replace("\r", "\n"), warnings
-
-
-def markdown_headings(text: str) -> list[tuple[int, int, str]]:
-    """ATX headings outside fenced code blocks.
-
-    Args:
-        text (str): Markdown text with ``"\\n"`` line ends.
-
-    Returns:
-        list[tuple[int, int, str]]: ``(offset of the heading's "#", level, title)`` in order;
-        headings with an empty title are left out.
-    """
-    headings: list[tuple[int, int, str]] = []
-    fence = ""
-    offset = 0
-    for line in text.split("\n"):
-        opener = _FENCE.match(line)
-        if fence:
-            # A fence closes with the same character, at least as long, and nothing after it.
-            closer = opener.group(1) if opener else ""
-            if (
-                opener
-                and closer[:1] == fence[0]
-                and len(closer) >= len(fence)
-                and not line[opener.end() :].strip()
-            ):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        else:
-            match = _ATX.match(line)
-            if match and match.group(2) and match.group(2).strip():
-                indent = len(line) - len(line.lstrip(" "))
-                headings.append((offset + indent, len(match.group(1)), match.group(2).strip()))
-        offset += len(line) + 1
-    return headings
 
 
 def read_text(data: bytes, name: str) -> RawBook:

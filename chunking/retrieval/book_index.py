@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..models import CHAPTER_LEVEL_KINDS, Book, Page
-from ..rules import fence_offsets, roman_value
+from ..rules import ROMAN_PATTERN, fence_offsets, roman_value
 
 INDEX_TITLE = re.compile(
     r"^\W*(?:appendix\s+\w{1,3}\W+)?(?:(?:[\w-]+\s+){0,3}index|index\s+of(?:\s+[\w-]+){1,3})\W*$",
@@ -69,9 +69,10 @@ _SEE = re.compile(r"(?:^|[,.;(]\s*)\(?\b(see\s+also|see)\b\s*(.*?)\)?\s*$", re.I
 _NUMBER = re.compile(r"^(\d{1,5})$")
 _RANGE = re.compile(r"^(\d{1,5})\s*[-–—]\s*(\d{1,5})$")
 _FF = re.compile(r"^(\d{1,5})\s*(ff?)\.?$")
-_ROMAN_REF = re.compile(r"^[ivxlc]{1,7}$")
+MAX_ROMAN_REF = 400
+"""A lower-case roman page reference (front matter) is below this; ``mix`` (1009) is a word."""
 _FOREIGN_REF = re.compile(r"^[A-Za-z]{1,3}[-:.]?\d{1,5}[a-z]?$|^\d{1,5}[a-z]$")
-_FOLIO = re.compile(r"^(\d{1,5}|[ivxlcdmIVXLCDM]{1,8})$")
+_FOLIO = re.compile(rf"^(\d{{1,5}}|{ROMAN_PATTERN})$", re.I)
 _LETTER = re.compile(r"^[A-Za-z]$")
 
 
@@ -145,7 +146,7 @@ def expand_ref(ref: str) -> list[str]:
     if m:
         a = int(m.group(1))
         return [str(p) for p in range(a, a + 1 + (1 if m.group(2) == "f" else FF_PAGES))]
-    if _ROMAN_REF.match(ref) and roman_value(ref):
+    if ref.islower() and 0 < roman_value(ref) < MAX_ROMAN_REF:
         return [ref]
     return []
 

@@ -8,9 +8,8 @@ members and pass it wherever a backend is taken (``DenseIndex.build``, ``build_i
 ``WordLlamaBackend`` runs PyPI ``wordllama``'s packaged 256-d model with no network: the wheel
 ships the weights and the tokenizer, but ``WordLlama.load`` looks for the tokenizer under another
 folder than the one the wheel uses and would try to download it. So the packaged tokenizer file is
-copied (atomically: temp file + rename) into a user-writable cache outside the repository
-(``$BOOK_CHUNK_INSPECTOR_CACHE`` or ``~/.cache/book-chunk-inspector``, ``/wordllama``; a temp dir
-when that is not writable) and the model is loaded with ``disable_download=True``.
+copied (atomically, ``chunking.atomic``) into a user-writable cache outside the repository
+(``chunking.user_cache.cache_root()`` ``/wordllama``; a temp dir when that is not writable) and the model is loaded with ``disable_download=True``.
 
 ``embed_chunks(chunks, backend)`` is the pure function callers cache per (book, policy, backend).
 """
@@ -28,6 +27,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..atomic import atomic_write
 from ..errors import UnreadableInputError
 from ..models import Chunk
 from ..user_cache import cache_root
@@ -97,14 +97,8 @@ def seed_wordllama_cache(cache: Path) -> Path:
     target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / name
     if not target.is_file() or target.stat().st_size != packaged.stat().st_size:
-        fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as out, packaged.open("rb") as src:
-                shutil.copyfileobj(src, out)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with packaged.open("rb") as src:
+            atomic_write(target, lambda out: shutil.copyfileobj(src, out))
     return cache
 
 

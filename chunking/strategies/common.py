@@ -15,7 +15,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import ChunkLimitError
-from ..ids import chunk_id
+from ..ids import chunk_id, id_salt
 from ..models import Chunk
 from ..policy import Policy
 from ..rules import ContextIndex
@@ -94,7 +94,8 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
 
     Args:
         tb (TokenizedBook): the tokenized book.
-        policy (Policy): the policy (its profile salts the ids; ``max_chunks`` is enforced).
+        policy (Policy): the policy (its profile and the book's corrections digest salt the ids,
+            ``chunking.ids.id_salt``; ``max_chunks`` is enforced).
         spans (list[Span]): ordered, non-empty spans with text.
 
     Returns:
@@ -110,7 +111,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
         )
     text = tb.book.text
     book_id = tb.book.book_id
-    profile = policy.profile()
+    salt = id_salt(policy, tb.book)
     contexts = ContextIndex(tb.book.headings)
     cs = tb.char_starts
     chunks: list[Chunk] = []
@@ -124,7 +125,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
         ctx = contexts.at(first)
         chunks.append(
             Chunk(
-                id=chunk_id(book_id, profile, order, t0, t1, c0, c1, body),
+                id=chunk_id(book_id, salt, order, t0, t1, c0, c1, body),
                 book_id=book_id,
                 order=order,
                 text=body,

@@ -23,21 +23,16 @@ whitespace are skipped: they hold nothing a reader could lose.
 
 from __future__ import annotations
 
-import re
-
 from ..encodings import get_encoding
 from ..models import Chunk
 from ..policy import Policy
+from ..rules import PARAGRAPH_END, SENTENCE_END, cut_range
 from ..tokens import TokenizedBook
 from .common import Span, build_chunks, has_text, is_cut, segments
 
-_SNAP_PATTERNS = {
-    # A sentence ends at . ! ? or … (plus closing quotes/brackets) followed by whitespace.
-    "sentence": re.compile(r"[.!?\u2026][\"')\]\u00bb\u201d\u2019]*\s+"),
-    # A paragraph ends at a blank line, or at a line that ends a sentence (PDF text has few blank
-    # lines: paragraphs there are lines that end with . ! ? or :).
-    "paragraph": re.compile(r"\n[ \t]*\n\s*|(?<=[.!?:])[ \t]*\n\s*"),
-}
+_SNAP_PATTERNS = {"sentence": SENTENCE_END, "paragraph": PARAGRAPH_END}
+"""Where ``snap`` may end a window: the sentence and paragraph ends of ``chunking.rules`` (the
+scorecard's clean ends are the same)."""
 
 
 class _Windower:
@@ -133,7 +128,8 @@ class _Windower:
         matches = list(self.snap.finditer(tb.book.text, int(cs[lo_token]), int(cs[end])))
         for m in reversed(matches):
             # The cut may sit after the punctuation or after the whitespace that follows it.
-            for c in (m.end(), m.start() + len(m.group().rstrip())):
+            low, high = cut_range(m)
+            for c in (high, low):
                 t = tb.token_at_char(c)
                 if lo_token <= t < end and int(cs[t]) == c and is_cut(tb, t):
                     return t

@@ -24,12 +24,14 @@ at chapter level; sections one level below.
 
 from __future__ import annotations
 
-from ..models import CHAPTER_LEVEL_KINDS, Heading
+from ..models import CHAPTER_LEVEL_KINDS, Heading, Rejected
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
+from .baseline import outline_baseline
 from .contents import read_contents
 from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
+from .guard import keep_outline
 from .heading_lines import Draft
 from .headings import detect_headings
 from .levels import levelled as _levelled
@@ -63,6 +65,20 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
 
 
 def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
+    """The format-independent detector (``_engine``), then, in ``auto`` on a PDF with an outline,
+    the guard: no outline entry dropped or demoted without two independent signals (``guard.py``)."""
+    result = _engine(raw, norm, mode)
+    if mode == "auto" and raw.format == "pdf" and raw.outline:
+        baseline = outline_baseline(raw.outline, len(norm.pages))
+        headings, notes = keep_outline(result.headings, baseline, norm)
+        if headings is not result.headings:
+            result.headings = headings
+            result.signal_counts = signal_counts(headings)
+        result.disagreements += notes
+    return result
+
+
+def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     """The format-independent detector: the outline cross-checked, else headings in the text.
 
     In ``auto`` both are computed: the one chosen is the structure, the other is evidence
@@ -71,8 +87,14 @@ def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     if raw.format == "md" and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
         return StructureResult(_levelled(checked.drafts, norm, "markdown")[0], "markdown", checked.entries)
+    if raw.format == "txt" and mode in ("auto", "headings"):
+        from .plain_text import plain_text_structure  # NOTE: plain-text books only
+
+        plain = plain_text_structure(norm)
+        if plain is not None:
+            return plain
     warnings: list[str] = []
-    rejected: list[str] = []
+    rejected: list[Rejected] = []
     if mode in ("auto", "outline") and raw.outline:
         checked = check_outline(raw, norm)
         headings, demoted = _levelled(checked.drafts, norm, "outline")
@@ -122,7 +144,7 @@ def _explained(
     norm: NormalisedBook,
     others: tuple[Heading, ...],
     label: str,
-    rejected: list[str],
+    rejected: list[Rejected],
     contents: tuple[Heading, ...] = (),
 ) -> StructureResult:
     """``result`` with the evidence of ``others`` and of the printed contents merged in, its
@@ -135,7 +157,7 @@ def _explained(
     disagreements += more
     result.headings = headings
     result.signal_counts = signal_counts(headings)
-    result.disagreements = disagreements
+    result.disagreements = list(dict.fromkeys(disagreements))  # each disagreement once
     result.rejected = rejected
     return result
 
@@ -161,7 +183,7 @@ def _from_text(
     raw: RawBook,
     norm: NormalisedBook,
     warnings: list[str],
-    rejected: list[str] | None = None,
+    rejected: list[Rejected] | None = None,
     pages: set[int] | None = None,
 ) -> StructureResult:
     listed = _listed(norm) if raw.format == "pdf" and pages is None else []

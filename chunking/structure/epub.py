@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..models import Heading
+from ..models import Disagreement, Heading, Rejected
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, words_key
@@ -133,7 +133,7 @@ def _hub(docs: list[NavDoc], nav_top: list[Candidate]) -> list[Candidate]:
 
 
 def _unlisted(
-    docs: list[NavDoc], nav: list[Candidate], norm: NormalisedBook, rejected: list[str]
+    docs: list[NavDoc], nav: list[Candidate], norm: NormalisedBook, rejected: list[Rejected]
 ) -> list[Candidate]:
     """Linear spine documents no nav entry targets, as front/back candidates with their title."""
     targeted = {c.doc for c in nav}
@@ -144,7 +144,8 @@ def _unlisted(
         if doc.start >= doc.end:
             continue
         if not doc.linear:
-            rejected.append(f'spine: {doc.path} is linear="no" and in no nav entry; not a chapter')
+            why = 'linear="no" and in no nav entry; not a chapter'
+            rejected.append(Rejected("spine", doc.path, why, doc.first + 1, f"spine: {doc.path} is {why}"))
             continue
         lines = [line for page in range(doc.first, doc.last + 1) for _, line in norm.lines[page]][
             :TITLE_LINES
@@ -165,9 +166,8 @@ def _unlisted(
             evidence.append(("html_heading", f"{doc.path} h{doc.tags[0].level} {doc.tags[0].text!r}"))
             title = clean_title(doc.tags[0].text)
         else:
-            rejected.append(
-                f"spine: {doc.path} is in no nav entry and has no title; read with the text before it"
-            )
+            why = "in no nav entry and has no title; read with the text before it"
+            rejected.append(Rejected("spine", doc.path, why, doc.first + 1, f"spine: {doc.path} is {why}"))
             continue
         out.append(Candidate(title, doc.start, doc.first, doc.path, kind="unlisted", evidence=evidence))
     return out
@@ -189,7 +189,7 @@ def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Gener
     Returns:
         StructureResult: headings in ascending ``char_offset`` with evidence and confidence.
     """
-    rejected: list[str] = []
+    rejected: list[Rejected] = []
     notes: list[str] = []
     docs = nav_docs(raw, norm)
     tags = [t for d in docs for t in d.tags]
@@ -219,20 +219,24 @@ def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Gener
             "entries are their sections"
         )
     heads = _levelled(nav, depth, parts_above, has_parts, hub, docs)
-    disagreements: list[str] = []
+    disagreements: list[Disagreement] = []
     if use_tags:
         heads += _matter(_unlisted(docs, nav, norm, rejected), heads, 2 if has_parts else 1, disagreements)
     if tags and source == "outline":
         disagreements += [
-            f"nav {c.title!r}: no HTML heading at its target"
+            _disagreement("no_html_heading", ("nav",), c, f"nav {c.title!r}: no HTML heading at its target")
             for c in heads
             if c.kind == "chapter" and all(s != "html_heading" for s, _ in c.evidence)
         ]
     return _result(heads, norm, source, len(raw.outline), notes, rejected, disagreements)
 
 
+def _disagreement(case: str, signals: tuple[str, ...], c: Candidate, message: str) -> Disagreement:
+    return Disagreement(case, signals, c.kind, c.number or "", c.title, c.page + 1, message)
+
+
 def _matter(
-    unlisted: list[Candidate], heads: list[Candidate], top: int, disagreements: list[str]
+    unlisted: list[Candidate], heads: list[Candidate], top: int, disagreements: list[Disagreement]
 ) -> list[Candidate]:
     """Un-navigated documents before the first chapter are front matter, after the last one (with
     a back-matter name) back matter; in between they are read as part of the chapter before."""
@@ -244,10 +248,11 @@ def _matter(
         elif marks and cand.offset > max(marks) and BACK_WORDS.search(cand.title):
             cand.kind, cand.level = "back", top
         else:
-            disagreements.append(
+            message = (
                 f"spine: {cand.doc} ({cand.title!r}) is in no nav entry; read as part of "
                 "the chapter before it"
             )
+            disagreements.append(_disagreement("unnavigated", ("spine",), cand, message))
             continue
         out.append(cand)
     return out
@@ -360,8 +365,8 @@ def _result(
     source: str,
     entries: int,
     notes: list[str],
-    rejected: list[str],
-    disagreements: list[str],
+    rejected: list[Rejected],
+    disagreements: list[Disagreement],
 ) -> StructureResult:
     cands.sort(key=lambda c: (c.offset, c.level))
     headings = []
@@ -370,7 +375,16 @@ def _result(
     for c in cands:
         if c.kind != "section":
             if c.offset in seen:
-                rejected.append(f"{c.title!r}: a second chapter-level start at the same place")
+                why = "a second chapter-level start at the same place"
+                rejected.append(
+                    Rejected(
+                        c.evidence[0][0] if c.evidence else "nav",
+                        c.title,
+                        why,
+                        c.page + 1,
+                        f"{c.title!r}: {why}",
+                    )
+                )
                 continue
             seen.add(c.offset)
         signals: list[tuple[str, str]] = []

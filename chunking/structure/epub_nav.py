@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..models import Rejected
 from ..rules import CHAPTER_KEYWORDS, keyword_alternation
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
@@ -135,13 +136,15 @@ def nav_docs(raw: RawBook, norm: NormalisedBook) -> list[NavDoc]:
     return docs
 
 
-def nav_candidates(raw: RawBook, norm: NormalisedBook, rejected: list[str]) -> list[Candidate]:
+def nav_candidates(raw: RawBook, norm: NormalisedBook, rejected: list[Rejected]) -> list[Candidate]:
     """The nav/NCX entries placed in the canonical text, doubled entries dropped."""
     out: list[Candidate] = []
     for entry in raw.outline:
         title = clean_title(entry.title)
         if not title or not 1 <= entry.page <= len(norm.pages):
-            rejected.append(f"nav: level {entry.level} {entry.title!r}: target not in the spine")
+            why = "target not in the spine"
+            message = f"nav: level {entry.level} {entry.title!r}: {why}"
+            rejected.append(Rejected("nav", entry.title, why, None, message))
             continue
         index = entry.page - 1
         offset = norm.pages[index].char_start
@@ -149,7 +152,9 @@ def nav_candidates(raw: RawBook, norm: NormalisedBook, rejected: list[str]) -> l
             offset = norm.map_offset(index, entry.offset)
         doc = raw.pages[index].source_doc
         if out and out[-1].offset == offset and words_key(out[-1].title) == words_key(title):
-            rejected.append(f"nav: level {entry.level} {title!r} repeats the entry above it")
+            why = "repeats the entry above it"
+            message = f"nav: level {entry.level} {title!r} {why}"
+            rejected.append(Rejected("nav", title, why, entry.page, message))
             continue
         where = f"level {entry.level} {title!r} -> {doc}"
         out.append(Candidate(title, offset, index, doc, entry.level, evidence=[("nav", where)]))
@@ -202,7 +207,7 @@ def _single_root(nav: list[Candidate], depth: int) -> bool:
     return len(parents) == 1 and all(nav[k].kind in ("front", "back") for k in at if k != parents[0])
 
 
-def merge_wrappers(nav: list[Candidate], rejected: list[str]) -> list[Candidate]:
+def merge_wrappers(nav: list[Candidate], rejected: list[Rejected]) -> list[Candidate]:
     """An entry whose only child has its title (``About this manual`` > ``1. About this manual``,
     a title page and its chapter in two documents) is one unit: the parent keeps its place and
     takes the child's number; the child's own children move up one depth."""
@@ -224,7 +229,8 @@ def merge_wrappers(nav: list[Candidate], rejected: list[str]) -> list[Candidate]
         ):
             cand.number, cand.kind = child.number, child.kind
             cand.evidence += [e for e in child.evidence if e[0] != "nav"] + [("nav", child.evidence[0][1])]
-            rejected.append(f"nav: {child.title!r} repeats its parent's title; merged into it")
+            why = "repeats its parent's title; merged into it"
+            rejected.append(Rejected("nav", child.title, why, child.page + 1, f"nav: {child.title!r} {why}"))
             for j in range(k + 2, end):
                 nav[j].depth -= 1
             k += 2

@@ -20,7 +20,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ..models import Heading
+from ..models import Disagreement, Heading
 
 MATCH_CHARS = 200
 """Two detectors' headings on one page whose starts are this close are the same heading (a label
@@ -45,7 +45,7 @@ def _signals(h: Heading) -> set[str]:
 
 def corroborate(
     accepted: Sequence[Heading], others: Sequence[Heading], label: str
-) -> tuple[tuple[Heading, ...], list[str]]:
+) -> tuple[tuple[Heading, ...], list[Disagreement]]:
     """Merge the evidence of ``others`` into ``accepted`` and list the disagreements.
 
     Args:
@@ -54,8 +54,8 @@ def corroborate(
         label: what ``accepted`` came from, for the messages (``the outline``).
 
     Returns:
-        tuple: the accepted headings with merged evidence and confidence, and one line per
-        disagreement.
+        tuple: the accepted headings with merged evidence and confidence, and the disagreements
+        (``missing``: another signal's chapter-level heading ``accepted`` lacks; ``unconfirmed``).
     """
     starts = [h.char_offset for h in accepted]
     merged = [list(h.evidence) for h in accepted]
@@ -80,16 +80,20 @@ def corroborate(
     disagreements = []
     for k, other in enumerate(others):
         if k not in matched_other and other.kind in CHAPTER_LEVEL and other.kind not in ("front", "back"):
-            signals = ", ".join(sorted(_signals(other))) or other.source
-            disagreements.append(
-                f"{signals}: {other.kind} '{_short(other)}' on p. {other.page} is not in {label}"
+            signals = tuple(sorted(_signals(other))) or (other.source,)
+            message = (
+                f"{', '.join(signals)}: {other.kind} '{_short(other)}' on p. {other.page} is not in {label}"
             )
+            disagreements.append(_named("missing", signals, other, message))
     for h in out:
         if h.kind in CHAPTER_LEVEL and h.confidence < BASE_CONFIDENCE:
-            disagreements.append(
-                f"{label}: {h.kind} '{_short(h)}' on p. {h.page} is not confirmed by the text"
-            )
+            message = f"{label}: {h.kind} '{_short(h)}' on p. {h.page} is not confirmed by the text"
+            disagreements.append(_named("unconfirmed", (h.source,), h, message))
     return tuple(out), disagreements
+
+
+def _named(case: str, signals: tuple[str, ...], h: Heading, message: str) -> Disagreement:
+    return Disagreement(case, signals, h.kind, h.number, h.title, h.page, message)
 
 
 def _nearest(starts: list[int], accepted: Sequence[Heading], other: Heading) -> int | None:

@@ -21,6 +21,7 @@ not hold up. A line can start a heading anywhere on a page, but:
 from __future__ import annotations
 
 
+from ..models import Rejected
 from ..normalise import NormalisedBook
 from .heading_lines import MAX_GAP, SAME_SIZE, STACK_TITLE_LINES, Draft, line_candidates
 from .kinds import SECTION_NUMBER_ONLY, number_value, title_like
@@ -30,7 +31,7 @@ from .typography import HEADING_RATIO, FontProbe
 def detect_headings(
     norm: NormalisedBook,
     probe: FontProbe,
-    rejected: list[str] | None = None,
+    rejected: list[Rejected] | None = None,
     pages: set[int] | None = None,
     listed: list[Draft] | None = None,
 ) -> list[Draft]:
@@ -39,8 +40,8 @@ def detect_headings(
     Args:
         norm (NormalisedBook): the canonical text with per-page kept lines.
         probe (FontProbe): font-size probe (answers None for non-PDF books).
-        rejected (list[str] | None): when given, one line is appended per chapter-level
-            candidate that was not accepted, saying why.
+        rejected (list[Rejected] | None): when given, one ``Rejected`` is appended per
+            chapter-level candidate that was not accepted, saying why.
         pages (set[int] | None): read only these 0-based pages (evidence for headings another
             signal placed there); None reads the whole book.
         listed (list[Draft] | None): chapter-level headings the printed contents lists and that
@@ -145,7 +146,9 @@ def detect_headings(
                 if c.kind in ("chapter", "numbered")
                 else "a repeat, or front/back matter out of place"
             )
-            rejected.append(f"p. {c.page + 1} '{_line_at(norm, c)[:60]}': {why}")
+            line = _line_at(norm, c)
+            message = f"p. {c.page + 1} '{line[:60]}': {why}"
+            rejected.append(Rejected("headings", line, why, c.page + 1, message))
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
 
 

@@ -136,13 +136,13 @@ def _best(wants: list[str], variants: list[str]) -> float:
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _is_label_line(line: str) -> bool:
+def is_label_line(line: str) -> bool:
     return _LABEL_LINE.match(line.strip()) is not None
 
 
 def _may_continue(wants: list[str], variants: list[str], line: str) -> bool:
     """Whether a window holding ``line`` so far may take the next line too."""
-    if _is_label_line(line):
+    if is_label_line(line):
         return True
     return any(len(v) >= 3 and any(w.startswith(v) for w in wants) for v in variants)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..models import Heading
+from ..models import Disagreement, Heading, Rejected
 
 
 @dataclass
@@ -21,9 +21,10 @@ class StructureResult:
         outline_entries / outline_dropped / outline_repaired: what happened to the source outline.
         warnings: one line each, for the user.
         signal_counts: accepted chapter-level headings supported by each signal (``SIGNALS``).
-        disagreements: one line each where signals disagree (an outline entry the text does not
-            show, a large numbered line the outline lacks, a contents entry on another page…).
-        rejected: candidates considered and not accepted, one line each with why.
+        disagreements: where signals disagree (an outline entry the text does not show, a large
+            numbered line the outline lacks, a running header naming a chapter no heading opens…),
+            one ``Disagreement`` each.
+        rejected: candidates considered and not accepted, one ``Rejected`` each with why.
     """
 
     headings: tuple[Heading, ...]
@@ -33,5 +34,5 @@ class StructureResult:
     outline_repaired: int = 0
     warnings: list[str] = field(default_factory=list)
     signal_counts: dict[str, int] = field(default_factory=dict)
-    disagreements: list[str] = field(default_factory=list)
-    rejected: list[str] = field(default_factory=list)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)

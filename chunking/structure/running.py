@@ -17,7 +17,7 @@ from collections import Counter
 
 from rapidfuzz import fuzz
 
-from ..models import Heading
+from ..models import Disagreement, Heading
 from ..normalise import NormalisedBook
 from .evidence import CHAPTER_LEVEL, confidence
 from .kinds import words_key
@@ -64,7 +64,7 @@ def _names(header: str, h: Heading) -> bool:
 
 def running_evidence(
     headings: tuple[Heading, ...], norm: NormalisedBook
-) -> tuple[tuple[Heading, ...], list[str]]:
+) -> tuple[tuple[Heading, ...], list[Disagreement]]:
     """Headings with ``running_header`` evidence added, and disagreements (see the module docstring)."""
     headers = _headers(norm)
     if not any(headers):
@@ -92,7 +92,8 @@ def running_evidence(
             )
         )
     numbers = {h.number.upper() for h in headings if h.kind in CHAPTER_LEVEL and h.number}
-    disagreements, seen = [], set()
+    disagreements: list[Disagreement] = []
+    seen: set[str] = set()
     for page, lines in enumerate(headers):
         for line in lines:
             m = _CHAPTER_NUMBER.match(line.strip())
@@ -101,8 +102,13 @@ def running_evidence(
             number = (m.group(1) or m.group(2)).upper()
             if number not in numbers and number not in seen:
                 seen.add(number)
-                disagreements.append(
+                message = (
                     f"running_header: '{line.strip()[:60]}' on p. {page + 1} names chapter "
                     f"{number}, which no heading opens"
+                )
+                disagreements.append(
+                    Disagreement(
+                        "unopened", ("running_header",), "chapter", number, line.strip(), page + 1, message
+                    )
                 )
     return tuple(out), disagreements

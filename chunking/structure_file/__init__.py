@@ -4,10 +4,13 @@ A ``<book>.structure.json`` holds operations anchored to the text (page + line t
 not heading indices, so it still applies when a later engine finds slightly different headings.
 The JSON schema is in ``CHUNKING.md`` ("Structure files"). Three modules, one job each:
 
-* ``schema``: parse and validate a file into ``StructureFile`` / ``Correction`` data, refuse a
-  file of another book (``check_book``); every error is a ``StructureFileError`` (exit 3);
-* ``apply``: ``apply_corrections(book, corrections)`` → a new ``Book`` (pure: no re-read, no
-  re-tokenizing), and the anchors the app shows (``heading_anchor``, ``page_lines``);
+* ``schema``: the one loader (``load_structure_file``: a path or the bytes of an upload) and the
+  one serialiser (``structure_bytes``), validation into ``StructureFile`` / ``Correction`` data,
+  refusing a file of another book (``check_book``); every error is a ``StructureFileError`` (exit 3);
+* ``apply``: ``apply_corrections(book, corrections)`` → a new ``Book`` that records the
+  corrections' digest (``Book.corrections``: it salts the chunk ids, so no caller can forget it;
+  pure: no re-read, no re-tokenizing), and the anchors the app shows (``heading_anchor``,
+  ``page_lines``);
 * ``outputs``: ``engine_structure`` (what ``outline --write-structure`` writes) and the PDF outline
   of ``outline --write-pdf``.
 """
@@ -29,8 +32,7 @@ from .schema import (
     load_structure_file,
     parse_correction,
     parse_structure,
-    salted,
-    structure_beside,
+    structure_bytes,
 )
 
 __all__ = [
@@ -54,9 +56,8 @@ __all__ = [
     "page_lines",
     "parse_correction",
     "parse_structure",
-    "salted",
     "save_structure",
-    "structure_beside",
+    "structure_bytes",
     "toc_entries",
     "write_pdf_outline",
 ]

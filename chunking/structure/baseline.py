@@ -1,0 +1,239 @@
+"""Stage 3 (structure), baseline: the plain reading of a book's own outline (PDF bookmarks, EPUB
+nav), with no other signal.
+
+Why it exists: the outline is what the book says its structure is. The engine (``auto``) may
+overrule an outline entry, but only on evidence from independent signals (``guard.py``); this
+reading is what "the outline says" means, and the bench scores it beside the engine on every book
+(``bench/structure.py``) so that the engine can never quietly do worse than its own input.
+
+The reading, and all of it (``outline_baseline``):
+
+* entries whose destination does not resolve, or whose title is empty, are skipped;
+* each title is read for what it says it is (``kinds.parse_heading``): ``Part …``, ``Chapter N``,
+  ``Appendix X``, ``N Title``, ``N.M Title`` (a section wherever it sits), front/back matter words;
+* **wrappers**: from the top, a depth is skipped while one of its entries holds at least
+  ``WRAPPER_SHARE`` of all the other entries from that depth down and its title does not say it
+  is a unit (``1 Setup`` holding its sections is a chapter, not a wrapper) (a lone book-title root, or title-page entries with the
+  whole book nested under one of them);
+* **parts**: a depth (with deeper entries) is the part level when at least ``PART_SHARE`` of its
+  body entries say ``Part``, or are roman-numbered in sequence, or when it holds no chapter words
+  itself while its children do (``Chapter N`` below unnumbered level-1 titles) or the chapter
+  numbers inside it (numbered children, or the ``N`` of ``N.M`` sections below) run on across its
+  entries (1, 2 | 3 | 4, 5: not restarting, and not one number per entry as chapters' sections);
+* the **chapter level** is the next depth; entries there are chapters, appendices (``Appendix``,
+  or lettered after the chapters), front or back matter (by their words, or unnumbered before the
+  first / after the last numbered chapter); entries at the part level that say ``Chapter`` are
+  chapters beside the parts; every deeper entry is a section.
+
+The result is a list of ``BaselineEntry`` (kind, title, number, 0-based page, offset into that
+page's raw text for EPUB, depth), in outline order.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..readers.raw import OutlineEntry
+from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, parse_heading
+
+WRAPPER_SHARE = 0.75
+"""A depth is a wrapper (skipped) while one of its entries holds this share of all deeper entries."""
+
+PART_SHARE = 0.5
+"""A depth is the part level when this share of its body entries are parts (``Part``, roman run)."""
+
+CHAPTER_LEVEL = frozenset({"part", "chapter", "appendix", "front", "back"})
+
+
+@dataclass(frozen=True)
+class BaselineEntry:
+    """One outline entry as the plain reading takes it.
+
+    Attributes:
+        kind (str): ``part``, ``chapter``, ``appendix``, ``front``, ``back``, ``section``, or
+            ``book`` for a wrapper (an entry above the units: the book's title or title pages).
+        title (str): the cleaned title (its number and keyword kept out where the title says them).
+        number (str): ``"3"``, ``"IV"``, ``"A"``, ``""``.
+        page (int): 0-based page index of the destination.
+        offset (int | None): EPUB: offset into that page's raw text; None for PDF.
+        depth (int): the entry's depth in the source (1 = outermost).
+        outline_title (str): the title as the outline states it (cleaned of junk only).
+    """
+
+    kind: str
+    title: str
+    number: str
+    page: int
+    offset: int | None
+    depth: int
+    outline_title: str
+
+    @property
+    def chapter_level(self) -> bool:
+        return self.kind in CHAPTER_LEVEL
+
+
+@dataclass(frozen=True)
+class _Read:
+    entry: OutlineEntry
+    title: str
+    said: str  # what the title says: part, chapter, appendix, section, numbered, front, back, ""
+    number: str
+    rest: str
+    children: int  # entries nested under this one (all depths)
+
+
+def _read(outline: list[OutlineEntry], pages: int) -> list[_Read]:
+    """Resolved entries with what their titles say and how many entries each holds."""
+    kept = [e for e in outline if 1 <= e.page <= pages and clean_title(e.title)]
+    out = []
+    for i, e in enumerate(kept):
+        held = 0
+        for later in kept[i + 1 :]:
+            if later.level <= e.level:
+                break
+            held += 1
+        title = clean_title(e.title)
+        parsed = parse_heading(title, full_stop=True)
+        said, number, rest = ("", "", title) if parsed is None else (parsed.kind, parsed.number, parsed.title)
+        if said == "numbered" and not number.isdigit():
+            said = ""
+        out.append(_Read(e, title, said, number, rest or title, held))
+    return out
+
+
+def _is_parts(here: list[_Read], below: list[_Read], read: list[_Read] | None = None) -> bool:
+    """Whether the entries ``here`` (one depth, with ``below`` under them) are parts."""
+    body = [r for r in here if r.said not in ("front", "back")]
+    if not body or not below:
+        return False
+    parts = sum(r.said == "part" for r in body)
+    if parts >= PART_SHARE * len(body):
+        return True
+    romans = [number_value(r.number) for r in body if r.said == "" and _roman_prefix(r.title)]
+    if len(romans) >= 2 and parts + len(romans) >= PART_SHARE * len(body):
+        return True
+    holders = [r for r in body if r.children]
+    if len(holders) < 2 or any(r.said in ("chapter", "numbered", "appendix") for r in body):
+        return False
+    if [r.said for r in below].count("chapter") >= 2:
+        return True  # ``Chapter N`` below unnumbered titles: those titles are parts
+    return read is not None and _numbers_run_on(holders, read)
+
+
+def _numbers_run_on(holders: list[_Read], read: list[_Read]) -> bool:
+    """Whether the chapter numbers inside the holders run on across them (1, 2 | 3 | 4, 5) rather
+    than restart or stay one per holder: a chapter number is the ``N`` of a numbered entry or of
+    an ``N.M`` section below a holder. Holders that number on, one holding two numbers or more,
+    hold chapters: they are parts."""
+    index = {id(r): i for i, r in enumerate(read)}
+    ranges = []
+    for h in holders:
+        start = index[id(h)]
+        numbers = []
+        for r in read[start + 1 : start + 1 + h.children]:
+            head = r.number.split(".")[0] if r.said in ("numbered", "section") else ""
+            if head.isdigit():
+                numbers.append(int(head))
+        if numbers:
+            ranges.append(sorted(set(numbers)))
+    if len(ranges) < 2 or all(len(r) < 2 for r in ranges):
+        return False
+    return all(a[-1] < b[0] for a, b in zip(ranges, ranges[1:]))
+
+
+def _roman_prefix(title: str) -> bool:
+    head = title.split(" ", 1)[0].rstrip(".:")
+    return head.isupper() and head.isalpha() and number_value(head) > 0 and len(title.split()) > 1
+
+
+def outline_baseline(outline: list[OutlineEntry], pages: int) -> list[BaselineEntry]:
+    """The plain reading of ``outline`` (see the module docstring).
+
+    Args:
+        outline: the source's outline entries, in order.
+        pages: how many pages (PDF) or spine pages (EPUB) the book has.
+
+    Returns:
+        list[BaselineEntry]: every resolved entry with its kind, in outline order.
+    """
+    read = _read(outline, pages)
+    if not read:
+        return []
+    by_depth: dict[int, list[_Read]] = defaultdict(list)
+    for r in read:
+        by_depth[r.entry.level].append(r)
+    depths = sorted(by_depth)
+    k = 0
+    while k + 1 < len(depths):  # wrappers: one entry holds nearly everything below
+        here = by_depth[depths[k]]
+        others = len(here) - 1 + sum(len(by_depth[d]) for d in depths[k + 1 :])
+        holder = max(here, key=lambda r: r.children)
+        if (
+            holder.said not in ("part", "chapter", "appendix", "numbered", "section")
+            and holder.children >= WRAPPER_SHARE * others
+            and not _is_parts(here, [r for d in depths[k + 1 :] for r in by_depth[d]], read)
+        ):
+            k += 1
+            continue
+        break
+    part_depth = None
+    if k + 1 < len(depths) and _is_parts(by_depth[depths[k]], by_depth[depths[k + 1]], read):
+        part_depth, chapter_depth = depths[k], depths[k + 1]
+    else:
+        chapter_depth = depths[k]
+    at_chapter = [r for r in read if r.entry.level == chapter_depth]
+    numbered = [
+        i for i, r in enumerate(read) if r.entry.level == chapter_depth and r.said in ("chapter", "numbered")
+    ]
+    first, last = (numbered[0], numbered[-1]) if numbered else (None, None)
+    inner_first = next((i for i, r in enumerate(read) if r.entry.level == chapter_depth), None)
+    out: list[BaselineEntry] = []
+    for i, r in enumerate(read):
+        depth = r.entry.level
+        if depth < (part_depth if part_depth is not None else chapter_depth):
+            out.append(BaselineEntry("book", r.title, "", r.entry.page - 1, r.entry.offset, depth, r.title))
+            continue  # a wrapper: the book's title (or its title pages), not a unit of it
+        if depth == part_depth:
+            kind = {"chapter": "chapter", "numbered": "chapter", "appendix": "appendix"}.get(r.said, "part")
+            if r.said in ("front", "back") or (FRONT_WORDS.match(r.title) or BACK_WORDS.search(r.title)):
+                kind = _matter(r, i, first if first is not None else inner_first)
+        elif depth == chapter_depth:
+            kind = _chapter_kind(r, i, first, last, at_chapter)
+        else:
+            kind = "section"
+        title = r.rest if kind in ("part", "chapter", "appendix") and r.said else r.title
+        number = r.number if r.said in ("part", "chapter", "appendix", "numbered", "section") else ""
+        out.append(BaselineEntry(kind, title, number, r.entry.page - 1, r.entry.offset, depth, r.title))
+    return out
+
+
+def _matter(r: _Read, i: int, first: int | None) -> str:
+    """Front or back matter: by its words, else by whether it comes before the first chapter."""
+    if BACK_WORDS.search(r.title) or r.said == "back":
+        return "back"
+    if FRONT_WORDS.match(r.title) or r.said == "front":
+        return "front"
+    return "front" if first is None or i < first else "back"
+
+
+def _chapter_kind(r: _Read, i: int, first: int | None, last: int | None, at_chapter: list[_Read]) -> str:
+    if r.said == "section":
+        return "section"
+    if r.said in ("chapter", "numbered", "part"):
+        return "chapter" if r.said != "part" else "part"
+    if r.said == "appendix":
+        return "appendix"
+    if r.said in ("front", "back"):
+        return r.said if first is None or r.said == "back" or i < first else "back"
+    if first is not None and i < first:
+        return "front"
+    if last is not None and i > last:
+        return "back" if BACK_WORDS.search(r.title) else "appendix" if _lettered(r.title) else "chapter"
+    return "chapter"
+
+
+def _lettered(title: str) -> bool:
+    head = title.split(" ", 1)[0].rstrip(".:")
+    return len(head) == 1 and head.isupper() and len(title.split()) > 1

@@ -1,0 +1,512 @@
+"""Stage 3 (structure), plain text: the chapters of a ``.txt`` book, which has no typography.
+
+A plain-text book marks its headings with the few means a fixed-width page offers. Each is a
+signal true of plain-text books in general (Sphinx' and Texinfo's text output, DocBook and
+nroff/troff manuals, RFC-style specifications, hand-written text files), and the detector
+combines them, line by line, in one pass plus a few linear passes over the candidates:
+
+* **underlines** (``typography``): a title line followed by a line of one repeated character
+  (``= - * ~ ^ # + _ "``) of about its length, setext style (optionally with an overline). Which
+  character is which level is the book's own choice (Texinfo puts ``*`` under chapters and ``=``
+  under sections, Sphinx' text builder the other way round), so it is decided per book: the
+  character under most single-numbered titles (``N`` or ``Chapter N``) is the chapter level, else
+  the first character used more than once; characters first used before it are parts (or, used
+  once, the book's own title), characters first used after it are sections, in order of first
+  appearance. Numbering overrides the character heading by heading (``N.M`` is a section).
+* **keyword labels** (``keyword``): ``Chapter N. Title``, ``Appendix A. Title``, ``Part I`` on a
+  line of their own (any spaces, NO-BREAK SPACE included, between the word and the number); a
+  bare ``APPENDIX A`` takes its title from the next title-like line a few lines below (a centred
+  title).
+* **numbering** (``numbering``): ``N.  TITLE`` at column 0 (nroff/troff, RFC style), after a
+  blank line. The chapters are the longest run 1, 2, 3… of such lines in book order (a run may
+  skip candidates: a quoted ``6.  Security Considerations`` inside chapter 2 does not break it);
+  a block of numbered lines with no text between them is a list, not headings. ``N.M Title``
+  lines are sections of chapter ``N`` when they sit inside it.
+* **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
+  blank lines, before the first chapter (front) or after the last one opens (back).
+* **a printed contents** (``contents``): a ``Contents`` / ``Table of Contents`` line followed by
+  entry lines, with or without page numbers, at the start or at the end of the file. Its lines are
+  never headings themselves (a contents list without page numbers looks like the chapters); its
+  entries confirm candidates and place the chapters it lists that nothing else found (a
+  stand-alone line with the entry's title).
+* **running headers and footers** of paginated text repeat verbatim; a candidate line whose
+  exact text occurs ``RUNNING_REPEATS`` times or more is furniture after its first occurrence
+  (the chapter's own opening), unless it is underlined.
+
+``plain_text_structure`` returns None when these find fewer than two chapter-level units, and the
+generic text detector runs instead.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..models import Rejected
+from ..normalise import NormalisedBook
+from .evidence import signal_counts
+from .heading_lines import Draft
+from .kinds import clean_title, parse_heading, title_like, words_key
+from .levels import levelled
+from .result import StructureResult
+
+UNDERLINE = re.compile(r"^(\s*)([=\-*~^#+_\"`.:])\2{2,}\s*$")
+"""A line of one repeated punctuation character (at least three): an underline or overline."""
+
+UNDERLINE_SLACK = 0.25
+"""An underline is within this share of its title's length (at least 2 characters either way)."""
+
+MAX_TITLE_CHARS = 100
+"""A heading line is at most this long; a longer line is body text."""
+
+RUNNING_REPEATS = 3
+"""A line whose exact text occurs this many times is a running header or footer."""
+
+LIST_RUN = 3
+"""This many numbered lines in a row with no text between them are a list or a contents."""
+
+LABEL_TITLE_LINES = 4
+"""A bare ``APPENDIX A`` / ``Chapter 3`` takes its title from within this many lines below."""
+
+SECTION_INDENT = 8
+"""A numbered section line (``N.M Title``) may be indented up to this many columns."""
+
+SEPARATOR_CHARS = 60
+"""A rule line this long is a separator, which sets off the next line like a blank line."""
+
+SHORT_CHARS = 40
+"""An unnumbered heading line without a keyword (``Acknowledgements``) is at most this long."""
+
+_UNDERLINE_CHARS = frozenset('=-*~^#+_"`.:')
+_CONTENTS_HEADER = re.compile(r"^(?:table of )?contents:?$", re.I)
+_ENTRY_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,}|\t)(\d{1,4}|[ivxlcdm]{1,7})$", re.I)
+_COLUMN0_NUMBER = re.compile(r"^(\d{1,3})\.?\s")
+_KEYWORD = re.compile(r"^(chapter|part|appendix)\b", re.I)
+
+
+@dataclass(slots=True)
+class _Line:
+    offset: int  # of the first non-space character
+    text: str  # stripped, whitespace collapsed
+    indent: int
+    page: int
+    blank_before: bool
+    raw: str = ""  # stripped, inner spacing kept (a contents line's page number after 2 spaces)
+    blank_after: bool = False
+
+
+@dataclass
+class _Candidate:
+    index: int  # line index
+    kind: str  # part|chapter|appendix|numbered|section|front|back|unnumbered
+    number: str
+    title: str
+    evidence: list[tuple[str, str]] = field(default_factory=list)
+    char: str = ""  # the underline character, when underlined
+    offset: int = -1  # when the heading starts above its title line (an overline, a label)
+
+
+def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
+    """The headings of a plain-text book (see the module docstring), or None when fewer than two
+    chapter-level units are found."""
+    lines = _lines(norm)
+    rejected: list[Rejected] = []
+    listing, entries = _contents(lines)
+    candidates = _candidates(lines, listing, rejected)
+    chosen = _choose(lines, candidates, entries, listing, rejected)
+    drafts = []
+    for c, depth in chosen:
+        line = lines[c.index]
+        offset = c.offset if c.offset >= 0 else line.offset
+        drafts.append((Draft(c.kind, c.number, c.title, line.page, offset, evidence=c.evidence), depth))
+    if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
+        return None
+    headings, _ = levelled(drafts, norm, "headings")
+    return StructureResult(headings, "headings", signal_counts=signal_counts(headings), rejected=rejected)
+
+
+def _lines(norm: NormalisedBook) -> list[_Line]:
+    """Every non-blank line of the canonical text; the first line of a synthetic page counts as
+    after a blank line (pages are cut at paragraph ends, and the blank line between them is not
+    kept)."""
+    out: list[_Line] = []
+    for page, kept in enumerate(norm.lines):
+        previous_blank = True
+        for offset, raw in kept:
+            stripped = raw.strip()
+            if not stripped:
+                previous_blank = True
+                continue
+            if previous_blank and out:
+                out[-1].blank_after = True
+            indent = len(raw) - len(raw.lstrip())
+            text = " ".join(stripped.split()) if len(stripped) <= MAX_TITLE_CHARS else stripped
+            out.append(_Line(offset + indent, text, indent, page, previous_blank, stripped))
+            # NOTE: a separator rule (a long line of one character) sets off what follows as a
+            # blank line would: ``=====`` over ``1. INTRODUCTION`` opens a chapter.
+            previous_blank = len(stripped) >= SEPARATOR_CHARS and UNDERLINE.match(stripped) is not None
+    if out:
+        out[-1].blank_after = True
+    return out
+
+
+def _underline(line: _Line, title: _Line) -> str:
+    """The character ``line`` underlines ``title`` with, or ``""``."""
+    m = UNDERLINE.match(line.text) if line.text[0] in _UNDERLINE_CHARS else None
+    if not m:
+        return ""
+    size, wanted = len(line.text), len(title.text)
+    slack = max(2, UNDERLINE_SLACK * wanted)
+    if abs(size - wanted) > slack or abs(line.indent - title.indent) > slack:
+        return ""
+    return m.group(2)
+
+
+def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, int]]]:
+    """The lines of printed contents (never headings) and their entries, as
+    ``(words key of the title, number, indent, line of the block's header)``."""
+    listing: set[int] = set()
+    entries: list[tuple[str, str, int, int]] = []
+    for i, line in enumerate(lines):
+        if not _CONTENTS_HEADER.match(line.text) or not line.blank_before:
+            continue
+        k = i + 1
+        if k < len(lines) and UNDERLINE.match(lines[k].text):
+            k += 1
+        found: list[tuple[str, str, int]] = []
+        seen: set[str] = set()
+        while k < len(lines):
+            entry = lines[k]
+            if k + 1 < len(lines) and _underline(lines[k + 1], entry):
+                break  # an underlined title: the body has begun
+            parsed = _entry(entry.raw)
+            if parsed is None or parsed[0] in seen:
+                break  # prose, or a title listed already: the chapters themselves
+            seen.add(parsed[0])
+            found.append((parsed[0], parsed[1], entry.indent))
+            k += 1
+        if len(found) >= 2:
+            listing.update(range(i, k))
+            entries.extend((key, number, indent, i) for key, number, indent in found)
+    return listing, entries
+
+
+def _entry(text: str) -> tuple[str, str] | None:
+    """A contents line: ``(words key of its title, number)``, or None for prose."""
+    if len(text) > MAX_TITLE_CHARS:
+        return None
+    title = clean_title(_ENTRY_PAGE.sub("", text))
+    parsed = parse_heading(title, full_stop=True, lettered=True)
+    if parsed is not None:
+        return (words_key(parsed.title), parsed.number) if parsed.title else (words_key(title), parsed.number)
+    if not title_like(title, max_words=16, full_stop=True):
+        return None
+    return words_key(title), ""
+
+
+def _rejected(lines: list[_Line], index: int, why: str) -> Rejected:
+    """Line ``index`` considered and left out, with why."""
+    line = lines[index]
+    message = f"line {index + 1}: '{line.text[:60]}': {why}"
+    return Rejected("plain_text", line.text, why, line.page + 1, message, line_number=index + 1)
+
+
+def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected]) -> list[_Candidate]:
+    """Every line that may open a part, chapter or section, by what marks it."""
+    counts = Counter(line.text for line in lines)
+    seen: set[str] = set()
+    out: list[_Candidate] = []
+    skip = -1
+    for i, line in enumerate(lines):
+        if i <= skip or i in listing or len(line.text) > MAX_TITLE_CHARS:
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        is_rule = line.text[0] in _UNDERLINE_CHARS and UNDERLINE.match(line.text)
+        char = _underline(nxt, line) if nxt is not None and not is_rule else ""
+        if char:
+            over = i > 0 and lines[i - 1].text == nxt.text if nxt else False
+            if line.blank_before or over:
+                where = f"line {i + 1}: '{line.text[:60]}'"
+                c = _parsed(i, line.text, True)
+                c.char = char
+                c.evidence.append(("typography", f"{where} underlined with '{char}'"))
+                if over:
+                    c.offset = lines[i - 1].offset
+                out.append(c)
+                skip = i + 1
+                continue
+        repeated = counts[line.text] >= RUNNING_REPEATS and line.text in seen
+        seen.add(line.text)
+        if not line.blank_before or not _may_head(line.text):
+            continue
+        parsed = parse_heading(line.text)
+        if parsed is None:
+            continue
+        where = f"line {i + 1}: '{line.text[:60]}'"
+        if repeated:
+            rejected.append(
+                _rejected(lines, i, f"repeats {counts[line.text]} times (a running header or footer)")
+            )
+            continue
+        c = _parsed(i, line.text, False)
+        if _KEYWORD.match(line.text) and c.kind in ("chapter", "part", "appendix", "back"):
+            if not c.title:
+                c.title = _title_below(lines, i)
+            c.evidence.append(("keyword", where))
+        elif c.kind == "numbered":
+            if line.indent or not (line.blank_after or (nxt is not None and nxt.indent > 0)):
+                continue
+        elif c.kind == "section":
+            if line.indent > SECTION_INDENT:
+                continue
+        elif c.kind in ("front", "back"):
+            if not line.blank_after:
+                continue
+            c.evidence.append(("keyword", where))
+        else:
+            continue
+        out.append(c)
+    return out
+
+
+def _may_head(text: str) -> bool:
+    """Cheap test before ``parse_heading``: a numbered or keyword line, or a short one (a front or
+    back matter name); never an underline."""
+    first = text[0]
+    if first in _UNDERLINE_CHARS and UNDERLINE.match(text):
+        return False
+    return first.isdigit() or len(text) <= SHORT_CHARS or bool(_KEYWORD.match(text))
+
+
+def _parsed(i: int, text: str, underlined: bool) -> _Candidate:
+    parsed = parse_heading(text, full_stop=underlined, lettered=underlined)
+    if parsed is None:
+        return _Candidate(i, "unnumbered", "", text.title() if text.isupper() else text)
+    title = parsed.title.title() if parsed.title.isupper() else parsed.title
+    return _Candidate(i, parsed.kind, parsed.number, title)
+
+
+def _title_below(lines: list[_Line], i: int) -> str:
+    """The title of a bare label line (``APPENDIX A``): the first line below it, within
+    ``LABEL_TITLE_LINES`` lines, if it reads like a title."""
+    for line in lines[i + 1 : i + 1 + LABEL_TITLE_LINES]:
+        if UNDERLINE.match(line.text):
+            continue
+        if title_like(line.text, max_words=12):
+            return line.text.title() if line.text.isupper() else line.text
+        return ""
+    return ""
+
+
+def _depth(c: _Candidate) -> int:
+    """What the numbering alone says: 0 part, 1 chapter level, 2+ section depth, -1 nothing."""
+    if c.kind == "part":
+        return 0
+    if c.kind in ("chapter", "appendix", "numbered"):
+        return 1
+    if c.kind == "section":
+        return c.number.count(".") + 1
+    return -1
+
+
+def _choose(
+    lines: list[_Line],
+    candidates: list[_Candidate],
+    entries: list[tuple[str, str, int, int]],
+    listing: set[int],
+    rejected: list[Rejected],
+) -> list[tuple[_Candidate, int]]:
+    """The accepted candidates with their depth (1 chapter level, parts too; 2+ sections)."""
+    chosen: dict[int, tuple[_Candidate, int]] = {}
+    underlined = [c for c in candidates if c.char]
+    levels = _char_levels(underlined)
+    for c in underlined:
+        depth = _depth(c)
+        level = levels[c.char]
+        if level == -1:
+            rejected.append(_rejected(lines, c.index, "underlined once above the chapters (the title)"))
+            continue
+        if depth >= 2 or (depth == -1 and level >= 2):
+            c.kind = "section" if c.kind != "part" else c.kind
+            chosen[c.index] = (c, max(depth, level, 2))
+        elif level == 0 or c.kind == "part":
+            c.kind = "part"
+            chosen[c.index] = (c, 1)
+        else:
+            chosen[c.index] = (c, 1)
+    plain = [c for c in candidates if not c.char]
+    for c in plain:
+        if c.kind in ("chapter", "part", "appendix") or (c.kind == "back" and c.number):
+            chosen.setdefault(c.index, (c, 1))
+    numbered = [c for c in plain if c.kind == "numbered"]
+    labelled = sorted(c.index for c in plain if c.kind == "chapter" and c.number)
+    if len(labelled) >= 2:
+        # NOTE: where the book labels its chapters (``Chapter 3. Title``), a bare ``N. Title``
+        # is a section of the labelled chapter it sits in (its numbers restart in each one).
+        for c in numbered:
+            where = f"line {c.index + 1}: '{lines[c.index].text[:60]}'"
+            if c.index < labelled[0]:
+                rejected.append(_rejected(lines, c.index, "a bare number before the first labelled chapter"))
+                continue
+            c.kind = "section"
+            c.evidence.append(("numbering", f"{where}: numbered inside a labelled chapter"))
+            chosen.setdefault(c.index, (c, 2))
+        numbered = []
+    for c in _chain(lines, numbered, rejected):
+        c.evidence.append(("numbering", f"line {c.index + 1}: chapter {c.number} of a run 1, 2, 3…"))
+        chosen.setdefault(c.index, (c, 1))
+    _contents_evidence(lines, candidates, entries, chosen, listing)
+    starts = sorted(i for i, (c, depth) in chosen.items() if depth == 1 and c.kind != "part")
+    first, last = (starts[0], starts[-1]) if starts else (len(lines), -1)
+    for block in sorted({e[3] for e in entries}):
+        # NOTE: the book's own contents (before the chapters, or at the end of the file) is a
+        # front-matter unit, as a contents page is in a printed book; a chapter's own is not.
+        if (block < first or block > last) and not _opens(starts, block) and block not in chosen:
+            title = lines[block].text
+            chosen[block] = (
+                _Candidate(block, "front", "", title, [("contents", f"line {block + 1}: '{title}'")]),
+                1,
+            )
+    numbers = {c.number: i for i, (c, depth) in chosen.items() if depth == 1 and c.number}
+    for c in plain:
+        if c.index in chosen:
+            continue
+        where = f"line {c.index + 1}: '{lines[c.index].text[:60]}'"
+        if c.kind == "front" and c.index < first or c.kind == "back" and c.index > last:
+            chosen[c.index] = (c, 1)
+        elif c.kind == "section":
+            chapter = c.number.split(".")[0]
+            at = numbers.get(chapter)
+            following = bisect_right(starts, at) if at is not None else len(starts)
+            if at is not None and at < c.index and (following == len(starts) or c.index < starts[following]):
+                c.evidence.append(("numbering", f"{where}: a section of chapter {chapter}"))
+                chosen[c.index] = (c, c.number.count(".") + 1)
+            else:
+                rejected.append(_rejected(lines, c.index, f"section number outside chapter {chapter}"))
+        elif c.kind in ("front", "back"):
+            rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
+    return [chosen[i] for i in sorted(chosen)]
+
+
+def _char_levels(underlined: list[_Candidate]) -> dict[str, int]:
+    """Per underline character: -1 the book's title (used once, before the chapters), 0 parts,
+    1 chapters, 2+ sections (see the module docstring)."""
+    order: list[str] = []
+    uses: Counter = Counter()
+    votes: Counter = Counter()
+    for c in underlined:
+        if c.char not in uses:
+            order.append(c.char)
+        uses[c.char] += 1
+        votes[c.char] += _depth(c) == 1
+    if not order:
+        return {}
+    chapter = max(order, key=lambda ch: (votes[ch], -order.index(ch))) if any(votes.values()) else ""
+    if not chapter:
+        chapter = next((ch for ch in order if uses[ch] >= 2), order[0])
+    rank = order.index(chapter)
+    levels = {}
+    for k, ch in enumerate(order):
+        if k < rank:
+            levels[ch] = 0 if uses[ch] >= 2 else -1
+        else:
+            levels[ch] = 1 + k - rank
+    return levels
+
+
+def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Rejected]) -> list[_Candidate]:
+    """The longest run of chapter numbers 1, 2, 3… (or 0, 1, 2…) among column-0 numbered lines,
+    in book order, skipping lines outside it; lines in a list block (``LIST_RUN`` numbered lines
+    with no text between) never count."""
+    listed: set[int] = set()
+    run: list[int] = []
+    for index in [c.index for c in numbered] + [-2]:
+        if run and index == run[-1] + 1:
+            run.append(index)
+            continue
+        if len(run) >= LIST_RUN:
+            listed.update(run)
+        run = [index]
+    best: dict[int, tuple[int, int]] = {}  # value -> (chain length, position in numbered)
+    back: list[int] = []
+    for k, c in enumerate(numbered):
+        back.append(-1)
+        if c.index in listed or not c.number.isdigit():
+            continue
+        value = int(c.number)
+        before = best.get(value - 1)
+        length = before[0] + 1 if before else (1 if value <= 1 else 0)
+        if before:
+            back[k] = before[1]
+        if length and length > best.get(value, (0, -1))[0]:
+            best[value] = (length, k)
+    if not best:
+        return []
+    length, k = max(best.values())
+    if length < 2:
+        return []
+    keep: list[int] = []
+    while k >= 0:
+        keep.append(k)
+        k = back[k]
+    kept = {numbered[k].index for k in keep}
+    for c in numbered:
+        if c.index not in kept:
+            why = "in a list of numbered lines" if c.index in listed else "outside the sequence 1, 2, 3…"
+            rejected.append(_rejected(lines, c.index, why))
+    return [numbered[k] for k in reversed(keep)]
+
+
+def _opens(starts: list[int], block: int) -> bool:
+    """Whether a contents block at line ``block`` comes right after a chapter heading (within
+    ``LABEL_TITLE_LINES`` lines): the chapter's own table of contents."""
+    k = bisect_right(starts, block) - 1
+    return k >= 0 and block - starts[k] <= LABEL_TITLE_LINES
+
+
+def _contents_evidence(
+    lines: list[_Line],
+    candidates: list[_Candidate],
+    entries: list[tuple[str, str, int, int]],
+    chosen: dict[int, tuple[_Candidate, int]],
+    listing: set[int],
+) -> None:
+    """Add the printed contents' evidence to the chosen headings it lists, and place the
+    top-level entries nothing else found at a stand-alone line bearing their title.
+
+    A contents block that stands between two chapters the other signals found is that chapter's
+    own table of contents: its entries are sections, evidence only, never placed as chapters."""
+    if not entries:
+        return
+    starts = sorted(i for i, (c, depth) in chosen.items() if depth == 1 and c.kind != "part")
+    if len(starts) >= 2:
+        entries = [e for e in entries if not (starts[0] < e[3] < starts[-1] or _opens(starts, e[3]))]
+        if not entries:
+            return
+    top = min(indent for _, _, indent, _ in entries)
+    listed = {key: (number, indent) for key, number, indent, _ in entries}
+    for c, _ in chosen.values():
+        key = words_key(c.title)
+        if key in listed:
+            c.evidence.append(("contents", f"contents entry '{c.title[:60]}'"))
+            listed.pop(key)
+    wanted = {key for key, (number, indent) in listed.items() if indent == top and "." not in number}
+    if not wanted:
+        return
+    taken = {c.index for c in candidates if c.char}
+    for i, line in enumerate(lines):
+        if i in listing or i in chosen or i in taken or len(line.text) > MAX_TITLE_CHARS:
+            continue
+        if line.blank_before and line.blank_after and words_key(line.text) in wanted:
+            title = line.text.title() if line.text.isupper() else line.text
+            kind = "unnumbered"
+            parsed = parse_heading(line.text)
+            if parsed is not None and parsed.kind in ("front", "back"):
+                kind = parsed.kind
+            c = _Candidate(
+                i, kind, "", title, [("contents", f"line {i + 1}: '{line.text[:60]}' listed in the contents")]
+            )
+            chosen[i] = (c, 1)
+            wanted.discard(words_key(line.text))

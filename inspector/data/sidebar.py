@@ -1,0 +1,163 @@
+"""App stage (sidebar): the whole chunking policy as widgets, shared by every page.
+
+Sidebar widget keys are ``policy_<Policy field>``; their values live in session state, so the
+policy survives page switches (and a test or page can set one by key). Max tokens and overlap have
+a slider for rough moves and a number box beside it for exact values (``policy_<field>_box``,
+kept equal to the slider). Fields the chosen strategy does not use are disabled with a note, and an
+overlap of half of max tokens or more warns of the token inflation it causes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from inspector import flow
+
+from chunking.encodings import BUNDLED_ENCODINGS
+from chunking.errors import PolicyError
+from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+from chunking.policy import POLICY_DEFAULTS, UNUSED_FIELDS, Policy
+
+ENCODINGS = BUNDLED_ENCODINGS
+"""Only the vocabularies ``chunking.encodings`` ships for offline use; others would need a network."""
+
+SLIDERS = {"max_tokens": ("Max tokens", 32, 4096, 16), "overlap_tokens": ("Overlap tokens", 0, 1024, 8)}
+"""Slider fields: label, minimum, maximum, step (arrow keys move one step; the box takes any value)."""
+
+INFLATION_WARNING_SHARE = 0.5
+"""Warn when overlap ≥ this share of max tokens: each token is then emitted about 2× or more."""
+
+LABELS = {
+    "target_pages": "Target pages",
+    "max_pages": "Max pages",
+    "fence": "Fence level",
+    "min_section_tokens": "Min section tokens",
+}
+
+_HELP = {
+    "strategy": "chapter-window: token windows that never cross a chapter (the fence). "
+    "fixed-window: the same windows over the whole book, ignoring structure and page limits. "
+    "section: one chunk per section, small ones merged, large ones split.",
+    "max_tokens": "Hard limit of tokens per chunk (tiktoken, the encoding below). The slider moves "
+    "in steps of 16; type any value in the box beside it.",
+    "overlap_tokens": "Tokens each chunk repeats from the previous one so context is not cut; "
+    "never carried across a fence. Must be below max tokens.",
+    "target_pages": "Soft page target: a window spanning this many pages may end at a page "
+    "break if it keeps at least half of max tokens.",
+    "max_pages": "Hard limit of pages one chunk may span (at least target pages).",
+    "fence": "Structure level where chunks are always cut and overlap stops: chapters, or also "
+    "sections. Parts always fence.",
+    "structure": "Where chapters come from: auto (the outline where it holds up, else headings "
+    "found in the text), outline (bookmarks / EPUB nav only), headings (text only) "
+    "or none (no structure).",
+    "encoding": "tiktoken encoding used to count tokens (cl100k_base: GPT-4; o200k_base: GPT-4o).",
+    "snap": "End token-limited windows at the last sentence or paragraph end in their last third.",
+    "min_section_tokens": "Section strategy only: sections below this merge with neighbours "
+    "(0 = max tokens / 4).",
+    "max_chunks": "More chunks than this is an error and nothing is exported.",
+}
+
+
+def _box_key(name: str) -> str:
+    return f"policy_{name}_box"
+
+
+def _from_box(name: str) -> None:
+    """The number box changed: move the slider to its value (clamped to the slider's range)."""
+    _, low, high, _ = SLIDERS[name]
+    value = st.session_state[_box_key(name)]
+    st.session_state[f"policy_{name}"] = int(min(max(value, low), high))
+
+
+def _slider_with_box(name: str) -> int:
+    label, low, high, step = SLIDERS[name]
+    key = f"policy_{name}"
+    st.session_state[_box_key(name)] = st.session_state[key]
+    left, right = st.sidebar.columns([3, 2], vertical_alignment="bottom")
+    value = left.slider(label, low, high, step=step, key=key, help=_HELP[name])
+    right.number_input(
+        f"{label} (exact)",
+        low,
+        high,
+        step=step,
+        key=_box_key(name),
+        on_change=_from_box,
+        args=(name,),
+        label_visibility="collapsed",
+        help=f"{label}: type an exact value.",
+    )
+    return value
+
+
+def inflation_note(max_tokens: int, overlap: int) -> str | None:
+    """The token-inflation warning for ``overlap`` ≥ half of ``max_tokens`` (None below that)."""
+    if overlap < INFLATION_WARNING_SHARE * max_tokens or overlap >= max_tokens:
+        return None
+    return (
+        f"Overlap {overlap} is {overlap / max_tokens:.0%} of max tokens {max_tokens}: every chunk "
+        f"repeats most of the previous one, so about {max_tokens / (max_tokens - overlap):.1f}× the "
+        "book's tokens are emitted (token inflation)."
+    )
+
+
+def sidebar_policy() -> Policy:
+    """Render the shared policy sidebar and return the validated policy.
+
+    Every field of ``Policy`` has a widget with a help text. An invalid combination (for example
+    overlap ≥ max tokens) shows ``st.error`` with the message naming the field and stops the page.
+
+    Returns:
+        Policy: the policy the widgets describe.
+    """
+    sb = st.sidebar
+    sb.header("Policy")
+    # NOTE: the widgets take their values from session state, set once from the Policy defaults
+    # (``POLICY_DEFAULTS``); re-assigning each value on every run keeps it when the user switches
+    # pages (Streamlit drops the state of widgets a page does not render, but keeps values set
+    # through session state).
+    for name, default in POLICY_DEFAULTS.items():
+        key = f"policy_{name}"
+        st.session_state[key] = st.session_state[key] if key in st.session_state else default
+    strategy = sb.selectbox("Strategy", STRATEGIES, key="policy_strategy", help=_HELP["strategy"])
+    unused = UNUSED_FIELDS.get(strategy, ())
+    values: dict[str, Any] = {"strategy": strategy}
+    values["max_tokens"] = _slider_with_box("max_tokens")
+    values["overlap_tokens"] = _slider_with_box("overlap_tokens")
+    note = inflation_note(int(values["max_tokens"]), int(values["overlap_tokens"]))
+    if note:
+        sb.warning(note)
+    values["target_pages"] = sb.number_input(
+        "Target pages", 1, 100, key="policy_target_pages", help=_HELP["target_pages"],
+        disabled="target_pages" in unused,
+    )  # fmt: skip
+    values["max_pages"] = sb.number_input(
+        "Max pages", 1, 200, key="policy_max_pages", help=_HELP["max_pages"], disabled="max_pages" in unused
+    )
+    values["fence"] = sb.selectbox(
+        "Fence level", FENCES, key="policy_fence", help=_HELP["fence"], disabled="fence" in unused
+    )
+    values["structure"] = sb.selectbox(
+        "Structure source", STRUCTURE_SOURCES, key="policy_structure", help=_HELP["structure"]
+    )
+    values["encoding"] = sb.selectbox("Encoding", ENCODINGS, key="policy_encoding", help=_HELP["encoding"])
+    values["snap"] = sb.selectbox("Snap", SNAPS, key="policy_snap", help=_HELP["snap"])
+    values["min_section_tokens"] = sb.number_input(
+        "Min section tokens", 0, 4096, key="policy_min_section_tokens", help=_HELP["min_section_tokens"],
+        disabled="min_section_tokens" in unused,
+    )  # fmt: skip
+    values["max_chunks"] = sb.number_input(
+        "Max chunks", 1, 10_000_000, key="policy_max_chunks", help=_HELP["max_chunks"]
+    )
+    if unused:
+        names = ", ".join(LABELS[name] for name in unused)
+        sb.caption(f"Greyed out: {strategy} does not use {names} (see CHUNKING.md, Policy).")
+    try:
+        whole: dict[str, Any] = {k: int(v) if isinstance(v, float) else v for k, v in values.items()}
+        policy = Policy(**whole)
+    except PolicyError as exc:
+        st.error(f"Invalid policy: {exc}")
+        flow.stop()
+    st.session_state["policy"] = policy
+    return policy

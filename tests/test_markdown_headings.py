@@ -1,0 +1,166 @@
+"""Markdown headings as CommonMark reads them (issue 23): ATX and setext, at exact offsets, never
+in code, quotes, lists or front matter; the line-skipping speed-up never changes the answer."""
+
+from __future__ import annotations
+
+import random
+
+from markdown_it import MarkdownIt
+
+from chunking.ingest import load_book
+from chunking.readers import read_raw
+from chunking.readers.markdown import _without_front_matter, markdown_headings
+
+
+def para(i: int, words: int = 50) -> str:
+    """A paragraph hard-wrapped at about 70 characters, as Markdown books are written."""
+    text = f"Paragraph {i} " + " ".join(f"w{i}x{j}" for j in range(words)) + "."
+    lines, line = [], ""
+    for word in text.split():
+        if len(line) + len(word) > 70:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}".strip()
+    return "\n".join([*lines, line])
+
+
+def test_setext_and_atx_headings_become_outline_entries_at_exact_offsets():
+    body = "\n\n".join(para(i) for i in range(12))
+    md = (
+        f"User Guide\n==========\n\nIntro.\n\nInstalling\n----------\n\n{body}\n\n"
+        f"## Configuring ##\n\n{body}\n\n  Reference\n  Manual\n===\n\nEnd.\n"
+    )
+    book = read_raw(md.encode(), "guide.md")
+    got = [(e.level, e.title, book.pages[e.page - 1].text[e.offset :].split("\n")[0]) for e in book.outline]
+    assert got == [
+        (1, "User Guide", "User Guide"),
+        (2, "Installing", "Installing"),
+        (2, "Configuring", "## Configuring ##"),
+        (1, "Reference Manual", "Reference"),  # a setext heading may span lines
+    ]
+    assert book.outline[-1].page > book.outline[2].page > 1
+    offsets = [offset for offset, _, _ in markdown_headings(md)]
+    assert [md[o:].split("\n")[0] for o in offsets] == [
+        "User Guide",
+        "Installing",
+        "## Configuring ##",
+        "Reference",
+    ]
+
+
+def test_headings_in_code_quotes_lists_and_front_matter_are_not_the_books():
+    md = (
+        "---\ntitle: Front matter\nauthor: nobody\n---\n\n"
+        "Real\n====\n\n"
+        "```bash\n# a shell comment\nNot a title\n===\n```\n\n"
+        "~~~~\n# no\n~~~\n## still inside\n~~~~\n\n"
+        "    # indented code\n\n"
+        "> # Quoted heading\n\n"
+        "- # Listed heading\n\n"
+        "#hashtag\n\n#\n\n"
+        "Real too\n--------\n\n"
+        "```\n# an unclosed fence runs to the end\nAlso not\n---\n"
+    )
+    assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "Real"), (2, "Real too")]
+    book = read_raw(md.encode(), "code.md")
+    assert [e.title for e in book.outline] == ["Real", "Real too"]
+
+
+def test_a_rule_opening_the_book_is_not_front_matter():
+    md = "---\n\nBook Title\n==========\n\nText.\n\n---\n\nMore.\n"
+    assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "Book Title")]
+    md = "+++\ntitle = 'TOML'\n+++\n\nStart\n=====\n"
+    assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "Start")]
+
+
+def test_a_dash_line_under_a_paragraph_is_a_setext_heading_as_commonmark_says():
+    md = "Lead paragraph.\n\nA line\n---\n\nText.\n\n---\n\nAfter a rule.\n"
+    assert markdown_headings(md) == [(17, 2, "A line")]
+
+
+def test_setext_chapters_are_the_books_structure():
+    body = "\n\n".join(para(i) for i in range(6))
+    md = f"Chapter One\n===========\n\n{body}\n\nA Section\n---------\n\n{body}\n\nChapter Two\n===========\n\n{body}\n"
+    book = load_book(md.encode(), name="setext.md")
+    assert [(h.level, h.kind, h.title, h.source) for h in book.headings] == [
+        (1, "chapter", "Chapter One", "markdown"),
+        (2, "section", "A Section", "markdown"),
+        (1, "chapter", "Chapter Two", "markdown"),
+    ]
+    for h in book.headings:
+        assert book.text[h.char_offset :].startswith(h.title)
+
+
+_FULL = MarkdownIt("commonmark").disable(["inline", "text_join"])
+
+TRICKY_LINES = [
+    "",
+    "",
+    "Plain words here",
+    "more plain words",
+    "  indented plain",
+    "   three in",
+    "    code four",
+    "\tTab",
+    "# Atx",
+    "## Atx two ##",
+    "===",
+    "---",
+    "- item",
+    "  - nested",
+    "* star",
+    "1. one",
+    "2) two",
+    "> quote",
+    "> # quoted",
+    "```",
+    "~~~",
+    "```py",
+    "<div>",
+    "</div>",
+    "<!-- comment",
+    "end -->",
+    "<script>",
+    "</script>",
+    "[ref]: /url",
+    "[multi",
+    "line]: /u",
+    "'title'",
+    "***",
+    "Setext?",
+    "  lazy words",
+    "+ plus",
+    "<pre>",
+    "</pre>",
+    "words <b>",
+    "Word [link]",
+    "_ _ _",
+    "Ünïcode words",
+    "  ===",
+]
+
+
+def _reference(text: str) -> list[tuple[int, int, str]]:
+    """The headings of markdown-it's parse of every line (no line skipped)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    tokens = _FULL.parse("\n".join(_without_front_matter(lines)))
+    found = []
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.level == 0 and token.map:
+            title = " ".join(tokens[i + 1].content.split())
+            line = lines[token.map[0]]
+            if title:
+                found.append(
+                    (starts[token.map[0]] + len(line) - len(line.lstrip(" \t")), int(token.tag[1]), title)
+                )
+    return found
+
+
+def test_skipping_plain_lines_never_changes_the_headings():
+    rng = random.Random(23)
+    for _ in range(3000):
+        text = "\n".join(rng.choice(TRICKY_LINES) for _ in range(rng.randint(1, 30)))
+        assert markdown_headings(text) == _reference(text), text

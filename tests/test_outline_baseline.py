@@ -1,0 +1,112 @@
+"""Rules of the outline's plain reading (``chunking.structure.baseline``, issue 22): the chapter
+level is chosen by numbering, ``Part``/``Chapter`` words and nesting alone."""
+
+from __future__ import annotations
+
+from chunking.readers.raw import OutlineEntry
+from chunking.structure.baseline import outline_baseline
+
+
+def _kinds(entries: list[tuple[int, str, int]], pages: int = 200) -> list[tuple[str, str]]:
+    got = outline_baseline([OutlineEntry(level, title, page) for level, title, page in entries], pages)
+    return [(b.kind, b.outline_title) for b in got]
+
+
+def _chapter_level(entries, pages: int = 200) -> list[str]:
+    return [t for k, t in _kinds(entries, pages) if k in ("chapter", "appendix")]
+
+
+def test_parts_named_part_hold_the_chapters_below_them():
+    toc = [
+        (1, "Part I Basics", 1),
+        (2, "Getting started", 2),
+        (2, "Files", 9),
+        (1, "Part II Advanced", 20),
+        (2, "Networking", 21),
+        (2, "Threads", 30),
+    ]
+    assert _kinds(toc)[0] == ("part", "Part I Basics")
+    assert _chapter_level(toc) == ["Getting started", "Files", "Networking", "Threads"]
+
+
+def test_unnumbered_level_one_titles_over_chapter_words_are_parts():
+    toc = [
+        (1, "Foundations", 1),
+        (2, "Chapter 1. Sets", 2),
+        (2, "Chapter 2. Maps", 10),
+        (1, "Applications", 20),
+        (2, "Chapter 3. Graphs", 21),
+        (3, "3.1 Trees", 22),
+    ]
+    kinds = _kinds(toc)
+    assert [k for k, _ in kinds] == ["part", "chapter", "chapter", "part", "chapter", "section"]
+
+
+def test_numbering_that_runs_on_across_parents_makes_the_parents_parts():
+    toc = [
+        (1, "The Language", 1),
+        (2, "1 Lexical structure", 2),
+        (2, "2 Expressions", 8),
+        (1, "The Libraries", 20),
+        (2, "3 Prelude", 21),
+        (2, "4 Lists", 30),
+    ]
+    assert [k for k, _ in _kinds(toc)] == ["part", "chapter", "chapter", "part", "chapter", "chapter"]
+
+
+def test_numbering_that_restarts_under_each_parent_keeps_the_parents_chapters():
+    toc = [
+        (1, "Introduction", 1),
+        (2, "1 Scope", 2),
+        (2, "2 Terms", 3),
+        (1, "Installation", 10),
+        (2, "1 Linux", 11),
+        (2, "2 Windows", 12),
+    ]
+    assert _chapter_level(toc) == ["Introduction", "Installation"]
+
+
+def test_a_lone_root_holding_the_book_is_not_a_chapter():
+    toc = [
+        (1, "The Book Title", 1),
+        (2, "Preface", 2),
+        (2, "1 Start", 4),
+        (2, "2 Go", 10),
+        (3, "2.1 Fast", 11),
+    ]
+    kinds = _kinds(toc)
+    assert ("chapter", "1 Start") in kinds and ("book", "The Book Title") in kinds
+    assert ("front", "Preface") in kinds
+
+
+def test_title_page_entries_wrapping_the_whole_book_are_skipped():
+    toc = [(1, "Cover", 1), (1, "Title Page", 2), (2, "Contents", 3)] + [
+        (2, f"Chapter {n}: Topic {n}", 4 + 10 * n) for n in range(1, 9)
+    ]
+    assert _chapter_level(toc) == [f"Chapter {n}: Topic {n}" for n in range(1, 9)]
+
+
+def test_a_dotted_number_at_chapter_level_is_a_section():
+    toc = [(1, "1 Intro", 1), (1, "1.1 Scope", 2), (1, "2 Use", 5)]
+    assert _kinds(toc) == [("chapter", "1 Intro"), ("section", "1.1 Scope"), ("chapter", "2 Use")]
+
+
+def test_unnumbered_entries_around_numbered_chapters_are_front_and_back():
+    toc = [(1, "Foreword", 1), (1, "1 Intro", 3), (1, "2 Use", 9), (1, "Index", 30)]
+    assert [k for k, _ in _kinds(toc)] == ["front", "chapter", "chapter", "back"]
+
+
+def test_unresolved_destinations_and_empty_titles_are_skipped():
+    toc = [(1, "1 Intro", 1), (1, "", 3), (1, "2 Use", 0), (1, "3 End", 999), (1, "4 Last", 9)]
+    assert _chapter_level(toc, pages=20) == ["1 Intro", "4 Last"]
+
+
+def test_contributed_chapters_without_numbers_under_parts_stay_chapters():
+    toc = [
+        (1, "Part I", 1),
+        (2, "On Method", 2),
+        (2, "A Reply", 15),
+        (1, "Part II", 30),
+        (2, "Afterthoughts", 31),
+    ]
+    assert _chapter_level(toc) == ["On Method", "A Reply", "Afterthoughts"]

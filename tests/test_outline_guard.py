@@ -1,0 +1,175 @@
+"""Rules of the guard (``chunking.structure.guard``, issue 22): the engine never drops or demotes
+an outline entry unless two independent signals contradict it, and says which."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from chunking.ingest import load_book
+from chunking.normalise import normalise
+from chunking.readers import read_raw
+from chunking.readers.raw import OutlineEntry
+from chunking.structure.baseline import outline_baseline
+from chunking.structure.guard import keep_outline
+from pdf_factory import body, make_pdf
+
+TITLES = ["Sets and Maps", "Graph Search", "Dynamic Programming", "Closing Remarks"]
+
+
+def _book(pages: list[list]) -> tuple:
+    raw = read_raw(make_pdf(pages), "book.pdf")
+    norm = normalise(raw.pages)
+    raw.close()
+    return norm
+
+
+def _chapters_pdf(bare: int | None = None) -> list[list]:
+    pages = []
+    for n, title in enumerate(TITLES, 1):
+        pages.append([(f"{n} {title}", 18.0), *body(30, n * 100)])
+        pages.append(body(40, n * 100 + 50))
+    if bare is not None:
+        pages[bare] = [("Series in Computing", 12.0)]
+    return pages
+
+
+def _baseline(entries: list[tuple[int, str, int]], pages: int):
+    return outline_baseline([OutlineEntry(level, title, page) for level, title, page in entries], pages)
+
+
+def test_an_outline_chapter_the_engine_lost_is_put_back_at_its_title_line():
+    norm = _book(_chapters_pdf())
+    base = _baseline([(1, f"{n} {t}", 2 * n - 1) for n, t in enumerate(TITLES, 1)], len(norm.pages))
+    headings, notes = keep_outline((), base, norm)
+    assert [(h.kind, h.page) for h in headings] == [
+        ("chapter", 1),
+        ("chapter", 3),
+        ("chapter", 5),
+        ("chapter", 7),
+    ]
+    third = headings[2]
+    assert norm.text[third.char_offset :].startswith("3 Dynamic Programming")
+    assert notes and all(n.case == "restored" and n.signals == ("outline",) for n in notes)
+    assert [(n.page, n.title) for n in notes] == [(2 * n - 1, f"{n} {t}") for n, t in enumerate(TITLES, 1)]
+    assert all("kept (0 signal(s)" in n.message for n in notes)
+
+
+def test_an_entry_with_two_signals_against_it_is_left_out_and_the_signals_named():
+    norm = _book(_chapters_pdf(bare=5))  # page 6: a bare series page without the entry's title
+    entries = [(1, f"{n} {t}", 2 * n - 1) for n, t in enumerate(TITLES, 1)] + [(1, "Copyright", 6)]
+    entries.sort(key=lambda e: e[2])
+    base = _baseline(entries, len(norm.pages))
+    headings, notes = keep_outline((), base, norm)
+    assert 6 not in [h.page for h in headings]
+    (note,) = [n for n in notes if n.title == "Copyright"]
+    assert note.case == "dropped" and note.page == 6 and {"text", "page"} <= set(note.signals)
+    assert "left out" in note.message
+
+
+def test_one_signal_is_not_enough_to_drop_an_entry():
+    norm = _book(_chapters_pdf())
+    entries = [(1, f"{n} {t}", 2 * n - 1) for n, t in enumerate(TITLES, 1)] + [(1, "Colophon", 8)]
+    base = _baseline(entries, len(norm.pages))
+    headings, notes = keep_outline((), base, norm)  # title absent from p. 8, but a full page
+    assert 8 in [h.page for h in headings]
+    assert any(n.title == "Colophon" and n.case == "restored" and "kept (1 signal(s)" in n.message for n in notes)
+
+
+def test_a_chapter_the_engine_demoted_to_a_section_is_promoted_not_duplicated():
+    norm = _book(_chapters_pdf())
+    base = _baseline([(1, f"{n} {t}", 2 * n - 1) for n, t in enumerate(TITLES, 1)], len(norm.pages))
+    engine, _ = keep_outline((), base, norm)
+    demoted = tuple(dataclasses.replace(h, kind="section", level=2) if h.page == 3 else h for h in engine)
+    headings, notes = keep_outline(demoted, base, norm)
+    assert [(h.kind, h.level, h.page) for h in headings] == [("chapter", 1, p) for p in (1, 3, 5, 7)]
+    assert len(notes) == 1 and notes[0].case == "restored" and "Graph Search" in notes[0].title
+
+
+def test_chapters_kept_under_unnumbered_parts_sit_below_the_parts():
+    pages = [
+        [("Foundations", 24.0), ("Chapter 1. Sets and Maps", 18.0), *body(20)],
+        body(40, 10),
+        [("Chapter 2. Graph Search", 18.0), *body(30, 20)],
+        [("Applications", 24.0), ("Chapter 3. Dynamic Programming", 18.0), *body(20, 30)],
+        body(40, 40),
+    ]
+    toc = [
+        (1, "Foundations", 1, None),
+        (2, "Chapter 1. Sets and Maps", 1, None),
+        (2, "Chapter 2. Graph Search", 3, None),
+        (1, "Applications", 4, None),
+        (2, "Chapter 3. Dynamic Programming", 4, None),
+    ]
+    book = load_book(make_pdf(pages, toc=toc), name="parts.pdf")
+    units = [(h.kind, h.level, h.page, h.title) for h in book.headings if h.kind in ("part", "chapter")]
+    assert units == [
+        ("part", 1, 1, "Foundations"),
+        ("chapter", 2, 1, "Sets and Maps"),
+        ("chapter", 2, 3, "Graph Search"),
+        ("part", 1, 4, "Applications"),
+        ("chapter", 2, 4, "Dynamic Programming"),
+    ]
+
+
+def _units(book) -> list[tuple[str, int, str]]:
+    return [(h.kind, h.page, h.title) for h in book.headings if h.kind != "section"]
+
+
+def test_title_page_entries_holding_the_whole_book_are_not_chapters():
+    pages = [[("A Book Title", 28.0)], [("Copyright 2020 Someone", 9.0)]]
+    toc = [(1, "Cover", 1, None), (1, "Title Page", 2, None)]
+    for n, title in enumerate(TITLES, 1):
+        pages += [[(f"Chapter {n}: {title}", 20.0), *body(30, n * 100)], body(45, n * 100 + 50)]
+        toc.append((2, f"Chapter {n}: {title}", len(pages) - 1, None))
+    book = load_book(make_pdf(pages, toc=toc), name="wrapped.pdf")
+    assert _units(book) == [("chapter", 3 + 2 * k, t) for k, t in enumerate(TITLES)]
+
+
+def test_contributed_chapters_without_numbers_under_parts_stay_chapters():
+    pages, toc, want = [], [], []
+    for p, (part, chapters) in enumerate([("Part I Theory", TITLES[:2]), ("Part II Practice", TITLES[2:])]):
+        pages.append([(part, 26.0)])
+        toc.append((1, part, len(pages), None))
+        want.append(("part", len(pages), part.split(" ", 2)[2]))
+        for c, title in enumerate(chapters):
+            pages += [
+                [(title, 18.0), ("Jane Author", 11.0), *body(30, p * 1000 + c * 100)],
+                body(45, p * 1000 + c * 100 + 50),
+            ]
+            toc.append((2, title, len(pages) - 1, None))
+            want.append(("chapter", len(pages) - 1, title))
+    book = load_book(make_pdf(pages, toc=toc), name="edited.pdf")
+    assert _units(book) == want
+
+
+def _parts_book(outline: bool) -> tuple[bytes, list[tuple[str, int, str]]]:
+    pages, toc, want = [[("The Title", 28.0)]], [], []
+    n = 0
+    for part in ("Part I Foundations", "Part II Systems"):
+        for c in range(2):
+            n += 1
+            heading = (f"Chapter {n} {TITLES[n - 1]}", 18.0)
+            if c == 0:
+                toc.append((1, part, len(pages) + 1, None))
+                want.append(("part", len(pages) + 1, part.split(" ", 2)[2]))
+            pages += [
+                ([(part, 24.0)] if c == 0 else []) + [heading, *body(25, n * 100)],
+                body(45, n * 100 + 50),
+            ]
+            toc.append((2, heading[0], len(pages) - 1, None))
+            want.append(("chapter", len(pages) - 1, TITLES[n - 1]))
+    for kind, title, number in (
+        ("appendix", "Tables", "Appendix A "),
+        ("back", "Bibliography", ""),
+        ("back", "Index", ""),
+    ):
+        pages.append([(number + title, 18.0), *body(30, 9000 + len(pages))])
+        toc.append((1, number + title, len(pages), None))
+        want.append((kind, len(pages), title))
+    return make_pdf(pages, toc=toc if outline else None), want
+
+
+def test_a_chapter_on_its_parts_page_and_the_matter_after_the_last_chapter_are_units():
+    for outline in (True, False):
+        data, want = _parts_book(outline)
+        assert _units(load_book(data, name="parts.pdf")) == want, f"outline={outline}"

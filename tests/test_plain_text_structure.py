@@ -1,0 +1,270 @@
+"""Chapters of plain-text books (``chunking.structure.plain_text``), on generated ``.txt`` books.
+
+Each book is built from a list of true chapter starts, varying one trait of real plain-text
+manuals at a time (setext underlines and their characters, NBSP keyword labels, nroff ``N.  TITLE``
+chapters with a breaking list item and a quoted numbered line, ``APPENDIX A`` with its title
+below, a printed contents at the start or the end, with or without page numbers, running
+footers); the test asserts every chapter-level heading found: kind, number, title and exact
+offset (``book.text[h.char_offset:]`` starts with the heading line).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chunking.errors import UnreadableInputError
+from chunking.ingest import load_book
+
+TITLES = ["Getting Started", "Binary Packages", "Source Packages", "Control Files", "Version Numbering"]
+
+
+def _body(k: int, indent: str = "") -> str:
+    return "\n\n".join(
+        f"{indent}Paragraph {j} says something about the subject at hand, at some length, so that it\n"
+        f"{indent}wraps over two lines like the body of a real manual does."
+        for j in range(k)
+    )
+
+
+def _chapters(text: str) -> tuple[str, list[tuple[str, str, str, int]]]:
+    """The book's canonical text and its chapter-level headings."""
+    book = load_book(text.encode(), name="x.txt")
+    return book.text, [
+        (h.kind, h.number, h.title, h.char_offset)
+        for h in book.headings
+        if h.kind in ("chapter", "appendix", "front", "back", "part")
+    ]
+
+
+def _assert_starts(text: str, expected: list[tuple[str, str, str, str]]) -> None:
+    """``expected``: (kind, number, title, the heading line the chapter starts with)."""
+    canonical, found = _chapters(text)
+    assert [(k, n, t) for k, n, t, _ in found] == [(k, n, t) for k, n, t, _ in expected]
+    for (_, _, _, offset), (*_, line) in zip(found, expected):
+        assert canonical.startswith(line, offset), (canonical[offset : offset + 40], line)
+
+
+@pytest.mark.parametrize("chapter_char,section_char", [("*", "="), ("=", "-"), ("#", "*"), ("~", "^")])
+def test_setext_underline_character_of_numbered_titles_is_the_chapter_level(chapter_char, section_char):
+    text = "The Manual\n" + "+" * 10 + "\n\n" + _body(1) + "\n\n"
+    expected = []
+    for n, title in enumerate(TITLES[:4], 1):
+        line = f"{n} {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n{chapter_char * len(line)}\n\n{_body(2)}\n\n"
+        sec = f"{n}.1 Details of it"
+        text += f"{sec}\n{section_char * len(sec)}\n\n{_body(2)}\n\n"
+    text += f"Index\n{chapter_char * 5}\n\n{_body(1)}\n"
+    expected.append(("back", "", "Index", "Index"))
+    _assert_starts(text, expected)
+    book = load_book(text.encode(), name="x.txt")
+    sections = [h for h in book.headings if h.kind == "section"]
+    assert [h.number for h in sections] == ["1.1", "2.1", "3.1", "4.1"]
+    assert all(h.level == 2 for h in sections)
+
+
+def test_setext_levels_follow_first_appearance_when_nothing_is_numbered():
+    text = _body(1) + "\n\n"
+    expected = []
+    for title in TITLES[:3]:
+        expected.append(("chapter", "", title, title))
+        text += f"{title}\n{'=' * len(title)}\n\n{_body(1)}\n\nA Subsection\n------------\n\n{_body(1)}\n\n"
+    _assert_starts(text, expected)
+
+
+def test_setext_overline_starts_the_heading_at_the_overline():
+    text = _body(1) + "\n\n"
+    expected = []
+    for title in TITLES[:3]:
+        rule = "=" * len(title)
+        expected.append(("chapter", "", title, rule + "\n" + title))
+        text += f"{rule}\n{title}\n{rule}\n\n{_body(2)}\n\n"
+    _assert_starts(text, expected)
+
+
+def test_table_rules_and_short_rules_under_prose_are_not_underlines():
+    text = "Introduction\n============\n\n" + _body(1) + "\n\n"
+    text += "Name     Value\n-----    -----\nalpha    1\n\n"
+    text += "This long sentence of body text ends the paragraph here and\n---\n\n"
+    text += "Usage\n=====\n\n" + _body(1) + "\n"
+    _assert_starts(text, [("chapter", "", "Introduction", "Introduction"), ("chapter", "", "Usage", "Usage")])
+
+
+@pytest.mark.parametrize("space", ["\u00a0", " ", "  "])
+def test_keyword_labels_with_no_break_space_are_chapters(space):
+    text = "Preface\n\n" + _body(1) + "\n\n"
+    expected = [("front", "", "Preface", "Preface")]
+    for n, title in enumerate(TITLES[:3], 1):
+        line = f"Chapter{space}{n}. {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n\n{_body(2)}\n\n"
+    line = f"Appendix{space}A. Licence Terms"
+    expected.append(("appendix", "A", "Licence Terms", line))
+    text += f"{line}\n\n{_body(1)}\n"
+    _assert_starts(text, expected)
+
+
+def test_appendix_label_alone_takes_its_title_from_the_centred_line_below():
+    text = "1.  INTRODUCTION\n\n" + _body(1, "   ") + "\n\n2.  USAGE\n\n" + _body(1, "   ") + "\n\n"
+    text += "APPENDIX  A\n\n\n" + " " * 24 + "THE FORMAL GRAMMAR\n\n" + _body(1, "   ") + "\n\n"
+    text += "APPENDIX  B\n\n" + " " * 26 + "EXAMPLES\n\n" + _body(1, "   ") + "\n"
+    _assert_starts(
+        text,
+        [
+            ("chapter", "1", "Introduction", "1.  INTRODUCTION"),
+            ("chapter", "2", "Usage", "2.  USAGE"),
+            ("appendix", "A", "The Formal Grammar", "APPENDIX  A"),
+            ("appendix", "B", "Examples", "APPENDIX  B"),
+        ],
+    )
+
+
+def _nroff(quoted_at: int | None = None, listed: bool = True) -> tuple[str, list]:
+    text = "Abstract\n\n" + _body(1, "   ") + "\n\n"
+    expected = [("front", "", "Abstract", "Abstract")]
+    for n, title in enumerate(TITLES, 1):
+        line = f"{n}.  {title.upper()}"
+        expected.append(("chapter", str(n), title.title(), line))
+        text += f"{line}\n\n{_body(2, '   ')}\n\n   {n}.1.  Scope of It\n\n{_body(1, '   ')}\n\n"
+        if listed and n == 2:
+            text += "   1.  an indented list item\n\n   2.  and another one\n\n"
+        if quoted_at == n:
+            text += "6.  Security Considerations\n\n   (a template the chapter quotes)\n\n"
+    return text, expected
+
+
+@pytest.mark.parametrize("quoted_at", [None, 1, 2, 4])
+def test_nroff_chapters_are_the_longest_run_despite_a_quoted_numbered_line(quoted_at):
+    text, expected = _nroff(quoted_at)
+    _assert_starts(text, expected)
+    book = load_book(text.encode(), name="x.txt")
+    assert [h.number for h in book.headings if h.kind == "section"] == ["1.1", "2.1", "3.1", "4.1", "5.1"]
+    assert all(("numbering" in {s for s, _ in h.evidence}) for h in book.headings if h.kind == "chapter")
+
+
+def test_contents_at_the_end_of_the_file_confirms_the_chapters():
+    text, expected = _nroff()
+    text += (
+        "TABLE OF CONTENTS\n\n"
+        + "\n".join(f"{n}.  {t.upper()} {'.' * 20} {3 * n}" for n, t in enumerate(TITLES, 1))
+        + "\n"
+    )
+    _assert_starts(text, [*expected, ("front", "", "TABLE OF CONTENTS", "TABLE OF CONTENTS")])
+    book = load_book(text.encode(), name="x.txt")
+    chapters = [h for h in book.headings if h.kind == "chapter"]
+    assert all("contents" in {s for s, _ in h.evidence} for h in chapters)
+
+
+@pytest.mark.parametrize("page_numbers", [True, False])
+def test_contents_list_is_never_taken_for_the_chapters(page_numbers):
+    """A numbered contents list (with or without page numbers) comes first; the chapters are the
+    body's own headings, here unnumbered lines the contents names."""
+    text = (
+        "Contents\n\n"
+        + "\n".join(
+            f"{n}. {t}" + (f"  {10 * n}" if page_numbers else "") for n, t in enumerate(TITLES[:4], 1)
+        )
+        + "\n\n"
+    )
+    expected = [("front", "", "Contents", "Contents")]  # the book's contents is a front-matter unit
+    for title in TITLES[:4]:
+        expected.append(("chapter", "", title, title.upper()))
+        text += f"{title.upper()}\n\n{_body(2)}\n\n"
+    _assert_starts(text, expected)
+
+
+def test_numbered_list_block_without_text_between_is_not_chapters():
+    text = "1. Alpha Step\n2. Beta Step\n3. Gamma Step\n\n" + _body(1) + "\n\n"
+    expected = []
+    for n, title in enumerate(TITLES[:3], 1):
+        line = f"{n}.  {title.upper()}"
+        expected.append(("chapter", str(n), title.title(), line))
+        text += f"{line}\n\n{_body(2, '   ')}\n\n"
+    _assert_starts(text, expected)
+
+
+def test_running_footers_of_paginated_text_are_not_headings():
+    """Every ~60 lines a footer and a form feed: the footer repeats verbatim, and a header that
+    names the chapter repeats too; only the chapter's own line opens it."""
+    text, expected = _nroff(listed=False)
+    lines = text.split("\n")
+    paged: list[str] = []
+    for k, line in enumerate(lines):
+        paged.append(line)
+        if k % 20 == 19:
+            paged += ["", "Example Manual            [Page]", "\f", "1.  GETTING STARTED", ""]
+    _assert_starts("\n".join(paged), expected)
+
+
+def test_texinfo_info_file_is_read_as_text_and_its_chapters_found():
+    info = (
+        b"This is x.info, produced by makeinfo version 7.1 from x.texi.\n\n"
+        b"\x1f\nFile: x.info,  Node: Top,  Next: Overview,  Up: (dir)\n\n"
+        b"The X Manual\n************\n\nThis manual documents X.\n\n"
+        b"\x1f\nFile: x.info,  Node: Overview,  Next: Invoking,  Prev: Top,  Up: Top\n\n"
+        b"1 Overview\n**********\n\nX does things.\n\n1.1 History\n===========\n\nLong ago.\n\n"
+        b"\x1f\nFile: x.info,  Node: Invoking,  Next: Index,  Prev: Overview,  Up: Top\n\n"
+        b"2 Invoking X\n************\n\nRun it.\n\n"
+        b"\x1f\nFile: x.info,  Node: Index,  Prev: Invoking,  Up: Top\n\n"
+        b"Index\n*****\n\n\x00\x08[index\x00\x08]\n* Menu:\n\n* history:  History.  (line 6)\n\n"
+        b"\x1f\nTag Table:\nNode: Top\x7f64\nNode: Overview\x7f170\n\x1f\nEnd Tag Table\n"
+    )
+    book = load_book(info, name="x.txt")
+    assert "\x00" not in book.text and "[index" not in book.text
+    got = [(h.kind, h.number, h.title) for h in book.headings]
+    assert ("chapter", "1", "Overview") in got and ("chapter", "2", "Invoking X") in got
+    assert ("section", "1.1", "History") in got and ("back", "", "Index") in got
+    for h in book.headings:
+        assert book.text.startswith(h.title if not h.number else h.number, h.char_offset)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x00\x01\x02\x03binary\x1f\x00",
+        b"ELF\x00\x00\x1f\x00\x08[index\x00\x08]",
+        b"\x00\x08[x\x00\x08]no separators",
+    ],
+)
+def test_nul_bytes_outside_info_markers_are_still_a_binary_file(data):
+    with pytest.raises(UnreadableInputError, match="binary"):
+        load_book(data, name="x.txt")
+
+
+def test_too_few_plain_text_chapters_falls_back_to_the_generic_detector():
+    assert _chapters(_body(3) + "\n")[1] == []
+
+
+def _labelled_book(chapter_contents: bool) -> tuple[str, list]:
+    """``Chapter N. Title`` chapters (a no-break space after the keyword), each with bare
+    ``1. Title`` sections whose numbers restart, and optionally the chapter's own contents."""
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:3], 1):
+        sections = [f"{s} of {title}" for s in ("Home Page", "Mailing Lists", "Getting It")]
+        line = f"Chapter\u00a0{n}. {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n\n"
+        if chapter_contents:
+            text += "Table of Contents\n\n" + "\n".join(f"{k}. {s}" for k, s in enumerate(sections, 1)) + "\n\n"
+        text += _body(1) + "\n\n"
+        for k, s in enumerate(sections, 1):
+            text += f"{k}.\u00a0{s}\n\n{_body(1)}\n\n"
+    return text, expected
+
+
+@pytest.mark.parametrize("chapter_contents", [False, True])
+def test_bare_numbers_inside_labelled_chapters_are_their_sections(chapter_contents):
+    text, expected = _labelled_book(chapter_contents)
+    _assert_starts(text, expected)
+    book = load_book(text.encode(), name="x.txt")
+    sections = [h.title for h in book.headings if h.kind == "section"]
+    assert sections == [f"{s} of {t}" for t in TITLES[:3] for s in ("Home Page", "Mailing Lists", "Getting It")]
+
+
+def test_a_separator_rule_over_a_numbered_title_opens_a_chapter():
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:4], 1):
+        line = f"{n}. {title.upper()}"
+        expected.append(("chapter", str(n), title.title(), line))
+        text += "=" * 79 + f"\n{line}\n\n{_body(2)}\n\n"
+    _assert_starts(text, expected)
