@@ -138,9 +138,8 @@ WARM_UP_TEXT = "A first encode, 12 words.\n  Then the threads."
 """Encoded once when an encoding is loaded.
 
 NOTE: measured (tiktoken 0.x, 2 cores): when a process's very first encodes run on two threads at
-once, the pair runs no faster than one thread for the whole book (0.33 s instead of 0.20 s for
-the 2,000-page book's text); one short encode beforehand, on any thread, avoids it and costs
-about 0.1 ms."""
+once, the pair runs no faster than one thread for the whole book; one short encode beforehand, on any thread,
+avoids it (bench/RESULTS.md has the figures)."""
 
 
 @functools.lru_cache(maxsize=None)

@@ -21,6 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import corpus  # noqa: E402
 
+pytestmark = pytest.mark.skipif(
+    not corpus.SCORE_PY.exists(),
+    reason="needs ../shared/corpus (its books' ground truth and score.py); a plain clone has none",
+)
+
 FLOORS = {
     "amc": 1.00,
     "asymptote": 1.00,
@@ -94,15 +99,19 @@ def test_sample_book_scores_exactly_one_by_the_corpus_scorer(scorer, name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(n for n, gt in corpus.truths(corpus.CORPUS_GT).items()
-                                        if gt.get("format") == "pdf"))
+@pytest.mark.parametrize(
+    "name", sorted(n for n, gt in corpus.truths(corpus.CORPUS_GT).items() if gt.get("format") == "pdf")
+)
 def test_page_labels_are_the_printed_folios_on_every_verified_start_page(corpus_books, name):
     """Inferred (no /PageLabels) or cross-checked (wrong /PageLabels): the label a chunk carries is
     the folio printed on its page, wherever the ground truth recorded one."""
     gt = corpus.truths(corpus.CORPUS_GT)[name]
     book = load_book(corpus_books / gt["file"])
-    want = {e["start_page"]: e["printed_label"] for e in gt["entries"]
-            if e.get("printed_label") and e.get("start_page")}
+    want = {
+        e["start_page"]: e["printed_label"]
+        for e in gt["entries"]
+        if e.get("printed_label") and e.get("start_page")
+    }
     got = {page: book.pages[page - 1].label for page in want}
     wrong = {page: (want[page], got[page]) for page in want if got[page].casefold() != want[page].casefold()}
     assert not wrong, f"{name}: page -> (printed, label) {wrong}"

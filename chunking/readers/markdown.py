@@ -9,8 +9,8 @@ What CommonMark does not read as a heading is not one: ``#`` lines in fenced or 
 book's structure). A YAML (``---``) or TOML (``+++``) front matter block at the top of the file
 is metadata, not a ``---`` setext heading.
 
-Speed: markdown-it-py spends ~25 µs on every line (a 1 MB book of wrapped prose: 0.7 s), most of
-them lines inside paragraphs that can be nothing else. So the parser is handed the text without
+Speed: markdown-it-py's cost is per line, and most lines of a book sit inside paragraphs that
+can be nothing else. So the parser is handed the text without
 the lines that cannot change the block structure (``_skeleton``) and its line numbers are mapped
 back; a setext heading's title is then read from the text's own lines.
 """

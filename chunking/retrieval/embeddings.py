@@ -131,7 +131,7 @@ def normalise_rows(vectors: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def default_backend() -> WordLlamaBackend:
-    """The process-wide WordLlama backend (loaded once, about 0.2 s)."""
+    """The process-wide WordLlama backend (loaded once)."""
     return WordLlamaBackend()
 
 

@@ -54,7 +54,7 @@ __all__ = [
 
 MAX_PASSAGE = 20_000
 """Longest passage (letters and digits) looked up; the alignment's memory grows with its square, and
-a retrieved passage is a chunk or two (a 60,000-letter passage took 35 s)."""
+a retrieved passage is a chunk or two."""
 
 MIN_SCORE = 60.0
 """A passage whose best span scores below this (0-100) is reported as not found."""

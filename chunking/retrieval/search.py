@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-if TYPE_CHECKING:  # NOTE: bm25s costs ~0.2 s to import; the app and commands import this module early
+if TYPE_CHECKING:  # NOTE: bm25s is slow to import; the app and commands import this module early
     import bm25s
     from bm25s.tokenization import Tokenizer
 

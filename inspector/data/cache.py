@@ -264,7 +264,7 @@ def _policy_of(items: PolicyItems) -> Policy:
 @st.cache_resource(show_spinner=False, max_entries=CHUNK_SETS)
 def _chunks(sha256: str, digest: str, items: PolicyItems, _tokenized: TokenizedBook) -> list[Chunk]:
     # NOTE: ``st.cache_resource``, not ``st.cache_data``: a hit returns the cached list itself
-    # instead of unpickling a copy (≈ 5 ms per 700 chunks, several hits per page run). Chunks are
+    # instead of unpickling a copy on every hit. Chunks are
     # frozen; the list is read-only by convention (every page and figure only reads it).
     return chunk_book(_tokenized, _policy_of(items))
 

@@ -124,7 +124,7 @@ def boundary_strips(
         )
         per_page = plot_px / max(x_range[1] - x_range[0], 1e-9)
         if np.median(ends - starts) * per_page >= BAND_MIN_PX:
-            # NOTE: one layout update, not add_vrect per chapter (≈ 25 ms each: 5 s at 400 chapters).
+            # NOTE: one layout update, not add_vrect per chapter (each rect is a relayout).
             band = {
                 "type": "rect",
                 "xref": "x",
