@@ -24,12 +24,15 @@ fresh clone sits next to a copy of ``shared/``. The scoring rules live in one pl
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from collections.abc import Iterator
 from types import ModuleType
 
 from chunking.user_cache import cache_root
@@ -60,6 +63,19 @@ class FetchFailed(RuntimeError):
     """A fetch script failed for any other reason (no apt, no network, a bug)."""
 
 
+@contextlib.contextmanager
+def _one_fetcher(dest: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``dest`` while fetching into it: parallel test workers (xdist)
+    and benches share one cache, and two ``apt-get download`` runs in one folder race."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with open(dest.parent / f".{dest.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def fetch(script: Path, dest: Path) -> Path:
     """Run a fetch script (``fetch.sh DIR``) and return the folder of books.
 
@@ -67,8 +83,8 @@ def fetch(script: Path, dest: Path) -> Path:
         ChecksumChanged: the script said a file does not match its sha256.
         FetchFailed: it failed for any other reason.
     """
-    dest.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(["bash", str(script), str(dest)], capture_output=True, text=True)
+    with _one_fetcher(dest):
+        proc = subprocess.run(["bash", str(script), str(dest)], capture_output=True, text=True)
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip())[-600:]
         if CHECKSUM_CHANGED in proc.stderr:
@@ -90,11 +106,11 @@ def fetch_extra(dest: Path | None = None) -> Path:
 def fetch_validation(dest: Path | None = None) -> Path:
     """The validation books, fetched (idempotently) into ``dest`` or the cache."""
     dest = dest or CACHE / "validation-books"
-    dest.mkdir(parents=True, exist_ok=True)
     script = HERE / "fetch_books.py"
-    proc = subprocess.run(
-        [sys.executable, str(script), str(VALIDATION_GT), str(dest)], capture_output=True, text=True
-    )
+    with _one_fetcher(dest):
+        proc = subprocess.run(
+            [sys.executable, str(script), str(VALIDATION_GT), str(dest)], capture_output=True, text=True
+        )
     if proc.returncode != 0:
         tail = proc.stderr.strip()[-600:]
         if CHECKSUM_CHANGED in proc.stderr:

@@ -64,6 +64,19 @@ regular expression without anchors or groups, to embed in a larger one. Compile 
 for either case, or use ``ROMAN_PATTERN.upper()`` for capitals only; ``roman_value`` gives its
 value."""
 
+ROMAN_FOLIO = r"[ivxlcdm]{1,7}"
+"""A printed page number in lower-case roman letters, as it is set in a folio or a contents line's
+page column (``xiv``). Loose on purpose: a folio is read as a token, and ``roman_value`` decides
+whether it is a numeral."""
+
+ROMAN_LABEL = r"[IVXLC]{1,6}"
+"""A capital roman number as it labels a part, chapter or contents entry (``IV``, ``XII``); loose,
+like ``ROMAN_FOLIO``: the numbering sequence, not the pattern, decides which labels count."""
+
+ROMAN_SMALL = r"(?=[IVXLC])X{0,3}(?:IX|IV|V?I{0,3})"
+"""A well-formed capital roman numeral below 40 (``XXXIX``): the numbers of parts and chapters
+printed before a title (``IV. Results``), strict so that a capitalised word is not taken."""
+
 _ROMAN = re.compile(ROMAN_PATTERN, re.IGNORECASE)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _ROMAN_DIGITS = (

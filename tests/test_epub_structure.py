@@ -12,6 +12,7 @@ import zipfile
 from chunking.normalise import normalise
 from chunking.readers import read_raw
 from chunking.structure import detect_structure
+from chunking.structure.evidence import confidence
 
 CONTAINER = """<?xml version="1.0" encoding="UTF-8"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
@@ -240,8 +241,9 @@ def test_accepted_headings_carry_agreeing_signals_and_a_confidence():
     entries = [(1, f"{n}. {name}", f"c{n}.xhtml") for n, name in enumerate(("Alpha", "Beta", "Gamma"), 1)]
     _, found = structure(build(docs, nav=("nav.xhtml", entries)))
     for h in found.headings:
-        assert {s for s, _ in h.evidence} == {"nav", "html_heading", "spine", "numbering"}
-        assert 0.9 < h.confidence < 1
+        signals = {s for s, _ in h.evidence}
+        assert signals == {"nav", "html_heading", "spine", "numbering"}
+        assert h.confidence == confidence(signals) == 1.0
     assert found.signal_counts == {"nav": 3, "html_heading": 3, "spine": 3, "numbering": 3}
 
 

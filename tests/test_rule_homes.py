@@ -247,5 +247,27 @@ def test_roman_numerals_one_pattern_and_value():
     # folios read roman numerals through the rule: well-formed ones only
     assert page_token("- xiv -") == "xiv" and page_token("iiii") is None
     assert number_tokens("Preface ix") == ["ix"] and number_tokens("Preface vx") == []
-    well_formed = r"m\{0,3\}"
-    assert _defined_in(well_formed, skip=("chunking/structure/",)) == ["chunking/rules.py"]
+    well_formed = r"[mM]\{0,3\}|X\{0,3\}"
+    assert _defined_in(well_formed) == ["chunking/rules.py"]
+
+
+def test_roman_numerals_loose_letter_classes_defined_once():
+    """Folio and label letter classes (``[ivxlcdm]{1,7}``, ``[IVXLC]{1,6}``) live in rules only."""
+    assert _defined_in(r"\[ivxlcdm\]|\[IVXLC\]|\[ivxlc\]|\[IVXLCDM\]") == ["chunking/rules.py"]
+
+
+def _is_chapter_level_set(kinds: set[str]) -> bool:
+    """The chapter-level kinds, with or without ``part``; a list of every kind (``section`` too) is not."""
+    return {"chapter", "appendix", "front", "back"} <= kinds and "section" not in kinds
+
+
+def test_chapter_level_kinds_one_set():
+    """The chapter-level kinds (what fences a chunk) are one set: no module spells it out again."""
+    literal = re.compile(r'[({\[]((?:"[a-z]+", )+"[a-z]+")[)}\]]')
+    spelled = sorted(
+        path
+        for path, text in _sources().items()
+        for m in literal.finditer(text)
+        if _is_chapter_level_set(set(re.findall(r'"([a-z]+)"', m.group(1))))
+    )
+    assert spelled == ["chunking/models.py"]

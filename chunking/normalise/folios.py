@@ -41,7 +41,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..readers.raw import RawPage
-from ..rules import KEYWORD_ALTERNATION, roman_value, to_roman
+from ..rules import KEYWORD_ALTERNATION, ROMAN_FOLIO, roman_value, to_roman
 
 FOLIO_MIN_PAGES = 3
 """A (kind, offset) printed on fewer pages is a coincidence (a chapter number, a list item)."""
@@ -66,11 +66,11 @@ LABELS_DISAGREE_SHARE = 0.5
 share of the pages that print one."""
 
 _PAGE_TOKEN = re.compile(
-    r"^(?:(?:page|p\.)\s*)?[-–—|]?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*[-–—|]?"
+    rf"^(?:(?:page|p\.)\s*)?[-–—|]?\s*([0-9]{{1,4}}|{ROMAN_FOLIO})\s*[-–—|]?"
     r"(?:\s*(?:of|/)\s*\d{1,4})?$",
     re.I,
 )
-_NUMBER = re.compile(r"[0-9]{1,4}|[ivxlcdm]{1,7}", re.I)
+_NUMBER = re.compile(rf"[0-9]{{1,4}}|{ROMAN_FOLIO}", re.I)
 _KEYWORD = re.compile(rf"^(?:{KEYWORD_ALTERNATION})$", re.I)
 
 

@@ -24,9 +24,10 @@ at chapter level; sections one level below.
 
 from __future__ import annotations
 
-from ..models import CHAPTER_LEVEL_KINDS, Heading, Rejected
+from ..models import Heading, Rejected
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
+from ..rules import FENCE_KINDS
 from .baseline import outline_baseline
 from .contents import read_contents
 from .display import display_headings, outdented_headings
@@ -113,7 +114,7 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
         if holds and _chapter_count(headings) >= 2:
             # NOTE: the text is then evidence only, read on the pages of chapter-level entries
             # (reading and probing the whole book would cost more than the outline check).
-            pages = {h.page - 1 for h in headings if h.kind in CHAPTER_LEVEL_KINDS | {"part"}}
+            pages = {h.page - 1 for h in headings if h.kind in FENCE_KINDS}
             found = _from_text(raw, norm, [], None, pages)
             listed = (
                 _levelled([(d, 1) for d in _listed(norm)], norm, "headings")[0] if raw.format == "pdf" else ()

@@ -35,6 +35,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..readers.raw import OutlineEntry
+from ..rules import FENCE_KINDS as CHAPTER_LEVEL
 from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, parse_heading
 
 WRAPPER_SHARE = 0.75
@@ -42,8 +43,6 @@ WRAPPER_SHARE = 0.75
 
 PART_SHARE = 0.5
 """A depth is the part level when this share of its body entries are parts (``Part``, roman run)."""
-
-CHAPTER_LEVEL = frozenset({"part", "chapter", "appendix", "front", "back"})
 
 
 @dataclass(frozen=True)

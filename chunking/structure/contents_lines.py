@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..normalise import NormalisedBook
-from ..rules import KEYWORD_ALTERNATION
+from ..rules import FENCE_KINDS, KEYWORD_ALTERNATION, ROMAN_FOLIO, ROMAN_LABEL, ROMAN_PATTERN
 from .kinds import BACK_WORDS, FRONT_WORDS, NUMBER_RE, number_value
 
 SCAN_MIN_PAGES = 40
@@ -43,21 +43,21 @@ MAX_TITLE_LINES = 3
 ROMAN_MAX = 100
 """Lower-case roman page numbers above this are words (``mix``, ``mid``), not front folios."""
 
-CHAPTER_LEVEL = ("part", "chapter", "appendix", "front", "back")
+CHAPTER_LEVEL = FENCE_KINDS
 
 _LEADER = r"(?:\s*[.·…_])"
-_PAGE = r"(?P<page>\d{1,4}|[ivxlcdm]{1,7})"
+_PAGE = rf"(?P<page>\d{{1,4}}|{ROMAN_FOLIO})"
 _LEADER_LINE = re.compile(rf"^{_LEADER}{{3,}}\s*{_PAGE}?$")
 _LEADER_CHARS = " .·…_"
-_TAIL_TOKEN = re.compile(r"(?:\d{1,4}|[ivxlcdm]{1,7})$")
+_TAIL_TOKEN = re.compile(rf"(?:\d{{1,4}}|{ROMAN_FOLIO})$")
 _ARABIC_LINE = re.compile(r"^\d{1,4}$")
-_PAGED_TAIL = re.compile(r"(?:^|[\s.·…_])(?:\d{1,4}|[ivxlcdm]{1,7})\s*$|[.·…_]\s*[.·…_]\s*[.·…_]\s*$")
+_PAGED_TAIL = re.compile(rf"(?:^|[\s.·…_])(?:\d{{1,4}}|{ROMAN_FOLIO})\s*$|[.·…_]\s*[.·…_]\s*[.·…_]\s*$")
 """A line that ends in a page number (a word of its own) or in leaders: the cheap test."""
-ROMAN_LOWER = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+ROMAN_LOWER = re.compile(rf"^{ROMAN_PATTERN}$")
 _KEYWORDS = KEYWORD_ALTERNATION
 _NUMBER_LINE = re.compile(
     rf"^(?:(?P<kw>(?i:{_KEYWORDS}))\s+(?P<kn>\d{{1,3}}(?:\.\d{{1,3}})*|[A-Z]|{NUMBER_RE})"
-    r"|(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})*|[IVXLC]{1,6}))\s*[.:]?$"
+    rf"|(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*|[A-Z](?:\.\d{{1,3}})*|{ROMAN_LABEL}))\s*[.:]?$"
 )
 """A line that is only an entry number: ``2.3``, ``4.``, ``A``, ``IV``, ``Chapter 3``, ``Part I``."""
 _LEAD_NUMBER = re.compile(
@@ -66,7 +66,7 @@ _LEAD_NUMBER = re.compile(
     r"|(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?\s+"
     r"|(?P<glued>\d{1,3}(?:\.\d{1,3})+(?=[^\W\d_])|\d{1,3}(?=[A-Z][a-z]))"
     r"|(?P<sub>[A-Z](?:\.\d{1,3})+)\.?\s+"
-    r"|(?P<let>[A-Z]|[IVXLC]{1,6})[.:]\s+)(?P<title>\S.*)$"
+    rf"|(?P<let>[A-Z]|{ROMAN_LABEL})[.:]\s+)(?P<title>\S.*)$"
 )
 """An entry number in front of its title: ``2.3 Title``, ``4. Title``, ``Chapter 3: Title``,
 ``A.1 Title``, ``A. Title`` (a bare letter needs its full stop: ``A FITS Primer`` is a title),
@@ -83,7 +83,7 @@ HEAD_NUMBER = re.compile(
     r"|(?P<num>\d{1,3}(?:\.\d{1,3})*)(?:\.\s*|\s+|$)"
     r"|(?P<glued>\d{1,3}(?:\.\d{1,3})+(?=[^\W\d_])|\d{1,3}(?=[A-Z][a-z]))"
     r"|(?P<sub>[A-Z](?:\.\d{1,3})+)(?:\.?\s+|\.?$)"
-    r"|(?P<let>[A-Z]|[IVXLC]{1,6})(?:[.:]\s*|$))(?P<rest>.*)$"
+    rf"|(?P<let>[A-Z]|{ROMAN_LABEL})(?:[.:]\s*|$))(?P<rest>.*)$"
 )
 """A heading line's leading number: after a keyword (``CHAPTER1``, ``Appendix B``), arabic
 (``3.2 Title``), or a letter/roman one with its full stop (``B. Title``) or alone (``IV``)."""
@@ -294,7 +294,7 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
         elif not kind and number.isdigit():
             kind = "chapter"
         elif not kind and number:
-            roman = bool(re.fullmatch(r"[IVXLC]+", number))
+            roman = bool(re.fullmatch(ROMAN_LABEL, number))
             if len(number) == 1 and ord(number) - ord("A") + 1 == last_appendix + 1:
                 kind = "appendix"  # the next letter of the appendices (``I`` after ``H``)
             elif roman:

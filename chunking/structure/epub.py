@@ -36,7 +36,7 @@ nav lists them; each one is named in ``rejected``.
 
 Modes: ``outline`` uses the nav signal alone (with the same levelling), ``headings`` the HTML
 headings and spine alone, ``auto`` all signals. Every accepted heading carries its ``evidence``
-and a ``confidence`` of ``1 - 0.5 ** signals``.
+and a ``confidence`` from ``evidence.confidence`` (the one formula: ``0.35 + 0.25`` per signal).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from collections.abc import Callable
 from ..models import Disagreement, Heading, Rejected
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
+from .evidence import confidence
 from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, words_key
 from .result import StructureResult
 from .epub_nav import (
@@ -171,10 +172,6 @@ def _unlisted(
             continue
         out.append(Candidate(title, doc.start, doc.first, doc.path, kind="unlisted", evidence=evidence))
     return out
-
-
-def _confidence(evidence: list[tuple[str, str]]) -> float:
-    return round(1 - 0.5 ** len({s for s, _ in evidence}), 3)
 
 
 def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Generic) -> StructureResult:
@@ -405,7 +402,7 @@ def _result(
                 char_offset=c.offset,
                 source=source,
                 evidence=tuple(signals),
-                confidence=_confidence(signals),
+                confidence=confidence(s for s, _ in signals),
             )
         )
     return StructureResult(

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..models import Rejected
-from ..rules import CHAPTER_KEYWORDS, keyword_alternation
+from ..rules import CHAPTER_KEYWORDS, ROMAN_LABEL, keyword_alternation
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .kinds import clean_title, number_value, parse_heading, words_key
@@ -42,7 +42,7 @@ HUB_MIN_RATIO = 1.5
 already has the hub's level and the hub is only a table of contents."""
 
 _KEYWORD = re.compile(
-    rf"^(?P<kw>{keyword_alternation(CHAPTER_KEYWORDS)})\s+(?P<num>[0-9]{{1,3}}|[IVXLC]{{1,6}}|[A-Z])\b[.:]?\s*"
+    rf"^(?P<kw>{keyword_alternation(CHAPTER_KEYWORDS)})\s+(?P<num>[0-9]{{1,3}}|{ROMAN_LABEL}|[A-Z])\b[.:]?\s*"
     r"(?P<title>.*)$",
     re.I,
 )

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ..models import Disagreement, Heading
+from ..rules import FENCE_KINDS
 
 MATCH_CHARS = 200
 """Two detectors' headings on one page whose starts are this close are the same heading (a label
@@ -30,7 +31,7 @@ BASE_CONFIDENCE = 0.35
 PER_SIGNAL = 0.25
 UNCONFIRMED_FACTOR = 0.5
 
-CHAPTER_LEVEL = frozenset({"part", "chapter", "appendix", "front", "back"})
+CHAPTER_LEVEL = FENCE_KINDS
 
 
 def confidence(signals: Iterable[str], confirmed: bool = True) -> float:

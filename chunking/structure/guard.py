@@ -36,6 +36,7 @@ import dataclasses
 
 from ..models import CHAPTER_LEVEL_KINDS, Disagreement, Heading
 from ..normalise import NormalisedBook
+from ..rules import FENCE_KINDS
 from .baseline import BaselineEntry
 from .contents import read_contents
 from .evidence import confidence
@@ -53,7 +54,7 @@ CONTENTS_MIN = 3
 BARE_PAGE_WORDS = 25
 """A page with fewer words holds no body text (a title, series or copyright page)."""
 
-_UNIT_KINDS = CHAPTER_LEVEL_KINDS | {"part"}
+_UNIT_KINDS = FENCE_KINDS
 
 
 def keep_outline(

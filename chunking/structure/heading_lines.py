@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..normalise import NormalisedBook
-from ..rules import CHAPTER_KEYWORDS, KIND_KEYWORDS, keyword_alternation
+from ..rules import CHAPTER_KEYWORDS, KIND_KEYWORDS, ROMAN_LABEL, keyword_alternation
 from .kinds import SECTION_NUMBER_ONLY, is_spelled_number, parse_heading, title_like
 
 TOP_LINES = 3
@@ -26,7 +26,7 @@ _MAY_START = re.compile(r"\d|[-–—]\s*\d|chapter|part|section|appendix|[A-Z]\
 """Cheap test before the full patterns: every heading but front/back names (first line only)
 starts with a digit or a keyword."""
 
-_ROMAN_LINE = re.compile(r"[ivxlc]{1,6}$")
+_ROMAN_LINE = re.compile(ROMAN_LABEL.lower() + "$")
 _TRAILING_NUMBER = re.compile(r"\d{1,4}$")
 
 RISING_SHARE = 0.6

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..rules import KIND_KEYWORDS, keyword_alternation, roman_value
+from ..rules import KIND_KEYWORDS, ROMAN_FOLIO, ROMAN_PATTERN, keyword_alternation, roman_value
 
 SPELLED = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -25,7 +25,7 @@ _SPELLED_RE = (
     + "|".join(sorted(SPELLED[1:], key=len, reverse=True))
     + ")"
 )
-_ROMAN_RE = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+_ROMAN_RE = ROMAN_PATTERN.upper()
 NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
 
 FRONT_WORDS = re.compile(
@@ -122,7 +122,7 @@ def clean_title(title: str) -> str:
     """Strip junk an outline or a line carries: control characters, dot leaders, page numbers."""
     title = re.sub(r"[\x00-\x1f\x7f-\x9f\u200b\ufeff]", " ", title)
     # "Title .... 12", "Title ........"; an ellipsis inside a title ("The ... argument") stays
-    title = re.sub(r"(\s*\.){3,}\s*(\d{1,4}|[ivxlcdm]{1,7})\s*$|(\s*\.){4,}\s*$", "", title)
+    title = re.sub(rf"(\s*\.){{3,}}\s*(\d{{1,4}}|{ROMAN_FOLIO})\s*$|(\s*\.){{4,}}\s*$", "", title)
     title = re.sub(r"\s+\d{1,4}$", "", title) if re.search(r"\s{2,}\d{1,4}$|\t\d{1,4}$", title) else title
     title = " ".join(title.split())
     return title.strip(" -–—:|•·¶")  # "¶": Sphinx permalink signs in EPUB nav titles

@@ -28,6 +28,7 @@ from rapidfuzz import fuzz
 from ..normalise import NormalisedBook
 from ..readers.layout import PageLayout
 from ..readers.raw import OutlineEntry, RawBook
+from ..rules import ROMAN_LABEL, ROMAN_SMALL
 from .heading_lines import Draft, is_contents_page
 from .kinds import (
     LETTER_HEADING,
@@ -58,16 +59,16 @@ EDGE_SHARE = 0.2
 Y_SLACK = 6.0
 """Points above a destination's y a line top may sit and still be the line it points at."""
 
-_LEADING_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,3})*\.?\s+")
+_LEADING_NUMBER = re.compile(rf"^(?:\d{{1,3}}|[A-Z]|{ROMAN_LABEL})(?:\.\d{{1,3}})*\.?\s+")
 _KEYWORD_START = re.compile(r"\s*(?:chapter|part|section|appendix)\s", re.I)
 _LABEL_LINE = re.compile(
     rf"^(chapter|part|appendix|section|lecture|unit)\s+\S+$|^\d{{1,3}}(\.\d{{1,3}})*\.?$|"
-    rf"^(chapter|part|appendix)$|^[IVXLC]{{1,6}}\.?$|^{NUMBER_RE}$|^[A-Z]\.?$",
+    rf"^(chapter|part|appendix)$|^{ROMAN_LABEL}\.?$|^{NUMBER_RE}$|^[A-Z]\.?$",
     re.I,
 )
 """A line that labels the heading under it (``Chapter 7``, ``Part I``, ``7``, ``CHAPTER`` / ``ONE``)."""
 
-_ROMAN_TITLE = re.compile(r"^(?P<num>(?=[IVXLC])X{0,3}(?:IX|IV|V?I{0,3}))\.?\s+(?P<title>[A-Z].*)$")
+_ROMAN_TITLE = re.compile(rf"^(?P<num>{ROMAN_SMALL})\.?\s+(?P<title>[A-Z].*)$")
 """``II Plotting styles``: an outline title numbered in roman (a part, when its depth says so)."""
 
 _LETTER_LABEL = re.compile(r"^([A-Z])\.?$")

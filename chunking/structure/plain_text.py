@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
+from ..rules import ROMAN_FOLIO
 from .evidence import signal_counts
 from .heading_lines import Draft
 from .kinds import clean_title, parse_heading, title_like, words_key
@@ -81,7 +82,7 @@ SHORT_CHARS = 40
 
 _UNDERLINE_CHARS = frozenset('=-*~^#+_"`.:')
 _CONTENTS_HEADER = re.compile(r"^(?:table of )?contents:?$", re.I)
-_ENTRY_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,}|\t)(\d{1,4}|[ivxlcdm]{1,7})$", re.I)
+_ENTRY_PAGE = re.compile(rf"(?:\s*\.{{2,}}\s*|\s{{2,}}|\t)(\d{{1,4}}|{ROMAN_FOLIO})$", re.I)
 _COLUMN0_NUMBER = re.compile(r"^(\d{1,3})\.?\s")
 _KEYWORD = re.compile(r"^(chapter|part|appendix)\b", re.I)
 
