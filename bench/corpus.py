@@ -56,7 +56,12 @@ CHECKSUM_CHANGED = "does not match the sha256"
 
 
 class ChecksumChanged(RuntimeError):
-    """A book's package no longer has the file its ground truth was built from."""
+    """A book's package no longer has the file its ground truth was built from. The other books
+    were fetched: ``folder`` holds them (the changed one is absent)."""
+
+    def __init__(self, message: str, folder: Path) -> None:
+        super().__init__(message)
+        self.folder = folder
 
 
 class FetchFailed(RuntimeError):
@@ -88,7 +93,7 @@ def fetch(script: Path, dest: Path) -> Path:
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip())[-600:]
         if CHECKSUM_CHANGED in proc.stderr:
-            raise ChecksumChanged(tail)
+            raise ChecksumChanged(tail, dest)
         raise FetchFailed(f"{script} exited {proc.returncode}: {tail}")
     return dest
 
@@ -114,7 +119,7 @@ def fetch_validation(dest: Path | None = None) -> Path:
     if proc.returncode != 0:
         tail = proc.stderr.strip()[-600:]
         if CHECKSUM_CHANGED in proc.stderr:
-            raise ChecksumChanged(tail)
+            raise ChecksumChanged(tail, dest)
         raise FetchFailed(f"{script} exited {proc.returncode}: {tail}")
     return dest
 

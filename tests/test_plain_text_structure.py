@@ -47,7 +47,7 @@ def _assert_starts(text: str, expected: list[tuple[str, str, str, str]]) -> None
 @pytest.mark.parametrize("chapter_char,section_char", [("*", "="), ("=", "-"), ("#", "*"), ("~", "^")])
 def test_setext_underline_character_of_numbered_titles_is_the_chapter_level(chapter_char, section_char):
     text = "The Manual\n" + "+" * 10 + "\n\n" + _body(1) + "\n\n"
-    expected = []
+    expected = [("front", "", "The Manual", "The Manual")]  # the title page
     for n, title in enumerate(TITLES[:4], 1):
         line = f"{n} {title}"
         expected.append(("chapter", str(n), title, line))
@@ -268,3 +268,91 @@ def test_a_separator_rule_over_a_numbered_title_opens_a_chapter():
         expected.append(("chapter", str(n), title.title(), line))
         text += "=" * 79 + f"\n{line}\n\n{_body(2)}\n\n"
     _assert_starts(text, expected)
+
+
+# --- the title page, lists after the contents, underlines, contents sub-entries (issue 22) -------
+
+
+def _numbered_chapters(k: int = 3) -> tuple[str, list[tuple[str, str, str, str]]]:
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:k], 1):
+        line = f"Chapter {n}. {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n\n{_body(2)}\n\n"
+    return text, expected
+
+
+@pytest.mark.parametrize(
+    "first, title",
+    [
+        ("The Widget Manual", "The Widget Manual"),
+        ("                 The Widget Manual", "The Widget Manual"),  # centred
+        ("THE WIDGET MANUAL", "The Widget Manual"),
+        ("The Widget Manual\n=================", "The Widget Manual"),  # underlined once
+    ],
+)
+def test_title_page_the_first_line_alone_is_a_front_unit(first, title):
+    chapters, expected = _numbered_chapters()
+    text = f"{first}\n\nVersion 2.1\n\n{_body(1)}\n\n" + chapters
+    _assert_starts(text, [("front", "", title, title.upper() if first.isupper() else title), *expected])
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "This file documents version 4.9 of the widget, a small tool.",  # a sentence
+        "The Widget Manual\nby A. Writer, with notes",  # not alone: a block of lines
+    ],
+)
+def test_title_page_a_first_line_that_is_no_title_is_not_a_unit(first):
+    chapters, expected = _numbered_chapters()
+    _assert_starts(f"{first}\n\n{_body(1)}\n\n" + chapters, expected)
+
+
+@pytest.mark.parametrize("name", ["List of Examples", "List of Figures", "List of Listings"])
+def test_a_list_after_the_contents_is_a_front_unit_and_the_chapters_stay(name):
+    contents = "Table of Contents\n\n" + "".join(f"{n}. {t}\n" for n, t in enumerate(TITLES[:3], 1))
+    listing = f"{name}\n\n" + "".join(f"1.{k}. An item of the list number {k}\n" for k in range(1, 4))
+    chapters, expected = _numbered_chapters()
+    text = f"Abstract\n\n{_body(1)}\n\n{contents}\n{listing}\n" + chapters
+    _assert_starts(
+        text,
+        [
+            ("front", "", "Abstract", "Abstract"),
+            ("front", "", "Table of Contents", "Table of Contents"),
+            ("front", "", name, name),
+            *expected,
+        ],
+    )
+
+
+def test_underline_a_rule_after_a_blank_line_is_a_separator_not_an_underline():
+    chapters, expected = _numbered_chapters(2)
+    command = "    run-the-tool --remove the-old-alternative /usr/local/bin/the-tool-x"
+    text = chapters + f"{command}\n\n{'-' * len(command.strip())}\n\n{_body(1)}\n"
+    _assert_starts(text, expected)
+
+
+def test_underline_marks_a_numbered_section_whose_title_is_lower_case():
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:3], 1):
+        line = f"{n}. {title.upper()}"
+        expected.append(("chapter", str(n), title.title(), line))
+        sec = f"{n}.1 lower-case options of it"
+        text += f"{'=' * 70}\n{line}\n\n{_body(1)}\n\n{sec}\n{'-' * len(sec)}\n\n{_body(1)}\n\n"
+    _assert_starts(text, expected)
+    sections = [h for h in load_book(text.encode(), name="x.txt").headings if h.kind == "section"]
+    assert [h.number for h in sections] == ["1.1", "2.1", "3.1"]
+
+
+def test_contents_a_repeated_sub_entry_does_not_end_the_contents():
+    """Two sections may share a title (``Input Focus``); only a repeated top-level entry means
+    the chapters themselves have begun, so an entry after the repeat is still listed and placed."""
+    contents = "Contents\n\n"
+    for n, title in enumerate(TITLES[:3], 1):
+        contents += f"{n}. {title}\n    Input Focus\n"
+    contents += "Closing Remarks\n"
+    chapters, _ = _numbered_chapters()
+    text = contents + "\n" + chapters + f"Closing Remarks\n\n{_body(1)}\n"
+    titles = [t for _, _, t, _ in _chapters(text)[1]]
+    assert titles == ["Contents", *TITLES[:3], "Closing Remarks"]

@@ -118,3 +118,14 @@ def test_a_heading_is_not_left_alone_at_the_bottom_of_a_page():
     first, second = cut_pages(text)[:2]
     assert first == (0, heading - 2), "the page ends before the heading, not after it"
     assert second[0] == heading
+
+
+def test_a_page_keeps_the_indentation_of_its_first_line():
+    """Only blank lines lie between pages: an indented first line (a contents sub-entry, a list
+    item) stays indented, so the plain-text structure can read its depth."""
+    text = "\n\n".join("    " + para(i, 8) for i in range(300))
+    spans = cut_pages(text)
+    assert len(spans) > 2
+    for start, _ in spans:
+        assert (start == 0 or text[start - 1] == "\n") and text.startswith("    P", start)
+    assert " ".join(text[s:e] for s, e in spans).split() == text.split()

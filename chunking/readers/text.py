@@ -33,16 +33,18 @@ def cut_pages(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]]:
     A page ends at the last blank line between half and all of ``page_chars`` that does not
     follow a heading-like line (so a heading stays on the page of its first paragraph); failing
     that, the first blank line up to 1.5x; then the last line end, then the last space in that
-    range; only a text with no break at all is cut hard. Whitespace between pages belongs to no
-    page.
+    range; only a text with no break at all is cut hard. Blank lines between pages belong to no
+    page; a page's first line keeps its indentation (an indented contents entry or list item
+    stays indented, which the plain-text structure reads).
 
     Args:
         text (str): the text (lines separated by ``"\\n"``).
         page_chars (int): target page length. Defaults to ``PAGE_CHARS``.
 
     Returns:
-        list[tuple[int, int]]: half-open ``(start, end)`` spans in order; each span's text has no
-        leading or trailing whitespace. ``[]`` for a text that is only whitespace.
+        list[tuple[int, int]]: half-open ``(start, end)`` spans in order; each span starts at the
+        start of a line (after its indentation only spaces and tabs) and has no trailing
+        whitespace. ``[]`` for a text that is only whitespace.
     """
     spans: list[tuple[int, int]] = []
     n = len(text)
@@ -84,10 +86,17 @@ def _paragraph_end(text: str, low: int, high: int) -> int:
 
 
 def _skip_space(text: str, i: int) -> int:
-    n = len(text)
+    """Where the text after ``i`` resumes: at the first non-space character, or at the start of
+    its line when only blank lines and indentation lie between (the indentation is kept)."""
+    n, first = len(text), i
     while i < n and text[i].isspace():
         i += 1
-    return i
+    if i == n:
+        return n
+    start = i
+    while start > first and text[start - 1] in " \t":
+        start -= 1
+    return start if start == 0 or text[start - 1] == "\n" else i
 
 
 CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")

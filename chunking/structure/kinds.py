@@ -28,9 +28,14 @@ _SPELLED_RE = (
 _ROMAN_RE = ROMAN_PATTERN.upper()
 NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
 
+LIST_OF = (
+    r"list of (?:figures|tables|examples|listings|illustrations|plates|maps|symbols|abbreviations|"
+    r"algorithms|procedures|equations)"
+)
+"""The names of the lists a book prints after its contents (front matter, each a unit)."""
 FRONT_WORDS = re.compile(
     r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|"
-    r"list of (figures|tables)|"
+    rf"{LIST_OF}|"
     r"thank you!?|about (this|the) (book|manual|author)|prologue|notation)$",
     re.I,
 )

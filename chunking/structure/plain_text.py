@@ -23,7 +23,8 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   a block of numbered lines with no text between them is a list, not headings. ``N.M Title``
   lines are sections of chapter ``N`` when they sit inside it.
 * **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
-  blank lines, before the first chapter (front) or after the last one opens (back).
+  blank lines, before the first chapter (front) or after the last one opens (back). The book's
+  title on the file's first line, alone, is its title page (``typography``): a front unit.
 * **a printed contents** (``contents``): a ``Contents`` / ``Table of Contents`` line followed by
   entry lines, with or without page numbers, at the start or at the end of the file. Its lines are
   never headings themselves (a contents list without page numbers looks like the chapters); its
@@ -49,7 +50,7 @@ from ..normalise import NormalisedBook
 from ..rules import ROMAN_FOLIO
 from .evidence import signal_counts
 from .heading_lines import Draft
-from .kinds import clean_title, parse_heading, title_like, words_key
+from .kinds import LIST_OF, SECTION_HEADING, clean_title, parse_heading, title_like, words_key
 from .levels import levelled
 from .result import StructureResult
 
@@ -77,11 +78,15 @@ SECTION_INDENT = 8
 SEPARATOR_CHARS = 60
 """A rule line this long is a separator, which sets off the next line like a blank line."""
 
+TITLE_WORDS = 12
+"""A book's title on its first line is at most this many words."""
+
 SHORT_CHARS = 40
 """An unnumbered heading line without a keyword (``Acknowledgements``) is at most this long."""
 
 _UNDERLINE_CHARS = frozenset('=-*~^#+_"`.:')
-_CONTENTS_HEADER = re.compile(r"^(?:table of )?contents:?$", re.I)
+_CONTENTS_HEADER = re.compile(rf"^(?:(?:table of )?contents|{LIST_OF}):?$", re.I)
+"""The header of a printed list: the contents, or a list of figures, tables, examples…"""
 _ENTRY_PAGE = re.compile(rf"(?:\s*\.{{2,}}\s*|\s{{2,}}|\t)(\d{{1,4}}|{ROMAN_FOLIO})$", re.I)
 _COLUMN0_NUMBER = re.compile(r"^(\d{1,3})\.?\s")
 _KEYWORD = re.compile(r"^(chapter|part|appendix)\b", re.I)
@@ -154,7 +159,10 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
 
 
 def _underline(line: _Line, title: _Line) -> str:
-    """The character ``line`` underlines ``title`` with, or ``""``."""
+    """The character ``line`` underlines ``title`` with, or ``""``. An underline sits right below
+    its title: a rule after a blank line is a separator."""
+    if line.blank_before:
+        return ""
     m = UNDERLINE.match(line.text) if line.text[0] in _UNDERLINE_CHARS else None
     if not m:
         return ""
@@ -170,6 +178,7 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
     ``(words key of the title, number, indent, line of the block's header)``."""
     listing: set[int] = set()
     entries: list[tuple[str, str, int, int]] = []
+    listed: set[str] = set()
     for i, line in enumerate(lines):
         if not _CONTENTS_HEADER.match(line.text) or not line.blank_before:
             continue
@@ -177,18 +186,23 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
         if k < len(lines) and UNDERLINE.match(lines[k].text):
             k += 1
         found: list[tuple[str, str, int]] = []
-        seen: set[str] = set()
+        seen = set(listed)  # a title an earlier list gave: the chapters themselves
         while k < len(lines):
             entry = lines[k]
             if k + 1 < len(lines) and _underline(lines[k + 1], entry):
                 break  # an underlined title: the body has begun
+            if entry.blank_before and _CONTENTS_HEADER.match(entry.text):
+                break  # the next list (``List of Examples`` after the contents): a block of its own
             parsed = _entry(entry.raw)
-            if parsed is None or parsed[0] in seen:
-                break  # prose, or a title listed already: the chapters themselves
-            seen.add(parsed[0])
+            top = min((indent for _, _, indent in found), default=entry.indent)
+            if parsed is None or (parsed[0] in seen and entry.indent <= top):
+                break  # prose, or a top-level title listed already: the chapters themselves
+            if entry.indent <= top:
+                seen.add(parsed[0])  # sub-entries may repeat (two sections named ``Input Focus``)
             found.append((parsed[0], parsed[1], entry.indent))
             k += 1
         if len(found) >= 2:
+            listed.update(key for key, _, _ in found)
             listing.update(range(i, k))
             entries.extend((key, number, indent, i) for key, number, indent in found)
     return listing, entries
@@ -283,6 +297,10 @@ def _may_head(text: str) -> bool:
 
 def _parsed(i: int, text: str, underlined: bool) -> _Candidate:
     parsed = parse_heading(text, full_stop=underlined, lettered=underlined)
+    if parsed is None and underlined and (m := SECTION_HEADING.match(text)):
+        # NOTE: an underline already marks the line as a heading, so its ``N.M`` number counts
+        # even when the title does not read like one (``38.1 gsasl auth variables``).
+        return _Candidate(i, "section", m["num"], m["title"])
     if parsed is None:
         return _Candidate(i, "unnumbered", "", text.title() if text.isupper() else text)
     title = parsed.title.title() if parsed.title.isupper() else parsed.title
@@ -327,8 +345,9 @@ def _choose(
         depth = _depth(c)
         level = levels[c.char]
         if level == -1:
-            rejected.append(_rejected(lines, c.index, "underlined once above the chapters (the title)"))
-            continue
+            if c.index != 0:
+                rejected.append(_rejected(lines, c.index, "underlined once above the chapters (a title)"))
+            continue  # the book's own title on the first line is placed by ``_title_line``
         if depth >= 2 or (depth == -1 and level >= 2):
             c.kind = "section" if c.kind != "part" else c.kind
             chosen[c.index] = (c, max(depth, level, 2))
@@ -370,6 +389,9 @@ def _choose(
                 _Candidate(block, "front", "", title, [("contents", f"line {block + 1}: '{title}'")]),
                 1,
             )
+    title = _title_line(lines, listing, candidates)
+    if title is not None and all(title.index < i for i in chosen):
+        chosen[title.index] = (title, 1)
     numbers = {c.number: i for i, (c, depth) in chosen.items() if depth == 1 and c.number}
     for c in plain:
         if c.index in chosen:
@@ -389,6 +411,30 @@ def _choose(
         elif c.kind in ("front", "back"):
             rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
     return [chosen[i] for i in sorted(chosen)]
+
+
+def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candidate]) -> _Candidate | None:
+    """The book's title page as a front-matter unit: the file's first line, when it stands alone
+    (a blank line or its underline below) and reads like a title, as a printed book's title page
+    is a unit before its contents. A first line that is a sentence (``This is sed.info, produced
+    by makeinfo…``), a rule or a contents header is no title."""
+    if not lines or 0 in listing:
+        return None
+    line = lines[0]
+    nxt = lines[1] if len(lines) > 1 else None
+    first = next((c for c in candidates if c.index == 0), None)
+    if first is not None and not first.char:
+        return None  # a heading of its own (``Abstract``, ``1. Introduction``)
+    if first is not None:
+        return _Candidate(0, "front", "", first.title, first.evidence, first.char)
+    if not line.blank_after and not (nxt is not None and UNDERLINE.match(nxt.text)):
+        return None
+    if UNDERLINE.match(line.text) or not title_like(line.text, max_words=TITLE_WORDS):
+        return None
+    title = line.text.title() if line.text.isupper() else line.text
+    return _Candidate(
+        0, "front", "", title, [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")]
+    )
 
 
 def _char_levels(underlined: list[_Candidate]) -> dict[str, int]:
