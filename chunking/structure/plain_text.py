@@ -389,9 +389,9 @@ def _choose(
                 _Candidate(block, "front", "", title, [("contents", f"line {block + 1}: '{title}'")]),
                 1,
             )
-    title = _title_line(lines, listing, candidates)
-    if title is not None and all(title.index < i for i in chosen):
-        chosen[title.index] = (title, 1)
+    title_page = _title_line(lines, listing, candidates)
+    if title_page is not None and all(title_page.index < i for i in chosen):
+        chosen[title_page.index] = (title_page, 1)
     numbers = {c.number: i for i, (c, depth) in chosen.items() if depth == 1 and c.number}
     for c in plain:
         if c.index in chosen:
