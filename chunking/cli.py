@@ -159,9 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=None,
-        help="cores to use: one book reads pages and tokenizes on them; batch mode runs that many "
-        "books side by side (default: every core this process may run on, chunking.cores; 1 keeps "
-        "everything on one core)",
+        help="cores to use: one book is tokenized and validated on that many threads (its pages are "
+        "read in this process); batch mode runs that many books side by side (default: every core "
+        "this process may run on, chunking.cores; 1 keeps everything on one core)",
     )
     p.add_argument(
         "--engine",

@@ -6,12 +6,11 @@ machines and CI have no network, so before loading we copy the vocabulary that t
 the name tiktoken looks for (sha1 of the download URL). tiktoken re-checks the file's sha256
 itself, so a wrong file can never be used. The copy is atomic (``chunking.atomic``).
 
-Loading a vocabulary the way tiktoken does costs about 0.07 s of Python per process (100k
-base64 lines decoded one by one), as much as extracting 100 pages: every CLI run, batch worker
-and app start pays it. So the first load of a bundled encoding also writes a *snapshot* of
-tiktoken's own constructor arguments (pattern, ranks, special tokens) with ``marshal``, under the
-user cache (``chunking.user_cache``), and later loads build ``tiktoken.Encoding`` from it (≈ 4×
-faster). The snapshot's name carries everything it was derived from (the vocabulary's sha256,
+Loading a vocabulary the way tiktoken does decodes 100k base64 lines one by one in Python, and
+every CLI run, batch worker and app start pays it. So the first load of a bundled encoding also
+writes a *snapshot* of tiktoken's own constructor arguments (pattern, ranks, special tokens) with
+``marshal``, under the user cache (``chunking.user_cache``), and later loads build
+``tiktoken.Encoding`` from it (both costs are in bench/RESULTS.md). The snapshot's name carries everything it was derived from (the vocabulary's sha256,
 the tiktoken and Python versions), so an upgrade never reads a stale one; a snapshot that is
 unreadable, not of the expected shape or owned by another user is ignored and rewritten.
 Deleting it costs one slow load.
@@ -156,6 +155,18 @@ def get_encoding(name: str) -> tiktoken.Encoding:
     return encoding
 
 
+_RANKS: dict[str, dict[bytes, int]] = {}
+"""The vocabulary ({token bytes: id}) each bundled encoding was built from, as loaded here."""
+
+
+def mergeable_ranks(name: str) -> dict[bytes, int] | None:
+    """The vocabulary ``{token bytes: id}`` that encoding ``name`` was constructed from, when this
+    module built it (bundled encodings: tiktoken's own constructor arguments, which we pass it),
+    else None. Read-only: it is the dictionary the encoding holds."""
+    get_encoding(name)
+    return _RANKS.get(name)
+
+
 def _load_encoding(name: str) -> tiktoken.Encoding:
     if name not in tiktoken.list_encoding_names():
         raise PolicyError(
@@ -166,6 +177,7 @@ def _load_encoding(name: str) -> tiktoken.Encoding:
     if path is not None:
         kwargs = _read_snapshot(path, name)
         if kwargs is not None:
+            _RANKS[name] = kwargs["mergeable_ranks"]
             return tiktoken.Encoding(**kwargs)
     seed_cache(name)
     try:
@@ -174,6 +186,7 @@ def _load_encoding(name: str) -> tiktoken.Encoding:
         kwargs = _constructor_kwargs(name)
         encoding = tiktoken.Encoding(**kwargs)
         _write_snapshot(path, kwargs)
+        _RANKS[name] = kwargs["mergeable_ranks"]
         return encoding
     except Exception as exc:  # network failure for a vocabulary we do not bundle
         raise PolicyError(

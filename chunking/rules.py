@@ -15,7 +15,8 @@ crossings and the figures' chapter bands can never disagree:
 * **numbering**: roman numerals (``ROMAN_PATTERN``, ``roman_value``, ``to_roman``) and the
   keywords that label a heading (``HEADING_KEYWORDS``);
 * **sentence and paragraph ends** (``SENTENCE_END``, ``PARAGRAPH_END``, ``ends_sentence``,
-  ``ends_paragraph``): where ``snap`` may end a window and where the scorecard calls an end clean;
+  ``ends_paragraph``, ``next_sentence_starts``): where ``snap`` may end a window, where the
+  scorecard calls an end clean and where retrieval's sentences start;
 * **formats** (``BOOK_FORMATS``, ``EXPORT_FORMATS``): which file extension names which book format
   (what the readers accept) and which extension each export format's files get (the CLI, batch
   mode and the app's downloads).
@@ -293,6 +294,38 @@ def ends_sentence(text: str, pos: int) -> bool:
 def ends_paragraph(text: str, pos: int) -> bool:
     """True when a cut at ``pos`` ends a paragraph (``PARAGRAPH_END``) or the text."""
     return _ends_at(PARAGRAPH_END, text, pos) or _NON_SPACE.search(text, pos) is None
+
+
+def next_sentence_starts(text: str) -> list[int]:
+    """Where the next sentence starts after each sentence or paragraph end of ``text``, sorted,
+    distinct, below ``len(text)``; 0 is not included.
+
+    Every paragraph end (``PARAGRAPH_END``) starts one; a sentence end (``SENTENCE_END``) starts
+    one when what follows can open a sentence: a capital, a digit, an opening
+    quote or bracket, or a letter of a script without case, as CJK), so ``e.g. the`` and a row of
+    contents dot leaders (``. . . 12``) start none. A cut at each start ends a sentence
+    (``ends_sentence``) or a paragraph (``ends_paragraph``): the sentences that retrieval reads are
+    those that ``snap`` and the scorecard see, CJK sentences right after ``。！？`` with no space.
+    """
+    ends = {m.end() for m in PARAGRAPH_END.finditer(text)}
+    ends.update(
+        m.end()
+        for m in SENTENCE_END.finditer(text)
+        if _opens_sentence(text, m.end()) and text[max(0, m.start() - 2) : m.start()] not in _LEADER_TAILS
+    )
+    return sorted(e for e in ends if e < len(text))
+
+
+_LEADER_TAILS = frozenset({". ", "..", " .", "· "})
+"""What comes before the last dot of a row of leaders (``. . . .``, ``....``): no sentence ends
+there, whatever follows (a page number)."""
+
+
+def _opens_sentence(text: str, pos: int) -> bool:
+    if pos >= len(text):
+        return False
+    ch = text[pos]
+    return ch.isupper() or ch.isdigit() or ch in "\"'(\[“‘«「『" or (ch.isalpha() and not ch.islower())
 
 
 BOOK_FORMATS = {".pdf": "pdf", ".epub": "epub", ".txt": "txt", ".md": "md"}

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .cores import resolve_workers
-from .encodings import get_encoding
+from .encodings import get_encoding, mergeable_ranks
 from .models import FENCES, Book, Page
 from .rules import PageIndex, fence_offsets
 
@@ -81,15 +81,15 @@ def token_byte_lengths(encoding: str) -> np.ndarray:
         a gather over a block of tokens costs one byte per token.
     """
     enc = get_encoding(encoding)
-    ranks = getattr(enc, "_mergeable_ranks", None)
+    ranks = mergeable_ranks(encoding)
     if isinstance(ranks, dict):
-        # NOTE: tiktoken keeps the vocabulary as {token bytes: id}; reading it is faster than
-        # decoding 100k-200k ids one by one (its decode_tokens_bytes is a Python loop too).
+        # NOTE: the vocabulary {token bytes: id} the encoding was built from (``encodings``);
+        # reading it is faster than decoding 100k-200k ids one by one.
         lengths = np.zeros(enc.n_vocab, dtype=np.int64)
         lengths[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = np.fromiter(
             map(len, ranks), dtype=np.int64, count=len(ranks)
         )
-    else:  # public API fallback, if tiktoken ever hides the ranks
+    else:  # an encoding tiktoken loaded itself (not bundled): its public API, id by id
         lengths = np.zeros(enc.n_vocab, dtype=np.int64)
         for i in range(enc.n_vocab):
             try:

@@ -1,11 +1,10 @@
-"""Retrieval: where a pasted passage came from, what each policy retrieves for a query, and a
-the evaluation per policy × retriever (tabs drawn by ``inspector.views.retrieval``)."""
+"""Retrieval: where a pasted passage came from, what each policy retrieves for a query, and the
+evaluation per policy × retriever (tabs drawn by ``inspector.views.retrieval``)."""
 
 import streamlit as st
 
 from chunking.analysis.compare import policy_label
-from chunking.models import STRATEGIES
-from chunking.models import RETRIEVERS
+from chunking.models import RETRIEVERS, STRATEGIES
 from inspector import flow, views
 from inspector.data import state
 from inspector.views import retrieval

@@ -25,6 +25,7 @@ from chunking.normalise.folios import number_tokens, page_token
 from chunking.policy import POLICY_DEFAULTS, UNUSED_FIELDS, Policy
 from chunking.readers import SUPPORTED_EXTENSIONS
 from chunking.readers.text import decode_text
+from chunking.retrieval.space import sentence_starts
 from chunking.rules import (
     BOOK_FORMATS,
     EXPORT_FORMATS,
@@ -33,6 +34,7 @@ from chunking.rules import (
     ends_paragraph,
     ends_sentence,
     export_format,
+    next_sentence_starts,
     roman_value,
 )
 from chunking.strategies import chunk_book
@@ -198,10 +200,47 @@ def test_sentence_ends_snap_and_scorecard_agree_on_cjk_text():
     assert scorecard(snapped, tb, policy)["mid_sentence_share"] == 0.0
 
 
+_SENTENCE_FINAL_CLASS = re.compile(r"\[[^\]\n]*\]")
+"""A regular-expression character class in source text (``[.!?]``, ``[!?.…]``)."""
+
+
+def _spells_sentence_final(source: str) -> bool:
+    """Whether ``source`` spells sentence-final punctuation itself: a character class holding
+    ``.``, ``!`` and ``?`` (in any order), a CJK full stop or mark (``。！？``), or their escapes."""
+    if re.search(r"\\u3002|\\uff01|\\uff1f|\\u2026", source):
+        return True
+    return any(
+        {".", "!", "?"} <= set(m.group()) or set("\u3002\uff01\uff1f") & set(m.group())
+        for m in _SENTENCE_FINAL_CLASS.finditer(source)
+    )
+
+
 def test_sentence_ends_defined_once():
-    assert _defined_in(r"\\u3002|\\uff01") == ["chunking/rules.py"]
-    for module in ("chunking/strategies/window.py", "chunking/analysis/scorecard.py"):
-        assert not re.search(r"\[\.!\?|\\u2026", (ROOT / module).read_text()), module
+    spelled = [path for path, text in _sources().items() if _spells_sentence_final(text)]
+    assert spelled == ["chunking/rules.py"]
+    # the check itself sees the copies it is there to catch, in any order and in CJK
+    for copy in (r"(?<=[.!?])\s+(?=[A-Z])", r"[!?.]\s", "[。！]", r"[\u3002]"):
+        assert _spells_sentence_final(copy), copy
+    assert not _spells_sentence_final(r"[.,;]\s|[A-Z]\.")
+
+
+def test_sentence_ends_retrieval_sentences_start_where_the_rule_ends_one():
+    """Passage context (``locate``) and evaluation probes read sentences through the rule."""
+    text = "Stop. go on. Then \u201cmore.\u201d Fin\n\nNext para 1.5 here\u2026 done."
+    starts = sentence_starts(text).tolist()
+    assert starts == [0, *next_sentence_starts(text)]
+    # a lower-case word after a full stop (``e.g. the``, ``… done``) opens no sentence
+    assert starts == [0, text.index("Then"), text.index("Fin"), text.index("Next")]
+    assert all(ends_sentence(text, s) or ends_paragraph(text, s) for s in starts[1:])
+    # contents dot leaders are no row of sentences
+    leaders = "Introduction . . . . . . . 12\nGetting started . . . . . 14\n"
+    assert sentence_starts(leaders).tolist() == [0]
+    # CJK: a sentence starts right after 。！？ with no space, where ends_sentence ends one
+    cjk = "这是第一个句子。然后是第二个句子！\n第三个句子是问题吗？\n「引号里的句子。」\n末尾"
+    starts = sentence_starts(cjk).tolist()
+    assert starts == [0, cjk.index("然后"), cjk.index("第三"), cjk.index("「"), cjk.index("末尾")]
+    assert all(ends_sentence(cjk, s) for s in starts[1:])
+    assert sentence_starts(CJK).tolist() == [0, *next_sentence_starts(CJK)]
 
 
 # --- the cache folder and legacy encodings --------------------------------------------------------

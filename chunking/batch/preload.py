@@ -3,8 +3,8 @@
 A local batch's workers fork from one "fork server" process (``workerpool``) that imports this
 module first: the whole reading/chunking stack (``STACK``) and the default policy's tiktoken
 vocabulary. Every worker then starts with them in memory (shared copy-on-write pages), instead
-of each spawned worker importing the package and building the vocabulary again (≈ 0.4 s of CPU
-per worker, the fixed cost that kept two workers below 1.8× one worker).
+of each spawned worker importing the package and building the vocabulary again (a fixed cost per
+worker that kept two workers from doubling one worker's throughput; figures in bench/BATCH.md).
 
 Safe to fork because nothing here *uses* PyMuPDF (it is imported, never given a document: MuPDF
 is not fork-safe once it has opened one) and nothing starts a thread. The fork server is a fresh

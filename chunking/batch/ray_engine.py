@@ -22,8 +22,8 @@ Why Ray core actors and not Ray Data for the books (issue 15 asked for Ray Data;
 has the measurements): Ray Data's ``from_items(...).map(callable class, ActorPoolStrategy)``
 adds three system actors in processes of their own (its stats actor, autoscaling coordinator and
 actor-location tracker, none of which any ``DataContext`` setting turns off in Ray 2.60) and
-``ray.data``'s imports (pyarrow, pandas) in the driver and in every worker, which roughly doubled
-Ray's fixed cost. ``read_binary_files`` was no option either: it would read every book into the
+``ray.data``'s imports (pyarrow, pandas) in the driver and in every worker, which add to Ray's
+fixed cost. ``read_binary_files`` was no option either: it would read every book into the
 object store (see above) in read tasks that are more worker processes. What Ray Data gives
 (streaming blocks between operators) a one-step "chunk this path" job does not use; its fault
 handling lost a queued book with every dead worker. Ray Data stays where it pays: ``--dataset``

@@ -29,7 +29,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from ..rules import KEYWORD_ALTERNATION, ROMAN_PATTERN
+from ..rules import KEYWORD_ALTERNATION, ROMAN_PATTERN, SENTENCE_FINAL
 from .folios import Folios, Labels, edge_numbers, page_token
 
 ZONE_LINES = 3
@@ -82,13 +82,14 @@ _HEADING_LABEL = re.compile(
 """A line that is only a heading keyword (and its number): the first line of a stacked heading
 (``CHAPTER`` / ``ONE`` / ``Title``), never a running header, which names a chapter or section. On a
 book of short chapters it recurs on pages close together, like furniture."""
-_SENTENCE = re.compile(r"^[^\W\d_A-Z].*[.!?,;:]$")
+_SENTENCE = re.compile(rf"^[^\W\d_A-Z].*[{re.escape(SENTENCE_FINAL)},;:]$")
 """The tail of a sentence (``as part of the memoir class.``): body text, however often it recurs;
-a running title does not start in lower case and end with punctuation."""
+a running title does not start in lower case and end with sentence-final punctuation
+(``rules.SENTENCE_FINAL``) or ``, ; :``."""
 _SHAPE = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[A-Z])(?:[.:]\d+)*[.:]?(?=\s)")
 """The numbered start of a header line: ``CHAPTER 3.``, ``1.4.``, ``Chapter 12:``, ``A.2.``."""
 _SHAPE_NUMBER = re.compile(r"\d+|\b[A-Z]\b")
-_KEYWORD_WORD = re.compile(r"^(?:chapter|appendix|part|lecture|unit)\b", re.I)
+_KEYWORD_WORD = re.compile(rf"^(?:{KEYWORD_ALTERNATION})\b", re.I)
 
 
 class PageNumbers:

@@ -111,8 +111,8 @@ class EpubArchive:
 
     def __init__(self, data: bytes, name: str) -> None:
         self.name = name
-        # NOTE: checked before zipfile parses the central directory, which for millions of
-        # entries would take seconds; the real count is checked again below.
+        # NOTE: checked before zipfile parses the central directory, which is slow for millions
+        # of entries; the real count is checked again below.
         declared_entries = _declared_entry_count(data)
         if declared_entries > MAX_ENTRIES:
             raise UnreadableInputError(

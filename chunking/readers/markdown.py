@@ -32,7 +32,7 @@ holds: YAML ``key: value``, TOML ``key = value``)."""
 @cache
 def _parser() -> MarkdownIt:
     """The CommonMark block parser (inline parsing off: only block structure is needed)."""
-    # NOTE: imported here: markdown-it costs tens of ms to import and only .md books need it.
+    # NOTE: imported here: only .md books need markdown-it, and importing it is not free.
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark").disable(["inline", "text_join"])

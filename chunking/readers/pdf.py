@@ -17,6 +17,7 @@ from pathlib import PurePath
 import pymupdf
 
 from ..errors import UnreadableInputError
+from ..rules import to_roman
 from .pdfpages import page_content
 from .raw import OutlineEntry, RawBook, RawPage
 
@@ -124,13 +125,38 @@ def _is_page_object(doc: pymupdf.Document, index: int) -> bool:
 def _labels(doc: pymupdf.Document) -> list[str]:
     """Every page's printed label, ``""`` when the PDF defines none.
 
-    NOTE: ``page.get_label()`` re-reads the label tree on every call; this does what it does
-    (same PyMuPDF helpers, pinned 1.28) with one read.
+    From the document's label rules, read once (``Document.get_page_labels``; ``page.get_label()``
+    would re-read the label tree for every page), each applied as the PDF specification says
+    (``label_for``).
     """
-    rules = sorted(doc._get_page_labels() or [])
+    rules = sorted(doc.get_page_labels() or [], key=lambda r: r.get("startpage", 0))
     if not rules:
         return [""] * doc.page_count
-    return [pymupdf.utils.get_label_pno(i, rules) or "" for i in range(doc.page_count)]
+    out, k = [], -1
+    for index in range(doc.page_count):
+        while k + 1 < len(rules) and rules[k + 1].get("startpage", 0) <= index:
+            k += 1
+        out.append(label_for(rules[k], index) if k >= 0 else "")
+    return out
+
+
+def label_for(rule: dict, index: int) -> str:
+    """The label of page ``index`` (0-based) under one page-label rule (``startpage``, ``prefix``,
+    ``style``, ``firstpagenum``): the prefix, then the number in the rule's style (``D`` arabic,
+    ``r``/``R`` roman, ``a``/``A`` letters: A to Z, then AA to ZZ, … as ISO 32000 defines them);
+    a rule without a style gives the prefix alone."""
+    number = index - rule.get("startpage", 0) + max(1, int(rule.get("firstpagenum") or 1))
+    style = rule.get("style") or ""
+    if style == "D":
+        text = str(number)
+    elif style in ("r", "R"):
+        text = to_roman(number) if style == "r" else to_roman(number).upper()
+    elif style in ("a", "A"):
+        letter = chr(ord("a") + (number - 1) % 26) * ((number - 1) // 26 + 1)
+        text = letter if style == "a" else letter.upper()
+    else:
+        text = ""
+    return (rule.get("prefix") or "") + text
 
 
 def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
@@ -147,14 +173,19 @@ def _read_outline(doc: pymupdf.Document) -> list[OutlineEntry]:
     destination's distance from the page top.
 
     NOTE: ``doc.get_toc(simple=False)`` converts the whole named-destination tree into Python
-    first (every hyperref label and citation of a LaTeX book); MuPDF's own ``resolve_link`` on
-    each entry's URI gives the same page and y (MuPDF page space, origin top-left) for less.
+    first (every hyperref label and citation of a LaTeX book) and gives a named destination's
+    point in PDF space but an explicit one's in MuPDF's; ``Document.resolve_link`` on each entry's
+    URI gives page and y in MuPDF page space (origin top-left) for both. The walk uses PyMuPDF's
+    ``Outline`` (``next``/``down`` are None at the ends); only the first entry needs the MuPDF
+    bindings' documented null test (``this.m_internal``): for a PDF without an outline PyMuPDF
+    returns an ``Outline`` around a null pointer, whose ``is_external`` would crash.
     """
     entries: list[OutlineEntry] = []
-    stack = [(doc.outline, 1)]
+    first = doc.outline
+    stack = [(first, 1)] if first is not None and first.this.m_internal else []
     while stack:
         item, level = stack.pop()
-        if not (item and item.this.m_internal):
+        if item is None:
             continue
         stack.append((item.next, level))
         stack.append((item.down, level + 1))  # children first: the outline's reading order

@@ -24,7 +24,7 @@ def page_text(page: pymupdf.Page) -> str:
 
     This is ``page.get_text()``'s text (same structured text, same flags ``TEXTFLAGS_TEXT``)
     written by MuPDF's own C text writer instead of PyMuPDF's per-character Python loop
-    (tests/test_private_apis.py checks they agree). Two deliberate differences, both only on
+    (tests/test_reads_match_public_api.py checks they agree). Two deliberate differences, both only on
     lines of unmapped font glyphs (TeX math fonts without a ToUnicode map): no blank lines
     (``get_text`` gives one after a newline glyph) and a line that ends with U+0000 still ends
     with a newline (``get_text`` glues it to the next line). Orphaned surrogates become U+FFFD,

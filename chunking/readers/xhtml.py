@@ -5,7 +5,8 @@ Contract:
 * ``parse_xml`` never expands an entity and never touches the network: a document that declares
   a DOCTYPE internal subset (where entities are declared, as in "billion laughs") is refused
   before the parser sees it, and the parser runs with ``resolve_entities=False``,
-  ``no_network=True``, ``load_dtd=False`` and libxml2's default depth and size limits.
+  ``no_network=True``, ``load_dtd=False`` and ``huge_tree`` (libxml2's size limits lifted, since
+  the input is already bounded; a document past its hard nesting limit is refused, never cut).
 * ``extract_text`` turns one XHTML document into plain text: ``script``/``style``/``svg``/
   ``math``/``head`` are skipped; block elements end lines, paragraph-level blocks leave a blank
   line; whitespace inside a line collapses to one space; ``<pre>`` keeps its lines verbatim.

@@ -9,7 +9,6 @@ the normalised text maps back to ``book.text`` through ``SearchSpace.index``, so
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
@@ -17,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from ..models import Book
+from ..rules import next_sentence_starts
 
 ANCHOR_LEN = 12
 """Characters of the search space per anchor n-gram (about two words)."""
@@ -26,7 +26,6 @@ ANCHOR_STEP = 6
 ``ANCHOR_LEN + ANCHOR_STEP - 1`` characters shared with the passage is guaranteed an anchor."""
 
 _HASH_BASE = np.uint64(1_000_003)
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n[ \t]*\n\s*")
 _CONTEXT_CHARS = 400
 
 
@@ -49,8 +48,8 @@ def normalise(text: str) -> tuple[str, np.ndarray]:
     if not text:
         return "", np.zeros(0, dtype=np.int64)
     codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    # NOTE: vectorised over the distinct code points (a few hundred per book), so a 1.5 MB book
-    # normalises in well under a second without a per-character Python loop.
+    # NOTE: vectorised over the distinct code points (a few hundred per book): no per-character
+    # Python loop over the book.
     uniq, inverse = np.unique(codes, return_inverse=True)
     mapped = [_char_map(chr(int(c))) for c in uniq]
     lengths = np.array([len(m) for m in mapped], dtype=np.int64)
@@ -112,11 +111,12 @@ class SearchSpace:
 def sentence_starts(text: str, breaks: Sequence[int] = ()) -> np.ndarray:
     """Offsets in ``text`` where sentences start, sorted and distinct.
 
-    A sentence starts after ``.``, ``!`` or ``?`` (and closing quotes or brackets) followed by
-    space and a capital or digit, after a blank line, at 0, and at every offset in ``breaks``
-    (pass the headings' offsets: a heading line has no full stop but ends the sentence before it).
+    A sentence starts at 0, where ``chunking.rules.next_sentence_starts`` puts one (after a
+    sentence or paragraph end and its whitespace: the ends ``snap`` and the scorecard use, CJK
+    ``。！？`` included), and at every offset in ``breaks`` (pass the headings' offsets: a heading
+    line has no full stop but ends the sentence before it).
     """
-    cuts = [m.end() for m in _SENTENCE_END.finditer(text)]
+    cuts = next_sentence_starts(text)
     extra = [b for b in breaks if 0 < b < len(text)]
     return np.unique(np.array([0, *cuts, *extra], dtype=np.int64))
 

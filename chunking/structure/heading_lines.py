@@ -22,7 +22,9 @@ TOP_LINES = 3
 MAX_GAP = 2
 """At most this many chapter numbers may be missing between two confirmed chapter headings."""
 
-_MAY_START = re.compile(r"\d|[-–—]\s*\d|chapter|part|section|appendix|[A-Z]\.\s|[A-Z]\.\d|[A-Z]$", re.I)
+_MAY_START = re.compile(
+    rf"\d|[-–—]\s*\d|{keyword_alternation(KIND_KEYWORDS)}|[A-Z]\.\s|[A-Z]\.\d|[A-Z]$", re.I
+)
 """Cheap test before the full patterns: every heading but front/back names (first line only)
 starts with a digit or a keyword."""
 

@@ -28,7 +28,14 @@ from rapidfuzz import fuzz
 from ..normalise import NormalisedBook
 from ..readers.layout import PageLayout
 from ..readers.raw import OutlineEntry, RawBook
-from ..rules import ROMAN_LABEL, ROMAN_SMALL
+from ..rules import (
+    CHAPTER_KEYWORDS,
+    KEYWORD_ALTERNATION,
+    KIND_KEYWORDS,
+    ROMAN_LABEL,
+    ROMAN_SMALL,
+    keyword_alternation,
+)
 from .heading_lines import Draft, is_contents_page
 from .kinds import (
     LETTER_HEADING,
@@ -60,10 +67,10 @@ Y_SLACK = 6.0
 """Points above a destination's y a line top may sit and still be the line it points at."""
 
 _LEADING_NUMBER = re.compile(rf"^(?:\d{{1,3}}|[A-Z]|{ROMAN_LABEL})(?:\.\d{{1,3}})*\.?\s+")
-_KEYWORD_START = re.compile(r"\s*(?:chapter|part|section|appendix)\s", re.I)
+_KEYWORD_START = re.compile(rf"\s*(?:{keyword_alternation(KIND_KEYWORDS)})\s", re.I)
 _LABEL_LINE = re.compile(
-    rf"^(chapter|part|appendix|section|lecture|unit)\s+\S+$|^\d{{1,3}}(\.\d{{1,3}})*\.?$|"
-    rf"^(chapter|part|appendix)$|^{ROMAN_LABEL}\.?$|^{NUMBER_RE}$|^[A-Z]\.?$",
+    rf"^({KEYWORD_ALTERNATION})\s+\S+$|^\d{{1,3}}(\.\d{{1,3}})*\.?$|"
+    rf"^({keyword_alternation(CHAPTER_KEYWORDS)})$|^{ROMAN_LABEL}\.?$|^{NUMBER_RE}$|^[A-Z]\.?$",
     re.I,
 )
 """A line that labels the heading under it (``Chapter 7``, ``Part I``, ``7``, ``CHAPTER`` / ``ONE``)."""

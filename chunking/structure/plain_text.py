@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
-from ..rules import ROMAN_FOLIO
+from ..rules import CHAPTER_KEYWORDS, ROMAN_FOLIO, keyword_alternation
 from .evidence import signal_counts
 from .heading_lines import Draft
 from .kinds import LIST_OF, SECTION_HEADING, clean_title, parse_heading, title_like, words_key
@@ -89,7 +89,7 @@ _CONTENTS_HEADER = re.compile(rf"^(?:(?:table of )?contents|{LIST_OF}):?$", re.I
 """The header of a printed list: the contents, or a list of figures, tables, examples…"""
 _ENTRY_PAGE = re.compile(rf"(?:\s*\.{{2,}}\s*|\s{{2,}}|\t)(\d{{1,4}}|{ROMAN_FOLIO})$", re.I)
 _COLUMN0_NUMBER = re.compile(r"^(\d{1,3})\.?\s")
-_KEYWORD = re.compile(r"^(chapter|part|appendix)\b", re.I)
+_KEYWORD = re.compile(rf"^({keyword_alternation(CHAPTER_KEYWORDS)})\b", re.I)
 
 
 @dataclass(slots=True)

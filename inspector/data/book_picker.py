@@ -19,7 +19,7 @@ from chunking.rules import BOOK_FORMATS
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DIR = ROOT / "sample_books"
 DEFAULT_SAMPLE = "r-intro.pdf"
-"""Shown on first start: a real PDF with an outline that reads in well under a second."""
+"""Shown on first start: a real PDF with an outline (the README's walkthrough uses it)."""
 
 UPLOAD_TYPES = tuple(ext.lstrip(".") for ext in BOOK_FORMATS)
 """File types the uploader accepts (the readers', ``chunking.rules.BOOK_FORMATS``)."""

@@ -134,8 +134,8 @@ def _freeze_imported_objects() -> int:
     project; ≈ 150,000) from Python's cyclic garbage collector, once per process.
 
     # NOTE: Streamlit runs a full ``gc.collect()`` after every script run (its
-    ``runner.postScriptGC``); over the imports' objects that took 40–80 ms per rerun here, every
-    slider step and page switch, holding the GIL while the last deltas wait to be sent. Frozen
+    ``runner.postScriptGC``); walking the imports' objects cost every slider step and page switch
+    (figures in bench/RESULTS.md), holding the GIL while the last deltas wait to be sent. Frozen
     objects are still freed by reference counting; only cycles among them would stay (the
     imports make none worth collecting). Called before the first book is read.
     """

@@ -93,8 +93,8 @@ def fixed_margin(y_labels: Sequence[str], *, bottom: int = MARGIN_BOTTOM_PX) -> 
     with plotly's automatic margins off.
 
     # NOTE: when a label or the legend needs more room than the margins give, plotly grows them
-    and draws the whole figure again (≈ 35 % of a bare draw of these figures, measured in
-    chromium); margins computed here from the labels' lengths avoid that second pass.
+    and draws the whole figure again (bench/RESULTS.md has the cost); margins computed here from
+    the labels' lengths avoid that second pass.
     """
     longest = max((len(t) for t in y_labels), default=0)
     left = min(MARGIN_LEFT_MAX_PX, MARGIN_PAD_PX + int(longest * TICK_CHAR_PX))
@@ -257,7 +257,7 @@ def boundaries_figure(
         go.Figure: the boundary map.
     """
     # NOTE: Streamlit re-mounts a selectable chart whenever its spec changes, so every re-chunk
-    # is a fresh Plotly.newPlot in the browser (issue 7: ≤ 1 s per slider step). Hence the bands
+    # is a fresh Plotly.newPlot in the browser (issue 7's slider target: bench/RESULTS.md). Hence the bands
     # are bar traces, not layout shapes, and hover fields are customdata columns under one
     # hovertemplate per trace (precomputed hover strings doubled the spec sent per re-chunk).
     end = book_end(book)

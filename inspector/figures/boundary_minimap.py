@@ -2,8 +2,8 @@
 plot (plotly's range slider), its window draggable.
 
 Plotly's range slider redraws every trace of the x axis it belongs to. Drawn over the map's own
-axis it drew every chunk bar twice, which tripled the browser's drawing time on a long book (the
-cost of each slider step, issue 14). So the map's bars live on a second x axis (``MAP_XAXIS``)
+axis it drew every chunk bar twice, a large share of the browser's drawing time on a long book
+(the cost of each slider step, issue 14). So the map's bars live on a second x axis (``MAP_XAXIS``)
 that overlays and matches the first; the first axis holds the range slider and only the few
 light traces built here: the shaded chapter (or part) band as one filled step line and the
 density of chunk starts along the book as one filled area. Their y axis is the plain ``y``, whose

@@ -1,9 +1,8 @@
 """App stage (charts): the browser loads and starts plotly.js on the Book page, before a page needs it.
 
 Streamlit fetches its plotly.js bundle (4.7 MB) only when a page first shows a plotly chart, then
-compiles and starts it: about 1 s of browser CPU here, paid by whichever page comes first (the
-Compare page straight from the Book page took 2.2 s instead of 1.0 s, measured in chromium). One
-empty, transparent chart at the bottom of the Book page, sent once per session, has the browser do
+compiles and starts it, paid by whichever page comes first (the Compare page straight from the
+Book page; figures in bench/RESULTS.md). One empty, transparent chart at the bottom of the Book page, sent once per session, has the browser do
 that while the user reads the book's summary.
 """
 

@@ -1,11 +1,11 @@
-"""Each private PyMuPDF/tiktoken API the library uses gives what the public API gives (issue 11).
-
-The library reads private APIs because the public ones cost far more on real books:
-``doc._get_page_labels()`` (``page.get_label()`` re-reads the label tree per page), the outline's
-``item.this.m_internal`` walk with ``resolve_link`` (``get_toc(simple=False)`` converts every
-named destination first), tiktoken's ``_mergeable_ranks`` (``decode_single_token_bytes`` is a
-Python call per token id) and MuPDF's own text writer through ``pymupdf.mupdf`` (``get_text``'s
-per-character loop is a third of all extraction). A version bump that changes any of them fails here, not in a book.
+"""Each read the library does its own way gives what PyMuPDF's and tiktoken's per-item public
+API gives (issues 11, 23): page labels from ``Document.get_page_labels()`` applied once per page
+(``page.get_label()`` re-reads the label tree per page), the outline walk with
+``Document.resolve_link`` (``get_toc(simple=False)`` converts every named destination first),
+token byte lengths from the vocabulary the encoding was built from (``decode_single_token_bytes``
+is a Python call per token id) and MuPDF's own text writer through the ``pymupdf.mupdf`` bindings
+(``get_text``'s per-character loop). A version bump that changes any of them fails here, not in a
+book. No private (underscore) attribute of either library is read.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pymupdf
 import pytest
 
 from chunking.encodings import get_encoding
-from chunking.readers.pdf import _labels, _read_outline
+from chunking.readers.pdf import _labels, _read_outline, label_for
 from chunking.readers.pdfpages import page_text
 from chunking.tokens import token_byte_lengths
 
@@ -50,6 +50,13 @@ def test_page_labels_read_at_once_equal_get_label_per_page():
     doc = _reopened(doc)
     assert _labels(doc) == [page.get_label() for page in doc]
     assert _labels(doc)[:4] == ["i", "ii", "iii", "1"]
+
+
+def test_page_labels_letters_run_a_to_z_then_aa_to_zz_as_the_pdf_specification_says():
+    rule = {"startpage": 0, "prefix": "App-", "style": "A", "firstpagenum": 1}
+    assert [label_for(rule, i) for i in (0, 25, 26, 27, 52)] == ["App-A", "App-Z", "App-AA", "App-BB", "App-AAA"]
+    assert label_for({"startpage": 2, "style": "r", "firstpagenum": 4}, 3) == "v"
+    assert label_for({"startpage": 0, "prefix": "Cover"}, 0) == "Cover"
 
 
 def test_page_labels_are_empty_strings_when_the_pdf_declares_none():

@@ -1,0 +1,319 @@
+"""Chunks that cross a true chapter start (issue 22): the structure bench's other half.
+
+A wrong structure costs retrieval in one way above all: a chunk that holds the end of one chapter
+and the start of the next carries one chapter's name for another's text. This bench chunks every
+bench book with the default policy (``run_book(path, Policy())``) and counts, per book, the true
+chapter-level starts that some chunk crosses: the starts ``score.py`` asks for (``RECALLED_KINDS``)
+in the ground truth of ``../shared/corpus``, ``bench/extra-books``, ``bench/validation-books`` and
+the sample books (the same sets and split as ``bench/structure.py``).
+
+**Where a true start is** (from the ground truth and the book, never from the tool's structure):
+the entry's title, searched word by word (case and punctuation aside; a line that is the title, after a short
+label, before a mention inside a line) in the canonical text of the
+page the entry names (PDF: ``start_page``; text and Markdown: the synthetic page holding the line
+``#L<n>`` of the file; EPUB: the pages of the spine document ``href`` names, and with a
+``#fragment`` the words from that anchor on: the title and the start of its text), and the page after
+it (a title at the foot of a page). Not found there: the page's start when the entry says it
+opens a page (PDF, not ``starts_mid_page``; an EPUB document without a fragment), else the entry
+is counted as *unlocated* and not checked.
+
+**A crossing**: a chunk ``[char_start, char_end)`` with ``char_start < t < char_end`` holding more
+than ``SLACK_CHARS`` non-space characters on each side of ``t``: text of both chapters. A chunk
+with less on one side only carries or trims a heading's own lines (a label line such as
+``CAPITOLO 5.`` above the title, a running header), which the locator and the engine may place a
+line apart.
+
+Usage: ``python bench/crossings.py [--set tuning|validation|all] [--no-write]``; writes its table
+into ``bench/STRUCTURE.md`` between the ``crossings`` markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import zipfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import corpus
+import lxml.etree
+import lxml.html
+
+from chunking.models import Book, Chunk
+from chunking.pipeline import run_book
+from chunking.policy import Policy
+from chunking.readers.text import cut_pages, decode_text
+from chunking.rules import FENCE_KINDS
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "STRUCTURE.md"
+MARK_START, MARK_END = "<!-- crossings -->", "<!-- /crossings -->"
+
+SLACK_CHARS = 200
+"""Text on one side of a true start that a chunk may hold and not cross it: the engine's own
+tolerance for "the same heading" (``chunking.structure.evidence.MATCH_CHARS``), which covers a
+label line and a running header about the title."""
+
+LABEL_CHARS = 16
+"""A heading line opens with its title or with a short label before it (``Chapter 12.``, ``A.3``);
+a title further into a line is a mention (``see Seeking-assistance``)."""
+
+ANCHOR_WORDS = 16
+"""Words read from an EPUB entry's anchor on, to find it (title and the start of its text)."""
+
+TAIL_CHARS = 4
+"""After its title a heading line holds at most this much (a page number): ``plot <something>``
+is code that opens with the word, not the heading ``Plot``."""
+
+RECALLED_KINDS = ("part", "chapter", "front")
+"""Outside PDFs, the entries ``score.py`` counts for recall; in a PDF, the entries on its
+``chapter_start_pages``. The true starts checked are the ones the F1 asks the engine to find."""
+
+_LINE_REF = re.compile(r"#L(\d+)$")
+
+
+@dataclass(frozen=True)
+class Start:
+    """A true chapter-level start: its title and offset in ``Book.text`` (None: unlocated)."""
+
+    title: str
+    kind: str
+    offset: int | None
+
+
+def _title_pattern(title: str) -> re.Pattern[str] | None:
+    words = re.findall(r"[^\W_]+", title)
+    if not words:
+        return None
+    return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])", re.I)
+
+
+def _find(book: Book, pages: list[int], title: str) -> int | None:
+    """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last."""
+    pattern = _title_pattern(title)
+    if pattern is None or not pages:
+        return None
+    first = book.pages[pages[0]]
+    last = book.pages[min(pages[-1] + 1, len(book.pages) - 1)]
+    found = list(pattern.finditer(book.text, first.char_start, last.char_end))
+    for m in found:
+        line_start = book.text.rfind("\n", 0, m.start()) + 1
+        line_end = book.text.find("\n", m.end())
+        rest = book.text[m.end() : line_end if line_end >= 0 else len(book.text)].strip()
+        if m.start() - line_start <= LABEL_CHARS and len(rest) <= TAIL_CHARS:
+            return m.start()  # a line that is the title (after a label): the heading
+    return found[0].start() if found else None
+
+
+def _text_page(data: bytes, name: str, line: int) -> int:
+    """The synthetic page (0-based) holding line ``line`` (1-based) of a text file, as the reader
+    cuts it."""
+    text, _ = decode_text(data, name)
+    offset = 0
+    for _ in range(line - 1):
+        nl = text.find("\n", offset)
+        if nl < 0:
+            break
+        offset = nl + 1
+    spans = cut_pages(text)
+    return max(0, sum(1 for s, _ in spans if s <= offset) - 1)
+
+
+def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
+    """Every chapter-level entry of ``gt`` with where it starts in ``book`` (module docstring)."""
+    out: list[Start] = []
+    fmt = gt["format"]
+    data = path.read_bytes() if fmt in ("txt", "md") else b""
+    pdf_starts = set(gt.get("chapter_start_pages") or ())
+    for entry in gt["entries"]:
+        kind, title = entry.get("kind", ""), entry.get("title", "")
+        if kind not in FENCE_KINDS or (fmt == "pdf" and entry.get("start_page") not in pdf_starts):
+            continue
+        if fmt != "pdf" and kind not in RECALLED_KINDS:
+            continue
+        offset: int | None = None
+        if fmt == "pdf" and entry.get("start_page"):
+            index = entry["start_page"] - 1
+            if index < len(book.pages):
+                offset = _find(book, [index], title)
+                if offset is None and not entry.get("starts_mid_page"):
+                    offset = book.pages[index].char_start
+        elif fmt in ("txt", "md") and entry.get("href"):
+            m = _LINE_REF.search(entry["href"])
+            if m:
+                index = _text_page(data, path.name, int(m.group(1)))
+                offset = _find(book, [index], title)
+        elif fmt == "epub" and entry.get("href"):
+            doc, _, fragment = entry["href"].partition("#")
+            pages = [i for i, p in enumerate(book.pages) if p.source_doc and _same_doc(p.source_doc, doc)]
+            context = _anchor_words(path, doc, fragment) if fragment else []
+            offset = _find(book, pages, " ".join(context)) if context else None
+            if offset is None:
+                offset = _find(book, pages, title)
+            if offset is None and pages and not fragment:
+                offset = book.pages[pages[0]].char_start
+        out.append(Start(title, kind, offset))
+    return out
+
+
+def _anchor_words(path: Path, doc: str, fragment: str) -> list[str]:
+    """The first ``ANCHOR_WORDS`` words of the EPUB document ``doc`` from the element whose id is
+    ``fragment`` on: the heading with the start of its text, unique where the title alone is not
+    (a one-document book lists its chapter titles in its opening pages too)."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            name = next((n for n in z.namelist() if _same_doc(n, doc)), None)
+            if name is None:
+                return []
+            tree = lxml.html.fromstring(z.read(name))
+    except (OSError, zipfile.BadZipFile, lxml.etree.ParserError):
+        return []
+    found = tree.xpath("//*[@id=$id]", id=fragment)
+    if not found:
+        return []
+    words = re.findall(r"[^\W_]+", found[0].text_content())
+    if len(words) < ANCHOR_WORDS:
+        words += re.findall(r"[^\W_]+", " ".join(found[0].xpath("following::text()")[:40]))
+    return words[:ANCHOR_WORDS]
+
+
+def _same_doc(source_doc: str, href: str) -> bool:
+    a, b = PurePosixPath(source_doc).parts, PurePosixPath(href).parts
+    n = min(len(a), len(b))
+    return n > 0 and a[-n:] == b[-n:]
+
+
+def crossings(book: Book, chunks: list[Chunk], starts: list[Start]) -> list[tuple[Start, Chunk]]:
+    """The true starts some chunk crosses, with the first chunk that does."""
+    out = []
+    for start in starts:
+        t = start.offset
+        if t is None:
+            continue
+        for chunk in chunks:
+            if chunk.char_start < t < chunk.char_end:
+                before, after = book.text[chunk.char_start : t], book.text[t : chunk.char_end]
+                if min(len("".join(before.split())), len("".join(after.split()))) > SLACK_CHARS:
+                    out.append((start, chunk))
+                    break
+    return out
+
+
+def check_book(item: tuple[str, str, str, dict, str]) -> dict:
+    """One bench book: counts of true starts, unlocated ones and crossings, and the first few."""
+    name, stem, path_s, gt, split = item
+    path = Path(path_s)
+    if not path.exists():
+        return {"stem": stem, "set": name, "split": split, "error": "not fetched"}
+    run = run_book(path, Policy())
+    starts = true_starts(run.book, gt, path)
+    crossed = crossings(run.book, run.chunks, starts)
+    return {
+        "stem": stem,
+        "file": gt["file"],
+        "set": name,
+        "split": split,
+        "family": corpus.family_of(stem, gt),
+        "starts": len(starts),
+        "unlocated": sum(s.offset is None for s in starts),
+        "crossed": len(crossed),
+        "examples": [
+            f"{s.title[:50]} (p. {c.page_start}–{c.page_end}, chunk {c.order})" for s, c in crossed[:3]
+        ],
+    }
+
+
+def bench_books() -> list[tuple[str, str, str, dict, str]]:
+    """``(set, stem, path, ground truth, split)`` of every bench book, fetched into the cache."""
+    folders = {
+        "sample": (corpus.SAMPLES, corpus.sample_truths()),
+        "corpus": (_fetched(corpus.fetch_corpus), corpus.truths(corpus.CORPUS_GT)),
+        "extra": (_fetched(corpus.fetch_extra), corpus.truths(corpus.EXTRA_GT)),
+        "validation-books": (_fetched(corpus.fetch_validation), corpus.truths(corpus.VALIDATION_GT)),
+    }
+    out = []
+    for name, (folder, gts) in folders.items():
+        for stem, gt in sorted(gts.items()):
+            split = corpus.split_of(corpus.family_of(stem, gt))
+            out.append((name, stem, str(folder / gt["file"]), gt, split))
+    return out
+
+
+def _fetched(fetch) -> Path:
+    try:
+        return fetch()
+    except corpus.ChecksumChanged as e:
+        print(f"warning: {e}", file=sys.stderr)
+        return e.folder
+
+
+def table(rows: list[dict], heading: str) -> str:
+    lines = [
+        f"### {heading}",
+        "",
+        "| book | set | family | true starts | unlocated | crossed | first crossed |",
+        "|---|---|---|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['stem']} | {r['set']} | – | – | – | – | {r['error']} |")
+            continue
+        mark = f"**{r['crossed']}**" if r["crossed"] else "0"
+        lines.append(
+            f"| {r['file']} | {r['set']} | {r['family']} | {r['starts']} | {r['unlocated']} | {mark} |"
+            f" {'; '.join(r['examples'])} |"
+        )
+    done = [r for r in rows if "error" not in r]
+    crossed = sum(r["crossed"] for r in done)
+    books = sum(1 for r in done if r["crossed"])
+    checked = sum(r["starts"] - r["unlocated"] for r in done)
+    lines += [
+        "",
+        f"{crossed} of {checked} located true starts crossed, in {books} of {len(done)} books"
+        f" ({sum(r['unlocated'] for r in done)} unlocated).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_block(block: str) -> None:
+    text = OUT.read_text(encoding="utf-8")
+    section = f"{MARK_START}\n{block}\n{MARK_END}"
+    if MARK_START in text:
+        head, rest = text.split(MARK_START, 1)
+        text = head + section + rest.split(MARK_END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    OUT.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=("tuning", "validation", "all"), default="all")
+    parser.add_argument("--workers", type=int, default=2, help="processes (books run in parallel)")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args(argv)
+    items = [b for b in bench_books() if args.set == "all" or b[4] == args.set]
+    with ProcessPoolExecutor(args.workers) as pool:
+        rows = list(pool.map(check_book, items))
+    blocks = [
+        "## Chunks that cross a true chapter start (`python bench/crossings.py`, default policy)",
+        "",
+        (__doc__ or "").split("\n\n")[2].replace("\n", " "),
+        "",
+    ]
+    for split, heading in (("tuning", "Tuning set"), ("validation", "Validation set")):
+        part = [r for r in rows if r["split"] == split]
+        if part:
+            blocks.append(table(part, heading))
+    block = "\n".join(blocks)
+    print(block)
+    if not args.no_write:
+        write_block(block)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

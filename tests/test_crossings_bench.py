@@ -1,0 +1,77 @@
+"""The crossing check of the structure bench (``bench/crossings.py``, issue 22): where a true
+chapter start is, and which chunks cross it. Generated text books; no ``../shared`` needed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from chunking.pipeline import run_book
+from chunking.policy import Policy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import crossings  # noqa: E402
+
+TITLES = ["Getting Started", "Binary Packages", "Source Packages"]
+
+
+def _body(k: int) -> str:
+    return "\n\n".join(
+        f"Paragraph {j} says something about the subject at hand, at some length, so that it\n"
+        "wraps over two lines like the body of a real manual does, and then some more words."
+        for j in range(k)
+    )
+
+
+def _book(tmp_path: Path, hidden: str | None = None) -> tuple[Path, dict]:
+    """A text book of three ``Chapter N.`` chapters; ``hidden`` adds a true chapter whose title line
+    carries no mark the engine could see, between chapters 2 and 3. Returns the file and its truth."""
+    text, entries = "", []
+    for n, title in enumerate(TITLES, 1):
+        if n == 3 and hidden:
+            entries.append({"title": hidden, "kind": "chapter", "href": f"b.txt#L{text.count(chr(10)) + 1}"})
+            text += f"{hidden}\n{_body(30)}\n\n"
+        entries.append({"title": title, "kind": "chapter", "href": f"b.txt#L{text.count(chr(10)) + 1}"})
+        text += f"Chapter {n}. {title}\n\nThe chapter on {title.lower()} begins here.\n\n{_body(30)}\n\n"
+        if n < len(TITLES):  # a mention of the next title just above it, on the same page
+            text += f"What comes next is {TITLES[n]}, the following chapter.\n\n"
+    path = tmp_path / "b.txt"
+    path.write_text(text, encoding="utf-8")
+    return path, {"format": "txt", "file": "b.txt", "entries": entries}
+
+
+def test_true_starts_are_the_heading_lines_not_a_mention_of_the_title(tmp_path):
+    path, gt = _book(tmp_path)
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, gt, path)
+    assert [s.title for s in starts] == TITLES
+    for s in starts:
+        line_start = run.book.text.rfind("\n", 0, s.offset) + 1
+        assert run.book.text[line_start : s.offset + len(s.title)].startswith("Chapter ")
+
+
+def test_a_found_structure_crosses_no_true_start(tmp_path):
+    path, gt = _book(tmp_path)
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, gt, path)
+    assert all(s.offset is not None for s in starts)
+    assert crossings.crossings(run.book, run.chunks, starts) == []
+
+
+def test_a_chapter_the_engine_misses_is_crossed_by_a_chunk(tmp_path):
+    path, gt = _book(tmp_path, hidden="an unmarked chapter opening")
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, gt, path)
+    crossed = crossings.crossings(run.book, run.chunks, starts)
+    assert [s.title for s, _ in crossed] == ["an unmarked chapter opening"]
+    start, chunk = crossed[0]
+    assert chunk.char_start < start.offset < chunk.char_end
+
+
+def test_an_entry_whose_title_is_not_on_its_page_is_unlocated_not_guessed(tmp_path):
+    path, gt = _book(tmp_path)
+    gt["entries"].append({"title": "Nowhere In This Book", "kind": "chapter", "href": "b.txt#L3"})
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, gt, path)
+    assert starts[-1].title == "Nowhere In This Book" and starts[-1].offset is None
