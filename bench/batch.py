@@ -2,7 +2,7 @@
 
 ``python bench/batch.py [--rounds N] [--extra-dir DIR …] [--synthetic PAGES …] [--append]`` builds a
 folder of at least 20 books (symlinks, in a temp folder, never in the repository): the sample books, the
-corpus books (``/work/corpus-books`` when present) and synthetic books (``bench/synthetic.py``),
+corpus books (``bench/corpus.py``'s cache folder, when fetched) and synthetic books (``bench/synthetic.py``),
 then runs, interleaved round-robin so a shared machine's load falls on all alike, each a fresh
 ``python -m chunking chunk DIR -o OUT`` process into a fresh output folder:
 
@@ -36,6 +36,7 @@ import threading
 import time
 from pathlib import Path
 
+import corpus
 from procenv import child_env
 from synthetic import cached_book
 
@@ -43,8 +44,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 REPORT = HERE / "BATCH.md"
 SAMPLES = ROOT / "sample_books"
-CORPUS = Path("/work/corpus-books")
-"""The development corpus (``shared/corpus/fetch.sh``); used when present."""
+CORPUS = corpus.CACHE / "corpus"
+"""The development corpus, where ``bench/corpus.py`` fetches it (``shared/corpus/fetch.sh``); used
+when present."""
 SYNTHETIC_PAGES = (120, 250, 400)
 """Synthetic books added by default (different lengths, so the work is uneven like a library's)."""
 MIN_BOOKS = 20

@@ -2,8 +2,8 @@
 
 ``python bench/retrieval.py [--corpus DIR] [-n 200] [-k 5] [--seed 0] [--out bench/RETRIEVAL.md]``
 
-On the sample books and the corpus books (``--corpus``, default ``/work/corpus-books`` or
-``$BOOK_CHUNK_CORPUS``) that have a printed index whose entries map to pages, for each policy
+On the sample books and the corpus books (``--corpus``, default the cache folder
+``bench/corpus.py`` fetches them into, or ``$BOOK_CHUNK_CORPUS``) that have a printed index whose entries map to pages, for each policy
 (every strategy at the default policy) × retriever:
 
 * the probe evaluation (``chunking.retrieval.evaluate``): ``n`` random and ``n`` boundary-zone
@@ -38,10 +38,13 @@ from chunking.models import RETRIEVERS
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
 
+import corpus
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SAMPLES = ROOT / "sample_books"
-CORPUS = Path(os.environ.get("BOOK_CHUNK_CORPUS", "/work/corpus-books"))
+CORPUS = Path(os.environ.get("BOOK_CHUNK_CORPUS") or corpus.CACHE / "corpus")
+"""The corpus books as ``bench/corpus.py`` fetches them (``fetch_corpus``), or ``$BOOK_CHUNK_CORPUS``."""
 BOOK_SUFFIXES = (".pdf", ".epub", ".txt", ".md")
 PROBE_METRICS = ("hit_at_k", "mrr", "chapter_purity", "tokens_per_hit")
 INDEX_METRICS = ("recall_at_k", "ndcg_at_10")
