@@ -356,3 +356,25 @@ def test_contents_a_repeated_sub_entry_does_not_end_the_contents():
     text = contents + "\n" + chapters + f"Closing Remarks\n\n{_body(1)}\n"
     titles = [t for _, _, t, _ in _chapters(text)[1]]
     assert titles == ["Contents", *TITLES[:3], "Closing Remarks"]
+
+
+@pytest.mark.parametrize("body_indent", [4, 7])
+def test_indentation_alone_sets_off_the_headings_of_a_man_page(body_indent):
+    """No numbers, keywords or underlines: the headings are the title-like lines less indented
+    than the body (a man page as ``man`` shows it); a further indent is a level below."""
+    pad = " " * body_indent
+    text = "TOOL(1)            General Commands Manual            TOOL(1)\n\n\n"
+    expected = []
+    for title in ("NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS"):
+        expected.append(title.title())
+        text += f"{title}\n{_body(2, pad)}\n\n   More On {title.title()}\n{_body(1, pad)}\n\n"
+    text += "Tool 1.0                    2024-01-01                    TOOL(1)\n"
+    canonical, found = _chapters(text)
+    assert [t for _, _, t, _ in found] == expected
+    book = load_book(text.encode(), name="tool.txt")
+    assert [h.level for h in book.headings if h.title.startswith("More On")] == [2, 2, 2, 2]
+
+
+def test_indentation_is_no_heading_signal_when_the_body_is_flush_left():
+    text = "".join(f"SHORT LINE {k}\n\n{_body(2)}\n\n" for k in range(4))
+    assert _chapters(text)[1] == []

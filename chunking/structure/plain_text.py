@@ -25,6 +25,9 @@ combines them, line by line, in one pass plus a few linear passes over the candi
 * **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
   blank lines, before the first chapter (front) or after the last one opens (back). The book's
   title on the file's first line, alone, is its title page (``typography``): a front unit.
+* **indentation** (``typography``), only for a book the marks above leave without chapters: where
+  the body is indented, title-like lines less indented than the body are headings (``_outdented``:
+  a man page as ``man`` shows it).
 * **a printed contents** (``contents``): a ``Contents`` / ``Table of Contents`` line followed by
   entry lines, with or without page numbers, at the start or at the end of the file. Its lines are
   never headings themselves (a contents list without page numbers looks like the chapters); its
@@ -78,6 +81,12 @@ SECTION_INDENT = 8
 SEPARATOR_CHARS = 60
 """A rule line this long is a separator, which sets off the next line like a blank line."""
 
+OUTDENT_BODY = 3
+"""A book sets headings off by indentation only when its body is indented at least this much."""
+
+OUTDENT_MIN = 3
+"""Fewer outdented lines than this at the least indent are not a book's chapters."""
+
 TITLE_WORDS = 12
 """A book's title on its first line is at most this many words."""
 
@@ -122,6 +131,8 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     listing, entries = _contents(lines)
     candidates = _candidates(lines, listing, rejected)
     chosen = _choose(lines, candidates, entries, listing, rejected)
+    if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
+        chosen = _outdented(lines, listing) or chosen
     drafts = []
     for c, depth in chosen:
         line = lines[c.index]
@@ -411,6 +422,44 @@ def _choose(
         elif c.kind in ("front", "back"):
             rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
     return [chosen[i] for i in sorted(chosen)]
+
+
+def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, int]]:
+    """Headings set off by indentation alone, for a book the other marks leave without chapters
+    (a man page as ``man`` shows it, ``pod2text`` output): where the body is indented (the indent
+    of most long lines, at least ``OUTDENT_BODY`` columns), a title-like line less indented than
+    the body, after a blank line and followed by deeper text, is a heading; the least indented
+    ones are the chapter level (at least ``OUTDENT_MIN`` of them), each further indent a level
+    below. Lines that repeat (a header, a footer) are not headings."""
+    body_indents = Counter(line.indent for line in lines if len(line.text) > SHORT_CHARS)
+    if not body_indents:
+        return []
+    body = body_indents.most_common(1)[0][0]
+    if body < OUTDENT_BODY:
+        return []
+    repeats = Counter(line.text for line in lines)
+    found = []
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        if line.indent >= body or i in listing or not line.blank_before or nxt is None:
+            continue
+        if nxt.indent <= line.indent or repeats[line.text] >= RUNNING_REPEATS:
+            continue
+        if len(line.text) > MAX_TITLE_CHARS or not title_like(line.text, max_words=TITLE_WORDS):
+            continue
+        found.append(i)
+    indents = sorted({lines[i].indent for i in found})
+    if sum(1 for i in found if lines[i].indent == (indents[0] if indents else -1)) < OUTDENT_MIN:
+        return []
+    out = []
+    for i in found:
+        line = lines[i]
+        title = line.text.title() if line.text.isupper() else line.text
+        where = f"line {i + 1}: '{line.text[:60]}' at column {line.indent}, the body at column {body}"
+        out.append(
+            (_Candidate(i, "unnumbered", "", title, [("typography", where)]), indents.index(line.indent) + 1)
+        )
+    return out
 
 
 def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candidate]) -> _Candidate | None:
