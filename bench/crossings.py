@@ -20,7 +20,7 @@ is counted as *unlocated* and not checked.
 **A crossing**: a chunk ``[char_start, char_end)`` with ``char_start < t < char_end`` holding more
 than ``SLACK_CHARS`` non-space characters on each side of ``t``: text of both chapters. A chunk
 with less on one side only carries or trims a heading's own lines (a label line such as
-``CAPITOLO 5.`` above the title, a running header), which the locator and the engine may place a
+``CHAPTER 5.`` above the title, a running header), which the locator and the engine may place a
 line apart.
 
 Usage: ``python bench/crossings.py [--set tuning|validation|all] [--no-write]``; writes its table
@@ -58,13 +58,13 @@ label line and a running header about the title."""
 
 LABEL_CHARS = 16
 """A heading line opens with its title or with a short label before it (``Chapter 12.``, ``A.3``);
-a title further into a line is a mention (``see Seeking-assistance``)."""
+a title further into a line is a mention (``see Getting-help``)."""
 
 ANCHOR_WORDS = 16
 """Words read from an EPUB entry's anchor on, to find it (title and the start of its text)."""
 
 TAIL_CHARS = 4
-"""After its title a heading line holds at most this much (a page number): ``plot <something>``
+"""After its title a heading line holds at most this much (a page number): ``run <arguments>``
 is code that opens with the word, not the heading ``Plot``."""
 
 RECALLED_KINDS = ("part", "chapter", "front")

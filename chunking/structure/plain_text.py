@@ -310,7 +310,7 @@ def _parsed(i: int, text: str, underlined: bool) -> _Candidate:
     parsed = parse_heading(text, full_stop=underlined, lettered=underlined)
     if parsed is None and underlined and (m := SECTION_HEADING.match(text)):
         # NOTE: an underline already marks the line as a heading, so its ``N.M`` number counts
-        # even when the title does not read like one (``38.1 gsasl auth variables``).
+        # even when the title does not read like one (``38.1 lower-case options``).
         return _Candidate(i, "section", m["num"], m["title"])
     if parsed is None:
         return _Candidate(i, "unnumbered", "", text.title() if text.isupper() else text)
@@ -465,8 +465,8 @@ def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, 
 def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candidate]) -> _Candidate | None:
     """The book's title page as a front-matter unit: the file's first line, when it stands alone
     (a blank line or its underline below) and reads like a title, as a printed book's title page
-    is a unit before its contents. A first line that is a sentence (``This is sed.info, produced
-    by makeinfo…``), a rule or a contents header is no title."""
+    is a unit before its contents. A first line that is a sentence (``This file documents version 4
+    of the tool.``), a rule or a contents header is no title."""
     if not lines or 0 in listing:
         return None
     line = lines[0]
