@@ -325,7 +325,7 @@ def _opens_sentence(text: str, pos: int) -> bool:
     if pos >= len(text):
         return False
     ch = text[pos]
-    return ch.isupper() or ch.isdigit() or ch in "\"'(\[“‘«「『" or (ch.isalpha() and not ch.islower())
+    return ch.isupper() or ch.isdigit() or ch in "\"'([“‘«「『" or (ch.isalpha() and not ch.islower())
 
 
 BOOK_FORMATS = {".pdf": "pdf", ".epub": "epub", ".txt": "txt", ".md": "md"}

@@ -80,6 +80,9 @@ class RawBook:
     outline: list[OutlineEntry]
     warnings: list[str] = field(default_factory=list)
     pdf: Any = None
+    markup: str = ""
+    """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``asciidoc``), ``""``
+    for a book without one: such an outline is the author's own structure, at exact offsets."""
 
     @property
     def layout(self) -> PageLayout | None:

@@ -7,7 +7,9 @@ bytes better, such as cp1251 or Shift-JIS), line ends become ``"\\n"``, and the 
 ``PAGE_CHARS`` characters at paragraph ends (``cut_pages``, shared with the EPUB reader).
 Synthetic pages have the label ``""``. In ``.md`` files, the ATX and setext headings that
 CommonMark reads (``chunking.readers.markdown``, markdown-it-py: none in code) become outline
-entries at the exact page and offset where the heading starts.
+entries at the exact page and offset where the heading starts; a ``.txt`` file written in POD or
+AsciiDoc (``chunking.readers.markup``, recognised by its own syntax) gets its section headings
+the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import PurePath
 
 from ..errors import UnreadableInputError
 from .markdown import markdown_headings
+from .markup import markup_headings
 from .raw import OutlineEntry, RawBook, RawPage
 
 PAGE_CHARS = 2000
@@ -223,7 +226,8 @@ def read_text(data: bytes, name: str) -> RawBook:
         name (str): the file name; ``.md`` turns on Markdown headings, the stem is the title.
 
     Returns:
-        RawBook: format ``"md"`` or ``"txt"``, synthetic pages, Markdown headings as outline.
+        RawBook: format ``"md"`` or ``"txt"``, synthetic pages, the headings of its markup
+        (Markdown; POD or AsciiDoc in a ``.txt``) as outline and ``markup`` naming it.
 
     Raises:
         UnreadableInputError: a binary file, or one with no text at all.
@@ -234,18 +238,17 @@ def read_text(data: bytes, name: str) -> RawBook:
         raise UnreadableInputError(f"{name}: the file holds no text (only whitespace)")
     pages = [RawPage(number=i, label="", text=text[s:e], synthetic=True) for i, (s, e) in enumerate(spans, 1)]
     is_markdown = PurePath(name).suffix.lower() == ".md"
+    markup, headings = ("markdown", markdown_headings(text)) if is_markdown else markup_headings(text)
     outline: list[OutlineEntry] = []
-    if is_markdown:
-        starts = [s for s, _ in spans]
-        for offset, level, title in markdown_headings(text):
-            index = max(bisect_right(starts, offset) - 1, 0)
-            outline.append(
-                OutlineEntry(level=level, title=title, page=index + 1, offset=offset - starts[index])
-            )
+    starts = [s for s, _ in spans]
+    for offset, level, title in headings:
+        index = max(bisect_right(starts, offset) - 1, 0)
+        outline.append(OutlineEntry(level=level, title=title, page=index + 1, offset=offset - starts[index]))
     return RawBook(
         format="md" if is_markdown else "txt",
         title=PurePath(name).stem,
         pages=pages,
         outline=outline,
         warnings=warnings,
+        markup=markup if outline else "",
     )

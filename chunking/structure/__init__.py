@@ -16,8 +16,9 @@ is docs/STRUCTURE.md. Modes (``chunking.models.STRUCTURE_SOURCES``):
   evidence (``evidence.py``); else the text, with the outline as evidence;
 * ``none``.
 
-Markdown ``#`` headings (format ``md``) are the author's own structure: trusted, source
-``markdown``. Levels and kinds are given by ``levels.py``: 1 is the top of this book's
+The headings of a markup source (Markdown ``#`` headings, format ``md``; POD ``=head`` and
+AsciiDoc ``==`` titles in a ``.txt``: ``RawBook.markup``) are the author's own structure: trusted,
+source ``markdown``, ``pod`` or ``asciidoc``. Levels and kinds are given by ``levels.py``: 1 is the top of this book's
 hierarchy (parts when the book has parts, else chapters); front/back matter and appendices sit
 at chapter level; sections one level below.
 """
@@ -85,9 +86,11 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     In ``auto`` both are computed: the one chosen is the structure, the other is evidence
     (``evidence.corroborate``) and the source of the disagreements Diagnostics lists.
     """
-    if raw.format == "md" and mode in ("auto", "outline"):
+    if raw.markup and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
-        return StructureResult(_levelled(checked.drafts, norm, "markdown")[0], "markdown", checked.entries)
+        return StructureResult(
+            _levelled(checked.drafts, norm, raw.markup, title_unit=True)[0], raw.markup, checked.entries
+        )
     if raw.format == "txt" and mode in ("auto", "headings"):
         from .plain_text import plain_text_structure  # NOTE: plain-text books only
 

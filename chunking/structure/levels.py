@@ -12,7 +12,9 @@ be. What is true of outlines in general:
 * numbering overrides depth entry by entry: an ``N.M`` entry is a section wherever the source
   put it;
 * a lone root above the chapter depth is the book's title: it is not a heading (its page, the
-  title page, then belongs to no chapter, as any text before the first chapter).
+  title page, then belongs to no chapter, as any text before the first chapter), except in a
+  markup source (``title_unit``), where the document title opens the text above the first
+  chapter as its title page, a front unit, as the plain-text structure reads a title line.
 
 Levels: 1 is the top of this book's hierarchy (parts when the book has parts, else chapters);
 front/back matter and appendices sit at chapter level; sections one level below, deeper source
@@ -76,9 +78,10 @@ def choose_depths(drafts: list[tuple[Draft, int]]) -> tuple[set[int], int]:
 
 
 def levelled(
-    drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str
+    drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str, title_unit: bool = False
 ) -> tuple[tuple[Heading, ...], int]:
-    """Give each draft its final kind and level (see the module docstring).
+    """Give each draft its final kind and level (see the module docstring); with ``title_unit``
+    a lone root that opens the book is its title page (a front unit).
 
     Returns:
         tuple[tuple[Heading, ...], int]: the headings in book order, and how many entries the
@@ -102,7 +105,9 @@ def levelled(
     for d, depth in drafts:
         kind, level, title, number = d.kind, top, d.title, d.number
         if depth < chapter_depth and depth not in part_depths and kind != "part":
-            continue  # a lone root above the chapters: the book's own title, not a unit of it
+            if not (title_unit and d is drafts[0][0]):
+                continue  # a lone root above the chapters: the book's own title, not a unit of it
+            kind = "front"
         if depth in part_depths and depth < chapter_depth:
             if kind in ("front", "back"):
                 level = top

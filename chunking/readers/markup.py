@@ -1,0 +1,224 @@
+"""Stage 1 (read), markup sources: the section headings of a POD or AsciiDoc book in a text file.
+
+Contract: ``markup_headings(text)`` recognises a text file written in one of two lightweight
+markups by what the text itself holds, and returns its section headings as its syntax defines
+them, each at the exact offset where the heading's source line starts:
+
+* **POD** (Perl's "plain old documentation", perlpodspec): ``=head1`` … ``=head6`` command
+  paragraphs (level = the digit). A command starts at the start of a paragraph; verbatim
+  (indented) paragraphs, ``=begin``/``=end`` data regions and ``=for`` paragraphs hold none.
+  Formatting codes in a title are rendered (``C<dump>`` → ``dump``, ``E<gt>`` → ``>``; ``X<>``
+  index entries and ``Z<>`` dropped), since the title is what a reader of the book sees.
+* **AsciiDoc** (the AsciiDoc and Asciidoctor syntax): one-line titles ``= Title`` (level 0, the
+  document title) to ``====== Title`` (level 5), and two-line titles underlined by ``=``, ``-``,
+  ``~``, ``^``, ``+`` (levels 0-4) whose underline is as long as the title give or take two
+  characters (the AsciiDoc rule; Asciidoctor's ±1 is stricter). Nothing inside a delimited block
+  (listing ``----``, literal ``....``, example ``====``, sidebar ``****``, quote ``____``,
+  passthrough ``++++``, comment ``////``, open ``--``, table ``|===``, fenced ```` ``` ````) is a
+  title, nor a ``//`` comment line.
+
+A text is taken to be in one of these markups only on its own evidence: POD needs at least
+``MIN_HEADINGS`` ``=head`` commands and AsciiDoc at least ``MIN_HEADINGS`` one-line section
+titles below the document title, or a ``= Title`` document header on its first line and
+``MIN_HEADINGS`` two-line titles. A plain-text book whose titles are merely underlined
+(``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
+(``chunking.structure.plain_text``) reads those.
+"""
+
+from __future__ import annotations
+
+import re
+
+MIN_HEADINGS = 2
+"""How many headings of its syntax a text needs before it is read as POD or AsciiDoc."""
+
+Heading = tuple[int, int, str]
+"""``(offset, level, title)``: where the heading's source line starts, its depth, its text."""
+
+
+def markup_headings(text: str) -> tuple[str, list[Heading]]:
+    """The markup a text is written in and its headings.
+
+    Args:
+        text (str): the book's text with ``"\\n"`` line ends.
+
+    Returns:
+        tuple[str, list[Heading]]: ``("pod", …)``, ``("asciidoc", …)``, or ``("", [])`` when the
+        text is neither; headings in order, empty titles left out.
+    """
+    lines = text.split("\n")
+    starts = [0] * len(lines)
+    for i in range(1, len(lines)):
+        starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
+    pod = pod_headings(lines, starts)
+    if len(pod) >= MIN_HEADINGS:
+        return "pod", pod
+    adoc = asciidoc_headings(lines, starts)
+    if adoc is not None:
+        return "asciidoc", adoc
+    return "", []
+
+
+# --- POD -------------------------------------------------------------------------------------
+
+_COMMAND = re.compile(r"=([a-zA-Z][a-zA-Z0-9]*)(?:[ \t]+(.*))?$")
+_HEAD = re.compile(r"head([1-6])")
+
+
+def pod_headings(lines: list[str], starts: list[int]) -> list[Heading]:
+    """The ``=headN`` commands of a POD text (perlpodspec): a command is a paragraph whose first
+    line starts with ``=`` and a letter; its text runs to the paragraph's end. ``=begin X`` …
+    ``=end X`` (X not starting with ``:``) and ``=for`` hold data, not headings."""
+    out: list[Heading] = []
+    region: list[str] = []  # open =begin regions whose content is data
+    paragraph_start = True
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if not line.strip():
+            paragraph_start = True
+            i += 1
+            continue
+        command = _COMMAND.match(line) if paragraph_start else None
+        paragraph_start = False
+        if command is None:
+            i += 1
+            continue
+        name, rest = command.group(1), command.group(2) or ""
+        body = [rest]
+        j = i + 1
+        while j < n and lines[j].strip():
+            body.append(lines[j])
+            j += 1
+        words = " ".join(" ".join(body).split())
+        if name == "begin":
+            region.append(words.split(" ")[0] if words else "")
+        elif name == "end" and region:
+            region.pop()
+        head = _HEAD.fullmatch(name)
+        data = any(not r.startswith(":") for r in region)
+        if head and not data:
+            title = render_pod(words)
+            if title:
+                out.append((starts[i], int(head.group(1)), title))
+        i = j
+    return out
+
+
+_NUMERIC = re.compile(r"(0[xX][0-9a-fA-F]+)|(0[0-7]+)|[0-9]+")
+"""``E<0x41>`` (hex), ``E<0101>`` (octal), ``E<65>`` (decimal)."""
+_ENTITIES = {"lt": "<", "gt": ">", "verbar": "|", "sol": "/", "quot": '"', "amp": "&", "nbsp": "\u00a0"}
+
+
+def render_pod(text: str) -> str:
+    """``text`` with POD formatting codes rendered: ``B<…>``, ``I<…>``, ``C<…>``, ``F<…>``,
+    ``S<…>`` give their content, ``L<text|target>`` its text (else its target), ``E<name>`` the
+    character, ``X<…>`` and ``Z<>`` nothing. Codes nest, and ``C<< … >>`` (more brackets, then a
+    space) holds ``>`` freely."""
+    out, _ = _render(text, 0, None)
+    return " ".join(out.split())
+
+
+def _render(text: str, i: int, close: str | None) -> tuple[str, int]:
+    """Render from ``i`` up to ``close`` (None: the end); return the text and where it stopped
+    (after ``close``)."""
+    parts: list[str] = []
+    n = len(text)
+    while i < n:
+        if close is not None and text.startswith(close, i):
+            return "".join(parts), i + len(close)
+        code = text[i]
+        if code in "BICFSLEXZ" and i + 1 < n and text[i + 1] == "<":
+            j = i + 1
+            while j < n and text[j] == "<":
+                j += 1
+            brackets = j - i - 1
+            if brackets > 1 and j < n and text[j] in " \t":
+                inner, i = _render(text, j + 1, " " + ">" * brackets)
+                inner = inner.strip()
+            else:
+                inner, i = _render(text, i + 2, ">")
+            parts.append(_code(code, inner))
+            continue
+        parts.append(code)
+        i += 1
+    return "".join(parts), i
+
+
+def _code(code: str, inner: str) -> str:
+    if code in "XZ":
+        return ""
+    if code == "E":
+        number = _NUMERIC.fullmatch(inner)
+        if number is None:
+            return _ENTITIES.get(inner, "")
+        value = int(inner[2:], 16) if number.group(1) else int(inner, 8 if number.group(2) else 10)
+        return chr(value) if value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF else ""
+    if code == "L":
+        return inner.split("|", 1)[0] if "|" in inner else inner
+    return inner
+
+
+# --- AsciiDoc --------------------------------------------------------------------------------
+
+_ONE_LINE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")
+_UNDERLINE_LEVEL = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
+_DELIMITER = re.compile(r"(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--|\|={3,}|`{3}.*)[ \t]*$")
+UNDERLINE_SLACK = 2
+"""How much longer or shorter than its title an AsciiDoc two-line title's underline may be."""
+
+
+def _underline(title: str, line: str) -> int | None:
+    """The level ``line`` gives ``title`` as its underline, or None."""
+    mark = line.rstrip()
+    if len(mark) < 2 or mark[0] not in _UNDERLINE_LEVEL or mark != mark[0] * len(mark):
+        return None
+    if (
+        not re.search(r"\w", title)
+        or title[0] in " \t.[/<|"
+        or abs(len(title.rstrip()) - len(mark)) > UNDERLINE_SLACK
+    ):
+        return None
+    return _UNDERLINE_LEVEL[mark[0]]
+
+
+def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
+    """The section titles of an AsciiDoc text, or None when the text does not read as AsciiDoc
+    (see the module docstring)."""
+    one_line: list[Heading] = []
+    two_line: list[Heading] = []
+    fence: str | None = None  # the delimiter line that closes the open block
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i].rstrip()
+        if fence is not None:
+            if line == fence:
+                fence = None
+            i += 1
+            continue
+        if i + 1 < n and line and line == line.lstrip():
+            level = _underline(line, lines[i + 1])
+            if level is not None and not _ONE_LINE.match(line):
+                two_line.append((starts[i], level, " ".join(line.split())))
+                i += 2
+                continue
+        if line.startswith("//") and not line.startswith("////"):
+            i += 1
+            continue
+        delimiter = _DELIMITER.fullmatch(line)
+        if delimiter:
+            fence = "```" if line.startswith("```") else line
+            i += 1
+            continue
+        title = _ONE_LINE.fullmatch(line)
+        if title:
+            one_line.append((starts[i], len(title.group(1)) - 1, " ".join(title.group(2).split())))
+        i += 1
+    sections = [h for h in one_line if h[1] >= 1]
+    first = next((line for line in lines if line.strip() and not line.startswith("//")), "")
+    header = _ONE_LINE.fullmatch(first.rstrip()) is not None and first.startswith("= ")
+    if len(sections) >= MIN_HEADINGS:
+        return sorted(one_line + two_line)
+    if header and len(two_line) >= MIN_HEADINGS:
+        return sorted(one_line + two_line)
+    return None

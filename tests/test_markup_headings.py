@@ -1,0 +1,143 @@
+"""POD and AsciiDoc sources in a .txt (issue 22): their section headings, as each syntax defines
+them, are the book's structure; nothing inside code, data regions or delimited blocks is a
+heading, and a text is read as markup only on its own syntax's evidence."""
+
+from __future__ import annotations
+
+from chunking.ingest import load_book
+from chunking.readers import read_raw
+from chunking.readers.markup import markup_headings, render_pod
+
+
+def para(i: int, words: int = 60) -> str:
+    """A hard-wrapped paragraph of distinct words."""
+    words_ = [f"Paragraph {i}"] + [f"w{i}x{j}" for j in range(words)]
+    lines, line = [], ""
+    for word in words_:
+        if len(line) + len(word) > 70:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}".strip()
+    return "\n".join([*lines, line + "."])
+
+
+def body(n: int = 8) -> str:
+    return "\n\n".join(para(i) for i in range(n))
+
+
+def pod_book(chapters: list[str]) -> str:
+    parts = [f"=head1 NAME\n\nguide - a generated manual\n\n=head1 DESCRIPTION\n\n{para(0)}\n"]
+    for c, title in enumerate(chapters):
+        parts.append(f"=head1 {title}\n\n{body()}\n\n=head2 Detail {c}\n\n{body(3)}\n")
+    return "\n".join(parts) + "\n=cut\n"
+
+
+def asciidoc_book(chapters: list[str]) -> str:
+    parts = [f"= A Generated Manual\nAn Author\n:toc:\n\n{para(0)}\n"]
+    for c, title in enumerate(chapters):
+        listing = "-" * 40
+        parts.append(
+            f"[[ch{c}]]\n== {title}\n\n{body()}\n\n{listing}\n$ run --step {c}\n{listing}\n\n"
+            f"=== Detail {c}\n\n{body(3)}\n"
+        )
+    return "\n".join(parts)
+
+
+def titles(text: str) -> list[tuple[int, str]]:
+    return [(level, title) for _, level, title in markup_headings(text)[1]]
+
+
+def test_pod_head_commands_are_headings_at_their_level_and_offset():
+    text = pod_book(["Variables", "Subroutines"])
+    markup, headings = markup_headings(text)
+    assert markup == "pod"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (1, "NAME"),
+        (1, "DESCRIPTION"),
+        (1, "Variables"),
+        (2, "Detail 0"),
+        (1, "Subroutines"),
+        (2, "Detail 1"),
+    ]
+    assert all(text[o:].startswith("=head") for o, _, _ in headings)
+
+
+def test_pod_verbatim_data_regions_and_mid_paragraph_lines_hold_no_headings():
+    text = pod_book(["One", "Two"]) + (
+        "\n=pod\n\n    =head1 Indented verbatim\n\n=begin html\n\n=head1 Inside html\n\n=end html\n\n"
+        "=for comment\n=head1 in a for paragraph\n\nplain line\n=head1 mid paragraph\n\n=head2 Real\n"
+    )
+    assert [t for _, t in titles(text)][-1] == "Real"
+    assert not {"Indented verbatim", "Inside html", "in a for paragraph", "mid paragraph"} & {
+        t for _, t in titles(text)
+    }
+
+
+def test_pod_command_paragraph_title_spans_lines_and_renders_formatting_codes():
+    text = "=head1 First\n\nx\n\n=head1 Examining the C<dump>\nfunctions X<dump> E<gt> L<perlapi|perlapi/x>\n\ny\n"
+    assert titles(text)[-1] == (1, "Examining the dump functions > perlapi")
+
+
+def test_render_pod_handles_nested_and_multi_bracket_codes_and_numeric_entities():
+    assert render_pod("B<bold I<it>> C<< $a->[0] >> E<0x41>E<0102>E<67> Z<>") == "bold it $a->[0] ABC"
+
+
+def test_asciidoc_one_line_titles_give_levels_and_document_title_is_level_zero():
+    text = asciidoc_book(["Introduction", "Branches"])
+    markup, headings = markup_headings(text)
+    assert markup == "asciidoc"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "A Generated Manual"),
+        (1, "Introduction"),
+        (2, "Detail 0"),
+        (1, "Branches"),
+        (2, "Detail 1"),
+    ]
+    assert all(text[o:].startswith("=") for o, _, _ in headings)
+
+
+def test_asciidoc_delimited_blocks_and_comments_hold_no_titles():
+    block = "-" * 30
+    text = asciidoc_book(["One", "Two"]) + (
+        f"\n{block}\n== in a listing\nNot a title\n-----------\n{block}\n\n"
+        "////\n== in a comment block\n////\n\n// == a comment line\n\n"
+        "....\n== literal\n....\n\n```\n== fenced\n```\n\n== Last ==\n"
+    )
+    got = [t for _, t in titles(text)]
+    assert got[-1] == "Last"
+    assert not {"in a listing", "Not a title", "in a comment block", "literal", "fenced"} & set(got)
+
+
+def test_asciidoc_two_line_titles_need_an_underline_within_two_characters_of_the_title():
+    head = "= Manual\n\n"
+    near = "Installing Things\n-----------------\n\nx\n\nConfiguring\n~~~~~~~~~~~~~\n\ny\n\n"
+    far = "Not A Title Here\n---\n\nz\n"
+    assert titles(head + near + far) == [(0, "Manual"), (1, "Installing Things"), (2, "Configuring")]
+
+
+def test_plain_text_with_underlined_titles_alone_is_not_asciidoc():
+    text = "INTRODUCTION\n============\n\n" + body(2) + "\n\nUSAGE\n=====\n\n" + body(2) + "\n"
+    assert markup_headings(text) == ("", [])
+
+
+def test_prose_with_an_equals_line_is_not_pod():
+    text = body(3) + "\n\n=head1 lonely\n\n" + body(2)
+    assert markup_headings(text)[0] == ""
+
+
+def test_pod_book_chapters_come_from_its_head1_commands():
+    chapters = ["Variables", "Subroutines", "Memory Allocation"]
+    book = load_book(pod_book(chapters).encode(), name="guide.txt")
+    chapter_titles = [h.title for h in book.headings if h.kind in ("chapter", "front", "back", "appendix")]
+    assert chapter_titles[-3:] == chapters
+    assert {h.source for h in book.headings} == {"pod"}
+    assert read_raw(pod_book(chapters).encode(), "guide.txt").markup == "pod"
+
+
+def test_asciidoc_book_chapters_come_from_its_level_one_titles():
+    chapters = ["Introduction", "Repositories and Branches", "Exploring History"]
+    book = load_book(asciidoc_book(chapters).encode(), name="manual.txt")
+    chapter_titles = [h.title for h in book.headings if h.level == 1]
+    assert chapter_titles[-3:] == chapters
+    assert [h.title for h in book.headings if h.kind == "section"] == ["Detail 0", "Detail 1", "Detail 2"]
+    assert {h.source for h in book.headings} == {"asciidoc"}
