@@ -195,9 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("locate", help="find where a passage comes from")
+    p = sub.add_parser("locate", help="find where a passage (or the chunk a chunk id names) comes from")
     p.add_argument("book")
-    p.add_argument("--passage-file", required=True)
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--passage-file", help="a file holding the passage ('-': standard input)")
+    what.add_argument(
+        "--chunk-id",
+        help="a chunk id a vector store returned (or its first 8+ hex digits): show that chunk per policy",
+    )
     _add_policies_option(p)
     _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")

@@ -21,6 +21,15 @@ class UsageError(ChunkingError):
 class PolicyError(UsageError):
     """A policy field is invalid; the message names the field (exit 2)."""
 
+    @property
+    def field(self) -> str | None:
+        """The field the message names (``policy field 'max_pages' …`` → ``"max_pages"``), so a
+        form can show the message beside that field's input; None when it names none."""
+        import re
+
+        found = re.search(r"policy field '(\w+)'", str(self))
+        return found.group(1) if found else None
+
 
 class ChunkLimitError(UsageError):
     """The book needs more chunks than ``max_chunks`` allows; nothing is written (exit 2)."""

@@ -20,7 +20,10 @@ if not zoom or not (1 <= zoom[0] <= zoom[1] <= n_pages):
 
 
 def _jump() -> None:
-    h = fences[st.session_state["bnd_chapter"]]
+    k = st.session_state.get("bnd_chapter")
+    if k is None or not 0 <= k < len(fences):
+        return  # the box was emptied (or names a chapter of another book): nothing to jump to
+    h = fences[k]
     st.session_state["bnd_range"] = (max(1, h.page - 2), min(n_pages, h.page + 2))
     around = tables.chunks_at(run.chunks, h.char_offset)
     if len(around):

@@ -171,13 +171,36 @@ def test_moving_a_slider_neither_rereads_nor_retokenizes(monkeypatch: pytest.Mon
     assert calls == {"load_book": 1, "tokenize": 2}
 
 
-def test_policy_error_names_the_field_without_a_traceback() -> None:
+def test_policy_error_names_the_field_in_the_sidebar_and_keeps_the_last_valid_view(core_default) -> None:
+    _, tokenized, _ = core_default
     at = run_app()
     at.slider(key="policy_max_tokens").set_value(128).run()
     at.slider(key="policy_overlap_tokens").set_value(200).run()
     assert not at.exception
-    assert len(at.error) == 1 and "overlap_tokens" in at.error[0].value
-    assert not at.metric  # the page stopped before computing anything
+    assert len(at.sidebar.error) == 1 and "overlap_tokens" in at.sidebar.error[0].value
+    assert len(at.error) == 1  # one message, beside the inputs
+    assert "last valid policy" in at.warning[0].value
+    # the page still shows the last valid policy (max tokens 128, overlap 120)
+    assert metrics(at)["Chunks"] == str(len(chunk_book(tokenized, Policy(max_tokens=128))))
+    at.slider(key="policy_overlap_tokens").set_value(40).run()
+    assert not at.error
+    assert metrics(at)["Chunks"] == str(len(chunk_book(tokenized, Policy(max_tokens=128, overlap_tokens=40))))
+
+
+def test_policy_error_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default) -> None:
+    book, _, _ = core_default
+    fences = rules.fence_headings(book)
+    k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
+    at = run_app(PAGES[0])
+    at.selectbox(key="bnd_chapter").set_value(k).run()
+    zoom = at.slider(key="bnd_range").value
+    at.number_input(key="policy_max_pages").set_value(1).run()  # below target pages
+    assert "max_pages" in at.sidebar.error[0].value
+    at.number_input(key="policy_max_pages").set_value(3).run()
+    at.selectbox(key="policy_strategy").set_value("fixed-window").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="bnd_chapter").value == k
+    assert at.slider(key="bnd_range").value == zoom
 
 
 def test_too_many_chunks_shows_the_limit_error_and_stops() -> None:

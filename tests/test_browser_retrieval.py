@@ -4,6 +4,7 @@ index) — the values the core computes appear on screen."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,8 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     open_page(page, app_url, "Retrieval")
     main = page.get_by_test_id("stMain")
 
-    main.get_by_role("textbox", name="Passage", exact=True).fill(text)
-    main.get_by_role("textbox", name="Passage", exact=True).press("Control+Enter")
+    main.get_by_role("textbox", name="Passage or chunk id", exact=True).fill(text)
+    main.get_by_role("textbox", name="Passage or chunk id", exact=True).press("Control+Enter")
     expect(main.get_by_text("Found in this book.")).to_be_visible(timeout=TIMEOUT_MS)
     wait_idle(page)
     loc = locate(SearchSpace.build(load_book(DEFAULT)), text)
@@ -45,14 +46,14 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     main.get_by_role("textbox", name="Query", exact=True).fill("generalized linear models")
     main.get_by_role("textbox", name="Query", exact=True).press("Enter")
     wait_idle(page)
-    tabs = main.get_by_test_id("stTabs")
+    tabs = main.get_by_role("tabpanel", name="Search")  # the Locate tab's text is in the page too, hidden
     expect(tabs.get_by_text("fixed-window", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     expect(tabs.get_by_text("section", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     for kind in ("bm25", "dense", "hybrid"):            # the three retrievers side by side
         expect(tabs.get_by_text(kind, exact=True).first).to_be_visible(timeout=TIMEOUT_MS)
     # 3 policies × 3 retrievers (the Locate tab's tables are in the page too, hidden)
     expect(tabs.locator('[data-testid="stDataFrame"]:visible')).to_have_count(9, timeout=TIMEOUT_MS)
-    main.get_by_test_id("stExpander").first.click()
+    tabs.get_by_test_id("stExpander").first.click()
     expect(main.locator("mark.hit").filter(has_text="linear").first).to_be_visible(timeout=TIMEOUT_MS)
 
     page.get_by_role("tab", name="Evaluate").click()
@@ -68,3 +69,45 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     expect(main.get_by_test_id("stProgress").get_by_text("Evaluation done.")).to_be_visible(timeout=TIMEOUT_MS)
     expect(main.get_by_text("entries parsed", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
     expect(main.get_by_text("The book's printed index as relevance judgments")).to_be_visible(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def default_chunks():
+    from chunking.policy import Policy
+    from chunking.strategies import chunk_book
+    from chunking.tokens import tokenize
+
+    return chunk_book(tokenize(load_book(DEFAULT)), Policy())
+
+
+def _paste(page, text: str) -> None:
+    box = page.get_by_test_id("stMain").get_by_role("textbox", name="Passage or chunk id", exact=True)
+    box.fill(text)
+    box.press("Control+Enter")
+
+
+def test_a_pasted_chunk_id_shows_the_chunk_and_opens_it_on_boundaries(page, app_url, default_chunks):  # noqa: F811
+    wanted = default_chunks[9]
+    open_page(page, app_url, "Retrieval")
+    main = page.get_by_test_id("stMain")
+    _paste(page, f'"id": "{wanted.id}"')
+    expect(main.get_by_text(f"Chunk id {wanted.id}: 1 chunk(s) found.")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(main.get_by_test_id("stHeading").filter(has_text="chunk 9")).to_be_visible(timeout=TIMEOUT_MS)
+    main.get_by_role("button", name="Open chunk 9 on Boundaries").click()
+    page.wait_for_url(re.compile("Boundaries"), timeout=TIMEOUT_MS)
+    expect(page.get_by_test_id("stHeading").filter(has_text="Chunk 9")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.get_by_role("spinbutton", name="Chunk", exact=True)).to_have_value("9")
+    expect(page.get_by_test_id("stCode").filter(has_text=wanted.id)).to_be_visible(timeout=TIMEOUT_MS)
+
+
+def test_chunk_boundaries_inside_a_pasted_passage_are_marked(page, app_url, default_chunks):  # noqa: F811
+    text = load_book(DEFAULT).text
+    edge = default_chunks[20].char_end
+    start, end = text.index(" ", edge - 300) + 1, text.index(" ", edge + 300)
+    open_page(page, app_url, "Retrieval")
+    main = page.get_by_test_id("stMain")
+    _paste(page, " ".join(text[start:end].split()))
+    expect(main.get_by_text("Found in this book.")).to_be_visible(timeout=TIMEOUT_MS)
+    mark = main.locator("span.bci-bound-end", has_text="◂20┃")
+    expect(mark.first).to_be_visible(timeout=TIMEOUT_MS)  # the first policy's block: chapter-window
+    assert mark.first.get_attribute("title") == "chunk 20 ends here"

@@ -100,14 +100,15 @@ def test_strips_and_histograms_hold_every_chunk_of_every_policy(tokenized):
     assert [t["x"] for t in hist["data"]] == [[c.token_count for c in cs] for cs in chunks]
 
 
-def test_invalid_policy_shows_one_error_naming_the_field():
+def test_invalid_policy_shows_one_error_naming_the_field_and_keeps_the_page():
     at = compare_page()
     at.text_input(key="cmp_extra_2").set_value("min_section_tokens=99999")
     rerun(at)
     assert [e.value for e in at.error] == [
         "P3: policy field 'min_section_tokens' must be between 0 and max_tokens (512); got 99999"
     ]
-    assert not at.get("plotly_chart")
+    assert len(charts(at)) == 2  # the page stays, P3 with its last valid policy
+    assert any(c.value.startswith("P3 shows its last valid policy") for c in at.caption)
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,7 @@ def test_locate_json_reports_the_exact_span_and_chunks_per_policy_and_exits_0(tm
     assert out["page_start"] <= out["page_end"] and out["page_label_start"]
     labels = [c["policy"] for c in out["chunks"]]
     assert labels == ["fixed-window", "chapter-window max_tokens=256 overlap_tokens=32"]
-    assert all(set(c) == {"policy", "ids", "straddles"} and c["ids"] for c in out["chunks"])
+    assert all(set(c) == {"policy", "ids", "straddles", "boundaries"} and c["ids"] for c in out["chunks"])
 
 
 def test_locate_passage_from_another_book_exits_1_with_found_false(tmp_path, capsys):

@@ -172,3 +172,49 @@ def test_book_text_in_search_hits_is_escaped():
     body = html_text(at)
     assert "&lt;script&gt;" in body and "<script>" not in body
     assert '<mark class="hit">zanzibar</mark>' in body
+
+
+def test_a_pasted_chunk_id_shows_that_chunk_with_its_provenance(core):
+    _, _, chunks = core
+    wanted = chunks["fixed-window"][7]
+    at = retrieval_page()
+    at.text_area(key="retrieval_passage").input(f' "id: {wanted.id.upper()}" ').run()
+    assert not at.exception and len(at.success) == 1
+    shown = [dict(zip(f[""], f["value"])) for f in frames(at, "value")]
+    assert [(s["id"], s["chunk"]) for s in shown] == [(wanted.id, "#7")]
+    assert at.subheader[0].value == f"{policy_label(Policy(strategy='fixed-window'))}: chunk 7"
+
+
+def test_a_chunk_id_no_policy_has_says_so_instead_of_locating_text():
+    at = retrieval_page()
+    at.text_area(key="retrieval_passage").input("deadbeef00c0ffee").run()
+    assert not at.exception and not at.success
+    assert len(at.warning) == 1 and "No chunk of these policies has an id" in at.warning[0].value
+
+
+def test_chunk_boundaries_inside_a_passage_are_marked_per_policy(core):
+    book, _, chunks = core
+    edge = chunks["chapter-window"][20].char_end  # a passage across the end of chunk 20
+    start, end = book.text.index(" ", edge - 300) + 1, book.text.index(" ", edge + 300)
+    at = retrieval_page()
+    at.text_area(key="retrieval_passage").input(book.text[start:end]).run()
+    assert not at.exception
+    space = SearchSpace.build(book)
+    loc = locate(space, book.text[start:end])
+    expected = [len(match_chunks(space, loc, chunks[s], s).boundaries) for s in STRATEGIES]
+    assert expected[0] >= 1
+    shown = [b.proto.body.count('class="bci-bound ') for b in at.get("html") if 'class="bci-bound ' in b.proto.body]
+    assert shown == [n for n in expected if n]
+    assert "◂20┃" in html_text(at)
+
+
+def test_open_on_boundaries_shows_the_chunk_under_its_policy(core):
+    _, _, chunks = core
+    wanted = chunks["section"][5]
+    at = retrieval_page()
+    at.text_area(key="retrieval_passage").input(wanted.id).run()
+    at.button(key="retrieval_open_id_section_5").click().run()
+    assert not at.exception
+    assert at.selectbox(key="policy_strategy").value == "section"
+    assert at.number_input(key="bnd_chunk").value == 5
+    assert at.subheader[0].value == "Chunk 5"

@@ -6,7 +6,13 @@ canonical text, match score, pages and printed labels, chapter and section, and 
 chunks holding it, whether it straddles a chunk boundary and the sentence parts just outside
 those chunks. With ``--json`` prints ``{"found", "score", "char_start", "char_end", "page_start",
 "page_end", "page_label_start", "page_label_end", "chapter", "section", "chunks": [{"policy",
-"ids", "straddles"}]}``. Exit 0 when found, 1 when the passage is not in the book.
+"ids", "straddles", "boundaries"}]}``. Exit 0 when found, 1 when the passage is not in the book.
+
+``--chunk-id ID`` instead of ``--passage-file`` shows the chunk an id names, per policy
+(``chunking.retrieval.chunk_ids``: a full id or its first 8+ hex digits, quotes and an ``id:``
+label trimmed). With ``--json`` prints ``{"query", "chunks": [{"policy", "id", "order",
+"char_start", "char_end", "token_count", "page_start", "page_end", "chapter", "section",
+"text"}]}``. Exit 0 when some policy has the chunk, 1 when none does, 2 when ID names no id.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
+from ..models import Chunk
 from ..policy import Policy
+from ..retrieval.chunk_ids import MIN_ID_PREFIX, chunks_with_id, id_query
 from ..retrieval.locate import Location, SearchSpace, locate, match_chunks
 from ..structure_file import load_optional
 from ..analysis.compare import chunked_runs
@@ -41,7 +49,13 @@ def read_passage(passage_file: str) -> str:
 
 
 def run(
-    *, book: str, passage_file: str, policy: list[str], json: bool, structure_file: str | None = None
+    *,
+    book: str,
+    passage_file: str | None,
+    policy: list[str],
+    json: bool,
+    structure_file: str | None = None,
+    chunk_id: str | None = None,
 ) -> int:
     """Locate a passage in a book and report the chunks holding it per policy.
 
@@ -60,7 +74,9 @@ def run(
         UnreadableInputError: the book cannot be read.
     """
     policies = parse_policies(policy, [Policy()])
-    passage = read_passage(passage_file)
+    if chunk_id is not None:
+        return show_chunk_id(book, chunk_id, policies, json, structure_file)
+    passage = read_passage(passage_file or "-")
     runs = chunked_runs(book, policies, load_optional(structure_file))
     # NOTE: the structure source can change the canonical text, so each distinct book is searched
     # on its own; the reported location is the first policy's.
@@ -80,6 +96,57 @@ def run(
     else:
         print(format_location(loc, space.book.text))
     return 0 if loc.found else NOT_FOUND
+
+
+def show_chunk_id(
+    book: str, chunk_id: str, policies: list[Policy], json: bool, structure_file: str | None
+) -> int:
+    """Print the chunk ``chunk_id`` names under each policy; 0 when some policy has it, else 1.
+
+    Raises:
+        UsageError: ``chunk_id`` is not an id (checked before the book is read).
+    """
+    query = id_query(chunk_id)
+    if query is None:
+        raise UsageError(
+            f"--chunk-id {chunk_id!r} is not a chunk id: give the 32 hex digits a vector store "
+            f"returned, or at least their first {MIN_ID_PREFIX}"
+        )
+    runs = chunked_runs(book, policies, load_optional(structure_file))
+    found = [(r.label, c) for r in runs for c in chunks_with_id(r.chunks, query)]
+    if json:
+        keys = (
+            "id",
+            "order",
+            "char_start",
+            "char_end",
+            "token_count",
+            "page_start",
+            "page_end",
+            "chapter",
+            "section",
+        )
+        records = [
+            {"policy": label, **{k: getattr(c, k) for k in keys}, "text": c.text} for label, c in found
+        ]
+        print(jsonlib.dumps({"query": query, "chunks": records}, indent=1))
+    else:
+        print(format_chunks(query, found))
+    return 0 if found else NOT_FOUND
+
+
+def format_chunks(query: str, found: list[tuple[str, Chunk]]) -> str:
+    """Plain-text report of the chunks an id names, one block per policy."""
+    if not found:
+        return f"no chunk has id {query} under these policies (ids change with the policy and corrections)"
+    lines = []
+    for label, c in found:
+        pages = f"{c.page_start}" + ("" if c.page_end == c.page_start else f"-{c.page_end}")
+        lines.append(f"== {label}: chunk {c.order}, id {c.id}")
+        lines.append(f"   pages {pages}, chars [{c.char_start}, {c.char_end}), {c.token_count} tokens")
+        lines.append(f"   chapter: {c.chapter or '-'}; section: {c.section or '-'}")
+        lines.append(f"   text: {c.text[:200]!r}")
+    return "\n".join(lines)
 
 
 def format_location(loc: Location, text: str) -> str:
@@ -103,4 +170,7 @@ def format_location(loc: Location, text: str) -> str:
         lines.append(f"== {m.policy}: {state}; chunks {', '.join(m.ids) or '-'}")
         lines.append(f"   cut before: {m.cut_before[-160:]!r}")
         lines.append(f"   cut after:  {m.cut_after[:160]!r}")
+        for b in m.boundaries:
+            into = b.char - loc.char_start
+            lines.append(f"   boundary {into} chars into the passage: chunk {b.order} {b.edge}s ({b.id})")
     return "\n".join(lines)

@@ -40,12 +40,14 @@ from .space import SearchSpace, edge_context, normalise, sentence_starts
 __all__ = [
     "MAX_PASSAGE",
     "MIN_SCORE",
+    "BoundaryMark",
     "ChunkMatch",
     "Location",
     "SearchSpace",
     "edge_context",
     "enclosing_titles",
     "locate",
+    "boundaries_inside",
     "match_chunks",
     "normalise",
     "page_at",
@@ -58,6 +60,39 @@ a retrieved passage is a chunk or two."""
 
 MIN_SCORE = 60.0
 """A passage whose best span scores below this (0-100) is reported as not found."""
+
+
+@dataclass(frozen=True)
+class BoundaryMark:
+    """A chunk edge that falls strictly inside a located span.
+
+    Attributes:
+        char (int): the edge's offset in ``book.text`` (a ``char_start`` or ``char_end``).
+        edge (str): ``"start"`` (a chunk starts here) or ``"end"`` (a chunk ends here).
+        order (int): that chunk's ``order``.
+        id (str): that chunk's id.
+    """
+
+    char: int
+    edge: str
+    order: int
+    id: str
+
+
+def boundaries_inside(chunks: Sequence[Chunk], start: int, end: int) -> list[BoundaryMark]:
+    """Every chunk start and end strictly inside ``[start, end)``, by offset (an end before a
+    start at the same offset: the earlier chunk ends, then the next begins).
+
+    With overlap a span can hold a start and, further on, the previous chunk's end; both are marked,
+    since both are places where one retrieved chunk stops holding the passage.
+    """
+    marks = [
+        BoundaryMark(x, edge, c.order, c.id)
+        for c in chunks
+        for x, edge in ((c.char_start, "start"), (c.char_end, "end"))
+        if start < x < end
+    ]
+    return sorted(marks, key=lambda m: (m.char, m.edge == "start", m.order))
 
 
 @dataclass
@@ -73,6 +108,8 @@ class ChunkMatch:
         cut_before (str): the part of a sentence just before the first listed chunk's start (what
             its start boundary cut off, or the whole previous sentence when it starts cleanly).
         cut_after (str): the same just after the last listed chunk's end.
+        boundaries (list[BoundaryMark]): the chunk edges inside the span (``boundaries_inside``);
+            empty when one chunk holds it with no other chunk's edge inside.
     """
 
     policy: str
@@ -81,6 +118,7 @@ class ChunkMatch:
     straddles: bool
     cut_before: str = ""
     cut_after: str = ""
+    boundaries: list[BoundaryMark] = field(default_factory=list)
 
 
 @dataclass
@@ -124,7 +162,8 @@ class Location:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``locate --json`` record: the fields the CLI contract names, chunks as
-        ``{"policy", "ids", "straddles"}``."""
+        ``{"policy", "ids", "straddles", "boundaries"}`` (each boundary ``{"char", "edge", "order",
+        "id"}``)."""
         keys = (
             "found",
             "score",
@@ -139,7 +178,17 @@ class Location:
         )
         out = {k: getattr(self, k) for k in keys}
         out["score"] = round(self.score, 2)
-        out["chunks"] = [{"policy": c.policy, "ids": c.ids, "straddles": c.straddles} for c in self.chunks]
+        out["chunks"] = [
+            {
+                "policy": c.policy,
+                "ids": c.ids,
+                "straddles": c.straddles,
+                "boundaries": [
+                    {"char": b.char, "edge": b.edge, "order": b.order, "id": b.id} for b in c.boundaries
+                ],
+            }
+            for c in self.chunks
+        ]
         return out
 
 
@@ -279,7 +328,11 @@ def match_chunks(space: SearchSpace, loc: Location, chunks: Sequence[Chunk], pol
     straddles = not inside
     chosen = inside or [c for c in chunks if c.char_start < e and s < c.char_end]
     match = ChunkMatch(
-        policy=policy, ids=[c.id for c in chosen], orders=[c.order for c in chosen], straddles=straddles
+        policy=policy,
+        ids=[c.id for c in chosen],
+        orders=[c.order for c in chosen],
+        straddles=straddles,
+        boundaries=boundaries_inside(chunks, s, e),
     )
     if chosen:
         match.cut_before = edge_context(space, chosen[0].char_start, chosen[0].char_end)[0]

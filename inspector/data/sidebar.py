@@ -4,7 +4,8 @@ Sidebar widget keys are ``policy_<Policy field>``; their values live in session 
 policy survives page switches (and a test or page can set one by key). Max tokens and overlap have
 a slider for rough moves and a number box beside it for exact values (``policy_<field>_box``,
 kept equal to the slider). Fields the chosen strategy does not use are disabled with a note, and an
-overlap of half of max tokens or more warns of the token inflation it causes.
+overlap of half of max tokens or more warns of the token inflation it causes. An invalid
+combination is explained under the field it names while the page keeps the last valid policy.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from inspector import flow
-
+from chunking.analysis.compare import policy_label
 from chunking.encodings import BUNDLED_ENCODINGS
 from chunking.errors import PolicyError
 from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
@@ -71,7 +71,7 @@ def _from_box(name: str) -> None:
     st.session_state[f"policy_{name}"] = int(min(max(value, low), high))
 
 
-def _slider_with_box(name: str) -> int:
+def _slider_with_box(name: str, slots: dict[str, Any]) -> int:
     label, low, high, step = SLIDERS[name]
     key = f"policy_{name}"
     st.session_state[_box_key(name)] = st.session_state[key]
@@ -88,6 +88,7 @@ def _slider_with_box(name: str) -> int:
         label_visibility="collapsed",
         help=f"{label}: type an exact value.",
     )
+    slots[name] = st.sidebar.empty()
     return value
 
 
@@ -103,13 +104,16 @@ def inflation_note(max_tokens: int, overlap: int) -> str | None:
 
 
 def sidebar_policy() -> Policy:
-    """Render the shared policy sidebar and return the validated policy.
+    """Render the shared policy sidebar and return the policy the page should show.
 
     Every field of ``Policy`` has a widget with a help text. An invalid combination (for example
-    overlap ≥ max tokens) shows ``st.error`` with the message naming the field and stops the page.
+    overlap ≥ max tokens, or max pages below target pages) never stops the page: its error, naming
+    the field, is shown right under that field's input, a note at the top of the page says which
+    policy is shown, and the page keeps drawing with the last valid policy. So nothing the page
+    holds (a chapter jump, a zoom, the chosen chunk) is lost while the user fixes the value.
 
     Returns:
-        Policy: the policy the widgets describe.
+        Policy: the policy the widgets describe, or the last valid one while they describe none.
     """
     sb = st.sidebar
     sb.header("Policy")
@@ -120,11 +124,12 @@ def sidebar_policy() -> Policy:
     for name, default in POLICY_DEFAULTS.items():
         key = f"policy_{name}"
         st.session_state[key] = st.session_state[key] if key in st.session_state else default
+    slots: dict[str, Any] = {}  # an empty slot under each field's input: where its error goes
     strategy = sb.selectbox("Strategy", STRATEGIES, key="policy_strategy", help=_HELP["strategy"])
     unused = UNUSED_FIELDS.get(strategy, ())
     values: dict[str, Any] = {"strategy": strategy}
-    values["max_tokens"] = _slider_with_box("max_tokens")
-    values["overlap_tokens"] = _slider_with_box("overlap_tokens")
+    values["max_tokens"] = _slider_with_box("max_tokens", slots)
+    values["overlap_tokens"] = _slider_with_box("overlap_tokens", slots)
     note = inflation_note(int(values["max_tokens"]), int(values["overlap_tokens"]))
     if note:
         sb.warning(note)
@@ -132,9 +137,11 @@ def sidebar_policy() -> Policy:
         "Target pages", 1, 100, key="policy_target_pages", help=_HELP["target_pages"],
         disabled="target_pages" in unused,
     )  # fmt: skip
+    slots["target_pages"] = sb.empty()
     values["max_pages"] = sb.number_input(
         "Max pages", 1, 200, key="policy_max_pages", help=_HELP["max_pages"], disabled="max_pages" in unused
     )
+    slots["max_pages"] = sb.empty()
     values["fence"] = sb.selectbox(
         "Fence level", FENCES, key="policy_fence", help=_HELP["fence"], disabled="fence" in unused
     )
@@ -142,14 +149,17 @@ def sidebar_policy() -> Policy:
         "Structure source", STRUCTURE_SOURCES, key="policy_structure", help=_HELP["structure"]
     )
     values["encoding"] = sb.selectbox("Encoding", ENCODINGS, key="policy_encoding", help=_HELP["encoding"])
+    slots["encoding"] = sb.empty()
     values["snap"] = sb.selectbox("Snap", SNAPS, key="policy_snap", help=_HELP["snap"])
     values["min_section_tokens"] = sb.number_input(
         "Min section tokens", 0, 4096, key="policy_min_section_tokens", help=_HELP["min_section_tokens"],
         disabled="min_section_tokens" in unused,
     )  # fmt: skip
+    slots["min_section_tokens"] = sb.empty()
     values["max_chunks"] = sb.number_input(
         "Max chunks", 1, 10_000_000, key="policy_max_chunks", help=_HELP["max_chunks"]
     )
+    slots["max_chunks"] = sb.empty()
     if unused:
         names = ", ".join(LABELS[name] for name in unused)
         sb.caption(f"Greyed out: {strategy} does not use {names} (see CHUNKING.md, Policy).")
@@ -157,7 +167,21 @@ def sidebar_policy() -> Policy:
         whole: dict[str, Any] = {k: int(v) if isinstance(v, float) else v for k, v in values.items()}
         policy = Policy(**whole)
     except PolicyError as exc:
-        st.error(f"Invalid policy: {exc}")
-        flow.stop()
+        return _last_valid(exc, slots.get(exc.field or "", slots["max_chunks"]))
     st.session_state["policy"] = policy
     return policy
+
+
+def _last_valid(exc: PolicyError, slot: Any) -> Policy:
+    """Explain ``exc`` in ``slot`` (under the field it names) and return the policy to show: the
+    last valid one of this session (the defaults before any)."""
+    slot.error(f"Invalid policy: {exc}")  # NOTE: widget values, no book data
+    last = st.session_state.get("policy")
+    if not isinstance(last, Policy):
+        last = Policy(**POLICY_DEFAULTS)
+        st.session_state["policy"] = last
+    st.warning(
+        f"The sidebar's policy is invalid ({exc.field or 'see the sidebar'}): this page shows the "
+        f"last valid policy, {policy_label(last)}, until the field is fixed."
+    )
+    return last

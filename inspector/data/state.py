@@ -2,7 +2,7 @@
 
 Contract for page authors (``pages/*.py`` and the Book page of ``inspector/views/home.py``)::
 
-    policy = state.sidebar_policy()      # renders the sidebar; st.error + st.stop on a bad policy
+    policy = state.sidebar_policy()      # renders the sidebar; a bad policy: error beside its field, last valid returned
     run = state.current_run(policy)      # cached: parse by file hash, tokenize by (hash, encoding)
     state.show_fig(fig, key="mypage_fig")
 

@@ -19,11 +19,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from chunking.analysis.compare import boundary_diff, scorecard_rows
+from chunking.analysis.compare import boundary_diff, policy_label, scorecard_rows
 from chunking.errors import PolicyError
 from chunking.models import STRATEGIES
 from chunking.policy import Policy, parse_policy
-from inspector import flow
 from inspector.data import state
 from inspector.data.cache import AppRun
 from inspector.figures.compare import boundary_strips
@@ -35,9 +34,13 @@ _STEPS = ("tokenizing", "chunking", "scoring", "validating")
 
 def pick_policies(base: Policy, count: int) -> tuple[list[Policy], list[Any]]:
     """One column per policy (strategy, sizes, other ``key=value`` fields, each starting from
-    ``base``, the sidebar's): the policies and one progress placeholder per column. An invalid
-    policy shows its error (naming the field) and stops the page."""
-    policies, errors, slots = [], [], []
+    ``base``, the sidebar's): the policies and one progress placeholder per column.
+
+    An invalid policy never stops the page: its error (naming the field) is shown in its column,
+    and that column keeps its last valid policy (the sidebar's with the column's strategy before
+    any), so the page and the other columns stay as they were while the user fixes it.
+    """
+    policies, slots = [], []
     for i, col in enumerate(st.columns(count)):
         col.markdown(f"**P{i + 1}**")
         strategy = col.selectbox("Strategy", STRATEGIES, index=i, key=f"cmp_strategy_{i}")
@@ -51,16 +54,17 @@ def pick_policies(base: Policy, count: int) -> tuple[list[Policy], list[Any]]:
             placeholder="snap=sentence,fence=section",
             help="key=value pairs of policy fields; unnamed fields keep the sidebar's.",
         )
-        slots.append(col.empty())
         try:
             spec = f"strategy={strategy},max_tokens={size},overlap_tokens={overlap},{extra}"
-            policies.append(parse_policy(spec, base))
+            policy = parse_policy(spec, base)
+            st.session_state[f"cmp_valid_{i}"] = policy
         except PolicyError as exc:
-            errors.append(f"P{i + 1}: {exc}")
-    for message in errors:
-        st.error(message)
-    if errors:
-        flow.stop()
+            kept = st.session_state.get(f"cmp_valid_{i}")
+            policy = kept if isinstance(kept, Policy) else base.with_(strategy=strategy)
+            col.error(f"P{i + 1}: {exc}")  # NOTE: policy values, no book data
+            col.caption(f"P{i + 1} shows its last valid policy, {policy_label(policy)}, until this is fixed.")
+        policies.append(policy)
+        slots.append(col.empty())
     return policies, slots
 
 

@@ -22,6 +22,8 @@ STYLE = f"""<style>
 mark.ov-prev, mark.ov-next {{ background: {palette.on_paper(palette.OVERLAP)}; }}
 mark.ov-prev.ov-next {{ background: {palette.on_paper(palette.OVERLAP, 2 * palette.HIGHLIGHT_OPACITY)}; }}
 mark.hit {{ background: {palette.on_paper(palette.SEARCH_HIT)}; }}
+.bci-bound {{ color: {palette.CUT}; font-weight: bold; font-family: ui-sans-serif, sans-serif;
+             font-size: 0.75rem; padding: 0 0.1rem; }}
 </style>"""
 """CSS for the markup below, in ``inspector.palette``'s colours: overlap (text shared with the
 previous chunk at a chunk's start, with the next at its end) in the overlap colour, the colour it
@@ -104,3 +106,30 @@ def chunk_detail_html(book_text: str, chunks: Sequence[Chunk], i: int) -> str:
 def text_block_html(text: str, spans: Sequence[tuple[int, int, str]] = ()) -> str:
     """Any untrusted text as a pre-wrapped block, optionally with highlighted spans."""
     return f'{STYLE}<div class="bci-text">{highlight(text, spans)}</div>'
+
+
+BOUNDARY_LEGEND = "◂N┃ = chunk N ends here; ┃N▸ = chunk N starts here"
+"""The legend of ``boundary_marks_html``'s marks (our own markup, no book data)."""
+
+
+def boundary_marks_html(text: str, marks: Sequence[tuple[int, str, int]]) -> str:
+    """Untrusted ``text`` as a pre-wrapped block with a chunk boundary mark at each offset.
+
+    Args:
+        text (str): the passage as the book holds it.
+        marks (Sequence[tuple[int, str, int]]): ``(offset into text, "start" | "end", chunk
+            order)``, in offset order (``chunking.retrieval.locate.boundaries_inside``, shifted).
+
+    Returns:
+        str: safe HTML (``STYLE`` included): escaped text with our ``span.bci-bound`` marks.
+    """
+    out, at = [], 0
+    for offset, edge, order in marks:
+        offset = max(at, min(len(text), offset))
+        out.append(html.escape(text[at:offset]))
+        sign = f"◂{order}┃" if edge == "end" else f"┃{order}▸"
+        title = f"chunk {order} {'ends' if edge == 'end' else 'starts'} here"
+        out.append(f'<span class="bci-bound bci-bound-{edge}" title="{title}">{sign}</span>')
+        at = offset
+    out.append(html.escape(text[at:]))
+    return f'{STYLE}<div class="bci-text">{"".join(out)}</div>'

@@ -30,6 +30,8 @@ from chunking.retrieval.evaluate import (
     index_queries,
 )
 from chunking.retrieval.hybrid import build_index
+from chunking.models import Chunk
+from chunking.retrieval.chunk_ids import chunks_with_id, id_query
 from chunking.retrieval.locate import ChunkMatch, Location, SearchSpace, locate, match_chunks
 from chunking.retrieval.probes import BOUNDARY_TOKENS, boundary_probes, sample_probes
 from chunking.retrieval.search import RankedIndex, SearchHit, highlight_spans
@@ -198,7 +200,9 @@ def chunk_match_table(matches: Sequence[ChunkMatch]) -> pd.DataFrame:
         {
             "policy": [m.policy for m in matches],
             "chunks": [", ".join(f"#{o}" for o in m.orders) for m in matches],
+            "ids": [", ".join(m.ids) for m in matches],
             "straddles a boundary": ["yes" if m.straddles else "no" for m in matches],
+            "boundaries inside": [len(m.boundaries) for m in matches],
             "cut off before": [m.cut_before[-120:] for m in matches],
             "cut off after": [m.cut_after[:120] for m in matches],
         }
@@ -212,6 +216,7 @@ def hits_table(hits: Sequence[SearchHit]) -> pd.DataFrame:
             "rank": [h.rank for h in hits],
             "score": [round(h.score, 3) for h in hits],
             "chunk": [f"#{h.order}" for h in hits],
+            "id": [h.id for h in hits],
             "pages": [
                 f"{h.page_start}" + ("" if h.page_end == h.page_start else f"–{h.page_end}") for h in hits
             ],
@@ -285,15 +290,86 @@ def evaluation_figure(scores: Sequence[PolicyScore], zone: str = FIGURE_ZONE) ->
 
 
 # ------------------------------------------------------------------------------------ tabs
+def chunk_table(c: Chunk) -> pd.DataFrame:
+    """One chunk's provenance as field/value rows: id, order, pages, chapter, section, tokens."""
+    pages = f"{c.page_start}" + ("" if c.page_end == c.page_start else f"–{c.page_end}")
+    rows = [
+        ("id", c.id),
+        ("chunk", f"#{c.order}"),
+        ("pages", pages),
+        ("chapter", c.chapter or "–"),
+        ("section", c.section or "–"),
+        ("tokens", str(c.token_count)),
+        ("characters", f"[{c.char_start:,}, {c.char_end:,})"),
+        ("end reason", c.end_reason),
+    ]
+    return pd.DataFrame(rows, columns=["", "value"])
+
+
+def passage_marks(loc: Location, match: ChunkMatch) -> list[tuple[int, str, int]]:
+    """``match``'s chunk boundaries inside the found span, as offsets into that span."""
+    return [(b.char - loc.char_start, b.edge, b.order) for b in match.boundaries]
+
+
+def _open_on_boundaries(strategy: str, order: int, pages: tuple[int, int]) -> None:
+    """Button callback: make the sidebar policy the chunk's (its strategy; every other field is
+    already the sidebar's) and point Boundaries at the chunk: its detail, its pages zoomed."""
+    st.session_state["policy_strategy"] = strategy
+    st.session_state["bnd_chunk"] = order
+    st.session_state["bnd_chapter"] = None
+    st.session_state["bnd_range"] = pages
+
+
+def open_button(run: AppRun, c: Chunk, *, key: str) -> None:
+    """ "Open on Boundaries": switch to the Boundaries page showing chunk ``c`` of ``run``."""
+    n_pages = max(len(run.book.pages), 2)
+    pages = (max(1, c.page_start - 1), min(n_pages, max(c.page_end + 1, c.page_start)))
+    if st.button(
+        f"Open chunk {c.order} on Boundaries",
+        key=key,
+        on_click=_open_on_boundaries,
+        args=(run.policy.strategy, c.order, pages),
+        help="Shows this chunk on the Boundaries page, under this policy (the sidebar follows).",
+    ):
+        st.switch_page("pages/1_Boundaries.py")
+
+
+def chunk_id_view(runs: Sequence[AppRun], labels: Sequence[str], text: str) -> None:
+    """The chunk a pasted id names, per policy: provenance, text, and a button to open it."""
+    query = id_query(text) or ""
+    found = [(run, label, c) for run, label in zip(runs, labels) for c in chunks_with_id(run.chunks, query)]
+    if not found:
+        st.warning(
+            f"No chunk of these policies has an id starting with {query}. Ids change with every "
+            "policy field and with structure corrections: set the sidebar to the policy the "
+            "chunks were exported with (the manifest's policy), or paste the chunk's text instead."
+        )
+        return
+    st.success(f"Chunk id {query}: {len(found)} chunk(s) found.")
+    for run, label, c in found:
+        st.subheader(f"{label}: chunk {c.order}", anchor=False)
+        left, right = st.columns([1, 2])
+        left.dataframe(chunk_table(c), hide_index=True, key=f"retrieval_id_{run.policy.strategy}_{c.order}")
+        with left:
+            open_button(run, c, key=f"retrieval_open_id_{run.policy.strategy}_{c.order}")
+        with right:
+            st.html(render.chunk_detail_html(run.book.text, run.chunks, c.order))
+
+
 def locate_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
-    """Passage box → its location, the span in context, and the chunks holding it per policy."""
+    """Passage box → its location, the span in context, the chunks holding it per policy, and
+    the chunk boundaries inside it; a chunk id pasted in the box shows that chunk instead."""
     passage = st.text_area(
-        "Passage",
+        "Passage or chunk id",
         key="retrieval_passage",
         height=140,
-        placeholder="Paste a retrieved passage; whitespace, hyphens and a heading prefix do not matter.",
+        placeholder="Paste a retrieved passage (whitespace, hyphens and a heading prefix do not matter) "
+        "or the chunk id a vector store returned (its first 8+ hex digits are enough).",
     )
     if not passage.strip():
+        return
+    if id_query(passage) is not None:
+        chunk_id_view(runs, labels, passage)
         return
     space = search_space(runs[0])
     try:
@@ -312,6 +388,21 @@ def locate_tab(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
     matches = [match_chunks(space, loc, r.chunks, label) for r, label in zip(runs, labels)]
     st.subheader("Chunks holding it")
     st.dataframe(chunk_match_table(matches), hide_index=True, key="retrieval_matches")
+    st.subheader("Chunk boundaries inside the passage", anchor=False)
+    st.caption(render.BOUNDARY_LEGEND + ".")
+    span = space.book.text[loc.char_start : loc.char_end]
+    for run, label, match in zip(runs, labels, matches):
+        marks = passage_marks(loc, match)
+        held = (
+            f"chunk {match.orders[0]} holds the whole passage"
+            if not match.straddles
+            else "no chunk holds all of it"
+        )
+        st.markdown(f"**{label}** — {len(marks)} boundary mark(s) inside; {held}.")
+        st.html(render.boundary_marks_html(span, marks))
+        for col, order in zip(st.columns(max(len(match.orders), 3)), match.orders):
+            with col:
+                open_button(run, run.chunks[order], key=f"retrieval_open_{run.policy.strategy}_{order}")
 
 
 def search_tab(runs: Sequence[AppRun], labels: Sequence[str], retrievers: Sequence[str]) -> None:
