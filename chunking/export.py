@@ -21,7 +21,6 @@ import io
 import json
 import os
 import re
-import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -31,6 +30,7 @@ from .errors import UnreadableInputError, UsageError
 from .models import CHUNK_FIELDS, Chunk
 from .policy import Policy
 from .rules import EXPORT_FORMATS, EXPORT_READ_ALIASES, export_format
+from .targets import Named, check_output
 from .tokens import TokenizedBook
 from .version import __version__
 
@@ -250,12 +250,11 @@ def tidy_stale_temps(out_path: str | os.PathLike) -> list[Path]:
     return tidy_temps([out, manifest_path(out)])
 
 
-def check_output_path(out_path: str | os.PathLike, book: str | os.PathLike | None = None) -> Path:
-    """Refuse, before any work, an output that cannot or must not be written.
-
-    Refused: an empty path, a folder, an existing non-regular file (``/dev/full``: the rename
-    would replace the device), a path whose parent is a file, and the book itself (also through
-    a symlink or a hard link: same device and inode), for the chunk file and its manifest.
+def check_output_path(
+    out_path: str | os.PathLike, book: str | os.PathLike | None = None, inputs: Sequence[Named] = ()
+) -> Path:
+    """Refuse, before any work, a chunk file (or its manifest) that cannot or must not be written:
+    ``chunking.targets.check_output`` for both, against the book and every other input given.
 
     Raises:
         UsageError: one line naming the path and the reason (exit 2).
@@ -263,33 +262,9 @@ def check_output_path(out_path: str | os.PathLike, book: str | os.PathLike | Non
     if not str(out_path).strip():
         raise UsageError("-o: the output path is empty")
     out = Path(out_path)
-    book_id = None
-    if book is not None:
-        try:
-            info = os.stat(book)
-            book_id = (info.st_dev, info.st_ino)
-        except OSError:
-            pass
-    for target in (out, manifest_path(out)):
-        try:
-            info = os.stat(target)
-        except FileNotFoundError:
-            continue
-        except NotADirectoryError:
-            raise UsageError(f"-o {out}: a parent of {target} is a file, not a folder") from None
-        except OSError as exc:
-            raise UsageError(f"-o {out}: cannot use {target}: {exc.strerror}") from None
-        if stat.S_ISDIR(info.st_mode):
-            raise UsageError(f"-o {out}: {target} is a folder; give a file name (a folder is for batch mode)")
-        if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"-o {out}: {target} is not a regular file (a device, FIFO or socket)")
-        if book_id == (info.st_dev, info.st_ino):
-            raise UsageError(f"-o {out}: {target} is the book itself; writing it would destroy the book")
-    for parent in out.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise UsageError(f"-o {out}: {parent} is a file, not a folder")
-            break
+    every_input: list[Named] = [("the book", book), *inputs]
+    check_output("-o", out, every_input)
+    check_output("-o", manifest_path(out), every_input, shown=out)
     return out
 
 

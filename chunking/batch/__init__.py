@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..cores import available_cores
 from ..errors import ChunkingError, UsageError
-from ..export import manifest_path, write_outputs
+from ..export import check_output_path, manifest_path, write_outputs
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
 from ..rules import EXPORT_FORMATS
@@ -164,6 +164,8 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
     from ..pipeline import run_book
 
     try:
+        # NOTE: the single-book rule (chunking.targets): no output may be one of the book's inputs
+        check_output_path(out, book, [("the structure file", structure_file_for(book))])
         result = run_book(str(book), policy, structure_file=_structure_file(book), workers=CORES_PER_BOOK)
         write_outputs(result.chunks, result.manifest, out, fmt)
     except ChunkingError as exc:

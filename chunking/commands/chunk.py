@@ -3,7 +3,8 @@
 One book: read → tokenize → chunk → validate, then write OUT (JSONL on stdout when ``-o`` is
 absent) and ``<OUT stem>.manifest.json`` atomically. A folder: batch mode (``chunking.batch``),
 one output and manifest per book under ``-o``. Exit 0 ok, 2 usage/policy error, an output that
-is the book (also via a link), a folder or a device, or too many chunks (nothing written), 3
+is an input of the run (the book or the structure file, also via a link), a
+folder or a device, or too many chunks (nothing written), 3
 unreadable book, 4 the chunks break a rule (files are written, the manifest's ``validation``
 says which rule), 5 the output cannot be written (no file left). Reader and structure warnings
 go to stderr (``chunking: warning: …``, at most ``MAX_WARNINGS_PRINTED``) and into the manifest.
@@ -99,7 +100,7 @@ def run(
             "--format parquet needs -o OUT (Parquet is binary; stdout takes jsonl, csv or langchain)"
         )
     if out is not None:
-        check_output_path(out, book)
+        check_output_path(out, book, [("the structure file", structure_file)])
         tidy_stale_temps(out)
     from ..pipeline import run_book
 

@@ -13,23 +13,23 @@ Exit 0; an unreadable book exits 3 through ``chunking.cli``.
 another book: exit 3). ``--write-structure F`` writes the engine's headings with their anchors
 and the corrections given (none without ``--structure-file``) as a structure file to edit by
 hand; ``--write-pdf OUT`` writes a copy of a PDF book whose outline is the final structure. Both
-write atomically and refuse the book itself as their output (exit 2).
+write atomically and refuse any input of the run (the book, the structure file; also through a
+symlink or hard link) and each other as their output (exit 2, nothing written).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import TextIO
 
 from ..errors import UsageError, print_warnings
 from ..ingest import load_book
 from ..models import Book
+from ..targets import check_outputs
 from ..structure_file import (
     apply_corrections,
     check_book,
-    check_target,
     engine_structure,
     load_optional,
     save_structure,
@@ -65,12 +65,10 @@ def run(
     Raises:
         UnreadableInputError: the book cannot be read (the CLI prints it and exits 3).
     """
-    if write_structure is not None:
-        check_target(write_structure, book, "--write-structure")
-    if write_pdf is not None:
-        check_target(write_pdf, book, "--write-pdf")
-        if write_structure is not None and os.path.abspath(write_pdf) == os.path.abspath(write_structure):
-            raise UsageError("--write-pdf and --write-structure name the same file")
+    check_outputs(
+        [("--write-structure", write_structure), ("--write-pdf", write_pdf)],
+        [("the book", book), ("the structure file", structure_file)],
+    )
     sf = load_optional(structure_file)
     engine = load_book(book, structure=structure)
     if write_pdf is not None and engine.format != "pdf":

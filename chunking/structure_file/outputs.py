@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_write
 from ..models import Book
+from ..targets import Named, check_output
 from ..version import __version__
 from .apply import heading_anchor
 from .schema import FORMAT, VERSION, StructureFile, StructureFileError, structure_bytes
@@ -51,37 +52,12 @@ def engine_structure(book: Book) -> dict[str, Any]:
     }
 
 
-def check_target(out: str | os.PathLike, book: str | os.PathLike, option: str) -> Path:
-    """Refuse an output of ``option`` that is empty, a folder, not a regular file, or the book
-    itself (same path, or the same file through a symlink or hard link)."""
-    from ..errors import UsageError
-
-    if not str(out).strip():
-        raise UsageError(f"{option}: the output path is empty")
-    target = Path(out)
-    try:
-        book_info = os.stat(book)
-    except OSError:
-        book_info = None
-    try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        raise UsageError(f"{option} {target}: cannot use it: {exc.strerror}") from None
-    if info is not None:
-        if stat.S_ISDIR(info.st_mode):
-            raise UsageError(f"{option} {target}: is a folder; give a file name")
-        if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"{option} {target}: not a regular file (a device, FIFO or socket)")
-        if book_info is not None and (info.st_dev, info.st_ino) == (book_info.st_dev, book_info.st_ino):
-            raise UsageError(f"{option} {target}: is the book itself; writing it would destroy the book")
-    if os.path.abspath(target) == os.path.abspath(book):
-        raise UsageError(f"{option} {target}: is the book itself; writing it would destroy the book")
-    parent = target.parent
-    if parent.exists() and not parent.is_dir():
-        raise UsageError(f"{option} {target}: {parent} is a file, not a folder")
-    return target
+def check_target(
+    out: str | os.PathLike, book: str | os.PathLike, option: str, inputs: Sequence[Named] = ()
+) -> Path:
+    """Refuse an output of ``option`` that cannot be written or is an input of the run: the book
+    or any of ``inputs`` (``chunking.targets.check_output``: same path, symlink or hard link)."""
+    return check_output(option, out, [("the book", book), *inputs])
 
 
 def save_structure(obj: StructureFile | dict[str, Any], out: str | os.PathLike) -> None:
