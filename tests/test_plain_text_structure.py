@@ -378,3 +378,21 @@ def test_indentation_alone_sets_off_the_headings_of_a_man_page(body_indent):
 def test_indentation_is_no_heading_signal_when_the_body_is_flush_left():
     text = "".join(f"SHORT LINE {k}\n\n{_body(2)}\n\n" for k in range(4))
     assert _chapters(text)[1] == []
+
+
+@pytest.mark.parametrize("items", [3, 8])
+def test_a_numbered_checklist_inside_underlined_chapters_is_not_chapters(items):
+    # Sphinx's text builder underlines ``N. Title`` chapters; a checklist inside a chapter numbers
+    # its own items 1, 2, 3… with text between them and a hanging indent.
+    checklist = "\n\n".join(
+        f"{k}. Make sure that your package item {k} is set properly\n   before it is uploaded to the archive"
+        for k in range(1, items + 1)
+    )
+    text, expected = "", []
+    for n, title in enumerate(TITLES, 1):
+        line = f"{n}. {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n{'*' * len(line)}\n\n{_body(2)}\n\n"
+        if n == 3:
+            text += checklist + "\n\n" + _body(1) + "\n\n"
+    _assert_starts(text, expected)

@@ -207,3 +207,46 @@ def test_a_book_with_synthetic_pages_has_no_printed_contents_to_read():
     text = "Contents\n" + "\n".join(f"{n} Chapter title {n} . . . . . . {n * 3}" for n in range(1, 8))
     norm = normalise(read_raw(text.encode(), "book.txt").pages)
     assert read_contents(norm).pages == ()
+
+
+def _roman_book(titles):
+    """Chapters numbered in roman only (``VII Token speak``): the contents lists number, title
+    and page on three lines; each chapter opens its page with number and title on one line."""
+    contents = ["Contents"]
+    openings = {}
+    for k, title in enumerate(titles):
+        roman = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII"][k]
+        contents += [roman, title, str(3 + 2 * k)]
+        openings[2 + 2 * k] = [f"{roman} {title}"]
+    return _book(contents, openings, 3 + 2 * len(titles))
+
+
+def test_short_title_after_its_own_roman_number_confirms_the_entry():
+    # ``VII Token speak``: the number shortens the ratio of a short title below the fuzzy bar,
+    # so the entry's own number is read off the line before the title is compared.
+    titles = ["Going beta", "Token speak", "Arabic", "How Lua fits in the engine"]
+    found = read_contents(_norm(_roman_book(titles)), sections=False)
+    assert [(e.title, e.confirmed) for e in found.entries] == [(t, True) for t in titles]
+
+
+def test_another_numbers_line_never_confirms_a_short_title():
+    titles = ["Going beta", "Arabic", "Colors redone"]
+    pages = _roman_book(titles)
+    pages[4] = [("IX Arabic", BIG)] + body(8, 400)  # chapter II's page shows IX
+    found = read_contents(_norm(pages), sections=False)
+    assert [e.confirmed for e in found.entries] == [True, False, True]
+
+
+def test_roman_numbers_without_any_chapter_inside_are_chapters_not_parts():
+    titles = ["Going beta", "Token speak", "Arabic notes", "Colors redone"]
+    found = read_contents(_norm(_roman_book(titles)), sections=False)
+    assert {e.kind for e in found.entries} == {"chapter"}
+
+
+def test_roman_numbers_over_arabic_chapters_stay_parts():
+    contents = ["Contents", "I", "Foundations", "3", "1 Sets" + DOTS + " 3", "2 Maps" + DOTS + " 5",
+                "II", "Structures", "7", "3 Groups" + DOTS + " 7", "4 Rings" + DOTS + " 9"]
+    openings = {2: ["I Foundations", "1 Sets"], 4: ["2 Maps"], 6: ["II Structures", "3 Groups"], 8: ["4 Rings"]}
+    found = read_contents(_norm(_book(contents, openings, 11)), sections=False)
+    assert [(e.kind, e.number) for e in found.entries] == [
+        ("part", "I"), ("chapter", "1"), ("chapter", "2"), ("part", "II"), ("chapter", "3"), ("chapter", "4")]

@@ -194,12 +194,15 @@ class _Pages:
         ):
             return None
         keys, heads = self.page(index)
+        own = words_key(number) + " " if number else ""
         for j, key in enumerate(keys):
             head = heads[j]
             if head is not None and number and not _same_number(number, head[0]):
                 continue  # another number's heading (``2.1 Introduction`` for chapter 1)
             if _same(want, key) or (head is not None and _same(want, head[1])):
                 return self._top(j, keys, number)
+            if own and key.startswith(own) and _same(want, key[len(own) :]):
+                return j  # the entry's own number then its title: ``VII Token speak``
             if head is not None and not head[1] and (not number or _same_number(number, head[0])):
                 # a label line: ``Chapter 3`` / ``3`` above the title (maybe ``CHAPTER`` / ``ONE``)
                 for k in (j + 1, j + 2):

@@ -273,6 +273,17 @@ def find_pages(norm: NormalisedBook) -> list[int]:
 # ---------------------------------------------------------------- kinds and levels
 
 
+def _roman_run_without_chapters(raws: list[RawEntry], kinds: list[str]) -> None:
+    """Bare roman numbers (``VII Token speak``) are parts only when chapters sit inside them: a
+    contents with no chapter entry at all numbers its chapters in roman. Changes ``kinds`` in place.
+    """
+    if "chapter" in kinds or any(raw.keyword in ("part", "book") for raw in raws):
+        return
+    for i, raw in enumerate(raws):
+        if kinds[i] == "part" and not raw.keyword:
+            kinds[i] = "chapter"
+
+
 def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
     """(kind, level) per entry, from keyword, numbering depth and position."""
     kinds: list[str] = []
@@ -305,6 +316,7 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
             last_appendix = ord(number.upper()) - ord("A") + 1
         kinds.append(kind)
         depth.append(d)
+    _roman_run_without_chapters(raws, kinds)
     numbered = [i for i, r in enumerate(raws) if r.number]
     chapters = [i for i, k in enumerate(kinds) if k in ("chapter", "appendix", "part") and raws[i].number]
     first, last = (chapters[0], numbered[-1]) if chapters else (len(raws), len(raws))

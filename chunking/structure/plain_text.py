@@ -385,6 +385,13 @@ def _choose(
             c.evidence.append(("numbering", f"{where}: numbered inside a labelled chapter"))
             chosen.setdefault(c.index, (c, 2))
         numbered = []
+    marked = [c for c, depth in chosen.values() if depth == 1 and c.char and c.number and c.kind != "part"]
+    if len(marked) >= 2:
+        # NOTE: where the chapters are numbered and underlined, a bare ``N. Title`` line is an
+        # item of a numbered list (its own 1, 2, 3… inside a chapter), never a chapter.
+        for c in numbered:
+            rejected.append(_rejected(lines, c.index, "a bare number where the chapters are underlined"))
+        numbered = []
     for c in _chain(lines, numbered, rejected):
         c.evidence.append(("numbering", f"line {c.index + 1}: chapter {c.number} of a run 1, 2, 3…"))
         chosen.setdefault(c.index, (c, 1))
