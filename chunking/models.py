@@ -213,6 +213,8 @@ class Diagnostics:
     removed_page_numbers: int = 0
     dehyphenated_words: int = 0
     ligatures_expanded: int = 0
+    accents_composed: int = 0
+    """Spacing accents composed with their letter (``¨o`` → ``ö``, ``chunking.normalise``)."""
     control_chars_removed: int = 0
     page_labels: str = "none"
     """Where ``Page.label`` comes from: ``source`` (the PDF's /PageLabels or the EPUB page-list),
