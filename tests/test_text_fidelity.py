@@ -33,13 +33,20 @@ def _norm(*texts: str):
         ("Fran\u00b8cois", "François"),  # \c on an x-height letter: the accent comes first
         ("GARC\u00b8ON", "GARÇON"),  # \c on a capital: the letter is drawn first
         ("a\u02dbb", "ąb"),  # \k overlays the ogonek on the letter drawn first
-        ("\u02d8a \u02d9z \u02daa \u00afo \u02dcn \u02c6e", "ă ż å ō ñ ê"),
+        ("x\u02d8a y\u02d9z x\u02daa x\u00afo Espa\u02dcna x\u02c6e", "xă yż xå xō España xê"),
     ],
 )
 def test_tex_spacing_accents_compose_with_the_letter_tex_set_them_on(raw, canonical):
     norm = _norm(raw)
     assert norm.text == canonical
     assert norm.counts["accents_composed"] >= 1
+
+
+def test_a_spacing_tilde_or_circumflex_opening_a_lowercase_word_is_code_not_an_accent():
+    code = "irrefutable \u02dcapat and the escape \\\u02c6cntrl"
+    norm = _norm(code)
+    assert norm.text == code and norm.counts["accents_composed"] == 0
+    assert _norm("\u00b4Etienne and \u02c7Cech").text == "Étienne and Čech"
 
 
 def test_ascii_caret_and_backtick_are_never_accents():
@@ -92,6 +99,8 @@ def test_chunks_of_a_book_with_composed_accents_are_exact_slices_of_the_canonica
     # no accent before a letter it has a precomposed form with is left
     for m in re.finditer(f"[{''.join(SPACING_ACCENTS_BEFORE)}]", canonical):
         letter = canonical[m.end() : m.end() + 1].replace("\u0131", "i")
+        if not (m.start() and canonical[m.start() - 1].isalpha()) and not letter.isupper():
+            continue  # a word-start accent before a lowercase letter stays (code)
         pair = unicodedata.normalize("NFC", letter + SPACING_ACCENTS_BEFORE[m.group(0)])
         assert not letter.isalpha() or len(pair) != 1, (canonical, m.start())
 

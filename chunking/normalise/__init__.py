@@ -71,7 +71,9 @@ SPACING_ACCENTS_BEFORE = {
     "\u02c7": "\u030c",  # ˇ caron
 }
 """Spacing accents TeX's ``\\accent`` primitive sets *before* the letter (``Br¨oker``,
-``Juh´asz``): the PDF holds the accent glyph, then the letter. Each maps to its combining mark.
+``Juh´asz``): the PDF holds the accent glyph, then the letter. Each maps to its combining mark;
+at a word's start only before a capital (``´Etienne``), since ``˜apat`` or ``ˆcntrl`` at a word's
+start is code typeset with a spacing tilde or circumflex.
 ASCII ``^`` and `````` are left alone: code uses them, and TeX sets them as accents only in
 fonts whose glyphs MuPDF already maps to these spacing forms."""
 SPACING_ACCENTS_BELOW = {"\u00b8": "\u0327", "\u02db": "\u0328"}
@@ -186,7 +188,11 @@ def _compose_accents(text: str) -> tuple[str, int]:
         after = text[i + 1] if i + 1 < len(text) else ""
         before = text[i - 1] if i > pos else ""
         if accent in SPACING_ACCENTS_BEFORE:
-            single = _composed(_DOTLESS.get(after, after), SPACING_ACCENTS_BEFORE[accent])
+            # NOTE: at a word's start only before a capital (``ˇCech``): ``˜apat``, ``ˆcntrl`` are
+            # code set with a spacing tilde or circumflex (a TeX ``\~{}``), not accented letters.
+            inside = i > 0 and text[i - 1].isalpha()
+            letter = _DOTLESS.get(after, after) if inside or after.isupper() else ""
+            single = _composed(letter, SPACING_ACCENTS_BEFORE[accent])
             start, end = i, i + 2
         else:
             mark = SPACING_ACCENTS_BELOW[accent]
