@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: app test install chromium
+.PHONY: app test install chromium poppler
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,11 @@ app: install
 # Debian's chromium for the browser tests (never `playwright install`: it downloads browsers).
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+# poppler's pdftotext, the independent extractor bench/fidelity.py measures our text against
+# (not needed by `make test`).
+poppler:
+	@command -v pdftotext >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq poppler-utils >/dev/null; }
 
 # Run every test: lint and format (ruff, the rules in pyproject.toml), types (mypy), then unit,
 # property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed

@@ -29,6 +29,7 @@ from .errors import (
     describe_os_error,
     one_line,
 )
+from .matter import MATTERS, parse_exclusion
 from .models import FENCES, RETRIEVERS, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 from .policy import POLICY_DEFAULTS
 from .rules import EXPORT_FORMATS
@@ -95,6 +96,22 @@ def _add_policy_options(p: argparse.ArgumentParser) -> None:
         default=d["min_section_tokens"],
         help="section strategy: merge sections below this (0 = max_tokens // 4; %(default)s)",
     )
+    g.add_argument(
+        "--exclude-matter",
+        type=_matters,
+        default=d["exclude_matter"],
+        metavar="MATTER,...",
+        help=f"leave out the chunks of these matters ({', '.join(MATTERS)}), e.g. contents,index "
+        "(default: keep every chunk)",
+    )
+
+
+def _matters(text: str) -> str:
+    """``--exclude-matter``'s value in its canonical form (``chunking.matter.parse_exclusion``)."""
+    try:
+        return parse_exclusion(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_structure_option(p: argparse.ArgumentParser) -> None:

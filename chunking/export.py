@@ -27,6 +27,7 @@ from typing import Any, BinaryIO
 
 from .atomic import replace_all, tidy_temps, unlink_quietly, write_temp
 from .errors import UnreadableInputError, UsageError
+from .matter import Exclusion
 from .models import CHUNK_FIELDS, Chunk
 from .policy import Policy
 from .rules import EXPORT_FORMATS, EXPORT_READ_ALIASES, export_format
@@ -57,7 +58,10 @@ _STR_FIELDS = (
     "page_label_start",
     "page_label_end",
     "end_reason",
+    "matter",
 )
+_OPTIONAL_FIELDS = ("matter",)
+"""Fields a chunk file written before they existed lacks; they read back as ``""``."""
 
 
 def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
@@ -178,6 +182,7 @@ def build_manifest(
     *,
     source_path: str | os.PathLike | None = None,
     structure_file: Any = None,
+    excluded: Exclusion | None = None,
 ) -> dict[str, Any]:
     """Describe one run: the book, the policy, what was found and whether the rules held.
 
@@ -191,6 +196,8 @@ def build_manifest(
         structure_file (StructureFile | None): the corrections applied; recorded under
             ``structure.file`` (its sha256, digest, count and every op; ``validate`` re-applies
             them). Defaults to None (``structure.file`` is null).
+        excluded (Exclusion | None): what ``policy.exclude_matter`` left out
+            (``chunking.matter.exclude``), recorded under ``excluded``. Defaults to None (nothing).
 
     Returns:
         dict[str, Any]: JSON-ready manifest (keys documented in ``CHUNKING.md``).
@@ -221,6 +228,7 @@ def build_manifest(
         "package_version": __version__,
         "total_tokens": tokenized.n_tokens,
         "chunk_count": len(chunks),
+        "excluded": _excluded(policy, excluded),
         "structure": {
             "source": book.diagnostics.structure_source,
             "headings": len(headings),
@@ -231,6 +239,14 @@ def build_manifest(
         "diagnostics": book.diagnostics.to_dict(),
         "validation": report.to_dict() if report is not None else None,
     }
+
+
+def _excluded(policy: Policy, excluded: Exclusion | None) -> dict[str, Any] | None:
+    """The manifest's ``excluded`` record: what went, nothing when nothing was asked to go, null
+    when a caller that excluded chunks did not say how many."""
+    if excluded is not None:
+        return excluded.to_dict()
+    return None if policy.exclude_matter else Exclusion().to_dict()
 
 
 def manifest_path(out_path: str | os.PathLike) -> Path:
@@ -359,15 +375,16 @@ def _strict_int(field: str, value: Any) -> int:
 def _chunk_from_record(rec: Any) -> Chunk:
     if not isinstance(rec, dict):
         raise UnreadableInputError(f"chunk record is a {type(rec).__name__}, not an object")
-    missing = [f for f in CHUNK_FIELDS if f not in rec]
+    missing = [f for f in CHUNK_FIELDS if f not in rec and f not in _OPTIONAL_FIELDS]
     if missing:
         raise UnreadableInputError(f"chunk record lacks field(s) {', '.join(missing)}")
     try:
         values: dict[str, Any] = {f: _strict_int(f, rec[f]) for f in _INT_FIELDS}
         for f in _STR_FIELDS:
-            if rec[f] is not None and not isinstance(rec[f], str):
-                raise ValueError(f"{f} must be a string, not {type(rec[f]).__name__}")
-            values[f] = rec[f] or ""
+            value = rec.get(f)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"{f} must be a string, not {type(value).__name__}")
+            values[f] = value or ""
         path = rec["heading_path"]
         if isinstance(path, str):
             path = json.loads(path)

@@ -160,6 +160,7 @@ def load_book(
         removed_page_numbers=norm.counts["page_numbers"],
         dehyphenated_words=norm.counts["dehyphenated"],
         ligatures_expanded=norm.counts["ligatures"],
+        accents_composed=norm.counts["accents_composed"],
         control_chars_removed=norm.counts["control_chars"],
         page_labels=norm.page_labels,
         page_labels_inferred=norm.inferred_labels,

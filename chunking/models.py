@@ -213,6 +213,8 @@ class Diagnostics:
     removed_page_numbers: int = 0
     dehyphenated_words: int = 0
     ligatures_expanded: int = 0
+    accents_composed: int = 0
+    """Spacing accents composed with their letter (``¨o`` → ``ö``, ``chunking.normalise``)."""
     control_chars_removed: int = 0
     page_labels: str = "none"
     """Where ``Page.label`` comes from: ``source`` (the PDF's /PageLabels or the EPUB page-list),
@@ -282,7 +284,9 @@ class Chunk:
     (tokens of the canonical stream). ``chapter``/``section`` are titles (``""`` when the span
     lies outside any), ``heading_path`` the enclosing titles outermost first.
     ``overlap_prev_tokens`` is how many of this chunk's first tokens the previous chunk also
-    holds; ``end_reason`` is one of ``END_REASONS``.
+    holds; ``end_reason`` is one of ``END_REASONS``. ``matter`` is where the chunk sits in the
+    book (``chunking.matter.MATTERS``: ``front``, ``contents``, ``body``, ``back``, ``index``);
+    ``""`` only in a chunk file written before the field existed.
     """
 
     id: str
@@ -303,6 +307,7 @@ class Chunk:
     char_end: int
     overlap_prev_tokens: int
     end_reason: str
+    matter: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return the exported record: exactly the fields above, ``heading_path`` as a list."""

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .matter import Exclusion, exclude
 from .models import Book, Chunk
 from .policy import Policy
 from .strategies import chunk_book
@@ -27,9 +28,10 @@ class RunResult:
     Attributes:
         book (Book): the book as read.
         tokenized (TokenizedBook): its token stream for the policy's encoding.
-        chunks (list[Chunk]): the chunks.
+        chunks (list[Chunk]): the chunks, without those of ``policy.exclude_matter``.
         report (ValidationReport): rules 1–7 re-checked on the chunks.
         manifest (dict[str, Any]): the manifest (``chunking.export.build_manifest``).
+        excluded (Exclusion): the chunks and tokens ``policy.exclude_matter`` left out.
     """
 
     book: Book
@@ -37,6 +39,7 @@ class RunResult:
     chunks: list[Chunk]
     report: ValidationReport
     manifest: dict[str, Any]
+    excluded: Exclusion = Exclusion()
 
 
 def run_book(
@@ -88,12 +91,12 @@ def run_book(
     report_progress(0.7, "tokenizing")
     tokenized = tokenize(book, policy.encoding, workers=workers)
     report_progress(0.8, "chunking")
-    chunks = chunk_book(tokenized, policy)
+    chunks, excluded = exclude(chunk_book(tokenized, policy), policy.exclude_matter)
     report_progress(0.85, "validating")
     report = validate_chunks(chunks, tokenized, policy, workers=workers)
     path = None if isinstance(source, (bytes, bytearray)) else source
     manifest = build_manifest(
-        tokenized, policy, chunks, report, source_path=path, structure_file=structure_file
+        tokenized, policy, chunks, report, source_path=path, structure_file=structure_file, excluded=excluded
     )
     report_progress(1.0, "done")
-    return RunResult(book, tokenized, chunks, report, manifest)
+    return RunResult(book, tokenized, chunks, report, manifest, excluded)

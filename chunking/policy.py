@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import PolicyError
+from .matter import parse_exclusion
 from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 
 _CHOICES = {
@@ -43,6 +44,10 @@ class Policy:
             sentence/paragraph end in their last third. Defaults to ``none``.
         min_section_tokens (int): ``section`` strategy: sections below this merge with
             neighbours; 0 means ``max_tokens // 4``. Defaults to 0.
+        exclude_matter (str): matters (``chunking.matter.MATTERS``) whose chunks are left out of
+            the output, comma-separated in that order (``"contents,index"``); ``""`` keeps all.
+            Not in ``profile``: the chunks kept are the same chunks, with the same ids.
+            Defaults to ``""``.
     """
 
     strategy: str = "chapter-window"
@@ -56,6 +61,7 @@ class Policy:
     structure: str = "auto"
     snap: str = "none"
     min_section_tokens: int = 0
+    exclude_matter: str = ""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -91,6 +97,7 @@ class Policy:
                 f"policy field 'min_section_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
                 f"got {self.min_section_tokens!r}"
             )
+        _check_exclusion(self.exclude_matter)
         _check_encoding_name(self.encoding)
 
     def to_dict(self) -> dict[str, Any]:
@@ -142,6 +149,16 @@ limits; min section tokens is the section strategy's only); ``profile`` leaves t
 app greys them out."""
 
 
+def _check_exclusion(value: str) -> None:
+    """``exclude_matter`` must be its canonical form (``parse_exclusion`` makes it from any)."""
+    try:
+        canonical = parse_exclusion(value)
+    except ValueError as exc:
+        raise PolicyError(f"policy field 'exclude_matter': {exc}") from None
+    if canonical != value:
+        raise PolicyError(f"policy field 'exclude_matter' must be written {canonical!r}; got {value!r}")
+
+
 def _check_encoding_name(name: str) -> None:
     import tiktoken
 
@@ -156,7 +173,8 @@ def parse_policy(spec: str, base: Policy | None = None) -> Policy:
     """Parse ``"strategy=fixed-window,max_tokens=512"`` into a Policy; unnamed fields keep defaults.
 
     Args:
-        spec (str): comma-separated ``key=value`` pairs; keys are ``Policy`` field names.
+        spec (str): comma-separated ``key=value`` pairs; keys are ``Policy`` field names
+            (``exclude_matter=contents+index``: ``+`` between matters).
         base (Policy | None): the policy whose values unnamed fields keep. Defaults to ``Policy()``.
 
     Raises:
@@ -173,7 +191,12 @@ def parse_policy(spec: str, base: Policy | None = None) -> Policy:
         if key not in known:
             raise PolicyError(f"unknown policy field {key!r}; known fields: {', '.join(known)}")
         raw = raw.strip()
-        if known[key].type in ("int", int):
+        if key == "exclude_matter":  # NOTE: "," separates the pairs, so the names take "+" here
+            try:
+                changes[key] = parse_exclusion(raw)
+            except ValueError as exc:
+                raise PolicyError(f"policy field 'exclude_matter': {exc}") from None
+        elif known[key].type in ("int", int):
             try:
                 changes[key] = int(raw)
             except ValueError:

@@ -56,6 +56,12 @@ def keyword_alternation(words: Sequence[str], cases: bool = False) -> str:
     return "|".join(v for w in words for v in (w, w.upper(), w.title()))
 
 
+LIST_OF = (
+    r"list of (?:figures|tables|examples|listings|illustrations|plates|maps|symbols|abbreviations|"
+    r"algorithms|procedures|equations)"
+)
+"""The names of the lists a book prints after its contents (front matter, each a unit)."""
+
 KEYWORD_ALTERNATION = "|".join(HEADING_KEYWORDS)
 """``HEADING_KEYWORDS`` as a regular-expression alternation."""
 

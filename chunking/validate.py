@@ -20,7 +20,15 @@ checks of its order and span that the other checks rely on):
    whitespace only.
 5. nothing is lost: tokens not covered by any chunk are whitespace only.
 6. ``text == canonical_text[char_start:char_end]``, the char span is the token span's, both ends
-   are character boundaries; pages and labels are those of the first and last non-space chars.
+   are character boundaries; pages and labels are those of the first and last non-space chars;
+   ``matter`` is that of the unit holding the first (``chunking.matter``; ``""``, a file written
+   before the field existed, claims none) and not an excluded one.
+With ``Policy.exclude_matter`` (``chunking.matter``), the chunks of those matters are left out:
+``order`` then only increases (the kept chunks keep theirs), a gap in the coverage (rule 5) must
+lie in units of excluded matter where a chunk was left out (an ``order`` skipped) — a
+``fixed-window`` chunk that started in one may have run on into the next unit, up to
+``max_tokens`` past it — and overlap is re-checked only between neighbours in the full order.
+
 7. ``book_id`` is the book's and ``id`` is the content-addressed id (``chunking.ids``), salted
    with the policy's profile and the book's own corrections digest (``Book.corrections``); a run
    that claims other corrections than the book's (``validate_chunks(..., corrections=…)``: the
@@ -42,6 +50,7 @@ import numpy as np
 from .cores import resolve_workers
 from .encodings import get_encoding
 from .ids import chunk_id, id_salt
+from .matter import MatterIndex, excluded_names
 from .models import Chunk
 from .policy import Policy
 from .tokens import SAFE_SPLIT_ENCODINGS, TokenizedBook
@@ -203,6 +212,36 @@ class _Checker:
         self.fences = tb.fence_tokens[policy.fence] if self.paged else np.zeros(0, dtype=np.int64)
         self.sections = policy.strategy == "section"
         self.heads = tb.fence_tokens["section"]
+        self.matters = MatterIndex(tb.book.headings)
+        self.excluded = excluded_names(policy.exclude_matter)
+        self.regions = self.matters.regions(len(self.text)) if self.excluded else []
+
+    def skipped(self, c: Chunk, prev: Chunk | None) -> bool:
+        """Whether chunks were left out (``exclude_matter``) between ``prev`` and ``c``."""
+        return bool(self.excluded) and c.order > (prev.order + 1 if prev else 0)
+
+    def excluded_gap(self, t0: int, t1: int) -> bool:
+        """Whether the text of tokens ``[t0, t1)`` that is not whitespace lies in units of excluded
+        matter, or (``fixed-window``: no fences) in the next unit, less than ``max_tokens`` past
+        the excluded unit's end (where a window that started in it may have run on)."""
+        cs = self.tb.char_starts
+        c0, c1 = int(cs[t0]), int(cs[t1])
+        for k, (a, b, name) in enumerate(self.regions):
+            lo, hi = max(a, c0), min(b, c1)
+            if name in self.excluded or lo >= hi:
+                continue
+            inside = self.text[lo:hi]
+            if not _NON_SPACE.search(inside):
+                continue
+            if self.paged or k == 0 or self.regions[k - 1][2] not in self.excluded:
+                return False
+            last = lo + len(inside.rstrip()) - 1
+            if (
+                int(cs.searchsorted(last, side="right")) - 1
+                >= int(cs.searchsorted(a)) + self.policy.max_tokens
+            ):
+                return False
+        return True
 
     def _whitespace_only(self, t0: int, t1: int) -> bool:
         cs = self.tb.char_starts
@@ -237,7 +276,10 @@ class _Checker:
         n = tb.n_tokens
         prev = self.chunks[i - 1] if i else None
         # Rule 4 first where later checks would index out of range.
-        if c.order != i:
+        if self.excluded:
+            if c.order < (prev.order + 1 if prev else 0):
+                raise _Violation(4, f"order is {c.order}, not more than the previous chunk's")
+        elif c.order != i:
             raise _Violation(4, f"order is {c.order}, expected {i} (orders must be 0, 1, 2, …)")
         if not (0 <= c.token_start < c.token_end <= n):
             raise _Violation(4, f"token span [{c.token_start}, {c.token_end}) is empty or outside [0, {n})")
@@ -270,7 +312,12 @@ class _Checker:
             )
         if self.sections:
             self._check_whole_sections(c, overlap, prev)
-        if overlap != c.overlap_prev_tokens:
+        if self.skipped(c, prev):
+            if overlap > c.overlap_prev_tokens:  # the chunk before it (left out) ended later
+                raise _Violation(
+                    3, f"overlap_prev_tokens is {c.overlap_prev_tokens}, the spans overlap by {overlap}"
+                )
+        elif overlap != c.overlap_prev_tokens:
             raise _Violation(
                 3, f"overlap_prev_tokens is {c.overlap_prev_tokens}, the spans overlap by {overlap}"
             )
@@ -284,9 +331,13 @@ class _Checker:
             raise _Violation(4, "chunk text is empty or whitespace only")
         gap_start = prev.token_end if prev else 0
         if c.token_start > gap_start and not self._whitespace_only(gap_start, c.token_start):
-            raise _Violation(5, f"tokens [{gap_start}, {c.token_start}) before this chunk are in no chunk")
+            if not (self.skipped(c, prev) and self.excluded_gap(gap_start, c.token_start)):
+                raise _Violation(
+                    5, f"tokens [{gap_start}, {c.token_start}) before this chunk are in no chunk"
+                )
         if i == len(self.chunks) - 1 and c.token_end < n and not self._whitespace_only(c.token_end, n):
-            raise _Violation(5, f"tokens [{c.token_end}, {n}) after the last chunk are in no chunk")
+            if not (self.excluded and self.excluded_gap(c.token_end, n)):
+                raise _Violation(5, f"tokens [{c.token_end}, {n}) after the last chunk are in no chunk")
         self._check_provenance(c)
         if c.book_id != tb.book.book_id:
             raise _Violation(7, f"book_id {c.book_id!r} is not the book's {tb.book.book_id!r}")
@@ -312,8 +363,13 @@ class _Checker:
             )
         if not (tb.legal[c.token_start] and tb.legal[c.token_end]):
             raise _Violation(6, "the chunk starts or ends inside a character")
+        first = c.char_start + (len(c.text) - len(c.text.lstrip()))
+        matter = self.matters.at(first)
+        if c.matter and c.matter != matter:
+            raise _Violation(6, f"matter is {c.matter!r}, but its text lies in the {matter!r} matter")
+        if matter in self.excluded:
+            raise _Violation(6, f"its matter {matter!r} is one the policy excludes")
         if tb.text_pages:
-            first = c.char_start + (len(c.text) - len(c.text.lstrip()))
             last = c.char_start + len(c.text.rstrip()) - 1
             p0 = tb.text_pages[tb.page_index_of_char(first)]
             p1 = tb.text_pages[tb.page_index_of_char(last)]
@@ -359,11 +415,14 @@ def validate_chunks(
             f"{_corrections_named(actual)}: the ids of one are not the ids of the other",
             len(chunks),
         )
-    if not chunks:
-        if tokenized.n_tokens and _NON_SPACE.search(tokenized.book.text):
-            return ValidationReport(False, 5, None, "no chunks, but the book has text", 0)
-        return ValidationReport(True, None, None, "no text, no chunks", 0)
     checker = _Checker(chunks, tokenized, policy, resolve_workers(workers, len(chunks), PARALLEL_MIN_CHUNKS))
+    if not chunks:
+        checker.counts.close()
+        if tokenized.n_tokens and _NON_SPACE.search(tokenized.book.text):
+            if not (checker.excluded and checker.excluded_gap(0, tokenized.n_tokens)):
+                return ValidationReport(False, 5, None, "no chunks, but the book has text", 0)
+            return ValidationReport(True, None, None, "every chunk is of excluded matter", 0)
+        return ValidationReport(True, None, None, "no text, no chunks", 0)
     try:
         for i in range(len(chunks)):
             try:

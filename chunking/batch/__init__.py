@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from ..cores import available_cores
 from ..errors import ChunkingError, UsageError
 from ..export import check_output_path, manifest_path, write_outputs
+from ..matter import Exclusion
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
 from ..rules import EXPORT_FORMATS
@@ -62,12 +63,15 @@ class Outcome:
         status (str): ``written``, ``skipped`` or ``failed``.
         exit_code (int): the single-book CLI's exit code for this book (0 when not failed).
         message (str): one line: chunk count, or the error.
+        excluded_chunks, excluded_tokens (int): what ``Policy.exclude_matter`` left out.
     """
 
     book: str
     status: str
     exit_code: int = 0
     message: str = ""
+    excluded_chunks: int = 0
+    excluded_tokens: int = 0
 
 
 def find_books(book_dir: str | os.PathLike, out_dir: str | os.PathLike | None = None) -> list[Path]:
@@ -174,7 +178,8 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
         return Outcome(label, "failed", 1, f"internal error: {type(exc).__name__}: {exc}")
     if not result.report.ok:
         return Outcome(label, "failed", 4, f"written, but validation failed: {result.report.message}")
-    return Outcome(label, "written", 0, f"{len(result.chunks)} chunks")
+    left = result.excluded
+    return Outcome(label, "written", 0, f"{len(result.chunks)} chunks", left.chunks, left.tokens)
 
 
 @dataclass(frozen=True)
@@ -296,7 +301,7 @@ def run_batch(
                 bar.update()
         else:
             outcomes.extend(_run_parallel(plan.todo, policy, fmt, n_workers, bar))
-    return report(outcomes, plan.out_root)
+    return report(outcomes, plan.out_root, policy)
 
 
 def progress_bar(plan: Plan) -> tqdm:
@@ -335,8 +340,9 @@ def _run_parallel(todo: list[Task], policy: Policy, fmt: str, n_workers: int, ba
     return outcomes
 
 
-def report(outcomes: list[Outcome], out_root: Path) -> int:
-    """Print the failures (one line per book) and a summary on stderr; return the exit code.
+def report(outcomes: list[Outcome], out_root: Path, policy: Policy | None = None) -> int:
+    """Print the failures (one line per book), what ``policy.exclude_matter`` left out (one
+    line) and a summary on stderr; return the exit code.
 
     Every engine reports through here, so the lines and the exit-code rule are the same."""
     failed = sorted((o for o in outcomes if o.status == "failed"), key=lambda o: o.book)
@@ -344,6 +350,13 @@ def report(outcomes: list[Outcome], out_root: Path) -> int:
     skipped = sum(o.status == "skipped" for o in outcomes)
     for o in failed:
         print(f"chunking: failed: {o.book}: {o.message}", file=sys.stderr)
+    if policy is not None and policy.exclude_matter:
+        left = Exclusion(
+            policy.exclude_matter,
+            sum(o.excluded_chunks for o in outcomes),
+            sum(o.excluded_tokens for o in outcomes),
+        )
+        print(f"chunking: {left.message()} from {written} books written", file=sys.stderr)
     print(
         f"{written} written, {skipped} skipped (already done), {len(failed)} failed; outputs in {out_root}",
         file=sys.stderr,

@@ -131,7 +131,7 @@ def run_batch_ray(
             outcomes.extend(_chunk_on_ray(ray, plan, policy, fmt, workers))
         if dataset is not None:
             _write_dataset(ray, plan, outcomes, fmt, Path(dataset))
-    return report(outcomes, plan.out_root)
+    return report(outcomes, plan.out_root, policy)
 
 
 def _import_ray() -> Any:

@@ -6,7 +6,8 @@ one output and manifest per book under ``-o``. Exit 0 ok, 2 usage/policy error, 
 is an input of the run (the book or the structure file, also via a link), a
 folder or a device, or too many chunks (nothing written), 3
 unreadable book, 4 the chunks break a rule (files are written, the manifest's ``validation``
-says which rule), 5 the output cannot be written (no file left). Reader and structure warnings
+says which rule), 5 the output cannot be written (no file left). ``--exclude-matter`` names
+what it left out on one stderr line (``chunking: left out 3 contents and index chunks (812 tokens)``). Reader and structure warnings
 go to stderr (``chunking: warning: …``, at most ``MAX_WARNINGS_PRINTED``) and into the manifest.
 """
 
@@ -37,6 +38,7 @@ def run(
     encoding: str,
     snap: str,
     min_section_tokens: int,
+    exclude_matter: str = "",
     structure_file: str | None = None,
     engine: str = "local",
     ray_address: str | None = None,
@@ -52,7 +54,7 @@ def run(
         workers (int | None): batch mode: parallel processes; one book: its cores (1: one core;
             default: all of them when the book is big enough).
         structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
-            fence, encoding, snap, min_section_tokens: the ``Policy`` fields.
+            fence, encoding, snap, min_section_tokens, exclude_matter: the ``Policy`` fields.
         structure_file (str | None): corrections to apply (``chunking.structure_file``); their
             digest salts the ids and the manifest records them. Batch mode takes
             ``<book>.structure.json`` beside each book instead.
@@ -79,6 +81,7 @@ def run(
         structure=structure,
         snap=snap,
         min_section_tokens=min_section_tokens,
+        exclude_matter=exclude_matter,
     )
     if Path(book).is_dir():
         if structure_file is not None:
@@ -115,6 +118,8 @@ def run(
         sf = load_optional(structure_file)
     result = run_book(book, policy, structure_file=sf, workers=workers)
     warnings = result.book.diagnostics.warnings
+    if result.excluded.matters:
+        print(f"chunking: {result.excluded.message()}", file=sys.stderr)
     if out is None:
         print_warnings(warnings, where="run with -o to keep them all in the manifest")
         try:

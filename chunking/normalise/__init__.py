@@ -20,6 +20,8 @@ Contract (see ``chunking.models`` for the offset conventions):
   fragment's whole token moves up, punctuation included. Across pages the token leaves the
   lower page for the upper one: page spans still tile the text and ``map_offset`` maps into the
   lower page's (shortened) first line. Leading/trailing blank lines of a page go.
+* Spacing accents composed with their letter in the order TeX sets them (``Br¨oker`` →
+  ``Bröker``; ``SPACING_ACCENTS_BEFORE``/``_AFTER``), when a precomposed character exists.
 * ``c``/``r`` + U+20DD (combining enclosing circle) become ``©``/``®``: no precomposed form exists.
 * Every removal is counted in ``NormalisedBook.counts``; nothing disappears silently.
 * ``NormalisedBook.map_offset(page_index, raw_offset)`` maps a position in a raw page's text
@@ -56,6 +58,35 @@ ENCLOSED = {"c\u20dd": "©", "C\u20dd": "©", "r\u20dd": "®", "R\u20dd": "®"}
 lack; NFC has no precomposed form, so map the two that mean a sign."""
 _ENCLOSED = re.compile("[cCrR]\u20dd")
 
+SPACING_ACCENTS_BEFORE = {
+    "\u00a8": "\u0308",  # ¨ diaeresis
+    "\u00b4": "\u0301",  # ´ acute
+    "\u02c6": "\u0302",  # ˆ circumflex
+    "\u02dc": "\u0303",  # ˜ tilde
+    "\u00af": "\u0304",  # ¯ macron
+    "\u02d8": "\u0306",  # ˘ breve
+    "\u02d9": "\u0307",  # ˙ dot above
+    "\u02da": "\u030a",  # ˚ ring above
+    "\u02dd": "\u030b",  # ˝ double acute
+    "\u02c7": "\u030c",  # ˇ caron
+}
+"""Spacing accents TeX's ``\\accent`` primitive sets *before* the letter (``Br¨oker``,
+``Juh´asz``): the PDF holds the accent glyph, then the letter. Each maps to its combining mark;
+at a word's start only before a capital (``´Etienne``), since ``˜apat`` or ``ˆcntrl`` at a word's
+start is code typeset with a spacing tilde or circumflex.
+ASCII ``^`` and `````` are left alone: code uses them, and TeX sets them as accents only in
+fonts whose glyphs MuPDF already maps to these spacing forms."""
+SPACING_ACCENTS_BELOW = {"\u00b8": "\u0327", "\u02db": "\u0328"}
+"""Cedilla ¸ and ogonek ˛, which TeX sets under the letter. ``\\c`` uses ``\\accent`` (accent
+first: ``Fran¸cois``) on a letter of x-height (``X_HEIGHT``), else overlays the cedilla on the
+letter drawn first (``C¸``); ``\\k`` always overlays (``a˛``). So a cedilla takes an x-height
+letter after it, else the letter before it; an ogonek takes the letter before it."""
+X_HEIGHT = frozenset("acegmnopqrsuvwxyz")
+"""Lowercase letters no taller than the x-height (TeX's ``\\ifdim\\ht=1ex`` test in ``\\c``)."""
+_ACCENT = re.compile(f"[{''.join(SPACING_ACCENTS_BEFORE)}{''.join(SPACING_ACCENTS_BELOW)}]")
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+"""TeX accents ``\\i``/``\\j`` (dotless i, j) above: ``¨ı`` is ``ï``."""
+
 
 @dataclass
 class NormalisedBook:
@@ -67,7 +98,7 @@ class NormalisedBook:
         lines (list[list[tuple[int, str]]]): per page, its kept lines as ``(offset in text, line)``
             in order; structure detection reads these.
         counts (Counter): removals by kind: ``control_chars``, ``ligatures``, ``header_lines``,
-            ``footer_lines``, ``page_numbers``, ``dehyphenated``.
+            ``footer_lines``, ``page_numbers``, ``dehyphenated``, ``accents_composed``.
         furniture (list[list[str]]): per page, the texts of its removed header/footer lines and
             folios, stripped, in page order (top zone first). Structure detection may read the
             running header's content: where a header naming the chapter changes, a chapter starts.
@@ -121,18 +152,71 @@ class NormalisedBook:
         return min(max(start + inner, page.char_start), page.char_end)
 
 
-def _char_normalise(text: str) -> tuple[str, int, int]:
-    """Per-character steps; return the text, control characters removed, ligatures expanded."""
+def _char_normalise(text: str) -> tuple[str, int, int, int]:
+    """Per-character steps; return the text, control characters removed, ligatures expanded,
+    spacing accents composed."""
     text = _LINE_BREAK.sub("\n", text) if "\r" in text else text
     text, controls = _CONTROL.subn("", text)
     if "\u20dd" in text:
         text = _ENCLOSED.sub(lambda m: ENCLOSED[m.group(0)], text)
+    accents = 0
+    if not text.isascii():
+        text, accents = _compose_accents(text)
     ligatures = sum(text.count(lig) for lig in LIGATURES) if not text.isascii() else 0
     if ligatures:
         text = text.translate(_LIGATURE_TABLE)
     if not text.isascii() and not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
-    return text, controls, ligatures
+    return text, controls, ligatures, accents
+
+
+def _compose_accents(text: str) -> tuple[str, int]:
+    """Compose each spacing accent with the letter TeX set it on (``¨o`` → ``ö``, ``c¸`` → ``ç``,
+    see ``SPACING_ACCENTS_BEFORE``/``_BELOW``) when a precomposed character exists; an accent
+    next to no such letter stays as it is. Returns the text and the number of accents composed.
+
+    NOTE: the canonical text is built from this text and offsets are lengths of it, so a pair
+    made one character moves no chunk off its text (``map_offset`` normalises the same way).
+    """
+    out: list[str] = []
+    pos = composed = 0
+    for m in _ACCENT.finditer(text):
+        i = m.start()
+        if i < pos:
+            continue  # already composed with the letter before it
+        accent = text[i]
+        after = text[i + 1] if i + 1 < len(text) else ""
+        before = text[i - 1] if i > pos else ""
+        if accent in SPACING_ACCENTS_BEFORE:
+            # NOTE: at a word's start only before a capital (``ˇCech``): ``˜apat``, ``ˆcntrl`` are
+            # code set with a spacing tilde or circumflex (a TeX ``\~{}``), not accented letters.
+            inside = i > 0 and text[i - 1].isalpha()
+            letter = _DOTLESS.get(after, after) if inside or after.isupper() else ""
+            single = _composed(letter, SPACING_ACCENTS_BEFORE[accent])
+            start, end = i, i + 2
+        else:
+            mark = SPACING_ACCENTS_BELOW[accent]
+            single = _composed(after, mark) if accent == "\u00b8" and after in X_HEIGHT else ""
+            start, end = i, i + 2
+            if not single:
+                single, start, end = _composed(before, mark), i - 1, i + 1
+        if single:
+            out.append(text[pos:start])
+            out.append(single)
+            pos = end
+            composed += 1
+    if not composed:
+        return text, 0
+    out.append(text[pos:])
+    return "".join(out), composed
+
+
+def _composed(letter: str, mark: str) -> str:
+    """The one precomposed character of ``letter`` + combining ``mark``, else ``""``."""
+    if not letter.isalpha():
+        return ""
+    single = unicodedata.normalize("NFC", letter + mark)
+    return single if len(single) == 1 else ""
 
 
 def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
@@ -148,9 +232,10 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     page_lines: list[list[str]] = []
     texts: list[str] = []
     for raw in raw_pages:
-        text, controls, ligatures = _char_normalise(raw.text)
+        text, controls, ligatures, accents = _char_normalise(raw.text)
         counts["control_chars"] += controls
         counts["ligatures"] += ligatures
+        counts["accents_composed"] += accents
         texts.append(text)
         page_lines.append([line.rstrip() for line in text.split("\n")])
 

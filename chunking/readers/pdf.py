@@ -102,17 +102,32 @@ def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[
     tells. Such a page's text is lost, so it is named, not passed off as a blank page.
     """
     warnings: list[str] = []
-    if doc.is_repaired or "repair" in messages:
+    repaired = doc.is_repaired or "repair" in messages
+    if repaired:
         warnings.append("the PDF is damaged (MuPDF had to repair it); some text may be missing")
-    broken = [p.number for p in pages if not p.text.strip() and not _is_page_object(doc, p.number - 1)]
+    empty = [p.number for p in pages if not p.text.strip()]
+    broken = [n for n in empty if not _is_page_object(doc, n - 1)]
     if broken:
-        listed = ", ".join(str(n) for n in broken[:MAX_PAGES_NAMED])
-        more = f" and {len(broken) - MAX_PAGES_NAMED} more" if len(broken) > MAX_PAGES_NAMED else ""
         warnings.append(
-            f"{len(broken)} pages could not be read (damaged page objects: {listed}{more});"
+            f"{len(broken)} pages could not be read (damaged page objects: {_listed(broken)});"
             " their text is missing"
         )
+    # NOTE: a page object can survive while its content stream is destroyed: after the repair it
+    # is an empty page like a blank verso, and nothing tells the two apart. Both are named.
+    emptied = [n for n in empty if n not in set(broken)] if repaired else []
+    if emptied:
+        warnings.append(
+            f"{len(emptied)} pages came out empty after MuPDF repaired the file (pages {_listed(emptied)});"
+            " blank in the original, or their text is missing"
+        )
     return warnings
+
+
+def _listed(numbers: list[int]) -> str:
+    """At most ``MAX_PAGES_NAMED`` page numbers, then how many more."""
+    listed = ", ".join(str(n) for n in numbers[:MAX_PAGES_NAMED])
+    more = f" and {len(numbers) - MAX_PAGES_NAMED} more" if len(numbers) > MAX_PAGES_NAMED else ""
+    return listed + more
 
 
 def _is_page_object(doc: pymupdf.Document, index: int) -> bool:

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from ..errors import ChunkLimitError
 from ..ids import chunk_id, id_salt
+from ..matter import MatterIndex
 from ..models import Chunk
 from ..policy import Policy
 from ..rules import ContextIndex
@@ -90,7 +91,8 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
 
     Pages and labels come from the first and last non-whitespace character of the chunk (a
     leading separator or trailing blank line does not widen the page span); chapter, section and
-    heading path from the innermost heading at or before the first non-whitespace character.
+    heading path from the innermost heading at or before the first non-whitespace character, and
+    matter from the unit holding that character (``chunking.matter``).
 
     Args:
         tb (TokenizedBook): the tokenized book.
@@ -113,6 +115,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
     book_id = tb.book.book_id
     salt = id_salt(policy, tb.book)
     contexts = ContextIndex(tb.book.headings)
+    matters = MatterIndex(tb.book.headings)
     cs = tb.char_starts
     chunks: list[Chunk] = []
     for order, (t0, t1, overlap, reason) in enumerate(spans):
@@ -143,6 +146,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
                 char_end=c1,
                 overlap_prev_tokens=overlap,
                 end_reason=reason,
+                matter=matters.at(first),
             )
         )
     return chunks

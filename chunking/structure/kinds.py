@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..rules import KIND_KEYWORDS, ROMAN_FOLIO, ROMAN_PATTERN, keyword_alternation, roman_value
+from ..rules import KIND_KEYWORDS, LIST_OF, ROMAN_FOLIO, ROMAN_PATTERN, keyword_alternation, roman_value
 
 SPELLED = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -28,11 +28,6 @@ _SPELLED_RE = (
 _ROMAN_RE = ROMAN_PATTERN.upper()
 NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
 
-LIST_OF = (
-    r"list of (?:figures|tables|examples|listings|illustrations|plates|maps|symbols|abbreviations|"
-    r"algorithms|procedures|equations)"
-)
-"""The names of the lists a book prints after its contents (front matter, each a unit)."""
 FRONT_WORDS = re.compile(
     r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|"
     rf"{LIST_OF}|"

@@ -31,6 +31,7 @@ from chunking import export
 from chunking.analysis.scorecard import scorecard
 from chunking.errors import ChunkingError
 from chunking.ingest import load_book
+from chunking.matter import Exclusion, exclude
 from chunking.models import Book, Chunk
 from chunking.policy import Policy
 from chunking.rules import EXPORT_FORMATS
@@ -269,6 +270,13 @@ def _chunks(sha256: str, digest: str, items: PolicyItems, _tokenized: TokenizedB
     return chunk_book(_tokenized, _policy_of(items))
 
 
+@st.cache_resource(show_spinner=False, max_entries=CHUNK_SETS)
+def _output(
+    sha256: str, digest: str, items: PolicyItems, _chunks: list[Chunk]
+) -> tuple[list[Chunk], Exclusion]:
+    return exclude(_chunks, _policy_of(items).exclude_matter)
+
+
 @st.cache_resource(show_spinner="Validating…", max_entries=16)
 def _report(
     sha256: str, digest: str, items: PolicyItems, _tokenized: TokenizedBook, _chunks: list[Chunk]
@@ -298,7 +306,8 @@ class AppRun:
             digest, which salts the chunk ids).
         tokenized (TokenizedBook): its canonical token stream for ``policy.encoding``.
         policy (Policy): the policy the chunks were cut with.
-        chunks (list[Chunk]): the chunks, in order.
+        chunks (list[Chunk]): every chunk, in order (the figures draw them all; ``chunks[k]`` has
+            ``order`` k).
         structure_ops (tuple[Correction, ...]): the corrections applied.
     """
 
@@ -325,9 +334,19 @@ class AppRun:
         return _score(self.source.sha256, self.book.corrections, self._items, self.tokenized, self.chunks)
 
     @property
+    def output(self) -> list[Chunk]:
+        """The chunks exported: ``chunks`` without those of ``policy.exclude_matter``."""
+        return _output(self.source.sha256, self.book.corrections, self._items, self.chunks)[0]
+
+    @property
+    def excluded(self) -> Exclusion:
+        """What ``policy.exclude_matter`` left out of ``output``."""
+        return _output(self.source.sha256, self.book.corrections, self._items, self.chunks)[1]
+
+    @property
     def report(self) -> ValidationReport:
-        """Validation of the chunks (rules 1–7); cached, computed only when a page asks."""
-        return _report(self.source.sha256, self.book.corrections, self._items, self.tokenized, self.chunks)
+        """Validation of the exported chunks (rules 1–7); cached, computed only when a page asks."""
+        return _report(self.source.sha256, self.book.corrections, self._items, self.tokenized, self.output)
 
     def manifest(self, fmt: str) -> dict[str, Any]:
         """The manifest the CLI writes next to ``<book stem>.<fmt>`` for the same book and policy."""
@@ -335,10 +354,11 @@ class AppRun:
         base = export.build_manifest(
             self.tokenized,
             self.policy,
-            self.chunks,
+            self.output,
             self.report,
             source_path=self.source.path,
             structure_file=sf,
+            excluded=self.excluded,
         )
         return export.manifest_for_output(base, None, fmt, name=self.export_name(fmt))
 
@@ -353,7 +373,7 @@ class AppRun:
 
     def export_bytes(self, fmt: str) -> bytes:
         """The chunk file in ``fmt`` (``chunking.export.render``; cached per book, policy, format)."""
-        return _rendered(self.source.sha256, self.book.corrections, self._items, fmt, self.chunks)
+        return _rendered(self.source.sha256, self.book.corrections, self._items, fmt, self.output)
 
 
 def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -> AppRun:

@@ -17,6 +17,7 @@ import streamlit as st
 from chunking.analysis.compare import policy_label
 from chunking.encodings import BUNDLED_ENCODINGS
 from chunking.errors import PolicyError
+from chunking.matter import MATTERS, parse_exclusion
 from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 from chunking.policy import POLICY_DEFAULTS, UNUSED_FIELDS, Policy
 
@@ -57,6 +58,8 @@ _HELP = {
     "min_section_tokens": "Section strategy only: sections below this merge with neighbours "
     "(0 = max tokens / 4).",
     "max_chunks": "More chunks than this is an error and nothing is exported.",
+    "exclude_matter": "Leave these chunks out of the export and the Chunks table: contents and "
+    "index pages (dot leaders and page numbers), or all front or back matter. Empty keeps every chunk.",
 }
 
 
@@ -123,6 +126,8 @@ def sidebar_policy() -> Policy:
     # through session state).
     for name, default in POLICY_DEFAULTS.items():
         key = f"policy_{name}"
+        if name == "exclude_matter":  # NOTE: a multiselect's value is a list of the names
+            default = [m for m in default.split(",") if m]
         st.session_state[key] = st.session_state[key] if key in st.session_state else default
     slots: dict[str, Any] = {}  # an empty slot under each field's input: where its error goes
     strategy = sb.selectbox("Strategy", STRATEGIES, key="policy_strategy", help=_HELP["strategy"])
@@ -160,6 +165,11 @@ def sidebar_policy() -> Policy:
         "Max chunks", 1, 10_000_000, key="policy_max_chunks", help=_HELP["max_chunks"]
     )
     slots["max_chunks"] = sb.empty()
+    chosen = sb.multiselect(
+        "Exclude matter", MATTERS, key="policy_exclude_matter", help=_HELP["exclude_matter"]
+    )
+    values["exclude_matter"] = parse_exclusion(",".join(chosen))
+    slots["exclude_matter"] = sb.empty()
     if unused:
         names = ", ".join(LABELS[name] for name in unused)
         sb.caption(f"Greyed out: {strategy} does not use {names} (see CHUNKING.md, Policy).")

@@ -22,6 +22,7 @@ CHUNK_COLUMNS = (
     "section",
     "tokens",
     "end_reason",
+    "matter",
     "start_of_text",
     "id",
 )
@@ -34,7 +35,7 @@ def _span(a: object, b: object) -> str:
 
 def chunk_table(chunks: Sequence[Chunk], *, preview_chars: int = 90) -> pd.DataFrame:
     """One row per chunk: order, physical pages, printed labels, chapter, section, tokens,
-    end reason, the start of its text (whitespace collapsed) and its full id."""
+    end reason, matter, the start of its text (whitespace collapsed) and its full id."""
     return pd.DataFrame(
         {
             "order": [c.order for c in chunks],
@@ -44,6 +45,7 @@ def chunk_table(chunks: Sequence[Chunk], *, preview_chars: int = 90) -> pd.DataF
             "section": [c.section for c in chunks],
             "tokens": [c.token_count for c in chunks],
             "end_reason": [c.end_reason for c in chunks],
+            "matter": [c.matter for c in chunks],
             "start_of_text": [" ".join(c.text[: preview_chars * 2].split())[:preview_chars] for c in chunks],
             "id": [c.id for c in chunks],
         },

@@ -159,6 +159,8 @@ def book_heading(run: AppRun) -> None:
         f"<h3 style='margin:0'>{html.escape(book.title)}</h3>"
         f"<div class='current-book-facts' style='color:#444'>{html.escape(' · '.join(facts))}</div></div>"
     )
+    if run.policy.exclude_matter:
+        st.caption(f"Export and the Chunks table {run.excluded.message()} (the sidebar's Exclude matter).")
 
 
 def paged_table(frame: pd.DataFrame, *, key: str, rows: int = TABLE_ROWS, **kwargs: Any) -> pd.DataFrame:
