@@ -95,6 +95,14 @@ def _add_policy_options(p: argparse.ArgumentParser) -> None:
         default=d["min_section_tokens"],
         help="section strategy: merge sections below this (0 = max_tokens // 4; %(default)s)",
     )
+    g.add_argument(
+        "--min-chunk-tokens",
+        type=int,
+        default=d["min_chunk_tokens"],
+        metavar="N",
+        help="window strategies: merge chunks below N tokens into a neighbour of their chapter "
+        "when the limits allow (0 = off; %(default)s)",
+    )
 
 
 def _add_structure_option(p: argparse.ArgumentParser) -> None:

@@ -43,6 +43,9 @@ class Policy:
             sentence/paragraph end in their last third. Defaults to ``none``.
         min_section_tokens (int): ``section`` strategy: sections below this merge with
             neighbours; 0 means ``max_tokens // 4``. Defaults to 0.
+        min_chunk_tokens (int): window strategies: a chunk below this many tokens merges into a
+            neighbour of its chapter when the merged chunk keeps every limit; a part opening below
+            it joins its first chapter (``chunking.strategies.small_chunks``). 0 (default) is off.
     """
 
     strategy: str = "chapter-window"
@@ -56,6 +59,7 @@ class Policy:
     structure: str = "auto"
     snap: str = "none"
     min_section_tokens: int = 0
+    min_chunk_tokens: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -91,6 +95,11 @@ class Policy:
                 f"policy field 'min_section_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
                 f"got {self.min_section_tokens!r}"
             )
+        if self.min_chunk_tokens < 0 or self.min_chunk_tokens > self.max_tokens:
+            raise PolicyError(
+                f"policy field 'min_chunk_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
+                f"got {self.min_chunk_tokens!r}"
+            )
         _check_encoding_name(self.encoding)
 
     def to_dict(self) -> dict[str, Any]:
@@ -121,6 +130,8 @@ class Policy:
             parts.append(f"min_section={self.min_section_tokens}")
         if self.snap != "none":
             parts.append(f"snap={self.snap}")
+        if self.min_chunk_tokens and "min_chunk_tokens" not in self.unused_fields():
+            parts.append(f"min_chunk={self.min_chunk_tokens}")
         return ":".join(parts)
 
     def with_(self, **changes: Any) -> "Policy":
@@ -135,10 +146,11 @@ take theirs from here; building ``Policy()`` would load tiktoken to check the en
 UNUSED_FIELDS: dict[str, tuple[str, ...]] = {
     "chapter-window": ("min_section_tokens",),
     "fixed-window": ("target_pages", "max_pages", "fence", "min_section_tokens"),
-    "section": (),
+    "section": ("min_chunk_tokens",),
 }
 """Policy fields each strategy ignores (CHUNKING.md: fixed-window has one segment and no page
-limits; min section tokens is the section strategy's only); ``profile`` leaves them out and the
+limits; min section tokens is the section strategy's only, min chunk tokens the window
+strategies'); ``profile`` leaves them out and the
 app greys them out."""
 
 

@@ -37,6 +37,7 @@ def run(
     encoding: str,
     snap: str,
     min_section_tokens: int,
+    min_chunk_tokens: int = 0,
     structure_file: str | None = None,
     engine: str = "local",
     ray_address: str | None = None,
@@ -52,7 +53,7 @@ def run(
         workers (int | None): batch mode: parallel processes; one book: its cores (1: one core;
             default: all of them when the book is big enough).
         structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
-            fence, encoding, snap, min_section_tokens: the ``Policy`` fields.
+            fence, encoding, snap, min_section_tokens, min_chunk_tokens: the ``Policy`` fields.
         structure_file (str | None): corrections to apply (``chunking.structure_file``); their
             digest salts the ids and the manifest records them. Batch mode takes
             ``<book>.structure.json`` beside each book instead.
@@ -79,6 +80,7 @@ def run(
         structure=structure,
         snap=snap,
         min_section_tokens=min_section_tokens,
+        min_chunk_tokens=min_chunk_tokens,
     )
     if Path(book).is_dir():
         if structure_file is not None:

@@ -34,6 +34,7 @@ LABELS = {
     "max_pages": "Max pages",
     "fence": "Fence level",
     "min_section_tokens": "Min section tokens",
+    "min_chunk_tokens": "Min chunk tokens",
 }
 
 _HELP = {
@@ -57,6 +58,9 @@ _HELP = {
     "min_section_tokens": "Section strategy only: sections below this merge with neighbours "
     "(0 = max tokens / 4).",
     "max_chunks": "More chunks than this is an error and nothing is exported.",
+    "min_chunk_tokens": "Window strategies: a chunk below this many tokens merges into a neighbour "
+    "in its chapter when max tokens and max pages allow; a tiny part title joins its first "
+    "chapter (0 = off).",
 }
 
 
@@ -156,6 +160,11 @@ def sidebar_policy() -> Policy:
         disabled="min_section_tokens" in unused,
     )  # fmt: skip
     slots["min_section_tokens"] = sb.empty()
+    values["min_chunk_tokens"] = sb.number_input(
+        "Min chunk tokens", 0, 4096, key="policy_min_chunk_tokens", help=_HELP["min_chunk_tokens"],
+        disabled="min_chunk_tokens" in unused,
+    )  # fmt: skip
+    slots["min_chunk_tokens"] = sb.empty()
     values["max_chunks"] = sb.number_input(
         "Max chunks", 1, 10_000_000, key="policy_max_chunks", help=_HELP["max_chunks"]
     )
