@@ -185,7 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="re-check exported chunks against rules 1-7")
     p.add_argument("chunks")
-    p.add_argument("--manifest", default=None, help="default: <chunks stem>.manifest.json")
+    p.add_argument(
+        "--manifest",
+        default=None,
+        help="default: <chunks file name>.manifest.json (or the older <chunks stem>.manifest.json)",
+    )
     p.add_argument(
         "--book",
         default=None,

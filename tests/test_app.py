@@ -479,10 +479,10 @@ def test_downloads_equal_the_cli_output(tmp_path: Path, downloads: dict[str, byt
         assert downloads[name] == out.read_bytes(), fmt
     # The manifest button defaults to the JSONL file's manifest.
     # Byte for byte but the book's path relative to the output (a download's folder is unknown).
-    cli_manifest = json.loads((tmp_path / "jsonl" / "r-intro.manifest.json").read_text())
+    cli_manifest = json.loads((tmp_path / "jsonl" / "r-intro.jsonl.manifest.json").read_text())
     assert cli_manifest["book"]["relative_path"]
     cli_manifest["book"]["relative_path"] = None
-    assert downloads["r-intro.manifest.json"].decode() == export.manifest_text(cli_manifest)
+    assert downloads["r-intro.jsonl.manifest.json"].decode() == export.manifest_text(cli_manifest)
     rows = [json.loads(line) for line in downloads["r-intro.jsonl"].decode().splitlines()]
     table = pd.read_parquet(io.BytesIO(downloads["r-intro.parquet"]))
     assert list(table["id"]) == [r["id"] for r in rows]

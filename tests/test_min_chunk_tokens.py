@@ -135,7 +135,7 @@ def test_the_cli_takes_min_chunk_tokens_into_the_manifest_and_rejects_a_bad_valu
     args = [sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(out), "--min-chunk-tokens", "32"]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    manifest_path = next(tmp_path.glob("b*.manifest.json"))
+    manifest_path = next(tmp_path.glob("b.jsonl.manifest.json"))
     assert json.loads(manifest_path.read_text())["policy"]["min_chunk_tokens"] == 32
     bad = subprocess.run([*args[:-1], "9999"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "min_chunk_tokens" in bad.stderr and "Traceback" not in bad.stderr

@@ -1,7 +1,7 @@
 """``python -m chunking chunk BOOK [-o OUT] [--format …] [policy options]``: chunk and export.
 
 One book: read → tokenize → chunk → validate, then write OUT (JSONL on stdout when ``-o`` is
-absent) and ``<OUT stem>.manifest.json`` atomically. A folder: batch mode (``chunking.batch``),
+absent) and ``<OUT name>.manifest.json`` atomically. A folder: batch mode (``chunking.batch``),
 one output and manifest per book under ``-o``. Exit 0 ok, 2 usage/policy error, an output that
 is an input of the run (the book or the structure file, also via a link), a
 folder or a device, or too many chunks (nothing written), 3
