@@ -203,12 +203,34 @@ def test_policy_error_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default
     assert at.slider(key="bnd_range").value == zoom
 
 
-def test_too_many_chunks_shows_the_limit_error_and_stops() -> None:
+def test_too_many_chunks_is_explained_in_the_sidebar_and_keeps_the_last_valid_view(core_default) -> None:
+    _, _, chunks = core_default
     at = run_app()
     at.number_input(key="policy_max_chunks").set_value(10).run()
     assert not at.exception
-    assert len(at.error) == 1 and "max_chunks" in at.error[0].value
-    assert not at.metric
+    assert len(at.sidebar.error) == 1 and "max_chunks" in at.sidebar.error[0].value
+    assert len(at.error) == 1  # one message, in the sidebar
+    assert "last valid policy" in at.warning[0].value and "max_chunks" in at.warning[0].value
+    assert metrics(at)["Chunks"] == str(len(chunks))  # the page still shows the default run
+    at.number_input(key="policy_max_chunks").set_value(50_000).run()
+    assert not at.error and not at.warning and metrics(at)["Chunks"] == str(len(chunks))
+
+
+def test_too_many_chunks_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default) -> None:
+    book, _, _ = core_default
+    fences = rules.fence_headings(book)
+    k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
+    at = run_app(PAGES[0])
+    at.selectbox(key="bnd_chapter").set_value(k).run()
+    zoom = at.slider(key="bnd_range").value
+    at.number_input(key="policy_max_chunks").set_value(5).run()
+    assert not at.exception and "max_chunks" in at.sidebar.error[0].value
+    assert at.get("plotly_chart")  # the figure of the last valid policy, not a blank page
+    at.number_input(key="policy_max_chunks").set_value(50_000).run()
+    at.selectbox(key="policy_strategy").set_value("fixed-window").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="bnd_chapter").value == k
+    assert at.slider(key="bnd_range").value == zoom
 
 
 def test_policy_survives_a_page_switch(core_default) -> None:
