@@ -187,22 +187,6 @@ def test_policy_error_names_the_field_in_the_sidebar_and_keeps_the_last_valid_vi
     assert metrics(at)["Chunks"] == str(len(chunk_book(tokenized, Policy(max_tokens=128, overlap_tokens=40))))
 
 
-def test_policy_error_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default) -> None:
-    book, _, _ = core_default
-    fences = rules.fence_headings(book)
-    k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
-    at = run_app(PAGES[0])
-    at.selectbox(key="bnd_chapter").set_value(k).run()
-    zoom = at.slider(key="bnd_range").value
-    at.number_input(key="policy_max_pages").set_value(1).run()  # below target pages
-    assert "max_pages" in at.sidebar.error[0].value
-    at.number_input(key="policy_max_pages").set_value(3).run()
-    at.selectbox(key="policy_strategy").set_value("fixed-window").run()
-    assert not at.exception and not at.error
-    assert at.selectbox(key="bnd_chapter").value == k
-    assert at.slider(key="bnd_range").value == zoom
-
-
 def test_too_many_chunks_is_explained_in_the_sidebar_and_keeps_the_last_valid_view(core_default) -> None:
     _, _, chunks = core_default
     at = run_app()
@@ -216,17 +200,21 @@ def test_too_many_chunks_is_explained_in_the_sidebar_and_keeps_the_last_valid_vi
     assert not at.error and not at.warning and metrics(at)["Chunks"] == str(len(chunks))
 
 
-def test_too_many_chunks_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default) -> None:
+@pytest.mark.parametrize("key, bad, good, field", [
+    ("policy_max_pages", 1, 3, "max_pages"),  # below target pages: an invalid field
+    ("policy_max_chunks", 5, 50_000, "max_chunks"),  # valid, but the book needs more chunks
+])
+def test_a_policy_error_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default, key, bad, good, field) -> None:
     book, _, _ = core_default
     fences = rules.fence_headings(book)
     k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
     at = run_app(PAGES[0])
     at.selectbox(key="bnd_chapter").set_value(k).run()
     zoom = at.slider(key="bnd_range").value
-    at.number_input(key="policy_max_chunks").set_value(5).run()
-    assert not at.exception and "max_chunks" in at.sidebar.error[0].value
+    at.number_input(key=key).set_value(bad).run()
+    assert not at.exception and field in at.sidebar.error[0].value
     assert at.get("plotly_chart")  # the figure of the last valid policy, not a blank page
-    at.number_input(key="policy_max_chunks").set_value(50_000).run()
+    at.number_input(key=key).set_value(good).run()
     at.selectbox(key="policy_strategy").set_value("fixed-window").run()
     assert not at.exception and not at.error
     assert at.selectbox(key="bnd_chapter").value == k
