@@ -268,7 +268,7 @@ def test_the_sample_box_names_no_sample_while_an_upload_is_current() -> None:
 def test_every_page_header_names_the_book_its_format_and_what_a_page_is() -> None:
     at = run_app()
     at.file_uploader(key="home_upload").set_value(("notes.txt", ("word " * 3000).encode(), "text/plain")).run()
-    for page in [None, *PAGES, "pages/5_Compare.py", "pages/7_Structure.py"]:
+    for page in [None, *PAGES, "pages/5_Compare.py", "pages/6_Retrieval.py", "pages/7_Structure.py"]:
         if page:
             at.switch_page(page).run()
         header = next(e.proto.body for e in at.get("html") if "current-book" in e.proto.body)
