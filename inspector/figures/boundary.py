@@ -22,7 +22,7 @@ from chunking.rules import fence_headings
 
 from .. import palette
 from .boundary_minimap import attach_minimap
-from .axis import book_end, chunk_lanes, page_label, page_positions
+from .axis import book_end, chunk_lanes, page_axis_name, page_label, page_positions
 from .label_fit import DEFAULT_PLOT_PX, INSIDE_PAD_PX, LABEL_FONT_PX, fit_label
 
 PARTS_ROW = "Parts"
@@ -305,7 +305,7 @@ def boundaries_figure(
         barmode="overlay",
         bargap=0.25,
         height=height,
-        xaxis_title="physical page",
+        xaxis_title=page_axis_name(book),
         legend={"title_text": "end reason", "orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         clickmode="event+select",
         margin=margin,

@@ -18,7 +18,7 @@ from chunking.models import Book, Chunk
 from chunking.rules import fence_headings
 
 from .. import palette
-from .axis import page_label, page_positions
+from .axis import page_axis_name, page_label, page_positions
 from .label_fit import LABEL_FONT_PX, shorten
 
 COLUMNS = 40
@@ -155,7 +155,7 @@ def coverage_figure(
     fig.update_layout(
         height=height,
         xaxis_title="position within the page (% of the page's text)",
-        yaxis_title="physical page" if size == 1 else f"physical page (rows of {size})",
+        yaxis_title=page_axis_name(book) if size == 1 else f"{page_axis_name(book)} (rows of {size})",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0, "title_text": "text"},
         margin={"l": 70, "r": LABEL_MARGIN_PX, "t": 40, "b": 50},
         annotations=annotations,

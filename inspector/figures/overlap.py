@@ -24,7 +24,7 @@ from chunking.models import Book, Chunk
 from chunking.rules import crosses_fence, fence_offsets
 
 from .. import palette
-from .axis import book_end, page_positions
+from .axis import book_end, page_axis_name, page_positions
 
 INSIDE = "inside a chapter"
 ACROSS = "across a chapter boundary"
@@ -109,7 +109,7 @@ def overlap_per_boundary_figure(book: Book, chunks: Sequence[Chunk]) -> go.Figur
         )
     fig.update_layout(
         height=320,
-        xaxis_title="physical page (where the later chunk starts)",
+        xaxis_title=f"{page_axis_name(book)} (where the later chunk starts)",
         yaxis_title="tokens shared with the previous chunk",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         margin={"l": 10, "r": 10, "t": 40, "b": 40},
