@@ -18,7 +18,7 @@ from chunking.models import END_REASONS, Book, Chunk
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
-from inspector import figures
+from inspector import figures, palette
 from inspector.figures import label_fit
 from inspector.figures.boundary_minimap import (
     BAND_BOTTOM,
@@ -395,13 +395,15 @@ def test_coverage_legend_is_three_categories_not_a_gradient(book: Book) -> None:
     assert heat.showscale is False
     legend = [t for t in fig.data if t.type == "scatter" and t.showlegend is not False]
     assert [t.name for t in legend] == ["lost (in no chunk)", "in one chunk", "overlapped (2+ chunks)"]
-    # each category value 0, 1, 2 maps onto one flat step of the colour scale, in its legend colour
+    # each category value 0, 1, 2 is drawn in its legend colour exactly (grouped rows of a long
+    # book grade from 1 to 2 between "in one chunk" and "overlapped")
     scale = [(float(v), c) for v, c in heat.colorscale]
     lo, hi = heat.zmin, heat.zmax
     for value, entry in enumerate(legend):
         at = (value - lo) / (hi - lo)
-        steps = [c for (v0, c), (v1, _) in zip(scale, scale[1:]) if v0 <= at <= v1]
-        assert set(steps) == {entry.marker.color}
+        colours = {c0 if c0 == c1 else c0 if at == v0 else c1 if at == v1 else "a mix"
+                   for (v0, c0), (v1, c1) in zip(scale, scale[1:]) if v0 <= at <= v1}
+        assert colours == {entry.marker.color}
 
 
 def test_coverage_x_axis_says_its_unit(book: Book) -> None:
@@ -419,13 +421,27 @@ def test_coverage_height_is_bounded_on_a_2000_page_book() -> None:
     assert fig.layout.height <= 1200
     assert len(fig.data[0].z) <= figures.MAX_COVERAGE_ROWS
     assert "rows of" in fig.layout.yaxis.title.text  # rows are groups of pages, and it says so
+    # the one overlapped page shows in its grouped row as a share, between "once" and "overlapped"
+    shares = [v for row in fig.data[0].z for v in row if v is not None and 1 < v < 2]
+    assert shares and "pages overlapped" in str(fig.data[0].customdata)
+    stops = [tuple(stop) for stop in fig.data[0].colorscale]
+    assert (0.5, palette.ONCE) in stops and (5 / 6, palette.OVERLAP) in stops  # a gradient between
 
 
-def test_grouped_coverage_rows_never_hide_loss_and_show_overlap_where_most_pages_have_it() -> None:
+def test_grouped_coverage_rows_never_hide_loss_and_colour_cells_by_their_overlap_share() -> None:
     grid = np.array([[1, 2, 1, 2], [0, 1, 1, 2], [np.nan, 1, 2, 1], [2, np.nan, np.nan, np.nan]], dtype=float)
     out = figures.group_rows(grid, 3)
-    assert out[0].tolist() == [0, 1, 1, 2]  # loss wins; then the majority, ties to overlap
+    assert out[0][0] == 0  # loss wins
+    assert out[0][1:].tolist() == [1 + 1 / 3, 1 + 1 / 3, 1 + 2 / 3]  # 1 + share of pages overlapped
     assert out[1][0] == 2 and np.isnan(out[1][1:]).all()
+
+
+def test_a_long_book_with_some_overlap_everywhere_is_not_drawn_as_all_one_chunk() -> None:
+    # every 7th page overlaps: a majority rule would paint every grouped row "in one chunk"
+    grid = np.ones((700, 4))
+    grid[::7] = 2
+    out = figures.group_rows(grid, 7)
+    assert np.allclose(out, 1 + 1 / 7)
 
 
 def test_coverage_chapter_labels_sit_off_the_data_and_never_overlap(many) -> None:
