@@ -52,7 +52,8 @@ if b - a + 1 > window:
 state.show_fig(figures.banded_overlap_figure(run.book, run.chunks[a : b + 1]), key="ovl_band")
 st.caption(
     f"Cell = tokens two chunks share, for chunks up to {figures.BAND} apart (farther chunks never "
-    "share text); × = the pair spans a chapter boundary."
+    "share text); × = the pair spans a chapter boundary; ◇ on the diagonal and dotted lines = the "
+    "chunk where a chapter starts (its title in the hover)."
 )
 
 st.subheader("Coverage of the book")

@@ -381,11 +381,28 @@ def test_banded_figure_marks_pairs_that_span_a_chapter(book: Book) -> None:
     # One, but chunk 3 runs on into Two, so their pair spans the boundary.
     chunks = make_chunks(book, [(0, 120), (100, 240), (230, 250), (240, 302)])
     fig = figures.banded_overlap_figure(book, chunks, band=2)
-    heat, marks = fig.data
+    heat, marks, _ = fig.data
     z = np.array(json.loads(fig.to_json())["data"][0]["z"], dtype=float)
     assert np.array_equal(z, figures.banded_matrix(chunks, 2), equal_nan=True)
     assert marks.name == "across a chapter boundary"
     assert sorted(zip(marks.y, marks.x)) == [(2, 3), (3, 2)]
+
+
+def test_banded_figure_marks_the_chunk_where_each_chapter_starts(book: Book) -> None:
+    # chapter One starts at 0 (chunk 0), chapter Two at offset 252 (inside chunk 3)
+    chunks = make_chunks(book, [(0, 120), (100, 240), (230, 250), (240, 302)])
+    fig = figures.banded_overlap_figure(book, chunks, band=2)
+    (starts,) = [t for t in fig.data if t.name == "chapter starts"]
+    titles = {h.char_offset: h.title for h in book.headings}
+    assert list(starts.x) == list(starts.y) == [0, 3]
+    assert list(starts.customdata) == [titles[0], titles[252]]
+    # dotted lines before chunk 3, across the whole matrix, both ways (none before the first chunk)
+    lines = {(s.x0, s.x1, s.y0, s.y1) for s in fig.layout.shapes}
+    assert lines == {(2.5, 2.5, -0.5, 3.5), (-0.5, 3.5, 2.5, 2.5)}
+    # a range that starts after chapter One's start marks only what starts inside it
+    later = figures.banded_overlap_figure(book, chunks[1:], band=2)
+    (starts,) = [t for t in later.data if t.name == "chapter starts"]
+    assert list(starts.x) == [3]
 
 
 # ------------------------------------------------------------------------- coverage map
