@@ -302,6 +302,24 @@ def test_the_minimap_band_alternates_at_unit_starts_and_density_peaks_at_the_den
     assert max(density.y) == DENSITY_TOP and min(density.y) >= 0 and len(density.x) <= MINIMAP_BINS + 1
 
 
+def test_a_dense_chapters_row_is_grouped_into_labelled_bands_that_never_overlap(many) -> None:
+    book, _, runs = many
+    _, chapters = figures.structure_units(book)
+    fig = figures.boundaries_figure(book, runs["chapter-window"][1], plot_px=900)
+    (chap,) = [t for t in fig.data if t.name == "Chapters"]
+    assert len(chap.base) == len(chapters) and all(h for h in chap.customdata)  # every chapter keeps its hover
+    notes = [a for a in fig.layout.annotations if a.name == "Chapters groups"]
+    assert len(notes) >= 8 and all(a.text for a in notes)  # the 400-chapter row is no unlabelled wash
+    groups = figures.chapter_groups(chapters, tuple(fig.layout.xaxis.range), 900)
+    assert [k for g in groups for k in g] == list(range(len(chapters)))  # every chapter in one group, in order
+    px = 900 / (fig.layout.xaxis.range[1] - fig.layout.xaxis.range[0])
+    extents = [(a.x - label_fit.text_width_px(a.text) / 2 / px, a.x + label_fit.text_width_px(a.text) / 2 / px)
+               for a in notes]
+    assert not label_fit.overlapping(extents)
+    first = chapters[groups[0][0]].heading.number or "#1"
+    assert notes[0].text.startswith(f"Ch. {first}–") or notes[0].text.startswith(f"{first}–")
+
+
 def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
     book, _, runs = many
     parts, _ = figures.structure_units(book)
@@ -309,7 +327,14 @@ def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
     (bands,) = [t for t in fig.data if t.name == "chapter bands"]
     assert list(bands.base) == [u.start for u in parts[::2]]  # chapters ~2 px wide: parts shaded
     (chap,) = [t for t in fig.data if t.name == "Chapters"]
-    assert len(set(chap.marker.color)) == 1  # one fill, not alternating greys 2 px apart
+    # not alternating greys 2 px apart: runs of one fill (a group of chapters) at least 56 px wide
+    runs_px, start = [], 0
+    colours = list(chap.marker.color)
+    for k in range(1, len(colours) + 1):
+        if k == len(colours) or colours[k] != colours[start]:
+            runs_px.append((chap.base[k - 1] + chap.x[k - 1] - chap.base[start]) * 900 / (fig.layout.xaxis.range[1] - 1))
+            start = k
+    assert len(runs_px) > 1 and min(runs_px) >= figures.GROUP_MIN_PX - 1e-6
     zoomed = figures.boundaries_figure(book, runs["chapter-window"][1], page_range=(1, 30), plot_px=900)
     (bands,) = [t for t in zoomed.data if t.name == "chapter bands"]
     assert len(bands.base) > len(parts)  # zoomed in, chapters are wide enough to shade
