@@ -320,6 +320,20 @@ def test_a_dense_chapters_row_is_grouped_into_labelled_bands_that_never_overlap(
     assert notes[0].text.startswith(f"Ch. {first}–") or notes[0].text.startswith(f"{first}–")
 
 
+def test_part_labels_come_from_the_structures_titles_and_never_shrink_to_a_bare_number() -> None:
+    from chunking.models import Heading
+
+    def part(number: str, title: str) -> Heading:
+        return Heading(level=1, kind="part", title=title, number=number, page=1, page_label="", char_offset=0,
+                       source="outline")
+
+    assert figures.boundary.label_variants(part("III", "Methods")) == ["Part III: Methods", "Part III"]
+    assert figures.boundary.label_variants(part("I", "Part I Foundations")) == ["Part I Foundations", "Part I"]
+    for h in (part("III", "Methods"), part("", "Appendices")):
+        assert h.number not in figures.boundary.label_variants(h)[1:] or not h.number
+        assert label_fit.fit_label(figures.boundary.label_variants(h), 30) in ("", "Part III")
+
+
 def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
     book, _, runs = many
     parts, _ = figures.structure_units(book)

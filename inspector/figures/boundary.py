@@ -114,10 +114,19 @@ def minimap_bottom(height: float, top: float, thickness: float) -> int:
 
 
 def label_variants(h: Heading) -> list[str]:
-    """A unit's labels, longest first (raw text; escaped after fitting)."""
+    """A unit's labels, longest first (raw text; escaped after fitting).
+
+    A part is named from the structure's own title (``Part II: Methods``; a title that already
+    says ``Part …`` is kept as it is), else ``Part II``, never a bare ``II``: so a row of parts
+    never mixes "Part I" with "III".
+    """
     number, title = h.number.strip(), h.title.strip()
     if h.kind == "part":
-        return [f"Part {number}: {title}" if number else title, f"Part {number}" if number else "", number]
+        if title.lower().startswith("part") or not number:
+            full = title
+        else:
+            full = f"Part {number}: {title}" if title else f"Part {number}"
+        return [full, f"Part {number}" if number else ""]
     return [f"{number} {title}".strip(), number]
 
 
