@@ -13,8 +13,10 @@ $(BIN)/python:
 # venv's PATH and `import chunking` works from any folder. pip prints its progress: the first
 # install downloads ~100 s of wheels.
 $(VENV)/.installed: requirements.txt pyproject.toml | $(BIN)/python
-	@echo "Installing requirements.txt into $(VENV) (the first time takes a minute or two)..."
+	@echo "Installing requirements.txt into $(VENV): pip downloads the wheels, then prints"
+	@echo "'Installing collected packages' and unpacks them without output for a while (first time only)..."
 	$(BIN)/pip install --disable-pip-version-check -r requirements.txt
+	@echo "Installing the project itself (editable, no dependencies)..."
 	$(BIN)/pip install --disable-pip-version-check --no-deps -e .
 	touch $@
 
@@ -27,7 +29,9 @@ app: install
 
 # Debian's chromium for the browser tests (never `playwright install`: it downloads browsers).
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian chromium for the browser tests (apt-get update, then apt-get install chromium)..."; \
+		apt-get update -qq && apt-get install -y -qq chromium >/dev/null && echo "chromium installed."; }
 
 # poppler's pdftotext, the independent extractor bench/fidelity.py measures our text against
 # (not needed by `make test`).
@@ -38,11 +42,18 @@ poppler:
 # property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed
 # order, AppTests before the tests that spawn workers, an order xdist's split may never produce
 # (it once hid a worker that re-ran the app).
+# Every step runs even when an earlier one fails: `$(STEP) name command` records "ok"/"FAIL" in
+# $(STATUS); the last line prints the summary and fails when any step failed.
 ORDER_SMOKE := tests/test_structure_page.py tests/test_batch.py tests/test_workerpool.py tests/test_hostile_batch.py
+STATUS := .make-test-status
+STEP = @step() { n=$$1; shift; echo "== $$n: $$*"; if "$$@"; then echo "ok   $$n" >>$(STATUS); \
+	else echo "FAIL $$n (exit $$?)" >>$(STATUS); fi; }; step
 
 test: install chromium
-	$(BIN)/ruff check chunking inspector pages app.py bench
-	$(BIN)/ruff format --check chunking inspector pages app.py bench
-	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 -q
-	$(BIN)/python -m pytest -p no:xdist -q $(ORDER_SMOKE)
+	@rm -f $(STATUS)
+	$(STEP) "ruff check" $(BIN)/ruff check chunking inspector pages app.py bench
+	$(STEP) "ruff format" $(BIN)/ruff format --check chunking inspector pages app.py bench
+	$(STEP) "mypy (type-checks chunking and inspector; the first run builds its cache)" $(BIN)/mypy
+	$(STEP) "pytest" $(BIN)/python -m pytest -n 2 -q
+	$(STEP) "ordered smoke run" $(BIN)/python -m pytest -p no:xdist -q $(ORDER_SMOKE)
+	@echo "== make test summary:"; cat $(STATUS); ! grep -q '^FAIL' $(STATUS)

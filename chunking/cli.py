@@ -97,6 +97,14 @@ def _add_policy_options(p: argparse.ArgumentParser) -> None:
         help="section strategy: merge sections below this (0 = max_tokens // 4; %(default)s)",
     )
     g.add_argument(
+        "--min-chunk-tokens",
+        type=int,
+        default=d["min_chunk_tokens"],
+        metavar="N",
+        help="window strategies: merge chunks below N tokens into a neighbour of their chapter "
+        "when the limits allow (0 = off; %(default)s)",
+    )
+    g.add_argument(
         "--exclude-matter",
         type=_matters,
         default=d["exclude_matter"],
@@ -194,7 +202,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="re-check exported chunks against rules 1-7")
     p.add_argument("chunks")
-    p.add_argument("--manifest", default=None, help="default: <chunks stem>.manifest.json")
+    p.add_argument(
+        "--manifest",
+        default=None,
+        help="default: <chunks file name>.manifest.json (or the older <chunks stem>.manifest.json)",
+    )
     p.add_argument(
         "--book",
         default=None,

@@ -5,6 +5,8 @@ Every message is one line a user can act on: it names the file or field and says
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class ChunkingError(Exception):
     """Base of every error this package raises on purpose."""
@@ -82,16 +84,18 @@ def describe_os_error(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
-def print_warnings(warnings: list[str], *, where: str, stream=None) -> None:
+def print_warnings(warnings: Sequence[str], *, where: str, stream=None, book: str = "") -> None:
     """Print each warning as ``chunking: warning: …`` on stderr, at most ``MAX_WARNINGS_PRINTED``,
-    then one line counting the rest and saying where all of them are kept (``where``)."""
+    then one line counting the rest and saying where all of them are kept (``where``). Batch mode
+    names the ``book`` each line is about (``chunking: warning: BOOK: …``)."""
     import sys
 
     out = stream or sys.stderr
+    head = f"chunking: warning: {one_line(book)}: " if book else "chunking: warning: "
     for warning in warnings[:MAX_WARNINGS_PRINTED]:
-        print(f"chunking: warning: {one_line(warning)}", file=out)
+        print(f"{head}{one_line(warning)}", file=out)
     if len(warnings) > MAX_WARNINGS_PRINTED:
         print(
-            f"chunking: warning: … and {len(warnings) - MAX_WARNINGS_PRINTED} more warnings ({where})",
+            f"{head}… and {len(warnings) - MAX_WARNINGS_PRINTED} more warnings ({where})",
             file=out,
         )

@@ -10,7 +10,8 @@ Contract (``CHUNKING.md`` documents each schema):
   ``{"page_content": text, "metadata": {every other field}}``. Output is deterministic (rule 7).
 * ``build_manifest(tokenized, policy, chunks, report)`` → the run's manifest dict.
 * ``write_outputs(chunks, manifest, out_path, fmt)`` writes the chunk file and
-  ``<OUT stem>.manifest.json`` atomically (temp file + rename): a failed run leaves no file.
+  ``<OUT name>.manifest.json`` (``manifest_path``; readers use ``find_manifest``, which also takes
+  the legacy ``<OUT stem>.manifest.json``) atomically (temp file + rename): a failed run leaves no file.
 * ``read_chunks(path)`` reads any of the four formats back into ``Chunk``s (for ``validate``).
 """
 
@@ -249,10 +250,43 @@ def _excluded(policy: Policy, excluded: Exclusion | None) -> dict[str, Any] | No
     return None if policy.exclude_matter else Exclusion().to_dict()
 
 
+MANIFEST_SUFFIX = ".manifest.json"
+
+
 def manifest_path(out_path: str | os.PathLike) -> Path:
-    """``<OUT stem>.manifest.json`` next to ``out_path``."""
+    """``<OUT name>.manifest.json`` next to ``out_path`` (``x.jsonl`` → ``x.jsonl.manifest.json``).
+
+    Why the full name: ``-o x.jsonl`` and ``-o x.parquet`` are two outputs, each with its own
+    manifest; a manifest named after the stem alone was shared and described the last one only.
+    """
     out = Path(out_path)
-    return out.with_name(out.stem + ".manifest.json")
+    return out.with_name(out.name + MANIFEST_SUFFIX)
+
+
+def legacy_manifest_path(out_path: str | os.PathLike) -> Path:
+    """``<OUT stem>.manifest.json``: where versions before one manifest per output wrote it."""
+    out = Path(out_path)
+    return out.with_name(out.stem + MANIFEST_SUFFIX)
+
+
+def find_manifest(out_path: str | os.PathLike) -> Path:
+    """The manifest to read for the chunk file ``out_path``.
+
+    ``manifest_path(out_path)`` when it exists; else the legacy ``<OUT stem>.manifest.json`` when
+    that one exists and its ``output.file`` names this chunk file (a legacy manifest shared by
+    two outputs describes only the last one written); else ``manifest_path(out_path)`` (the
+    caller reports it missing).
+    """
+    current = manifest_path(out_path)
+    if current.exists():
+        return current
+    legacy = legacy_manifest_path(out_path)
+    try:
+        record = json.loads(legacy.read_text(encoding="utf-8"))
+        named = record["output"]["file"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return current
+    return legacy if named == Path(out_path).name else current
 
 
 def tidy_stale_temps(out_path: str | os.PathLike) -> list[Path]:

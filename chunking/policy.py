@@ -48,6 +48,9 @@ class Policy:
             the output, comma-separated in that order (``"contents,index"``); ``""`` keeps all.
             Not in ``profile``: the chunks kept are the same chunks, with the same ids.
             Defaults to ``""``.
+        min_chunk_tokens (int): window strategies: a chunk below this many tokens merges into a
+            neighbour of its chapter when the merged chunk keeps every limit; a part opening below
+            it joins its first chapter (``chunking.strategies.small_chunks``). 0 (default) is off.
     """
 
     strategy: str = "chapter-window"
@@ -62,6 +65,7 @@ class Policy:
     snap: str = "none"
     min_section_tokens: int = 0
     exclude_matter: str = ""
+    min_chunk_tokens: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -98,6 +102,11 @@ class Policy:
                 f"got {self.min_section_tokens!r}"
             )
         _check_exclusion(self.exclude_matter)
+        if self.min_chunk_tokens < 0 or self.min_chunk_tokens > self.max_tokens:
+            raise PolicyError(
+                f"policy field 'min_chunk_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
+                f"got {self.min_chunk_tokens!r}"
+            )
         _check_encoding_name(self.encoding)
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,6 +137,8 @@ class Policy:
             parts.append(f"min_section={self.min_section_tokens}")
         if self.snap != "none":
             parts.append(f"snap={self.snap}")
+        if self.min_chunk_tokens and "min_chunk_tokens" not in self.unused_fields():
+            parts.append(f"min_chunk={self.min_chunk_tokens}")
         return ":".join(parts)
 
     def with_(self, **changes: Any) -> "Policy":
@@ -142,10 +153,11 @@ take theirs from here; building ``Policy()`` would load tiktoken to check the en
 UNUSED_FIELDS: dict[str, tuple[str, ...]] = {
     "chapter-window": ("min_section_tokens",),
     "fixed-window": ("target_pages", "max_pages", "fence", "min_section_tokens"),
-    "section": (),
+    "section": ("min_chunk_tokens",),
 }
 """Policy fields each strategy ignores (CHUNKING.md: fixed-window has one segment and no page
-limits; min section tokens is the section strategy's only); ``profile`` leaves them out and the
+limits; min section tokens is the section strategy's only, min chunk tokens the window
+strategies'); ``profile`` leaves them out and the
 app greys them out."""
 
 

@@ -10,7 +10,9 @@ checks of its order and span that the other checks rely on):
 
 1. re-encoded token count ≤ ``max_tokens``; ``token_count == token_end - token_start``.
 2. page span ≤ ``max_pages`` (not for ``fixed-window``, which has no page limit).
-3. no chunk crosses a fence of the policy's ``fence`` level (not for ``fixed-window``); with the
+3. no chunk crosses a fence of the policy's ``fence`` level (not for ``fixed-window``; with
+   ``min_chunk_tokens``, a tiny part opening may join its first chapter,
+   ``chunking.strategies.small_chunks.policy_fences``); with the
    ``section`` strategy, a chunk holding a section heading inside holds whole sections and no
    overlap crosses a section heading; overlap with the previous chunk ≤
    ``overlap_tokens``, so zero across a fence (both chunks would have to hold the shared tokens), and equal
@@ -53,6 +55,7 @@ from .ids import chunk_id, id_salt
 from .matter import MatterIndex, excluded_names
 from .models import Chunk
 from .policy import Policy
+from .strategies.small_chunks import policy_fences
 from .tokens import SAFE_SPLIT_ENCODINGS, TokenizedBook
 
 _NON_SPACE = re.compile(r"\S")
@@ -209,7 +212,7 @@ class _Checker:
         self.salt = id_salt(policy, tb.book)
         self.paged = policy.strategy != "fixed-window"
         self.level = policy.fence
-        self.fences = tb.fence_tokens[policy.fence] if self.paged else np.zeros(0, dtype=np.int64)
+        self.fences = policy_fences(tb, policy) if self.paged else np.zeros(0, dtype=np.int64)
         self.sections = policy.strategy == "section"
         self.heads = tb.fence_tokens["section"]
         self.matters = MatterIndex(tb.book.headings)

@@ -49,14 +49,15 @@ SELECTED_OUTLINE = "#000000"
 
 END_REASON_COLOURS = {
     "token_limit": "#4c78a8",
-    "page_limit": "#f58518",
+    "page_limit": "#17becf",
     "target_pages": "#54a24b",
     "fence": "#b279a2",
     "book_end": "#9d755d",
     "sentence": "#72b7b2",
     "paragraph": "#eeca3b",
 }
-"""One colour per ``END_REASONS`` value, shared by every figure and the legend."""
+"""One colour per ``END_REASONS`` value, shared by every figure and the legend; none is orange
+(``OVERLAP``) or red (``LOST``), which mean other things."""
 UNKNOWN = "#7f7f7f"
 """Fallback for a value without a colour of its own."""
 

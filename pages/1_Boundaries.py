@@ -4,6 +4,7 @@ the detail of one selected chunk (click a bar, type its number, or step with pre
 import streamlit as st
 
 from chunking import rules
+from chunking.models import Heading
 from inspector import figures, views
 from inspector.data import state, tables
 
@@ -11,37 +12,24 @@ run = views.chunk_page("Boundaries")
 n_pages = max(len(run.book.pages), 2)
 fences = rules.fence_headings(run.book)
 
-# NOTE: the zoom slider's value lives only in session state (never also as the widget's value=):
-# Streamlit warns when a keyed widget gets both. Set it here for a new book, or when it no longer
-# fits the book (another book was loaded).
-zoom = st.session_state.get("bnd_range")
-if not zoom or not (1 <= zoom[0] <= zoom[1] <= n_pages):
-    st.session_state["bnd_range"] = (1, n_pages)
 
-
-def _jump() -> None:
-    k = st.session_state.get("bnd_chapter")
-    if k is None or not 0 <= k < len(fences):
-        return  # the box was emptied (or names a chapter of another book): nothing to jump to
-    h = fences[k]
-    st.session_state["bnd_range"] = (max(1, h.page - 2), min(n_pages, h.page + 2))
+def _open_chunk_at(h: Heading) -> None:
+    """After a jump: open the first chunk at the chapter's start."""
     around = tables.chunks_at(run.chunks, h.char_offset)
     if len(around):
         st.session_state["bnd_chunk"] = int(around["order"].iloc[0])
 
 
-if fences:
-    st.selectbox(
-        "Jump to a chapter start",
-        range(len(fences)),
-        index=None,
-        key="bnd_chapter",
-        on_change=_jump,
-        format_func=lambda k: views.heading_label(fences[k]),
-        help="Zoom to the chapter's first page and list the chunks around its start.",
-    )
-lo, hi = st.slider(
-    "Zoom to pages", 1, n_pages, key="bnd_range", help="Show only this page range of the book."
+views.chapter_jump(
+    fences,
+    n_pages,
+    key="bnd_chapter",
+    range_key="bnd_range",
+    then=_open_chunk_at,
+    help="Zoom to the chapter's first page and list the chunks around its start.",
+)
+lo, hi = views.page_zoom(
+    n_pages, key="bnd_range", label="Zoom to pages", help="Show only this page range of the book."
 )
 fig = figures.boundaries_figure(
     run.book, run.chunks, page_range=(lo, hi + 1), selected=st.session_state.get("bnd_chunk", 0)

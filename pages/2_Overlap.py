@@ -52,14 +52,15 @@ if b - a + 1 > window:
 state.show_fig(figures.banded_overlap_figure(run.book, run.chunks[a : b + 1]), key="ovl_band")
 st.caption(
     f"Cell = tokens two chunks share, for chunks up to {figures.BAND} apart (farther chunks never "
-    "share text); × = the pair spans a chapter boundary."
+    "share text); × = the pair spans a chapter boundary; ◇ on the diagonal and dotted lines = the "
+    "chunk where a chapter starts (its title in the hover)."
 )
 
 st.subheader("Coverage of the book")
 state.show_fig(figures.coverage_figure(run.book, run.chunks), key="ovl_coverage")
 st.caption(
-    "Rows are physical pages (grouped on a long book: a row shows lost text if any of its pages "
-    "loses text there, else overlap if most of them overlap there), "
+    "Rows are pages (grouped on a long book: a row shows lost text if any of its pages "
+    "loses text there, else a shade from pale blue to orange by the share of its pages that overlap there), "
     "columns the position within the page. Triangles mark chapter starts; their titles are on the "
     "right where they fit, and in the hover."
 )

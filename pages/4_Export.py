@@ -8,8 +8,8 @@ from inspector import views
 from inspector.data import tables
 from inspector.safe import md
 
-PREVIEW_ROWS = 5
-"""Records shown in each format's preview table."""
+# NOTE: a comment, not a docstring: Streamlit's magic would show a bare string on the page.
+PREVIEW_ROWS = 5  # records shown in each format's preview table
 FORMATS = {
     "jsonl": ("JSONL", "application/jsonl"),
     "csv": ("CSV", "text/csv"),

@@ -3,6 +3,7 @@ boundary strips on one page axis, boundary diff against P1, and overlaid token-s
 
 import streamlit as st
 
+from chunking import rules
 from chunking.analysis.compare import policy_label
 from inspector import views
 from inspector.data import state
@@ -27,8 +28,9 @@ runs = compare.run_policies(policies, labels, slots)
 compare.scorecard(runs, labels)
 
 st.subheader("Boundaries on one page axis")
-n_pages = max(len(runs[0].book.pages), 1)
-lo, hi = st.slider("Pages", 1, n_pages, (1, n_pages), key="cmp_pages", help="Zoom to this page range.")
+n_pages = max(len(runs[0].book.pages), 2)
+views.chapter_jump(rules.fence_headings(runs[0].book), n_pages, key="cmp_chapter", range_key="cmp_pages")
+lo, hi = views.page_zoom(n_pages, key="cmp_pages", label="Pages", help="Zoom to this page range.")
 compare.show_strips(runs, labels, (lo, hi + 1))
 
 compare.diff_table(runs, labels)

@@ -12,6 +12,7 @@ from inspector.views import retrieval
 st.set_page_config(page_title="Retrieval · Book Chunk Inspector", layout="wide")
 base = state.sidebar_policy()
 st.title("Retrieval debugger")
+views.book_heading(state.current_run(base))  # the book is read here once, shared by every policy
 strategies = st.multiselect(
     "Policies side by side",
     STRATEGIES,
@@ -31,7 +32,6 @@ if not strategies or not retrievers:
     flow.stop()
 runs = [state.current_run(base.with_(strategy=s)) for s in strategies]
 labels = [policy_label(r.policy) for r in runs]
-views.book_heading(runs[0])
 
 locate_tab, search_tab, evaluate_tab = st.tabs(["Locate a passage", "Search", "Evaluate"])
 with locate_tab:

@@ -187,28 +187,38 @@ def test_policy_error_names_the_field_in_the_sidebar_and_keeps_the_last_valid_vi
     assert metrics(at)["Chunks"] == str(len(chunk_book(tokenized, Policy(max_tokens=128, overlap_tokens=40))))
 
 
-def test_policy_error_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default) -> None:
+def test_too_many_chunks_is_explained_in_the_sidebar_and_keeps_the_last_valid_view(core_default) -> None:
+    _, _, chunks = core_default
+    at = run_app()
+    at.number_input(key="policy_max_chunks").set_value(10).run()
+    assert not at.exception
+    assert len(at.sidebar.error) == 1 and "max_chunks" in at.sidebar.error[0].value
+    assert len(at.error) == 1  # one message, in the sidebar
+    assert "last valid policy" in at.warning[0].value and "max_chunks" in at.warning[0].value
+    assert metrics(at)["Chunks"] == str(len(chunks))  # the page still shows the default run
+    at.number_input(key="policy_max_chunks").set_value(50_000).run()
+    assert not at.error and not at.warning and metrics(at)["Chunks"] == str(len(chunks))
+
+
+@pytest.mark.parametrize("key, bad, good, field", [
+    ("policy_max_pages", 1, 3, "max_pages"),  # below target pages: an invalid field
+    ("policy_max_chunks", 5, 50_000, "max_chunks"),  # valid, but the book needs more chunks
+])
+def test_a_policy_error_keeps_the_chapter_jump_and_zoom_on_boundaries(core_default, key, bad, good, field) -> None:
     book, _, _ = core_default
     fences = rules.fence_headings(book)
     k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
     at = run_app(PAGES[0])
     at.selectbox(key="bnd_chapter").set_value(k).run()
     zoom = at.slider(key="bnd_range").value
-    at.number_input(key="policy_max_pages").set_value(1).run()  # below target pages
-    assert "max_pages" in at.sidebar.error[0].value
-    at.number_input(key="policy_max_pages").set_value(3).run()
+    at.number_input(key=key).set_value(bad).run()
+    assert not at.exception and field in at.sidebar.error[0].value
+    assert at.get("plotly_chart")  # the figure of the last valid policy, not a blank page
+    at.number_input(key=key).set_value(good).run()
     at.selectbox(key="policy_strategy").set_value("fixed-window").run()
     assert not at.exception and not at.error
     assert at.selectbox(key="bnd_chapter").value == k
     assert at.slider(key="bnd_range").value == zoom
-
-
-def test_too_many_chunks_shows_the_limit_error_and_stops() -> None:
-    at = run_app()
-    at.number_input(key="policy_max_chunks").set_value(10).run()
-    assert not at.exception
-    assert len(at.error) == 1 and "max_chunks" in at.error[0].value
-    assert not at.metric
 
 
 def test_policy_survives_a_page_switch(core_default) -> None:
@@ -258,7 +268,7 @@ def test_the_sample_box_names_no_sample_while_an_upload_is_current() -> None:
 def test_every_page_header_names_the_book_its_format_and_what_a_page_is() -> None:
     at = run_app()
     at.file_uploader(key="home_upload").set_value(("notes.txt", ("word " * 3000).encode(), "text/plain")).run()
-    for page in [None, *PAGES, "pages/5_Compare.py", "pages/7_Structure.py"]:
+    for page in [None, *PAGES, "pages/5_Compare.py", "pages/6_Retrieval.py", "pages/7_Structure.py"]:
         if page:
             at.switch_page(page).run()
         header = next(e.proto.body for e in at.get("html") if "current-book" in e.proto.body)
@@ -479,10 +489,10 @@ def test_downloads_equal_the_cli_output(tmp_path: Path, downloads: dict[str, byt
         assert downloads[name] == out.read_bytes(), fmt
     # The manifest button defaults to the JSONL file's manifest.
     # Byte for byte but the book's path relative to the output (a download's folder is unknown).
-    cli_manifest = json.loads((tmp_path / "jsonl" / "r-intro.manifest.json").read_text())
+    cli_manifest = json.loads((tmp_path / "jsonl" / "r-intro.jsonl.manifest.json").read_text())
     assert cli_manifest["book"]["relative_path"]
     cli_manifest["book"]["relative_path"] = None
-    assert downloads["r-intro.manifest.json"].decode() == export.manifest_text(cli_manifest)
+    assert downloads["r-intro.jsonl.manifest.json"].decode() == export.manifest_text(cli_manifest)
     rows = [json.loads(line) for line in downloads["r-intro.jsonl"].decode().splitlines()]
     table = pd.read_parquet(io.BytesIO(downloads["r-intro.parquet"]))
     assert list(table["id"]) == [r["id"] for r in rows]

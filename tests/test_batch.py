@@ -56,10 +56,10 @@ def test_parallel_output_equals_serial_output_and_single_book_runs(library, tmp_
     assert run_batch(library, tmp_path / "parallel", policy, "jsonl", workers=2) == 0
     serial, parallel = _files(tmp_path / "serial"), _files(tmp_path / "parallel")
     assert sorted(serial) == sorted([
-        "alpha.md.jsonl", "alpha.md.manifest.json",
-        "more/beta.md.jsonl", "more/beta.md.manifest.json",
-        "more/gamma.txt.jsonl", "more/gamma.txt.manifest.json",
-        "r-intro.pdf.jsonl", "r-intro.pdf.manifest.json",
+        "alpha.md.jsonl", "alpha.md.jsonl.manifest.json",
+        "more/beta.md.jsonl", "more/beta.md.jsonl.manifest.json",
+        "more/gamma.txt.jsonl", "more/gamma.txt.jsonl.manifest.json",
+        "r-intro.pdf.jsonl", "r-intro.pdf.jsonl.manifest.json",
     ])
     assert parallel == serial
     # The same bytes as the single-book CLI writes for each book.
@@ -67,7 +67,7 @@ def test_parallel_output_equals_serial_output_and_single_book_runs(library, tmp_
         out = tmp_path / "single" / (rel + ".jsonl")
         assert main(["chunk", str(library / rel), "-o", str(out)]) == 0
         assert out.read_bytes() == serial[rel + ".jsonl"]
-        assert out.with_name(Path(rel).name + ".manifest.json").read_bytes() == serial[rel + ".manifest.json"]
+        assert out.with_name(Path(rel).name + ".jsonl.manifest.json").read_bytes() == serial[rel + ".jsonl.manifest.json"]
     capsys.readouterr()
 
 
@@ -75,8 +75,8 @@ def test_batch_writes_every_format_with_its_own_extension(library, tmp_path):
     (library / "r-intro.pdf").unlink()
     assert run_batch(library, tmp_path / "out", Policy(), "parquet", workers=1) == 0
     assert sorted(_files(tmp_path / "out")) == sorted([
-        "alpha.md.parquet", "alpha.md.manifest.json", "more/beta.md.parquet", "more/beta.md.manifest.json",
-        "more/gamma.txt.parquet", "more/gamma.txt.manifest.json"])
+        "alpha.md.parquet", "alpha.md.parquet.manifest.json", "more/beta.md.parquet", "more/beta.md.parquet.manifest.json",
+        "more/gamma.txt.parquet", "more/gamma.txt.parquet.manifest.json"])
 
 
 def test_resume_skips_books_already_done_for_the_same_sha256_and_policy(library, tmp_path, capsys):
@@ -87,16 +87,16 @@ def test_resume_skips_books_already_done_for_the_same_sha256_and_policy(library,
     stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
 
     # An interrupted run: one book never finished (chunk file without manifest), one never started.
-    (out / "alpha.md.manifest.json").unlink()
+    (out / "alpha.md.jsonl.manifest.json").unlink()
     (out / "alpha.md.jsonl").write_bytes(b"partial")
     (out / "more" / "beta.md.jsonl").unlink()
-    (out / "more" / "beta.md.manifest.json").unlink()
+    (out / "more" / "beta.md.jsonl.manifest.json").unlink()
     assert run_batch(library, out, policy, "jsonl", workers=2) == 0
     assert "2 written, 2 skipped" in capsys.readouterr().err
-    for path in (out / "r-intro.pdf.jsonl", out / "more" / "gamma.txt.manifest.json"):
+    for path in (out / "r-intro.pdf.jsonl", out / "more" / "gamma.txt.jsonl.manifest.json"):
         assert path.stat().st_mtime_ns == stamps[path], f"{path.name} was rewritten"
     assert (out / "alpha.md.jsonl").read_bytes() != b"partial"
-    assert (out / "more" / "beta.md.manifest.json").is_file()
+    assert (out / "more" / "beta.md.jsonl.manifest.json").is_file()
 
     # Nothing left to do: everything is skipped.
     assert run_batch(library, out, policy, "jsonl", workers=2) == 0
@@ -123,8 +123,8 @@ def test_one_corrupt_book_is_reported_and_the_others_are_written(library, tmp_pa
     assert "Traceback" not in err
     assert "4 written, 0 skipped (already done), 1 failed" in err
     written = _files(out)
-    assert "more/broken.pdf.jsonl" not in written and "more/broken.pdf.manifest.json" not in written
-    assert all(f"{name}.manifest.json" in written for name in ("alpha.md", "more/beta.md", "more/gamma.txt", "r-intro.pdf"))
+    assert "more/broken.pdf.jsonl" not in written and "more/broken.pdf.jsonl.manifest.json" not in written
+    assert all(f"{name}.jsonl.manifest.json" in written for name in ("alpha.md", "more/beta.md", "more/gamma.txt", "r-intro.pdf"))
 
 
 def test_batch_usage_errors_exit_2(tmp_path, capsys):

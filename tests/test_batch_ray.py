@@ -123,7 +123,7 @@ def test_ray_outputs_are_byte_identical_to_the_local_batch(runs):
     assert (
         sorted(ray)
         == sorted(local)
-        == sorted([b + ".jsonl" for b in books] + [b + ".manifest.json" for b in books])
+        == sorted([b + ".jsonl" for b in books] + [b + ".jsonl.manifest.json" for b in books])
     )
     assert ray == local
 
@@ -257,7 +257,7 @@ def test_a_killed_ray_worker_fails_only_its_book_and_a_fresh_one_takes_the_rest(
     assert failures == [f"chunking: failed: a-large.md: {WORKER_DIED}"], err
     assert f"{len(small)} written, 0 skipped (already done), 1 failed" in err
     assert batch.returncode == 1 and "Traceback" not in err
-    assert not (out / "a-large.md.manifest.json").exists()
+    assert not (out / "a-large.md.jsonl.manifest.json").exists()
 
 
 def _free_port() -> int:

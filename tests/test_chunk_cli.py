@@ -31,7 +31,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 def test_every_sample_book_chunks_validly_and_reads_back(book, tmp_path):
     out = tmp_path / f"{book}.jsonl"
     assert main(["chunk", str(SAMPLES / book), "-o", str(out)]) == 0
-    manifest = json.loads((tmp_path / f"{book}.manifest.json").read_text())
+    manifest = json.loads((tmp_path / f"{book}.jsonl.manifest.json").read_text())
     assert manifest["validation"]["ok"] is True, manifest["validation"]
     assert manifest["book"]["pages"] >= 10 and manifest["book"]["sha256"]
     df = pd.read_json(out, lines=True)
@@ -46,7 +46,7 @@ def test_every_format_option_writes_a_loadable_file(fmt, tmp_path):
     out = tmp_path / f"r-intro.{EXT[fmt]}"
     assert main(["chunk", str(SAMPLES / "r-intro.pdf"), "-o", str(out), "--format", fmt,
                  "--max-tokens", "300", "--overlap", "50"]) == 0
-    manifest = json.loads((tmp_path / "r-intro.manifest.json").read_text())
+    manifest = json.loads((tmp_path / f"{out.name}.manifest.json").read_text())
     assert manifest["output"] == {"file": out.name, "format": fmt}
     assert manifest["policy"]["max_tokens"] == 300 and manifest["profile"].startswith("chapter-window-v1")
     if fmt == "parquet":
@@ -74,7 +74,7 @@ def test_every_strategy_and_fence_option_validates(tmp_path):
                                ["--encoding", "o200k_base", "--max-pages", "2"]]):
         out = tmp_path / f"o{i}.jsonl"
         assert main(["chunk", str(SAMPLES / "lshort.pdf"), "-o", str(out), *extra]) == 0
-        assert json.loads((tmp_path / f"o{i}.manifest.json").read_text())["validation"]["ok"]
+        assert json.loads((tmp_path / f"o{i}.jsonl.manifest.json").read_text())["validation"]["ok"]
 
 
 def test_policy_error_exits_2_with_one_line_naming_the_field(tmp_path):

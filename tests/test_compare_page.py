@@ -138,6 +138,22 @@ def test_page_slider_runs_over_the_books_pages_only():
     assert charts(at)[0]["layout"]["xaxis"]["range"] == [10, 21]
 
 
+def test_compare_strips_jump_to_a_chapter_with_the_boundaries_control():
+    from chunking import rules
+
+    book = load_book(DEFAULT)
+    fences = rules.fence_headings(book)
+    k = next(i for i, h in enumerate(fences) if h.kind == "chapter" and h.number == "3")
+    at = compare_page()
+    box = at.selectbox(key="cmp_chapter")
+    assert box.label == "Jump to a chapter start"  # the control Boundaries has
+    box.set_value(k)
+    rerun(at)
+    page = fences[k].page
+    assert at.slider(key="cmp_pages").value == (max(1, page - 2), page + 2)
+    assert charts(at)[0]["layout"]["xaxis"]["range"] == [max(1, page - 2), page + 3]
+
+
 def test_each_policy_reports_its_chunk_count_when_done(tokenized):
     at = compare_page()
     done = [c.value for c in at.caption if c.value.startswith("✓")]

@@ -141,7 +141,7 @@ def test_validate_cli_refuses_a_manifest_whose_corrections_digest_was_edited(boo
     r = _cli("chunk", book_file, "-o", out, "--structure-file", structure)
     assert r.returncode == 0, r.stderr
     assert _cli("validate", out).returncode == 0
-    manifest_file = tmp_path / "out.manifest.json"
+    manifest_file = tmp_path / "out.jsonl.manifest.json"
     good = json.loads(manifest_file.read_text())
 
     def validate_with(edit) -> subprocess.CompletedProcess:
@@ -218,10 +218,10 @@ def test_batch_reruns_a_book_whose_structure_file_changed(book_file, tmp_path):
     out = tmp_path / "out"
     r = _cli("chunk", tmp_path, "-o", out, "--workers", 1)
     assert r.returncode == 0, r.stderr
-    first = json.loads((out / "book.pdf.manifest.json").read_text())
+    first = json.loads((out / "book.pdf.jsonl.manifest.json").read_text())
     assert "0 written, 1 skipped" in _cli("chunk", tmp_path, "-o", out, "--workers", 1).stderr
     save_structure(_structure(book, _fix(book)), structure)
     r = _cli("chunk", tmp_path, "-o", out, "--workers", 1)
     assert r.returncode == 0 and "1 written, 0 skipped" in r.stderr, r.stderr
-    second = json.loads((out / "book.pdf.manifest.json").read_text())
+    second = json.loads((out / "book.pdf.jsonl.manifest.json").read_text())
     assert second["corrections"] != first["corrections"] and second["structure"]["file"]["corrections"] == 2

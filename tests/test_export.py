@@ -77,7 +77,7 @@ def test_write_then_read_back_round_trips(run, tmp_path, fmt, ext):
     out = tmp_path / f"book.{ext}"
     manifest = build_manifest(tb, POLICY, chunks, report, source_path="x/book.txt")
     mpath = write_outputs(chunks, manifest, out, fmt)
-    assert mpath == tmp_path / "book.manifest.json" == manifest_path(out)
+    assert mpath == tmp_path / f"book.{ext}.manifest.json" == manifest_path(out)
     back, detected = read_chunks(out)
     assert back == chunks and detected == fmt
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, mpath.name])  # no temp files

@@ -18,7 +18,7 @@ from chunking.models import END_REASONS, Book, Chunk
 from chunking.policy import Policy
 from chunking.strategies import chunk_book
 from chunking.tokens import tokenize
-from inspector import figures
+from inspector import figures, palette
 from inspector.figures import label_fit
 from inspector.figures.boundary_minimap import (
     BAND_BOTTOM,
@@ -302,6 +302,38 @@ def test_the_minimap_band_alternates_at_unit_starts_and_density_peaks_at_the_den
     assert max(density.y) == DENSITY_TOP and min(density.y) >= 0 and len(density.x) <= MINIMAP_BINS + 1
 
 
+def test_a_dense_chapters_row_is_grouped_into_labelled_bands_that_never_overlap(many) -> None:
+    book, _, runs = many
+    _, chapters = figures.structure_units(book)
+    fig = figures.boundaries_figure(book, runs["chapter-window"][1], plot_px=900)
+    (chap,) = [t for t in fig.data if t.name == "Chapters"]
+    assert len(chap.base) == len(chapters) and all(h for h in chap.customdata)  # every chapter keeps its hover
+    notes = [a for a in fig.layout.annotations if a.name == "Chapters groups"]
+    assert len(notes) >= 8 and all(a.text for a in notes)  # the 400-chapter row is no unlabelled wash
+    groups = figures.chapter_groups(chapters, tuple(fig.layout.xaxis.range), 900)
+    assert [k for g in groups for k in g] == list(range(len(chapters)))  # every chapter in one group, in order
+    px = 900 / (fig.layout.xaxis.range[1] - fig.layout.xaxis.range[0])
+    extents = [(a.x - label_fit.text_width_px(a.text) / 2 / px, a.x + label_fit.text_width_px(a.text) / 2 / px)
+               for a in notes]
+    assert not label_fit.overlapping(extents)
+    first = chapters[groups[0][0]].heading.number or "#1"
+    assert notes[0].text.startswith(f"Ch. {first}–") or notes[0].text.startswith(f"{first}–")
+
+
+def test_part_labels_come_from_the_structures_titles_and_never_shrink_to_a_bare_number() -> None:
+    from chunking.models import Heading
+
+    def part(number: str, title: str) -> Heading:
+        return Heading(level=1, kind="part", title=title, number=number, page=1, page_label="", char_offset=0,
+                       source="outline")
+
+    assert figures.boundary.label_variants(part("III", "Methods")) == ["Part III: Methods", "Part III"]
+    assert figures.boundary.label_variants(part("I", "Part I Foundations")) == ["Part I Foundations", "Part I"]
+    for h in (part("III", "Methods"), part("", "Appendices")):
+        assert h.number not in figures.boundary.label_variants(h)[1:] or not h.number
+        assert label_fit.fit_label(figures.boundary.label_variants(h), 30) in ("", "Part III")
+
+
 def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
     book, _, runs = many
     parts, _ = figures.structure_units(book)
@@ -309,7 +341,14 @@ def test_dense_chapters_are_not_shaded_into_a_barcode(many) -> None:
     (bands,) = [t for t in fig.data if t.name == "chapter bands"]
     assert list(bands.base) == [u.start for u in parts[::2]]  # chapters ~2 px wide: parts shaded
     (chap,) = [t for t in fig.data if t.name == "Chapters"]
-    assert len(set(chap.marker.color)) == 1  # one fill, not alternating greys 2 px apart
+    # not alternating greys 2 px apart: runs of one fill (a group of chapters) at least 56 px wide
+    runs_px, start = [], 0
+    colours = list(chap.marker.color)
+    for k in range(1, len(colours) + 1):
+        if k == len(colours) or colours[k] != colours[start]:
+            runs_px.append((chap.base[k - 1] + chap.x[k - 1] - chap.base[start]) * 900 / (fig.layout.xaxis.range[1] - 1))
+            start = k
+    assert len(runs_px) > 1 and min(runs_px) >= figures.GROUP_MIN_PX - 1e-6
     zoomed = figures.boundaries_figure(book, runs["chapter-window"][1], page_range=(1, 30), plot_px=900)
     (bands,) = [t for t in zoomed.data if t.name == "chapter bands"]
     assert len(bands.base) > len(parts)  # zoomed in, chapters are wide enough to shade
@@ -381,11 +420,28 @@ def test_banded_figure_marks_pairs_that_span_a_chapter(book: Book) -> None:
     # One, but chunk 3 runs on into Two, so their pair spans the boundary.
     chunks = make_chunks(book, [(0, 120), (100, 240), (230, 250), (240, 302)])
     fig = figures.banded_overlap_figure(book, chunks, band=2)
-    heat, marks = fig.data
+    heat, marks, _ = fig.data
     z = np.array(json.loads(fig.to_json())["data"][0]["z"], dtype=float)
     assert np.array_equal(z, figures.banded_matrix(chunks, 2), equal_nan=True)
     assert marks.name == "across a chapter boundary"
     assert sorted(zip(marks.y, marks.x)) == [(2, 3), (3, 2)]
+
+
+def test_banded_figure_marks_the_chunk_where_each_chapter_starts(book: Book) -> None:
+    # chapter One starts at 0 (chunk 0), chapter Two at offset 252 (inside chunk 3)
+    chunks = make_chunks(book, [(0, 120), (100, 240), (230, 250), (240, 302)])
+    fig = figures.banded_overlap_figure(book, chunks, band=2)
+    (starts,) = [t for t in fig.data if t.name == "chapter starts"]
+    titles = {h.char_offset: h.title for h in book.headings}
+    assert list(starts.x) == list(starts.y) == [0, 3]
+    assert list(starts.customdata) == [titles[0], titles[252]]
+    # dotted lines before chunk 3, across the whole matrix, both ways (none before the first chunk)
+    lines = {(s.x0, s.x1, s.y0, s.y1) for s in fig.layout.shapes}
+    assert lines == {(2.5, 2.5, -0.5, 3.5), (-0.5, 3.5, 2.5, 2.5)}
+    # a range that starts after chapter One's start marks only what starts inside it
+    later = figures.banded_overlap_figure(book, chunks[1:], band=2)
+    (starts,) = [t for t in later.data if t.name == "chapter starts"]
+    assert list(starts.x) == [3]
 
 
 # ------------------------------------------------------------------------- coverage map
@@ -395,13 +451,15 @@ def test_coverage_legend_is_three_categories_not_a_gradient(book: Book) -> None:
     assert heat.showscale is False
     legend = [t for t in fig.data if t.type == "scatter" and t.showlegend is not False]
     assert [t.name for t in legend] == ["lost (in no chunk)", "in one chunk", "overlapped (2+ chunks)"]
-    # each category value 0, 1, 2 maps onto one flat step of the colour scale, in its legend colour
+    # each category value 0, 1, 2 is drawn in its legend colour exactly (grouped rows of a long
+    # book grade from 1 to 2 between "in one chunk" and "overlapped")
     scale = [(float(v), c) for v, c in heat.colorscale]
     lo, hi = heat.zmin, heat.zmax
     for value, entry in enumerate(legend):
         at = (value - lo) / (hi - lo)
-        steps = [c for (v0, c), (v1, _) in zip(scale, scale[1:]) if v0 <= at <= v1]
-        assert set(steps) == {entry.marker.color}
+        colours = {c0 if c0 == c1 else c0 if at == v0 else c1 if at == v1 else "a mix"
+                   for (v0, c0), (v1, c1) in zip(scale, scale[1:]) if v0 <= at <= v1}
+        assert colours == {entry.marker.color}
 
 
 def test_coverage_x_axis_says_its_unit(book: Book) -> None:
@@ -419,13 +477,27 @@ def test_coverage_height_is_bounded_on_a_2000_page_book() -> None:
     assert fig.layout.height <= 1200
     assert len(fig.data[0].z) <= figures.MAX_COVERAGE_ROWS
     assert "rows of" in fig.layout.yaxis.title.text  # rows are groups of pages, and it says so
+    # the one overlapped page shows in its grouped row as a share, between "once" and "overlapped"
+    shares = [v for row in fig.data[0].z for v in row if v is not None and 1 < v < 2]
+    assert shares and "pages overlapped" in str(fig.data[0].customdata)
+    stops = [tuple(stop) for stop in fig.data[0].colorscale]
+    assert (0.5, palette.ONCE) in stops and (5 / 6, palette.OVERLAP) in stops  # a gradient between
 
 
-def test_grouped_coverage_rows_never_hide_loss_and_show_overlap_where_most_pages_have_it() -> None:
+def test_grouped_coverage_rows_never_hide_loss_and_colour_cells_by_their_overlap_share() -> None:
     grid = np.array([[1, 2, 1, 2], [0, 1, 1, 2], [np.nan, 1, 2, 1], [2, np.nan, np.nan, np.nan]], dtype=float)
     out = figures.group_rows(grid, 3)
-    assert out[0].tolist() == [0, 1, 1, 2]  # loss wins; then the majority, ties to overlap
+    assert out[0][0] == 0  # loss wins
+    assert out[0][1:].tolist() == [1 + 1 / 3, 1 + 1 / 3, 1 + 2 / 3]  # 1 + share of pages overlapped
     assert out[1][0] == 2 and np.isnan(out[1][1:]).all()
+
+
+def test_a_long_book_with_some_overlap_everywhere_is_not_drawn_as_all_one_chunk() -> None:
+    # every 7th page overlaps: a majority rule would paint every grouped row "in one chunk"
+    grid = np.ones((700, 4))
+    grid[::7] = 2
+    out = figures.group_rows(grid, 7)
+    assert np.allclose(out, 1 + 1 / 7)
 
 
 def test_coverage_chapter_labels_sit_off_the_data_and_never_overlap(many) -> None:

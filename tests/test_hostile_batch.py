@@ -103,7 +103,7 @@ def test_a_killed_worker_fails_only_its_book_and_the_others_are_written(tmp_path
                 victim = max(read, key=read.__getitem__)
             time.sleep(0.05)
         assert victim is not None, ("the large book's worker was never seen", read, done, batch.poll())
-        assert not (out / f"{LARGE}.manifest.json").exists()
+        assert not (out / f"{LARGE}.jsonl.manifest.json").exists()
         written_before = len(list(out.glob("small*.manifest.json")))
         assert written_before < len(SMALL), "the small books finished before the kill: test is void"
         os.kill(victim, signal.SIGKILL)
@@ -121,7 +121,7 @@ def test_a_killed_worker_fails_only_its_book_and_the_others_are_written(tmp_path
         "(the system's out-of-memory killer sends it)"
     ], err
     assert f"{len(SMALL)} written, 0 skipped (already done), 1 failed" in err
-    assert not (out / f"{LARGE}.jsonl").exists() and not (out / f"{LARGE}.manifest.json").exists()
+    assert not (out / f"{LARGE}.jsonl").exists() and not (out / f"{LARGE}.jsonl.manifest.json").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp file left behind
 
     # Every small book is written, byte for byte what a single-book run writes.
@@ -130,6 +130,6 @@ def test_a_killed_worker_fails_only_its_book_and_the_others_are_written(tmp_path
         target = single / f"{name}.jsonl"
         assert _chunk(str((books / name).resolve()), "-o", str(target)).returncode == 0
         assert target.read_bytes() == (out / f"{name}.jsonl").read_bytes()
-        manifest = f"{name}.manifest.json"
+        manifest = f"{name}.jsonl.manifest.json"
         assert (single / manifest).read_bytes() == (out / manifest).read_bytes()
-    assert all((out / f"{name}.manifest.json").is_file() for name in SMALL)
+    assert all((out / f"{name}.jsonl.manifest.json").is_file() for name in SMALL)

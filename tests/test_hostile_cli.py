@@ -81,7 +81,7 @@ def test_chunk_prints_reader_warnings_and_keeps_them_in_the_manifest(tmp_path):
     r = cli("chunk", str(path), "-o", str(out))
     assert r.returncode == 0, r.stderr
     warned = [line for line in r.stderr.splitlines() if line.startswith("chunking: warning: ")]
-    manifest = json.loads((tmp_path / "out.manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads((tmp_path / "out.jsonl.manifest.json").read_text(encoding="utf-8"))
     kept = manifest["diagnostics"]["warnings"]
     assert kept and len(warned) == len(kept)
     assert "\x1b" not in r.stderr and "\\x1b" in warned[0]
@@ -214,14 +214,14 @@ def test_sigterm_mid_write_exits_143_and_leaves_no_temp_file(tmp_path):
     assert "Traceback" not in err and err.strip().splitlines() == ["chunking: terminated (SIGTERM)"]
     # no temp file, and the outputs all or nothing: a signal held over the final pair of renames
     # arrives after them, leaving the complete pair
-    assert sorted(os.listdir(out_dir)) in ([], ["big.jsonl", "big.manifest.json"])
+    assert sorted(os.listdir(out_dir)) in ([], ["big.jsonl", "big.jsonl.manifest.json"])
 
 
 def test_stale_temp_files_of_the_same_output_are_tidied(book, tmp_path):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     stale = [f".out.jsonl.{dead.pid}.abcd_123.tmp", ".out.jsonl.k2j4h5g6.tmp",
-             f".out.manifest.json.{dead.pid}.zz99yy88.tmp"]
+             f".out.jsonl.manifest.json.{dead.pid}.zz99yy88.tmp"]
     kept = [f".out.jsonl.{os.getpid()}.abcd_123.tmp",  # a live process's: still being written
             ".other.jsonl.k2j4h5g6.tmp", ".out.jsonl.notatemp", "out.jsonl.k2j4h5g6.tmp"]
     for name in stale + kept:
@@ -230,7 +230,7 @@ def test_stale_temp_files_of_the_same_output_are_tidied(book, tmp_path):
     assert r.returncode == 0, r.stderr
     names = set(os.listdir(tmp_path))
     assert not names & set(stale)
-    assert set(kept) <= names and {"out.jsonl", "out.manifest.json"} <= names
+    assert set(kept) <= names and {"out.jsonl", "out.jsonl.manifest.json"} <= names
 
 
 # Item 14 ---------------------------------------------------------------------------------------
@@ -242,14 +242,14 @@ def export(book, tmp_path):
     assert cli("chunk", str(book), "-o", str(out)).returncode == 0
     assert cli("validate", str(out)).returncode == 0
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    manifest = json.loads((tmp_path / "good.manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads((tmp_path / "good.jsonl.manifest.json").read_text(encoding="utf-8"))
     return tmp_path, records, manifest
 
 
 def _write_export(d: Path, name: str, records: list, manifest: dict) -> Path:
     path = d / f"{name}.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    (d / f"{name}.manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (d / f"{name}.jsonl.manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return path
 
 
@@ -302,4 +302,4 @@ def test_a_signal_while_the_outputs_are_renamed_leaves_the_complete_pair(tmp_pat
     finally:
         export.os.replace = real_replace
         signal.signal(signal.SIGTERM, previous)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl", "o.manifest.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl", "o.jsonl.manifest.json"]

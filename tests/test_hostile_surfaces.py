@@ -90,8 +90,8 @@ def test_an_output_that_is_the_structure_file_is_refused(pdf_book, tmp_path, com
 
 
 def test_the_manifest_of_an_output_that_is_the_structure_file_is_refused(txt_book, tmp_path):
-    # -o out.jsonl writes out.manifest.json too: that file is an output of the run as well.
-    sf = tmp_path / "out.manifest.json"
+    # -o out.jsonl writes out.jsonl.manifest.json too: that file is an output of the run as well.
+    sf = tmp_path / "out.jsonl.manifest.json"
     sf.write_text(json.dumps(structure_file(txt_book.read_bytes())), encoding="utf-8")
     before = sf.read_bytes()
     line = one_error_line(cli("chunk", txt_book, "--structure-file", sf, "-o", tmp_path / "out.jsonl"), 2)
@@ -123,4 +123,4 @@ def test_a_batch_output_that_is_its_structure_file_fails_only_that_book(tmp_path
     assert "Traceback" not in r.stderr
     assert [line for line in r.stderr.splitlines() if line.startswith("chunking: failed: ")] == [
         next(line for line in r.stderr.splitlines() if "a.txt" in line and "structure file itself" in line)]
-    assert sf.read_bytes() == before and (out / "b.txt.manifest.json").is_file()
+    assert sf.read_bytes() == before and (out / "b.txt.jsonl.manifest.json").is_file()

@@ -87,6 +87,6 @@ def test_cli_output_with_default_workers_is_byte_identical_to_one_worker(tmp_pat
             cwd=ROOT,
             capture_output=True,
         )
-        outs.append((out.read_bytes(), out.with_suffix(".manifest.json").read_bytes()))
+        outs.append((out.read_bytes(), out.with_name(out.name + ".manifest.json").read_bytes()))
     assert outs[0][0] and outs[0] == outs[1] == outs[2]
 

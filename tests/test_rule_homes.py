@@ -111,7 +111,8 @@ def test_policy_defaults_are_read_by_the_app_sidebar_from_policy():
     assert sidebar.UNUSED_FIELDS is UNUSED_FIELDS
     for strategy, unused in UNUSED_FIELDS.items():
         profile = Policy(strategy=strategy).profile()
-        changed = {"target_pages": 1, "max_pages": 7, "fence": "section", "min_section_tokens": 3}
+        changed = {"target_pages": 1, "max_pages": 7, "fence": "section", "min_section_tokens": 3,
+                   "min_chunk_tokens": 3}
         for name in unused:
             assert Policy(strategy=strategy, **{name: changed[name]}).profile() == profile, name
 

@@ -142,7 +142,7 @@ def test_round_trip_write_structure_edit_chunk(book_file, tmp_path):
     out = tmp_path / "out.jsonl"
     r = _cli("chunk", book_file, "-o", out, "--structure-file", sf)
     assert r.returncode == 0, r.stderr
-    manifest = json.loads((tmp_path / "out.manifest.json").read_text())
+    manifest = json.loads((tmp_path / "out.jsonl.manifest.json").read_text())
     record = manifest["structure"]["file"]
     assert record["corrections"] == 2 and record["ops"] == data["corrections"] and len(record["sha256"]) == 64
     assert manifest["corrections"] == record["digest"] and "corrections" not in manifest["policy"]
@@ -164,7 +164,7 @@ def test_batch_picks_up_structure_file_beside_the_book(book_file, tmp_path):
     out = tmp_path / "out"
     r = _cli("chunk", tmp_path, "-o", out, "--workers", "1")
     assert r.returncode == 0, r.stderr
-    manifest = json.loads((out / "book.pdf.manifest.json").read_text())
+    manifest = json.loads((out / "book.pdf.jsonl.manifest.json").read_text())
     assert manifest["structure"]["file"]["corrections"] == 2
 
 

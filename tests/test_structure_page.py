@@ -149,9 +149,9 @@ def test_remove_and_accept_rechunk_reach_boundaries_and_equal_the_cli(
     assert out.read_bytes() == app_jsonl
     # The manifest too: it records the same structure file (its sha256, digest and ops).
     # (Only the book's path relative to the output differs: a download's folder is not known.)
-    cli_manifest = json.loads((tmp_path / "chez-csug.manifest.json").read_text())
+    cli_manifest = json.loads((tmp_path / "chez-csug.jsonl.manifest.json").read_text())
     assert cli_manifest["book"].pop("relative_path")
-    app_manifest = json.loads(downloads["chez-csug.manifest.json"])
+    app_manifest = json.loads(downloads["chez-csug.jsonl.manifest.json"])
     assert app_manifest["book"].pop("relative_path", None) is None
     assert app_manifest == cli_manifest
 

@@ -33,7 +33,7 @@ def test_the_manifest_holds_the_records_as_objects(tmp_path):
     path = tmp_path / "book.pdf"
     path.write_bytes(_book_with_an_unconfirmed_entry())
     assert main(["chunk", str(path), "-o", str(tmp_path / "book.jsonl")]) == 0
-    diagnostics = json.loads((tmp_path / "book.manifest.json").read_text())["diagnostics"]
+    diagnostics = json.loads((tmp_path / "book.jsonl.manifest.json").read_text())["diagnostics"]
     assert diagnostics["structure_disagreements"] == [{
         "case": "unconfirmed", "signals": ["outline"], "kind": "back", "number": "", "title": "Gamma", "page": 3,
         "message": "the outline: back 'Gamma' on p. 3 is not confirmed by the text"}]

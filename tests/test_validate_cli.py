@@ -29,7 +29,7 @@ def export(tmp_path_factory):
 def write(d, name, records):
     path = d / f"{name}.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    shutil.copy(d / "good.manifest.json", d / f"{name}.manifest.json")
+    shutil.copy(d / "good.jsonl.manifest.json", d / f"{name}.jsonl.manifest.json")
     return path
 
 
@@ -125,21 +125,21 @@ def test_explicit_manifest_and_a_changed_book(export, tmp_path):
     d, records = export
     path = tmp_path / "elsewhere.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    assert validate(path, "--manifest", str(d / "good.manifest.json")).returncode == 0
-    manifest = json.loads((d / "good.manifest.json").read_text())
+    assert validate(path, "--manifest", str(d / "good.jsonl.manifest.json")).returncode == 0
+    manifest = json.loads((d / "good.jsonl.manifest.json").read_text())
     changed = tmp_path / "r-intro.pdf"
     changed.write_bytes((d / "r-intro.pdf").read_bytes() + b"\n%changed")
     manifest["book"]["path"] = str(changed)
-    (tmp_path / "changed.manifest.json").write_text(json.dumps(manifest))
-    r = validate(path, "--manifest", str(tmp_path / "changed.manifest.json"))
+    (tmp_path / "changed.jsonl.manifest.json").write_text(json.dumps(manifest))
+    r = validate(path, "--manifest", str(tmp_path / "changed.jsonl.manifest.json"))
     assert r.returncode == 3 and "changed" in r.stderr
 
 
 def test_manifest_with_an_unknown_policy_field_exits_3(export, tmp_path):
     d, records = export
-    manifest = json.loads((d / "good.manifest.json").read_text())
+    manifest = json.loads((d / "good.jsonl.manifest.json").read_text())
     manifest["policy"]["from_the_future"] = 1
-    (tmp_path / "x.manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / "x.jsonl.manifest.json").write_text(json.dumps(manifest))
     path = tmp_path / "x.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     r = validate(path)
@@ -183,7 +183,7 @@ def test_validate_finds_a_book_that_moved_together_with_its_outputs_by_the_relat
         return subprocess.run([sys.executable, "-m", "chunking", *args], cwd=ROOT, capture_output=True, text=True)
 
     assert run("chunk", str(lib / "books" / "r-intro.pdf"), "-o", str(out)).returncode == 0
-    manifest = json.loads(out.with_suffix(".manifest.json").read_text())
+    manifest = json.loads(out.with_name(out.name + ".manifest.json").read_text())
     assert manifest["book"]["relative_path"] == "../books/r-intro.pdf"
     moved = tmp_path / "moved"
     lib.rename(moved)  # the absolute path is gone and the book is not beside the manifest

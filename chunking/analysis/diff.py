@@ -14,8 +14,8 @@ content-addressed, ``chunking.ids``: an unchanged chunk under an unchanged polic
 * ``churn``: the share of distinct ids that changed, ``(add + delete) / (keep + add + delete)``:
   0 for identical sets, 1 when nothing is kept.
 
-``read_run(path)`` reads a chunk file and its manifest (``<stem>.manifest.json``, as
-``chunking.export.manifest_path`` names it); ``diff_runs`` refuses two runs of different books
+``read_run(path)`` reads a chunk file and its manifest (``chunking.export.find_manifest``:
+``<name>.manifest.json``, or the legacy ``<stem>.manifest.json``); ``diff_runs`` refuses two runs of different books
 (their ``book.sha256`` differ) with a ``UsageError``.
 """
 
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UnreadableInputError, UsageError
-from ..export import manifest_path, read_chunks
+from ..export import find_manifest, read_chunks
 from ..models import Chunk
 
 
@@ -151,7 +151,7 @@ def read_run(path: str | Path) -> Run:
         UnreadableInputError: the chunk file or its manifest is missing or malformed.
     """
     chunks, _ = read_chunks(path)
-    mpath = manifest_path(path)
+    mpath = find_manifest(path)
     try:
         manifest = json.loads(mpath.read_text(encoding="utf-8"))
     except FileNotFoundError:

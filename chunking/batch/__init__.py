@@ -7,7 +7,7 @@ OUTDIR [--workers N]`` calls. Contract:
   is chunked by the same ``pipeline.run_book`` + ``export.write_outputs`` as a single-book run,
   so each output is byte-identical to ``python -m chunking chunk BOOK -o OUT``;
 * outputs mirror the folder tree: ``DIR/a/b.pdf`` → ``OUTDIR/a/b.pdf.<ext>`` and
-  ``OUTDIR/a/b.pdf.manifest.json`` (the book's full name is kept, so ``b.pdf`` and ``b.epub``
+  ``OUTDIR/a/b.pdf.jsonl.manifest.json`` (the book's full name is kept, so ``b.pdf`` and ``b.epub``
   never collide);
 * a book whose manifest already records the same sha256, policy and format, a passing
   validation and an existing chunk file is skipped, so an interrupted run resumes;
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..cores import available_cores
-from ..errors import ChunkingError, UsageError
-from ..export import check_output_path, manifest_path, write_outputs
+from ..errors import ChunkingError, UsageError, print_warnings
+from ..export import check_output_path, find_manifest, write_outputs
 from ..matter import Exclusion
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
@@ -64,6 +64,8 @@ class Outcome:
         exit_code (int): the single-book CLI's exit code for this book (0 when not failed).
         message (str): one line: chunk count, or the error.
         excluded_chunks, excluded_tokens (int): what ``Policy.exclude_matter`` left out.
+        warnings (tuple[str, ...]): the book's reader warnings (``Diagnostics.warnings``), which
+            ``report`` prints under the book's name as a single-book run prints them.
     """
 
     book: str
@@ -72,6 +74,7 @@ class Outcome:
     message: str = ""
     excluded_chunks: int = 0
     excluded_tokens: int = 0
+    warnings: tuple[str, ...] = ()
 
 
 def find_books(book_dir: str | os.PathLike, out_dir: str | os.PathLike | None = None) -> list[Path]:
@@ -115,7 +118,7 @@ def is_done(book: Path, out: Path, policy: Policy, fmt: str) -> bool:
     structure file beside the book (``""`` for none), the same format and a passing validation;
     anything unreadable or different means "run it again".
     """
-    manifest_file = manifest_path(out)
+    manifest_file = find_manifest(out)
     if not (out.is_file() and manifest_file.is_file()):
         return False
     try:
@@ -176,10 +179,12 @@ def process_book(book: Path, out: Path, policy: Policy, fmt: str, label: str) ->
         return Outcome(label, "failed", exc.exit_code, " ".join(str(exc).split()))
     except Exception as exc:  # NOTE: a bug on one book must not cost the others their output
         return Outcome(label, "failed", 1, f"internal error: {type(exc).__name__}: {exc}")
+    warnings = tuple(result.book.diagnostics.warnings)
     if not result.report.ok:
-        return Outcome(label, "failed", 4, f"written, but validation failed: {result.report.message}")
+        message = f"written, but validation failed: {result.report.message}"
+        return Outcome(label, "failed", 4, message, warnings=warnings)
     left = result.excluded
-    return Outcome(label, "written", 0, f"{len(result.chunks)} chunks", left.chunks, left.tokens)
+    return Outcome(label, "written", 0, f"{len(result.chunks)} chunks", left.chunks, left.tokens, warnings)
 
 
 @dataclass(frozen=True)
@@ -341,10 +346,14 @@ def _run_parallel(todo: list[Task], policy: Policy, fmt: str, n_workers: int, ba
 
 
 def report(outcomes: list[Outcome], out_root: Path, policy: Policy | None = None) -> int:
-    """Print the failures (one line per book), what ``policy.exclude_matter`` left out (one
-    line) and a summary on stderr; return the exit code.
+    """Print each book's warnings (under its name), the failures (one line per book), what
+    ``policy.exclude_matter`` left out (one line) and a summary on stderr; return the exit code.
 
     Every engine reports through here, so the lines and the exit-code rule are the same."""
+    for o in sorted(outcomes, key=lambda o: o.book):
+        print_warnings(
+            o.warnings, where="all of them are in its manifest's diagnostics.warnings", book=o.book
+        )
     failed = sorted((o for o in outcomes if o.status == "failed"), key=lambda o: o.book)
     written = sum(o.status == "written" for o in outcomes)
     skipped = sum(o.status == "skipped" for o in outcomes)

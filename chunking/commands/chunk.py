@@ -1,7 +1,7 @@
 """``python -m chunking chunk BOOK [-o OUT] [--format …] [policy options]``: chunk and export.
 
 One book: read → tokenize → chunk → validate, then write OUT (JSONL on stdout when ``-o`` is
-absent) and ``<OUT stem>.manifest.json`` atomically. A folder: batch mode (``chunking.batch``),
+absent) and ``<OUT name>.manifest.json`` atomically. A folder: batch mode (``chunking.batch``),
 one output and manifest per book under ``-o``. Exit 0 ok, 2 usage/policy error, an output that
 is an input of the run (the book or the structure file, also via a link), a
 folder or a device, or too many chunks (nothing written), 3
@@ -39,6 +39,7 @@ def run(
     snap: str,
     min_section_tokens: int,
     exclude_matter: str = "",
+    min_chunk_tokens: int = 0,
     structure_file: str | None = None,
     engine: str = "local",
     ray_address: str | None = None,
@@ -55,6 +56,7 @@ def run(
             default: all of them when the book is big enough).
         structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
             fence, encoding, snap, min_section_tokens, exclude_matter: the ``Policy`` fields.
+            fence, encoding, snap, min_section_tokens, min_chunk_tokens: the ``Policy`` fields.
         structure_file (str | None): corrections to apply (``chunking.structure_file``); their
             digest salts the ids and the manifest records them. Batch mode takes
             ``<book>.structure.json`` beside each book instead.
@@ -82,6 +84,7 @@ def run(
         snap=snap,
         min_section_tokens=min_section_tokens,
         exclude_matter=exclude_matter,
+        min_chunk_tokens=min_chunk_tokens,
     )
     if Path(book).is_dir():
         if structure_file is not None:

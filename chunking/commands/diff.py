@@ -1,6 +1,6 @@
 """``python -m chunking diff OLD.jsonl NEW.jsonl [--json]``: the upsert plan between two runs.
 
-Each chunk file needs its manifest beside it (``<stem>.manifest.json``). Prints the counts (keep,
+Each chunk file needs its manifest beside it (``<name>.manifest.json``, or the legacy ``<stem>.manifest.json``). Prints the counts (keep,
 add, delete, same text under a new id, boundaries kept and moved, churn) and the moved boundaries,
 or with ``--json`` ``{"summary", "keep", "add", "delete", "same_text", "moved"}``
 (``chunking.analysis.diff``). Exit 0; 2 when the two runs are of different books; 3 when a file or

@@ -1,6 +1,6 @@
 """``python -m chunking validate CHUNKS [--manifest M] [--book B]``: re-check exported chunks (rules 1–7).
 
-The manifest (default ``<CHUNKS stem>.manifest.json``) names the policy and the book (path and
+The manifest (default ``<CHUNKS name>.manifest.json``) names the policy and the book (path and
 sha256); the book is read again (from ``--book`` when given: a book that moved since; else the
 manifest's path, else its file name next to the manifest), tokenized, and the chunks are
 checked against it with ``chunking.validate``. The book's sha256 must match in every case. The
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PolicyError, UnreadableInputError, ValidationFailure
-from ..export import manifest_path, read_chunks
+from ..export import find_manifest, read_chunks
 from ..policy import Policy
 
 
@@ -135,7 +135,7 @@ def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
 
     Args:
         chunks (str): the chunk file (``.jsonl``, ``.csv``, ``.parquet``; LangChain JSONL too).
-        manifest (str | None): the manifest; default ``<chunks stem>.manifest.json``.
+        manifest (str | None): the manifest; default ``<chunks name>.manifest.json`` (or the legacy ``<chunks stem>.manifest.json``, ``find_manifest``).
         book (str | None): the book's file, when it moved since the chunks were written.
 
     Returns:
@@ -150,7 +150,7 @@ def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
     from ..tokens import tokenize
     from ..validate import validate_chunks
 
-    manifest_file = Path(manifest) if manifest else manifest_path(chunks)
+    manifest_file = Path(manifest) if manifest else find_manifest(chunks)
     meta = _load_manifest(manifest_file)
     policy = _policy(meta, manifest_file)
     chunk_list, _ = read_chunks(chunks)

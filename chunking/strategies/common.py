@@ -12,7 +12,10 @@ re-encodes to exactly the tokens of its span (rule 1 by construction, no re-enco
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
+
+import numpy as np
 
 from ..errors import ChunkLimitError
 from ..ids import chunk_id, id_salt
@@ -66,17 +69,24 @@ def is_cut(tb: TokenizedBook, t: int) -> bool:
     return prev in "\r\n" and cur != "/"
 
 
-def segments(tb: TokenizedBook, level: str | None) -> list[tuple[int, int]]:
+def segments(
+    tb: TokenizedBook, level: str | None, fences: Sequence[int] | np.ndarray | None = None
+) -> list[tuple[int, int]]:
     """Split the token stream into fenced segments ``[start, end)``.
 
     Args:
         tb (TokenizedBook): the tokenized book.
         level (str | None): ``chapter`` or ``section`` fences, or None for one segment.
+        fences (Sequence[int] | None): sorted inner fence tokens to use instead of ``level``'s
+            (``small_chunks.policy_fences``). Defaults to None.
 
     Returns:
         list[tuple[int, int]]: non-empty segments in order, covering ``[0, n_tokens)``.
     """
-    inner = tb.fence_tokens[level].tolist() if level else []
+    if fences is not None:
+        inner = [int(f) for f in fences]
+    else:
+        inner = tb.fence_tokens[level].tolist() if level else []
     bounds = [0, *inner, tb.n_tokens]
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
@@ -84,6 +94,34 @@ def segments(tb: TokenizedBook, level: str | None) -> list[tuple[int, int]]:
 def has_text(tb: TokenizedBook, t0: int, t1: int) -> bool:
     """Return True when tokens ``[t0, t1)`` hold at least one non-whitespace character."""
     return _NON_SPACE.search(tb.book.text, int(tb.char_starts[t0]), int(tb.char_starts[t1])) is not None
+
+
+def page_count(tb: TokenizedBook, start: int, end: int) -> int:
+    """Pages spanned by tokens ``[start, end)`` as ``build_chunks`` counts them: from the first to
+    the last non-whitespace character (0 for a book without pages or a span without text)."""
+    if not tb.text_pages:
+        return 0
+    text, cs = tb.book.text, tb.char_starts
+    c0, c1 = int(cs[start]), int(cs[end])
+    # NOTE: found without slicing the whole span: merge candidates are checked one by one.
+    found = _NON_SPACE.search(text, c0, c1)
+    if found is None:
+        return 0
+    first = found.start()
+    last = _last_non_space(text, first, c1)
+    pages = tb.text_pages
+    return pages[tb.page_index_of_char(last)].number - pages[tb.page_index_of_char(first)].number + 1
+
+
+def _last_non_space(text: str, lo: int, hi: int) -> int:
+    """Offset of the last non-whitespace character in ``text[lo:hi]`` (which must hold one)."""
+    step = 256
+    while True:
+        a = max(lo, hi - step)
+        tail = text[a:hi].rstrip()
+        if tail or a == lo:
+            return a + len(tail) - 1
+        hi, step = a, step * 4
 
 
 def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[Chunk]:

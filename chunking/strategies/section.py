@@ -39,19 +39,16 @@ of a large section keep the window strategy's reasons.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from ..models import Chunk
 from ..policy import Policy
 from ..tokens import TokenizedBook
-from .common import Span, build_chunks, has_text, segments
+from .common import Span, build_chunks, has_text, page_count, segments
 
 # NOTE: large sections reuse the chapter-window strategy's windower itself (page limits, target
 # pages, snapping, safe cut points), so split sections obey exactly the rules windows obey.
 from .window import window_spans
-
-_NON_SPACE = re.compile(r"\S")
 
 MAX_TITLES = 3
 """How many section titles a merged chunk's ``section`` names before ``+ n more``."""
@@ -120,25 +117,9 @@ class _Planner:
 
     def _fits(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` can be one chunk: within ``max_tokens`` and ``max_pages``."""
-        if end - start > self.policy.max_tokens:
-            return False
-        if not self.tb.text_pages or not has_text(self.tb, start, end):
-            return True
-        text, cs = self.tb.book.text, self.tb.char_starts
-        c0, c1 = int(cs[start]), int(cs[end])
-        # NOTE: pages are counted like build_chunks counts them: first to last non-space char
-        # (found without slicing the whole span: runs are checked once per merge candidate).
-        found = _NON_SPACE.search(text, c0, c1)
-        assert found is not None  # a span holds text (spans without any are never made)
-        first = found.start()
-        last = _last_non_space(text, first, c1)
-        pages = self.tb.text_pages
-        span = (
-            pages[self.tb.page_index_of_char(last)].number
-            - pages[self.tb.page_index_of_char(first)].number
-            + 1
+        return (
+            end - start <= self.policy.max_tokens and page_count(self.tb, start, end) <= self.policy.max_pages
         )
-        return span <= self.policy.max_pages
 
     def _flush(self, run: list[tuple[int, int]]) -> None:
         """Emit a whole section or a merged run of sections as one chunk (if it holds text)."""
@@ -178,17 +159,6 @@ def _unit_titles(tb: TokenizedBook) -> dict[tuple[int, int], tuple[str, bool]]:
         if t not in starts or h.level > starts[t][0]:
             starts[t] = (h.level, h.title, h.kind == "section")
     return {(a, b): starts[a][1:] for a, b in segments(tb, "section") if a in starts}
-
-
-def _last_non_space(text: str, lo: int, hi: int) -> int:
-    """Offset of the last non-whitespace character in ``text[lo:hi]`` (which must hold one)."""
-    step = 256
-    while True:
-        a = max(lo, hi - step)
-        tail = text[a:hi].rstrip()
-        if tail or a == lo:
-            return a + len(tail) - 1
-        hi, step = a, step * 4
 
 
 def _joined(titles: list[str]) -> str:

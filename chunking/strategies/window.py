@@ -19,9 +19,14 @@ tiktoken piece), so its text re-encodes to exactly its token count. Where no saf
 (long runs of text without spaces), the window ends at the nearest character boundary and its
 text is re-encoded and shortened until it fits ``max_tokens``. Windows whose new tokens are only
 whitespace are skipped: they hold nothing a reader could lose.
+
+``min_chunk_tokens`` (default off) then merges tiny windows into a neighbour and lets a tiny part
+opening join its first chapter (``small_chunks``).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..encodings import get_encoding
 from ..models import Chunk
@@ -29,6 +34,7 @@ from ..policy import Policy
 from ..rules import PARAGRAPH_END, SENTENCE_END, cut_range
 from ..tokens import TokenizedBook
 from .common import Span, build_chunks, has_text, is_cut, segments
+from .small_chunks import merge_small, policy_fences
 
 _SNAP_PATTERNS = {"sentence": SENTENCE_END, "paragraph": PARAGRAPH_END}
 """Where ``snap`` may end a window: the sentence and paragraph ends of ``chunking.rules`` (the
@@ -46,10 +52,11 @@ class _Windower:
         self.min_target_tokens = (policy.max_tokens + 1) // 2
         self.snap = _SNAP_PATTERNS.get(policy.snap)
 
-    def spans(self, level: str | None) -> list[Span]:
+    def spans(self, fences: np.ndarray | None) -> list[Span]:
+        """Windows of every segment between ``fences`` (None: the whole book is one segment)."""
         out: list[Span] = []
         n = self.tb.n_tokens
-        for seg_start, seg_end in segments(self.tb, level):
+        for seg_start, seg_end in segments(self.tb, None, fences):
             self._segment(seg_start, seg_end, "book_end" if seg_end == n else "fence", out)
         return out
 
@@ -210,8 +217,9 @@ def chapter_window(tokenized: TokenizedBook, policy: Policy) -> list[Chunk]:
     Raises:
         ChunkLimitError: the book needs more than ``policy.max_chunks`` chunks.
     """
-    spans = _Windower(tokenized, policy, paged=True).spans(policy.fence)
-    return build_chunks(tokenized, policy, spans)
+    fences = policy_fences(tokenized, policy)
+    spans = _Windower(tokenized, policy, paged=True).spans(fences)
+    return build_chunks(tokenized, policy, merge_small(tokenized, policy, spans, fences))
 
 
 def fixed_window(tokenized: TokenizedBook, policy: Policy) -> list[Chunk]:
@@ -228,4 +236,5 @@ def fixed_window(tokenized: TokenizedBook, policy: Policy) -> list[Chunk]:
         ChunkLimitError: the book needs more than ``policy.max_chunks`` chunks.
     """
     spans = _Windower(tokenized, policy, paged=False).spans(None)
-    return build_chunks(tokenized, policy, spans)
+    chapters = policy_fences(tokenized, policy, "chapter")
+    return build_chunks(tokenized, policy, merge_small(tokenized, policy, spans, chapters))

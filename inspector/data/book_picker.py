@@ -62,8 +62,15 @@ class BookSource:
 
 
 def sample_names() -> list[str]:
-    """The bundled sample books (file names), the default one first."""
-    names = sorted(p.name for p in SAMPLE_DIR.iterdir() if p.suffix.lower().lstrip(".") in UPLOAD_TYPES)
+    """The bundled sample books (file names), the default one first.
+
+    The folder's ``README.md`` (the samples' provenance) is Markdown, a readable format, but no book.
+    """
+    names = sorted(
+        p.name
+        for p in SAMPLE_DIR.iterdir()
+        if p.is_file() and p.suffix.lower().lstrip(".") in UPLOAD_TYPES and p.stem.upper() != "README"
+    )
     return sorted(names, key=lambda n: n != DEFAULT_SAMPLE)
 
 
@@ -113,7 +120,7 @@ def choose_book() -> None:
         names,
         key=SAMPLE_KEY,
         on_change=_pick_sample,
-        placeholder="An uploaded book is in use (see above); pick a sample to switch",
+        placeholder="An uploaded book is in use (the uploader on the right); pick a sample to switch",
         help="Books bundled with the project, with verified chapter starts.",
     )
     key = upload_key()

@@ -29,7 +29,7 @@ from inspector import flow
 
 from chunking import export
 from chunking.analysis.scorecard import scorecard
-from chunking.errors import ChunkingError
+from chunking.errors import ChunkingError, ChunkLimitError
 from chunking.ingest import load_book
 from chunking.matter import Exclusion, exclude
 from chunking.models import Book, Chunk
@@ -41,6 +41,7 @@ from chunking.tokens import TokenizedBook, retokenize, tokenize
 from chunking.validate import ValidationReport, validate_chunks
 from inspector.data.book_picker import BookSource, book_source
 from inspector.data.corrections import corrections, structure_file_of
+from inspector.data.sidebar import chunk_limit_fallback, chunked
 from inspector.safe import md
 
 STORE_SIZE = 6
@@ -385,8 +386,9 @@ def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -
             runs, so a page can show per-policy progress. Defaults to None.
 
     Returns:
-        AppRun: book, tokenized book and chunks. Chunking errors (e.g. ``max_chunks``) show
-        ``st.error`` and stop the page.
+        AppRun: book, tokenized book and chunks. Too many chunks under the sidebar's policy: the
+        run of the last sidebar policy that chunked, with the error under the sidebar
+        (``sidebar.chunk_limit_fallback``); other chunking errors show ``st.error`` and stop the page.
     """
     src = book_source()
     uncorrected = book = current_book(policy.structure)
@@ -405,7 +407,14 @@ def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -
         progress("chunking")
     try:
         chunks = _chunks(src.sha256, book.corrections, policy_items(policy), tokenized)
+    except ChunkLimitError as exc:
+        fallback = chunk_limit_fallback(exc, policy)
+        if fallback is None:
+            st.error(str(exc))  # NOTE: the policy's limit, no book data
+            flow.stop()
+        return current_run(fallback, progress)
     except ChunkingError as exc:
-        st.error(str(exc))  # NOTE: the policy's limit, no book data
+        st.error(str(exc))
         flow.stop()
+    chunked(policy)
     return AppRun(source=src, book=book, tokenized=tokenized, policy=policy, chunks=chunks, structure_ops=ops)

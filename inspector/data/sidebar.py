@@ -16,7 +16,7 @@ import streamlit as st
 
 from chunking.analysis.compare import policy_label
 from chunking.encodings import BUNDLED_ENCODINGS
-from chunking.errors import PolicyError
+from chunking.errors import ChunkLimitError, PolicyError
 from chunking.matter import MATTERS, parse_exclusion
 from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 from chunking.policy import POLICY_DEFAULTS, UNUSED_FIELDS, Policy
@@ -27,6 +27,9 @@ ENCODINGS = BUNDLED_ENCODINGS
 SLIDERS = {"max_tokens": ("Max tokens", 32, 4096, 16), "overlap_tokens": ("Overlap tokens", 0, 1024, 8)}
 """Slider fields: label, minimum, maximum, step (arrow keys move one step; the box takes any value)."""
 
+LAST_CHUNKED_KEY = "last_chunked_policy"
+"""Session key of the last sidebar policy that chunked the current book (shown after a max_chunks error)."""
+
 INFLATION_WARNING_SHARE = 0.5
 """Warn when overlap ≥ this share of max tokens: each token is then emitted about 2× or more."""
 
@@ -35,6 +38,7 @@ LABELS = {
     "max_pages": "Max pages",
     "fence": "Fence level",
     "min_section_tokens": "Min section tokens",
+    "min_chunk_tokens": "Min chunk tokens",
 }
 
 _HELP = {
@@ -60,6 +64,9 @@ _HELP = {
     "max_chunks": "More chunks than this is an error and nothing is exported.",
     "exclude_matter": "Leave these chunks out of the export and the Chunks table: contents and "
     "index pages (dot leaders and page numbers), or all front or back matter. Empty keeps every chunk.",
+    "min_chunk_tokens": "Window strategies: a chunk below this many tokens merges into a neighbour "
+    "in its chapter when max tokens and max pages allow; a tiny part title joins its first "
+    "chapter (0 = off).",
 }
 
 
@@ -161,6 +168,11 @@ def sidebar_policy() -> Policy:
         disabled="min_section_tokens" in unused,
     )  # fmt: skip
     slots["min_section_tokens"] = sb.empty()
+    values["min_chunk_tokens"] = sb.number_input(
+        "Min chunk tokens", 0, 4096, key="policy_min_chunk_tokens", help=_HELP["min_chunk_tokens"],
+        disabled="min_chunk_tokens" in unused,
+    )  # fmt: skip
+    slots["min_chunk_tokens"] = sb.empty()
     values["max_chunks"] = sb.number_input(
         "Max chunks", 1, 10_000_000, key="policy_max_chunks", help=_HELP["max_chunks"]
     )
@@ -190,8 +202,34 @@ def _last_valid(exc: PolicyError, slot: Any) -> Policy:
     if not isinstance(last, Policy):
         last = Policy(**POLICY_DEFAULTS)
         st.session_state["policy"] = last
+    shown_instead(exc.field or "see the sidebar", last)
+    return last
+
+
+def shown_instead(field: str, last: Policy) -> None:
+    """The page-top note: the sidebar's policy is invalid (``field``), the page shows ``last``."""
     st.warning(
-        f"The sidebar's policy is invalid ({exc.field or 'see the sidebar'}): this page shows the "
+        f"The sidebar's policy is invalid ({field}): this page shows the "
         f"last valid policy, {policy_label(last)}, until the field is fixed."
     )
+
+
+def chunk_limit_fallback(exc: ChunkLimitError, policy: Policy) -> Policy | None:
+    """The sidebar's policy needs more than ``max_chunks`` chunks for this book: explain it under
+    the sidebar (Max chunks is its last input) and return the last sidebar policy that chunked this
+    session, for the page to show instead (None when there is none or it is this one).
+
+    Like an invalid field, the limit never stops the page, so its state (chapter jump, zoom) lives on.
+    """
+    last = st.session_state.get(LAST_CHUNKED_KEY)
+    if policy != st.session_state.get("policy") or not isinstance(last, Policy) or last == policy:
+        return None
+    st.sidebar.error(f"Too many chunks: {exc}")  # NOTE: the policy's limit, no book data
+    shown_instead("max_chunks", last)
     return last
+
+
+def chunked(policy: Policy) -> None:
+    """Remember ``policy`` as the last sidebar policy that chunked the book (``chunk_limit_fallback``)."""
+    if policy == st.session_state.get("policy"):
+        st.session_state[LAST_CHUNKED_KEY] = policy

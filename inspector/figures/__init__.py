@@ -30,6 +30,8 @@ from .boundary import (
     boundaries_figure,
     fitted_labels,
     structure_units,
+    GROUP_MIN_PX,
+    chapter_groups,
 )
 from .coverage import (
     MAX_COVERAGE_ROWS,
@@ -77,6 +79,8 @@ __all__ = [
     "page_positions",
     "shared_token_pairs",
     "structure_units",
+    "GROUP_MIN_PX",
+    "chapter_groups",
 ]
 
 

@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from chunking.models import Book, Chunk
+from chunking.readers.text import PAGE_CHARS
 
 
 def page_positions(book: Book, chars: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -71,3 +72,17 @@ def page_label(page: int, label: str) -> str:
 def book_end(book: Book) -> int:
     """The page coordinate just past the book's last page (the right end of every page axis)."""
     return max((p.number for p in book.pages), default=1) + 1
+
+
+def page_axis_name(book: Book) -> str:
+    """What the page axis counts, in a few words: a PDF's physical pages, an EPUB's print pages, or
+    the synthetic pages a reader cut (TXT, Markdown, EPUB without a page list), so an axis never
+    calls a synthetic page "physical"."""
+    if book.format == "pdf":
+        return "physical page"
+    synthetic = sum(p.synthetic for p in book.pages)
+    if synthetic == 0:
+        return "print page"
+    if synthetic == len(book.pages):
+        return f"synthetic page (≈{PAGE_CHARS:,} characters)"
+    return "page (print or synthetic)"

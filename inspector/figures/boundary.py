@@ -22,7 +22,7 @@ from chunking.rules import fence_headings
 
 from .. import palette
 from .boundary_minimap import attach_minimap
-from .axis import book_end, chunk_lanes, page_label, page_positions
+from .axis import book_end, chunk_lanes, page_axis_name, page_label, page_positions
 from .label_fit import DEFAULT_PLOT_PX, INSIDE_PAD_PX, LABEL_FONT_PX, fit_label
 
 PARTS_ROW = "Parts"
@@ -38,6 +38,11 @@ MINIMAP_PX = 70
 BAND_MIN_PX = 6
 """Narrowest typical unit (median, px on screen) worth shading every other one of behind the
 lanes; below it the shading would be a barcode, so the parts (or nothing) are shaded instead."""
+GROUP_MIN_PX = 56
+"""Narrowest group of chapters (px on screen) a dense Chapters row is cut into: each group is one
+band of one fill with a range label (``chapter_groups``)."""
+GROUPS_NOTE = "Chapters groups"
+"""Name of the range-label annotations of a dense Chapters row."""
 ROW_PX = 28
 """Height of one row (band or lane) in px."""
 BASE_HEIGHT_PX = 170
@@ -109,10 +114,19 @@ def minimap_bottom(height: float, top: float, thickness: float) -> int:
 
 
 def label_variants(h: Heading) -> list[str]:
-    """A unit's labels, longest first (raw text; escaped after fitting)."""
+    """A unit's labels, longest first (raw text; escaped after fitting).
+
+    A part is named from the structure's own title (``Part II: Methods``; a title that already
+    says ``Part …`` is kept as it is), else ``Part II``, never a bare ``II``: so a row of parts
+    never mixes "Part I" with "III".
+    """
     number, title = h.number.strip(), h.title.strip()
     if h.kind == "part":
-        return [f"Part {number}: {title}" if number else title, f"Part {number}" if number else "", number]
+        if title.lower().startswith("part") or not number:
+            full = title
+        else:
+            full = f"Part {number}: {title}" if title else f"Part {number}"
+        return [full, f"Part {number}" if number else ""]
     return [f"{number} {title}".strip(), number]
 
 
@@ -172,7 +186,72 @@ def _dense(units: Sequence[Unit], px_per_page: float) -> bool:
     return bool(units) and float(np.median([u.end - u.start for u in units])) * px_per_page < BAND_MIN_PX
 
 
-def _unit_trace(row: str, units: Sequence[Unit], labels: Sequence[str], fills: Sequence[str]) -> go.Bar:
+def chapter_groups(
+    units: Sequence[Unit],
+    x_range: tuple[float, float],
+    plot_px: float = DEFAULT_PLOT_PX,
+    min_px: float = GROUP_MIN_PX,
+) -> list[list[int]]:
+    """The visible chapters (indices into ``units``) cut into consecutive groups at least
+    ``min_px`` wide on screen (the last one may be narrower; it joins the previous group then)."""
+    x0, x1 = x_range
+    px_per_page = plot_px / max(x1 - x0, 1e-9)
+    groups: list[list[int]] = []
+    current: list[int] = []
+    for k, u in enumerate(units):
+        if u.end <= x0 or u.start >= x1:
+            continue
+        current.append(k)
+        left, right = max(units[current[0]].start, x0), min(u.end, x1)
+        if (right - left) * px_per_page >= min_px:
+            groups.append(current)
+            current = []
+    if current:
+        if groups:
+            groups[-1] += current
+        else:
+            groups.append(current)
+    return groups
+
+
+def group_notes(
+    units: Sequence[Unit], groups: Sequence[Sequence[int]], x_range: tuple[float, float], plot_px: float
+) -> list[dict]:
+    """A range label per group (``Ch. 12–24``, by the chapters' own numbers, else their ordinal
+    ``#k``), centred on the group's visible part, fitted to its width (dropped when none fits)."""
+    x0, x1 = x_range
+    px_per_page = plot_px / max(x1 - x0, 1e-9)
+    notes = []
+    for group in groups:
+        a, b = (units[group[0]].heading.number.strip() or f"#{group[0] + 1}",
+                units[group[-1]].heading.number.strip() or f"#{group[-1] + 1}")  # fmt: skip
+        span = f"{a}–{b}" if len(group) > 1 else a
+        left, right = max(units[group[0]].start, x0), min(units[group[-1]].end, x1)
+        text = fit_label([f"Ch. {span}", span, a], (right - left) * px_per_page)
+        if text:
+            notes.append(
+                {
+                    "name": GROUPS_NOTE,
+                    "text": html.escape(text),
+                    "x": (left + right) / 2,
+                    "xref": "x",
+                    "xanchor": "center",
+                    "y": CHAPTERS_ROW,
+                    "yref": "y",
+                    "showarrow": False,
+                    "font": {"size": LABEL_FONT_PX},
+                }
+            )
+    return notes
+
+
+def _unit_trace(
+    row: str,
+    units: Sequence[Unit],
+    labels: Sequence[str],
+    fills: Sequence[str],
+    colours: Sequence[str] | None = None,
+) -> go.Bar:
     hover = [
         f"<b>{html.escape(label_variants(u.heading)[0])}</b><br>{u.heading.kind}, level {u.heading.level}"
         f"<br>starts on page {page_label(u.heading.page, u.heading.page_label)}<br>source: {u.heading.source}"
@@ -192,7 +271,7 @@ def _unit_trace(row: str, units: Sequence[Unit], labels: Sequence[str], fills: S
         # (uniformtext "hide" hid every label in chromium: plotly 6 scales them all to 0.)
         textangle=0,
         textfont={"size": LABEL_FONT_PX},
-        marker_color=[fills[k % 2] for k in range(len(units))],
+        marker_color=list(colours) if colours is not None else [fills[k % 2] for k in range(len(units))],
         marker_line_width=0,
         customdata=[[h] for h in hover],
         hovertemplate="%{customdata[0]}<extra></extra>",
@@ -280,17 +359,29 @@ def boundaries_figure(
                 palette.PART_FILLS[:1] * 2 if _dense(parts, px_per_page) else palette.PART_FILLS,
             )
         )
-    if chapters:
+    group_labels: list[dict] = []
+    if chapters and _dense(chapters, px_per_page):
+        # NOTE: too thin to label or shade one by one: groups of chapters, alternating fills,
+        # one range label each; every chapter keeps its own bar and hover.
+        groups = chapter_groups(chapters, x_range, plot_px)
+        colours = [palette.CHAPTER_FILLS[0]] * len(chapters)
+        for g, group in enumerate(groups):
+            for k in group:
+                colours[k] = palette.CHAPTER_FILLS[g % 2]
+        group_labels = group_notes(chapters, groups, x_range, plot_px)
+        traces.append(
+            _unit_trace(CHAPTERS_ROW, chapters, [""] * len(chapters), palette.CHAPTER_FILLS, colours)
+        )
+    elif chapters:
         labels = fitted_labels(chapters, x_range, plot_px)
-        fills = palette.CHAPTER_FILLS[:1] * 2 if _dense(chapters, px_per_page) else palette.CHAPTER_FILLS
-        traces.append(_unit_trace(CHAPTERS_ROW, chapters, labels, fills))
+        traces.append(_unit_trace(CHAPTERS_ROW, chapters, labels, palette.CHAPTER_FILLS))
     traces += _chunk_traces(book, chunks, lanes, rows, selected)
     fig = go.Figure(traces)
     notes = [
         n
-        for row, units in ((PARTS_ROW, parts), (CHAPTERS_ROW, chapters))
+        for row, units in ((PARTS_ROW, parts), (CHAPTERS_ROW, chapters if not group_labels else []))
         for n in continued_labels(row, units, x_range, plot_px)
-    ]
+    ] + group_labels
     if notes:
         fig.update_layout(annotations=notes)
     # NOTE: no uirevision: a changed spec gives the chart a new Streamlit element id, so it is a
@@ -305,7 +396,7 @@ def boundaries_figure(
         barmode="overlay",
         bargap=0.25,
         height=height,
-        xaxis_title="physical page",
+        xaxis_title=page_axis_name(book),
         legend={"title_text": "end reason", "orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         clickmode="event+select",
         margin=margin,

@@ -19,7 +19,7 @@ from chunking.rules import fence_headings
 
 from .. import palette
 from .boundary import BAND_MIN_PX, MIN_BAR_PAGES, Unit, fitted_labels, fixed_margin
-from .axis import page_positions
+from .axis import page_axis_name, page_positions
 from .label_fit import DEFAULT_PLOT_PX, LABEL_FONT_PX
 
 # NOTE: a policy's colours come from its name (``palette.policy_colours``), never its position,
@@ -137,6 +137,7 @@ def boundary_strips(
             fig.update_layout(shapes=[dict(band, x0=x0, x1=x1) for x0, x1 in list(zip(starts, ends))[::2]])
     labels = [label for label, _ in runs][::-1] + (["Chapters"] if fences else [])
     _strips_layout(fig, labels, n_pages, page_range)
+    fig.update_layout(xaxis_title=page_axis_name(book))
     return fig
 
 
@@ -147,7 +148,6 @@ def _strips_layout(
     fig.update_layout(
         barmode="overlay",
         height=140 + 70 * len(rows),
-        xaxis_title="physical page",
         legend=_TOP_LEGEND,
         margin=fixed_margin(rows),
     )

@@ -18,7 +18,7 @@ from chunking.models import Book, Chunk
 from chunking.rules import fence_headings
 
 from .. import palette
-from .axis import page_label, page_positions
+from .axis import page_axis_name, page_label, page_positions
 from .label_fit import LABEL_FONT_PX, shorten
 
 COLUMNS = 40
@@ -84,9 +84,10 @@ def pages_per_row(n_pages: int, max_rows: int = MAX_COVERAGE_ROWS) -> int:
 
 def group_rows(grid: np.ndarray, size: int) -> np.ndarray:
     """``grid``'s rows grouped ``size`` at a time. A cell shows lost text (0) if any page of its
-    group loses text there (loss is never hidden), else overlap (2) if at least half of the
-    group's pages with text there overlap there, else 1; NaN where no page of the group has text
-    there."""
+    group loses text there (loss is never hidden), else ``1 + share``, where share is the part of
+    the group's pages with text there that overlap there (1 = none, 2 = all: the colour runs from
+    "in one chunk" to "overlapped", so a grouped row still shows how much overlap it holds); NaN
+    where no page of the group has text there."""
     if size == 1:
         return grid
     n = math.ceil(grid.shape[0] / size)
@@ -95,10 +96,21 @@ def group_rows(grid: np.ndarray, size: int) -> np.ndarray:
     blocks = padded.reshape(n, size, grid.shape[1])
     once, twice = (blocks == 1).sum(axis=1), (blocks == 2).sum(axis=1)
     out = np.full((n, grid.shape[1]), np.nan)
-    out[once + twice > 0] = 1
-    out[(twice > 0) & (twice >= once)] = 2
+    seen = once + twice > 0
+    out[seen] = 1 + twice[seen] / (once[seen] + twice[seen])
     out[(blocks == 0).any(axis=1)] = 0
     return out
+
+
+def _hover_words(grid: np.ndarray) -> list[list[str]]:
+    """Each grouped cell in words: lost text, or the share of its pages that overlap there."""
+    return [
+        [
+            "" if np.isnan(v) else "text lost" if v == 0 else f"{v - 1:.0%} of its pages overlapped"
+            for v in row
+        ]
+        for row in grid
+    ]
 
 
 def coverage_figure(
@@ -107,8 +119,9 @@ def coverage_figure(
     """Coverage of the book: rows of pages, columns of position within the page, three categories.
 
     Rows are physical pages, grouped ``pages_per_row`` at a time when the book has more than
-    ``max_rows`` pages (a cell then shows loss if any of its pages loses text there, else
-    overlap if most of them overlap there: ``group_rows``), so the height stays
+    ``max_rows`` pages (a cell then shows loss if any of its pages loses text there, else a
+    colour between "in one chunk" and "overlapped" by the share of its pages that overlap
+    there: ``group_rows``), so the height stays
     about ``max_rows * COVERAGE_ROW_PX``. The legend is categorical (``COVERAGE_NAMES``: one
     legend-only trace each, no colour bar); chapter starts are marked on the data and named in
     the right margin, where a label is drawn only if it has the vertical room (all in hover).
@@ -123,10 +136,15 @@ def coverage_figure(
     firsts = [book.pages[k].number for k in range(0, n_pages, size)]
     step = 100 / columns
     x = [round((k + 0.5) * step, 3) for k in range(columns)]
-    scale = []
-    for value, colour in enumerate(COVERAGE_COLOURS):
-        scale += [[value / 3, colour], [(value + 1) / 3, colour]]
-    unit = "page" if size == 1 else f"{size} pages"
+    lost, once, overlap = COVERAGE_COLOURS
+    # z in [-0.5, 2.5]: 0 lost, 1 once; from 1 to 2 (a grouped row's overlap share) once → overlap.
+    scale = [[0, lost], [1 / 3, lost], [1 / 3, once], [1 / 2, once], [5 / 6, overlap], [1, overlap]]
+    if size == 1:
+        hover = "page %{y}, at %{x:.0f} %<br>%{z} chunk(s)<extra></extra>"
+        words = None
+    else:
+        hover = f"{size} pages from %{{y}}, at %{{x:.0f}} %<br>%{{customdata}}<extra></extra>"
+        words = _hover_words(grid)
     fig = go.Figure(
         go.Heatmap(
             z=grid.tolist(),
@@ -136,7 +154,8 @@ def coverage_figure(
             zmax=2.5,
             colorscale=scale,
             showscale=False,
-            hovertemplate=f"{unit} from %{{y}}, at %{{x:.0f}} %<br>%{{z}} chunk(s)<extra></extra>",
+            customdata=words,
+            hovertemplate=hover,
         )
     )
     for name, colour in zip(COVERAGE_NAMES, COVERAGE_COLOURS):
@@ -155,7 +174,7 @@ def coverage_figure(
     fig.update_layout(
         height=height,
         xaxis_title="position within the page (% of the page's text)",
-        yaxis_title="physical page" if size == 1 else f"physical page (rows of {size})",
+        yaxis_title=page_axis_name(book) if size == 1 else f"{page_axis_name(book)} (rows of {size})",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0, "title_text": "text"},
         margin={"l": 70, "r": LABEL_MARGIN_PX, "t": 40, "b": 50},
         annotations=annotations,

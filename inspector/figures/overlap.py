@@ -12,6 +12,7 @@ The coverage map (lost / once / overlapped) is ``inspector.figures.coverage``.
 
 from __future__ import annotations
 
+import bisect
 import html
 import math
 from dataclasses import dataclass
@@ -21,14 +22,18 @@ import numpy as np
 import plotly.graph_objects as go
 
 from chunking.models import Book, Chunk
-from chunking.rules import crosses_fence, fence_offsets
+from chunking.rules import crosses_fence, fence_headings, fence_offsets
 
 from .. import palette
-from .axis import book_end, page_positions
+from .axis import book_end, page_axis_name, page_positions
 
 INSIDE = "inside a chapter"
 ACROSS = "across a chapter boundary"
 NO_OVERLAP = "no overlap"
+CHAPTER_STARTS = "chapter starts"
+"""Name of the heatmap's trace marking the chunk where each chapter (or part) starts."""
+CHAPTER_LINE = "#555555"
+"""The dashed lines before a chapter's first chunk on the heatmap (neutral: not overlap, not across)."""
 BAND = 4
 """Neighbours on each side of the diagonal shown by the banded matrix (overlap is between close
 neighbours; farther cells are always empty)."""
@@ -109,7 +114,7 @@ def overlap_per_boundary_figure(book: Book, chunks: Sequence[Chunk]) -> go.Figur
         )
     fig.update_layout(
         height=320,
-        xaxis_title="physical page (where the later chunk starts)",
+        xaxis_title=f"{page_axis_name(book)} (where the later chunk starts)",
         yaxis_title="tokens shared with the previous chunk",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         margin={"l": 10, "r": 10, "t": 40, "b": 40},
@@ -164,7 +169,9 @@ def banded_overlap_figure(book: Book, chunks: Sequence[Chunk], *, band: int = BA
 
     Returns:
         go.Figure: a ``Heatmap`` (z = ``banded_matrix``, axes = chunk orders) and a ``Scatter``
-        named ``ACROSS`` marking the pairs with overlap whose joint span crosses a chapter.
+        named ``ACROSS`` marking the pairs with overlap whose joint span crosses a chapter, then
+        a ``Scatter`` named ``CHAPTER_STARTS`` on the diagonal at the chunk where each chapter or
+        part starts (its title in the hover), with dotted lines before that chunk (layout shapes).
     """
     m = banded_matrix(chunks, band)
     orders = [c.order for c in chunks]
@@ -203,8 +210,32 @@ def banded_overlap_figure(book: Book, chunks: Sequence[Chunk], *, band: int = BA
             hovertemplate="chunk %{y} × chunk %{x}<br>crosses a chapter boundary<extra></extra>",
         )
     )
+    starts = chapter_start_chunks(book, chunks)
+    fig.add_trace(
+        go.Scatter(
+            name=CHAPTER_STARTS,
+            x=[order for order, _ in starts],
+            y=[order for order, _ in starts],
+            mode="markers",
+            marker={"symbol": "diamond-open", "size": 10, "color": CHAPTER_LINE},
+            customdata=[title for _, title in starts],
+            hovertemplate="chunk %{x} starts %{customdata}<extra></extra>",
+        )
+    )
+    line = {"color": CHAPTER_LINE, "width": 1, "dash": "dot"}
+    lo, hi = (orders[0] - 0.5, orders[-1] + 0.5) if orders else (0, 0)
+    shapes = [
+        shape
+        for order, _ in starts
+        if order > orders[0]
+        for shape in (
+            {"type": "line", "x0": order - 0.5, "x1": order - 0.5, "y0": lo, "y1": hi, "line": line},
+            {"type": "line", "y0": order - 0.5, "y1": order - 0.5, "x0": lo, "x1": hi, "line": line},
+        )
+    ]
     side = max(320, min(720, 14 * len(chunks) + 120))
     fig.update_layout(
+        shapes=shapes,
         height=side,
         xaxis_title="chunk",
         yaxis_title="chunk",
@@ -214,3 +245,16 @@ def banded_overlap_figure(book: Book, chunks: Sequence[Chunk], *, band: int = BA
     )
     fig.update_yaxes(autorange="reversed")
     return fig
+
+
+def chapter_start_chunks(book: Book, chunks: Sequence[Chunk]) -> list[tuple[int, str]]:
+    """(order, escaped title) of the chunk holding each chapter's or part's start, for the
+    chapters that start inside this contiguous range of chunks; one entry per chunk (titles of
+    units starting in the same chunk joined with " / ")."""
+    ends = [c.char_end for c in chunks]
+    found: dict[int, list[str]] = {}
+    for h in fence_headings(book):
+        k = bisect.bisect_right(ends, h.char_offset)
+        if k < len(chunks) and (k > 0 or chunks[0].char_start <= h.char_offset):
+            found.setdefault(chunks[k].order, []).append(html.escape(h.title))
+    return [(order, " / ".join(titles)) for order, titles in found.items()]

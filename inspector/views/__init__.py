@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -44,6 +45,54 @@ TABLE_ROWS = 25
 def heading_label(h: Heading) -> str:
     """``"3 Objects, their modes and attributes (page 20)"``: how pickers name a heading."""
     return f"{h.number} {h.title}".strip() + f" (page {h.page})"
+
+
+def page_zoom(n_pages: int, *, key: str, label: str, help: str) -> tuple[int, int]:
+    """The "zoom to pages" slider of a page axis, its value kept in session state only.
+
+    NOTE: never also given as the widget's value= (Streamlit warns when a keyed widget gets both):
+    set here for a new book, or when it no longer fits the book (another book was loaded).
+    """
+    zoom = st.session_state.get(key)
+    if not zoom or not (1 <= zoom[0] <= zoom[1] <= n_pages):
+        st.session_state[key] = (1, n_pages)
+    chosen: tuple[int, int] = st.slider(label, 1, n_pages, key=key, help=help)  # type: ignore[assignment]
+    return chosen[0], chosen[1]
+
+
+def chapter_jump(
+    fences: list[Heading],
+    n_pages: int,
+    *,
+    key: str,
+    range_key: str,
+    then: Callable[[Heading], None] | None = None,
+    help: str = "",
+) -> None:
+    """ "Jump to a chapter start": a box of the book's chapters and parts that zooms the page axis
+    whose slider is ``range_key`` to two pages either side of the chosen start (Boundaries and
+    Compare share it), then calls ``then(heading)`` for the page's own follow-up."""
+    if not fences:
+        return
+
+    def jump() -> None:
+        k = st.session_state.get(key)
+        if k is None or not 0 <= k < len(fences):
+            return  # the box was emptied (or names a chapter of another book): nothing to jump to
+        h = fences[k]
+        st.session_state[range_key] = (max(1, h.page - 2), min(n_pages, h.page + 2))
+        if then is not None:
+            then(h)
+
+    st.selectbox(
+        "Jump to a chapter start",
+        range(len(fences)),
+        index=None,
+        key=key,
+        on_change=jump,
+        format_func=lambda k: heading_label(fences[k]),
+        help=help or "Zoom to the chapter's first page.",
+    )
 
 
 def chunk_picker(last: int) -> int:

@@ -12,6 +12,7 @@ import streamlit as st
 
 from inspector import views
 from inspector.data import state
+from inspector.data.sidebar import shown_instead
 from inspector.views.chart_warmup import warm_up_charts
 
 
@@ -29,5 +30,7 @@ def book_page() -> None:
     with slot:  # NOTE: a progress bar or error drawn here replaces the old book's summary
         run = state.current_run(policy)
     with slot.container():
+        if run.policy != policy:  # NOTE: the note drawn while reading was in the slot just replaced
+            shown_instead("max_chunks", run.policy)
         views.summary(run)
     warm_up_charts()  # the browser starts plotly.js now, not on the first page with a chart
