@@ -282,7 +282,8 @@ class Chunk:
     (tokens of the canonical stream). ``chapter``/``section`` are titles (``""`` when the span
     lies outside any), ``heading_path`` the enclosing titles outermost first.
     ``overlap_prev_tokens`` is how many of this chunk's first tokens the previous chunk also
-    holds; ``end_reason`` is one of ``END_REASONS``.
+    holds; ``end_reason`` is one of ``END_REASONS``. ``prev_id``, ``next_id`` and ``section_id``
+    link the chunk to its neighbours and its section span (``chunking.links``).
     """
 
     id: str
@@ -303,6 +304,9 @@ class Chunk:
     char_end: int
     overlap_prev_tokens: int
     end_reason: str
+    prev_id: str = ""
+    next_id: str = ""
+    section_id: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return the exported record: exactly the fields above, ``heading_path`` as a list."""
@@ -313,3 +317,6 @@ class Chunk:
 
 CHUNK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Chunk))
 """Column order of every export (JSONL keys, CSV header, Parquet schema)."""
+
+LINK_FIELDS = ("prev_id", "next_id", "section_id")
+"""The link fields (``chunking.links``); a chunk file written before them reads back with ``""``."""

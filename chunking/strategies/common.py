@@ -2,7 +2,8 @@
 
 A strategy decides *where* to cut (a list of ``Span``s over the canonical token stream);
 ``build_chunks`` turns spans into ``Chunk``s with pages, labels, chapter/section, heading path
-and id, after checking ``max_chunks`` (count first, build nothing when over the limit).
+and id, after checking ``max_chunks`` (count first, build nothing when over the limit), and links
+each chunk to its neighbours and its section span (``chunking.links``).
 
 ``is_cut`` says whether a token boundary is a place a chunk may start or end: a character
 boundary (rule 6) that is also a boundary of tiktoken's pre-tokenizer pieces, so the chunk's text
@@ -16,6 +17,7 @@ from typing import NamedTuple
 
 from ..errors import ChunkLimitError
 from ..ids import chunk_id, id_salt
+from ..links import SectionSpans, section_id, with_neighbours
 from ..models import Chunk
 from ..policy import Policy
 from ..rules import ContextIndex
@@ -113,6 +115,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
     book_id = tb.book.book_id
     salt = id_salt(policy, tb.book)
     contexts = ContextIndex(tb.book.headings)
+    sections = SectionSpans(contexts.headings, len(text))
     cs = tb.char_starts
     chunks: list[Chunk] = []
     for order, (t0, t1, overlap, reason) in enumerate(spans):
@@ -122,6 +125,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
         last = c0 + len(body.rstrip()) - 1
         p0 = tb.text_pages[tb.page_index_of_char(first)] if tb.text_pages else None
         p1 = tb.text_pages[tb.page_index_of_char(last)] if tb.text_pages else None
+        position = contexts.position(first)
         ctx = contexts.at(first)
         chunks.append(
             Chunk(
@@ -143,6 +147,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
                 char_end=c1,
                 overlap_prev_tokens=overlap,
                 end_reason=reason,
+                section_id=section_id(book_id, sections.span(position)),
             )
         )
-    return chunks
+    return with_neighbours(chunks)
