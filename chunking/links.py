@@ -13,13 +13,17 @@ format, the index and the app carry the same links.
   before the first heading is one span of its own. Written ``<book_id>:<start>-<end>``
   (character offsets in the canonical text), so the id names its span exactly:
   ``section_span(section_id)`` reads it back.
+
+``expansion_span`` is what ``search --expand section|neighbours`` returns: a span of the canonical
+text, so the text shown is an exact slice of it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from .errors import UsageError
 from .models import Chunk, Heading
 
 
@@ -69,3 +73,29 @@ def with_neighbours(chunks: Sequence[Chunk]) -> list[Chunk]:
         )
         for i, c in enumerate(chunks)
     ]
+
+
+EXPANSIONS = ("section", "neighbours")
+"""What ``search --expand`` widens a hit to: its section span, or it and its two neighbours."""
+
+
+def expansion_span(chunk: Chunk, how: str, by_id: Mapping[str, Chunk]) -> tuple[int, int]:
+    """The character span ``chunk`` expands to: its ``section_id``'s span (``section``), or from
+    the start of the previous chunk to the end of the next (``neighbours``; the chunk itself at
+    either end of the book).
+
+    Raises:
+        UsageError: an unknown ``how``, or chunks written before links (no ``section_id``).
+    """
+    if how == "section":
+        try:
+            return section_span(chunk.section_id)
+        except ValueError:
+            raise UsageError(
+                "these chunks have no section links (written by an older version): chunk the book again"
+            ) from None
+    if how == "neighbours":
+        before = by_id.get(chunk.prev_id, chunk)
+        after = by_id.get(chunk.next_id, chunk)
+        return before.char_start, after.char_end
+    raise UsageError(f"--expand must be one of {', '.join(EXPANSIONS)}; got {how!r}")
