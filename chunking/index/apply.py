@@ -96,6 +96,7 @@ def vectors_for(
     texts: Sequence[str],
     progress: Progress | None = None,
     on_plan: Progress | None = None,
+    batch: int = EMBED_CHUNK,
 ) -> tuple[np.ndarray, set[str], int]:
     """The vectors of ``texts`` (in order), embedding only those not in the cache.
 
@@ -113,8 +114,8 @@ def vectors_for(
     text_of = dict(zip(keys, texts))
     if on_plan is not None:
         on_plan(len(todo))
-    for i in range(0, len(todo), EMBED_CHUNK):
-        step = todo[i : i + EMBED_CHUNK]
+    for i in range(0, len(todo), batch):
+        step = todo[i : i + batch]
         vectors = backend.embed([text_of[k] for k in step])
         store.cache_vectors(backend.name, step, vectors)
         cache.update(zip(step, vectors))
@@ -134,6 +135,7 @@ def index_run(
     replace_book: bool = False,
     progress: Progress | None = None,
     on_plan: Progress | None = None,
+    batch: int = EMBED_CHUNK,
 ) -> IndexSummary:
     """Apply ``run`` to ``store`` (see the module docstring).
 
@@ -145,6 +147,7 @@ def index_run(
         replace_book (bool): accept a run of another book (a new edition). Defaults to False.
         progress (Callable[[int], None] | None): told how many texts each step embedded.
         on_plan (Callable[[int], None] | None): told how many texts will be embedded, first.
+        batch (int): texts embedded and cached per step. Defaults to ``EMBED_CHUNK``.
 
     Raises:
         UsageError: another book than the store's, without ``replace_book``; a book without
@@ -163,7 +166,7 @@ def index_run(
     old: list[Chunk] = [] if rebuild else store.chunks(table)[0]
     plan = diff_chunks(old, chunks)
     texts = embedding_texts(chunks, str(book.get("title") or ""), embed_prefix)
-    vectors, cached_before, embedded = vectors_for(store, backend, texts, progress, on_plan)
+    vectors, cached_before, embedded = vectors_for(store, backend, texts, progress, on_plan, batch)
     added = set(plan.add)
     rekeyed = sum(c.id in added and text_key(t) in cached_before for c, t in zip(chunks, texts))
     keys = [embed_key(backend.name, t) for t in texts]
