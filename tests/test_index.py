@@ -259,3 +259,15 @@ def test_search_store_without_a_store_is_one_clear_line(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1 and "no store here" in err
     assert main(["search", "anything", "--store", "pinecone:x"]) == 2
     assert main(["search", "anything"]) == 2
+
+
+@pytest.mark.usefixtures("fresh_streamlit_caches")
+def test_compare_pages_index_costs_are_what_index_does_from_a_store_of_p1(tmp_path):
+    from tests.test_diff import BOOK, compare_page_upsert_summary
+
+    _, facts = compare_page_upsert_summary()
+    p1 = chunk(BOOK, tmp_path / "p1.jsonl", "--strategy", "chapter-window")
+    p2 = chunk(BOOK, tmp_path / "p2.jsonl", "--strategy", "fixed-window")
+    index_run(read_run(p1), Store(tmp_path / "store", create=True), default_backend())
+    done = index_run(read_run(p2), Store(tmp_path / "store", create=True), default_backend())
+    assert (facts["index: embed"], facts["index: reuse (re-keyed)"]) == (str(done.embedded), str(done.rekeyed))

@@ -18,7 +18,7 @@ is dropped; the vector cache is shared, so unchanged text is still not embedded 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,6 +87,18 @@ def check_same_book(record: BookRecord | None, run: Run, replace_book: bool) -> 
         f"the store holds {record.title!r} (sha256 {record.sha256[:12]}…), not {title!r} "
         f"(sha256 {run.book_sha256[:12]}…); pass --replace-book if this is a new edition of it, "
         "or use another --store"
+    )
+
+
+def reuse_counts(
+    known: Collection[str], chunks: Sequence[Chunk], texts: Sequence[str], added: Collection[str]
+) -> tuple[int, int]:
+    """What indexing ``chunks`` (embedding ``texts``) costs when the texts whose keys are in
+    ``known`` were embedded before: ``(texts to embed, added chunks re-keyed)``. The Compare page
+    shows it for a store built from another policy's chunks (``known``: their texts)."""
+    keys = [text_key(t) for t in texts]
+    return len({k for k in keys if k not in known}), sum(
+        c.id in added and k in known for c, k in zip(chunks, keys)
     )
 
 
@@ -167,8 +179,7 @@ def index_run(
     plan = diff_chunks(old, chunks)
     texts = embedding_texts(chunks, str(book.get("title") or ""), embed_prefix)
     vectors, cached_before, embedded = vectors_for(store, backend, texts, progress, on_plan, batch)
-    added = set(plan.add)
-    rekeyed = sum(c.id in added and text_key(t) in cached_before for c, t in zip(chunks, texts))
+    _, rekeyed = reuse_counts(cached_before, chunks, texts, set(plan.add))
     keys = [embed_key(backend.name, t) for t in texts]
     written = store.write_chunks(table, chunks, keys, vectors, replace=rebuild)
     store.write_record(
