@@ -10,7 +10,10 @@ On the sample books and the corpus books (``--corpus``, default the cache folder
   sentences (within ``probes.BOUNDARY_TOKENS`` tokens of a chapter start), hit@k, MRR, chapter
   purity and tokens per hit;
 * the printed index as judgments: recall@k and nDCG@10, with how many entries were parsed and
-  mapped.
+  mapped;
+* dense and hybrid again with each chunk embedded after its breadcrumb (``Book title › Chapter ›
+  Section``, ``chunking.retrieval.breadcrumb``; rows ``… +breadcrumb``), on the same probes and
+  judgments; the chunks, their stored text and BM25 are the same.
 
 Each book is read and tokenized once, each policy chunked and embedded once; the three retrievers
 share the vectors. Writes ``bench/RETRIEVAL.md`` (per-book tables, then the mean over the books per
@@ -30,6 +33,7 @@ from chunking.ingest import load_book
 from chunking.models import STRATEGIES
 from chunking.policy import Policy
 from chunking.retrieval.book_index import parse_book_index
+from chunking.retrieval.breadcrumb import embedding_texts
 from chunking.retrieval.embeddings import default_backend, embed_chunks
 from chunking.retrieval.evaluate import evaluate_chunks, evaluate_index, index_queries
 from chunking.retrieval.hybrid import build_index
@@ -48,6 +52,10 @@ CORPUS = Path(os.environ.get("BOOK_CHUNK_CORPUS") or corpus.CACHE / "corpus")
 BOOK_SUFFIXES = (".pdf", ".epub", ".txt", ".md")
 PROBE_METRICS = ("hit_at_k", "mrr", "chapter_purity", "tokens_per_hit")
 INDEX_METRICS = ("recall_at_k", "ndcg_at_10")
+BREADCRUMB_RETRIEVERS = ("dense", "hybrid")
+"""Also run with the chunks embedded after their breadcrumb (issue 27; BM25 never sees it)."""
+ROW_ORDER = (*RETRIEVERS, *(f"{kind} +breadcrumb" for kind in BREADCRUMB_RETRIEVERS))
+"""The retriever rows of each policy, in table order."""
 
 
 def has_index(path: Path) -> bool:
@@ -68,9 +76,12 @@ def evaluate_book(path: Path, n: int, k: int, seed: int) -> dict:
     for strategy in STRATEGIES:
         chunks = chunk_book(tokenized, Policy(strategy=strategy))
         vectors = embed_chunks(chunks, default_backend())
-        for kind in RETRIEVERS:
-            index = build_index(kind, book, chunks, embeddings=vectors)
-            row = {"policy": strategy, "retriever": kind, "chunks": len(chunks)}
+        crumbs = default_backend().embed(embedding_texts(chunks, book.title, "breadcrumb"))
+        runs = [(kind, kind, vectors) for kind in RETRIEVERS]
+        runs += [(f"{kind} +breadcrumb", kind, crumbs) for kind in BREADCRUMB_RETRIEVERS]
+        for label, kind, embedded in runs:
+            index = build_index(kind, book, chunks, embeddings=embedded)
+            row = {"policy": strategy, "retriever": label, "chunks": len(chunks)}
             for zone, probes in zones.items():
                 score = evaluate_chunks(probes, index, k, strategy)
                 for m in PROBE_METRICS:
@@ -171,7 +182,9 @@ def main() -> None:
         "Books: every sample book, and the corpus books whose printed index maps to pages "
         f"(skipped, no usable index: {', '.join(skipped) or 'none'}). Policies: every strategy at the default "
         "policy (512 tokens, 120 overlap, chapter fence). Retrievers: bm25 (bm25s), dense (WordLlama 256-d, "
-        "offline), hybrid (reciprocal rank fusion, k = 60).",
+        "offline), hybrid (reciprocal rank fusion, k = 60); *dense +breadcrumb* and *hybrid +breadcrumb* embed "
+        "each chunk after its breadcrumb (Book title › Chapter › Section, `--embed-prefix breadcrumb`), "
+        "for embedding only: the same chunks, stored text and BM25.",
         "",
         f"Columns: *rand* = {args.n} random probe sentences, *bnd* = up to {args.n} sentences within "
         f"{BOUNDARY_TOKENS} tokens of a chapter start; hit@k and MRR (sentence whole in a retrieved chunk), "
@@ -181,7 +194,7 @@ def main() -> None:
         "",
         "## Mean over the books",
         "",
-        table(sorted(means(results), key=lambda r: (r["policy"], RETRIEVERS.index(r["retriever"])))),
+        table(sorted(means(results), key=lambda r: (r["policy"], ROW_ORDER.index(r["retriever"])))),
         "",
     ]
     for res in results:

@@ -30,8 +30,10 @@ from .errors import (
     one_line,
 )
 from .matter import MATTERS, parse_exclusion
+from .links import EXPANSIONS
 from .models import FENCES, RETRIEVERS, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 from .policy import POLICY_DEFAULTS
+from .retrieval.breadcrumb import EMBED_PREFIXES
 from .rules import EXPORT_FORMATS
 
 PROG = "python -m chunking"
@@ -218,6 +220,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("new", help="the new chunk file (its manifest beside it)")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser(
+        "index", help="apply a chunk file to a vector store (LanceDB), embedding only new text"
+    )
+    p.add_argument("chunks", help="the chunk file (its manifest beside it)")
+    p.add_argument(
+        "--store", required=True, metavar="lancedb:DIR", help="the store (a folder; made if absent)"
+    )
+    p.add_argument(
+        "--embed-prefix",
+        choices=EMBED_PREFIXES,
+        default="none",
+        help="embed 'Book title › Chapter › Section' before each text; the stored text is unchanged",
+    )
+    p.add_argument(
+        "--prefix-in-budget", action="store_true", help="refuse chunks whose prefixed text exceeds max_tokens"
+    )
+    p.add_argument(
+        "--replace-book", action="store_true", help="the run is a new edition of the store's book: replace it"
+    )
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("compare", help="score several policies on one book")
     p.add_argument("book")
     _add_policies_option(p)
@@ -236,9 +259,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_structure_file_option(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("search", help="top-k chunks per policy (BM25, dense or hybrid)")
-    p.add_argument("book")
+    p = sub.add_parser("search", help="top-k chunks per policy (BM25, dense or hybrid), or of a store")
+    p.add_argument("book", nargs="?", help="the book (leave out with --store)")
     p.add_argument("query")
+    p.add_argument("--store", default=None, metavar="lancedb:DIR", help="search a store built by 'index'")
+    p.add_argument(
+        "--expand", choices=EXPANSIONS, default=None, help="also give each hit's section or neighbours"
+    )
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--retriever", choices=RETRIEVERS, default="bm25", help="hybrid = reciprocal rank fusion")
     _add_policies_option(p)

@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 from .atomic import replace_all, tidy_temps, unlink_quietly, write_temp
 from .errors import UnreadableInputError, UsageError
 from .matter import Exclusion
-from .models import CHUNK_FIELDS, Chunk
+from .models import CHUNK_FIELDS, LINK_FIELDS, Chunk
 from .policy import Policy
 from .rules import EXPORT_FORMATS, EXPORT_READ_ALIASES, export_format
 from .targets import Named, check_output
@@ -60,6 +60,7 @@ _STR_FIELDS = (
     "page_label_end",
     "end_reason",
     "matter",
+    *LINK_FIELDS,
 )
 _OPTIONAL_FIELDS = ("matter",)
 """Fields a chunk file written before they existed lacks; they read back as ``""``."""
@@ -409,6 +410,7 @@ def _strict_int(field: str, value: Any) -> int:
 def _chunk_from_record(rec: Any) -> Chunk:
     if not isinstance(rec, dict):
         raise UnreadableInputError(f"chunk record is a {type(rec).__name__}, not an object")
+    rec = {f: "" for f in LINK_FIELDS} | rec
     missing = [f for f in CHUNK_FIELDS if f not in rec and f not in _OPTIONAL_FIELDS]
     if missing:
         raise UnreadableInputError(f"chunk record lacks field(s) {', '.join(missing)}")

@@ -287,6 +287,8 @@ class Chunk:
     holds; ``end_reason`` is one of ``END_REASONS``. ``matter`` is where the chunk sits in the
     book (``chunking.matter.MATTERS``: ``front``, ``contents``, ``body``, ``back``, ``index``);
     ``""`` only in a chunk file written before the field existed.
+    holds; ``end_reason`` is one of ``END_REASONS``. ``prev_id``, ``next_id`` and ``section_id``
+    link the chunk to its neighbours and its section span (``chunking.links``).
     """
 
     id: str
@@ -308,6 +310,9 @@ class Chunk:
     overlap_prev_tokens: int
     end_reason: str
     matter: str = ""
+    prev_id: str = ""
+    next_id: str = ""
+    section_id: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return the exported record: exactly the fields above, ``heading_path`` as a list."""
@@ -318,3 +323,6 @@ class Chunk:
 
 CHUNK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Chunk))
 """Column order of every export (JSONL keys, CSV header, Parquet schema)."""
+
+LINK_FIELDS = ("prev_id", "next_id", "section_id")
+"""The link fields (``chunking.links``); a chunk file written before them reads back with ``""``."""

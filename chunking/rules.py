@@ -164,8 +164,10 @@ class ContextIndex:
     def __init__(self, headings: Iterable[Heading]) -> None:
         self._offsets: list[int] = []
         self._contexts: list[Context] = []
+        self.headings: list[Heading] = sorted(headings, key=lambda h: h.char_offset)
+        """The headings in book order (``position`` indexes this list)."""
         stack: list[Heading] = []
-        for h in sorted(headings, key=lambda h: h.char_offset):
+        for h in self.headings:
             while stack and stack[-1].level >= h.level:
                 stack.pop()
             stack.append(h)
@@ -179,9 +181,13 @@ class ContextIndex:
             self._offsets.append(h.char_offset)
             self._contexts.append(Context(chapter, section, tuple(s.title for s in stack)))
 
+    def position(self, offset: int) -> int:
+        """Index (in book order) of the innermost heading at or before ``offset``; -1 before the first."""
+        return bisect.bisect_right(self._offsets, offset) - 1
+
     def at(self, offset: int) -> Context:
         """The context of the innermost heading at or before ``offset`` (empty before the first)."""
-        i = bisect.bisect_right(self._offsets, offset) - 1
+        i = self.position(offset)
         return self._contexts[i] if i >= 0 else Context()
 
 

@@ -7,7 +7,7 @@ import sys
 
 from chunking.cli import build_parser, main
 
-COMMANDS = ("outline", "chunk", "validate", "compare", "locate", "search", "evaluate", "diff")
+COMMANDS = ("outline", "chunk", "validate", "compare", "locate", "search", "evaluate", "diff", "index")
 
 
 def test_every_command_is_declared():

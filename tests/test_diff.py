@@ -100,14 +100,10 @@ def test_diff_without_a_manifest_is_unreadable_input_exit_3(runs, tmp_path):
     assert done.returncode == 3 and "manifest" in done.stderr
 
 
-@pytest.mark.usefixtures("fresh_streamlit_caches")
-def test_compare_page_shows_the_upsert_plan_of_p1_against_the_target():
+def compare_page_upsert_summary():
+    """The Compare page with two policies (chapter-window, fixed-window): the app and its upsert
+    plan's summary as ``{name: value}``."""
     from streamlit.testing.v1 import AppTest
-
-    from chunking.policy import Policy
-    from chunking.strategies import chunk_book
-    from chunking.tokens import tokenize
-    from chunking.ingest import load_book
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
     at.run()
@@ -115,7 +111,17 @@ def test_compare_page_shows_the_upsert_plan_of_p1_against_the_target():
     at.radio(key="cmp_count").set_value(2).run()
     assert not at.exception, [e.value for e in at.exception]
     (summary,) = [e.value for e in at.dataframe if list(e.value.columns) == ["", "value"]]
-    facts = dict(zip(summary[""], summary["value"]))
+    return at, dict(zip(summary[""], summary["value"]))
+
+
+@pytest.mark.usefixtures("fresh_streamlit_caches")
+def test_compare_page_shows_the_upsert_plan_of_p1_against_the_target():
+    from chunking.policy import Policy
+    from chunking.strategies import chunk_book
+    from chunking.tokens import tokenize
+    from chunking.ingest import load_book
+
+    at, facts = compare_page_upsert_summary()
     tokenized = tokenize(load_book(BOOK))
     p1 = chunk_book(tokenized, Policy(strategy="chapter-window"))
     p2 = chunk_book(tokenized, Policy(strategy="fixed-window"))

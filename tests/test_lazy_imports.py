@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NOT_FOR_CHUNK = ("bm25s", "wordllama", "ray", "pandas", "pyarrow", "streamlit", "plotly")
+NOT_FOR_CHUNK = ("bm25s", "wordllama", "ray", "pandas", "pyarrow", "streamlit", "plotly", "lancedb")
 
 
 def test_the_chunk_command_does_not_import_what_it_does_not_use(tmp_path):

@@ -108,7 +108,8 @@ class HybridIndex(RankedIndex):
 
     kind = "hybrid"
 
-    def __init__(self, bm25: ChunkIndex, dense: DenseIndex) -> None:
+    def __init__(self, bm25: ChunkIndex, dense: RankedIndex) -> None:
+        """``dense``: a ``DenseIndex``, or any dense ranking of the same chunks (a store's)."""
         super().__init__(bm25.book, bm25.chunks, bm25._chunk_terms)
         self.bm25 = bm25
         self.dense = dense

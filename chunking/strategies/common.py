@@ -2,7 +2,8 @@
 
 A strategy decides *where* to cut (a list of ``Span``s over the canonical token stream);
 ``build_chunks`` turns spans into ``Chunk``s with pages, labels, chapter/section, heading path
-and id, after checking ``max_chunks`` (count first, build nothing when over the limit).
+and id, after checking ``max_chunks`` (count first, build nothing when over the limit), and links
+each chunk to its neighbours and its section span (``chunking.links``).
 
 ``is_cut`` says whether a token boundary is a place a chunk may start or end: a character
 boundary (rule 6) that is also a boundary of tiktoken's pre-tokenizer pieces, so the chunk's text
@@ -20,6 +21,7 @@ import numpy as np
 from ..errors import ChunkLimitError
 from ..ids import chunk_id, id_salt
 from ..matter import MatterIndex
+from ..links import SectionSpans, section_id, with_neighbours
 from ..models import Chunk
 from ..policy import Policy
 from ..rules import ContextIndex
@@ -154,6 +156,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
     salt = id_salt(policy, tb.book)
     contexts = ContextIndex(tb.book.headings)
     matters = MatterIndex(tb.book.headings)
+    sections = SectionSpans(contexts.headings, len(text))
     cs = tb.char_starts
     chunks: list[Chunk] = []
     for order, (t0, t1, overlap, reason) in enumerate(spans):
@@ -163,6 +166,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
         last = c0 + len(body.rstrip()) - 1
         p0 = tb.text_pages[tb.page_index_of_char(first)] if tb.text_pages else None
         p1 = tb.text_pages[tb.page_index_of_char(last)] if tb.text_pages else None
+        position = contexts.position(first)
         ctx = contexts.at(first)
         chunks.append(
             Chunk(
@@ -185,6 +189,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
                 overlap_prev_tokens=overlap,
                 end_reason=reason,
                 matter=matters.at(first),
+                section_id=section_id(book_id, sections.span(position)),
             )
         )
-    return chunks
+    return with_neighbours(chunks)

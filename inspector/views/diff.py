@@ -17,6 +17,9 @@ import pandas as pd
 import streamlit as st
 
 from chunking.analysis.diff import ChunkDiff, diff_chunks
+from chunking.index.apply import reuse_counts
+from chunking.index.store import text_key
+from chunking.models import Chunk
 from inspector.data.cache import AppRun
 
 SUMMARY_NAMES = {
@@ -44,10 +47,21 @@ def plan_record(plan: ChunkDiff, run_old: AppRun, run_new: AppRun, labels: tuple
     }
 
 
-def summary_table(plan: ChunkDiff) -> pd.DataFrame:
-    """The plan's counts, one row each (display names)."""
+def summary_table(plan: ChunkDiff, index_costs: tuple[int, int] | None = None) -> pd.DataFrame:
+    """The plan's counts, one row each (display names), then what ``chunking index`` would do
+    (``index_costs``: texts to embed, added chunks whose vector is reused)."""
     s = plan.summary()
-    return pd.DataFrame({"": list(SUMMARY_NAMES.values()), "value": [str(s[key]) for key in SUMMARY_NAMES]})
+    names, values = list(SUMMARY_NAMES.values()), [str(s[key]) for key in SUMMARY_NAMES]
+    if index_costs is not None:
+        names += ["index: embed", "index: reuse (re-keyed)"]
+        values += [str(index_costs[0]), str(index_costs[1])]
+    return pd.DataFrame({"": names, "value": values})
+
+
+def index_costs(plan: ChunkDiff, old: Sequence[Chunk], new: Sequence[Chunk]) -> tuple[int, int]:
+    """What ``chunking index`` would embed and reuse going from a store of ``old`` to ``new``."""
+    known = {text_key(c.text) for c in old}
+    return reuse_counts(known, new, [c.text for c in new], set(plan.add))
 
 
 def moves_table(plan: ChunkDiff) -> pd.DataFrame:
@@ -72,12 +86,17 @@ def upsert_plan(runs: Sequence[AppRun], labels: Sequence[str]) -> None:
     old, new = runs[0], runs[target]
     plan = diff_chunks(old.chunks, new.chunks)
     left, right = st.columns([1, 2])
-    left.dataframe(summary_table(plan), hide_index=True, key="cmp_upsert_summary")
+    left.dataframe(
+        summary_table(plan, index_costs(plan, old.chunks, new.chunks)),
+        hide_index=True,
+        key="cmp_upsert_summary",
+    )
     right.dataframe(moves_table(plan), hide_index=True, key="cmp_upsert_moves", height=300)
     st.caption(
         "Ids are content-addressed and include the policy, so another policy changes every id: "
         "'keep' is non-zero only for identical chunks of one policy; 'added with a deleted chunk's "
-        "exact text' are vectors you can copy instead of re-embedding."
+        "exact text' are vectors you can copy instead of re-embedding; 'index: embed / reuse' is what "
+        "'chunking index' would do on a store built from P1 (vectors are cached by text)."
     )
     record = plan_record(plan, old, new, (labels[0], labels[target]))
     st.download_button(

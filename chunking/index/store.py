@@ -1,0 +1,273 @@
+"""The LanceDB store behind ``index`` and ``search --store``: its tables and the record of its book.
+
+Why LanceDB: embedded (a folder, no server), every write is a new table version committed at
+once, so a killed run leaves the last committed version; nothing here needs a lock file or a
+journal of its own.
+
+A store ``lancedb:DIR`` holds one book's index at a time (the book of the run that built it):
+
+* ``books``: one row, the record of that book: its chunk table, ``book.id`` and ``sha256``, title,
+  the embedding model and prefix mode, and the manifest of the run the store was built from.
+  It is written last in a run, so it never names a table that is not complete.
+* ``chunks_<book id>``: a table per book, one row per chunk: every chunk field
+  (``chunking.models.CHUNK_FIELDS``), ``embed_key`` (what was embedded, ``embed_key``),
+  ``row_key`` (a digest of the whole row but the vector, to tell a changed row) and ``vector``.
+  A new edition (``--replace-book``) gets its own table; the old one is dropped once the record
+  names the new one.
+* ``vectors_<model digest>``: the vector cache of one embedding model: ``key`` (sha256 of the
+  embedded text) and ``vector``. It outlives chunk ids, policies and editions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import OutputError, UnreadableInputError, UsageError, one_line
+from ..models import CHUNK_FIELDS, Chunk
+
+SCHEME = "lancedb:"
+"""The only store kind: ``lancedb:DIR``."""
+
+BOOKS_TABLE = "books"
+RECORD_KEY = "book"
+"""The key of the one row of ``books``."""
+
+
+def store_path(spec: str) -> Path:
+    """``DIR`` of ``lancedb:DIR``.
+
+    Raises:
+        UsageError: another scheme or no folder.
+    """
+    if not spec.startswith(SCHEME) or not spec[len(SCHEME) :].strip():
+        raise UsageError(f"--store must be lancedb:DIR (a folder); got {one_line(spec)[:80]!r}")
+    return Path(spec[len(SCHEME) :])
+
+
+def text_key(text: str) -> str:
+    """The cache key of an embedded text: its sha256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embed_key(model: str, text: str) -> str:
+    """What a chunk row's vector is the embedding of: the model and the embedded text."""
+    return hashlib.sha256(f"{model}\0{text_key(text)}".encode()).hexdigest()[:32]
+
+
+def row_key(chunk: Chunk, key: str) -> str:
+    """A digest of a chunk row but its vector: equal for an unchanged row (links included)."""
+    record = json.dumps([chunk.to_dict(), key], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(record.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class BookRecord:
+    """What a store holds (the row of ``books``).
+
+    Attributes:
+        table (str): the chunk table.
+        book_id (str): the manifest's ``book.id``.
+        sha256 (str): the manifest's ``book.sha256``.
+        title (str): the book's title.
+        model (str): the embedding backend's ``name``.
+        embed_prefix (str): ``chunking.retrieval.breadcrumb.EMBED_PREFIXES``.
+        manifest (dict[str, Any]): the manifest of the run the store was built from.
+        chunk_file (str): the chunk file that run was read from.
+    """
+
+    table: str
+    book_id: str
+    sha256: str
+    title: str
+    model: str
+    embed_prefix: str
+    manifest: dict[str, Any]
+    chunk_file: str
+
+    def row(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "manifest"}
+        return dict(out, key=RECORD_KEY, manifest=json.dumps(self.manifest, ensure_ascii=False))
+
+
+def chunk_table_name(book_id: str) -> str:
+    """The chunk table of the book ``book_id``."""
+    return f"chunks_{book_id}"
+
+
+def _vector_type(dim: int):
+    import pyarrow as pa
+
+    return pa.list_(pa.float32(), dim)
+
+
+def _store_error(path: Path, exc: Exception) -> UnreadableInputError:
+    return UnreadableInputError(f"{path}: not a readable LanceDB store: {type(exc).__name__}: {exc}")
+
+
+class Store:
+    """An open store (see the module docstring)."""
+
+    def __init__(self, path: Path, *, create: bool) -> None:
+        """Open (``create``: or make) the store at ``path``.
+
+        Raises:
+            UnreadableInputError: ``create`` is False and there is no store at ``path``.
+            OutputError: ``create`` is True and the folder cannot be made.
+        """
+        self.path = path
+        if path.exists() and not path.is_dir():
+            raise UsageError(f"--store {path}: not a folder")
+        if not create and not (path / f"{BOOKS_TABLE}.lance").is_dir():
+            raise UnreadableInputError(f"{path}: no store here (build one with 'chunking index')")
+        if create:
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"--store {path}: cannot create the folder: {exc.strerror}") from None
+        import lancedb
+
+        self.db = lancedb.connect(str(path))
+
+    def _names(self) -> set[str]:
+        return set(self.db.list_tables().tables)
+
+    def _open(self, name: str):
+        try:
+            return self.db.open_table(name)
+        except Exception as exc:  # NOTE: LanceDB raises ValueError, OSError or its own errors
+            raise _store_error(self.path, exc) from None
+
+    def record(self) -> BookRecord | None:
+        """What the store holds, or None for a new store."""
+        if BOOKS_TABLE not in self._names():
+            return None
+        rows = self._open(BOOKS_TABLE).to_arrow().to_pylist()
+        if not rows:
+            return None
+        try:
+            row = rows[0]
+            fields = {k: row[k] for k in BookRecord.__dataclass_fields__ if k != "manifest"}
+            return BookRecord(**fields, manifest=json.loads(row["manifest"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise _store_error(self.path, exc) from None
+
+    def write_record(self, record: BookRecord) -> None:
+        """Make ``record`` the store's record (one commit)."""
+        import pyarrow as pa
+
+        data = pa.Table.from_pylist([record.row()])
+        if BOOKS_TABLE in self._names():
+            self._open(BOOKS_TABLE).merge_insert(
+                "key"
+            ).when_matched_update_all().when_not_matched_insert_all().execute(data)
+        else:
+            self.db.create_table(BOOKS_TABLE, data)
+
+    def has_table(self, name: str) -> bool:
+        return name in self._names()
+
+    def drop_table(self, name: str) -> None:
+        if name in self._names():
+            self.db.drop_table(name)
+
+    def chunks(self, name: str) -> tuple[list[Chunk], dict[str, str]]:
+        """The chunks of table ``name`` in order, and each id's ``row_key``."""
+        from ..export import _chunk_from_record
+
+        table = self._open(name).to_arrow().drop_columns(["vector"])
+        rows = sorted(table.to_pylist(), key=lambda r: r["order"])
+        return [_chunk_from_record(r) for r in rows], {r["id"]: r["row_key"] for r in rows}
+
+    def chunk_table(self, name: str):
+        """The LanceDB table ``name`` (for queries)."""
+        return self._open(name)
+
+    def write_chunks(
+        self,
+        name: str,
+        chunks: Sequence[Chunk],
+        keys: Sequence[str],
+        vectors: np.ndarray,
+        *,
+        replace: bool,
+    ) -> dict[str, int]:
+        """Make table ``name`` hold exactly ``chunks`` (one commit).
+
+        ``replace`` writes the table anew; otherwise one ``merge_insert`` applies the plan: rows
+        of ids not in ``chunks`` are deleted, new ids inserted, and a kept id's row rewritten
+        only when its ``row_key`` changed (its links or its vector's text).
+
+        Returns:
+            dict[str, int]: ``updated``: kept rows rewritten.
+        """
+        data = self._chunk_rows(chunks, keys, vectors)
+        if replace or name not in self._names():
+            self.db.create_table(name, data, mode="overwrite" if name in self._names() else "create")
+            return {"updated": 0}
+        result = (
+            self._open(name)
+            .merge_insert("id")
+            .when_matched_update_all(where="target.row_key != source.row_key")
+            .when_not_matched_insert_all()
+            .when_not_matched_by_source_delete()
+            .execute(data)
+        )
+        return {"updated": int(result.num_updated_rows)}
+
+    def _chunk_rows(self, chunks: Sequence[Chunk], keys: Sequence[str], vectors: np.ndarray):
+        import pyarrow as pa
+
+        from ..export import _parquet_schema
+
+        schema = _parquet_schema()
+        columns: dict[str, Any] = {f: [getattr(c, f) for c in chunks] for f in CHUNK_FIELDS}
+        columns["heading_path"] = [list(c.heading_path) for c in chunks]
+        table = pa.table(columns, schema=schema)
+        table = table.append_column("embed_key", pa.array(list(keys), pa.string()))
+        table = table.append_column(
+            "row_key", pa.array([row_key(c, k) for c, k in zip(chunks, keys)], pa.string())
+        )
+        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
+        return table.append_column("vector", pa.FixedSizeListArray.from_arrays(flat, vectors.shape[1]))
+
+    @staticmethod
+    def vector_table_name(model: str) -> str:
+        return "vectors_" + hashlib.sha256(model.encode("utf-8")).hexdigest()[:16]
+
+    def cached_vectors(self, model: str) -> dict[str, np.ndarray]:
+        """Every vector cached for ``model``, by text key."""
+        name = self.vector_table_name(model)
+        if name not in self._names():
+            return {}
+        table = self._open(name).to_arrow()
+        if not table.num_rows:
+            return {}
+        vectors = table.column("vector").combine_chunks().flatten().to_numpy().reshape(table.num_rows, -1)
+        return dict(zip(table.column("key").to_pylist(), vectors))
+
+    def cache_vectors(self, model: str, keys: Iterable[str], vectors: np.ndarray) -> None:
+        """Add ``vectors`` (rows, in ``keys`` order) to ``model``'s cache (one commit)."""
+        import pyarrow as pa
+
+        keys = list(keys)
+        if not keys:
+            return
+        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
+        data = pa.table(
+            {
+                "key": pa.array(keys, pa.string()),
+                "vector": pa.FixedSizeListArray.from_arrays(flat, vectors.shape[1]),
+            }
+        )
+        name = self.vector_table_name(model)
+        if name in self._names():
+            self._open(name).add(data)
+        else:
+            self.db.create_table(name, data)
