@@ -16,7 +16,7 @@ from typing import Any
 
 
 from ..errors import UnreadableInputError
-from ..inputs import read_bounded
+from ..inputs import parse_json, read_bounded
 from ..models import HEADING_KINDS, Book
 from ..version import __version__
 
@@ -277,10 +277,7 @@ def load_structure_file(
     else:
         name = name or str(source)
         data = read_bounded(source, MAX_STRUCTURE_FILE_BYTES, name, "structure file", StructureFileError)
-    try:
-        obj = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise StructureFileError(f"{name}: not valid JSON ({type(exc).__name__})") from None
+    obj = parse_json(data, name, StructureFileError)
     sf = parse_structure(obj, name, hashlib.sha256(data).hexdigest())
     if book_sha256 is not None:
         check_book(sf, book_sha256)
