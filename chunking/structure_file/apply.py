@@ -16,6 +16,7 @@ from rapidfuzz import fuzz
 
 from ..models import Book, Heading
 from ..rules import PageIndex
+from ..titles import MAX_TEXT_FIELD, safe_title
 from .schema import (
     CORRECTION_SOURCE,
     MATCH_MIN_SCORE,
@@ -58,8 +59,12 @@ def page_lines(book: Book, page: int) -> list[tuple[int, str]]:
     return out
 
 
-def _score(a: str, b: str) -> float:
-    return float(fuzz.ratio(_norm(a), _norm(b)))
+def _score(line: str, anchor_text: str) -> float:
+    """How well a book ``line`` matches an anchor's ``line_text`` (0-100); a line longer than an
+    anchor may hold is compared by its first ``MAX_TEXT_FIELD`` characters, as its anchor was cut."""
+    return float(
+        fuzz.ratio(_norm(safe_title(line[: 2 * MAX_TEXT_FIELD]))[:MAX_TEXT_FIELD], _norm(anchor_text))
+    )
 
 
 def _page_of(book: Book, offset: int) -> int:
@@ -180,7 +185,8 @@ def apply_corrections(
                 Heading(
                     level=values["level"],
                     kind=values["kind"],
-                    title=values.get("title") or " ".join(book.text[at:b].split()),
+                    title=values.get("title")
+                    or safe_title(" ".join(book.text[at:b].split()), MAX_TEXT_FIELD),
                     number=values.get("number", ""),
                     page=page,
                     page_label=book.pages[page - 1].label,
