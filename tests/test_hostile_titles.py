@@ -113,3 +113,21 @@ def test_the_app_correction_form_cuts_and_cleans_a_title_like_the_structure_file
     sf = load_structure_file(downloads[name], name=name)  # the CLI's reader accepts it
     title = dict(sf.corrections[-1].fields)["title"]
     assert title.startswith("Intro xxx") and len(title) <= MAX_TEXT_FIELD and not unsafe(title)
+
+
+def test_write_structure_never_writes_a_file_structure_file_refuses(tmp_path):
+    from chunking.errors import OutputError
+    from chunking.structure_file import MAX_STRUCTURE_FILE_BYTES, save_structure
+
+    heading = {"page": 1, "line_text": "x" * MAX_TEXT_FIELD, "char_offset": 0, "title": "t" * 300}
+    obj = {"format": "book-chunk-inspector/structure", "version": 1, "book_sha256": "a" * 64,
+           "engine_version": "test", "corrections": [],
+           "headings": [heading] * (MAX_STRUCTURE_FILE_BYTES // 1300 + 1)}
+    out = tmp_path / "s.json"
+    out.write_bytes(b"the previous file")
+    with pytest.raises(OutputError, match="limit --structure-file reads; nothing written"):
+        save_structure(obj, out)
+    assert out.read_bytes() == b"the previous file" and sorted(tmp_path.iterdir()) == [out]
+    obj["headings"] = obj["headings"][: len(obj["headings"]) // 2]
+    save_structure(obj, out)  # under the limit: written, and read back
+    assert load_structure_file(out).book_sha256 == "a" * 64

@@ -307,6 +307,17 @@ def structure_bytes(obj: StructureFile | dict[str, Any]) -> bytes:
     return (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
+def too_big_to_read(data: bytes) -> str | None:
+    """Why ``data`` (``structure_bytes``' output) could not be read back by ``load_structure_file``
+    (larger than ``MAX_STRUCTURE_FILE_BYTES``), or None: what this package writes, it reads."""
+    if len(data) <= MAX_STRUCTURE_FILE_BYTES:
+        return None
+    return (
+        f"the structure file would be {len(data)} bytes, larger than the "
+        f"{MAX_STRUCTURE_FILE_BYTES >> 20} MiB limit --structure-file reads"
+    )
+
+
 def check_book(sf: StructureFile, book: Book | str) -> None:
     """Refuse a structure file written for another book (its ``book_sha256`` differs from the
     book's, or from the sha256 given)."""

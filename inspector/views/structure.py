@@ -29,6 +29,7 @@ from chunking.structure_file import (
     load_structure_file,
     page_lines,
     structure_bytes,
+    too_big_to_read,
 )
 from inspector.data import state, structure
 from inspector.data.state import AppRun
@@ -275,9 +276,14 @@ def corrections(page: StructurePage) -> None:
         state.set_corrections([])
         st.rerun()
     sf = state.structure_file_of(page.run.source, page.ops)
+    data = structure_bytes(sf)
+    refused = too_big_to_read(data)
+    if refused:  # NOTE: never offer a file the CLI would refuse
+        u3.warning(md(f"No download: {refused}."))
+        return
     u3.download_button(
         "⬇ Structure file",
-        structure_bytes(sf),
+        data,
         file_name=sf.name,
         mime="application/json",
         key="st_download",
