@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 
 from .atomic import replace_all, tidy_temps, unlink_quietly, write_temp
 from .errors import UnreadableInputError, UsageError
+from .inputs import MAX_CHUNK_FILE_BYTES, MAX_JSON_DEPTH, json_depth, read_bounded
 from .matter import Exclusion
 from .models import CHUNK_FIELDS, LINK_FIELDS, Chunk
 from .policy import Policy
@@ -434,6 +435,17 @@ def _chunk_from_record(rec: Any) -> Chunk:
     return Chunk(**values)
 
 
+_NON_BLANK_LINE = re.compile(rb"\S[^\n]*")
+"""From a line's first non-blank byte to its end: blank lines (any number) are skipped in C."""
+
+
+def _json_lines(data: bytes, label: str) -> list[Any]:
+    """The records of JSONL ``data``, one per non-blank line; deep nesting refused first."""
+    if json_depth(data) > MAX_JSON_DEPTH:
+        raise UnreadableInputError(f"{label}: not valid JSON (nested deeper than {MAX_JSON_DEPTH} levels)")
+    return [json.loads(m.group()) for m in _NON_BLANK_LINE.finditer(data)]
+
+
 def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
     """Read an exported chunk file back (format from the extension and content).
 
@@ -445,33 +457,35 @@ def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:
         tuple[list[Chunk], str]: the chunks and the detected format.
 
     Raises:
-        UnreadableInputError: missing file, unknown extension or malformed records.
+        UnreadableInputError: missing or not a regular file, larger than
+            ``MAX_CHUNK_FILE_BYTES``, unknown extension, no records or malformed records.
     """
     p = Path(path)
-    if not p.is_file():
-        raise UnreadableInputError(f"{p}: no such chunk file")
     fmt = export_format(p.name)
     if fmt is None:
         known = ", ".join(dict.fromkeys([*EXPORT_FORMATS.values(), *EXPORT_READ_ALIASES]))
         raise UnreadableInputError(f"{p}: unknown chunk file type {p.suffix!r} (expected {known})")
+    data = read_bounded(p, MAX_CHUNK_FILE_BYTES, str(p), "chunk file")
     try:
         if fmt == "parquet":
+            import pyarrow as pa
             import pyarrow.parquet as pq
 
-            records = pq.read_table(p).to_pylist()
+            records = pq.read_table(pa.BufferReader(data)).to_pylist()
         elif fmt == "csv":
-            with p.open(newline="", encoding="utf-8") as fh:
-                records = list(csv.DictReader(fh))
+            records = list(csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")))
         else:
-            records = [
-                json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()
-            ]
+            records = _json_lines(data, str(p))
             if records:  # the records decide between plain and LangChain JSONL
                 fmt = "langchain" if "page_content" in records[0] else "jsonl"
             if fmt == "langchain":
                 records = [dict(r["metadata"], text=r["page_content"]) for r in records]
+    except UnreadableInputError:
+        raise
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableInputError(f"{p}: cannot read chunks: {type(exc).__name__}: {exc}") from None
     except Exception as exc:  # pyarrow raises its own error classes for corrupt files
         raise UnreadableInputError(f"{p}: cannot read chunks: {type(exc).__name__}") from None
+    if not records:
+        raise UnreadableInputError(f"{p}: no chunk records (an export holds at least one chunk)")
     return [_chunk_from_record(r) for r in records], fmt

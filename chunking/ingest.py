@@ -23,6 +23,7 @@ from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics, Disagreeme
 from .normalise import normalise
 from .readers import read_raw
 from .readers.raw import clean
+from .titles import safe_title
 from .structure import detect_structure
 
 if TYPE_CHECKING:  # NOTE: corrections are rare; their modules load only when a run has some
@@ -66,17 +67,19 @@ def _cap_metadata(
     """Cap the book title, heading titles and page labels (metadata only: ``Book.text`` keeps
     every character); return them with the number of titles and of labels capped."""
     titles = labels = 0
-    capped_title = _cap(clean(title), MAX_TITLE_CHARS)
-    titles += capped_title != clean(title)
+    # NOTE: the readers' titles (PDF bookmarks, EPUB navigation, heading lines) are made safe here,
+    # by the rule structure files and the app's form use too (chunking.titles)
+    capped_title = _cap(safe_title(title), MAX_TITLE_CHARS)
+    titles += len(title) > MAX_TITLE_CHARS
     if any(len(p.label) > MAX_LABEL_CHARS for p in pages):
         labels = sum(1 for p in pages if len(p.label) > MAX_LABEL_CHARS)
         pages = tuple(replace(p, label=_cap(p.label, MAX_LABEL_CHARS)) for p in pages)
     out: list[Heading] = []
     for h in headings:
-        new_title, new_label = _cap(clean(h.title), MAX_TITLE_CHARS), _cap(h.page_label, MAX_LABEL_CHARS)
-        evidence = tuple((signal, _cap(clean(where), MAX_NOTE_CHARS)) for signal, where in h.evidence)
+        new_title, new_label = _cap(safe_title(h.title), MAX_TITLE_CHARS), _cap(h.page_label, MAX_LABEL_CHARS)
+        evidence = tuple((signal, _cap(safe_title(where), MAX_NOTE_CHARS)) for signal, where in h.evidence)
         if new_title != h.title or new_label != h.page_label or evidence != h.evidence:
-            titles += len(new_title) < len(h.title)
+            titles += len(h.title) > MAX_TITLE_CHARS
             h = replace(h, title=new_title, page_label=new_label, evidence=evidence)
         out.append(h)
     return capped_title, tuple(out), pages, titles, labels

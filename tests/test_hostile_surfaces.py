@@ -12,31 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_run import BOOK_TEXT, cli, one_error_line
 from pdf_factory import body, make_pdf
-
-ROOT = Path(__file__).resolve().parents[1]
-
-BOOK_TEXT = ("Chapter 1\n\nThe first chapter has some words in it. " * 20 + "\n\n"
-             "Chapter 2\n\nThe second chapter has more words. " * 20 + "\n")
-
-
-def cli(*args: object, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "chunking", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout, **kwargs)
-
-
-def one_error_line(r: subprocess.CompletedProcess, code: int) -> str:
-    """The run exited with ``code`` and printed exactly one stderr line, no traceback."""
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == code, r.stderr
-    assert "Traceback" not in r.stderr and len(lines) == 1, r.stderr
-    return lines[0]
 
 
 def structure_file(book_bytes: bytes, corrections: list | None = None, **extra) -> dict:

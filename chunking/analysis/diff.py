@@ -22,7 +22,7 @@ content-addressed, ``chunking.ids``: an unchanged chunk under an unchanged polic
 from __future__ import annotations
 
 import bisect
-import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +30,7 @@ from typing import Any
 
 from ..errors import UnreadableInputError, UsageError
 from ..export import find_manifest, read_chunks
+from ..inputs import MAX_MANIFEST_BYTES, load_json
 from ..models import Chunk
 
 
@@ -152,12 +153,9 @@ def read_run(path: str | Path) -> Run:
     """
     chunks, _ = read_chunks(path)
     mpath = find_manifest(path)
-    try:
-        manifest = json.loads(mpath.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UnreadableInputError(f"{mpath}: no manifest next to {Path(path).name}") from None
-    except (OSError, ValueError) as exc:
-        raise UnreadableInputError(f"{mpath}: not a readable manifest: {type(exc).__name__}") from None
+    if not os.path.lexists(mpath):
+        raise UnreadableInputError(f"{mpath}: no manifest next to {Path(path).name}")
+    manifest = load_json(mpath, MAX_MANIFEST_BYTES, str(mpath), "manifest")
     if not isinstance(manifest, dict) or not isinstance(manifest.get("book"), dict):
         raise UnreadableInputError(f"{mpath}: manifest lacks 'book'")
     run = Run(Path(path), chunks, manifest)

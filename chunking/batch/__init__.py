@@ -23,7 +23,6 @@ OUTDIR [--workers N]`` calls. Contract:
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from typing import TYPE_CHECKING
 from ..cores import available_cores
 from ..errors import ChunkingError, UsageError, print_warnings
 from ..export import check_output_path, find_manifest, write_outputs
+from ..inputs import MAX_MANIFEST_BYTES, load_json
 from ..matter import Exclusion
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
@@ -123,7 +123,7 @@ def is_done(book: Path, out: Path, policy: Policy, fmt: str) -> bool:
         return False
     try:
         sf = _structure_file(book)
-        manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+        manifest = load_json(manifest_file, MAX_MANIFEST_BYTES, str(manifest_file), "manifest")
         return (
             manifest["book"]["sha256"] == _sha256(book)
             and manifest["policy"] == policy.to_dict()
@@ -149,7 +149,7 @@ def structure_file_for(book: Path) -> Path | None:
         book.with_name(book.name + ".structure.json"),
         book.with_name(book.stem + ".structure.json"),
     ):
-        if candidate.is_file():
+        if os.path.lexists(candidate):  # NOTE: a FIFO or a dangling link fails the book, not ignored
             return candidate
     return None
 

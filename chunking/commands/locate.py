@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json as jsonlib
 import sys
-from pathlib import Path
 
 from ..errors import UsageError
+from ..inputs import read_bounded
 from ..models import Chunk
 from ..policy import Policy
 from ..retrieval.chunk_ids import MIN_ID_PREFIX, chunks_with_id, id_query
@@ -33,19 +33,28 @@ from ..policy import parse_policies
 NOT_FOUND = 1
 
 
+MAX_PASSAGE_FILE_BYTES = 4 << 20
+"""Largest passage file (or standard input) read: a passage holds at most ``MAX_PASSAGE`` letters."""
+
+
 def read_passage(passage_file: str) -> str:
-    """Read the passage from a file, or from standard input for ``-``.
+    """Read the passage from a file (a regular file, ``chunking.inputs.read_bounded``), or from
+    standard input for ``-``, at most ``MAX_PASSAGE_FILE_BYTES`` either way.
 
     Raises:
-        UsageError: the file is missing, unreadable or not UTF-8 text.
+        UsageError: the file is missing, not a regular file, too large, unreadable or not UTF-8.
     """
+    label = f"passage file {passage_file!r}"
+    if passage_file == "-":
+        data = sys.stdin.buffer.read(MAX_PASSAGE_FILE_BYTES + 1)
+        if len(data) > MAX_PASSAGE_FILE_BYTES:
+            raise UsageError(f"{label}: larger than the {MAX_PASSAGE_FILE_BYTES >> 20} MiB limit")
+    else:
+        data = read_bounded(passage_file, MAX_PASSAGE_FILE_BYTES, label, "passage file", UsageError)
     try:
-        return sys.stdin.read() if passage_file == "-" else Path(passage_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(
-            f"cannot read passage file {passage_file!r}: {type(exc).__name__}: "
-            f"{getattr(exc, 'strerror', None) or exc}"
-        ) from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {label}: not UTF-8 text") from None
 
 
 def run(

@@ -17,26 +17,20 @@ traceback.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
 from ..errors import PolicyError, UnreadableInputError, ValidationFailure
 from ..export import find_manifest, read_chunks
+from ..inputs import MAX_MANIFEST_BYTES, load_json
 from ..policy import Policy
 
 
 def _load_manifest(path: Path) -> dict[str, Any]:
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise UnreadableInputError(f"{path}: the manifest is not a regular file")
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UnreadableInputError(f"{path}: no manifest (give it with --manifest)") from None
-    except (OSError, ValueError) as exc:
-        raise UnreadableInputError(f"{path}: not a readable manifest: {type(exc).__name__}") from None
+    if not os.path.lexists(path):
+        raise UnreadableInputError(f"{path}: no manifest (give it with --manifest)")
+    manifest = load_json(path, MAX_MANIFEST_BYTES, str(path), "manifest")
     if (
         not isinstance(manifest, dict)
         or not isinstance(manifest.get("policy"), dict)

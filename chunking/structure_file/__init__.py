@@ -33,6 +33,7 @@ from .schema import (
     parse_correction,
     parse_structure,
     structure_bytes,
+    too_big_to_read,
 )
 
 __all__ = [
@@ -59,5 +60,6 @@ __all__ = [
     "save_structure",
     "structure_bytes",
     "toc_entries",
+    "too_big_to_read",
     "write_pdf_outline",
 ]

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_write
+from ..errors import OutputError
 from ..models import Book
 from ..targets import Named, check_output
 from ..version import __version__
 from .apply import heading_anchor
-from .schema import FORMAT, VERSION, StructureFile, StructureFileError, structure_bytes
+from .schema import FORMAT, VERSION, StructureFile, StructureFileError, structure_bytes, too_big_to_read
 
 
 def engine_structure(book: Book) -> dict[str, Any]:
@@ -62,9 +63,17 @@ def check_target(
 
 def save_structure(obj: StructureFile | dict[str, Any], out: str | os.PathLike) -> None:
     """Write a structure file (``structure_bytes``) atomically (temp file + rename; nothing left on
-    failure)."""
+    failure).
+
+    Raises:
+        OutputError: the file would be larger than ``--structure-file`` reads (nothing written),
+            or it cannot be written.
+    """
 
     data = structure_bytes(obj)
+    refused = too_big_to_read(data)
+    if refused:
+        raise OutputError(f"{out}: {refused}; nothing written")
     atomic_write(Path(out), lambda fh: fh.write(data))
 
 

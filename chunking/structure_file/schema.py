@@ -16,8 +16,9 @@ from typing import Any
 
 
 from ..errors import UnreadableInputError
-from ..inputs import read_bounded
+from ..inputs import parse_json, read_bounded
 from ..models import HEADING_KINDS, Book
+from ..titles import MAX_TEXT_FIELD, safe_title
 from ..version import __version__
 
 FORMAT = "book-chunk-inspector/structure"
@@ -30,8 +31,6 @@ MAX_CORRECTIONS = 100_000
 """Most corrections one file may hold."""
 MAX_LEVEL = 9
 """Deepest heading level a correction may set."""
-MAX_TEXT_FIELD = 1_000
-"""Longest ``line_text``, ``title`` or ``number`` in a correction (characters)."""
 MATCH_MIN_SCORE = 80.0
 """rapidfuzz ratio (0-100) above which a line counts as the anchor's ``line_text``."""
 CORRECTION_SOURCE = "correction"
@@ -40,6 +39,7 @@ CORRECTION_SOURCE = "correction"
 OPS = ("add", "remove", "move", "set")
 """The correction operations."""
 _ANCHOR_KEYS = ("page", "line_text", "char_offset")
+_TEXT_FIELDS = ("title", "number")
 _FIELDS = ("kind", "level", "title", "number")
 _KEYS = {
     "add": {"op", *_ANCHOR_KEYS, *_FIELDS},
@@ -63,11 +63,17 @@ class StructureFileError(UnreadableInputError):
 
 @dataclass(frozen=True)
 class Anchor:
-    """Where a correction points: a page, the text of a line on it, and a char offset."""
+    """Where a correction points: a page, the text of a line on it, and a char offset.
+
+    ``line_text`` is made safe on construction (``chunking.titles.safe_title``, cut at
+    ``MAX_TEXT_FIELD``), whoever builds the anchor: the file's parser, the app, ``heading_anchor``."""
 
     page: int
     line_text: str
     char_offset: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "line_text", safe_title(self.line_text, MAX_TEXT_FIELD))
 
     def to_dict(self) -> dict[str, Any]:
         return {"page": self.page, "line_text": self.line_text, "char_offset": self.char_offset}
@@ -82,6 +88,15 @@ class Correction:
     anchor: Anchor
     to: Anchor | None = None
     fields: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        # NOTE: the one place a correction's title and number are made safe (surrogates, controls,
+        # bidi controls, length): the structure file's parser and the app's form both build here.
+        fields = tuple(
+            (k, safe_title(v, MAX_TEXT_FIELD) if k in _TEXT_FIELDS and isinstance(v, str) else v)
+            for k, v in self.fields
+        )
+        object.__setattr__(self, "fields", fields)
 
     def to_dict(self) -> dict[str, Any]:
         if self.op == "move":
@@ -166,7 +181,7 @@ def _anchor(obj: Any, name: str, where: str) -> Anchor:
         raise _fail(name, where, f"page must be an integer >= 1, got {_shown(page)}")
     if not _int(offset) or offset < 0:
         raise _fail(name, where, f"char_offset must be an integer >= 0, got {_shown(offset)}")
-    if not isinstance(line, str) or not line.strip() or len(line) > MAX_TEXT_FIELD:
+    if not isinstance(line, str) or not safe_title(line).strip() or len(line) > MAX_TEXT_FIELD:
         raise _fail(
             name, where, f"line_text must be a non-empty string of at most {MAX_TEXT_FIELD} characters"
         )
@@ -277,10 +292,7 @@ def load_structure_file(
     else:
         name = name or str(source)
         data = read_bounded(source, MAX_STRUCTURE_FILE_BYTES, name, "structure file", StructureFileError)
-    try:
-        obj = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise StructureFileError(f"{name}: not valid JSON ({type(exc).__name__})") from None
+    obj = parse_json(data, name, StructureFileError)
     sf = parse_structure(obj, name, hashlib.sha256(data).hexdigest())
     if book_sha256 is not None:
         check_book(sf, book_sha256)
@@ -293,6 +305,17 @@ def structure_bytes(obj: StructureFile | dict[str, Any]) -> bytes:
     if isinstance(obj, StructureFile):
         obj = obj.to_dict()
     return (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def too_big_to_read(data: bytes) -> str | None:
+    """Why ``data`` (``structure_bytes``' output) could not be read back by ``load_structure_file``
+    (larger than ``MAX_STRUCTURE_FILE_BYTES``), or None: what this package writes, it reads."""
+    if len(data) <= MAX_STRUCTURE_FILE_BYTES:
+        return None
+    return (
+        f"the structure file would be {len(data)} bytes, larger than the "
+        f"{MAX_STRUCTURE_FILE_BYTES >> 20} MiB limit --structure-file reads"
+    )
 
 
 def check_book(sf: StructureFile, book: Book | str) -> None:

@@ -25,6 +25,7 @@ import pandas as pd
 from rapidfuzz import fuzz
 
 from chunking.models import SIGNALS, Book, Heading
+from chunking.titles import MAX_TEXT_FIELD, safe_title
 from chunking.structure_file import (
     CORRECTION_SOURCE,
     Anchor,
@@ -191,8 +192,9 @@ def add_op(
     """The correction that makes the line at ``offset`` a ``kind`` start: an ``add``, or a ``set``
     when a heading (a section, say) already starts there."""
     fields: list[tuple[str, object]] = [("kind", kind), ("level", level or chapter_level(book))]
-    if title.strip():
-        fields.append(("title", title.strip()))
+    title = safe_title(title, MAX_TEXT_FIELD).strip()  # the structure file's rule (chunking.titles)
+    if title:
+        fields.append(("title", title))
     i = heading_at(book, offset)
     if i is not None:
         return Correction("set", heading_anchor(book, book.headings[i]), None, tuple(fields))

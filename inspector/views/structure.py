@@ -21,6 +21,7 @@ import streamlit as st
 
 from chunking import rules
 from chunking.models import HEADING_KINDS, Book
+from chunking.titles import MAX_TEXT_FIELD
 from chunking.structure_file import (
     Correction,
     StructureFileError,
@@ -28,6 +29,7 @@ from chunking.structure_file import (
     load_structure_file,
     page_lines,
     structure_bytes,
+    too_big_to_read,
 )
 from inspector.data import state, structure
 from inspector.data.state import AppRun
@@ -222,7 +224,7 @@ def correct(page: StructurePage, selected: int | None) -> None:
         c1, c2, c3 = st.columns(3)
         kind = c1.selectbox("Kind", HEADING_KINDS, index=HEADING_KINDS.index("chapter"), key="st_add_kind")
         level = c2.number_input("Level", 1, 9, structure.chapter_level(book), key="st_add_level")
-        title = c3.text_input("Title (empty: the line)", key="st_add_title")
+        title = c3.text_input("Title (empty: the line)", key="st_add_title", max_chars=MAX_TEXT_FIELD)
         if st.button("Add heading here", key="st_add", disabled=where is None) and where is not None:
             keep(page, structure.add_op(book, where[0], where[1], where[2], kind, int(level), title))
     with remove_tab:
@@ -247,7 +249,7 @@ def _change(page: StructurePage, selected: int) -> None:
         "Kind", HEADING_KINDS, index=HEADING_KINDS.index(h.kind), key=f"st_set_kind_{selected}"
     )
     new_level = c2.number_input("Level", 1, 9, min(max(h.level, 1), 9), key=f"st_set_level_{selected}")
-    new_title = c3.text_input("Title", h.title, key=f"st_set_title_{selected}")
+    new_title = c3.text_input("Title", h.title, key=f"st_set_title_{selected}", max_chars=MAX_TEXT_FIELD)
     if st.button("Apply the change", key="st_set"):
         op = structure.set_op(page.book, selected, kind=new_kind, level=int(new_level), title=new_title)
         if op is not None:
@@ -274,9 +276,14 @@ def corrections(page: StructurePage) -> None:
         state.set_corrections([])
         st.rerun()
     sf = state.structure_file_of(page.run.source, page.ops)
+    data = structure_bytes(sf)
+    refused = too_big_to_read(data)
+    if refused:  # NOTE: never offer a file the CLI would refuse
+        u3.warning(md(f"No download: {refused}."))
+        return
     u3.download_button(
         "⬇ Structure file",
-        structure_bytes(sf),
+        data,
         file_name=sf.name,
         mime="application/json",
         key="st_download",
