@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from ..errors import OutputError, UsageError, ValidationFailure, print_warnings
+from ..ocr.engine import check_always
 from ..policy import Policy
 
 
@@ -37,6 +38,8 @@ def run(
     encoding: str,
     snap: str,
     min_section_tokens: int,
+    ocr: str = "auto",
+    ocr_language: str = "eng",
     structure_file: str | None = None,
     engine: str = "local",
     ray_address: str | None = None,
@@ -52,7 +55,8 @@ def run(
         workers (int | None): batch mode: parallel processes; one book: its cores (1: one core;
             default: all of them when the book is big enough).
         structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
-            fence, encoding, snap, min_section_tokens: the ``Policy`` fields.
+            fence, encoding, snap, min_section_tokens, ocr, ocr_language: the ``Policy`` fields
+            (``--ocr always`` without Tesseract is refused before any book is read).
         structure_file (str | None): corrections to apply (``chunking.structure_file``); their
             digest salts the ids and the manifest records them. Batch mode takes
             ``<book>.structure.json`` beside each book instead.
@@ -79,7 +83,10 @@ def run(
         structure=structure,
         snap=snap,
         min_section_tokens=min_section_tokens,
+        ocr=ocr,
+        ocr_language=ocr_language,
     )
+    check_always(policy.ocr, policy.ocr_language)
     if Path(book).is_dir():
         if structure_file is not None:
             raise UsageError(

@@ -88,7 +88,7 @@ def has_text(tb: TokenizedBook, t0: int, t1: int) -> bool:
 def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[Chunk]:
     """Turn token spans into ``Chunk``s with full provenance.
 
-    Pages and labels come from the first and last non-whitespace character of the chunk (a
+    Pages, labels and ``ocr`` come from the first and last non-whitespace character of the chunk (a
     leading separator or trailing blank line does not widen the page span); chapter, section and
     heading path from the innermost heading at or before the first non-whitespace character.
 
@@ -143,6 +143,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
                 char_end=c1,
                 overlap_prev_tokens=overlap,
                 end_reason=reason,
+                ocr=tb.ocr_between(first, last),
             )
         )
     return chunks
