@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: app test install chromium
+.PHONY: app test install chromium tesseract
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,13 +29,17 @@ app: install
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's Tesseract and its English data: OCR of pages without a text layer (--ocr) and its tests.
+tesseract:
+	@command -v tesseract >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; }
+
 # Run every test: lint and format (ruff, the rules in pyproject.toml), types (mypy), then unit,
 # property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed
 # order, AppTests before the tests that spawn workers, an order xdist's split may never produce
 # (it once hid a worker that re-ran the app).
 ORDER_SMOKE := tests/test_structure_page.py tests/test_batch.py tests/test_workerpool.py tests/test_hostile_batch.py
 
-test: install chromium
+test: install chromium tesseract
 	$(BIN)/ruff check chunking inspector pages app.py bench
 	$(BIN)/ruff format --check chunking inspector pages app.py bench
 	$(BIN)/mypy

@@ -69,17 +69,23 @@ def scan_image(
     rotate: float = 0.0,
     noise: float = 0.0,
     seed: int = 0,
+    blurred_from_dpi: int = 0,
 ) -> pymupdf.Pixmap:
     """A grey 300-dpi image of a page showing ``heading`` and ``text`` (what a scanner gives).
 
     Args:
         rotate (float): degrees the page is turned on the scanner's glass.
         noise (float): share of pixels flipped to black or white (speckle).
+        blurred_from_dpi (int): render at this resolution and enlarge to 300 dpi (a photocopy of
+            a fax: OCR reads it with low confidence).
     """
     doc = pymupdf.open()
     page = _text_page(doc, text, heading=heading, columns=columns)
-    zoom = SCAN_DPI / 72
+    zoom = (blurred_from_dpi or SCAN_DPI) / 72
     pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom).prerotate(rotate), colorspace=pymupdf.csGRAY, alpha=False)
+    if blurred_from_dpi:
+        scale = SCAN_DPI / blurred_from_dpi
+        pix = pymupdf.Pixmap(pix, int(pix.width * scale), int(pix.height * scale), None)
     if noise:
         pixels = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width).copy()
         rng = np.random.default_rng(seed)
