@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{rows[1][2]:.2f} | {rows[1][1] / rows[1][2]:.2f}× | ≤ {RECHUNK_TARGET}× |",
         "",
         f"OCR: {args.pages / med['ours']:.2f} pages/s; word accuracy of the OCR'd text {accuracy:.3f}.",
-        "The re-chunk still renders every page (300 dpi) to find its cache key.",
+        "A re-chunk renders no page: the cache key is the page's fingerprint (chunking.ocr.fingerprint).",
         "",
     ]
     report = "\n".join(lines)

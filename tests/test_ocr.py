@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pymupdf
@@ -259,3 +260,73 @@ def test_ocr_language_outside_tesseract_names_is_refused_before_reading(tmp_path
 def test_ocr_always_with_a_language_tesseract_lacks_is_a_usage_error(mixed_pdf):
     with pytest.raises(UsageError, match="tesseract-ocr-zzz"):
         load_book(mixed_pdf, name="mixed.pdf", ocr="always", ocr_language="zzz")
+
+
+def test_a_scanned_page_copied_into_another_pdf_is_read_from_the_cache(mixed_pdf, tmp_path, monkeypatch):
+    first = load_book(mixed_pdf, name="mixed.pdf")
+    source = pymupdf.open(stream=mixed_pdf, filetype="pdf")
+    other = pymupdf.open()
+    add_text_page(other, sentences(150, seed=9), heading="Chapter 1 Elsewhere")
+    other.insert_pdf(source, from_page=1, to_page=1)  # new object numbers, same page
+    monkeypatch.setenv("PATH", _no_tesseract_path(tmp_path))
+    copied = load_book(save(other), name="other.pdf")
+    assert copied.pages[1].ocr and copied.diagnostics.warnings == []
+    assert _page_text(copied, 2) == _page_text(first, 2)
+
+
+def test_batch_mode_reads_scanned_pages_by_ocr_with_the_policys_language(mixed_pdf, tmp_path):
+    books = tmp_path / "books"
+    books.mkdir()
+    (books / "mixed.pdf").write_bytes(mixed_pdf)
+    out = tmp_path / "out"
+    result = _cli(["chunk", str(books), "-o", str(out), "--ocr", "auto", "--ocr-language", "eng", "--workers", "1"],
+                  tmp_path / "c")
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((out / "mixed.pdf.manifest.json").read_text())
+    assert (manifest["policy"]["ocr"], manifest["policy"]["ocr_language"]) == ("auto", "eng")
+    assert [p["page"] for p in manifest["diagnostics"]["ocr_pages"]] == [2, 3]
+    chunks, _ = read_chunks(out / "mixed.pdf.jsonl")
+    assert any(c.ocr for c in chunks) and word_accuracy(CLEAN, "".join(c.text for c in chunks)) > 0.9
+
+
+def _tesseract_children(pid: int) -> list[int]:
+    """The ``tesseract`` processes process ``pid`` started (read from /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            try:
+                if Path(f"/proc/{child}/comm").read_text().strip() == "tesseract":
+                    found.append(int(child))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc to see child processes")
+def test_sigterm_during_ocr_kills_every_tesseract_child(tmp_path):
+    doc = pymupdf.open()
+    for n in range(6):
+        add_scanned_page(doc, scan_image(sentences(300, seed=50 + n)))
+    book = tmp_path / "scans.pdf"
+    book.write_bytes(save(doc))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{CACHE_ENV: str(tmp_path / "c")})
+    proc = subprocess.Popen([sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(tmp_path / "o.jsonl")],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        children: list[int] = []
+        while not children and proc.poll() is None:  # NOTE: polls until a Tesseract runs
+            children = _tesseract_children(proc.pid)
+            time.sleep(0.02)
+        assert children, "the run ended before any Tesseract started"
+        proc.terminate()
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143 and err.strip().splitlines()[-1] == "chunking: terminated (SIGTERM)"
+    assert all(not Path(f"/proc/{pid}").exists() for pid in children)
+    assert not (tmp_path / "o.jsonl").exists()

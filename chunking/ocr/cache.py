@@ -1,7 +1,8 @@
 """OCR results cached per page image, so that a re-chunk never runs Tesseract again.
 
-Key: sha256 of the rendered page image (its pixel bytes and size) with the OCR settings that
-change the result: language and dpi. The Tesseract version is recorded in the entry and checked
+Key: the page's fingerprint (``chunking.ocr.fingerprint``: the sha256 of its image's bytes and
+everything else it draws, or of its rendered pixels) with the OCR settings that change the
+result: language and dpi. The Tesseract version is recorded in the entry and checked
 on read, not hashed into the key: an entry made by another version is stale where Tesseract is
 installed (and is OCR'd again, then rewritten), but is still the page's text where Tesseract is
 not (better than losing the page). Entries live under the user cache
@@ -40,11 +41,9 @@ def cache_dir() -> Path:
     return cache_root() / "ocr" / f"v{SCHEMA}"
 
 
-def page_key(width: int, height: int, samples: bytes | memoryview, language: str, dpi: int) -> str:
-    """The cache key of one page image and its OCR settings."""
-    digest = hashlib.sha256(f"{width}x{height}:".encode())
-    digest.update(samples)
-    return hashlib.sha256(f"{digest.hexdigest()}:{language}:{dpi}".encode()).hexdigest()
+def page_key(fingerprint: str, language: str, dpi: int) -> str:
+    """The cache key of one page (its fingerprint) under the OCR settings."""
+    return hashlib.sha256(f"{fingerprint}:{language}:{dpi}".encode()).hexdigest()
 
 
 def _entry_path(key: str) -> Path:

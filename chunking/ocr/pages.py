@@ -1,5 +1,6 @@
-"""OCR of a PDF's pages that have no usable text layer: pick the pages, render each at
-``DPI``, take the cached result or run Tesseract, put the text in place of the page's.
+"""OCR of a PDF's pages that have no usable text layer: pick the pages, take the cached result
+(by the page's fingerprint) or render the page at ``DPI`` and run Tesseract, put the text in
+place of the page's.
 
 Runs before normalisation (``chunking.readers.pdf``): an OCR'd page is a page like any other
 from there on (furniture, dehyphenation, structure, chunks, exports), marked ``ocr``.
@@ -22,6 +23,7 @@ from typing import Any
 from ..cores import resolve_workers
 from ..readers.raw import RawPage, pages_named
 from . import cache
+from .fingerprint import page_fingerprint, pixel_fingerprint
 from .engine import (
     DEBIAN_PACKAGE,
     Children,
@@ -176,24 +178,33 @@ class _Run:
         return self.results, self.failures, self.unread
 
     def _one(self, pool: ThreadPoolExecutor, children: Children, index: int) -> None:
-        import pymupdf
-
-        try:
-            pix = self.doc[index].get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY, alpha=False)
-        except Exception as exc:  # noqa: BLE001 - MuPDF's own error classes: one failed page
-            self.failures[index] = f"cannot render: {' '.join(str(exc).split())[:80]}"
-            return
-        key = cache.page_key(pix.width, pix.height, pix.samples_mv, self.language, DPI)
+        fingerprint = page_fingerprint(self.doc, index)
+        pix = None
+        if fingerprint is None:  # NOTE: objects too many to walk: the pixels say what it shows
+            if (pix := self._render(index)) is None:
+                return
+            fingerprint = pixel_fingerprint(pix)
+        key = cache.page_key(fingerprint, self.language, DPI)
         hit = cache.load(key, self.version)
         if hit is not None:
             self.results[index] = hit
         elif self.path is None:
             self.unread.append(index)
-        else:
+        elif pix is not None or (pix := self._render(index)) is not None:
             image = pix.tobytes("pnm")
             del pix
             future = pool.submit(recognise, image, self.path, self.language, DPI, children)
             self._pending[future] = (index, key)
+
+    def _render(self, index: int) -> Any:
+        """Page ``index`` as a grey ``DPI`` pixmap; None (a failed page) when MuPDF cannot."""
+        import pymupdf
+
+        try:
+            return self.doc[index].get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY, alpha=False)
+        except Exception as exc:  # noqa: BLE001 - MuPDF's own error classes: one failed page
+            self.failures[index] = f"cannot render: {' '.join(str(exc).split())[:80]}"
+            return None
 
     def _collect(self, when: str | None) -> None:
         done, _ = wait(self._pending, return_when=when or ALL_COMPLETED)
