@@ -94,9 +94,10 @@ def ocr_pages(
     """
     check_always(mode, language)
     if mode == "never":
-        outcome = OcrOutcome(empty_reason="OCR is off (--ocr never)")
-        _no_text_layer(pages, [p for p in pages if not p.has_text_layer], outcome, "; their text is missing")
-        return outcome
+        without = [p for p in pages if not p.has_text_layer]
+        return OcrOutcome(
+            _no_text_layer(pages, without, "; their text is missing"), "OCR is off (--ocr never)"
+        )
     targets = [i for i, page in enumerate(pages) if wanted(page, mode)]
     outcome = OcrOutcome()
     if not targets:
@@ -121,34 +122,44 @@ def ocr_pages(
         )
     if unread:
         outcome.empty_reason = reason
-        _no_text_layer(
-            pages,
-            [pages[i] for i in unread],
-            outcome,
-            f" and were not read: {reason}; their text is missing",
-            usable=True,
-        )
-    empty = [pages[i] for i in targets if i in results and i not in found and not pages[i].has_text_layer]
-    _no_text_layer(pages, empty, outcome, " and OCR found no text on them (pictures or blank scans?)")
-    if failures:
-        listed = pages_named([f"{pages[i].number} ({why})" for i, why in sorted(failures.items())])
-        outcome.warnings.append(f"OCR failed on {len(failures)} pages ({listed}); their text is missing")
-    low = [pages[i] for i in sorted(found) if found[i].confidence < LOW_CONFIDENCE]
-    if low:
-        listed = pages_named([f"{p.number} ({p.ocr_confidence:g})" for p in low])
-        outcome.warnings.append(
-            f"OCR confidence is low on {len(low)} pages (mean word confidence below {LOW_CONFIDENCE:g}: "
-            f"p. {listed}); check their text"
-        )
+    outcome.warnings = _warnings(pages, targets, results, failures, unread, reason)
     return outcome
 
 
-def _no_text_layer(
-    pages: list[RawPage], which: list[RawPage], outcome: OcrOutcome, tail: str, usable: bool = False
-) -> None:
-    if which:
-        layer = "no usable text layer" if usable else "no text layer"
-        outcome.warnings.append(f"{len(which)} of {len(pages)} pages have {layer} (scanned images?){tail}")
+def _warnings(
+    pages: list[RawPage],
+    targets: list[int],
+    results: dict[int, PageOcr],
+    failures: dict[int, str],
+    unread: list[int],
+    reason: str,
+) -> list[str]:
+    """One line per kind of trouble: pages not read (and why), pages OCR found no word on,
+    pages OCR failed on, pages of low confidence."""
+    found = {i: r for i, r in results.items() if r.words}
+    unread_tail = f" and were not read: {reason}; their text is missing"
+    warnings = _no_text_layer(pages, [pages[i] for i in unread], unread_tail, usable=True)
+    empty = [pages[i] for i in targets if i in results and i not in found and not pages[i].has_text_layer]
+    warnings += _no_text_layer(pages, empty, " and OCR found no text on them (pictures or blank scans?)")
+    if failures:
+        listed = pages_named([f"{pages[i].number} ({why})" for i, why in sorted(failures.items())])
+        warnings.append(f"OCR failed on {len(failures)} pages ({listed}); their text is missing")
+    low = [pages[i] for i in sorted(found) if found[i].confidence < LOW_CONFIDENCE]
+    if low:
+        listed = pages_named([f"{p.number} ({p.ocr_confidence:g})" for p in low])
+        warnings.append(
+            f"OCR confidence is low on {len(low)} pages (mean word confidence below {LOW_CONFIDENCE:g}: "
+            f"p. {listed}); check their text"
+        )
+    return warnings
+
+
+def _no_text_layer(pages: list[RawPage], which: list[RawPage], tail: str, usable: bool = False) -> list[str]:
+    """``N of M pages have no (usable) text layer (scanned images?)`` + ``tail``; none for no page."""
+    if not which:
+        return []
+    layer = "no usable text layer" if usable else "no text layer"
+    return [f"{len(which)} of {len(pages)} pages have {layer} (scanned images?){tail}"]
 
 
 class _Run:
