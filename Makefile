@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: app test install chromium poppler
+.PHONY: app test install chromium poppler tesseract
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -38,6 +38,10 @@ chromium:
 poppler:
 	@command -v pdftotext >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq poppler-utils >/dev/null; }
 
+# Debian's Tesseract and its English data: OCR of pages without a text layer (--ocr) and its tests.
+tesseract:
+	@command -v tesseract >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; }
+
 # Run every test: lint and format (ruff, the rules in pyproject.toml), types (mypy), then unit,
 # property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed
 # order, AppTests before the tests that spawn workers, an order xdist's split may never produce
@@ -49,7 +53,7 @@ STATUS := .make-test-status
 STEP = @step() { n=$$1; shift; echo "== $$n: $$*"; if "$$@"; then echo "ok   $$n" >>$(STATUS); \
 	else echo "FAIL $$n (exit $$?)" >>$(STATUS); fi; }; step
 
-test: install chromium
+test: install chromium tesseract
 	@rm -f $(STATUS)
 	$(STEP) "ruff check" $(BIN)/ruff check chunking inspector pages app.py bench
 	$(STEP) "ruff format" $(BIN)/ruff format --check chunking inspector pages app.py bench

@@ -31,7 +31,7 @@ from .errors import (
 )
 from .matter import MATTERS, parse_exclusion
 from .links import EXPANSIONS
-from .models import FENCES, RETRIEVERS, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+from .models import FENCES, OCR_MODES, RETRIEVERS, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 from .policy import POLICY_DEFAULTS
 from .retrieval.breadcrumb import EMBED_PREFIXES
 from .rules import EXPORT_FORMATS
@@ -133,6 +133,22 @@ def _add_structure_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_ocr_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ocr",
+        choices=OCR_MODES,
+        default=POLICY_DEFAULTS["ocr"],
+        help="read PDF pages by OCR (Tesseract): auto: pages without a usable text layer; "
+        "always: every page; never (%(default)s)",
+    )
+    p.add_argument(
+        "--ocr-language",
+        default=POLICY_DEFAULTS["ocr_language"],
+        metavar="LANG",
+        help="Tesseract language(s) for OCR, e.g. eng or eng+deu (%(default)s)",
+    )
+
+
 def _add_structure_file_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--structure-file",
@@ -159,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("outline", help="print the book's structure, one JSON object per heading")
     p.add_argument("book")
     _add_structure_option(p)
+    _add_ocr_options(p)
     p.add_argument(
         "--explain",
         action="store_true",
@@ -199,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ray-address", default=None, metavar="ADDR", help="--engine ray: an existing cluster")
     p.add_argument("--dataset", default=None, metavar="PATH", help="--engine ray: also a Parquet dataset")
     _add_structure_option(p)
+    _add_ocr_options(p)
     _add_policy_options(p)
     _add_structure_file_option(p)
 

@@ -65,6 +65,9 @@ _STR_FIELDS = (
 )
 _OPTIONAL_FIELDS = ("matter",)
 """Fields a chunk file written before they existed lacks; they read back as ``""``."""
+_BOOL_FIELDS = ("ocr",)
+_BOOL_TEXT = {"true": True, "false": False}
+"""How CSV spells a boolean (Python's ``True``/``False``; JSON's ``true``/``false`` read too)."""
 
 
 def format_for_path(path: str | os.PathLike | None, fmt: str | None) -> str:
@@ -159,6 +162,7 @@ def _parquet_schema():
     import pyarrow as pa
 
     types = {f: pa.int64() for f in _INT_FIELDS} | {f: pa.string() for f in _STR_FIELDS}
+    types |= {f: pa.bool_() for f in _BOOL_FIELDS}
     types["heading_path"] = pa.list_(pa.string())
     return pa.schema([(f, types[f]) for f in CHUNK_FIELDS])
 
@@ -408,6 +412,15 @@ def _strict_int(field: str, value: Any) -> int:
     raise ValueError(f"{field} must be an integer, not {type(value).__name__} {str(value)[:40]!r}")
 
 
+def _strict_bool(field: str, value: Any) -> bool:
+    """A boolean field read back: a bool, or (CSV) ``True``/``False``; 1 or "yes" is not one."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _BOOL_TEXT:
+        return _BOOL_TEXT[value.strip().lower()]
+    raise ValueError(f"{field} must be true or false, not {type(value).__name__} {str(value)[:40]!r}")
+
+
 def _chunk_from_record(rec: Any) -> Chunk:
     if not isinstance(rec, dict):
         raise UnreadableInputError(f"chunk record is a {type(rec).__name__}, not an object")
@@ -417,6 +430,7 @@ def _chunk_from_record(rec: Any) -> Chunk:
         raise UnreadableInputError(f"chunk record lacks field(s) {', '.join(missing)}")
     try:
         values: dict[str, Any] = {f: _strict_int(f, rec[f]) for f in _INT_FIELDS}
+        values |= {f: _strict_bool(f, rec[f]) for f in _BOOL_FIELDS}
         for f in _STR_FIELDS:
             value = rec.get(f)
             if value is not None and not isinstance(value, str):

@@ -21,6 +21,7 @@ from .errors import UnreadableInputError, UsageError
 from .inputs import read_bounded
 from .models import MAX_LISTED, STRUCTURE_SOURCES, Book, Diagnostics, Disagreement, Heading, Page, Rejected
 from .normalise import normalise
+from .policy import check_ocr
 from .readers import read_raw
 from .readers.raw import clean
 from .titles import safe_title
@@ -104,6 +105,8 @@ def load_book(
     structure: str = "auto",
     progress: Progress | None = None,
     structure_file: StructureFile | None = None,
+    ocr: str = "auto",
+    ocr_language: str = "eng",
 ) -> Book:
     """Read a PDF, EPUB, TXT or MD book into the canonical ``Book``.
 
@@ -117,22 +120,27 @@ def load_book(
             times. Defaults to None.
         structure_file (StructureFile | None): corrections to apply to the structure found
             (``chunking.structure_file``); refused when written for other bytes. Defaults to None.
+        ocr (str): PDF pages to read by OCR: ``auto`` (those without a usable text layer),
+            ``never`` or ``always`` (``Policy.ocr``). Defaults to ``auto``.
+        ocr_language (str): Tesseract language(s) (``Policy.ocr_language``). Defaults to ``eng``.
 
     Returns:
         Book: canonical text, pages, headings in book order and diagnostics.
 
     Raises:
         UnreadableInputError: the file is missing, empty, unsupported, corrupt, encrypted or unsafe.
-        UsageError: ``structure`` is not one of ``STRUCTURE_SOURCES``.
+        UsageError: ``structure`` is not one of ``STRUCTURE_SOURCES``, or ``ocr="always"``
+            where Tesseract is not installed.
         StructureFileError: ``structure_file`` is for another book or a correction does not apply.
     """
     if structure not in STRUCTURE_SOURCES:
         raise UsageError(f"structure must be one of {', '.join(STRUCTURE_SOURCES)}; got {structure!r}")
+    check_ocr(ocr, ocr_language)
     report = progress or (lambda fraction, message: None)
     data, label = _read_source(source, name)
     report(0.0, f"reading {label}")
     sha = hashlib.sha256(data).hexdigest()
-    raw = read_raw(data, label)
+    raw = read_raw(data, label, ocr, ocr_language)
     try:
         report(0.6, "normalising text")
         norm = normalise(raw.pages)
@@ -179,6 +187,11 @@ def load_book(
         structure_rejected_omitted=rejected_omitted,
         titles_capped=titles_capped,
         labels_capped=labels_capped,
+        ocr_pages=[
+            {"page": p.number, "mean_confidence": p.ocr_confidence, "words": p.ocr_words}
+            for p in raw.pages
+            if p.ocr
+        ],
         warnings=[
             _cap(clean(w), MAX_NOTE_CHARS) for w in [*raw.warnings, *norm.warnings, *found.warnings, *caps]
         ],

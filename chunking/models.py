@@ -46,6 +46,10 @@ start of an EPUB spine document."""
 STRUCTURE_SOURCES = ("auto", "outline", "headings", "none")
 """Where structure comes from: the outline/TOC, the text's headings, the best of both, or nothing."""
 
+OCR_MODES = ("auto", "never", "always")
+"""When PDF pages are read by OCR (``chunking.ocr``): pages without a usable text layer, none,
+or every page."""
+
 STRATEGIES = ("chapter-window", "fixed-window", "section")
 """Chunking strategies known to the registry in ``chunking.strategies``."""
 
@@ -74,6 +78,8 @@ class Page:
             plain text); such pages are about 2,000 characters, cut at paragraph ends.
         source_doc (str): the EPUB spine document the page comes from, ``""`` otherwise.
         has_text_layer (bool): False for a PDF page with images but no extractable text.
+        ocr (bool): True when the page's text was read by OCR (``chunking.ocr``): it had no
+            usable text layer, or the policy's ``ocr`` is ``always``.
     """
 
     number: int
@@ -83,6 +89,7 @@ class Page:
     synthetic: bool = False
     source_doc: str = ""
     has_text_layer: bool = True
+    ocr: bool = False
 
 
 @dataclass(frozen=True)
@@ -235,6 +242,9 @@ class Diagnostics:
     """Book and heading titles shortened to ``ingest.MAX_TITLE_CHARS`` in the metadata."""
     labels_capped: int = 0
     """Page labels shortened to ``ingest.MAX_LABEL_CHARS``."""
+    ocr_pages: list[dict[str, Any]] = field(default_factory=list)
+    """The pages whose text was read by OCR, in order: ``{"page": 1-based number,
+    "mean_confidence": Tesseract's mean word confidence 0-100, "words": words found}``."""
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -287,8 +297,10 @@ class Chunk:
     holds; ``end_reason`` is one of ``END_REASONS``. ``matter`` is where the chunk sits in the
     book (``chunking.matter.MATTERS``: ``front``, ``contents``, ``body``, ``back``, ``index``);
     ``""`` only in a chunk file written before the field existed.
-    holds; ``end_reason`` is one of ``END_REASONS``. ``prev_id``, ``next_id`` and ``section_id``
+    ``prev_id``, ``next_id`` and ``section_id``
     link the chunk to its neighbours and its section span (``chunking.links``).
+    ``ocr`` is True when any of its text was
+    read by OCR (a page of its span is ``Page.ocr``).
     """
 
     id: str
@@ -313,6 +325,7 @@ class Chunk:
     prev_id: str = ""
     next_id: str = ""
     section_id: str = ""
+    ocr: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return the exported record: exactly the fields above, ``heading_path`` as a list."""

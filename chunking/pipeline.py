@@ -84,8 +84,8 @@ def run_book(
     book = load_book(
         source,
         name=name,
-        structure=policy.structure,
         structure_file=structure_file,
+        **policy.read_options(),
         progress=(lambda f, m: report_progress(0.7 * f, m)) if progress else None,
     )
     report_progress(0.7, "tokenizing")

@@ -6,20 +6,49 @@ A ``Policy`` is validated when it is built, before any file is opened; a bad val
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from .errors import PolicyError
 from .matter import parse_exclusion
-from .models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+from .models import FENCES, OCR_MODES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 
 _CHOICES = {
     "strategy": STRATEGIES,
     "fence": FENCES,
     "structure": STRUCTURE_SOURCES,
     "snap": SNAPS,
+    "ocr": OCR_MODES,
 }
+
+_OCR_LANGUAGE = re.compile(r"[A-Za-z0-9_]{1,32}(?:\+[A-Za-z0-9_]{1,32}){0,7}")
+"""Tesseract language names (``eng``, ``chi_sim``), up to eight joined by ``+``: nothing else
+reaches Tesseract's command line."""
+
+
+class ReadOptions(TypedDict):
+    """``load_book``'s keyword arguments a policy decides (``Policy.read_options``)."""
+
+    structure: str
+    ocr: str
+    ocr_language: str
+
+
+def check_ocr(ocr: str, ocr_language: str) -> None:
+    """Refuse an OCR mode other than ``OCR_MODES`` or a malformed Tesseract language.
+
+    Raises:
+        PolicyError: naming the field (exit 2).
+    """
+    if ocr not in OCR_MODES:
+        raise PolicyError(f"policy field 'ocr' must be one of {', '.join(OCR_MODES)}; got {ocr!r}")
+    if not isinstance(ocr_language, str) or not _OCR_LANGUAGE.fullmatch(ocr_language):
+        raise PolicyError(
+            "policy field 'ocr_language' must be Tesseract language names joined by '+' "
+            f"(eng, eng+deu); got {ocr_language!r}"
+        )
 
 
 @dataclass(frozen=True)
@@ -51,6 +80,10 @@ class Policy:
         min_chunk_tokens (int): window strategies: a chunk below this many tokens merges into a
             neighbour of its chapter when the merged chunk keeps every limit; a part opening below
             it joins its first chapter (``chunking.strategies.small_chunks``). 0 (default) is off.
+        ocr (str): PDF pages read by OCR: ``auto`` (pages without a usable text layer),
+            ``never`` or ``always`` (every page). Defaults to ``auto``.
+        ocr_language (str): Tesseract language(s) of the OCR, ``eng`` or ``eng+deu``.
+            Defaults to ``eng``.
     """
 
     strategy: str = "chapter-window"
@@ -66,6 +99,8 @@ class Policy:
     min_section_tokens: int = 0
     exclude_matter: str = ""
     min_chunk_tokens: int = 0
+    ocr: str = "auto"
+    ocr_language: str = "eng"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -107,6 +142,7 @@ class Policy:
                 f"policy field 'min_chunk_tokens' must be between 0 and max_tokens ({self.max_tokens}); "
                 f"got {self.min_chunk_tokens!r}"
             )
+        check_ocr(self.ocr, self.ocr_language)
         _check_encoding_name(self.encoding)
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,11 +153,22 @@ class Policy:
         and its ``profile`` unchanged."""
         return UNUSED_FIELDS[self.strategy]
 
+    def read_options(self) -> ReadOptions:
+        """The fields that decide how the book is read (``load_book``'s keyword arguments): the
+        structure source and OCR. Callers that share one read between policies key it by these."""
+        return {"structure": self.structure, "ocr": self.ocr, "ocr_language": self.ocr_language}
+
+    def read_key(self) -> str:
+        """``read_options`` as one string, for cache keys (``auto|ocr=auto|eng``)."""
+        return f"{self.structure}|ocr={self.ocr}|{self.ocr_language}"
+
     def profile(self) -> str:
         """A compact, deterministic string naming every field that changes the output.
 
         It salts chunk ids, so a changed policy changes ids and an unchanged one never does.
-        ``max_chunks`` is left out: it only decides whether a run fails.
+        ``max_chunks`` is left out: it only decides whether a run fails. ``ocr`` and
+        ``ocr_language`` are left out: they change the output only through the text, which every
+        id hashes already, so a born-digital book keeps its ids whatever they are.
         """
         parts = [
             f"{self.strategy}-v1",

@@ -177,6 +177,14 @@ class TokenizedBook:
         """
         return self._page_index.index_at(c)
 
+    def ocr_between(self, first: int, last: int) -> bool:
+        """True when text between characters ``first`` and ``last`` (inclusive) was read by OCR:
+        a page holding text there is ``Page.ocr`` (what ``Chunk.ocr`` says)."""
+        if not self.text_pages or not any(p.ocr for p in self.text_pages):
+            return False
+        i0, i1 = self.page_index_of_char(first), self.page_index_of_char(last)
+        return any(p.ocr for p in self.text_pages[i0 : i1 + 1])
+
     def page_of_char(self, c: int) -> int:
         """Return the 1-based physical page number holding character ``c``.
 

@@ -383,6 +383,8 @@ class _Checker:
                     f"pages {got} are not those of the text ({p0.number}, {p1.number}, "
                     f"{p0.label!r}, {p1.label!r})",
                 )
+            if c.ocr != tb.ocr_between(first, last):
+                raise _Violation(6, f"ocr is {c.ocr} but its pages say {not c.ocr} (Page.ocr)")
 
 
 def validate_chunks(

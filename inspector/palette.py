@@ -44,6 +44,8 @@ CHAPTER_FILLS = ("#bdbdbd", "#d9d9d9")
 """Alternating fills of the chapters row."""
 BAND_FILL = "#f0f0f0"
 """Shading of every other chapter (or part) behind the chunk lanes."""
+OCR_PAGES = "#e45756"
+"""Pages whose text was read by OCR (the boundary map's OCR row)."""
 SELECTED_OUTLINE = "#000000"
 """Outline of the selected chunk (on its own trace, never in the legend)."""
 

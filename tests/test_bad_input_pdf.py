@@ -34,7 +34,7 @@ CASES = {
     "truncated": (lambda: _good_pdf()[: len(_good_pdf()) // 2], "the PDF is truncated (no %%EOF at the end)"),
     "password": (lambda: make_pdf([body(5)], password="secret"), "the PDF is password-protected"),
     "no_text_layer": (lambda: make_pdf([[], []], image_pages=(0, 1)),
-                      "the PDF has no text layer (scanned images?); OCR is not supported"),
+                      "the PDF has no text layer (scanned images?) and "),
 }
 
 
@@ -75,7 +75,7 @@ def test_random_bytes_are_refused_quickly():
 
 def test_some_pages_without_text_layer_are_read_with_a_warning_naming_how_many():
     data = make_pdf([[("Chapter 1", 20), ("Start", 20)] + body(10), [], body(10, 10), []], image_pages=(1, 3))
-    book = load_book(data, name="partly-scanned.pdf")
+    book = load_book(data, name="partly-scanned.pdf", ocr="never")
     assert book.diagnostics.pages_without_text_layer == 2
     assert book.diagnostics.empty_pages == 2
     warning = "2 of 4 pages have no text layer (scanned images?); their text is missing"

@@ -114,10 +114,11 @@ def test_chunk_hover_names_id_pages_tokens_chapter_section_and_end_reason(book: 
             c.chapter,
             "–",
             c.end_reason,
+            "",  # no text from OCR: no OCR line
         ]
     assert hover[0][2] == "1 (p. 11) – 2 (p. 12)" and hover[1][2] == "4 (p. 14)"
     for t in chunk_traces(fig):
-        assert [f"%{{customdata[{k}]}}" in t.hovertemplate for k in range(7)] == [True] * 7
+        assert [f"%{{customdata[{k}]}}" in t.hovertemplate for k in range(8)] == [True] * 8
 
 
 def test_selected_chunk_alone_is_outlined_on_a_trace_outside_the_legend(book: Book) -> None:

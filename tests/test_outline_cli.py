@@ -39,7 +39,7 @@ def test_outline_structure_none_prints_nothing_and_exits_0(tmp_path, capsys):
 def test_outline_prints_reader_warnings_to_stderr_one_line_each(tmp_path, capsys):
     path = tmp_path / "scanned.pdf"
     path.write_bytes(make_pdf([[("Chapter 1", 20.0), ("Alpha", 20.0)] + body(10), []], image_pages=(1,)))
-    assert main(["outline", str(path)]) == 0
+    assert main(["outline", str(path), "--ocr", "never"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err == ["chunking: warning: 1 of 2 pages have no text layer (scanned images?); "
                    "their text is missing"]

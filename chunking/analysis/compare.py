@@ -81,8 +81,8 @@ def chunk_policies(
 ) -> Iterator[tuple[Policy, TokenizedBook, list[Chunk]]]:
     """Chunk one book under several policies, sharing the costly reading and tokenizing.
 
-    The book is read once per structure source and tokenized once per (structure, encoding);
-    only chunking runs per policy.
+    The book is read once per structure source and OCR settings (``Policy.read_key``) and
+    tokenized once per (those, encoding); only chunking runs per policy.
 
     Args:
         source (str | os.PathLike | bytes): the book (path or bytes), as for ``load_book``.
@@ -101,13 +101,12 @@ def chunk_policies(
     books: dict[str, Book] = {}
     tokenized: dict[tuple[str, str], TokenizedBook] = {}
     for policy in policies:
-        if policy.structure not in books:
-            books[policy.structure] = load_book(
-                source, name=name, structure=policy.structure, structure_file=structure_file
-            )
-        key = (policy.structure, policy.encoding)
+        read = policy.read_key()
+        if read not in books:
+            books[read] = load_book(source, name=name, structure_file=structure_file, **policy.read_options())
+        key = (read, policy.encoding)
         if key not in tokenized:
-            tokenized[key] = tokenize(books[policy.structure], policy.encoding)
+            tokenized[key] = tokenize(books[read], policy.encoding)
         yield policy, tokenized[key], chunk_book(tokenized[key], policy)
 
 

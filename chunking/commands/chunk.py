@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from ..errors import OutputError, UsageError, ValidationFailure, print_warnings
+from ..ocr.engine import check_always
 from ..policy import Policy
 
 
@@ -40,6 +41,8 @@ def run(
     min_section_tokens: int,
     exclude_matter: str = "",
     min_chunk_tokens: int = 0,
+    ocr: str = "auto",
+    ocr_language: str = "eng",
     structure_file: str | None = None,
     engine: str = "local",
     ray_address: str | None = None,
@@ -57,6 +60,8 @@ def run(
         structure, strategy, max_tokens, overlap_tokens, target_pages, max_pages, max_chunks,
             fence, encoding, snap, min_section_tokens, exclude_matter: the ``Policy`` fields.
             fence, encoding, snap, min_section_tokens, min_chunk_tokens: the ``Policy`` fields.
+            fence, encoding, snap, min_section_tokens, ocr, ocr_language: the ``Policy`` fields
+            (``--ocr always`` without Tesseract is refused before any book is read).
         structure_file (str | None): corrections to apply (``chunking.structure_file``); their
             digest salts the ids and the manifest records them. Batch mode takes
             ``<book>.structure.json`` beside each book instead.
@@ -85,7 +90,10 @@ def run(
         min_section_tokens=min_section_tokens,
         exclude_matter=exclude_matter,
         min_chunk_tokens=min_chunk_tokens,
+        ocr=ocr,
+        ocr_language=ocr_language,
     )
+    check_always(policy.ocr, policy.ocr_language)
     if Path(book).is_dir():
         if structure_file is not None:
             raise UsageError(

@@ -5,8 +5,10 @@ Prints one JSON object per heading, in book order, with the keys ``level``, ``ki
 ``evidence`` (``[signal, where]`` pairs) and ``confidence``. With ``--explain`` it prints, for
 people instead, each heading with the evidence of every signal that supports it, then the
 signal counts, the disagreements between signals and the candidates that were rejected.
-Warnings from reading (pages without a text layer, outline entries dropped) go to stderr, one
-line each, at most ``MAX_WARNINGS_PRINTED`` and a count.
+Warnings from reading (pages without a text layer, pages read by OCR with low confidence,
+outline entries dropped) go to stderr, one line each, at most ``MAX_WARNINGS_PRINTED`` and a count.
+``--ocr``/``--ocr-language`` read PDF pages without a usable text layer with Tesseract, as for
+``chunk`` (``--ocr always`` without Tesseract: exit 2).
 Exit 0; an unreadable book exits 3 through ``chunking.cli``.
 
 ``--structure-file F`` prints the structure after F's corrections (a bad F or one written for
@@ -26,6 +28,8 @@ from typing import TextIO
 from ..errors import UsageError, print_warnings
 from ..ingest import load_book
 from ..models import Book
+from ..ocr.engine import check_always
+from ..policy import check_ocr
 from ..targets import check_outputs
 from ..structure_file import (
     apply_corrections,
@@ -48,6 +52,8 @@ def run(
     structure_file: str | None = None,
     write_structure: str | None = None,
     write_pdf: str | None = None,
+    ocr: str = "auto",
+    ocr_language: str = "eng",
 ) -> int:
     """Read ``book`` and print its headings as JSON lines, or explained with ``explain``.
 
@@ -58,6 +64,8 @@ def run(
         structure_file (str | None): corrections to apply first. Defaults to None.
         write_structure (str | None): write a structure file there. Defaults to None.
         write_pdf (str | None): write the PDF with the final structure as its outline. Defaults to None.
+        ocr (str): ``auto``, ``never`` or ``always``: PDF pages read by OCR (``Policy.ocr``).
+        ocr_language (str): Tesseract language(s). Defaults to ``eng``.
 
     Returns:
         int: 0.
@@ -69,8 +77,10 @@ def run(
         [("--write-structure", write_structure), ("--write-pdf", write_pdf)],
         [("the book", book), ("the structure file", structure_file)],
     )
+    check_ocr(ocr, ocr_language)
+    check_always(ocr, ocr_language)
     sf = load_optional(structure_file)
-    engine = load_book(book, structure=structure)
+    engine = load_book(book, structure=structure, ocr=ocr, ocr_language=ocr_language)
     if write_pdf is not None and engine.format != "pdf":
         raise UsageError(
             f"--write-pdf: {engine.source_name} is a {engine.format.upper()} book; only a PDF "

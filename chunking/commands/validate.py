@@ -154,7 +154,7 @@ def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
         raise UnreadableInputError(
             f"{book_file}: the book changed since the chunks were written (sha256 differs)"
         )
-    loaded = _corrected(load_book(data, name=book_file.name, structure=policy.structure), meta, manifest_file)
+    loaded = _corrected(load_book(data, name=book_file.name, **policy.read_options()), meta, manifest_file)
     claimed = _claimed(meta, manifest_file, loaded.corrections)
     report = validate_chunks(chunk_list, tokenize(loaded, policy.encoding), policy, corrections=claimed)
     if not report.ok:

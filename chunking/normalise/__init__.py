@@ -291,6 +291,7 @@ def _assemble(raw_pages, labels, page_lines, removed, lead_cuts, counts) -> Norm
                 synthetic=raw.synthetic,
                 source_doc=raw.source_doc,
                 has_text_layer=raw.has_text_layer,
+                ocr=raw.ocr,
             )
         )
         kept_lines.append(kept)

@@ -14,12 +14,15 @@ SUPPORTED_EXTENSIONS = tuple(BOOK_FORMATS)
 __all__ = ["OutlineEntry", "RawBook", "RawPage", "SUPPORTED_EXTENSIONS", "read_raw"]
 
 
-def read_raw(data: bytes, name: str) -> RawBook:
+def read_raw(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng") -> RawBook:
     """Read a book's bytes with the reader its file extension names.
 
     Args:
         data (bytes): the whole file.
         name (str): the file name (only its extension and stem are used).
+        ocr (str): PDF pages without a usable text layer: ``auto``, ``never`` or ``always``
+            (``chunking.ocr``). Defaults to ``auto``.
+        ocr_language (str): Tesseract language(s) for them. Defaults to ``eng``.
 
     Raises:
         UnreadableInputError: empty file, unsupported extension, or the reader refused the file.
@@ -34,7 +37,7 @@ def read_raw(data: bytes, name: str) -> RawBook:
     if not data:
         raise UnreadableInputError(f"{name}: the file is empty (0 bytes)")
     try:
-        book = _read(data, name, suffix)
+        book = _read(data, name, suffix, ocr, ocr_language)
     except RecursionError:
         # NOTE: a hostile file can nest (outline, navigation lists) past Python's stack.
         raise UnreadableInputError(f"{name}: the file nests too deeply to read; refused") from None
@@ -45,11 +48,11 @@ def read_raw(data: bytes, name: str) -> RawBook:
     return book
 
 
-def _read(data: bytes, name: str, suffix: str) -> RawBook:
+def _read(data: bytes, name: str, suffix: str, ocr: str, ocr_language: str) -> RawBook:
     if suffix == ".pdf":
         from .pdf import read_pdf
 
-        return read_pdf(data, name)
+        return read_pdf(data, name, ocr, ocr_language)
     if suffix == ".epub":
         from .epub import read_epub
 

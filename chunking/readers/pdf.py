@@ -19,7 +19,7 @@ import pymupdf
 from ..errors import UnreadableInputError
 from ..rules import to_roman
 from .pdfpages import page_content
-from .raw import OutlineEntry, RawBook, RawPage
+from .raw import OutlineEntry, RawBook, RawPage, pages_named
 
 _PDF_MAGIC = b"%PDF-"
 _HEADER_WINDOW = 1024
@@ -28,18 +28,17 @@ _HEADER_WINDOW = 1024
 _EOF_WINDOW = 4096
 """A complete PDF ends with ``%%EOF`` near the end; this much trailing junk is tolerated."""
 
-MAX_PAGES_NAMED = 10
-"""Most page numbers a damaged-pages warning names; the rest are counted."""
-
 _FILENAME_TITLE = re.compile(r"\.(?:dvi|tex|pdf|docx?|odt|ps|indd|qxd)$|^(?:untitled|microsoft word)", re.I)
 
 
-def read_pdf(data: bytes, name: str) -> RawBook:
-    """Read a PDF's pages, labels, outline and title.
+def read_pdf(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng") -> RawBook:
+    """Read a PDF's pages, labels, outline and title; OCR the pages without a usable text layer.
 
     Args:
         data (bytes): the whole file.
         name (str): the file name, used in messages and as the fallback title.
+        ocr (str): ``auto``, ``never`` or ``always`` (``chunking.ocr.ocr_pages``). Defaults to ``auto``.
+        ocr_language (str): Tesseract language(s). Defaults to ``eng``.
 
     Returns:
         RawBook: format ``"pdf"``; ``pdf`` holds the open document so structure detection can
@@ -47,7 +46,8 @@ def read_pdf(data: bytes, name: str) -> RawBook:
 
     Raises:
         UnreadableInputError: not a PDF, corrupt, truncated, password-protected, no pages, or no
-            text layer on any page (OCR is not supported).
+            text on any page (no text layer, and OCR found none or could not run).
+        UsageError: ``ocr="always"`` where Tesseract or the language's data is missing.
     """
     if _PDF_MAGIC not in data[:_HEADER_WINDOW]:
         raise UnreadableInputError(f"{name}: not a PDF file (no %PDF- header)")
@@ -74,15 +74,13 @@ def read_pdf(data: bytes, name: str) -> RawBook:
     except Exception as exc:
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
     warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True))
-    without_text = sum(1 for p in pages if not p.has_text_layer)
+    from ..ocr.pages import ocr_pages  # NOTE: after the checks: a refused file never looks for Tesseract
+
+    outcome = ocr_pages(doc, pages, ocr, ocr_language)
+    warnings.extend(outcome.warnings)
     if all(not p.text.strip() for p in pages):
         raise UnreadableInputError(
-            f"{name}: the PDF has no text layer (scanned images?); OCR is not supported"
-        )
-    if without_text:
-        warnings.append(
-            f"{without_text} of {len(pages)} pages have no text layer (scanned images?); "
-            "their text is missing"
+            f"{name}: the PDF has no text layer (scanned images?) and {outcome.empty_reason}"
         )
     return RawBook(
         format="pdf",
@@ -109,25 +107,18 @@ def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[
     broken = [n for n in empty if not _is_page_object(doc, n - 1)]
     if broken:
         warnings.append(
-            f"{len(broken)} pages could not be read (damaged page objects: {_listed(broken)});"
-            " their text is missing"
+            f"{len(broken)} pages could not be read (damaged page objects: "
+            f"{pages_named([str(n) for n in broken])}); their text is missing"
         )
     # NOTE: a page object can survive while its content stream is destroyed: after the repair it
     # is an empty page like a blank verso, and nothing tells the two apart. Both are named.
     emptied = [n for n in empty if n not in set(broken)] if repaired else []
     if emptied:
         warnings.append(
-            f"{len(emptied)} pages came out empty after MuPDF repaired the file (pages {_listed(emptied)});"
+            f"{len(emptied)} pages came out empty after MuPDF repaired the file (pages {pages_named([str(n) for n in emptied])});"
             " blank in the original, or their text is missing"
         )
     return warnings
-
-
-def _listed(numbers: list[int]) -> str:
-    """At most ``MAX_PAGES_NAMED`` page numbers, then how many more."""
-    listed = ", ".join(str(n) for n in numbers[:MAX_PAGES_NAMED])
-    more = f" and {len(numbers) - MAX_PAGES_NAMED} more" if len(numbers) > MAX_PAGES_NAMED else ""
-    return listed + more
 
 
 def _is_page_object(doc: pymupdf.Document, index: int) -> bool:

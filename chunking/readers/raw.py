@@ -35,6 +35,9 @@ class RawPage:
             (offset in ``text``, target href relative to the OPF like ``source_doc``).
         linear (bool): EPUB: False when the page's spine item is marked ``linear="no"``
             (a cover, a translation, a copy): read, but not the book's body.
+        ocr (bool): PDF: ``text`` was read by OCR (``chunking.ocr``), not from a text layer.
+        ocr_confidence (float): OCR'd page: Tesseract's mean word confidence, 0-100.
+        ocr_words (int): OCR'd page: the words OCR found.
     """
 
     number: int
@@ -47,6 +50,19 @@ class RawPage:
     html_headings: list[tuple[int, str, int]] = field(default_factory=list)
     links: list[tuple[int, str]] = field(default_factory=list)
     linear: bool = True
+    ocr: bool = False
+    ocr_confidence: float = 0.0
+    ocr_words: int = 0
+
+
+MAX_PAGES_NAMED = 10
+"""Most pages a warning names; the rest are counted."""
+
+
+def pages_named(items: list[str]) -> str:
+    """``3, 7, 9 and 4 more``: at most ``MAX_PAGES_NAMED`` pages (or page notes) of a warning."""
+    listed = ", ".join(items[:MAX_PAGES_NAMED])
+    return listed + (f" and {len(items) - MAX_PAGES_NAMED} more" if len(items) > MAX_PAGES_NAMED else "")
 
 
 @dataclass

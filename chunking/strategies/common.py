@@ -129,7 +129,7 @@ def _last_non_space(text: str, lo: int, hi: int) -> int:
 def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[Chunk]:
     """Turn token spans into ``Chunk``s with full provenance.
 
-    Pages and labels come from the first and last non-whitespace character of the chunk (a
+    Pages, labels and ``ocr`` come from the first and last non-whitespace character of the chunk (a
     leading separator or trailing blank line does not widen the page span); chapter, section and
     heading path from the innermost heading at or before the first non-whitespace character, and
     matter from the unit holding that character (``chunking.matter``).
@@ -190,6 +190,7 @@ def build_chunks(tb: TokenizedBook, policy: Policy, spans: list[Span]) -> list[C
                 end_reason=reason,
                 matter=matters.at(first),
                 section_id=section_id(book_id, sections.span(position)),
+                ocr=tb.ocr_between(first, last),
             )
         )
     return with_neighbours(chunks)

@@ -1,11 +1,12 @@
 """App stage (caches): the current book parsed, tokenized and chunked once, shared by every page.
 
-* Parsing is cached per (sha256, structure) in a small process-wide store, with a progress bar;
+* Parsing is cached per (sha256, ``Policy.read_key``: the structure source and the OCR settings)
+  in a small process-wide store, with a progress bar;
   the read runs on the store's thread, so a page run stopped midway (the user switched page)
   does not lose it;
   a book that cannot be read is remembered too, so every page shows the same escaped one-line
   error (and stops) until another book is chosen, without reading the file again.
-* Tokenizing is cached per (sha256, structure, corrections digest, encoding); chunking, scoring,
+* Tokenizing is cached per (sha256, read key, corrections digest, encoding); chunking, scoring,
   validation and exports per (sha256, corrections digest, policy): the corrected book
   (``Book.corrections``) salts its own chunk ids, as in the CLI. Moving a policy slider only re-chunks, and the
   Compare page's policies reuse the same cached tokenized book and chunk sets as every other page.
@@ -166,19 +167,21 @@ def show_unreadable(src: BookSource, message: str) -> NoReturn:
     flow.stop()
 
 
-def current_book(structure: str | None = None) -> Book:
-    """Parse the current book once per (file sha256, structure), with a progress bar.
+def current_book(policy: Policy | None = None) -> Book:
+    """Parse the current book once per (file sha256, ``policy.read_key()``), with a progress bar.
 
     Args:
-        structure (str | None): structure source; defaults to the sidebar policy's.
+        policy (Policy | None): the policy whose structure source and OCR settings the book is
+            read with; defaults to the sidebar's.
 
     Returns:
         Book: the parsed book. An unreadable book shows the reader's one-line error and stops.
     """
     src = book_source()
-    if structure is None:
-        structure = st.session_state.get("policy", Policy()).structure
-    key = (src.sha256, structure)
+    if policy is None:
+        policy = st.session_state.get("policy", Policy())
+    key = (src.sha256, policy.read_key())
+    options = policy.read_options()
     _freeze_imported_objects()
     store = _book_store()
     if key in store.errors:
@@ -187,7 +190,7 @@ def current_book(structure: str | None = None) -> Book:
     if book is None:
         future = store.read(
             key,
-            lambda report: load_book(src.data, name=src.name, structure=structure, progress=report),
+            lambda report: load_book(src.data, name=src.name, progress=report, **options),
             src.name,
         )
         bar = st.progress(0.0, text=f"Reading {md(src.name)}…")
@@ -226,14 +229,18 @@ def tokenized_run(src_sha256: str, book: Book, corrected: Book, policy: Policy) 
     version is derived from it (``chunking.tokens.retokenize``), so a correction never
     re-tokenizes the book.
     """
-    base = _tokenized(src_sha256, policy.structure, "", policy.encoding, book)
+    base = _tokenized(src_sha256, policy.read_key(), "", policy.encoding, book)
     if corrected is book:
         return base
-    return _retokenized(src_sha256, policy.structure, corrected.corrections, policy.encoding, base, corrected)
+    return _retokenized(
+        src_sha256, policy.read_key(), corrected.corrections, policy.encoding, base, corrected
+    )
 
 
 def corrected_book(book: Book, ops: tuple[Correction, ...], structure: str) -> Book:
-    """``book`` with ``ops`` applied (pure, cached per sha256, structure and digest).
+    """``book`` with ``ops`` applied (pure, cached per sha256, read key and digest).
+
+    ``structure`` is the read key the book was read with (``Policy.read_key``).
 
     Raises:
         StructureFileError: a correction does not apply to this structure.
@@ -391,10 +398,10 @@ def current_run(policy: Policy, progress: Callable[[str], None] | None = None) -
         (``sidebar.chunk_limit_fallback``); other chunking errors show ``st.error`` and stop the page.
     """
     src = book_source()
-    uncorrected = book = current_book(policy.structure)
+    uncorrected = book = current_book(policy)
     ops = corrections(src.sha256)
     try:
-        book = corrected_book(book, ops, policy.structure)
+        book = corrected_book(book, ops, policy.read_key())
     except StructureFileError as exc:
         # NOTE: only a change of structure source can get here (the Structure page applies each
         # correction before keeping it); the book is shown uncorrected, and the page says so.

@@ -18,7 +18,7 @@ from chunking.analysis.compare import policy_label
 from chunking.encodings import BUNDLED_ENCODINGS
 from chunking.errors import ChunkLimitError, PolicyError
 from chunking.matter import MATTERS, parse_exclusion
-from chunking.models import FENCES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
+from chunking.models import FENCES, OCR_MODES, SNAPS, STRATEGIES, STRUCTURE_SOURCES
 from chunking.policy import POLICY_DEFAULTS, UNUSED_FIELDS, Policy
 
 ENCODINGS = BUNDLED_ENCODINGS
@@ -67,6 +67,10 @@ _HELP = {
     "min_chunk_tokens": "Window strategies: a chunk below this many tokens merges into a neighbour "
     "in its chapter when max tokens and max pages allow; a tiny part title joins its first "
     "chapter (0 = off).",
+    "ocr": "PDF pages read by OCR (Tesseract): auto: pages without a usable text layer (scans, "
+    "garbage text); always: every page; never: none. Without Tesseract, auto warns and reads none.",
+    "ocr_language": "Tesseract language(s) of the OCR: eng, or several joined by + (eng+deu); "
+    "each needs its Debian package tesseract-ocr-<lang>.",
 }
 
 
@@ -160,6 +164,11 @@ def sidebar_policy() -> Policy:
     values["structure"] = sb.selectbox(
         "Structure source", STRUCTURE_SOURCES, key="policy_structure", help=_HELP["structure"]
     )
+    values["ocr"] = sb.selectbox("OCR", OCR_MODES, key="policy_ocr", help=_HELP["ocr"])
+    values["ocr_language"] = sb.text_input(
+        "OCR language", key="policy_ocr_language", help=_HELP["ocr_language"], max_chars=64
+    )
+    slots["ocr_language"] = sb.empty()
     values["encoding"] = sb.selectbox("Encoding", ENCODINGS, key="policy_encoding", help=_HELP["encoding"])
     slots["encoding"] = sb.empty()
     values["snap"] = sb.selectbox("Snap", SNAPS, key="policy_snap", help=_HELP["snap"])

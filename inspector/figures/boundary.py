@@ -27,6 +27,9 @@ from .label_fit import DEFAULT_PLOT_PX, INSIDE_PAD_PX, LABEL_FONT_PX, fit_label
 
 PARTS_ROW = "Parts"
 CHAPTERS_ROW = "Chapters"
+OCR_ROW = "OCR pages"
+"""Row of the pages whose text was read by OCR (only in a book that has some)."""
+OCR_TRACE = "read by OCR"
 SELECTED_TRACE = "selected chunk"
 """Name of the trace that outlines the selected chunk (never in the legend)."""
 MINIMAP_MIN_PAGES = 120
@@ -323,6 +326,9 @@ def boundaries_figure(
     no legend swatch wears the outline. ``"Parts"`` (when the book has parts) and ``"Chapters"``
     are one bar per unit, labelled where the label fits (``fitted_labels``); ``"chapter bands"``
     shades every other chapter (or part, when chapters are too thin to shade) behind the lanes.
+    A book with pages read by OCR gets an ``"OCR pages"`` row: one bar per run of such pages
+    (``OCR_TRACE``), their mean word confidence in hover; a chunk's hover says whether its text
+    came from OCR.
 
     Args:
         book (Book): the book (pages and headings).
@@ -344,7 +350,8 @@ def boundaries_figure(
     px_per_page = plot_px / max(x_range[1] - x_range[0], 1e-9)
     parts, chapters = structure_units(book)
     lanes = chunk_lanes(chunks)
-    rows = [PARTS_ROW] * bool(parts) + [CHAPTERS_ROW] * bool(chapters)
+    ocr_runs = ocr_page_runs(book)
+    rows = [PARTS_ROW] * bool(parts) + [CHAPTERS_ROW] * bool(chapters) + [OCR_ROW] * bool(ocr_runs)
     rows += [f"Lane {i + 1}" for i in range(max(lanes, default=-1) + 1)]
     traces: list[go.Bar] = []
     shaded = _shaded(parts, chapters, px_per_page)
@@ -375,6 +382,8 @@ def boundaries_figure(
     elif chapters:
         labels = fitted_labels(chapters, x_range, plot_px)
         traces.append(_unit_trace(CHAPTERS_ROW, chapters, labels, palette.CHAPTER_FILLS))
+    if ocr_runs:
+        traces.append(_ocr_trace(ocr_runs))
     traces += _chunk_traces(book, chunks, lanes, rows, selected)
     fig = go.Figure(traces)
     notes = [
@@ -409,6 +418,41 @@ def boundaries_figure(
         band = _shaded(parts, chapters, whole) or parts or chapters
         attach_minimap(fig, book, chunks, [u.start for u in band], end, MINIMAP_THICKNESS)
     return fig
+
+
+def ocr_page_runs(book: Book) -> list[tuple[int, int, str]]:
+    """Runs of consecutive pages read by OCR, as (first page, last page, hover text naming each
+    page's mean word confidence)."""
+    confidence = {p["page"]: p["mean_confidence"] for p in book.diagnostics.ocr_pages}
+    runs: list[list[int]] = []
+    for page in book.pages:
+        if not page.ocr:
+            continue
+        if runs and runs[-1][-1] == page.number - 1:
+            runs[-1].append(page.number)
+        else:
+            runs.append([page.number])
+    out = []
+    for run in runs:
+        named = ", ".join(f"p. {n} ({confidence.get(n, 0):g})" for n in run[:12])
+        more = f" and {len(run) - 12} more" if len(run) > 12 else ""
+        out.append((run[0], run[-1], f"read by OCR (mean word confidence): {named}{more}"))
+    return out
+
+
+def _ocr_trace(runs: Sequence[tuple[int, int, str]]) -> go.Bar:
+    return go.Bar(
+        name=OCR_TRACE,
+        orientation="h",
+        y=[OCR_ROW] * len(runs),
+        base=[float(first) for first, _, _ in runs],
+        x=[float(last - first + 1) for first, last, _ in runs],
+        marker_color=palette.OCR_PAGES,
+        marker_line_width=0,
+        customdata=[[note] for _, _, note in runs],
+        hovertemplate="%{customdata[0]}<extra></extra>",
+        showlegend=False,
+    )
 
 
 def _chunk_traces(
@@ -465,14 +509,14 @@ def _chunk_traces(
 _CHUNK_HOVER = (
     "<b>chunk %{customdata[0]}</b> %{customdata[1]}<br>pages %{customdata[2]}"
     "<br>%{customdata[3]} tokens<br>chapter: %{customdata[4]}"
-    "<br>section: %{customdata[5]}<br>ended by: %{customdata[6]}<extra></extra>"
+    "<br>section: %{customdata[5]}<br>ended by: %{customdata[6]}%{customdata[7]}<extra></extra>"
 )
 """Hover of a chunk bar, filled from its ``_hover_row``."""
 
 
 def _hover_row(c: Chunk) -> list:
     """A chunk bar's hover fields: order, id, pages (physical and printed), tokens, chapter,
-    section (both escaped), end reason."""
+    section (both escaped), end reason, and a line when its text came from OCR."""
     pages = page_label(c.page_start, c.page_label_start)
     if c.page_end != c.page_start:
         pages += " – " + page_label(c.page_end, c.page_label_end)
@@ -484,4 +528,5 @@ def _hover_row(c: Chunk) -> list:
         html.escape(c.chapter or "–"),
         html.escape(c.section or "–"),
         c.end_reason,
+        "<br>text from OCR" if c.ocr else "",
     ]

@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from chunking import rules
-from chunking.models import Book, Heading
+from chunking.models import Book, Chunk, Heading
 from chunking.readers.text import PAGE_CHARS
 from inspector import flow, safe
 from inspector.data import state, tables
@@ -279,6 +279,17 @@ def _page_png(sha256: str, page_number: int, page_text: str, spans: tuple, _pdf:
     return pdfview.page_image(_pdf, page_number, page_text, spans)
 
 
+def ocr_note_html(book: Book, c: Chunk) -> str:
+    """For a chunk whose text came from OCR: which of its pages were read by OCR, with their mean
+    word confidence (``""`` otherwise)."""
+    if not c.ocr:
+        return ""
+    confidence = {p["page"]: p["mean_confidence"] for p in book.diagnostics.ocr_pages}
+    pages = [n for n in range(c.page_start, c.page_end + 1) if book.pages[n - 1].ocr]
+    named = ", ".join(f"p. {n} (mean word confidence {confidence.get(n, 0):g})" for n in pages)
+    return f"<p class='ocr-note'><b>Text from OCR:</b> {html.escape(named)}; check it against the page.</p>"
+
+
 def chunk_detail(run: AppRun, i: int) -> None:
     """Everything about chunk ``i``: metadata, why it ended, its text with overlaps marked between
     what the boundary cut off, and (PDF) its pages with the chunk painted on them."""
@@ -298,7 +309,8 @@ def chunk_detail(run: AppRun, i: int) -> None:
     left.code(c.id, language=None)
     left.html(
         f"<p><b>Why it ended:</b> {html.escape(END_REASON_TEXT.get(c.end_reason, c.end_reason))}.</p>"
-        f"<p>{render.OVERLAP_LEGEND_HTML}</p>"
+        + ocr_note_html(run.book, c)
+        + f"<p>{render.OVERLAP_LEGEND_HTML}</p>"
     )
     with right:
         st.html(render.chunk_detail_html(run.book.text, chunks, i))

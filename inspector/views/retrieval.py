@@ -95,7 +95,7 @@ def _space(sha256: str, structure: str, digest: str, _book: Book) -> SearchSpace
 
 def search_space(run: AppRun) -> SearchSpace:
     """The passage-lookup index of the run's book, cached per (file, structure source, corrections)."""
-    return _space(run.source.sha256, run.policy.structure, run.book.corrections, run.book)
+    return _space(run.source.sha256, run.policy.read_key(), run.book.corrections, run.book)
 
 
 @st.cache_data(show_spinner="Embedding the chunks…", max_entries=16)
@@ -149,7 +149,7 @@ def _book_index(sha256: str, structure: str, digest: str, _book: Book) -> BookIn
 
 def book_index(run: AppRun) -> BookIndex:
     """The book's printed index, parsed and mapped (cached per file, structure source and corrections)."""
-    return _book_index(run.source.sha256, run.policy.structure, run.book.corrections, run.book)
+    return _book_index(run.source.sha256, run.policy.read_key(), run.book.corrections, run.book)
 
 
 @st.cache_data(show_spinner=False, max_entries=96)

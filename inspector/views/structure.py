@@ -58,7 +58,7 @@ class StructurePage:
 
 def structure_page(run: AppRun) -> StructurePage:
     """The page's state for ``run``: the book as read under the run's structure source."""
-    return StructurePage(run, state.current_book(run.policy.structure), tuple(run.structure_ops))
+    return StructurePage(run, state.current_book(run.policy), tuple(run.structure_ops))
 
 
 def keep(page: StructurePage, new_op: Correction) -> None:

@@ -1,0 +1,108 @@
+"""The garbage-text-layer rule (``chunking.ocr.quality``) and the OCR cache's distrust of its
+own entries (``chunking.ocr.cache``). No Tesseract needed."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from chunking.ocr import cache
+from chunking.ocr.engine import PageOcr, parse_tsv
+from chunking.ocr.quality import MAX_UNMAPPED_SHARE, MIN_JUDGED_CHARS, MIN_WORD_SHARE, is_garbage, measure
+from chunking.user_cache import CACHE_ENV
+
+PROSE = (
+    "The river ran north past the station, and the engine waited in the morning light while the "
+    "farmers gathered their baskets. Nobody counted the hours; the market opened late that winter."
+)
+
+
+def test_prose_is_a_usable_text_layer():
+    assert not is_garbage(PROSE * 3)
+
+
+def test_a_layer_of_unmapped_glyphs_is_garbage():
+    unmapped = " ".join("\ufffd" * 6 for _ in range(40))
+    assert measure(unmapped).unmapped_share >= MAX_UNMAPPED_SHARE
+    assert is_garbage(unmapped)
+    assert is_garbage(" ".join("\ue021\ue022\ue023" for _ in range(40)))  # private-use code points
+
+
+def test_a_layer_of_junk_letters_is_garbage():
+    junk = " ".join(["xQzTrk", "pLkmnv", "bRtWqz", "mnGhtk"] * 20)
+    assert measure(junk).word_share < MIN_WORD_SHARE
+    assert is_garbage(junk)
+
+
+def test_code_numbers_and_dot_leaders_are_not_garbage():
+    code = "\n".join(["int main(int argc, char **argv) {", "  x_coord[\"left\"]=7.518;", "  return 0x1F;", "}"] * 12)
+    table = "\n".join(f"{n}  {n * 3.7:.2f}  {n ** 2}  0x{n:04X}" for n in range(60))
+    index = "\n".join(f"CLANG_OPTION_{n} . . . . . . . . . . {n * 7}" for n in range(40))
+    for text in (code, table, index):
+        assert not is_garbage(text), text[:60]
+
+
+def test_too_little_text_is_not_judged():
+    short = "\ufffd" * (MIN_JUDGED_CHARS - 1)
+    assert not is_garbage(short)
+    assert is_garbage(short + "\ufffd")
+
+
+def test_tsv_words_become_lines_with_their_mean_confidence():
+    rows = ["level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+            "1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t",
+            "5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90\tHello",
+            "5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tworld",
+            "5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t70\tagain",
+            "5\t1\t1\t1\t2\t2\t0\t0\t10\t10\t95\t "]
+    assert parse_tsv("\n".join(rows)) == PageOcr(text="Hello world\nagain", confidence=80.0, words=3)
+
+
+@pytest.fixture
+def entry(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    key = cache.page_key("f" * 64, "eng", 300)
+    cache.save(key, "tesseract 5.3.0", PageOcr(text="Hello", confidence=91.5, words=1))
+    path = next(cache.cache_dir().rglob("*.json"))
+    return key, path
+
+
+def test_a_good_entry_is_used_by_its_version_or_without_tesseract(entry):
+    key, _ = entry
+    assert cache.load(key, "tesseract 5.3.0") == PageOcr(text="Hello", confidence=91.5, words=1)
+    assert cache.load(key, None) is not None
+    assert cache.load(key, "tesseract 5.4.0") is None  # another Tesseract: OCR again
+
+
+def test_entry_of_another_key_or_with_a_wrong_digest_is_ignored(entry):
+    key, path = entry
+    record = json.loads(path.read_text())
+    moved = cache.cache_dir() / "00" / ("0" * 64 + ".json")
+    moved.parent.mkdir(parents=True, exist_ok=True)
+    moved.write_text(json.dumps(record))
+    assert cache.load("0" * 64, None) is None
+    record["confidence"] = 99.0
+    path.write_text(json.dumps(record))
+    assert cache.load(key, None) is None
+
+
+def test_oversized_fifo_and_non_json_entries_are_ignored_without_blocking(entry):
+    key, path = entry
+    path.write_bytes(b" " * (cache.MAX_ENTRY_BYTES + 1))
+    assert cache.load(key, None) is None
+    path.unlink()
+    os.mkfifo(path)  # NOTE: opening a FIFO would block until a writer comes: never opened
+    assert cache.load(key, None) is None
+    path.unlink()
+    path.write_bytes(b"\xff\xfe not json")
+    assert cache.load(key, None) is None
+
+
+def test_an_unwritable_cache_never_fails_the_run(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv(CACHE_ENV, str(blocker))
+    cache.save(cache.page_key("a" * 64, "eng", 300), "tesseract 5.3.0", PageOcr("x", 50.0, 1))
+    assert cache.load(cache.page_key("a" * 64, "eng", 300), None) is None
