@@ -44,7 +44,7 @@ def export(tmp_path_factory) -> Path:
 def _copy_export(export: Path, d: Path, name: str) -> Path:
     out = d / f"{name}.jsonl"
     out.write_bytes((export / "good.jsonl").read_bytes())
-    (d / f"{name}.manifest.json").write_bytes((export / "good.manifest.json").read_bytes())
+    (d / f"{name}.jsonl.manifest.json").write_bytes((export / "good.jsonl.manifest.json").read_bytes())
     return out
 
 
@@ -55,10 +55,10 @@ KINDS = ["fifo", "link to /dev/zero", "deep json"]
 @pytest.mark.parametrize("command", ["diff", "validate"])
 def test_a_hostile_manifest_is_refused_with_one_line(export, tmp_path, command, kind):
     chunks = _copy_export(export, tmp_path, "run")
-    hostile(tmp_path / "run.manifest.json", kind)
+    hostile(tmp_path / "run.jsonl.manifest.json", kind)
     args = ("diff", export / "good.jsonl", chunks) if command == "diff" else ("validate", chunks)
     line = one_error_line(cli(*args, timeout=30), 3)
-    assert "run.manifest.json" in line
+    assert "run.jsonl.manifest.json" in line
     assert ("nested deeper" in line) if kind == "deep json" else ("not a regular file" in line)
 
 
@@ -96,7 +96,7 @@ def test_a_jsonl_of_blank_lines_is_no_chunks_an_error(export, tmp_path):
 
 
 @pytest.mark.parametrize("name, limit", [("run.jsonl", MAX_CHUNK_FILE_BYTES),
-                                         ("run.manifest.json", MAX_MANIFEST_BYTES)])
+                                         ("run.jsonl.manifest.json", MAX_MANIFEST_BYTES)])
 def test_a_file_over_its_read_limit_is_refused_unread(export, tmp_path, name, limit):
     _copy_export(export, tmp_path, "run")
     with (tmp_path / name).open("r+b") as fh:  # sparse: st_size over the limit, no disk used
