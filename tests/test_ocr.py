@@ -282,7 +282,7 @@ def test_batch_mode_reads_scanned_pages_by_ocr_with_the_policys_language(mixed_p
     result = _cli(["chunk", str(books), "-o", str(out), "--ocr", "auto", "--ocr-language", "eng", "--workers", "1"],
                   tmp_path / "c")
     assert result.returncode == 0, result.stderr
-    manifest = json.loads((out / "mixed.pdf.manifest.json").read_text())
+    manifest = json.loads((out / "mixed.pdf.jsonl.manifest.json").read_text())
     assert (manifest["policy"]["ocr"], manifest["policy"]["ocr_language"]) == ("auto", "eng")
     assert [p["page"] for p in manifest["diagnostics"]["ocr_pages"]] == [2, 3]
     chunks, _ = read_chunks(out / "mixed.pdf.jsonl")
