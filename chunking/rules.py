@@ -340,9 +340,10 @@ def _opens_sentence(text: str, pos: int) -> bool:
     return ch.isupper() or ch.isdigit() or ch in "\"'([“‘«「『" or (ch.isalpha() and not ch.islower())
 
 
-BOOK_FORMATS = {".pdf": "pdf", ".epub": "epub", ".txt": "txt", ".md": "md"}
+BOOK_FORMATS = {".pdf": "pdf", ".epub": "epub", ".txt": "txt", ".md": "md", ".rst": "txt", ".org": "txt"}
 """File extension (lower case) → the book format its reader gives ``Book.format``; the readers
-accept exactly these."""
+accept exactly these. Org and reStructuredText sources are text books whose markup gives their
+headings (``chunking.readers.markup``)."""
 
 EXPORT_FORMATS = {
     "jsonl": ".jsonl",

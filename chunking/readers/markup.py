@@ -1,7 +1,8 @@
-"""Stage 1 (read), markup sources: the section headings of a POD or AsciiDoc book in a text file.
+"""Stage 1 (read), markup sources: the section headings of a POD, AsciiDoc, Org or rST book.
 
-Contract: ``markup_headings(text)`` recognises a text file written in one of two lightweight
-markups by what the text itself holds, and returns its section headings as its syntax defines
+Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
+lightweight markups (Org and reStructuredText: ``chunking.readers.markup_org`` and
+``markup_rst``, also named by an ``.org`` or ``.rst`` file name) by what the text itself holds, and returns its section headings as its syntax defines
 them, each at the exact offset where the heading's source line starts:
 
 * **POD** (Perl's "plain old documentation", perlpodspec): ``=head1`` … ``=head6`` command
@@ -17,10 +18,12 @@ them, each at the exact offset where the heading's source line starts:
   passthrough ``++++``, comment ``////``, open ``--``, table ``|===``, fenced ```` ``` ````) is a
   title, nor a ``//`` comment line.
 
-A text is taken to be in one of these markups only on its own evidence: POD needs at least
+A ``.txt`` is taken to be in one of these markups only on its own evidence: POD needs at least
 ``MIN_HEADINGS`` ``=head`` commands and AsciiDoc at least ``MIN_HEADINGS`` one-line section
 titles below the document title, or a ``= Title`` document header on its first line and
-``MIN_HEADINGS`` two-line titles. A plain-text book whose titles are merely underlined
+``MIN_HEADINGS`` two-line titles; Org an Org keyword line (``#+TITLE:``) or block and
+``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
+``MIN_HEADINGS`` section titles. The markups are tried in that order. A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
 (``chunking.structure.plain_text``) reads those.
 """
@@ -29,6 +32,9 @@ from __future__ import annotations
 
 import re
 
+from .markup_org import looks_like_org, org_headings
+from .markup_rst import looks_like_rst, rst_headings
+
 MIN_HEADINGS = 2
 """How many headings of its syntax a text needs before it is read as POD or AsciiDoc."""
 
@@ -36,27 +42,46 @@ Heading = tuple[int, int, str]
 """``(offset, level, title)``: where the heading's source line starts, its depth, its text."""
 
 
-def markup_headings(text: str) -> tuple[str, list[Heading]]:
+def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     """The markup a text is written in and its headings.
 
     Args:
         text (str): the book's text with ``"\\n"`` line ends.
+        suffix (str): the file's extension, lower case: ``.rst`` and ``.org`` name their markup
+            (one heading then suffices); any other is judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("pod", …)``, ``("asciidoc", …)``, or ``("", [])`` when the
-        text is neither; headings in order, empty titles left out.
+        tuple[str, list[Heading]]: ``("pod", …)``, ``("asciidoc", …)``, ``("org", …)``,
+        ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
+        empty titles left out.
     """
     lines = text.split("\n")
     starts = [0] * len(lines)
     for i in range(1, len(lines)):
         starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
+    if suffix == ".org":
+        return _named("org", org_headings(lines, starts))
+    if suffix == ".rst":
+        return _named("rst", rst_headings(lines, starts))
     pod = pod_headings(lines, starts)
     if len(pod) >= MIN_HEADINGS:
         return "pod", pod
     adoc = asciidoc_headings(lines, starts)
     if adoc is not None:
         return "asciidoc", adoc
+    if looks_like_org(lines):
+        org = org_headings(lines, starts)
+        if sum(level >= 1 for _, level, _ in org) >= MIN_HEADINGS:
+            return "org", org
+    if looks_like_rst(lines):
+        rst = rst_headings(lines, starts)
+        if len(rst) >= MIN_HEADINGS:
+            return "rst", rst
     return "", []
+
+
+def _named(markup: str, headings: list[Heading]) -> tuple[str, list[Heading]]:
+    return (markup, headings) if headings else ("", [])
 
 
 # --- POD -------------------------------------------------------------------------------------

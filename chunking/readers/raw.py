@@ -97,7 +97,7 @@ class RawBook:
     warnings: list[str] = field(default_factory=list)
     pdf: Any = None
     markup: str = ""
-    """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``asciidoc``), ``""``
+    """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``asciidoc``, ``org``, ``rst``), ``""``
     for a book without one: such an outline is the author's own structure, at exact offsets."""
 
     @property

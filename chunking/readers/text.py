@@ -7,9 +7,9 @@ bytes better, such as cp1251 or Shift-JIS), line ends become ``"\\n"``, and the 
 ``PAGE_CHARS`` characters at paragraph ends (``cut_pages``, shared with the EPUB reader).
 Synthetic pages have the label ``""``. In ``.md`` files, the ATX and setext headings that
 CommonMark reads (``chunking.readers.markdown``, markdown-it-py: none in code) become outline
-entries at the exact page and offset where the heading starts; a ``.txt`` file written in POD or
-AsciiDoc (``chunking.readers.markup``, recognised by its own syntax) gets its section headings
-the same way.
+entries at the exact page and offset where the heading starts; a ``.txt`` file written in POD,
+AsciiDoc, Org or reStructuredText (``chunking.readers.markup``, recognised by its own syntax),
+and any ``.org`` or ``.rst`` file, gets its section headings the same way.
 """
 
 from __future__ import annotations
@@ -223,11 +223,12 @@ def read_text(data: bytes, name: str) -> RawBook:
 
     Args:
         data (bytes): the whole file.
-        name (str): the file name; ``.md`` turns on Markdown headings, the stem is the title.
+        name (str): the file name; ``.md`` turns on Markdown headings, ``.org`` and ``.rst`` name
+            their markup, the stem is the title.
 
     Returns:
         RawBook: format ``"md"`` or ``"txt"``, synthetic pages, the headings of its markup
-        (Markdown; POD or AsciiDoc in a ``.txt``) as outline and ``markup`` naming it.
+        (Markdown; Org, rST; POD, AsciiDoc, Org or rST in a ``.txt``) as outline and ``markup`` naming it.
 
     Raises:
         UnreadableInputError: a binary file, or one with no text at all.
@@ -237,8 +238,9 @@ def read_text(data: bytes, name: str) -> RawBook:
     if not spans:
         raise UnreadableInputError(f"{name}: the file holds no text (only whitespace)")
     pages = [RawPage(number=i, label="", text=text[s:e], synthetic=True) for i, (s, e) in enumerate(spans, 1)]
-    is_markdown = PurePath(name).suffix.lower() == ".md"
-    markup, headings = ("markdown", markdown_headings(text)) if is_markdown else markup_headings(text)
+    suffix = PurePath(name).suffix.lower()
+    is_markdown = suffix == ".md"
+    markup, headings = ("markdown", markdown_headings(text)) if is_markdown else markup_headings(text, suffix)
     outline: list[OutlineEntry] = []
     starts = [s for s, _ in spans]
     for offset, level, title in headings:
