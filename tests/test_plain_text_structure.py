@@ -142,6 +142,25 @@ def test_nroff_chapters_are_the_longest_run_despite_a_quoted_numbered_line(quote
     assert all(("numbering" in {s for s, _ in h.evidence}) for h in book.headings if h.kind == "chapter")
 
 
+@pytest.mark.parametrize("margin", [1, 2, 4])
+def test_numbered_chapters_count_their_column_from_the_books_own_left_margin(margin):
+    """The same nroff-style book with every line shifted right by a uniform margin (as some
+    formatters write plain text): ``N.  TITLE`` at the margin is still a chapter, its list items
+    still break no run, and each heading starts at its own line."""
+    text, expected = _nroff(quoted_at=2)
+    shifted = "\n".join((" " * margin + line) if line.strip() else line for line in text.split("\n"))
+    _assert_starts(shifted, expected)
+
+
+def test_numbered_lines_indented_beyond_the_margin_are_not_chapters():
+    """Margin-relative, not margin-blind: with a one-column margin, numbered lines set three
+    columns further in are list items, never chapters."""
+    text, expected = _nroff()
+    shifted = "\n".join((" " + line) if line.strip() else line for line in text.split("\n"))
+    shifted += "\n" + "".join(f"    {n}.  ANOTHER ITEM\n\n{_body(1, '     ')}\n\n" for n in (1, 2, 3))
+    _assert_starts(shifted, expected)
+
+
 def test_contents_at_the_end_of_the_file_confirms_the_chapters():
     text, expected = _nroff()
     text += (
@@ -245,7 +264,9 @@ def _labelled_book(chapter_contents: bool) -> tuple[str, list]:
         expected.append(("chapter", str(n), title, line))
         text += f"{line}\n\n"
         if chapter_contents:
-            text += "Table of Contents\n\n" + "\n".join(f"{k}. {s}" for k, s in enumerate(sections, 1)) + "\n\n"
+            text += (
+                "Table of Contents\n\n" + "\n".join(f"{k}. {s}" for k, s in enumerate(sections, 1)) + "\n\n"
+            )
         text += _body(1) + "\n\n"
         for k, s in enumerate(sections, 1):
             text += f"{k}.\u00a0{s}\n\n{_body(1)}\n\n"
@@ -258,7 +279,9 @@ def test_bare_numbers_inside_labelled_chapters_are_their_sections(chapter_conten
     _assert_starts(text, expected)
     book = load_book(text.encode(), name="x.txt")
     sections = [h.title for h in book.headings if h.kind == "section"]
-    assert sections == [f"{s} of {t}" for t in TITLES[:3] for s in ("Home Page", "Mailing Lists", "Getting It")]
+    assert sections == [
+        f"{s} of {t}" for t in TITLES[:3] for s in ("Home Page", "Mailing Lists", "Getting It")
+    ]
 
 
 def test_a_separator_rule_over_a_numbered_title_opens_a_chapter():
@@ -289,6 +312,10 @@ def _numbered_chapters(k: int = 3) -> tuple[str, list[tuple[str, str, str, str]]
         ("                 The Widget Manual", "The Widget Manual"),  # centred
         ("THE WIDGET MANUAL", "The Widget Manual"),
         ("The Widget Manual\n=================", "The Widget Manual"),  # underlined once
+        (
+            "The Widget Manual\nby A. Writer, with notes\n$Date: 2002/03/18 $",
+            "The Widget Manual",
+        ),  # title block
     ],
 )
 def test_title_page_the_first_line_alone_is_a_front_unit(first, title):
@@ -301,7 +328,10 @@ def test_title_page_the_first_line_alone_is_a_front_unit(first, title):
     "first",
     [
         "This file documents version 4.9 of the widget, a small tool.",  # a sentence
-        "The Widget Manual\nby A. Writer, with notes",  # not alone: a block of lines
+        # not alone, and no title block: wrapped prose that fills its lines
+        "The Widget Manual explains how the widget is built, configured and run\n"
+        "on every system the project supports, at some length and in detail, and\n"
+        "what to do when it fails.",
     ],
 )
 def test_title_page_a_first_line_that_is_no_title_is_not_a_unit(first):

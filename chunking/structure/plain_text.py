@@ -18,13 +18,14 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   bare ``APPENDIX A`` takes its title from the next title-like line a few lines below (a centred
   title).
 * **numbering** (``numbering``): ``N.  TITLE`` at column 0 (nroff/troff, RFC style), after a
-  blank line. The chapters are the longest run 1, 2, 3… of such lines in book order (a run may
+  blank line. Columns count from the book's own left margin (the least indent of any line). The chapters are the longest run 1, 2, 3… of such lines in book order (a run may
   skip candidates: a quoted ``6.  Security Considerations`` inside chapter 2 does not break it);
   a block of numbered lines with no text between them is a list, not headings. ``N.M Title``
   lines are sections of chapter ``N`` when they sit inside it.
 * **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
   blank lines, before the first chapter (front) or after the last one opens (back). The book's
-  title on the file's first line, alone, is its title page (``typography``): a front unit.
+  title on the file's first line, alone or over a short title block (authors, date), is its title
+  page (``typography``): a front unit.
 * **indentation** (``typography``), only for a book the marks above leave without chapters: where
   the body is indented, title-like lines less indented than the body are headings (``_outdented``:
   a man page as ``man`` shows it).
@@ -90,6 +91,15 @@ OUTDENT_MIN = 3
 TITLE_WORDS = 12
 """A book's title on its first line is at most this many words."""
 
+TITLE_BLOCK_LINES = 8
+"""A title block (the title over its authors, date, revision) is at most this many lines."""
+
+TITLE_BLOCK_WIDTH = 0.85
+"""A title block's lines are shorter than this share of the book's wrapped line length."""
+
+WRAP_QUANTILE = 0.9
+"""The book's wrapped line length: this quantile of its line lengths (prose fills its lines)."""
+
 SHORT_CHARS = 40
 """An unnumbered heading line without a keyword (``Acknowledgements``) is at most this long."""
 
@@ -97,7 +107,6 @@ _UNDERLINE_CHARS = frozenset('=-*~^#+_"`.:')
 _CONTENTS_HEADER = re.compile(rf"^(?:(?:table of )?contents|{LIST_OF}):?$", re.I)
 """The header of a printed list: the contents, or a list of figures, tables, examples…"""
 _ENTRY_PAGE = re.compile(rf"(?:\s*\.{{2,}}\s*|\s{{2,}}|\t)(\d{{1,4}}|{ROMAN_FOLIO})$", re.I)
-_COLUMN0_NUMBER = re.compile(r"^(\d{1,3})\.?\s")
 _KEYWORD = re.compile(rf"^({keyword_alternation(CHAPTER_KEYWORDS)})\b", re.I)
 
 
@@ -147,7 +156,9 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
 def _lines(norm: NormalisedBook) -> list[_Line]:
     """Every non-blank line of the canonical text; the first line of a synthetic page counts as
     after a blank line (pages are cut at paragraph ends, and the blank line between them is not
-    kept)."""
+    kept). Indents are counted from the book's left margin, the least indent of any line: a text
+    set with a uniform margin (every line two columns in, as some formatters and ``pr -o`` write
+    it) is read as the same text set flush left, so ``N.  Title`` at the margin is at "column 0"."""
     out: list[_Line] = []
     for page, kept in enumerate(norm.lines):
         previous_blank = True
@@ -166,6 +177,9 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
             previous_blank = len(stripped) >= SEPARATOR_CHARS and UNDERLINE.match(stripped) is not None
     if out:
         out[-1].blank_after = True
+        margin = min(line.indent for line in out)
+        for line in out:
+            line.indent -= margin
     return out
 
 
@@ -471,7 +485,7 @@ def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, 
 
 def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candidate]) -> _Candidate | None:
     """The book's title page as a front-matter unit: the file's first line, when it stands alone
-    (a blank line or its underline below) and reads like a title, as a printed book's title page
+    (a blank line or its underline below) or heads a title block (``_title_block``) and reads like a title, as a printed book's title page
     is a unit before its contents. A first line that is a sentence (``This file documents version 4
     of the tool.``), a rule or a contents header is no title."""
     if not lines or 0 in listing:
@@ -483,7 +497,11 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
         return None  # a heading of its own (``Abstract``, ``1. Introduction``)
     if first is not None:
         return _Candidate(0, "front", "", first.title, first.evidence, first.char)
-    if not line.blank_after and not (nxt is not None and UNDERLINE.match(nxt.text)):
+    if (
+        not line.blank_after
+        and not (nxt is not None and UNDERLINE.match(nxt.text))
+        and not _title_block(lines)
+    ):
         return None
     if UNDERLINE.match(line.text) or not title_like(line.text, max_words=TITLE_WORDS):
         return None
@@ -491,6 +509,18 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
     return _Candidate(
         0, "front", "", title, [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")]
     )
+
+
+def _title_block(lines: list[_Line]) -> bool:
+    """Whether the file opens with a title block: at most ``TITLE_BLOCK_LINES`` lines before the
+    first blank line, none as long as the book's wrapped prose (``TITLE_BLOCK_WIDTH`` of its
+    ``WRAP_QUANTILE`` line length): a title over its authors and date, not a paragraph."""
+    block = next((k + 1 for k, line in enumerate(lines) if line.blank_after), len(lines))
+    if block > TITLE_BLOCK_LINES or parse_heading(lines[0].text) is not None:
+        return False  # a long block is prose; a numbered or keyword first line is a list or a heading
+    widths = sorted(len(line.raw) for line in lines)
+    wrap = widths[min(len(widths) - 1, int(WRAP_QUANTILE * len(widths)))]
+    return all(len(line.raw) < TITLE_BLOCK_WIDTH * wrap for line in lines[:block])
 
 
 def _char_levels(underlined: list[_Candidate]) -> dict[str, int]:
