@@ -23,10 +23,12 @@ MAX_GAP = 2
 """At most this many chapter numbers may be missing between two confirmed chapter headings."""
 
 _MAY_START = re.compile(
-    rf"\d|[-–—]\s*\d|{keyword_alternation(KIND_KEYWORDS)}|[A-Z]\.\s|[A-Z]\.\d|[A-Z]$", re.I
+    rf"\d|[-–—]\s*\d|{keyword_alternation(KIND_KEYWORDS)}|[A-Z]\.\s|[A-Z]\.\d|[A-Z]$"
+    r"|第|附录|附件|付録|[〇零一二两三四五六七八九十百]{1,5}\s*[、．.]",
+    re.I,
 )
 """Cheap test before the full patterns: every heading but front/back names (first line only)
-starts with a digit or a keyword."""
+starts with a digit or a keyword (in Chinese and Japanese books: ``第…章``, ``附录``, ``一、``)."""
 
 _ROMAN_LINE = re.compile(ROMAN_LABEL.lower() + "$")
 _TRAILING_NUMBER = re.compile(r"\d{1,4}$")

@@ -2,7 +2,8 @@
 
 Contract: pure functions over one line of text. ``parse_heading`` splits a heading into
 kind, number and clean title (``"Chapter 12: Graphical procedures"`` → chapter, ``12``,
-``Graphical procedures``); numbers are arabic, uppercase roman or spelled out (``Three``);
+``Graphical procedures``; ``"第十二章 图形"`` → chapter, ``12``, ``图形``); numbers are arabic,
+uppercase roman, spelled out (``Three``) or Chinese numerals (``十二``, given back as digits);
 ``number_value`` turns any of them into an int so sequences can be checked. ``title_like``
 is the plausibility test that keeps sentences (``Section did not converge``) out. ``words_key`` and
 ``compact_key`` are the two text keys the signals match titles with.
@@ -11,6 +12,7 @@ is the plausibility test that keeps sentences (``Section did not converge``) out
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from ..rules import KIND_KEYWORDS, LIST_OF, ROMAN_FOLIO, ROMAN_PATTERN, keyword_alternation, roman_value
@@ -31,14 +33,66 @@ NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
 FRONT_WORDS = re.compile(
     r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|"
     rf"{LIST_OF}|"
-    r"thank you!?|about (this|the) (book|manual|author)|prologue|notation)$",
+    r"thank you!?|about (this|the) (book|manual|author)|prologue|notation|"
+    r"前言|序言|序|目录|目次|摘要|致谢|鸣谢|まえがき|はじめに|目次)$",
     re.I,
 )
 BACK_WORDS = re.compile(
     r"(^|\s)(index|indices|bibliography|references|glossary|colophon|afterword|epilogue|endnotes|"
-    r"further reading)$",
+    r"further reading)$|^(参考文献|索引|后记|跋|あとがき|参考資料)$",
     re.I,
 )
+
+# --- CJK (Chinese, Japanese) headings: caseless scripts with their own numerals and labels -----
+
+CJK_DIGITS = {
+    "〇": 0,
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+"""Chinese numerals, written as Chinese and Japanese books number their chapters (``第三章``)."""
+_CJK_NUM = r"[〇零一二两三四五六七八九十百]{1,5}"
+_CJK_KINDS = {"章": "chapter", "部": "part", "部分": "part", "篇": "part", "编": "part", "卷": "part"}
+CJK_KEYWORD_HEADING = re.compile(
+    rf"^第\s*(?P<num>\d{{1,3}}|{_CJK_NUM})\s*(?P<kw>章|部分|部|篇|编|卷)(?:[\s:：、.．]*(?P<title>.*?))?\s*$"
+)
+"""``第三章 总则`` (chapter 3), ``第一部分 基础`` (part 1): the label words of Chinese/Japanese books."""
+CJK_APPENDIX_HEADING = re.compile(
+    rf"^(?:附录|附件|付録)\s*(?P<num>[A-Z]|\d{{1,2}}|{_CJK_NUM})?(?:[\s:：、.．]+(?P<title>.*?))?\s*$"
+)
+"""``附录A 术语``, ``附件一  声明文本``, ``附件二：``: appendices (annexes)."""
+CJK_NUMBERED_HEADING = re.compile(rf"^(?P<num>{_CJK_NUM})\s*[、．.]\s*(?P<title>\S.*?)\s*$")
+"""``一、总则``: a Chinese numeral and an enumeration comma open a top-level numbered heading."""
+
+
+def cjk_value(number: str) -> int:
+    """``"三"`` → 3, ``"十二"`` → 12, ``"二十一"`` → 21, ``"一百"`` → 100; 0 when not a Chinese numeral."""
+    if not number or any(ch not in CJK_DIGITS and ch not in "十百" for ch in number):
+        return 0
+    total, digit = 0, 0
+    for ch in number:
+        if ch in CJK_DIGITS:
+            digit = CJK_DIGITS[ch] if digit == 0 else digit * 10 + CJK_DIGITS[ch]
+        else:
+            total += (digit or 1) * (10 if ch == "十" else 100)
+            digit = 0
+    return total + digit
+
+
+def _caseless(ch: str) -> bool:
+    """A letter of a script without case (Chinese, Japanese, Korean, Thai, Arabic…): such a title
+    cannot start with a capital, so its first letter counts as one."""
+    return unicodedata.category(ch) == "Lo"
+
 
 _SEP = r"(?:\s*[:.\-–—]\s*|\s+)"
 KEYWORD_HEADING = re.compile(
@@ -78,6 +132,8 @@ def number_value(number: str) -> int:
         return _TENS[parts[0]] + (SPELLED.index(parts[1]) if len(parts) > 1 and parts[1] in SPELLED else 0)
     if re.fullmatch(_ROMAN_RE, number):
         return roman_value(number)
+    if cjk := cjk_value(number):
+        return cjk
     if len(number) == 1 and number.isalpha():
         return ord(number.upper()) - ord("A") + 1
     return 0
@@ -95,7 +151,12 @@ def title_like(title: str, max_words: int = 14, full_stop: bool = False) -> bool
     if not title or len(title) > 120 or len(title.split()) > max_words:
         return False
     first = title[0]
-    if not (first.isupper() or first.isdigit() or first in "\"'“‘(«"):
+    if _caseless(first):
+        # NOTE: a caseless script writes no spaces between words: a title is short in characters
+        # (about two per English word) and ends in no sentence stop.
+        if len(title) > 2 * max_words or title[-1] in "。，；：！？":
+            return False
+    elif not (first.isupper() or first.isdigit() or first in "\"'“‘(«"):
         return False
     if title[-1] in ",;:" or (title.endswith(".") and not title.endswith("..") and not full_stop):
         return False
@@ -156,6 +217,8 @@ def parse_heading(line: str, full_stop: bool = False, lettered: bool = False) ->
         if kw == "appendix":
             return Parsed("back" if BACK_WORDS.search(title) else "appendix", num, title)
         return Parsed(kw, num, title)
+    if text and _caseless(text[0]) and (cjk := _parse_cjk(text, full_stop)) is not None:
+        return cjk
     m = SECTION_HEADING.match(text)
     if m and title_like(m.group("title"), full_stop=full_stop):
         return Parsed("section", m.group("num"), _drop_full_stop(m.group("title")))
@@ -169,6 +232,29 @@ def parse_heading(line: str, full_stop: bool = False, lettered: bool = False) ->
         return Parsed("front", "", text)
     if BACK_WORDS.match(text) or (BACK_WORDS.search(text) and len(text.split()) <= 3 and title_like(text)):
         return Parsed("back", "", text)
+    return None
+
+
+def _parse_cjk(text: str, full_stop: bool) -> Parsed | None:
+    """A Chinese/Japanese heading: ``第三章 总则`` (chapter ``3``), ``第一部分`` (part), ``附录A``/
+    ``附件一`` (appendix), ``一、总则`` (numbered ``1``); numbers are given in arabic digits so
+    sequences compare with any other numbering."""
+    m = CJK_KEYWORD_HEADING.match(text)
+    if m:
+        title = (m.group("title") or "").strip()
+        if title and not title_like(title, full_stop=full_stop):
+            return None
+        return Parsed(_CJK_KINDS[m.group("kw")], str(number_value(m.group("num"))), title)
+    m = CJK_APPENDIX_HEADING.match(text)
+    if m:
+        title = (m.group("title") or "").strip()
+        if title and not title_like(title, full_stop=full_stop):
+            return None
+        num = m.group("num") or ""
+        return Parsed("appendix", num if num.isascii() else str(number_value(num)), title)
+    m = CJK_NUMBERED_HEADING.match(text)
+    if m and title_like(m.group("title"), full_stop=full_stop):
+        return Parsed("numbered", str(number_value(m.group("num"))), m.group("title"))
     return None
 
 

@@ -107,7 +107,11 @@ _UNDERLINE_CHARS = frozenset('=-*~^#+_"`.:')
 _CONTENTS_HEADER = re.compile(rf"^(?:(?:table of )?contents|{LIST_OF}):?$", re.I)
 """The header of a printed list: the contents, or a list of figures, tables, examples…"""
 _ENTRY_PAGE = re.compile(rf"(?:\s*\.{{2,}}\s*|\s{{2,}}|\t)(\d{{1,4}}|{ROMAN_FOLIO})$", re.I)
-_KEYWORD = re.compile(rf"^({keyword_alternation(CHAPTER_KEYWORDS)})\b", re.I)
+_KEYWORD = re.compile(
+    rf"^(?:({keyword_alternation(CHAPTER_KEYWORDS)})\b|第[^章部篇编卷]{{1,5}}(?:章|部|篇|编|卷)|附录|附件|付録)",
+    re.I,
+)
+"""A keyword label: ``Chapter``, ``Part``, ``Appendix``; in Chinese and Japanese ``第…章``, ``附录``."""
 
 
 @dataclass(slots=True)
