@@ -169,3 +169,16 @@ def test_a_size_used_on_most_pages_is_not_a_chapter_display_size():
     pages = [[(f"Entry {w}", 16.0)] + body(20, 30 * k) for k, w in enumerate(words)]
     book = load_book(make_pdf(pages), name="runner.pdf")
     assert [h for h in book.headings if h.kind == "chapter"] == []
+
+
+def test_a_one_chapter_offprint_keeps_its_chapter_above_its_sections():
+    """An offprint holds one chapter: its opening (``Chapter 7`` / title, set large) is a chapter
+    with its ``7.N`` sections below it, not a wrapper title dropped as the lone root of a
+    nesting (text headings have no nesting)."""
+    pages = [[("Chapter 7", BIG), ("Graph Methods", BIG)] + body(20)]
+    for k in (1, 2, 3):
+        pages.append([(f"7.{k} Part {k} of the method", 12.0)] + body(20, 100 * k))
+    book = load_book(make_pdf(pages), name="offprint.pdf")
+    assert _chapters(book) == [("chapter", "7", "Graph Methods", 1)]
+    sections = [(h.number, h.level, h.page) for h in book.headings if h.kind == "section"]
+    assert sections == [("7.1", 2, 2), ("7.2", 2, 3), ("7.3", 2, 4)]

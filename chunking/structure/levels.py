@@ -8,7 +8,8 @@ be. What is true of outlines in general:
 * a depth whose entries are mostly parts (``Part I``, or titles numbered ``I``, ``II``… above
   deeper entries) is the part level;
 * the chapter depth is the shallowest other depth with at least two entries (a lone root holds
-  the book, not a chapter);
+  the book, not a chapter); this holds of nested sources only: a lone chapter found in the text
+  (a one-chapter offprint) is a chapter;
 * numbering overrides depth entry by entry: an ``N.M`` entry is a section wherever the source
   put it;
 * a lone root above the chapter depth is the book's title: it is not a heading (its page, the
@@ -52,11 +53,15 @@ def _is_part_depth(drafts: list[Draft], deeper: bool) -> bool:
     )
 
 
-def choose_depths(drafts: list[tuple[Draft, int]]) -> tuple[set[int], int]:
+def choose_depths(drafts: list[tuple[Draft, int]], nested: bool = True) -> tuple[set[int], int]:
     """Return the part depths and the chapter depth of a nested source.
 
     Args:
         drafts: every entry with its source depth (1 = outermost).
+        nested: the depths are a source's nesting (an outline, a nav, a markup's heading
+            levels), where a lone root holds the whole book. False for headings found in the
+            text, whose depth their kind gave: a lone chapter there is the book's one chapter
+            (an offprint), never a wrapper.
 
     Returns:
         tuple[set[int], int]: depths that hold parts, and the depth that holds chapters.
@@ -71,7 +76,7 @@ def choose_depths(drafts: list[tuple[Draft, int]]) -> tuple[set[int], int]:
         if _is_part_depth(by_depth[depth], deeper):
             parts.add(depth)
             continue
-        if len(by_depth[depth]) < 2 and deeper:
+        if nested and len(by_depth[depth]) < 2 and deeper:
             continue  # a single root holds the whole book
         return parts, depth
     return parts, depths[-1] if depths else 1
@@ -81,7 +86,9 @@ def levelled(
     drafts: list[tuple[Draft, int]], norm: NormalisedBook, source: str, title_unit: bool = False
 ) -> tuple[tuple[Heading, ...], int]:
     """Give each draft its final kind and level (see the module docstring); with ``title_unit``
-    a lone root that opens the book is its title page (a front unit).
+    a lone root that opens the book is its title page (a front unit). Drafts of ``source``
+    ``headings`` (found in the text) carry depths their kind gave, not a nesting: a lone chapter
+    among them stays a chapter.
 
     Returns:
         tuple[tuple[Heading, ...], int]: the headings in book order, and how many entries the
@@ -89,7 +96,7 @@ def levelled(
     """
     if not drafts:
         return (), 0
-    part_depths, chapter_depth = choose_depths(drafts)
+    part_depths, chapter_depth = choose_depths(drafts, nested=source != "headings")
     at_chapter = [
         d.offset for d, depth in drafts if depth == chapter_depth and d.kind in CHAPTER_KINDS and d.number
     ]
