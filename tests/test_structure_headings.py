@@ -182,3 +182,39 @@ def test_a_one_chapter_offprint_keeps_its_chapter_above_its_sections():
     assert _chapters(book) == [("chapter", "7", "Graph Methods", 1)]
     sections = [(h.number, h.level, h.page) for h in book.headings if h.kind == "section"]
     assert sections == [("7.1", 2, 2), ("7.2", 2, 3), ("7.3", 2, 4)]
+
+
+def _labelled_appendices(title_size: float) -> bytes:
+    pages = []
+    for number, title in ((1, "Alpha"), (2, "Beta")):
+        pages.append([("Chapter " + str(number), BIG), (title, BIG)] + body(20, 100 * number))
+    for letter, title in (("A", "Formal Grammar"), ("B", "Error Messages")):
+        pages.append([(f"APPENDIX {letter}", 10.0), (title, title_size)] + body(20, 500))
+    return make_pdf(pages)
+
+
+def test_an_appendix_label_at_body_size_over_a_large_title_is_an_appendix():
+    book = load_book(_labelled_appendices(BIG), name="labels.pdf")
+    assert _chapters(book) == [
+        ("chapter", "1", "Alpha", 1),
+        ("chapter", "2", "Beta", 2),
+        ("appendix", "A", "Formal Grammar", 3),
+        ("appendix", "B", "Error Messages", 4),
+    ]
+
+
+def test_an_appendix_label_at_body_size_over_body_text_is_no_appendix():
+    book = load_book(_labelled_appendices(10.0), name="labels.pdf")
+    assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Beta", 2)]
+
+
+def test_a_sentence_ending_in_an_appendix_name_at_a_page_top_is_no_appendix():
+    """``… is given in`` / ``Appendix A.`` wrapped onto the next page, above a large section
+    number: the end of a sentence, not a label over its title."""
+    pages = [
+        [("Chapter 1", BIG), ("Alpha", BIG)] + body(20, 100) + [("The grammar of the language is given in", 10.0)],
+        [("Appendix A.", 10.0), ("1.1", 17.0), ("A Section", 17.0)] + body(20, 200),
+        [("Chapter 2", BIG), ("Beta", BIG)] + body(20, 300),
+    ]
+    book = load_book(make_pdf(pages), name="wrapped.pdf")
+    assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Beta", 3)]

@@ -10,7 +10,8 @@ not hold up. A line can start a heading anywhere on a page, but:
 * bare ``N Title`` lines (no keyword) count only near the top of a page or when set large;
 * with a PDF, every chapter-level candidate is probed for its font size and rejected when it
   is not clearly larger than the body: running headers (``CHAPTER 4. DECLARATIONS``) are set
-  at body size or smaller;
+  at body size or smaller; a keyword label at the top of its page set at body size over a title
+  set large (``APPENDIX A`` above the title in display type) counts by its title's size;
 * contents pages (mostly lines ending in page numbers) only yield their own title;
 * front matter names (Preface, Contents) count only before the first chapter, back matter
   names (Index, References) only after the last one;
@@ -24,7 +25,7 @@ from __future__ import annotations
 from ..models import Rejected
 from ..normalise import NormalisedBook
 from .heading_lines import MAX_GAP, SAME_SIZE, STACK_TITLE_LINES, Draft, line_candidates
-from .kinds import SECTION_NUMBER_ONLY, number_value, title_like
+from .kinds import SECTION_NUMBER_ONLY, number_value, parse_heading, title_like
 from .typography import HEADING_RATIO, FontProbe
 
 
@@ -73,6 +74,16 @@ def detect_headings(
             c.large = None if size is None or not body else size >= body * HEADING_RATIO
             if c.large:
                 c.evidence.append(("typography", f"p. {c.page + 1}: {size:.1f} pt, body {body:.1f} pt"))
+            elif c.large is False and body and c.top and c.kind in LABEL_KINDS:
+                below = _title_size_below(norm, probe, c)
+                if below is not None and below >= body * HEADING_RATIO:
+                    c.large = True
+                    c.evidence.append(
+                        (
+                            "typography",
+                            f"p. {c.page + 1}: the title below set at {below:.1f} pt, body {body:.1f} pt",
+                        )
+                    )
 
     settle(eager)
     for c in lazy:
@@ -237,6 +248,24 @@ def _with_listed(candidates: list[Draft], listed: list[Draft]) -> list[Draft]:
         if c.kind == "section" and d.kind != "section":
             c.kind, c.number, c.title = d.kind, d.number, d.title
     return sorted(out, key=lambda c: c.offset)
+
+
+LABEL_KINDS = ("chapter", "appendix", "part")
+"""Keyword labels (``Appendix A``, ``附件一``) that may be set small above a large title."""
+
+
+def _title_size_below(norm: NormalisedBook, probe: FontProbe, draft: Draft) -> float | None:
+    """The size of the line right below a keyword label that opens its page (its first line, not
+    ending a sentence; the line below no numbered heading of its own): a label set at
+    body size over its title set large (``APPENDIX A`` small, the title below in display type) is
+    a heading by the title's size, as a stacked heading is."""
+    lines = [line for _, line in norm.lines[draft.page] if line.strip()]
+    if len(lines) < 2 or lines[0] != _line_at(norm, draft) or lines[0].rstrip().endswith("."):
+        return None  # not the page's first line, or a sentence's end wrapped onto the page
+    below = lines[1].strip()
+    if SECTION_NUMBER_ONLY.match(below) or parse_heading(below) is not None:
+        return None  # a numbered heading of its own below, not this label's title
+    return probe.size_of(draft.page, lines[1], top=True)
 
 
 def _line_at(norm: NormalisedBook, draft: Draft) -> str:
