@@ -1,8 +1,12 @@
 """The Boundaries and Overlap pictures in a real browser (Debian chromium + Playwright), on the
-largest sample book and on a generated 400-chapter book, both uploaded through the real uploader.
+largest sample book and on a generated 400-chapter book, both uploaded through the real uploader;
+every page of the app (Book included) on those two and on a generated 300-page manual.
 
 Each page is screenshotted into ``tests/output/screenshots/`` (gitignored; ``BCI_TEST_OUTPUT``
-moves the output folder), and the path is printed. The checks read what chromium drew:
+moves the output folder), and the path is printed: ``{book}_every_{k}_{Page}.png`` for every page
+(``k`` = 0 for Book, then the sidebar's order), ``{book}_{1,2,3}_…png`` for the Boundaries and
+Overlap pictures, ``{book}`` one of ``largest-sample``, ``400-chapters``, ``300-page-manual``.
+The checks read what chromium drew:
 
 * the labels the figure's spec declares do not overlap at the plot's real width, and the labels
   chromium rendered do not overlap either (their bounding boxes);
@@ -55,8 +59,18 @@ VIEWPORT = {"width": 1500, "height": 2200}
 """The window the issue's pictures were judged at."""
 MAX_SHOT_PX = 9000
 """Tallest full-page screenshot (px)."""
-DRAWN_AT_ONCE = ("Boundaries", "Overlap", "Chunks", "Export", "Structure")
+DRAWN_AT_ONCE = ("Boundaries", "Overlap", "Chunks", "Export", "Compare", "Structure")
 """Pages that draw a chart, a table or a download as soon as they open."""
+CHARTS = {"Boundaries": 1, "Overlap": 3, "Compare": 2}
+"""Plotly charts each page draws as soon as it opens (the screenshot waits for all of them)."""
+MANUAL_PAGES, MANUAL_CHAPTERS, MANUAL_PARTS = 300, 40, 4
+"""The generated manual of the issue's "300-page manual" screenshots (``many_chapters`` layout)."""
+_CHARTS_DRAWN_JS = """(want) => {
+    const charts = Array.from(document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot'));
+    return charts.length >= want && charts.every(gd => gd._fullLayout && gd.querySelector('.main-svg')
+        && gd.querySelectorAll('.infolayer g.annotation').length === (gd._fullLayout.annotations || []).length);
+}"""
+"""True once the main area holds ``want`` plotly charts, each drawn with all its annotations."""
 
 
 @pytest.fixture
@@ -123,6 +137,13 @@ def logged_app() -> Iterator[tuple[str, Path]]:
 @pytest.fixture(scope="module")
 def many_chapters_book() -> Path:
     return write_many_chapters_book(OUTPUT / "many-chapters.pdf")
+
+
+@pytest.fixture(scope="module")
+def manual_book() -> Path:
+    return write_many_chapters_book(
+        OUTPUT / "manual-300-pages.pdf", chapters=MANUAL_CHAPTERS, parts=MANUAL_PARTS, pages=MANUAL_PAGES
+    )
 
 
 def load(page: Page, url: str, book: Path) -> None:
@@ -253,27 +274,34 @@ def test_boundaries_and_overlap_pictures_are_readable(
     check_log(log)
 
 
-@pytest.mark.parametrize("which", ["largest-sample", "400-chapters"])
+@pytest.mark.parametrize("which", ["largest-sample", "400-chapters", "300-page-manual"])
 def test_every_page_renders_for_the_book_and_is_screenshotted(
-    tab: Page, logged_app: tuple[str, Path], many_chapters_book: Path, which: str
+    tab: Page, logged_app: tuple[str, Path], many_chapters_book: Path, manual_book: Path, which: str
 ) -> None:
-    """Every page in the sidebar's list, for both books: it draws without an exception, names the
-    uploaded book in its header, and its full-page screenshot lands in the output folder."""
+    """Every page in the sidebar's list (Book, the home page, included), for each book: it draws
+    without an exception, names the uploaded book in its header, and its full-page screenshot
+    lands in the output folder once its charts are drawn."""
     page = tab
     url, log = logged_app
-    book = LARGEST_SAMPLE if which == "largest-sample" else many_chapters_book
+    book = {"largest-sample": LARGEST_SAMPLE, "400-chapters": many_chapters_book}.get(which, manual_book)
     shots = OUTPUT / "screenshots"
     load(page, url, book)
-    titles = [t.split()[-1] for t in page.get_by_test_id("stSidebarNav").get_by_role("link").all_inner_texts()]
+    titles = [
+        t.split()[-1] for t in page.get_by_test_id("stSidebarNav").get_by_role("link").all_inner_texts()
+    ]
     assert len(titles) >= 8 and titles[0] == "Book"  # the home page's link has an icon before it
-    for k, title in enumerate(titles[1:], start=1):
-        open_page(page, url, title)
+    for k, title in enumerate(titles):
+        if k:  # the home page (Book) is open already
+            open_page(page, url, title)
         expect(page.locator(".current-book").first).to_contain_text(f"{book.name} (uploaded)")
         if title in DRAWN_AT_ONCE:  # the others wait for the user (a query, a Run button)
-            expect(page.locator(".js-plotly-plot, [data-testid='stDataFrame'], "
-                                "[data-testid='stDownloadButton']").first).to_be_visible(timeout=TIMEOUT_MS)
+            expect(
+                page.locator(
+                    ".js-plotly-plot, [data-testid='stDataFrame'], [data-testid='stDownloadButton']"
+                ).first
+            ).to_be_visible(timeout=TIMEOUT_MS)
+        page.wait_for_function(_CHARTS_DRAWN_JS, arg=CHARTS.get(title, 0), timeout=TIMEOUT_MS)
         expect(page.get_by_test_id("stException")).to_have_count(0)
-        page.wait_for_timeout(500)  # plotly finishes text layout after the SVG appears
         shot = full_screenshot(page, shots / f"{which}_every_{k}_{title}.png")
         assert shot.stat().st_size > 20_000
     check_log(log)
