@@ -263,3 +263,31 @@ def test_an_unwritable_cache_leaves_no_temp_folder_behind(clean_run, tmp_path, r
     r = cli("search", book, "chapter words", "--retriever", retriever, "--json", env=env, timeout=90)
     assert ran_cleanly(r), r.stderr
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+# The OCR cache: an entry is read bounded and checked, never trusted ------------------------------
+
+
+def _deep_json(path: Path, good: bytes) -> None:
+    path.write_bytes(b"[" * 100_000 + b"]" * 100_000)
+
+
+OCR_KINDS = FILE_KINDS | {"deep json": _deep_json}
+
+
+@pytest.mark.parametrize("kind", OCR_KINDS)
+def test_a_failing_ocr_cache_entry_is_ignored_and_rewritten(tmp_path, monkeypatch, kind):
+    from chunking.ocr import cache
+    from chunking.ocr.engine import PageOcr
+
+    monkeypatch.setenv("BOOK_CHUNK_INSPECTOR_CACHE", str(tmp_path / "ours"))
+    key = cache.page_key(hashlib.sha256(kind.encode()).hexdigest(), "eng", 300)
+    result = PageOcr(text="Chapter 1\nSome words read from a scan.", confidence=91.5, words=7)
+    cache.save(key, "5.3.0", result)
+    entry = cache._entry_path(key)
+    good = entry.read_bytes()
+    entry.unlink()
+    OCR_KINDS[kind](entry, good)
+    assert cache.load(key, "5.3.0") is None  # never a hang, an endless read or a RecursionError
+    cache.save(key, "5.3.0", result)
+    assert cache.load(key, "5.3.0") == result
