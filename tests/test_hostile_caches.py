@@ -132,6 +132,16 @@ def _special_inside_ranks(kwargs: dict) -> None:
     kwargs["special_tokens"]["<|endoftext|>"] = 5
 
 
+def _float_ids(kwargs: dict) -> None:
+    kwargs["mergeable_ranks"] = {k: float(v) for k, v in kwargs["mergeable_ranks"].items()}
+
+
+def _text_token(kwargs: dict) -> None:
+    ranks = kwargs["mergeable_ranks"]
+    token = next(reversed(ranks))
+    ranks[token.decode("latin-1") + "?"] = ranks.pop(token)
+
+
 def _older_format(path: Path, good: bytes) -> None:
     path.write_bytes(good.partition(b"\n")[2])  # a bare marshal, as format 1 wrote it
 
@@ -142,6 +152,8 @@ SNAPSHOT_KINDS = FILE_KINDS | {
     "forged: an id used twice": _forged(_duplicate_id),
     "forged: a pattern that does not compile": _forged(_bad_pattern),
     "forged: a special token inside the ranks": _forged(_special_inside_ranks),
+    "forged: ids that are floats": _forged(_float_ids),
+    "forged: a token that is text": _forged(_text_token),
 }
 """What a snapshot may turn into besides: well-formed files with the wrong content."""
 
