@@ -81,7 +81,7 @@ def handshake(address: str, timeout: float | None = None, hint: str = "") -> dic
         raise UsageError(
             f"--ray-address {address}: no Ray answered within {timeout:g} s (something other than a "
             "Ray head listens there, or a stale Ray session); give a running head's address "
-            "(host:6379, or ray://host:10001)"
+            f"(host:6379, or ray://host:10001){hint}"
         ) from None
     except BaseException:  # NOTE: Ctrl-C or SIGTERM while waiting: the child must not stay
         _kill(child)
