@@ -37,7 +37,7 @@ from ..matter import Exclusion
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
 from ..rules import EXPORT_FORMATS
-from .workerpool import TaskRaised, WorkerDied, imap_unordered
+from .workerpool import NoWorker, TaskRaised, WorkerDied, imap_unordered
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -330,7 +330,9 @@ def _run_parallel(todo: list[Task], policy: Policy, fmt: str, n_workers: int, ba
     """Run ``process_book`` over ``todo`` in ``n_workers`` processes; a dead worker fails only its book.
 
     A worker killed by the OS (out of memory, a crash in a C library) costs only the book it was
-    chunking, reported with exit code 1; a fresh worker takes over the books still to do.
+    chunking, reported with exit code 1; a fresh worker takes over the books still to do. The
+    workers' fork server dying costs no book (``workerpool``: its workers live on, and a new
+    server starts for the next worker).
     """
     outcomes = []
     tasks = [(t.book, t.out, policy, fmt, t.label) for t in todo]
@@ -340,6 +342,8 @@ def _run_parallel(todo: list[Task], policy: Policy, fmt: str, n_workers: int, ba
             result = Outcome(label, "failed", 1, result.describe())
         elif isinstance(result, TaskRaised):
             result = Outcome(label, "failed", 1, f"internal error: {result.message}")
+        elif isinstance(result, NoWorker):
+            result = Outcome(label, "failed", 1, result.message)
         outcomes.append(result)
         bar.update()
     return outcomes

@@ -67,6 +67,7 @@ from ..cores import available_cores
 from ..errors import UsageError, one_line
 from ..policy import Policy
 from . import Outcome, Plan, Task, output_path, plan_batch, process_book, progress_bar, report
+from .ray_handshake import AUTO_ADDRESSES, handshake, refuse_foreign_session
 
 RAY_PIN = "ray==2.60.0"
 """The Ray release the project is tested with (requirements.txt, pyproject's ``ray`` extra)."""
@@ -149,12 +150,25 @@ def _import_ray() -> Any:
 
 
 def check_reachable(address: str) -> None:
-    """Fail fast with one line when nothing accepts a TCP connection at ``address``.
+    """Fail fast with one line when ``address`` is not a Ray the driver can join: its form, a TCP
+    connect (``CONNECT_TIMEOUT_S``: quick when nothing listens), then Ray's own handshake in a
+    child process under a timeout (``ray_handshake``: a listener that is not Ray would make
+    ``ray.init`` retry for minutes). ``auto`` is resolved and checked by that handshake too, and
+    refused when the Ray it finds is another user's; ``local`` starts a new Ray and is left to it.
 
-    ``auto``/``local`` are Ray's own words and are left to Ray. Raises ``UsageError``.
+    Raises:
+        UsageError: one line naming the address and the reason.
     """
-    if address in ("auto", "local"):
+    if address == "local":
         return
+    if address not in AUTO_ADDRESSES:
+        _check_listening(address)
+    hint = "" if os.environ.get("RAY_AUTH_MODE") else AUTH_HINT
+    refuse_foreign_session(address, handshake(address, hint=hint))
+
+
+def _check_listening(address: str) -> None:
+    """One line when ``address`` is not ``host:port`` or nothing accepts a TCP connection there."""
     hostport = address.split("://", 1)[1] if "://" in address else address
     host, sep, port = hostport.rpartition(":")
     if not sep or not host or not port.isdigit():

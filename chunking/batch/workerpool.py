@@ -15,12 +15,25 @@ is no fork of the caller, so the caller's threads and open PDFs never reach a wo
 worker still takes the caller's current folder and ``sys.path`` (multiprocessing sends them with
 every start); its environment variables are the caller's when the server started (one server per
 process, for the process's lifetime).
+
+The fork server may die too (killed, out of memory). Its workers live on (they only came from
+it), so a worker's death is read from its own pipe, never from the server's exit report: a
+worker is gone when its pipe reaches EOF (every process end closes it), not when the server's
+report channel breaks. A start that fails because the server is gone is retried
+(``START_ATTEMPTS``: ``multiprocessing`` starts a new server when it finds the old one reaped);
+when no worker can be started at all, the tasks left are reported ``NoWorker``, one each.
+
+Workers die with the caller: each holds the read end of a "lifeline" pipe whose write end only
+the caller holds, and a thread in the worker ends it at once when that pipe reaches EOF (the
+caller died, even by ``kill -9``, or stopped the worker). ``PR_SET_PDEATHSIG`` would not do here:
+a worker's parent is the fork server, not the caller.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -37,6 +50,13 @@ tqdm's monitor, and may have used PyMuPDF, which is not fork-safe once it opened
 
 WORKER_STOP_TIMEOUT_S = 5.0
 """How long shutdown waits for a worker to exit after being told to stop, before killing it."""
+
+START_ATTEMPTS = 3
+"""Tries to start one worker before the tasks left are given up (``NoWorker``): a start fails
+when the fork server died since the last one, and the next start brings up a new server."""
+
+LIFELINE_EXIT = 3
+"""Exit code of a worker ended by its lifeline (its caller died or stopped it)."""
 
 
 _MAIN_LOCK = threading.Lock()
@@ -91,11 +111,20 @@ class TaskRaised:
     message: str
 
 
-def _serve(fn: Callable[..., Any], conn: Connection) -> None:
-    """Worker loop: run ``fn(*args)`` for every ``(index, args)`` received; ``None`` or EOF ends it."""
+@dataclass(frozen=True)
+class NoWorker:
+    """No worker process could be started for the task (``START_ATTEMPTS`` failed starts)."""
+
+    message: str
+
+
+def _serve(fn: Callable[..., Any], conn: Connection, lifeline: Connection) -> None:
+    """Worker loop: run ``fn(*args)`` for every ``(index, args)`` received; ``None`` or EOF ends
+    it, and so does the caller's end (``lifeline``) or a caller gone before an answer is sent."""
     # NOTE: Ctrl-C reaches the whole process group; the parent stops the workers itself, so a
     # worker must not die first with a KeyboardInterrupt traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_hold, args=(lifeline,), name="lifeline", daemon=True).start()
     while True:
         try:
             item = conn.recv()
@@ -108,30 +137,69 @@ def _serve(fn: Callable[..., Any], conn: Connection) -> None:
             result = fn(*args)
         except Exception as exc:  # NOTE: reported as the task's result, never a dead worker
             result = TaskRaised(f"{type(exc).__name__}: {exc}")
-        conn.send((index, result))
+        try:
+            conn.send((index, result))
+        except (OSError, ValueError):  # NOTE: the caller is gone: nobody to answer, no traceback
+            return
+
+
+def _hold(lifeline: Connection) -> None:
+    """End the worker at once when the caller's end of ``lifeline`` closes (it never writes)."""
+    try:
+        lifeline.recv_bytes()
+    except (EOFError, OSError):
+        pass
+    os._exit(LIFELINE_EXIT)
 
 
 class _Worker:
-    """One worker process, its end of the pipe and the task index it holds (None = idle)."""
+    """One worker process, its task pipe, the caller's end of its lifeline and the task index it
+    holds (None = idle)."""
 
     def __init__(self, context: Any, fn: Callable[..., Any]) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(fn, child), daemon=True)
-        with plain_main():
-            self.process.start()
-        child.close()
+        held, self.lifeline = context.Pipe(duplex=False)
+        self.process = context.Process(target=_serve, args=(fn, child, held), daemon=True)
+        try:
+            with plain_main():
+                self.process.start()
+        except BaseException:
+            for end in (self.conn, self.lifeline):
+                end.close()
+            raise
+        finally:
+            child.close()
+            held.close()
         self.task: int | None = None
 
     def stop(self) -> None:
+        """Tell the worker to finish; end it (its lifeline) if it has not within the timeout."""
         try:
             self.conn.send(None)
         except (OSError, ValueError):
             pass
         self.conn.close()
         self.process.join(WORKER_STOP_TIMEOUT_S)
+        self.kill()
+
+    def kill(self) -> None:
+        """End the worker now: its lifeline closes (this works for a worker whose fork server
+        died, which ``Process.kill`` no longer reaches), and reap it."""
+        self.lifeline.close()
         if self.process.is_alive():
             self.process.kill()
-            self.process.join()
+        self.process.join()
+
+
+def _start(context: Any, fn: Callable[..., Any]) -> _Worker | str:
+    """A started worker, or why none could be started in ``START_ATTEMPTS`` tries."""
+    reason = ""
+    for _ in range(START_ATTEMPTS):
+        try:
+            return _Worker(context, fn)
+        except (EOFError, OSError) as exc:  # NOTE: the fork server died; the next try restarts it
+            reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    return f"no worker process could be started ({reason})"
 
 
 def worker_context(preload: Sequence[str] = ()) -> Any:
@@ -163,44 +231,54 @@ def imap_unordered(
 
     Yields:
         tuple[int, Any]: ``(index into tasks, result)``; the result is ``WorkerDied`` when the
-        task's worker process died, ``TaskRaised`` when ``fn`` raised.
+        task's worker process died, ``TaskRaised`` when ``fn`` raised, ``NoWorker`` when no
+        worker could be started for it.
     """
     context = worker_context(preload)
     pending = deque(range(len(tasks)))
     pool: list[_Worker] = []
     try:
-        while pending or any(w.task is not None for w in pool):
+        while pending or pool:
             while pending and len(pool) < workers:
-                pool.append(_Worker(context, fn))
-            for w in pool:
-                if w.task is None and pending:
-                    w.task = pending.popleft()
-                    try:
-                        w.conn.send((w.task, tasks[w.task]))
-                    except OSError:  # it died already: its sentinel reports the task below
-                        pass
-            for w in [w for w in pool if w.task is None]:  # nothing left for it: let it go
-                w.stop()
-                pool.remove(w)
-            ready = set(wait([w.conn for w in pool] + [w.process.sentinel for w in pool]))
-            for w in list(pool):
-                if w.conn not in ready and w.process.sentinel not in ready:
-                    continue
+                started = _start(context, fn)
+                if isinstance(started, str):
+                    while pending and not pool:  # NOTE: with a worker left, it takes them on
+                        yield pending.popleft(), NoWorker(started)
+                    break
+                pool.append(started)
+            _hand_out(pool, pending, tasks)
+            ready = set(wait([w.conn for w in pool])) if pool else set()
+            for w in [w for w in pool if w.conn in ready]:
                 answer = _receive(w)
                 if answer is not None:
                     w.task = None
                     yield answer
                     continue
-                w.process.join(WORKER_STOP_TIMEOUT_S)
-                pool.remove(w)
+                pool.remove(w)  # NOTE: EOF on its own pipe: the worker process is gone
                 w.conn.close()
+                w.process.join(WORKER_STOP_TIMEOUT_S)
+                w.kill()
                 if w.task is not None:
                     yield w.task, WorkerDied(w.process.exitcode)
     finally:  # NOTE: reached early only on an interrupt: a busy worker's book is abandoned now
         for w in pool:
             if w.task is not None:
-                w.process.kill()
+                w.kill()
             w.stop()
+
+
+def _hand_out(pool: list[_Worker], pending: deque[int], tasks: Sequence[tuple]) -> None:
+    """Give every idle worker the next task; stop the idle ones when none is left."""
+    for w in pool:
+        if w.task is None and pending:
+            w.task = pending.popleft()
+            try:
+                w.conn.send((w.task, tasks[w.task]))
+            except OSError:  # it died already: EOF on its pipe reports the task
+                pass
+    for w in [w for w in pool if w.task is None]:
+        w.stop()
+        pool.remove(w)
 
 
 def _receive(w: _Worker) -> tuple[int, Any] | None:

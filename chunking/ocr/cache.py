@@ -9,8 +9,9 @@ not (better than losing the page). Entries live under the user cache
 (``chunking.user_cache.cache_root() / "ocr"``), one small JSON file each.
 
 Entries are untrusted input (another process, a full disk or a user may have left anything
-there): an entry is used only when it is a regular file of at most ``MAX_ENTRY_BYTES``, parses
-as the schema below, names the key it is filed under and holds the digest of its own content.
+there): an entry is used only when it is a regular file of at most ``MAX_ENTRY_BYTES`` (read by
+``chunking.inputs.load_json``: never a FIFO or device, JSON depth bounded), parses as the schema
+below, names the key it is filed under and holds the digest of its own content.
 Anything else is ignored and rewritten. Writes are atomic (``chunking.atomic``); a cache that
 cannot be written (read-only, full) only costs the next run its time, never this run its text.
 """
@@ -19,13 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_write
-from ..errors import OutputError
+from ..errors import OutputError, UnreadableInputError
+from ..inputs import load_json
 from ..user_cache import cache_root
 from .engine import PageOcr
 
@@ -65,13 +65,10 @@ def load(key: str, version: str | None) -> PageOcr | None:
     """
     path = _entry_path(key)
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
-            return None
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_ENTRY_BYTES + 1)
-        record = json.loads(data.decode("utf-8"))
-    except (OSError, ValueError):
+        # NOTE: the one bounded reader: a FIFO swapped in after a stat would block a plain open,
+        # and JSON nested 100,000 deep would end the run in a RecursionError.
+        record = load_json(path, MAX_ENTRY_BYTES, str(path), "OCR cache entry")
+    except UnreadableInputError:
         return None
     if not _valid(record, key):
         return None

@@ -9,18 +9,26 @@ members and pass it wherever a backend is taken (``DenseIndex.build``, ``build_i
 ships the weights and the tokenizer, but ``WordLlama.load`` looks for the tokenizer under another
 folder than the one the wheel uses and would try to download it. So the packaged tokenizer file is
 copied (atomically, ``chunking.atomic``) into a user-writable cache outside the repository
-(``chunking.user_cache.cache_root()`` ``/wordllama``; a temp dir when that is not writable) and the model is loaded with ``disable_download=True``.
+(``chunking.user_cache.cache_root()`` ``/wordllama``) and the model is loaded with
+``disable_download=True``. The copy is never trusted: before each load it is read bounded
+(``chunking.inputs``: a FIFO or a link to ``/dev/zero`` is refused, never read) and compared
+byte for byte with the packaged file, and rewritten when it differs, so a garbage file repairs
+itself. When the cache cannot be written, a temp folder holds the copy for the load only and is
+removed right after (the tokenizer is read at load time).
+
+Texts are embedded as given, except that lone surrogates (a query with undecodable bytes reaches
+``sys.argv`` as ``surrogateescape`` code points) become U+FFFD: the tokenizer takes only
+encodable strings, and BM25 treats such a query as text too.
 
 ``embed_chunks(chunks, backend)`` is the pure function callers cache per (book, policy, backend).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
-import os
-import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -28,8 +36,10 @@ from typing import Protocol
 import numpy as np
 
 from ..atomic import atomic_write
-from ..errors import UnreadableInputError
+from ..errors import OutputError, UnreadableInputError
+from ..inputs import read_bounded
 from ..models import Chunk
+from ..readers.raw import clean
 from ..user_cache import cache_root
 
 WORDLLAMA_CONFIG = "l2_supercat"
@@ -52,17 +62,6 @@ class EmbeddingBackend(Protocol):
         ...
 
 
-def _writable_dir(path: Path) -> Path:
-    """``path`` created if needed; a private temp dir when it cannot be created or written."""
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        if os.access(path, os.W_OK | os.X_OK):
-            return path
-    except OSError:
-        pass
-    return Path(tempfile.mkdtemp(prefix="book-chunk-inspector-wordllama-"))
-
-
 def _import_wordllama():
     """``import wordllama`` without its side effect on logging.
 
@@ -83,23 +82,52 @@ def _import_wordllama():
 
 
 def seed_wordllama_cache(cache: Path) -> Path:
-    """Copy the wheel's tokenizer file into ``cache/tokenizers/`` (atomically) and return ``cache``.
+    """Make ``cache/tokenizers/`` hold a byte-exact copy of the wheel's tokenizer file (kept when
+    it already does, else written atomically) and return ``cache``.
 
     Raises:
         UnreadableInputError: the installed ``wordllama`` lacks its packaged tokenizer.
+        OutputError, OSError: the copy cannot be written there.
     """
+    name, packaged = _packaged_tokenizer()
+    target = cache / "tokenizers" / name
+    if not _holds(target, packaged):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, lambda out: out.write(packaged))
+    return cache
+
+
+def _packaged_tokenizer() -> tuple[str, bytes]:
+    """The name and bytes of the tokenizer file inside the installed ``wordllama`` wheel."""
     wordllama = _import_wordllama()
     name = f"{WORDLLAMA_CONFIG}_tokenizer_config.json"
     packaged = Path(wordllama.__file__).parent / "tokenizers" / name
     if not packaged.is_file():
         raise UnreadableInputError(f"wordllama has no packaged tokenizer {name}; reinstall wordllama")
-    target_dir = cache / "tokenizers"
-    target_dir.mkdir(parents=True, exist_ok=True)
-    target = target_dir / name
-    if not target.is_file() or target.stat().st_size != packaged.stat().st_size:
-        with packaged.open("rb") as src:
-            atomic_write(target, lambda out: shutil.copyfileobj(src, out))
-    return cache
+    return name, packaged.read_bytes()
+
+
+def _holds(path: Path, expected: bytes) -> bool:
+    """Whether ``path`` is a regular file with exactly the bytes ``expected`` (read bounded)."""
+    try:
+        return read_bounded(path, len(expected), str(path), "tokenizer file") == expected
+    except UnreadableInputError:
+        return False
+
+
+@contextlib.contextmanager
+def _seeded(cache: Path) -> Iterator[Path]:
+    """``cache`` seeded for a load; when it cannot be written, a temp folder seeded instead and
+    removed when the load is done (never one left behind per run)."""
+    try:
+        where: Path | None = seed_wordllama_cache(cache)
+    except (OSError, OutputError):
+        where = None
+    if where is not None:
+        yield where
+        return
+    with tempfile.TemporaryDirectory(prefix="book-chunk-inspector-wordllama-") as tmp:
+        yield seed_wordllama_cache(Path(tmp))
 
 
 class WordLlamaBackend:
@@ -109,16 +137,18 @@ class WordLlamaBackend:
 
     def __init__(self, cache: Path | None = None) -> None:
         WordLlama = _import_wordllama().WordLlama
-        where = seed_wordllama_cache(_writable_dir(cache or cache_root() / "wordllama"))
-        self._model = WordLlama.load(
-            config=WORDLLAMA_CONFIG, cache_dir=where, dim=WORDLLAMA_DIM, disable_download=True
-        )
+        with _seeded(cache or cache_root() / "wordllama") as where:
+            self._model = WordLlama.load(
+                config=WORDLLAMA_CONFIG, cache_dir=where, dim=WORDLLAMA_DIM, disable_download=True
+            )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length float32 vectors of ``texts`` (zero rows for texts without a known token)."""
+        """Unit-length float32 vectors of ``texts`` (zero rows for texts without a known token);
+        lone surrogates become U+FFFD first (the tokenizer refuses them with a ``TypeError``)."""
         if not texts:
             return np.zeros((0, WORDLLAMA_DIM), dtype=np.float32)
-        vectors = np.asarray(self._model.embed(list(texts), batch_size=EMBED_BATCH), dtype=np.float32)
+        encodable = [clean(t) for t in texts]
+        vectors = np.asarray(self._model.embed(encodable, batch_size=EMBED_BATCH), dtype=np.float32)
         return normalise_rows(vectors)
 
 
