@@ -110,3 +110,18 @@ def test_contributed_chapters_without_numbers_under_parts_stay_chapters():
         (2, "Afterthoughts", 31),
     ]
     assert _chapter_level(toc) == ["On Method", "A Reply", "Afterthoughts"]
+
+
+def test_an_unnamed_entry_with_nothing_below_it_at_the_part_depth_is_matter_not_a_part():
+    """A part holds chapters: ``Zusammenfassung`` before the first part and ``Acronyms`` after the
+    last, with no entries below them, are front and back matter."""
+    toc = [
+        (1, "Zusammenfassung", 3),
+        (1, "Foundations", 10),
+        (2, "Chapter 1. Sets", 11),
+        (2, "Chapter 2. Maps", 20),
+        (1, "Applications", 30),
+        (2, "Chapter 3. Graphs", 31),
+        (1, "Acronyms", 50),
+    ]
+    assert [k for k, _ in _kinds(toc)] == ["front", "part", "chapter", "chapter", "part", "chapter", "back"]

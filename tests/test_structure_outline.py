@@ -150,3 +150,49 @@ def test_an_outline_title_is_found_inside_a_keyword_heading_line():
     assert [(h.kind, h.number, h.title, h.page) for h in book.headings] == [
         ("chapter", "1", "Alpha Procedures", 1), ("chapter", "2", "Graphical Procedures", 2)]
     assert book.text[book.headings[1].char_offset:].startswith("CHAPTER 2 - Graphical Procedures\n")
+
+
+def _spaced(title: str) -> str:
+    """``Some Kind`` set in tracked-out small capitals, as the text layer gives it:
+    ``S O M E K I N D`` (the spaces between the words are lost)."""
+    return " ".join(title.replace(" ", "").upper())
+
+
+def test_letter_spaced_titles_confirm_their_outline_entries():
+    """Titles set letter-spaced (each letter a token) are the outline's titles: the outline holds
+    and every entry is confirmed on its page."""
+    titles = ["Introduction", "Related Work", "Method", "Results"]
+    pages = [[("1", 60.0), (_spaced(t), 10.0)] + body(14, 100 * n) for n, t in enumerate(titles, 1)]
+    for n, page in enumerate(pages, 1):
+        page[0] = (str(n), 60.0)
+    toc = [(1, f"{n} {t}", n, None) for n, t in enumerate(titles, 1)]
+    book = load_book(make_pdf(pages, toc=toc), name="spaced.pdf")
+    assert book.diagnostics.structure_source == "outline"
+    assert [(h.kind, h.number, h.title, h.page) for h in book.headings] == [
+        ("chapter", str(n), t, n) for n, t in enumerate(titles, 1)
+    ]
+    assert all(h.confidence > 0.3 for h in book.headings)  # confirmed, not kept unconfirmed
+
+
+def test_unnamed_front_matter_beside_the_parts_does_not_outvote_them():
+    """Level 1 holds unnumbered front-matter entries with no front-matter name (``Zusammenfassung``,
+    ``Publications``) before ``Part I`` and ``Part II``: those are still the parts, and the
+    chapters at level 2 stay chapters."""
+    pages = [
+        [("Zusammenfassung", BIG)] + body(6),
+        [("Publications", BIG)] + body(6, 20),
+        [("Acronyms", BIG)] + body(6, 40),
+        [("Part I", BIG), ("Foundations", BIG)] + body(3, 60),
+        _chapter_page(1, "Alpha"),
+        [("Part II", BIG), ("Practice", BIG)] + body(3, 80),
+        _chapter_page(2, "Beta"),
+    ]
+    toc = [(1, "Zusammenfassung", 1, None), (1, "Publications", 2, None), (1, "Acronyms", 3, None),
+           (1, "Part I Foundations", 4, None), (2, "Alpha", 5, None),
+           (1, "Part II Practice", 6, None), (2, "Beta", 7, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="front-parts.pdf")
+    chapters = [(h.level, h.kind, h.number, h.title, h.page) for h in book.headings if h.kind in ("part", "chapter")]
+    assert chapters == [
+        (1, "part", "I", "Foundations", 4), (2, "chapter", "1", "Alpha", 5),
+        (1, "part", "II", "Practice", 6), (2, "chapter", "2", "Beta", 7),
+    ]

@@ -198,6 +198,10 @@ def outline_baseline(outline: list[OutlineEntry], pages: int) -> list[BaselineEn
             kind = {"chapter": "chapter", "numbered": "chapter", "appendix": "appendix"}.get(r.said, "part")
             if r.said in ("front", "back") or (FRONT_WORDS.match(r.title) or BACK_WORDS.search(r.title)):
                 kind = _matter(r, i, first if first is not None else inner_first)
+            elif kind == "part" and r.said != "part" and r.children == 0:
+                # NOTE: a part holds chapters: an unnamed entry with nothing below it at the part
+                # depth (``Zusammenfassung``, ``Acronyms``) is front or back matter.
+                kind = _matter(r, i, first if first is not None else inner_first)
         elif depth == chapter_depth:
             kind = _chapter_kind(r, i, first, last, at_chapter)
         else:

@@ -41,6 +41,12 @@ CHAPTER_KINDS = ("chapter", "numbered", "appendix", "roman")
 
 def _is_part_depth(drafts: list[Draft], deeper: bool) -> bool:
     body = [d for d in drafts if d.kind not in ("front", "back")]
+    numbered = [d.offset for d in body if d.kind != "unnumbered"]
+    if numbered:
+        # NOTE: unnumbered entries before the first numbered one or after the last are front or
+        # back matter (``_matter_kind``), whatever their names (``Zusammenfassung``, ``Listings``):
+        # they do not vote on whether this depth holds parts.
+        body = [d for d in body if d.kind != "unnumbered" or min(numbered) <= d.offset <= max(numbered)]
     if not deeper or not body:
         return False
     parts = [d for d in body if d.kind == "part"]
@@ -107,16 +113,26 @@ def levelled(
         for d, depth in drafts
     )
     top = 2 if has_parts else 1
+    anchored = [
+        d.offset
+        for d, depth in drafts
+        if depth in part_depths and d.kind not in ("unnumbered", "front", "back")
+    ]
     out: list[Heading] = []
     demoted = 0
-    for d, depth in drafts:
+    for k, (d, depth) in enumerate(drafts):
         kind, level, title, number = d.kind, top, d.title, d.number
         if depth < chapter_depth and depth not in part_depths and kind != "part":
             if not (title_unit and d is drafts[0][0]):
                 continue  # a lone root above the chapters: the book's own title, not a unit of it
             kind = "front"
+        leaf = k + 1 == len(drafts) or drafts[k + 1][1] <= depth
         if depth in part_depths and depth < chapter_depth:
-            if kind in ("front", "back"):
+            if kind == "unnumbered" and leaf and anchored and not min(anchored) <= d.offset <= max(anchored):
+                # NOTE: an unnumbered entry with nothing below it, before the first part or after
+                # the last, is front or back matter (``Zusammenfassung``, ``Acronyms``), not a part.
+                kind, level = ("front" if d.offset < min(anchored) else "back"), top
+            elif kind in ("front", "back"):
                 level = top
             else:
                 kind, level = "part", 1

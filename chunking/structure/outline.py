@@ -96,12 +96,33 @@ class OutlineResult:
     unconfirmed: int = 0
 
 
+COMPACT = "\x01"
+"""Marks a key written without its spaces: the form a letter-spaced line (``I N T R O D U C T I
+O N``, small capitals tracked out) and an outline title are compared in, and only with each
+other (the spaces between words are lost in such a line)."""
+
+LETTER_SPACED_SHARE = 0.6
+"""A line is letter-spaced when at least this share of its (at least 4) tokens are one letter."""
+
+
+def _letter_spaced(line: str) -> bool:
+    tokens = line.split()
+    return len(tokens) >= 4 and sum(len(t) == 1 for t in tokens) >= LETTER_SPACED_SHARE * len(tokens)
+
+
+def _compact(key: str) -> str:
+    return COMPACT + key.replace(" ", "")
+
+
 def _title_variants(line: str) -> list[str]:
-    """A line and the line without its leading number or keyword (``12 Title`` → ``Title``)."""
+    """A line and the line without its leading number or keyword (``12 Title`` → ``Title``); a
+    letter-spaced line also in compact form (``S O M E K I N D`` → ``somekind``)."""
     out = [words_key(line)]
     m = _LEADING_NUMBER.match(line.strip())
     if m:
         out.append(words_key(line.strip()[m.end() :]))
+    if _letter_spaced(line):
+        out += [_compact(key) for key in out]
     # NOTE: only a keyword heading (``Chapter 3: Title``) gives parse_heading a title that the
     # two variants above lack; its numbered and front/back titles repeat them. Skipping it on
     # every other line halves the cost of the variants without changing their set.
@@ -116,12 +137,13 @@ def _title_variants(line: str) -> list[str]:
 
 
 def _wanted(title: str) -> list[str]:
-    """The keys an outline title may appear under: as is, and without its number or keyword."""
+    """The keys an outline title may appear under: as is, and without its number or keyword;
+    each also compact, for a letter-spaced line."""
     out = []
     for variant in _title_variants(title):
         if variant and variant not in out:
             out.append(variant)
-    return out
+    return out + [_compact(key) for key in out if not key.startswith(COMPACT)]
 
 
 def _best(wants: list[str], variants: list[str]) -> float:
@@ -134,6 +156,8 @@ def _best(wants: list[str], variants: list[str]) -> float:
     best = 0.0
     for want in wants:
         for v in variants:
+            if want.startswith(COMPACT) != v.startswith(COMPACT):
+                continue  # a compact key meets only a compact key
             if len(want) <= SHORT_TITLE or len(v) <= SHORT_TITLE:
                 score = 100.0 if want == v else 0.0
             else:
