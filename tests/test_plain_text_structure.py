@@ -426,3 +426,30 @@ def test_a_numbered_checklist_inside_underlined_chapters_is_not_chapters(items):
         if n == 3:
             text += checklist + "\n\n" + _body(1) + "\n\n"
     _assert_starts(text, expected)
+
+
+def _bold(text: str) -> str:
+    return "".join(f"{c}\b{c}" if c.strip() else c for c in text)
+
+
+def _underlined(text: str) -> str:
+    return "".join(f"_\b{c}" if c.strip() else c for c in text)
+
+
+def test_overstruck_bold_and_underline_read_as_the_letters_a_terminal_shows():
+    """nroff text for a terminal sets bold as ``X\\bX`` and underline as ``_\\bX``: the headings
+    are found, and the canonical text holds each letter once, no backspace, no underscore."""
+    text, expected = _nroff(listed=False)
+    for _, _, _, line in expected:
+        text = text.replace(f"{line}\n", f"{_bold(line)}\n", 1)
+    text = text.replace("something about", f"something {_underlined('about')}")
+    _assert_starts(text, expected)
+    canonical, _ = _chapters(text)
+    assert "\b" not in canonical and "_" not in canonical
+    assert "GETTING STARTED" in canonical and "something about the subject" in canonical
+
+
+def test_an_elision_under_a_code_line_is_not_an_underline():
+    text, expected = _nroff(listed=False)
+    text = text.replace("   2.1.  Scope of It\n", "   2.1.  Scope of It\n\n   if {\n   ...\n   }\n", 1)
+    _assert_starts(text, expected)

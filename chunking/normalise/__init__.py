@@ -6,7 +6,9 @@ fitted into runs, which label the pages).
 
 Contract (see ``chunking.models`` for the offset conventions):
 
-* Per character: CRLF/CR → LF; control characters other than ``\\n``/``\\t`` removed; NFC;
+* Per character: CRLF/CR → LF; overstrikes resolved (``X\\bY`` → ``Y``: bold and underline in
+  nroff text, counted with the control characters); control characters other than
+  ``\\n``/``\\t`` removed; NFC;
   ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expanded; trailing whitespace cut from every line. None of these
   adds or removes a line break, so raw line *i* of a page is canonical line *i*.
 * Per book: the printed folios are read from the page furniture and fitted into runs, which
@@ -45,6 +47,9 @@ from .furniture import PageNumbers, find_furniture, zones
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _LIGATURE_TABLE = str.maketrans(LIGATURES)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_OVERSTRIKE = re.compile(r"[^\n\x08]\x08")
+"""A character struck over by the next one (``M\\bM`` bold, ``_\\bE`` underlined: nroff/groff
+text for a terminal): the later character is the one a reader sees, as ``col -b`` keeps it."""
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~"
 _HYPHEN_TAIL = re.compile(r"([^\W\d_]+)-$")
@@ -156,7 +161,11 @@ def _char_normalise(text: str) -> tuple[str, int, int, int]:
     """Per-character steps; return the text, control characters removed, ligatures expanded,
     spacing accents composed."""
     text = _LINE_BREAK.sub("\n", text) if "\r" in text else text
+    struck = 0
+    if "\x08" in text:
+        text, struck = _OVERSTRIKE.subn("", text)
     text, controls = _CONTROL.subn("", text)
+    controls += struck
     if "\u20dd" in text:
         text = _ENCLOSED.sub(lambda m: ENCLOSED[m.group(0)], text)
     accents = 0

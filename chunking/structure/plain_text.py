@@ -61,6 +61,9 @@ from .result import StructureResult
 UNDERLINE = re.compile(r"^(\s*)([=\-*~^#+_\"`.:])\2{2,}\s*$")
 """A line of one repeated punctuation character (at least three): an underline or overline."""
 
+ELLIPSIS = "..."
+"""Three dots alone on a line: an elision (``if {`` / ``...`` / ``}``), never an underline."""
+
 UNDERLINE_SLACK = 0.25
 """An underline is within this share of its title's length (at least 2 characters either way)."""
 
@@ -193,8 +196,8 @@ def _underline(line: _Line, title: _Line) -> str:
     if line.blank_before:
         return ""
     m = UNDERLINE.match(line.text) if line.text[0] in _UNDERLINE_CHARS else None
-    if not m:
-        return ""
+    if not m or line.text == ELLIPSIS:
+        return ""  # ``...`` under a line is an elision in an example, not an underline
     size, wanted = len(line.text), len(title.text)
     slack = max(2, UNDERLINE_SLACK * wanted)
     if abs(size - wanted) > slack or abs(line.indent - title.indent) > slack:
