@@ -453,3 +453,19 @@ def test_an_elision_under_a_code_line_is_not_an_underline():
     text, expected = _nroff(listed=False)
     text = text.replace("   2.1.  Scope of It\n", "   2.1.  Scope of It\n\n   if {\n   ...\n   }\n", 1)
     _assert_starts(text, expected)
+
+
+def test_sections_numbered_with_a_colon_are_sections_in_the_contents_and_the_body():
+    """``Chapter 2: Title`` chapters with ``2.1: Title`` sections, listed word for word in a
+    contents without page numbers: the sections stay sections, never chapters."""
+    contents, body_text, expected = [], "", [("front", "", "Table of Contents", "Table of Contents")]
+    for n, title in enumerate(TITLES[:3], 1):
+        contents += [f"Chapter {n}: {title}", f"{n}.1: First Topic", f"{n}.1.1: A Detail", f"{n}.2: Second Topic"]
+        expected.append(("chapter", str(n), title, f"Chapter {n}: {title}"))
+        body_text += f"Chapter {n}: {title}\n\n{_body(2)}\n\n"
+        body_text += f"{n}.1: First Topic\n\n{_body(1)}\n\n{n}.1.1: A Detail\n\n{_body(1)}\n\n"
+        body_text += f"{n}.2: Second Topic\n\n{_body(1)}\n\n"
+    text = "Table of Contents\n\n" + "\n".join(contents) + "\n\n" + body_text
+    _assert_starts(text, expected)
+    book = load_book(text.encode(), name="x.txt")
+    assert [h.number for h in book.headings if h.kind == "section"][:3] == ["1.1", "1.1.1", "1.2"]

@@ -100,9 +100,9 @@ KEYWORD_HEADING = re.compile(
     rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})+|{NUMBER_RE}|[A-Z](?=$|[\s:.\-–—]))(?:{_SEP}(?P<title>.*?))?\s*$"
 )
 NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?P<dot>\.?)\s+(?P<title>\S.*?)\s*$")
-SECTION_HEADING = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})\.?\s+(?P<title>\S.*?)\s*$")
-SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})\.?$")
-"""``2.3 Title`` / ``2.3``, and appendix sections ``A.1 Title`` / ``A.1``."""
+SECTION_HEADING = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})[.:]?\s+(?P<title>\S.*?)\s*$")
+SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})[.:]?$")
+"""``2.3 Title`` / ``2.3. Title`` / ``2.3: Title`` / ``2.3``, and appendix sections ``A.1 Title`` / ``A.1``."""
 LETTER_HEADING = re.compile(r"^(?P<num>[A-Z])\.?\s+(?P<title>[A-Z].*?)\s*$")
 LETTERED_HEADING = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>[A-Z].*?)\s*$")
 """``A. Installation Notes``: a letter and a full stop label an appendix (``A Tutorial`` without the
