@@ -23,12 +23,14 @@ MAX_GAP = 2
 """At most this many chapter numbers may be missing between two confirmed chapter headings."""
 
 _MAY_START = re.compile(
-    rf"\d|[-–—]\s*\d|{keyword_alternation(KIND_KEYWORDS)}|[A-Z]\.\s|[A-Z]\.\d|[A-Z]$"
-    r"|第|附录|附件|付録|[〇零一二两三四五六七八九十百]{1,5}\s*[、．.]",
-    re.I,
+    rf"\d|[-–—]\s*\d|{keyword_alternation(KIND_KEYWORDS)}|[A-Z]\.\s|[A-Z]\.\d|[A-Z]$", re.I
 )
 """Cheap test before the full patterns: every heading but front/back names (first line only)
-starts with a digit or a keyword (in Chinese and Japanese books: ``第…章``, ``附录``, ``一、``)."""
+starts with a digit or a keyword."""
+
+_MAY_START_CJK = re.compile(r"第|附录|附件|付録|[〇零一二两三四五六七八九十百]{1,5}\s*[、．.]")
+"""The same for Chinese and Japanese books (``第…章``, ``附录``, ``一、``), tried on non-ASCII lines only."""
+
 
 _ROMAN_LINE = re.compile(ROMAN_LABEL.lower() + "$")
 _TRAILING_NUMBER = re.compile(r"\d{1,4}$")
@@ -106,7 +108,8 @@ def line_candidates(norm: NormalisedBook, pages: set[int] | None = None) -> list
         texts = [line.strip() for _, line in lines]
         found = []
         for i, (offset, _) in enumerate(lines):
-            if i and not _MAY_START.match(texts[i]):
+            text = texts[i]
+            if i and not _MAY_START.match(text) and (text[:1] <= "\x7f" or not _MAY_START_CJK.match(text)):
                 continue
             draft = _candidate(texts, i, index, offset)
             if draft is not None:

@@ -91,7 +91,7 @@ def cjk_value(number: str) -> int:
 def _caseless(ch: str) -> bool:
     """A letter of a script without case (Chinese, Japanese, Korean, Thai, Arabic…): such a title
     cannot start with a capital, so its first letter counts as one."""
-    return unicodedata.category(ch) == "Lo"
+    return ch > "\x7f" and unicodedata.category(ch) == "Lo"
 
 
 _SEP = r"(?:\s*[:.\-–—]\s*|\s+)"
@@ -151,13 +151,13 @@ def title_like(title: str, max_words: int = 14, full_stop: bool = False) -> bool
     if not title or len(title) > 120 or len(title.split()) > max_words:
         return False
     first = title[0]
-    if _caseless(first):
+    if not (first.isupper() or first.isdigit() or first in "\"'“‘(«"):
+        if not _caseless(first):
+            return False
         # NOTE: a caseless script writes no spaces between words: a title is short in characters
         # (about two per English word) and ends in no sentence stop.
         if len(title) > 2 * max_words or title[-1] in "。，；：！？":
             return False
-    elif not (first.isupper() or first.isdigit() or first in "\"'“‘(«"):
-        return False
     if title[-1] in ",;:" or (title.endswith(".") and not title.endswith("..") and not full_stop):
         return False
     if full_stop and title.endswith("..") and not title.endswith("..."):
@@ -217,7 +217,7 @@ def parse_heading(line: str, full_stop: bool = False, lettered: bool = False) ->
         if kw == "appendix":
             return Parsed("back" if BACK_WORDS.search(title) else "appendix", num, title)
         return Parsed(kw, num, title)
-    if text and _caseless(text[0]) and (cjk := _parse_cjk(text, full_stop)) is not None:
+    if text[:1] > "\x7f" and _caseless(text[0]) and (cjk := _parse_cjk(text, full_stop)) is not None:
         return cjk
     m = SECTION_HEADING.match(text)
     if m and title_like(m.group("title"), full_stop=full_stop):
