@@ -196,3 +196,30 @@ def test_unnamed_front_matter_beside_the_parts_does_not_outvote_them():
         (1, "part", "I", "Foundations", 4), (2, "chapter", "1", "Alpha", 5),
         (1, "part", "II", "Practice", 6), (2, "chapter", "2", "Beta", 7),
     ]
+
+
+def _drifting_book(second_size: float, chapter_size: float = 18.0) -> list[tuple]:
+    """Three chapters with two sections each; the outline nests chapter 2 (and its sections) one
+    level too deep, as siblings of chapter 1's sections, as some HTML-to-PDF exports do."""
+    pages, toc = [], []
+    for n, title in enumerate(("Alpha", "Beta", "Gamma"), 1):
+        size = second_size if n == 2 else chapter_size
+        pages.append([(title, size)] + body(12, 100 * n))
+        toc.append((1 if n != 2 else 2, title, len(pages), None))
+        for k in (1, 2):
+            pages.append([(f"{title} topic {k}", 13.0)] + body(12, 100 * n + 10 * k))
+            toc.append((2 if n != 2 else 3, f"{title} topic {k}", len(pages), None))
+    book = load_book(make_pdf(pages, toc=toc), name="drift.pdf")
+    return [(h.kind, h.title, h.page) for h in book.headings if h.kind != "section"]
+
+
+def test_an_entry_set_like_the_chapters_but_nested_too_deep_is_a_chapter():
+    assert _drifting_book(second_size=18.0) == [("chapter", "Alpha", 1), ("chapter", "Beta", 4), ("chapter", "Gamma", 7)]
+
+
+def test_an_entry_nested_deep_and_set_like_its_siblings_stays_a_section():
+    assert _drifting_book(second_size=13.0) == [("chapter", "Alpha", 1), ("chapter", "Gamma", 7)]
+
+
+def test_outline_depths_are_not_second_guessed_when_chapters_are_not_set_large():
+    assert _drifting_book(second_size=10.0, chapter_size=10.0) == [("chapter", "Alpha", 1), ("chapter", "Gamma", 7)]

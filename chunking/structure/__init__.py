@@ -38,6 +38,7 @@ from .heading_lines import Draft
 from .headings import detect_headings
 from .levels import levelled as _levelled
 from .outline import check_outline
+from .outline_sizes import relevel_by_size
 from .result import StructureResult
 from .running import running_evidence
 from .typography import FontProbe
@@ -101,7 +102,10 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     rejected: list[Rejected] = []
     if mode in ("auto", "outline") and raw.outline:
         checked = check_outline(raw, norm)
-        headings, demoted = _levelled(checked.drafts, norm, "outline")
+        drafts = (
+            relevel_by_size(checked.drafts, FontProbe(raw.layout), norm) if mode == "auto" else checked.drafts
+        )
+        headings, demoted = _levelled(drafts, norm, "outline")
         outlined = StructureResult(
             headings,
             "outline",

@@ -220,3 +220,12 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
     if kind in ("front", "back") and not number and i != 0:
         return None
     return Draft(kind, number, title, index, offset, top=top, needs_large=needs_large, evidence=evidence)
+
+
+def draft_line(norm: NormalisedBook, draft: Draft) -> str:
+    """The kept line of the draft's page that starts at its offset (the line to probe for its
+    type size), else its title."""
+    for offset, line in norm.lines[draft.page]:
+        if offset == draft.offset:
+            return line
+    return draft.title

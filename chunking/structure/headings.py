@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
-from .heading_lines import MAX_GAP, SAME_SIZE, STACK_TITLE_LINES, Draft, line_candidates
+from .heading_lines import MAX_GAP, SAME_SIZE, STACK_TITLE_LINES, Draft, draft_line, line_candidates
 from .kinds import SECTION_NUMBER_ONLY, number_value, parse_heading, title_like
 from .typography import HEADING_RATIO, FontProbe
 
@@ -65,7 +65,7 @@ def detect_headings(
         for c in candidates
         if c.kind != "section" and not (c.kind in ("chapter", "numbered") and c.needs_large)
     ]
-    sizes = {id(c): probe.size_of(c.page, _line_at(norm, c), top=c.top) for c in eager}
+    sizes = {id(c): probe.size_of(c.page, draft_line(norm, c), top=c.top) for c in eager}
     body = probe.body_size()  # after the probes: their pages tell the body size too
 
     def settle(cs: list[Draft]) -> None:
@@ -103,7 +103,7 @@ def detect_headings(
         if not todo:
             break
         for c in todo:
-            sizes[id(c)] = probe.size_of(c.page, _line_at(norm, c), top=c.top)
+            sizes[id(c)] = probe.size_of(c.page, draft_line(norm, c), top=c.top)
         settle(todo)
     for c in lazy:
         if id(c) not in sizes:
@@ -157,7 +157,7 @@ def detect_headings(
                 if c.kind in ("chapter", "numbered")
                 else "a repeat, or front/back matter out of place"
             )
-            line = _line_at(norm, c)
+            line = draft_line(norm, c)
             message = f"p. {c.page + 1} '{line[:60]}': {why}"
             rejected.append(Rejected("headings", line, why, c.page + 1, message))
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
@@ -260,19 +260,12 @@ def _title_size_below(norm: NormalisedBook, probe: FontProbe, draft: Draft) -> f
     body size over its title set large (``APPENDIX A`` small, the title below in display type) is
     a heading by the title's size, as a stacked heading is."""
     lines = [line for _, line in norm.lines[draft.page] if line.strip()]
-    if len(lines) < 2 or lines[0] != _line_at(norm, draft) or lines[0].rstrip().endswith("."):
+    if len(lines) < 2 or lines[0] != draft_line(norm, draft) or lines[0].rstrip().endswith("."):
         return None  # not the page's first line, or a sentence's end wrapped onto the page
     below = lines[1].strip()
     if SECTION_NUMBER_ONLY.match(below) or parse_heading(below) is not None:
         return None  # a numbered heading of its own below, not this label's title
     return probe.size_of(draft.page, lines[1], top=True)
-
-
-def _line_at(norm: NormalisedBook, draft: Draft) -> str:
-    for offset, line in norm.lines[draft.page]:
-        if offset == draft.offset:
-            return line
-    return draft.title
 
 
 def _chapter_chain(cands: list[Draft]) -> list[Draft]:
