@@ -263,3 +263,15 @@ def test_removed_furniture_is_exposed_per_page_in_page_order():
     norm = normalise(_pages(*pages))
     assert norm.furniture[1] == ["11", "CHAPTER 2. GRAPHS", "ACME Press"]
     assert len(norm.furniture) == len(norm.pages)
+
+
+def test_a_running_header_over_a_chapter_opening_mid_page_goes_and_the_heading_stays():
+    """The header names the new chapter on the page where it opens mid-page, above the old
+    chapter's last lines: the header goes, the heading lower on the page stays."""
+    pages = [f"1. Alpha\n{_body(6, f'a{n}')}\n{n}" for n in range(1, 4)]
+    pages.append(f"2. Beta\n{_body(3, 'a-tail')}\n2 Beta\n{_body(3, 'open')}\n4")
+    pages += [f"2. Beta\n{_body(6, f'b{n}')}\n{n}" for n in range(5, 8)]
+    norm = normalise(_pages(*pages))
+    page = norm.pages[3]
+    assert norm.text[page.char_start : page.char_end].startswith("a-tail sentence 0")
+    assert "\n2 Beta\nopen sentence 0" in norm.text

@@ -16,7 +16,8 @@ What is true of furniture in general, and what these rules use:
 A furniture line is removed wherever it sits in its zone, also below a line that is not furniture.
 Two guards keep body text: a zone holds one running *title* (a second recurring line under it is
 content, e.g. a definition's first line), and a top-zone title is kept on the first page of its
-run, because that is where the heading it repeats stands. Keys keep their case: a header is
+run, because that is where the heading it repeats stands (unless the heading stands lower on that
+page: a chapter opening mid-page under its own running header). Keys keep their case: a header is
 usually set in another case than its heading (``STORAGE MANAGEMENT`` over ``Storage
 Management``), so the heading never joins the header's run. A bare number is removed only when it
 is the page's folio (``chunking.folios``), and only once per page: a chapter number ``1`` above
@@ -31,6 +32,8 @@ from dataclasses import dataclass
 
 from ..rules import KEYWORD_ALTERNATION, ROMAN_PATTERN, SENTENCE_FINAL
 from .folios import Folios, Labels, edge_numbers, page_token
+
+_NOT_WORD = re.compile(r"[^\w]+")
 
 ZONE_LINES = 3
 """How many non-empty lines at the top and at the bottom of a page can be header/footer lines."""
@@ -273,8 +276,14 @@ def find_furniture(
                 if numbered or slug or (index, zl.index) in outside:
                     take = True
                 elif recurs and not title_taken:
-                    # the first page of a header's run is where the heading it repeats stands
-                    take = where == "bottom" or _near(pages, index, False)
+                    # the first page of a header's run is where the heading it repeats stands,
+                    # unless that heading stands lower on the page (a chapter opening mid-page
+                    # under its own running header): then this line is the header
+                    take = (
+                        where == "bottom"
+                        or _near(pages, index, False)
+                        or _stands_below(page_lines[index], zl)
+                    )
                 else:
                     take = False
                 if not take:
@@ -284,6 +293,18 @@ def find_furniture(
                 counts[counter] += 1
     furniture = [[page_lines[i][j].strip() for j in sorted(cut)] for i, cut in enumerate(removed)]
     return removed, furniture
+
+
+def _words(text: str) -> list[str]:
+    return _NOT_WORD.sub(" ", text.casefold()).split()
+
+
+def _stands_below(lines: list[str], zl: _Line) -> bool:
+    """Whether a line further down the page says what the top-zone line ``zl`` says, word for word
+    (case, punctuation and quotes aside): the heading a running header repeats, on the page where
+    the chapter opens mid-page."""
+    key = _words(zl.exact)
+    return bool(key) and any(_words(line) == key for line in lines[zl.index + 1 :])
 
 
 def _keyword_class(m: re.Match) -> str:
