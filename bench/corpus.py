@@ -29,6 +29,7 @@ import fcntl
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -150,6 +151,28 @@ def load_scorer() -> ModuleType:
     finally:
         sys.dont_write_bytecode = before
     return module
+
+
+def _unicode_norm(title: str | None) -> str:
+    """score.py's title key with every script's letters and digits kept (its own keeps a-z0-9)."""
+    title = re.sub(r"\{[^}]*\}", " ", title or "")
+    return " ".join(re.sub(r"[\W_]+", " ", title.casefold()).split())
+
+
+def load_unicode_scorer() -> ModuleType:
+    """``score.py`` as a module of its own whose title key keeps every script: a book whose titles
+    are Chinese or Korean is empty under score.py's ``a-z0-9`` key, so nothing could match. The
+    rules (what matches, what counts) stay score.py's; only the key changes."""
+    module = load_scorer()
+    module.norm = _unicode_norm
+    return module
+
+
+def needs_unicode_titles(gt: dict, scorer: ModuleType) -> bool:
+    """A book scored by title (not a PDF) with a title that score.py's key empties."""
+    return gt.get("format") != "pdf" and any(
+        e.get("title", "").strip() and not scorer.norm(e["title"]) for e in gt.get("entries", [])
+    )
 
 
 def truths(folder: Path) -> dict[str, dict]:

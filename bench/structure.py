@@ -47,6 +47,9 @@ OUT = HERE / "STRUCTURE.md"
 COST_TARGET = 0.25
 """Issue 10: structure detection may cost at most this share of PyMuPDF get_text() of the same book."""
 CHAPTER_LEVEL = {"part", "chapter", "appendix", "front", "back"}
+UNICODE_NOTE = (
+    "titles matched by score.py's rule with a key that keeps every script (its own keeps a-z0-9 only)"
+)
 LINE = re.compile(
     r"^(?P<file>\S+): F1 (?P<f1>[\d.]+) \(precision (?P<p>[\d.]+), recall (?P<r>[\d.]+)\)"
     r"(?:\s+(?P<notes>.*))?$"
@@ -122,6 +125,14 @@ def score_set(books: Path, gt_dir: Path, work: Path, baseline: bool = False) -> 
         )
     if not rows:
         raise RuntimeError(f"score.py scored nothing in {books}: {proc.stdout[-400:]} {proc.stderr[-400:]}")
+    scorer, unicode_scorer = corpus.load_scorer(), corpus.load_unicode_scorer()
+    for row in rows:
+        if corpus.needs_unicode_titles(row["gt"], scorer):
+            got = _read_outline(outlines / f"{row['file']}.jsonl")
+            p, r, missed, false = unicode_scorer.score_epub(row["gt"], got)
+            notes = "; ".join(x for x in (missed, false) if x)
+            row.update(p=p, r=r, f1=unicode_scorer.f1(p, r))
+            row["notes"] = (notes + "; " if notes else "") + UNICODE_NOTE
     return rows
 
 
