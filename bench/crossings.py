@@ -9,7 +9,7 @@ the sample books (the same sets and split as ``bench/structure.py``).
 
 **Where a true start is** (from the ground truth and the book, never from the tool's structure):
 the entry's title, searched word by word (case and punctuation aside; a line that is the title, after a short
-label, before a mention inside a line) in the canonical text of the
+label, before a mention inside a line; letter by letter where a page sets it letter-spaced) in the canonical text of the
 page the entry names (PDF: ``start_page``; text and Markdown: the synthetic page holding the line
 ``#L<n>`` of the file; EPUB: the pages of the spine document ``href`` names, and with a
 ``#fragment`` the words from that anchor on: the title and the start of its text), and the page after
@@ -90,14 +90,30 @@ def _title_pattern(title: str) -> re.Pattern[str] | None:
     return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])", re.I)
 
 
+def _spaced_pattern(title: str) -> re.Pattern[str] | None:
+    """The title set letter-spaced (``M AT H T E S T``: small capitals tracked out, the spaces
+    between its words lost): its letters in order, any whitespace between them."""
+    letters = re.findall(r"[^\W_]", title)
+    if len(letters) < 4:
+        return None
+    return re.compile(r"(?<![^\W_])" + r"\s*".join(map(re.escape, letters)) + r"(?![^\W_])", re.I)
+
+
 def _find(book: Book, pages: list[int], title: str) -> int | None:
-    """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last."""
+    """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last;
+    the title set letter-spaced counts where the words are found nowhere."""
     pattern = _title_pattern(title)
     if pattern is None or not pages:
         return None
     first = book.pages[pages[0]]
     last = book.pages[min(pages[-1] + 1, len(book.pages) - 1)]
     found = list(pattern.finditer(book.text, first.char_start, last.char_end))
+    spaced = _spaced_pattern(title)
+    if spaced is not None:
+        first_page_end = book.pages[pages[-1]].char_end
+        on_page = [m for m in found if m.start() < first_page_end]
+        if not on_page:
+            found = list(spaced.finditer(book.text, first.char_start, first_page_end)) or found
     for m in found:
         line_start = book.text.rfind("\n", 0, m.start()) + 1
         line_end = book.text.find("\n", m.end())
