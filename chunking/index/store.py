@@ -96,9 +96,12 @@ class BookRecord:
         return dict(out, key=RECORD_KEY, manifest=json.dumps(self.manifest, ensure_ascii=False))
 
 
+CHUNK_TABLE_PREFIX = "chunks_"
+
+
 def chunk_table_name(book_id: str) -> str:
     """The chunk table of the book ``book_id``."""
-    return f"chunks_{book_id}"
+    return f"{CHUNK_TABLE_PREFIX}{book_id}"
 
 
 def _vector_type(dim: int):
@@ -108,7 +111,10 @@ def _vector_type(dim: int):
 
 
 def _store_error(path: Path, exc: Exception) -> UnreadableInputError:
-    return UnreadableInputError(f"{path}: not a readable LanceDB store: {type(exc).__name__}: {exc}")
+    # NOTE: Lance's messages quote the Rust source file and the bytes read; the first 160
+    # characters name the failure, the rest would only flood a terminal line or the app.
+    reason = one_line(f"{type(exc).__name__}: {exc}")[:160]
+    return UnreadableInputError(f"{path}: not a readable LanceDB store: {reason}")
 
 
 class Store:
@@ -136,7 +142,10 @@ class Store:
         self.db = lancedb.connect(str(path))
 
     def _names(self) -> set[str]:
-        return set(self.db.list_tables().tables)
+        try:
+            return set(self.db.list_tables().tables)
+        except Exception as exc:  # NOTE: LanceDB raises ValueError, OSError or its own errors
+            raise _store_error(self.path, exc) from None
 
     def _open(self, name: str):
         try:
@@ -144,11 +153,39 @@ class Store:
         except Exception as exc:  # NOTE: LanceDB raises ValueError, OSError or its own errors
             raise _store_error(self.path, exc) from None
 
+    def _arrow(self, name: str):
+        """Table ``name`` read whole; a damaged data file is an unreadable store, not a crash."""
+        table = self._open(name)
+        try:
+            return table.to_arrow()
+        except Exception as exc:  # NOTE: a truncated data file raises Lance's RuntimeError here
+            raise _store_error(self.path, exc) from None
+
+    def chunk_tables(self) -> list[str]:
+        """The chunk tables the store holds (``chunks_<book id>``), sorted."""
+        return sorted(n for n in self._names() if n.startswith(CHUNK_TABLE_PREFIX))
+
+    def version(self, name: str) -> int:
+        """Table ``name``'s current version: it changes with every commit (a reader's cache key)."""
+        table = self._open(name)
+        try:
+            return int(table.version)
+        except Exception as exc:
+            raise _store_error(self.path, exc) from None
+
+    def rows(self, name: str) -> int:
+        """How many rows table ``name`` holds."""
+        table = self._open(name)
+        try:
+            return int(table.count_rows())
+        except Exception as exc:
+            raise _store_error(self.path, exc) from None
+
     def record(self) -> BookRecord | None:
         """What the store holds, or None for a new store."""
         if BOOKS_TABLE not in self._names():
             return None
-        rows = self._open(BOOKS_TABLE).to_arrow().to_pylist()
+        rows = self._arrow(BOOKS_TABLE).to_pylist()
         if not rows:
             return None
         try:
@@ -181,9 +218,12 @@ class Store:
         """The chunks of table ``name`` in order, and each id's ``row_key``."""
         from ..export import _chunk_from_record
 
-        table = self._open(name).to_arrow().drop_columns(["vector"])
-        rows = sorted(table.to_pylist(), key=lambda r: r["order"])
-        return [_chunk_from_record(r) for r in rows], {r["id"]: r["row_key"] for r in rows}
+        try:
+            table = self._arrow(name).drop_columns(["vector"])
+            rows = sorted(table.to_pylist(), key=lambda r: r["order"])
+            return [_chunk_from_record(r) for r in rows], {r["id"]: r["row_key"] for r in rows}
+        except (KeyError, TypeError, ValueError) as exc:  # NOTE: a table not written by ``index``
+            raise _store_error(self.path, exc) from None
 
     def chunk_table(self, name: str):
         """The LanceDB table ``name`` (for queries)."""
@@ -246,7 +286,7 @@ class Store:
         name = self.vector_table_name(model)
         if name not in self._names():
             return {}
-        table = self._open(name).to_arrow()
+        table = self._arrow(name)
         if not table.num_rows:
             return {}
         vectors = table.column("vector").combine_chunks().flatten().to_numpy().reshape(table.num_rows, -1)
