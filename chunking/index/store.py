@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import OutputError, UnreadableInputError, UsageError, one_line
+from ..errors import ChunkingError, OutputError, UnreadableInputError, UsageError, one_line
 from ..models import CHUNK_FIELDS, Chunk
 
 SCHEME = "lancedb:"
@@ -118,7 +119,12 @@ def _store_error(path: Path, exc: Exception) -> UnreadableInputError:
 
 
 class Store:
-    """An open store (see the module docstring)."""
+    """An open store (see the module docstring).
+
+    Every failure of LanceDB is one of the CLI's errors: reading, an unreadable store (exit 3);
+    writing, a store that cannot be written (exit 5: permissions, a full disk, a file where a
+    table's folder belongs). A write that fails leaves the table at its last commit.
+    """
 
     def __init__(self, path: Path, *, create: bool) -> None:
         """Open (``create``: or make) the store at ``path``.
@@ -140,6 +146,17 @@ class Store:
         import lancedb
 
         self.db = lancedb.connect(str(path))
+
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """Turn a failed LanceDB write into one ``OutputError`` line naming the store and ``what``."""
+        try:
+            yield
+        except ChunkingError:
+            raise
+        except Exception as exc:  # NOTE: Lance raises OSError, ValueError or its RuntimeError
+            reason = one_line(f"{type(exc).__name__}: {exc}")[:160]
+            raise OutputError(f"{self.path}: cannot write {what} to the store: {reason}") from None
 
     def _names(self) -> set[str]:
         try:
@@ -200,19 +217,22 @@ class Store:
         import pyarrow as pa
 
         data = pa.Table.from_pylist([record.row()])
-        if BOOKS_TABLE in self._names():
-            self._open(BOOKS_TABLE).merge_insert(
-                "key"
-            ).when_matched_update_all().when_not_matched_insert_all().execute(data)
-        else:
-            self.db.create_table(BOOKS_TABLE, data)
+        exists = BOOKS_TABLE in self._names()
+        with self._writing("the book's record"):
+            if exists:
+                self._open(BOOKS_TABLE).merge_insert(
+                    "key"
+                ).when_matched_update_all().when_not_matched_insert_all().execute(data)
+            else:
+                self.db.create_table(BOOKS_TABLE, data)
 
     def has_table(self, name: str) -> bool:
         return name in self._names()
 
     def drop_table(self, name: str) -> None:
         if name in self._names():
-            self.db.drop_table(name)
+            with self._writing(f"(drop) table {name}"):
+                self.db.drop_table(name)
 
     def chunks(self, name: str) -> tuple[list[Chunk], dict[str, str]]:
         """The chunks of table ``name`` in order, and each id's ``row_key``."""
@@ -248,17 +268,20 @@ class Store:
             dict[str, int]: ``updated``: kept rows rewritten.
         """
         data = self._chunk_rows(chunks, keys, vectors)
-        if replace or name not in self._names():
-            self.db.create_table(name, data, mode="overwrite" if name in self._names() else "create")
+        exists = name in self._names()
+        if replace or not exists:
+            with self._writing(f"the chunks (table {name})"):
+                self.db.create_table(name, data, mode="overwrite" if exists else "create")
             return {"updated": 0}
-        result = (
-            self._open(name)
-            .merge_insert("id")
-            .when_matched_update_all(where="target.row_key != source.row_key")
-            .when_not_matched_insert_all()
-            .when_not_matched_by_source_delete()
-            .execute(data)
-        )
+        table = self._open(name)
+        with self._writing(f"the chunks (table {name})"):
+            result = (
+                table.merge_insert("id")
+                .when_matched_update_all(where="target.row_key != source.row_key")
+                .when_not_matched_insert_all()
+                .when_not_matched_by_source_delete()
+                .execute(data)
+            )
         return {"updated": int(result.num_updated_rows)}
 
     def _chunk_rows(self, chunks: Sequence[Chunk], keys: Sequence[str], vectors: np.ndarray):
@@ -307,7 +330,10 @@ class Store:
             }
         )
         name = self.vector_table_name(model)
-        if name in self._names():
-            self._open(name).add(data)
-        else:
-            self.db.create_table(name, data)
+        exists = name in self._names()
+        table = self._open(name) if exists else None
+        with self._writing(f"vectors (table {name})"):
+            if table is not None:
+                table.add(data)
+            else:
+                self.db.create_table(name, data)
