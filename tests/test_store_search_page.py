@@ -5,6 +5,7 @@ another book's store with one escaped message, never a traceback."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import lancedb
@@ -12,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from test_index import write_book
 
+from chunking.analysis.diff import read_run
 from chunking.cli import main
 from chunking.index.query import read_store, store_index
 from chunking.index.store import Store
@@ -108,8 +110,6 @@ def test_a_store_hit_opens_its_chunk_on_boundaries_under_the_stores_policy(built
 
 def damaged(tmp: Path, store: Path) -> Path:
     """A copy of ``store`` whose chunk table's data files are cut short."""
-    import shutil
-
     copy = tmp / "damaged"
     if not copy.exists():
         shutil.copytree(store, copy)
@@ -153,8 +153,6 @@ def test_a_bad_store_is_one_escaped_error_never_a_traceback(built, case, expecte
 
 def test_a_table_no_record_names_is_listed_but_refused(built, tmp_path):
     _, book, store, _ = built
-    import shutil
-
     copy = tmp_path / "store"
     shutil.copytree(store, copy)
     db = lancedb.connect(str(copy))
@@ -182,3 +180,20 @@ def test_a_store_is_named_lancedb_dir_or_a_bare_folder_and_no_other_kind():
     for bad in ("", "   ", "pinecone:index", "chroma:/x"):
         with pytest.raises(UsageError):
             parse_store(bad)
+
+
+def test_the_page_searches_the_store_as_a_reindex_left_it(built, tmp_path):
+    tmp, book, store, _ = built
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy)
+    at = store_page(book, f"lancedb:{copy}")
+    at.text_input(key="retrieval_store_query").input("quartz meadow").run()
+    before = set(hit_ids(at))
+    assert before <= {c.id for c in read_run(tmp / "book.jsonl").chunks}
+    again = tmp_path / "b.jsonl"
+    assert main(["chunk", str(book), "-o", str(again), "--max-tokens", "150", "--overlap", "20"]) == 0
+    assert main(["index", str(again), "--store", f"lancedb:{copy}"]) == 0
+    at.run()
+    assert not at.exception and not at.error
+    assert set(hit_ids(at)) <= {c.id for c in read_run(again).chunks}
+    assert not set(hit_ids(at)) & before  # another policy: every id is new

@@ -19,7 +19,7 @@ import streamlit as st
 from chunking.errors import ChunkingError
 from chunking.index.catalog import StoreTable, open_store, parse_store, stored_book_for
 from chunking.index.query import StoredBook, store_index
-from chunking.index.store import Store
+from chunking.index.store import BOOKS_TABLE, Store
 from chunking.models import RETRIEVERS, Chunk
 from chunking.policy import Policy
 from chunking.retrieval.embeddings import default_backend
@@ -32,12 +32,17 @@ from inspector.views.retrieval import hit_html, hits_table
 BOUNDARIES = "pages/1_Boundaries.py"
 
 
-@st.cache_resource(show_spinner="Reading the store…", max_entries=8)
-def _searcher(path: str, table: str, sha256: str, kind: str, versions: tuple[int, ...]) -> RankedIndex:
+@st.cache_resource(show_spinner="Reading the store…", max_entries=4)
+def _stored(path: str, table: str, sha256: str, versions: tuple[int, ...]) -> StoredBook:
     # NOTE: ``versions`` (of the record and the chunk table) keys the cache: a re-index commits
-    # new versions, so the page never searches a store as it was before.
-    store = Store(Path(path), create=False)
-    return store_index(kind, stored_book_for(store, table, sha256), store, default_backend())
+    # new versions, so the page never shows or searches a store as it was before.
+    return stored_book_for(Store(Path(path), create=False), table, sha256)
+
+
+@st.cache_resource(show_spinner="Indexing the store's chunks…", max_entries=8)
+def _searcher(path: str, table: str, sha256: str, kind: str, versions: tuple[int, ...]) -> RankedIndex:
+    stored = _stored(path, table, sha256, versions)
+    return store_index(kind, stored, Store(Path(path), create=False), default_backend())
 
 
 def store_policy(stored: StoredBook) -> Policy | None:
@@ -120,8 +125,8 @@ def store_tab(run: AppRun) -> None:
     try:
         store, tables = open_store(parse_store(spec))
         table = _pick_table(tables)
-        stored = stored_book_for(store, table, run.source.sha256)
-        versions = (store.version("books"), store.version(table))
+        versions = (store.version(BOOKS_TABLE), store.version(table))
+        stored = _stored(str(store.path), table, run.source.sha256, versions)
     except ChunkingError as exc:
         st.error(md(exc))
         return
