@@ -220,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_policy_options(p)
     _add_structure_file_option(p)
 
-    p = sub.add_parser("validate", help="re-check exported chunks against rules 1-7")
+    p = sub.add_parser("validate", help="re-check exported chunks against rules 1-8 (8: links and headings)")
     p.add_argument("chunks")
     p.add_argument(
         "--manifest",

@@ -1,4 +1,4 @@
-"""Stage 6 (validate): re-check a chunk set against rules 1–7 of issue 3, independently.
+"""Stage 6 (validate): re-check a chunk set against rules 1–7 of issue 3 and rule 8 (links), independently.
 
 The validator trusts nothing the chunker computed: it re-encodes every chunk's text (rule 1;
 a chunk that provably re-encodes to the tokenizer's stream of its span takes that count, see
@@ -35,6 +35,13 @@ lie in units of excluded matter where a chunk was left out (an ``order`` skipped
    with the policy's profile and the book's own corrections digest (``Book.corrections``); a run
    that claims other corrections than the book's (``validate_chunks(..., corrections=…)``: the
    digest its manifest records) fails rule 7 before any chunk is checked.
+8. links and headings (``chunking.validate_links``): ``prev_id`` / ``next_id`` name the
+   neighbours in reading order, ``section_id`` the span of the section in force at the chunk's
+   first non-space character, and ``chapter``, ``section`` and ``heading_path`` the headings in
+   force there. A file written before links (all three link fields empty) is checked for its
+   headings only. Rule 8 is checked once rules 1–7 hold for every chunk: a link names its
+   neighbour's id, so it can only be judged once that id is right (a chunk moved or edited is
+   reported where it breaks rules 1–7, not as its neighbour's broken link).
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ from .models import Chunk
 from .policy import Policy
 from .strategies.small_chunks import policy_fences
 from .tokens import SAFE_SPLIT_ENCODINGS, TokenizedBook
+from .validate_links import LinkChecker
 
 _NON_SPACE = re.compile(r"\S")
 PARALLEL_MIN_CHUNKS = 256
@@ -167,7 +175,7 @@ class ValidationReport:
 
     Attributes:
         ok (bool): True when every rule holds.
-        rule (int | None): the first violated rule (1–7), None when ok.
+        rule (int | None): the first violated rule (1–8), None when ok.
         chunk_order (int | None): ``order`` (list position) of the offending chunk, None when ok.
         message (str): one line a user can act on.
         chunks (int): how many chunks were checked.
@@ -218,6 +226,7 @@ class _Checker:
         self.matters = MatterIndex(tb.book.headings)
         self.excluded = excluded_names(policy.exclude_matter)
         self.regions = self.matters.regions(len(self.text)) if self.excluded else []
+        self.links = LinkChecker(chunks, tb.book, self.skipped, bool(self.excluded), self.sections)
 
     def skipped(self, c: Chunk, prev: Chunk | None) -> bool:
         """Whether chunks were left out (``exclude_matter``) between ``prev`` and ``c``."""
@@ -395,7 +404,7 @@ def validate_chunks(
     workers: int | None = None,
     corrections: str | None = None,
 ) -> ValidationReport:
-    """Check a chunk set against rules 1–7 and report the first violation.
+    """Check a chunk set against rules 1–8 and report the first violation.
 
     Args:
         chunks (Sequence[Chunk]): the chunks, in order.
@@ -438,4 +447,8 @@ def validate_chunks(
                 )
     finally:
         checker.counts.close()
-    return ValidationReport(True, None, None, f"rules 1-7 hold for {len(chunks)} chunks", len(chunks))
+    for i in range(len(chunks)):  # rule 8, once every id is right (see the module docstring)
+        broken = checker.links.problem(i)
+        if broken:
+            return ValidationReport(False, 8, i, f"rule 8 fails at chunk {i}: {broken}", len(chunks))
+    return ValidationReport(True, None, None, f"rules 1-8 hold for {len(chunks)} chunks", len(chunks))

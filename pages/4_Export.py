@@ -20,7 +20,7 @@ FORMATS = {
 run = views.chunk_page("Export")
 report = run.report
 if report.ok:
-    st.success(f"Validation passed: {len(run.output)} chunks hold rules 1–7.")
+    st.success(f"Validation passed: {len(run.output)} chunks hold rules 1–8 (8: links and headings).")
 else:
     st.error(f"Validation failed: rule {report.rule} at chunk {report.chunk_order}.")
     st.code(report.message, language=None)

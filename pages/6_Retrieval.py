@@ -1,5 +1,6 @@
-"""Retrieval: where a pasted passage came from, what each policy retrieves for a query, and the
-evaluation per policy × retriever (tabs drawn by ``inspector.views.retrieval``)."""
+"""Retrieval: where a pasted passage came from, what each policy retrieves for a query, the
+evaluation per policy × retriever (tabs drawn by ``inspector.views.retrieval``), and a search of a
+store built by ``chunking index`` (``inspector.views.store_search``)."""
 
 import streamlit as st
 
@@ -7,7 +8,7 @@ from chunking.analysis.compare import policy_label
 from chunking.models import RETRIEVERS, STRATEGIES
 from inspector import flow, views
 from inspector.data import state
-from inspector.views import retrieval
+from inspector.views import retrieval, store_search
 
 st.set_page_config(page_title="Retrieval · Book Chunk Inspector", layout="wide")
 base = state.sidebar_policy()
@@ -33,10 +34,14 @@ if not strategies or not retrievers:
 runs = [state.current_run(base.with_(strategy=s)) for s in strategies]
 labels = [policy_label(r.policy) for r in runs]
 
-locate_tab, search_tab, evaluate_tab = st.tabs(["Locate a passage", "Search", "Evaluate"])
+locate_tab, search_tab, evaluate_tab, store_tab = st.tabs(
+    ["Locate a passage", "Search", "Evaluate", "Search a store"]
+)
 with locate_tab:
     retrieval.locate_tab(runs, labels)
 with search_tab:
     retrieval.search_tab(runs, labels, retrievers)
 with evaluate_tab:
     retrieval.evaluate_tab(runs, labels, retrievers)
+with store_tab:
+    store_search.store_tab(runs[0])

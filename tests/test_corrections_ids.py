@@ -18,6 +18,7 @@ from pdf_factory import body, make_pdf
 
 from chunking.ids import chunk_id
 from chunking.ingest import load_book
+from chunking.links import with_neighbours
 from chunking.pipeline import run_book
 from chunking.policy import Policy
 from chunking.structure_file import (
@@ -123,8 +124,9 @@ def test_validate_refuses_a_run_whose_ids_do_not_match_its_corrections(book_file
     run = run_book(book_file, POLICY, structure_file=sf)
     # The old bug: corrected headings with the uncorrected book's ids.
     uncorrected = replace(run.book, corrections="")
-    stale = [replace(c, id=chunk_id(c.book_id, POLICY.profile(), c.order, c.token_start, c.token_end,
-                                    c.char_start, c.char_end, c.text)) for c in run.chunks]
+    stale = with_neighbours([replace(c, id=chunk_id(c.book_id, POLICY.profile(), c.order, c.token_start,
+                                                    c.token_end, c.char_start, c.char_end, c.text))
+                             for c in run.chunks])  # re-linked: rule 8 holds, only the salt is stale
     report = validate_chunks(stale, run.tokenized, POLICY)
     assert not report.ok and report.rule == 7 and "corrections digest" in report.message
     assert validate_chunks(stale, tokenize(uncorrected, POLICY.encoding), POLICY).ok

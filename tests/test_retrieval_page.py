@@ -54,9 +54,9 @@ def html_text(at: AppTest) -> str:
     return "\n".join(e.proto.body for e in at.get("html"))
 
 
-def test_page_runs_with_three_tabs_and_every_strategy_side_by_side():
+def test_page_runs_with_four_tabs_and_every_strategy_side_by_side():
     at = retrieval_page()
-    assert [t.label for t in at.tabs] == ["Locate a passage", "Search", "Evaluate"]
+    assert [t.label for t in at.tabs] == ["Locate a passage", "Search", "Evaluate", "Search a store"]
     assert at.multiselect(key="retrieval_strategies").value == list(STRATEGIES)
     assert "r-intro.pdf" in html_text(at)
     assert not at.error

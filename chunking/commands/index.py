@@ -13,8 +13,11 @@ counts the prefix against the run's ``max_tokens``: a chunk whose prefixed text 
 refused before anything is written.
 
 Exit 0; 2 when the store holds another book (``--replace-book`` for a new edition of it), a
-chunk's prefixed text is over budget, or ``--store`` is not ``lancedb:DIR``; 3 when the chunk
-file, its manifest or the store cannot be read; 5 when the store folder cannot be made.
+chunk's prefixed text is over budget, or ``--store`` is not ``lancedb:DIR`` or is a file; 3 when
+the chunk file, its manifest (a FIFO too) or the store cannot be read (damaged, or a table
+``index`` did not write); 5 when the store folder cannot be made or the store cannot be written
+(permissions, a full disk, a file where a table's folder belongs); 130 / 143 when stopped by
+Ctrl-C / SIGTERM: every table keeps its last commit, and the same command run again finishes.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ def run(
     Raises:
         UsageError: another book's store, a prefixed chunk over budget, a bad ``--store``.
         UnreadableInputError: the chunk file, its manifest or the store cannot be read.
-        OutputError: the store folder cannot be made.
+        OutputError: the store folder cannot be made, or the store cannot be written.
     """
     path = store_path(store)
     run_ = read_run(chunks)

@@ -1,4 +1,4 @@
-"""``python -m chunking validate CHUNKS [--manifest M] [--book B]``: re-check exported chunks (rules 1–7).
+"""``python -m chunking validate CHUNKS [--manifest M] [--book B]``: re-check exported chunks (rules 1–8).
 
 The manifest (default ``<CHUNKS name>.manifest.json``) names the policy and the book (path and
 sha256); the book is read again (from ``--book`` when given: a book that moved since; else the
@@ -7,7 +7,7 @@ checked against it with ``chunking.validate``. The book's sha256 must match in e
 structure corrections the manifest records (``structure.file.ops``) are applied again, and the
 corrected book salts the ids the chunks must have; a manifest whose recorded digest
 (``corrections``, ``structure.file.digest``) is not that of its ops fails rule 7: its ids cannot
-be those of its corrections. Exit 0 valid, 4 invalid (one line naming the rule and the chunk), 3
+be those of its corrections. Exit 0 valid, 4 invalid (one line naming the rule and the chunk; rule 8: a broken link), 3
 when the chunks, the manifest or the book cannot be read or the book has changed, and when a
 manifest or chunk field has the wrong type (a number or a list where a path belongs, a policy
 value of the wrong type, a float ``order``): a malformed file, named in one line, never a
@@ -133,7 +133,7 @@ def run(*, chunks: str, manifest: str | None, book: str | None = None) -> int:
         book (str | None): the book's file, when it moved since the chunks were written.
 
     Returns:
-        int: 0 when rules 1–7 hold.
+        int: 0 when rules 1–8 hold.
 
     Raises:
         UnreadableInputError: chunks, manifest or book unreadable, or the book changed (exit 3).

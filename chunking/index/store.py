@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import OutputError, UnreadableInputError, UsageError, one_line
+from ..errors import ChunkingError, OutputError, UnreadableInputError, UsageError, one_line
 from ..models import CHUNK_FIELDS, Chunk
 
 SCHEME = "lancedb:"
@@ -96,9 +97,12 @@ class BookRecord:
         return dict(out, key=RECORD_KEY, manifest=json.dumps(self.manifest, ensure_ascii=False))
 
 
+CHUNK_TABLE_PREFIX = "chunks_"
+
+
 def chunk_table_name(book_id: str) -> str:
     """The chunk table of the book ``book_id``."""
-    return f"chunks_{book_id}"
+    return f"{CHUNK_TABLE_PREFIX}{book_id}"
 
 
 def _vector_type(dim: int):
@@ -108,11 +112,19 @@ def _vector_type(dim: int):
 
 
 def _store_error(path: Path, exc: Exception) -> UnreadableInputError:
-    return UnreadableInputError(f"{path}: not a readable LanceDB store: {type(exc).__name__}: {exc}")
+    # NOTE: Lance's messages quote the Rust source file and the bytes read; the first 160
+    # characters name the failure, the rest would only flood a terminal line or the app.
+    reason = one_line(f"{type(exc).__name__}: {exc}")[:160]
+    return UnreadableInputError(f"{path}: not a readable LanceDB store: {reason}")
 
 
 class Store:
-    """An open store (see the module docstring)."""
+    """An open store (see the module docstring).
+
+    Every failure of LanceDB is one of the CLI's errors: reading, an unreadable store (exit 3);
+    writing, a store that cannot be written (exit 5: permissions, a full disk, a file where a
+    table's folder belongs). A write that fails leaves the table at its last commit.
+    """
 
     def __init__(self, path: Path, *, create: bool) -> None:
         """Open (``create``: or make) the store at ``path``.
@@ -135,8 +147,22 @@ class Store:
 
         self.db = lancedb.connect(str(path))
 
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """Turn a failed LanceDB write into one ``OutputError`` line naming the store and ``what``."""
+        try:
+            yield
+        except ChunkingError:
+            raise
+        except Exception as exc:  # NOTE: Lance raises OSError, ValueError or its RuntimeError
+            reason = one_line(f"{type(exc).__name__}: {exc}")[:160]
+            raise OutputError(f"{self.path}: cannot write {what} to the store: {reason}") from None
+
     def _names(self) -> set[str]:
-        return set(self.db.list_tables().tables)
+        try:
+            return set(self.db.list_tables().tables)
+        except Exception as exc:  # NOTE: LanceDB raises ValueError, OSError or its own errors
+            raise _store_error(self.path, exc) from None
 
     def _open(self, name: str):
         try:
@@ -144,11 +170,39 @@ class Store:
         except Exception as exc:  # NOTE: LanceDB raises ValueError, OSError or its own errors
             raise _store_error(self.path, exc) from None
 
+    def _arrow(self, name: str):
+        """Table ``name`` read whole; a damaged data file is an unreadable store, not a crash."""
+        table = self._open(name)
+        try:
+            return table.to_arrow()
+        except Exception as exc:  # NOTE: a truncated data file raises Lance's RuntimeError here
+            raise _store_error(self.path, exc) from None
+
+    def chunk_tables(self) -> list[str]:
+        """The chunk tables the store holds (``chunks_<book id>``), sorted."""
+        return sorted(n for n in self._names() if n.startswith(CHUNK_TABLE_PREFIX))
+
+    def version(self, name: str) -> int:
+        """Table ``name``'s current version: it changes with every commit (a reader's cache key)."""
+        table = self._open(name)
+        try:
+            return int(table.version)
+        except Exception as exc:
+            raise _store_error(self.path, exc) from None
+
+    def rows(self, name: str) -> int:
+        """How many rows table ``name`` holds."""
+        table = self._open(name)
+        try:
+            return int(table.count_rows())
+        except Exception as exc:
+            raise _store_error(self.path, exc) from None
+
     def record(self) -> BookRecord | None:
         """What the store holds, or None for a new store."""
         if BOOKS_TABLE not in self._names():
             return None
-        rows = self._open(BOOKS_TABLE).to_arrow().to_pylist()
+        rows = self._arrow(BOOKS_TABLE).to_pylist()
         if not rows:
             return None
         try:
@@ -163,27 +217,33 @@ class Store:
         import pyarrow as pa
 
         data = pa.Table.from_pylist([record.row()])
-        if BOOKS_TABLE in self._names():
-            self._open(BOOKS_TABLE).merge_insert(
-                "key"
-            ).when_matched_update_all().when_not_matched_insert_all().execute(data)
-        else:
-            self.db.create_table(BOOKS_TABLE, data)
+        exists = BOOKS_TABLE in self._names()
+        with self._writing("the book's record"):
+            if exists:
+                self._open(BOOKS_TABLE).merge_insert(
+                    "key"
+                ).when_matched_update_all().when_not_matched_insert_all().execute(data)
+            else:
+                self.db.create_table(BOOKS_TABLE, data)
 
     def has_table(self, name: str) -> bool:
         return name in self._names()
 
     def drop_table(self, name: str) -> None:
         if name in self._names():
-            self.db.drop_table(name)
+            with self._writing(f"(drop) table {name}"):
+                self.db.drop_table(name)
 
     def chunks(self, name: str) -> tuple[list[Chunk], dict[str, str]]:
         """The chunks of table ``name`` in order, and each id's ``row_key``."""
         from ..export import _chunk_from_record
 
-        table = self._open(name).to_arrow().drop_columns(["vector"])
-        rows = sorted(table.to_pylist(), key=lambda r: r["order"])
-        return [_chunk_from_record(r) for r in rows], {r["id"]: r["row_key"] for r in rows}
+        try:
+            table = self._arrow(name).drop_columns(["vector"])
+            rows = sorted(table.to_pylist(), key=lambda r: r["order"])
+            return [_chunk_from_record(r) for r in rows], {r["id"]: r["row_key"] for r in rows}
+        except (KeyError, TypeError, ValueError) as exc:  # NOTE: a table not written by ``index``
+            raise _store_error(self.path, exc) from None
 
     def chunk_table(self, name: str):
         """The LanceDB table ``name`` (for queries)."""
@@ -208,17 +268,20 @@ class Store:
             dict[str, int]: ``updated``: kept rows rewritten.
         """
         data = self._chunk_rows(chunks, keys, vectors)
-        if replace or name not in self._names():
-            self.db.create_table(name, data, mode="overwrite" if name in self._names() else "create")
+        exists = name in self._names()
+        if replace or not exists:
+            with self._writing(f"the chunks (table {name})"):
+                self.db.create_table(name, data, mode="overwrite" if exists else "create")
             return {"updated": 0}
-        result = (
-            self._open(name)
-            .merge_insert("id")
-            .when_matched_update_all(where="target.row_key != source.row_key")
-            .when_not_matched_insert_all()
-            .when_not_matched_by_source_delete()
-            .execute(data)
-        )
+        table = self._open(name)
+        with self._writing(f"the chunks (table {name})"):
+            result = (
+                table.merge_insert("id")
+                .when_matched_update_all(where="target.row_key != source.row_key")
+                .when_not_matched_insert_all()
+                .when_not_matched_by_source_delete()
+                .execute(data)
+            )
         return {"updated": int(result.num_updated_rows)}
 
     def _chunk_rows(self, chunks: Sequence[Chunk], keys: Sequence[str], vectors: np.ndarray):
@@ -246,7 +309,7 @@ class Store:
         name = self.vector_table_name(model)
         if name not in self._names():
             return {}
-        table = self._open(name).to_arrow()
+        table = self._arrow(name)
         if not table.num_rows:
             return {}
         vectors = table.column("vector").combine_chunks().flatten().to_numpy().reshape(table.num_rows, -1)
@@ -267,7 +330,10 @@ class Store:
             }
         )
         name = self.vector_table_name(model)
-        if name in self._names():
-            self._open(name).add(data)
-        else:
-            self.db.create_table(name, data)
+        exists = name in self._names()
+        table = self._open(name) if exists else None
+        with self._writing(f"vectors (table {name})"):
+            if table is not None:
+                table.add(data)
+            else:
+                self.db.create_table(name, data)

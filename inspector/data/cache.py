@@ -353,7 +353,7 @@ class AppRun:
 
     @property
     def report(self) -> ValidationReport:
-        """Validation of the exported chunks (rules 1–7); cached, computed only when a page asks."""
+        """Validation of the exported chunks (rules 1–8); cached, computed only when a page asks."""
         return _report(self.source.sha256, self.book.corrections, self._items, self.tokenized, self.output)
 
     def manifest(self, fmt: str) -> dict[str, Any]:
