@@ -100,27 +100,34 @@ def _spaced_pattern(title: str) -> re.Pattern[str] | None:
 
 
 def _find(book: Book, pages: list[int], title: str) -> int | None:
-    """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last;
-    the title set letter-spaced counts where the words are found nowhere."""
+    """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last:
+    a line that is the title on the pages, else the title set letter-spaced there, else a title
+    line on the page after, else the first mention."""
     pattern = _title_pattern(title)
     if pattern is None or not pages:
         return None
     first = book.pages[pages[0]]
     last = book.pages[min(pages[-1] + 1, len(book.pages) - 1)]
     found = list(pattern.finditer(book.text, first.char_start, last.char_end))
+    own_end = book.pages[pages[-1]].char_end
+    hit = _title_line(book, [m for m in found if m.start() < own_end])
     spaced = _spaced_pattern(title)
-    if spaced is not None:
-        first_page_end = book.pages[pages[-1]].char_end
-        on_page = [m for m in found if m.start() < first_page_end]
-        if not on_page:
-            found = list(spaced.finditer(book.text, first.char_start, first_page_end)) or found
-    for m in found:
+    if hit is None and spaced is not None:
+        hit = _title_line(book, list(spaced.finditer(book.text, first.char_start, own_end)))
+    if hit is None:
+        hit = _title_line(book, found)
+    return hit if hit is not None else (found[0].start() if found else None)
+
+
+def _title_line(book: Book, matches: list[re.Match[str]]) -> int | None:
+    """The first match that is a line of its own (after a short label): the heading."""
+    for m in matches:
         line_start = book.text.rfind("\n", 0, m.start()) + 1
         line_end = book.text.find("\n", m.end())
         rest = book.text[m.end() : line_end if line_end >= 0 else len(book.text)].strip()
         if m.start() - line_start <= LABEL_CHARS and len(rest) <= TAIL_CHARS:
-            return m.start()  # a line that is the title (after a label): the heading
-    return found[0].start() if found else None
+            return m.start()
+    return None
 
 
 def _text_page(data: bytes, name: str, line: int) -> int:
