@@ -284,7 +284,14 @@ def find_furniture(
                         or _near(pages, index, False)
                         or _stands_below(page_lines[index], zl)
                     )
-                elif where == "top" and depth == 0 and len(pages) >= 2 and not title_taken:
+                elif (
+                    where == "top"
+                    and depth == 0
+                    and len(pages) >= 2
+                    and not title_taken
+                    and zl.exact not in common
+                    and not _HEADING_LABEL.match(zl.exact)
+                ):
                     # a header of a short chapter (on two pages only, too few to be a run) over
                     # the heading it names, lower on the page where the chapter opens mid-page
                     take = _stands_below(page_lines[index], zl)
