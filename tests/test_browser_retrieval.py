@@ -42,11 +42,11 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     expect(main.get_by_test_id("stDataFrame").first).to_be_visible(timeout=TIMEOUT_MS)
     expect(main.locator("mark.hit").first).to_be_visible(timeout=TIMEOUT_MS)
 
-    page.get_by_role("tab", name="Search").click()
+    page.get_by_role("tab", name="Search", exact=True).click()
     main.get_by_role("textbox", name="Query", exact=True).fill("generalized linear models")
     main.get_by_role("textbox", name="Query", exact=True).press("Enter")
     wait_idle(page)
-    tabs = main.get_by_role("tabpanel", name="Search")  # the Locate tab's text is in the page too, hidden
+    tabs = main.get_by_role("tabpanel", name="Search", exact=True)  # the Locate tab's text is in the page too, hidden
     expect(tabs.get_by_text("fixed-window", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     expect(tabs.get_by_text("section", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     for kind in ("bm25", "dense", "hybrid"):            # the three retrievers side by side

@@ -30,8 +30,10 @@ pytest.importorskip("ray")
 
 TIMEOUT_S = 4
 """The handshake timeout these runs set (``$BOOK_CHUNK_INSPECTOR_RAY_HANDSHAKE_S``)."""
-SLACK_S = 30
-"""What a run may take beyond the timeout (Python and the batch plan on two busy cores)."""
+SLACK_S = 150
+"""What a run may take beyond the timeout: Python, Ray's import in the handshake child and the
+batch plan on two cores busy with the rest of the suite (34 s was exceeded under CI load). A hang,
+what these tests guard against, is unbounded; this bound only keeps a failure from stalling."""
 
 
 def _silent(conn: socket.socket) -> None:
