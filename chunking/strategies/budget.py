@@ -95,6 +95,21 @@ class Budget:
             )
         return room
 
+    def refuse(self, start: int, end: int, n: int = 1) -> None:
+        """Stop the cut: the text at ``start`` cannot be cut shorter (one character holds
+        several tokens) and is over ``max_tokens`` after its breadcrumb.
+
+        Raises:
+            PolicyError: naming ``max_tokens``, the crumb and where the text is.
+        """
+        worst = max(self.prefixes(start, n), key=self._cost).strip()
+        over = self.excess(start, end, n)
+        raise PolicyError(
+            f"policy field 'max_tokens' ({self.policy.max_tokens}) leaves no room for the text at "
+            f"char {int(self.tb.char_starts[start])} after the breadcrumb {worst!r}: it is {over} "
+            "token(s) over with prefix_in_budget and cannot be cut shorter; raise max_tokens"
+        )
+
     def excess(self, start: int, end: int, n: int = 1) -> int:
         """Tokens by which tokens ``[start, end)``, re-encoded after each of their prefixes, are
         over ``max_tokens`` (0 or less: within it)."""

@@ -73,15 +73,22 @@ class _Windower:
             n = len(out) - first + 1  # this window's number in its segment (budget names)
             start = self._overlap_start(s, emitted, last_start)
             end, reason = self._end(start, emitted, e, final_reason, n)
-            if end <= emitted:
+            if end <= emitted or (start < emitted and self._over(start, end, n)):
                 # The page or prefix budget seen from the overlap start cannot reach a new
                 # token: no overlap.
                 start = emitted
                 end, reason = self._end(start, emitted, e, final_reason, n)
             if has_text(self.tb, emitted, end):
+                if self._over(start, end, n):
+                    self.budget.refuse(start, end, n)
                 out.append(Span(start, end, max(0, last_end - start), reason))
                 last_start, last_end = start, end
             emitted = end
+
+    def _over(self, start: int, end: int, n: int) -> bool:
+        """Whether the window is still over its prefix budget once shortened as far as it goes:
+        it must drop its overlap, or (without one) it is a character too long for the room."""
+        return self.budget.on and self.budget.excess(start, end, n) > 0
 
     def _overlap_start(self, s: int, emitted: int, last_start: int) -> int:
         """First token of the next window: ``overlap_tokens`` before the last end, moved forward
