@@ -249,3 +249,21 @@ def test_index_prefix_in_budget_refuses_only_runs_chunked_without_the_option(tmp
     assert not (tmp_path / "refused").exists()
     assert main(["index", str(on), "--store", f"lancedb:{tmp_path / 'store'}", *flags]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["added"] > 0
+
+
+@pytest.mark.usefixtures("fresh_streamlit_caches")
+def test_the_sidebar_breadcrumb_in_budget_checkbox_reaches_the_policy():
+    from streamlit.testing.v1 import AppTest
+
+    from chunking import Policy as CorePolicy
+
+    at = AppTest.from_file(str(SAMPLES.parent / "app.py"), default_timeout=60)
+    at.run()
+    at.slider(key="policy_max_tokens").set_value(128).run()
+    at.checkbox(key="policy_prefix_in_budget").check().run()
+    assert not at.exception, [e.value for e in at.exception]
+    policy = at.session_state["policy"]
+    assert policy == CorePolicy(max_tokens=128, prefix_in_budget=True)
+    tokenized = tokenize(load_book(SAMPLES / "r-intro.pdf"), "cl100k_base")
+    shown = {m.label: m.value for m in at.metric}["Chunks"]
+    assert shown == str(len(chunk_book(tokenized, policy)))
