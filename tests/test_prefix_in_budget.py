@@ -222,6 +222,18 @@ def test_chunk_cli_prefix_in_budget_flag_reaches_the_policy_and_the_manifest(tmp
     assert not ids[0] & ids[1]
 
 
+def test_batch_mode_prefix_in_budget_flag_reaches_every_books_policy(tmp_path):
+    books = tmp_path / "books"
+    books.mkdir()
+    write_markdown_book(books / "one.md")
+    out = tmp_path / "out"
+    args = ["chunk", str(books), "-o", str(out), "--max-tokens", "64", "--overlap", "8", "--workers", "1"]
+    assert main([*args, "--prefix-in-budget"]) == 0
+    manifest = json.loads((out / "one.md.jsonl.manifest.json").read_text())
+    assert manifest["policy"]["prefix_in_budget"] is True and manifest["validation"]["ok"]
+    assert manifest["profile"].endswith(":prefix=breadcrumb")
+
+
 def test_validate_fails_rule_1_on_a_hand_edited_chunk_over_its_breadcrumb_budget(tmp_path, capsys):
     run = chunk_cli(write_markdown_book(tmp_path / "book.md"), tmp_path / "on.jsonl", "--prefix-in-budget")
     assert main(["validate", str(run)]) == 0
