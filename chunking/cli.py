@@ -107,6 +107,13 @@ def _add_policy_options(p: argparse.ArgumentParser) -> None:
         "when the limits allow (0 = off; %(default)s)",
     )
     g.add_argument(
+        "--prefix-in-budget",
+        action="store_true",
+        default=d["prefix_in_budget"],
+        help="cut chunks so that 'Book title › Chapter › Section' (index --embed-prefix breadcrumb) "
+        "and the text fit --max-tokens together",
+    )
+    g.add_argument(
         "--exclude-matter",
         type=_matters,
         default=d["exclude_matter"],
@@ -252,7 +259,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="embed 'Book title › Chapter › Section' before each text; the stored text is unchanged",
     )
     p.add_argument(
-        "--prefix-in-budget", action="store_true", help="refuse chunks whose prefixed text exceeds max_tokens"
+        "--prefix-in-budget",
+        action="store_true",
+        help="refuse chunks whose prefixed text exceeds max_tokens (a run chunked with "
+        "'chunk --prefix-in-budget' never has one)",
     )
     p.add_argument(
         "--replace-book", action="store_true", help="the run is a new edition of the store's book: replace it"

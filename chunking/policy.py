@@ -84,6 +84,10 @@ class Policy:
             ``never`` or ``always`` (every page). Defaults to ``auto``.
         ocr_language (str): Tesseract language(s) of the OCR, ``eng`` or ``eng+deu``.
             Defaults to ``eng``.
+        prefix_in_budget (bool): cut every chunk so that the breadcrumb embedded before it
+            (``Book title › Chapter › Section``, ``chunking.retrieval.breadcrumb``) of its own
+            chapter and section plus its text fit ``max_tokens`` (``chunking.strategies.budget``).
+            Defaults to False: the text alone fits.
     """
 
     strategy: str = "chapter-window"
@@ -101,10 +105,15 @@ class Policy:
     min_chunk_tokens: int = 0
     ocr: str = "auto"
     ocr_language: str = "eng"
+    prefix_in_budget: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.type in ("bool", bool):
+                if not isinstance(value, bool):
+                    raise PolicyError(f"policy field {f.name!r} must be true or false, got {value!r}")
+                continue
             expected = int if f.type in ("int", int) else str
             if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
                 raise PolicyError(f"policy field {f.name!r} must be an integer, got {value!r}")
@@ -169,6 +178,8 @@ class Policy:
         ``max_chunks`` is left out: it only decides whether a run fails. ``ocr`` and
         ``ocr_language`` are left out: they change the output only through the text, which every
         id hashes already, so a born-digital book keeps its ids whatever they are.
+        ``prefix_in_budget`` is named only when on, so every profile (and id) without it is the
+        one it was before the field existed.
         """
         parts = [
             f"{self.strategy}-v1",
@@ -186,6 +197,8 @@ class Policy:
             parts.append(f"snap={self.snap}")
         if self.min_chunk_tokens and "min_chunk_tokens" not in self.unused_fields():
             parts.append(f"min_chunk={self.min_chunk_tokens}")
+        if self.prefix_in_budget:
+            parts.append("prefix=breadcrumb")
         return ":".join(parts)
 
     def with_(self, **changes: Any) -> "Policy":
@@ -255,6 +268,8 @@ def parse_policy(spec: str, base: Policy | None = None) -> Policy:
                 changes[key] = parse_exclusion(raw)
             except ValueError as exc:
                 raise PolicyError(f"policy field 'exclude_matter': {exc}") from None
+        elif known[key].type in ("bool", bool):
+            changes[key] = _parse_bool(key, raw)
         elif known[key].type in ("int", int):
             try:
                 changes[key] = int(raw)
@@ -263,6 +278,31 @@ def parse_policy(spec: str, base: Policy | None = None) -> Policy:
         else:
             changes[key] = raw
     return replace(base, **changes)
+
+
+_BOOLS = {
+    "true": True,
+    "1": True,
+    "yes": True,
+    "on": True,
+    "false": False,
+    "0": False,
+    "no": False,
+    "off": False,
+}
+"""How a ``--policy`` spec may write a yes/no field (``prefix_in_budget=true``)."""
+
+
+def _parse_bool(key: str, raw: str) -> bool:
+    """A yes/no field of a ``--policy`` spec (``_BOOLS``, any case).
+
+    Raises:
+        PolicyError: any other word (the message names the field).
+    """
+    value = _BOOLS.get(raw.lower())
+    if value is None:
+        raise PolicyError(f"policy field {key!r} must be true or false, got {raw!r}")
+    return value
 
 
 def parse_policies(specs: Sequence[str], default: Sequence[Policy]) -> list[Policy]:

@@ -8,7 +8,9 @@ neighbours for overlap, fences, advance and coverage (rules 3–5). It reports t
 in chunk order (for one chunk, the lowest rule number among its violations, after the sanity
 checks of its order and span that the other checks rely on):
 
-1. re-encoded token count ≤ ``max_tokens``; ``token_count == token_end - token_start``.
+1. re-encoded token count ≤ ``max_tokens``; ``token_count == token_end - token_start``; with
+   ``prefix_in_budget``, the breadcrumb prefix of the chunk's own ``chapter`` and ``section``
+   (``chunking.retrieval.breadcrumb``) and its text, encoded as one string, ≤ ``max_tokens`` too.
 2. page span ≤ ``max_pages`` (not for ``fixed-window``, which has no page limit).
 3. no chunk crosses a fence of the policy's ``fence`` level (not for ``fixed-window``; with
    ``min_chunk_tokens``, a tiny part opening may join its first chapter,
@@ -62,6 +64,7 @@ from .ids import chunk_id, id_salt
 from .matter import MatterIndex, excluded_names
 from .models import Chunk
 from .policy import Policy
+from .retrieval.breadcrumb import breadcrumb_prefix, prefixed_tokens
 from .strategies.small_chunks import policy_fences
 from .tokens import SAFE_SPLIT_ENCODINGS, TokenizedBook
 from .validate_links import LinkChecker
@@ -304,6 +307,8 @@ class _Checker:
             raise _Violation(
                 1, f"text re-encodes to {count} tokens, more than max_tokens {policy.max_tokens}"
             )
+        if policy.prefix_in_budget:
+            self._check_prefix_budget(c)
         if self.paged and c.page_end - c.page_start + 1 > policy.max_pages:
             raise _Violation(
                 2, f"spans pages {c.page_start}-{c.page_end}, more than max_pages {policy.max_pages}"
@@ -361,6 +366,18 @@ class _Checker:
                 7,
                 f"id {c.id!r} is not the content-addressed id {expected!r} (this policy, "
                 f"{_corrections_named(tb.book.corrections)})",
+            )
+
+    def _check_prefix_budget(self, c: Chunk) -> None:
+        """Rule 1 under ``prefix_in_budget``: the text embedded for ``c`` (its breadcrumb, then
+        its text) fits ``max_tokens``, counted as the chunker and ``index`` count it."""
+        prefix = breadcrumb_prefix(self.tb.book.title, c.chapter, c.section)
+        count = prefixed_tokens(self.enc, prefix, c.text)
+        if prefix and count > self.policy.max_tokens:
+            raise _Violation(
+                1,
+                f"with its breadcrumb {prefix.strip()!r} the text encodes to {count} tokens, more "
+                f"than max_tokens {self.policy.max_tokens} (prefix_in_budget)",
             )
 
     def _check_provenance(self, c: Chunk) -> None:

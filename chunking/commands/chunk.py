@@ -43,6 +43,7 @@ def run(
     min_chunk_tokens: int = 0,
     ocr: str = "auto",
     ocr_language: str = "eng",
+    prefix_in_budget: bool = False,
     structure_file: str | None = None,
     engine: str = "local",
     ray_address: str | None = None,
@@ -61,7 +62,8 @@ def run(
             fence, encoding, snap, min_section_tokens, exclude_matter: the ``Policy`` fields.
             fence, encoding, snap, min_section_tokens, min_chunk_tokens: the ``Policy`` fields.
             fence, encoding, snap, min_section_tokens, ocr, ocr_language: the ``Policy`` fields
-            (``--ocr always`` without Tesseract is refused before any book is read).
+            (``--ocr always`` without Tesseract is refused before any book is read);
+            prefix_in_budget: the breadcrumb embedded before a chunk counts against max_tokens.
         structure_file (str | None): corrections to apply (``chunking.structure_file``); their
             digest salts the ids and the manifest records them. Batch mode takes
             ``<book>.structure.json`` beside each book instead.
@@ -92,6 +94,7 @@ def run(
         min_chunk_tokens=min_chunk_tokens,
         ocr=ocr,
         ocr_language=ocr_language,
+        prefix_in_budget=prefix_in_budget,
     )
     check_always(policy.ocr, policy.ocr_language)
     if Path(book).is_dir():

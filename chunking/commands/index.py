@@ -10,7 +10,8 @@ with ``--json`` the same counts as one object.
 ``--embed-prefix breadcrumb`` embeds ``Book title › Chapter › Section`` before each chunk's text
 (``chunking.retrieval.breadcrumb``); the stored text stays the exact slice. ``--prefix-in-budget``
 counts the prefix against the run's ``max_tokens``: a chunk whose prefixed text is longer is
-refused before anything is written.
+refused before anything is written. A run chunked with ``chunk --prefix-in-budget``
+(``Policy.prefix_in_budget``) was cut so that none is; the message of a refused run says so.
 
 Exit 0; 2 when the store holds another book (``--replace-book`` for a new edition of it), a
 chunk's prefixed text is over budget, or ``--store`` is not ``lancedb:DIR`` or is a file; 3 when
@@ -93,6 +94,6 @@ def _check_budget(run_, embed_prefix: str) -> None:
     if over:
         raise UsageError(
             f"--prefix-in-budget: {len(over)} chunk(s) (the first: order {over[0].order}) are over "
-            f"max_tokens {max_tokens} with their {embed_prefix} prefix; chunk the book again with a "
-            "smaller --max-tokens"
+            f"max_tokens {max_tokens} with their {embed_prefix} prefix; chunk the book again with "
+            "'chunk --prefix-in-budget' (or a smaller --max-tokens)"
         )

@@ -8,11 +8,17 @@ the text handed to the embedding model. Stored text, BM25 and every export stay 
 ``EMBED_PREFIXES``: ``none`` (the text itself) or ``breadcrumb``:
 ``"<book title> › <chapter> › <section>\\n\\n<text>"``, empty titles left out, a title equal to the
 one before it said once.
+
+``Policy.prefix_in_budget`` cuts chunks so that ``breadcrumb_prefix`` of a chunk's own chapter and
+section plus its text fit ``max_tokens`` (``prefixed_tokens``, used by the chunker's
+``chunking.strategies.budget`` and by the validator): the string and its count are defined here
+once, so what is cut, checked and embedded is one text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import UsageError
 from ..models import Chunk
@@ -24,14 +30,33 @@ SEPARATOR = " › "
 """Between the titles of a breadcrumb."""
 
 
-def breadcrumb(title: str, chunk: Chunk) -> str:
-    """``Book title › Chapter › Section`` of ``chunk`` (empty parts and repeats left out)."""
+def crumb(title: str, chapter: str, section: str) -> str:
+    """``Book title › Chapter › Section`` (empty parts and repeats left out, spaces collapsed)."""
     parts: list[str] = []
-    for part in (title, chunk.chapter, chunk.section):
+    for part in (title, chapter, section):
         part = " ".join(part.split())
         if part and (not parts or parts[-1] != part):
             parts.append(part)
     return SEPARATOR.join(parts)
+
+
+def breadcrumb(title: str, chunk: Chunk) -> str:
+    """``Book title › Chapter › Section`` of ``chunk`` (``crumb`` of its chapter and section)."""
+    return crumb(title, chunk.chapter, chunk.section)
+
+
+def breadcrumb_prefix(title: str, chapter: str, section: str) -> str:
+    """The text embedded before a chunk's text under ``breadcrumb``: its crumb and a blank line,
+    ``""`` when book, chapter and section are all untitled."""
+    found = crumb(title, chapter, section)
+    return f"{found}\n\n" if found else ""
+
+
+def prefixed_tokens(encoder: Any, prefix: str, text: str) -> int:
+    """Tokens of ``prefix + text`` under ``encoder`` (a tiktoken ``Encoding``), encoded as one
+    string: the prefix's last piece may join the text's first, so the sum of the two counts is
+    not the count the embedding model sees."""
+    return len(encoder.encode_ordinary(prefix + text))
 
 
 def prefix_of(mode: str, title: str, chunk: Chunk) -> str:
@@ -43,8 +68,7 @@ def prefix_of(mode: str, title: str, chunk: Chunk) -> str:
     if mode == "none":
         return ""
     if mode == "breadcrumb":
-        crumb = breadcrumb(title, chunk)
-        return f"{crumb}\n\n" if crumb else ""
+        return breadcrumb_prefix(title, chunk.chapter, chunk.section)
     raise UsageError(f"--embed-prefix must be one of {', '.join(EMBED_PREFIXES)}; got {mode!r}")
 
 
@@ -59,4 +83,4 @@ def over_budget(chunks: Sequence[Chunk], texts: Sequence[str], encoding: str, ma
     from ..encodings import get_encoding
 
     enc = get_encoding(encoding)
-    return [c for c, t in zip(chunks, texts) if t != c.text and len(enc.encode_ordinary(t)) > max_tokens]
+    return [c for c, t in zip(chunks, texts) if t != c.text and prefixed_tokens(enc, "", t) > max_tokens]

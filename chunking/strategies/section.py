@@ -25,7 +25,10 @@ Contract (the section-based seed, seed-behaviours.md part B, with its bugs fixed
   (rule 6), so the header is not in ``text`` and does not count toward ``max_tokens``: the chapter
   title is the chunk's ``chapter`` and the head of its ``heading_path`` (both in every export,
   e.g. the LangChain ``metadata``), and the book title is the manifest's ``book.title``; a
-  consumer that wants the header in its embedding input prepends it from there.
+  consumer that wants the header in its embedding input prepends it from there
+  (``index --embed-prefix breadcrumb``). With ``prefix_in_budget`` that breadcrumb, built with the
+  chunk's own ``section`` (a merged run's joined titles, a split's ``(Part n)``), counts against
+  ``max_tokens`` when units are merged and sections split (``budget``).
   Separators between merged sections are the book's own blank lines and page breaks.
 * **Offsets.** Spans are token spans of the canonical stream, turned into chunks by the shared
   ``common.build_chunks``; headings are token boundaries (``chunking.tokens``), so every unit edge
@@ -44,6 +47,7 @@ from dataclasses import replace
 from ..models import Chunk
 from ..policy import Policy
 from ..tokens import TokenizedBook
+from .budget import Budget
 from .common import Span, build_chunks, has_text, page_count, segments
 
 # NOTE: large sections reuse the chapter-window strategy's windower itself (page limits, target
@@ -92,18 +96,19 @@ class _Planner:
         self.spans: list[Span] = []
         self.labels: list[str | None] = []
         self.titles = _unit_titles(tb)
+        self.budget = Budget(tb, policy)
 
     def group(self, units: list[tuple[int, int]]) -> None:
         """Plan the chunks of one fence group's units (in order)."""
         run: list[tuple[int, int]] = []
         for unit in units:
-            if not self._fits(*unit):
+            if not self._fits([unit]):
                 self._flush(run)
                 run = []
                 self._split(*unit)
             elif (
                 run
-                and self._fits(run[0][0], unit[1])
+                and self._fits([*run, unit])
                 and (self._small(run[0][0], run[-1][1]) or self._small(*unit))
             ):
                 run.append(unit)
@@ -115,11 +120,26 @@ class _Planner:
     def _small(self, start: int, end: int) -> bool:
         return end - start < self.min_tokens
 
-    def _fits(self, start: int, end: int) -> bool:
-        """Whether ``[start, end)`` can be one chunk: within ``max_tokens`` and ``max_pages``."""
-        return (
-            end - start <= self.policy.max_tokens and page_count(self.tb, start, end) <= self.policy.max_pages
-        )
+    def _fits(self, run: list[tuple[int, int]]) -> bool:
+        """Whether ``run`` (units in order) can be one chunk: within ``max_tokens`` (with the
+        breadcrumb of the section name it would carry, under ``prefix_in_budget``) and
+        ``max_pages``."""
+        start, end = run[0][0], run[-1][1]
+        label = self._label(run)
+        budget = self.budget.named(lambda n: (label,))
+        if end - start > budget.limit(start) or page_count(self.tb, start, end) > self.policy.max_pages:
+            return False
+        return not budget.on or budget.excess(start, end) <= 0
+
+    def _label(self, run: list[tuple[int, int]]) -> str | None:
+        """The ``section`` of a merged run (``_joined`` titles); None keeps the one in force."""
+        # NOTE: untitled sections and chapter openings add no name; duplicate titles are kept.
+        titles = [
+            title
+            for title, is_section in (self.titles.get(u, ("", False)) for u in run)
+            if is_section and title
+        ]
+        return _joined(titles) if len(run) > 1 and titles else None
 
     def _flush(self, run: list[tuple[int, int]]) -> None:
         """Emit a whole section or a merged run of sections as one chunk (if it holds text)."""
@@ -129,22 +149,19 @@ class _Planner:
         if not has_text(self.tb, start, end):
             return
         self.spans.append(Span(start, end, 0, "book_end" if end == self.tb.n_tokens else "fence"))
-        # NOTE: untitled sections and chapter openings add no name; duplicate titles are kept.
-        titles = [
-            title
-            for title, is_section in (self.titles.get(u, ("", False)) for u in run)
-            if is_section and title
-        ]
-        self.labels.append(_joined(titles) if len(run) > 1 and titles else None)
+        self.labels.append(self._label(run))
 
     def _split(self, start: int, end: int) -> None:
         """Emit a large section as overlapping windows labelled ``(Part n)``."""
         reason = "book_end" if end == self.tb.n_tokens else "fence"
-        windows = window_spans(self.tb, self.policy, start, end, reason)
         title = self.titles.get((start, end), ("", False))[0]
+        # NOTE: how many windows there are is known only after the cut, so window n is held to
+        # both names it may carry: "(Part n)" and, alone in its section, the plain one.
+        budget = self.budget.named(lambda n: (None, _part(title, n)))
+        windows = window_spans(self.tb, self.policy, start, end, reason, budget=budget)
         for n, span in enumerate(windows, 1):
             self.spans.append(span)
-            self.labels.append(f"{title} (Part {n})".strip() if len(windows) > 1 else None)
+            self.labels.append(_part(title, n) if len(windows) > 1 else None)
 
 
 def _unit_titles(tb: TokenizedBook) -> dict[tuple[int, int], tuple[str, bool]]:
@@ -159,6 +176,11 @@ def _unit_titles(tb: TokenizedBook) -> dict[tuple[int, int], tuple[str, bool]]:
         if t not in starts or h.level > starts[t][0]:
             starts[t] = (h.level, h.title, h.kind == "section")
     return {(a, b): starts[a][1:] for a, b in segments(tb, "section") if a in starts}
+
+
+def _part(title: str, n: int) -> str:
+    """The ``section`` of the ``n``-th window of a section split in two or more."""
+    return f"{title} (Part {n})".strip()
 
 
 def _joined(titles: list[str]) -> str:

@@ -13,7 +13,8 @@ once and used by the strategies and by the validator (``policy_fences``):
 * **A small chunk merges into a neighbour of its segment.** Walking the chunks in order, two
   neighbours merge when one of them holds fewer than N tokens, both lie inside one fenced segment
   (for ``fixed-window``, one chapter) and the merged chunk still keeps ``max_tokens`` (re-encoded
-  when its edges are not safe cuts) and, for ``chapter-window``, ``max_pages``. The merged chunk
+  when its edges are not safe cuts; with ``prefix_in_budget``, after its breadcrumb: ``budget``)
+  and, for ``chapter-window``, ``max_pages``. The merged chunk
   runs from the first one's start to the second one's end, keeps the first one's overlap and the
   second one's end reason. A small chunk that fits nowhere stays as it is.
 """
@@ -22,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..encodings import get_encoding
 from ..policy import Policy
 from ..tokens import TokenizedBook
+from .budget import Budget
 from .common import Span, is_cut, page_count
 
 WINDOW_STRATEGIES = ("chapter-window", "fixed-window")
@@ -88,6 +89,8 @@ class _Merger:
         self.policy = policy
         self.fences = fences
         self.paged = policy.strategy != "fixed-window"
+        # NOTE: a merged chunk starts where ``a`` does, so it carries ``a``'s breadcrumb.
+        self.budget = Budget(tb, policy)
 
     def _segment(self, t: int) -> int:
         return int(self.fences.searchsorted(t, side="right"))
@@ -100,19 +103,11 @@ class _Merger:
         start, end = a.token_start, b.token_end
         if self._segment(start) != self._segment(end - 1):
             return None
-        if end - start > self.policy.max_tokens:
+        if end - start > self.budget.limit(start):
             return None
         if self.paged and page_count(self.tb, start, end) > self.policy.max_pages:
             return None
-        if (
-            not (is_cut(self.tb, start) and is_cut(self.tb, end))
-            and self._encoded(start, end) > self.policy.max_tokens
-        ):
+        exact = self.budget.on or not (is_cut(self.tb, start) and is_cut(self.tb, end))
+        if exact and self.budget.excess(start, end) > 0:
             return None
         return Span(start, end, a.overlap_prev_tokens, b.end_reason)
-
-    def _encoded(self, start: int, end: int) -> int:
-        """Tokens the text of ``[start, end)`` re-encodes to (edges that are not safe cuts only)."""
-        cs = self.tb.char_starts
-        text = self.tb.book.text[int(cs[start]) : int(cs[end])]
-        return len(get_encoding(self.tb.encoding).encode_ordinary(text))

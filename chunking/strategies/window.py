@@ -20,6 +20,9 @@ tiktoken piece), so its text re-encodes to exactly its token count. Where no saf
 text is re-encoded and shortened until it fits ``max_tokens``. Windows whose new tokens are only
 whitespace are skipped: they hold nothing a reader could lose.
 
+``prefix_in_budget`` (default off) holds every window to ``max_tokens`` less the breadcrumb prefix
+of its own chapter and section, re-encoded with it (``budget``).
+
 ``min_chunk_tokens`` (default off) then merges tiny windows into a neighbour and lets a tiny part
 opening join its first chapter (``small_chunks``).
 """
@@ -28,11 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..encodings import get_encoding
 from ..models import Chunk
 from ..policy import Policy
 from ..rules import PARAGRAPH_END, SENTENCE_END, cut_range
 from ..tokens import TokenizedBook
+from .budget import Budget
 from .common import Span, build_chunks, has_text, is_cut, segments
 from .small_chunks import merge_small, policy_fences
 
@@ -44,9 +47,10 @@ scorecard's clean ends are the same)."""
 class _Windower:
     """Cuts one tokenized book into window spans under one policy."""
 
-    def __init__(self, tb: TokenizedBook, policy: Policy, paged: bool) -> None:
+    def __init__(self, tb: TokenizedBook, policy: Policy, paged: bool, budget: Budget | None = None) -> None:
         self.tb = tb
         self.policy = policy
+        self.budget = budget or Budget(tb, policy)
         self.paged = paged and bool(tb.text_pages)
         self.cs = tb.char_starts
         self.min_target_tokens = (policy.max_tokens + 1) // 2
@@ -64,17 +68,27 @@ class _Windower:
         """Append the windows of one fenced segment ``[s, e)`` to ``out``."""
         emitted = s  # every token before this one is covered (or whitespace that was skipped)
         last_start, last_end = s - 1, s  # the last window emitted in this segment
+        first = len(out)
         while emitted < e:
+            n = len(out) - first + 1  # this window's number in its segment (budget names)
             start = self._overlap_start(s, emitted, last_start)
-            end, reason = self._end(start, emitted, e, final_reason)
-            if end <= emitted:
-                # The page limit seen from the overlap start cannot reach a new token: no overlap.
+            end, reason = self._end(start, emitted, e, final_reason, n)
+            if end <= emitted or (start < emitted and self._over(start, end, n)):
+                # The page or prefix budget seen from the overlap start cannot reach a new
+                # token: no overlap.
                 start = emitted
-                end, reason = self._end(start, emitted, e, final_reason)
+                end, reason = self._end(start, emitted, e, final_reason, n)
             if has_text(self.tb, emitted, end):
+                if self._over(start, end, n):
+                    self.budget.refuse(start, end, n)
                 out.append(Span(start, end, max(0, last_end - start), reason))
                 last_start, last_end = start, end
             emitted = end
+
+    def _over(self, start: int, end: int, n: int) -> bool:
+        """Whether the window is still over its prefix budget once shortened as far as it goes:
+        it must drop its overlap, or (without one) it is a character too long for the room."""
+        return self.budget.on and self.budget.excess(start, end, n) > 0
 
     def _overlap_start(self, s: int, emitted: int, last_start: int) -> int:
         """First token of the next window: ``overlap_tokens`` before the last end, moved forward
@@ -89,14 +103,15 @@ class _Windower:
             start += 1
         return start
 
-    def _end(self, start: int, emitted: int, e: int, final_reason: str) -> tuple[int, str]:
-        """End (exclusive) and end reason of the window starting at ``start``.
+    def _end(self, start: int, emitted: int, e: int, final_reason: str, n: int) -> tuple[int, str]:
+        """End (exclusive) and end reason of the ``n``-th window of its segment, from ``start``.
 
-        The end is ``> emitted`` except when the page limit, seen from an overlap start, leaves
-        no room for a new token; then it is ``<= emitted`` and the caller drops the overlap.
+        The end is ``> emitted`` except when the page limit or the prefix budget, seen from an
+        overlap start, leaves no room for a new token; then it is ``<= emitted`` and the caller
+        drops the overlap.
         """
         tb, policy = self.tb, self.policy
-        end = min(start + policy.max_tokens, e)
+        end = min(start + self.budget.limit(start, n), e)
         reason = final_reason if end == e else "token_limit"
         if self.paged:
             first_page = tb.page_index_of_char(int(self.cs[start]))
@@ -121,8 +136,8 @@ class _Windower:
                 if start < emitted:
                     return end, reason  # no character boundary among the new tokens: drop the overlap
                 end = self._next_legal(emitted + 1)
-        if not (is_cut(tb, start) and is_cut(tb, end)):
-            end = self._fit(start, emitted, end)
+        if self.budget.on or not (is_cut(tb, start) and is_cut(tb, end)):
+            end = self._fit(start, emitted, end, n)
         return end, reason
 
     def _snap(self, start: int, emitted: int, end: int) -> int | None:
@@ -163,16 +178,15 @@ class _Windower:
             t += 1
         return t
 
-    def _fit(self, start: int, emitted: int, end: int) -> int:
-        """Shorten a window whose edges are not safe cuts until its text re-encodes to at most
-        ``max_tokens`` tokens (rule 1), keeping ``end`` on a character boundary past ``emitted``."""
+    def _fit(self, start: int, emitted: int, end: int, n: int) -> int:
+        """Shorten a window whose edges are not safe cuts, or whose text is held to a prefix
+        budget, until it re-encodes (after its prefixes) to at most ``max_tokens`` tokens
+        (rule 1), keeping ``end`` on a character boundary past ``emitted``."""
         tb = self.tb
-        # NOTE: only windows inside long runs without spaces (CJK, base64, hashes) get here, so
-        # re-encoding their text stays off the fast path.
-        enc = get_encoding(tb.encoding)
-        c0 = int(self.cs[start])
+        # NOTE: without prefix_in_budget only windows inside long runs without spaces (CJK,
+        # base64, hashes) get here, so re-encoding their text stays off the fast path.
         while True:
-            excess = len(enc.encode_ordinary(tb.book.text[c0 : int(self.cs[end])])) - self.policy.max_tokens
+            excess = self.budget.excess(start, end, n)
             if excess <= 0 or end <= emitted + 1:
                 return end
             t = max(emitted + 1, end - excess)
@@ -184,7 +198,14 @@ class _Windower:
 
 
 def window_spans(
-    tokenized: TokenizedBook, policy: Policy, start: int, end: int, final_reason: str, *, paged: bool = True
+    tokenized: TokenizedBook,
+    policy: Policy,
+    start: int,
+    end: int,
+    final_reason: str,
+    *,
+    paged: bool = True,
+    budget: Budget | None = None,
 ) -> list[Span]:
     """Window spans over one fenced segment ``[start, end)`` (for strategies that split a unit).
 
@@ -195,12 +216,14 @@ def window_spans(
         end (int): end (exclusive) of the segment (a heading or the book end).
         final_reason (str): the end reason of the segment's last window (``fence``/``book_end``).
         paged (bool): apply ``max_pages``/``target_pages``. Defaults to True.
+        budget (Budget | None): the windows' token budget (``section`` passes its part names);
+            None: ``Budget(tokenized, policy)``.
 
     Returns:
         list[Span]: windows covering the segment's text, overlap inside the segment only.
     """
     out: list[Span] = []
-    _Windower(tokenized, policy, paged)._segment(start, end, final_reason, out)
+    _Windower(tokenized, policy, paged, budget)._segment(start, end, final_reason, out)
     return out
 
 

@@ -67,6 +67,9 @@ _HELP = {
     "min_chunk_tokens": "Window strategies: a chunk below this many tokens merges into a neighbour "
     "in its chapter when max tokens and max pages allow; a tiny part title joins its first "
     "chapter (0 = off).",
+    "prefix_in_budget": "Cut every chunk so that 'Book title › Chapter › Section' (what index "
+    "--embed-prefix breadcrumb embeds before it) and its text fit max tokens together. The chunk "
+    "text stays the book's own; ids change.",
     "ocr": "PDF pages read by OCR (Tesseract): auto: pages without a usable text layer (scans, "
     "garbage text); always: every page; never: none. Without Tesseract, auto warns and reads none.",
     "ocr_language": "Tesseract language(s) of the OCR: eng, or several joined by + (eng+deu); "
@@ -182,6 +185,10 @@ def sidebar_policy() -> Policy:
         disabled="min_chunk_tokens" in unused,
     )  # fmt: skip
     slots["min_chunk_tokens"] = sb.empty()
+    values["prefix_in_budget"] = sb.checkbox(
+        "Breadcrumb in budget", key="policy_prefix_in_budget", help=_HELP["prefix_in_budget"]
+    )
+    slots["prefix_in_budget"] = sb.empty()
     values["max_chunks"] = sb.number_input(
         "Max chunks", 1, 10_000_000, key="policy_max_chunks", help=_HELP["max_chunks"]
     )
