@@ -16,8 +16,13 @@ Method, per page, the same for both texts:
   (``hyphen-`` / ``ated`` joined), ``accent`` (``Br¨oker`` read as ``Br`` ``oker``), ``ligature``
   (``ﬁ`` expanded), ``de-duplication`` (a fake-bold ``TTiittllee``), ``furniture`` (a line our own
   rules removed as a running header, footer or folio), ``spacing`` (the same letters with other
-  word boundaries: a footnote mark glued to the next word, ``LATEX2ε`` as one word or two); the
-  rest is ``unknown``.
+  word boundaries: a footnote mark glued to the next word, ``LATEX2ε`` as one word or two),
+  ``reference`` (a page pdftotext itself could not read whole: it reports a syntax error in the
+  page's content and stops there, ``reference_failures``); the rest is ``unknown``.
+* **lost** and **invented** count every cause but ``reference``: where the reference extractor
+  broke off, a word it lacks is its own loss, not one we invented (``xotcl-tutorial``'s pages
+  write numbers as ``3.05176e-05``, which is no PDF number; poppler stops the page at the first,
+  MuPDF skips the token and reads on).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import subprocess
 import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,7 +46,19 @@ from chunking.normalise import LIGATURES  # noqa: E402  (the ligatures we expand
 EDGE_LINES = 2
 """Lines at the top and at the bottom of a page that may be furniture."""
 WORD = re.compile(r"[^\W_]+")
-CAUSES = ("furniture", "dehyphenation", "ligature", "accent", "de-duplication", "spacing", "unknown")
+CAUSES = (
+    "furniture",
+    "dehyphenation",
+    "ligature",
+    "accent",
+    "de-duplication",
+    "spacing",
+    "reference",
+    "unknown",
+)
+UNMEASURED = ("reference",)
+"""Causes whose words the headline lost/invented shares leave out: the reference did not read them."""
+_SYNTAX_ERROR = b"Syntax Error"
 _FOLIO = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.I)
 PDFTOTEXT_TIMEOUT_S = 300
 
@@ -107,13 +125,20 @@ class Tally:
         self.invented.update(other.invented)
 
 
-def classify(reference: list[list[str]], ours: list[list[str]], our_furniture: list[list[str]]) -> Tally:
+def classify(
+    reference: list[list[str]],
+    ours: list[list[str]],
+    our_furniture: list[list[str]],
+    failed: Collection[int] = (),
+) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
     Args:
         reference: pdftotext's lines per page, furniture already dropped (``drop_furniture``).
         ours: our canonical lines per page, furniture dropped the same way.
         our_furniture: per page, the lines our normaliser removed as furniture.
+        failed: 0-based pages pdftotext could not read whole (``reference_failures``): what
+            differs there is counted under ``reference``, after the causes that explain it.
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -137,8 +162,9 @@ def classify(reference: list[list[str]], ours: list[list[str]], our_furniture: l
             if k:
                 tally.lost["furniture"] += k
                 lost[p][w] -= k
-        tally.lost["unknown"] += sum(lost[p].values())
-        tally.invented["unknown"] += sum(invented[p].values())
+        rest = "reference" if p in failed else "unknown"
+        tally.lost[rest] += sum(lost[p].values())
+        tally.invented[rest] += sum(invented[p].values())
     tally.lost, tally.invented = +tally.lost, +tally.invented  # no zero counts
     return tally
 
@@ -200,8 +226,8 @@ def _single_words(
             tally.lost["de-duplication"] += n
 
 
-def pdftotext_pages(path: Path) -> list[list[str]]:
-    """pdftotext's text of every page, as lines (pages split at form feeds)."""
+def pdftotext_pages(path: Path) -> tuple[list[list[str]], bytes]:
+    """pdftotext's text of every page, as lines (pages split at form feeds), and its messages."""
     done = subprocess.run(
         ["pdftotext", "-enc", "UTF-8", str(path), "-"],
         capture_output=True,
@@ -211,7 +237,26 @@ def pdftotext_pages(path: Path) -> list[list[str]]:
     pages = done.stdout.decode("utf-8", "replace").split("\f")
     if pages and not pages[-1].strip():
         pages.pop()
-    return [page.split("\n") for page in pages]
+    return [page.split("\n") for page in pages], done.stderr
+
+
+def reference_failures(path: Path, pages: int, messages: bytes) -> set[int]:
+    """0-based pages on which pdftotext reports a syntax error in the content (and so may have
+    stopped reading the page). Its ``messages`` (stderr of the whole book's run) name a byte
+    offset, not a page: only a book whose run reports one is read again page by page."""
+    if _SYNTAX_ERROR not in messages:
+        return set()
+    failed = set()
+    for index in range(pages):
+        one = subprocess.run(
+            ["pdftotext", "-f", str(index + 1), "-l", str(index + 1), str(path), "/dev/null"],
+            capture_output=True,
+            timeout=PDFTOTEXT_TIMEOUT_S,
+            check=False,
+        )
+        if _SYNTAX_ERROR in one.stderr:
+            failed.add(index)
+    return failed
 
 
 def measure(path: Path) -> tuple[Tally, list[str]]:
@@ -226,14 +271,14 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
     finally:
         raw.close()
     ours = [norm.text[p.char_start : p.char_end].split("\n") for p in norm.pages]
-    reference = pdftotext_pages(path)
+    reference, messages = pdftotext_pages(path)
     if len(reference) != len(ours):
         raise RuntimeError(f"{path.name}: pdftotext gives {len(reference)} pages, we read {len(ours)}")
     raw_lines = [page.text.split("\n") for page in raw.pages]
     furniture = edge_furniture(reference, raw_lines)
     ref = [drop_furniture(lines, furniture) for lines in reference]
     mine = [drop_furniture(lines, furniture) for lines in ours]
-    return classify(ref, mine, norm.furniture), warnings
+    return classify(ref, mine, norm.furniture, reference_failures(path, len(reference), messages)), warnings
 
 
 def bench_pdfs() -> list[Path]:
@@ -254,7 +299,8 @@ def table(rows: list[tuple[str, Tally]]) -> str:
     head = "| book | words | lost | invented | " + " | ".join(f"lost: {c}" for c in CAUSES) + " |"
     lines = [head, "|" + "---|" * (4 + len(CAUSES))]
     for name, t in rows:
-        lost, inv = sum(t.lost.values()), sum(t.invented.values())
+        lost = sum(n for c, n in t.lost.items() if c not in UNMEASURED)
+        inv = sum(n for c, n in t.invented.items() if c not in UNMEASURED)
         causes = " | ".join(f"{t.lost[c]}/{t.invented[c]}" for c in CAUSES)
         lines.append(f"| {name} | {t.words} | {_share(lost, t.words)} | {_share(inv, t.words)} | {causes} |")
     return "\n".join(lines)

@@ -139,3 +139,28 @@ def word_accuracy(expected: str, got: str) -> float:
 def save(doc: pymupdf.Document) -> bytes:
     """The document's bytes (images compressed, as a scanner's PDF would be)."""
     return doc.tobytes(garbage=3, deflate=True)
+
+
+CHAPTER_TITLES = ("The River Valley", "Winter Harbour", "A Quiet Garden", "Northern Stations", "The Silver Market")
+
+
+def scanned_book(pages_per_chapter: int = 10, chapters: int = 4, turned: bool = True) -> tuple[bytes, list[int]]:
+    """A wholly scanned book: ``chapters`` chapters of ``pages_per_chapter`` pages, each opening
+    with its title alone (no number, no keyword) set large at the top of its page, so only the
+    title's size tells it from the body. With ``turned``, every other page is turned 1-2 degrees
+    on the glass (alternately clockwise and back) and speckled, chapter openings included.
+
+    Returns:
+        tuple[bytes, list[int]]: the PDF and the 1-based pages the chapters open on.
+    """
+    doc = pymupdf.open()
+    openings = []
+    for n in range(chapters * pages_per_chapter):
+        heading = CHAPTER_TITLES[n // pages_per_chapter] if n % pages_per_chapter == 0 else ""
+        if heading:
+            openings.append(n + 1)
+        angle = (1.5 if n % 4 == 0 else -1.2) if turned and n % 2 == 0 else 0.0
+        noise = 0.01 if turned and n % 2 == 0 else 0.0
+        text = sentences(100 if heading else 120, seed=200 + n)
+        add_scanned_page(doc, scan_image(text, heading=heading, rotate=angle, noise=noise, seed=n))
+    return save(doc), openings

@@ -247,6 +247,9 @@ def test_wholly_scanned_40_page_book_is_read_whole_and_chunked(tmp_path):
     assert word_accuracy(" ".join(texts), book.text) >= 0.97
     assert result.chunks and all(c.ocr for c in result.chunks)
     assert result.report.ok, result.report.message
+    # NOTE: ``Chapter N`` set large over untitled text: found by the size OCR measured
+    assert [(h.number, h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
+        ("1", "", 1), ("2", "", 11), ("3", "", 21), ("4", "", 31)]
 
 
 def test_ocr_language_outside_tesseract_names_is_refused_before_reading(tmp_path):

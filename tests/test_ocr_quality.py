@@ -57,7 +57,25 @@ def test_tsv_words_become_lines_with_their_mean_confidence():
             "5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tworld",
             "5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t70\tagain",
             "5\t1\t1\t1\t2\t2\t0\t0\t10\t10\t95\t "]
-    assert parse_tsv("\n".join(rows)) == PageOcr(text="Hello world\nagain", confidence=80.0, words=3)
+    result = parse_tsv("\n".join(rows))
+    assert (result.text, result.confidence, result.words) == ("Hello world\nagain", 80.0, 3)
+    assert [line.text for line in result.lines] == ["Hello world", "again"]
+
+
+def _word(text: str, left: int, top: int, width: int, height: int) -> str:
+    return f"5\t1\t1\t1\t1\t1\t{left}\t{top}\t{width}\t{height}\t96\t{text}"
+
+
+def test_tsv_line_size_is_the_em_its_words_boxes_show_at_the_dpi():
+    # NOTE: boxes Tesseract gave for 12 pt Times at 300 dpi (50 px to the em): ``Carried`` rises
+    # to the cap height, ``library`` has ascenders and descenders, ``across`` neither.
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+    rows = [_word("Carried", 301, 502, 149, 35), _word("library", 615, 502, 130, 45), _word("across", 2053, 513, 121, 24)]
+    (line,) = parse_tsv("\n".join([header, *rows]), dpi=300).lines
+    assert line.size == pytest.approx(12.0, abs=0.3)
+    assert (line.x0, line.y0) == pytest.approx((301 * 0.24, 502 * 0.24))
+    (half,) = parse_tsv("\n".join([header, *rows]), dpi=150).lines
+    assert half.size == pytest.approx(2 * line.size)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ not (better than losing the page). Entries live under the user cache
 Entries are untrusted input (another process, a full disk or a user may have left anything
 there): an entry is used only when it is a regular file of at most ``MAX_ENTRY_BYTES`` (read by
 ``chunking.inputs.load_json``: never a FIFO or device, JSON depth bounded), parses as the schema
-below, names the key it is filed under and holds the digest of its own content.
+below (of this ``SCHEMA``), names the key it is filed under and holds the digest of its own content.
 Anything else is ignored and rewritten. Writes are atomic (``chunking.atomic``); a cache that
 cannot be written (read-only, full) only costs the next run its time, never this run its text.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,12 @@ from ..errors import OutputError, UnreadableInputError
 from ..inputs import load_json
 from ..user_cache import cache_root
 from .engine import PageOcr
+from .lines import OcrLine
 
-SCHEMA = 1
-"""Version of the entry format; a new one starts a new folder (``ocr/v<SCHEMA>``)."""
+SCHEMA = 2
+"""Version of the entry format; a new one starts a new folder (``ocr/v<SCHEMA>``), so an entry
+of an older format is never read as this one (its page is OCR'd again). 2: each line's type
+size and box (``lines``), which the structure engine's typography reads."""
 
 MAX_ENTRY_BYTES = 1 << 20
 """Largest entry read (1 MiB; a dense page's text is about 5 KB)."""
@@ -51,7 +55,7 @@ def _entry_path(key: str) -> Path:
 
 
 def _digest(record: dict[str, Any]) -> str:
-    body = {k: record[k] for k in ("schema", "key", "tesseract", "text", "confidence", "words")}
+    body = {k: record[k] for k in ("schema", "key", "tesseract", "text", "confidence", "words", "lines")}
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -74,7 +78,15 @@ def load(key: str, version: str | None) -> PageOcr | None:
         return None
     if version is not None and record["tesseract"] != version:
         return None
-    return PageOcr(text=record["text"], confidence=float(record["confidence"]), words=record["words"])
+    return PageOcr(
+        text=record["text"],
+        confidence=float(record["confidence"]),
+        words=record["words"],
+        lines=tuple(
+            OcrLine(t, float(size), float(x0), float(y0), float(y1))
+            for t, size, x0, y0, y1 in record["lines"]
+        ),
+    )
 
 
 def _valid(record: Any, key: str) -> bool:
@@ -91,7 +103,28 @@ def _valid(record: Any, key: str) -> bool:
         return False
     if not 0 <= record["confidence"] <= 100 or record["words"] < 0:
         return False
+    if not _valid_lines(record.get("lines"), record["text"]):
+        return False
     return record["digest"] == _digest(record)
+
+
+def _valid_lines(lines: Any, text: str) -> bool:
+    """``lines`` is a list of [text, size, x0, y0, y1], finite numbers, positive sizes, and its
+    texts are the lines of ``text`` (a record whose two halves disagree is not this page's), or
+    empty (lines unknown: the page's typography is blind, never misread)."""
+    if not isinstance(lines, list):
+        return False
+    for line in lines:
+        if not isinstance(line, list) or len(line) != 5 or not isinstance(line[0], str):
+            return False
+        numbers = line[1:]
+        if any(
+            isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) for n in numbers
+        ):
+            return False
+        if numbers[0] <= 0:
+            return False
+    return not lines or [line[0] for line in lines] == text.split("\n")
 
 
 def save(key: str, version: str, result: PageOcr) -> None:
@@ -103,6 +136,7 @@ def save(key: str, version: str, result: PageOcr) -> None:
         "text": result.text,
         "confidence": result.confidence,
         "words": result.words,
+        "lines": [[ln.text, ln.size, ln.x0, ln.y0, ln.y1] for ln in result.lines],
     }
     record["digest"] = _digest(record)
     data = json.dumps(record, ensure_ascii=False).encode("utf-8")

@@ -20,9 +20,10 @@ import os
 import shutil
 import subprocess
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from .lines import OcrLine, OcrWord, build_lines
 
 PAGE_TIMEOUT_S = 120
 """Longest one page may take (a dense 300-dpi page takes about a second); then it is killed."""
@@ -45,11 +46,15 @@ class PageOcr:
         text (str): the words, one line per Tesseract text line, in Tesseract's reading order.
         confidence (float): mean word confidence, 0-100 (0 when no word was found).
         words (int): words found.
+        lines (tuple[OcrLine, ...]): the lines of ``text``, in its order, with their type size
+            and place in points (``chunking.ocr.lines``): what the structure engine's
+            typography reads on a page without a text layer.
     """
 
     text: str
     confidence: float
     words: int
+    lines: tuple[OcrLine, ...] = field(default=())
 
 
 def tesseract_path() -> str | None:
@@ -120,10 +125,12 @@ def command(path: str, language: str, dpi: int) -> list[str]:
     return [path, "stdin", "stdout", "-l", language, "--dpi", str(dpi), "tsv"]
 
 
-def parse_tsv(tsv: str) -> PageOcr:
-    """Tesseract's TSV → words joined by spaces, one line per text line, and the mean word
-    confidence. Rows of level 5 are words; (block, paragraph, line) groups them into lines."""
-    lines: dict[tuple[str, str, str], list[str]] = {}
+def parse_tsv(tsv: str, dpi: int = 300, image: bytes | None = None) -> PageOcr:
+    """Tesseract's TSV → words joined by spaces, one line per text line, the mean word
+    confidence, and each line's type size and box (``chunking.ocr.lines``; the boxes are in
+    pixels at ``dpi``, measured on ``image``, the grey PNM Tesseract read, when given). Rows of level 5 are words; (block, paragraph, line) groups them into
+    lines."""
+    lines: dict[tuple[str, str, str], list[OcrWord]] = {}
     confidences: list[float] = []
     for row in tsv.splitlines()[1:]:
         cells = row.split("\t")
@@ -132,15 +139,21 @@ def parse_tsv(tsv: str) -> PageOcr:
         word = cells[11].strip()
         try:
             conf = float(cells[10])
+            left, top, width, height = (int(c) for c in cells[6:10])
         except ValueError:
             continue
         if not word or conf < 0:
             continue
-        lines.setdefault((cells[2], cells[3], cells[4]), []).append(word)
+        lines.setdefault((cells[2], cells[3], cells[4]), []).append(
+            OcrWord(word, left, top, width, height, conf)
+        )
         confidences.append(min(100.0, conf))
-    text = "\n".join(" ".join(words) for words in lines.values())
+    words = list(lines.values())
+    text = "\n".join(" ".join(w.text for w in line) for line in words)
     mean = round(sum(confidences) / len(confidences), 1) if confidences else 0.0
-    return PageOcr(text=text, confidence=mean, words=len(confidences))
+    return PageOcr(
+        text=text, confidence=mean, words=len(confidences), lines=tuple(build_lines(words, dpi, image))
+    )
 
 
 class Children:
@@ -203,4 +216,4 @@ def recognise(
     if proc.returncode != 0:
         reason = " ".join(err.decode("utf-8", "replace").split())[:120] or f"exit {proc.returncode}"
         raise OcrFailed(f"tesseract failed ({reason})")
-    return parse_tsv(out.decode("utf-8", "replace"))
+    return parse_tsv(out.decode("utf-8", "replace"), dpi, image)

@@ -24,6 +24,7 @@ from ..cores import resolve_workers
 from ..readers.raw import RawPage, pages_named
 from . import cache
 from .fingerprint import page_fingerprint, pixel_fingerprint
+from .lines import snap_sizes
 from .engine import (
     DEBIAN_PACKAGE,
     Children,
@@ -112,13 +113,17 @@ def ocr_pages(
     run = _Run(doc, language, path if version is not None else None, version)
     results, failures, unread = run.all(targets, resolve_workers(workers, len(targets), PARALLEL_FROM))
     found = {i: r for i, r in results.items() if r.words}
-    for i, result in found.items():
+    # NOTE: snapped over the whole book, every time (cache hits included): one type size must
+    # be one size on every page for the structure engine's comparisons.
+    snapped = snap_sizes([list(r.lines) for r in found.values()])
+    for (i, result), lines in zip(found.items(), snapped):
         page = pages[i]
-        page.text, page.ocr, page.ocr_confidence, page.ocr_words = (
+        page.text, page.ocr, page.ocr_confidence, page.ocr_words, page.ocr_lines = (
             result.text,
             True,
             result.confidence,
             result.words,
+            tuple(lines),
         )
     if unread:
         outcome.empty_reason = reason

@@ -10,10 +10,15 @@ never sees the document itself, so it cannot reach into the reader's objects.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pymupdf
+
+if TYPE_CHECKING:
+    from ..ocr.lines import OcrLine
 
 BOLD_FLAG = 16
 """PyMuPDF's span flag for a bold font (fonts that say "Bold" in their name count too)."""
@@ -28,8 +33,11 @@ class LayoutLine:
 
     Attributes:
         text (str): the line's text (its non-blank spans joined).
-        size (float): the largest font size among its spans, in points.
-        bold (bool): every non-blank span is bold.
+        size (float): the line's type size, in points: the font size (em) of its largest
+            type. A text layer states it (the largest span's size); an OCR'd line's is measured
+            from its words' boxes (``chunking.ocr.lines``), so headings on scanned pages stand
+            out from the body as they do on born-digital ones.
+        bold (bool): every non-blank span is bold (never known on an OCR'd line: False).
         x0 (float): the line's left edge, in points from the page's left.
     """
 
@@ -77,18 +85,29 @@ class PageLayout(Protocol):
 class PdfLayout:
     """``PageLayout`` of an open PDF, which it owns (``close`` closes it).
 
+    A page read by OCR answers from its OCR lines, not from the PDF: it has no text layer, or
+    one that is garbage (``chunking.ocr.quality``), whose lines are not the page's text.
+
     Args:
         doc (pymupdf.Document): the open document.
+        ocr_lines (Mapping[int, Sequence[OcrLine]] | None): by 0-based page index, the lines of
+            the pages read by OCR. Defaults to None (none).
     """
 
-    def __init__(self, doc: pymupdf.Document) -> None:
+    def __init__(
+        self, doc: pymupdf.Document, ocr_lines: Mapping[int, Sequence[OcrLine]] | None = None
+    ) -> None:
         self._doc = doc
+        self._ocr = dict(ocr_lines or {})
 
     @property
     def page_count(self) -> int:
         return int(self._doc.page_count)
 
     def lines(self, index: int, top_share: float | None = None) -> list[LayoutLine]:
+        if index in self._ocr:
+            limit = self.page_height(index) * top_share if top_share is not None else math.inf
+            return [LayoutLine(ln.text, ln.size, False, ln.x0) for ln in self._ocr[index] if ln.y0 < limit]
         page = self._doc[index]
         clip = None
         if top_share is not None:
@@ -110,6 +129,8 @@ class PdfLayout:
         return out
 
     def blocks(self, index: int) -> list[LayoutBlock]:
+        if index in self._ocr:
+            return [LayoutBlock(ln.y0, ln.y1, ln.text) for ln in self._ocr[index]]
         return [
             LayoutBlock(y0, y1, text)
             for _x0, y0, _x1, y1, text, *_ in self._doc[index].get_text("blocks", flags=0)

@@ -3,7 +3,10 @@ reads from every page."""
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
+from typing import Any
 
 import pymupdf
 
@@ -16,6 +19,16 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 
 _MUPDF_NUL = b"\xc0\x80"
 """How MuPDF's writer encodes U+0000 (modified UTF-8)."""
+
+OVERPRINT_SHARE = 0.2
+"""Two lines of the same text whose boxes start within this share of the line's height of each
+other (across and down) are one line drawn twice: a shadow or a fake bold prints the same text
+again a fraction of a point away (0.3 pt is common); a line that really repeats stands at least
+a line's height away."""
+
+MIN_OVERPRINT_CHARS = 2
+"""Only lines of at least this many non-space characters are compared (a repeated ``}`` or
+bullet is no text worth writing the page again with its boxes)."""
 
 
 def page_text(page: pymupdf.Page) -> str:
@@ -30,9 +43,18 @@ def page_text(page: pymupdf.Page) -> str:
     with a newline (``get_text`` glues it to the next line). Orphaned surrogates become U+FFFD,
     as in ``get_text``.
     """
+    return _written(page, _stext(page))
+
+
+def _stext(page: pymupdf.Page) -> Any:
+    """The page's structured text (MuPDF's), with the flags of ``page.get_text()``."""
     options = pymupdf.mupdf.FzStextOptions()
     options.flags = pymupdf.TEXTFLAGS_TEXT
-    stext = pymupdf.mupdf.FzStextPage(page.this, options)
+    return pymupdf.mupdf.FzStextPage(page.this, options)
+
+
+def _written(page: pymupdf.Page, stext: Any) -> str:
+    """``stext`` written as text by MuPDF's writer (see ``page_text``)."""
     buffer = pymupdf.mupdf.FzBuffer(4096)
     out = pymupdf.mupdf.FzOutput(buffer)
     pymupdf.mupdf.fz_print_stext_page_as_text(out, stext)
@@ -59,11 +81,86 @@ def _without_blank_lines(text: str) -> str:
     return text
 
 
+def without_overprints(text: str, stext: Any) -> str:
+    """``text`` (the page's ``page_text``, from ``stext``) with every line drawn again at nearly
+    the same place (``OVERPRINT_SHARE``) kept once.
+
+    Why: a shadow or a poor man's bold prints a line twice, a fraction of a point apart; MuPDF
+    reads both copies as lines of their own, so the chunk, the index and every search hold the
+    text twice (pdftotext reads it once). Only positions tell a copy from a line the book really
+    repeats (a table's repeated cell, a refrain), so a page whose text repeats a line has its
+    structured text written again with line boxes (MuPDF's JSON writer, from the same
+    structured text: no second extraction). Those are the lines of ``text``; when the two do not
+    pair up one for one, the text is left as it is rather than guessed at.
+    """
+    lines = text.split("\n")
+    counts = Counter(
+        line.strip() for line in lines if len(line.strip().replace(" ", "")) >= MIN_OVERPRINT_CHARS
+    )
+    if not counts or counts.most_common(1)[0][1] < 2:
+        return text
+    boxed = _boxed_lines(stext)
+    kept_lines = [line for line in lines if line]
+    if boxed is None or len(boxed) != len(kept_lines):
+        return text
+    if any(a.strip() != b.strip() for (a, _), b in zip(boxed, kept_lines)):
+        return text
+    seen: dict[str, list[tuple[float, float, float]]] = {}
+    drop = set()
+    for k, (line_text, box) in enumerate(boxed):
+        key = line_text.strip()
+        if counts.get(key, 0) < 2:
+            continue
+        if any(_overprinted(box, other) for other in seen.get(key, ())):
+            drop.add(k)
+        else:
+            seen.setdefault(key, []).append(box)
+    if not drop:
+        return text
+    out, k = [], 0
+    for line in lines:
+        if line:
+            if k not in drop:
+                out.append(line)
+            k += 1
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _boxed_lines(stext: Any) -> list[tuple[str, tuple[float, float, float]]] | None:
+    """Every text line of ``stext`` as (text, (left, top, height)), from MuPDF's JSON writer (whole
+    points); None when its output cannot be read."""
+    buffer = pymupdf.mupdf.FzBuffer(4096)
+    out = pymupdf.mupdf.FzOutput(buffer)
+    pymupdf.mupdf.fz_print_stext_page_as_json(out, stext, 1.0)
+    out.fz_close_output()
+    try:
+        blocks = json.loads(pymupdf.mupdf.fz_buffer_extract(buffer).decode("utf-8", "replace"))["blocks"]
+        return [
+            (line["text"], (float(line["bbox"]["x"]), float(line["bbox"]["y"]), float(line["bbox"]["h"])))
+            for block in blocks
+            if block.get("type") == "text"
+            for line in block["lines"]
+        ]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _overprinted(box: tuple[float, float, float], other: tuple[float, float, float]) -> bool:
+    """Whether two line boxes (left, top, height) start at nearly the same place
+    (``OVERPRINT_SHARE`` of the height, at least one point: the JSON writer gives whole points)."""
+    reach = max(1.0, OVERPRINT_SHARE * max(box[2], other[2]))
+    return abs(box[0] - other[0]) <= reach and abs(box[1] - other[1]) <= reach
+
+
 def page_content(page: pymupdf.Page) -> tuple[str, bool]:
-    """A page's plain text and whether it has a text layer.
+    """A page's plain text (lines drawn twice at nearly one place kept once,
+    ``without_overprints``) and whether it has a text layer.
 
     NOTE: a page without text is "without a text layer" only when it shows something (an image);
     a blank separator page is just empty.
     """
-    text = page_text(page)
+    stext = _stext(page)
+    text = without_overprints(_written(page, stext), stext)
     return text, bool(text.strip()) or not page.get_images(full=False)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..ocr.lines import OcrLine
     from .layout import PageLayout
 
 
@@ -38,6 +39,9 @@ class RawPage:
         ocr (bool): PDF: ``text`` was read by OCR (``chunking.ocr``), not from a text layer.
         ocr_confidence (float): OCR'd page: Tesseract's mean word confidence, 0-100.
         ocr_words (int): OCR'd page: the words OCR found.
+        ocr_lines (tuple[OcrLine, ...]): OCR'd page: its text lines with their type size and
+            place (``chunking.ocr.lines``), which the layout gives the structure engine in place
+            of a text layer's.
     """
 
     number: int
@@ -53,6 +57,7 @@ class RawPage:
     ocr: bool = False
     ocr_confidence: float = 0.0
     ocr_words: int = 0
+    ocr_lines: tuple[OcrLine, ...] = ()
 
 
 MAX_PAGES_NAMED = 10
@@ -107,7 +112,7 @@ class RawBook:
             return None
         from .layout import PdfLayout  # NOTE: imports PyMuPDF; text and EPUB books never need it
 
-        return PdfLayout(self.pdf)
+        return PdfLayout(self.pdf, {p.number - 1: p.ocr_lines for p in self.pages if p.ocr})
 
     def close(self) -> None:
         """Close the document (if any)."""

@@ -75,6 +75,9 @@ class Draft:
     listed: bool = False
     stacked: bool = False
     in_listing: bool = False
+    title_below: bool = False
+    """The title was taken from the line below the label (``Chapter 7`` / ``Title``): the size
+    decides whether that line is the title or already the chapter's text."""
 
 
 def is_contents_page(texts: list[str]) -> bool:
@@ -204,8 +207,24 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
     keyword = bool(_KEYWORD_START.match(text))
     if kind == "section" and keyword and number.isdigit():
         kind, needs_large = "numbered", True  # ``Section 3`` used for chapters: the chain decides
+    below = False
     if kind in ("chapter", "part", "appendix", "back", "numbered") and number and not title:
         title = _next_title(texts, i)
+        below = bool(title)
+        if not title and kind == "chapter" and keyword:
+            # NOTE: ``Chapter 7`` alone, the chapter's text right below (a novel's chapters have
+            # no titles): a label like a cross reference wrapped onto its own line, so it must
+            # be set large.
+            return Draft(
+                kind,
+                number,
+                "",
+                index,
+                offset,
+                top=top,
+                needs_large=True,
+                evidence=[("keyword", f"p. {index + 1}: '{text[:60]}'")],
+            )
         if not title and kind in ("chapter", "numbered"):
             return None
     if kind == "section" and (not title or number.count(".") != 1):
@@ -219,7 +238,17 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         )
     if kind in ("front", "back") and not number and i != 0:
         return None
-    return Draft(kind, number, title, index, offset, top=top, needs_large=needs_large, evidence=evidence)
+    return Draft(
+        kind,
+        number,
+        title,
+        index,
+        offset,
+        top=top,
+        needs_large=needs_large,
+        evidence=evidence,
+        title_below=below,
+    )
 
 
 def draft_line(norm: NormalisedBook, draft: Draft) -> str:

@@ -12,6 +12,9 @@ not hold up. A line can start a heading anywhere on a page, but:
   is not clearly larger than the body: running headers (``CHAPTER 4. DECLARATIONS``) are set
   at body size or smaller; a keyword label at the top of its page set at body size over a title
   set large (``APPENDIX A`` above the title in display type) counts by its title's size;
+* ``Chapter 7`` alone on its line, the chapter's text right below (a novel's untitled
+  chapters), counts only when set large; a line below a large label that is set at body size
+  is the chapter's first line of text, not its title;
 * contents pages (mostly lines ending in page numbers) only yield their own title;
 * front matter names (Preface, Contents) count only before the first chapter, back matter
   names (Index, References) only after the last one;
@@ -129,6 +132,8 @@ def detect_headings(
         for c in numbered:
             if c.stacked:
                 _retitle_stacked(c, norm, probe)
+            elif c.title_below and c.large:
+                _untitle_body_line(c, norm, probe, body)
         _extend_titles(parts + numbered, norm, probe, body)
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
@@ -194,6 +199,20 @@ def _retitle_stacked(d: Draft, norm: NormalisedBook, probe: FontProbe) -> None:
             break
         parts.append(text)
     d.title = " ".join(parts)
+
+
+def _untitle_body_line(d: Draft, norm: NormalisedBook, probe: FontProbe, body: float) -> None:
+    """A label set large (``Chapter 7``) whose "title" below is set at body size has no title:
+    that line is the chapter's first line of text (text alone cannot tell a short sentence from
+    a title)."""
+    lines = norm.lines[d.page]
+    starts = [offset for offset, _ in lines]
+    if d.offset not in starts or starts.index(d.offset) + 1 >= len(lines):
+        return
+    below = lines[starts.index(d.offset) + 1][1]
+    size = probe.size_of(d.page, below, top=d.top)
+    if size is not None and size < body * HEADING_RATIO:
+        d.title = ""
 
 
 def _extend_titles(drafts: list[Draft], norm: NormalisedBook, probe: FontProbe, body: float) -> None:
