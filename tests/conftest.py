@@ -35,3 +35,21 @@ def fresh_streamlit_caches() -> None:
     st.cache_resource.clear()
 
 
+
+
+@pytest.fixture(scope="module")
+def ray_machine(tmp_path_factory):
+    """One test module at a time may start or look for a local Ray on this machine.
+
+    Ray's ``auto`` address finds any live cluster of this user through its processes, whatever its
+    session folder; a test that expects ``auto`` to find none (or only its own) must not run while
+    another xdist worker has a local Ray up. The lock file sits in this session's temp root, shared
+    by its workers."""
+    import fcntl
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    with open(root / "ray-machine.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield

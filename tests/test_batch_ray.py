@@ -38,6 +38,8 @@ CONNECT_S = 5.0
 GENERATED_BOOKS = 3
 """Generated PDFs added to the sample books (different lengths, so the work is uneven)."""
 
+pytestmark = pytest.mark.usefixtures("ray_machine")  # one module with a local Ray at a time
+
 
 def _generated_pdf(index: int) -> bytes:
     """A small PDF with an outline: ``index + 2`` chapters of a few pages each."""
@@ -83,7 +85,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict:
+def runs(tmp_path_factory, ray_machine) -> dict:
     """The library, the local batch's outputs and the Ray engine's (with ``--dataset``), built once."""
     # NOTE: this session's temp root, shared by its xdist workers only: a folder above it would
     # hand a later session the runs of an earlier one (other code, stale results).
@@ -352,7 +354,7 @@ reports which of the session's processes are still there."""
 
 
 @pytest.fixture(scope="module")
-def local_session() -> dict:
+def local_session(ray_machine) -> dict:
     """What a local Ray started for a run did (one real start, shared here)."""
     env = {k: v for k, v in os.environ.items() if k not in ("RAY_AUTH_MODE", "RAY_ADDRESS")}
     done = subprocess.run(

@@ -27,6 +27,7 @@ from chunking.errors import UsageError
 from cli_run import BOOK_TEXT, ROOT, one_error_line
 
 pytest.importorskip("ray")
+pytestmark = pytest.mark.usefixtures("ray_machine")  # no other module's local Ray for ``auto`` to find
 
 TIMEOUT_S = 4
 """The handshake timeout these runs set (``$BOOK_CHUNK_INSPECTOR_RAY_HANDSHAKE_S``)."""

@@ -37,6 +37,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import types
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -51,9 +52,13 @@ tqdm's monitor, and may have used PyMuPDF, which is not fork-safe once it opened
 WORKER_STOP_TIMEOUT_S = 5.0
 """How long shutdown waits for a worker to exit after being told to stop, before killing it."""
 
-START_ATTEMPTS = 3
+START_ATTEMPTS = 5
 """Tries to start one worker before the tasks left are given up (``NoWorker``): a start fails
 when the fork server died since the last one, and the next start brings up a new server."""
+
+START_BACKOFF_S = 0.1
+"""Wait before the next try, doubled each time: a server just killed is only replaced once it
+has exited (multiprocessing restarts a server it finds gone, not one still dying)."""
 
 LIFELINE_EXIT = 3
 """Exit code of a worker ended by its lifeline (its caller died or stopped it)."""
@@ -194,7 +199,9 @@ class _Worker:
 def _start(context: Any, fn: Callable[..., Any]) -> _Worker | str:
     """A started worker, or why none could be started in ``START_ATTEMPTS`` tries."""
     reason = ""
-    for _ in range(START_ATTEMPTS):
+    for attempt in range(START_ATTEMPTS):
+        if attempt:
+            time.sleep(START_BACKOFF_S * 2 ** (attempt - 1))
         try:
             return _Worker(context, fn)
         except (EOFError, OSError) as exc:  # NOTE: the fork server died; the next try restarts it
