@@ -469,3 +469,34 @@ def test_sections_numbered_with_a_colon_are_sections_in_the_contents_and_the_bod
     _assert_starts(text, expected)
     book = load_book(text.encode(), name="x.txt")
     assert [h.number for h in book.headings if h.kind == "section"][:3] == ["1.1", "1.1.1", "1.2"]
+
+
+@pytest.mark.parametrize("mark", [": ", "• ", "| "])
+def test_title_page_a_converters_mark_before_the_title_is_no_part_of_it(mark):
+    """Some text converters set the title block's lines off with a mark (``: Title``): the title
+    page is still a front unit, titled without the mark."""
+    chapters, expected = _numbered_chapters()
+    text = f"{mark}The Widget Manual\n{mark}A. Writer\n\n{_body(1)}\n\n" + chapters
+    _assert_starts(text, [("front", "", "The Widget Manual", f"{mark}The Widget Manual"), *expected])
+
+
+def _paper(abstract: str) -> str:
+    chapters, _ = _numbered_chapters()
+    centre = " " * 20
+    return (
+        f"{centre}The Widget Paper\n\n{centre}  A. Writer\n\n{abstract}\n\n"
+        f"     {_body(1)}\n\n" + chapters
+    )
+
+
+def test_title_page_a_centred_abstract_under_the_centred_title_is_part_of_it():
+    """A paper's first page sets title, author and ``ABSTRACT`` centred: one title page, no
+    separate Abstract unit."""
+    _, expected = _numbered_chapters()
+    _assert_starts(_paper(" " * 22 + "ABSTRACT"), [("front", "", "The Widget Paper", "The Widget Paper"), *expected])
+
+
+def test_title_page_an_abstract_at_the_margin_is_a_unit_of_its_own():
+    _, expected = _numbered_chapters()
+    front = [("front", "", "The Widget Paper", "The Widget Paper"), ("front", "", "Abstract", "Abstract")]
+    _assert_starts(_paper("Abstract"), front + expected)

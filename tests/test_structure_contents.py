@@ -7,6 +7,7 @@ checks the parsed entries, how printed pages map to physical ones, and the confi
 
 from __future__ import annotations
 
+from chunking.ingest import load_book
 from chunking.normalise import normalise
 from chunking.readers import read_raw
 from chunking.structure.contents import read_contents
@@ -250,3 +251,36 @@ def test_roman_numbers_over_arabic_chapters_stay_parts():
     found = read_contents(_norm(_book(contents, openings, 11)), sections=False)
     assert [(e.kind, e.number) for e in found.entries] == [
         ("part", "I"), ("chapter", "1"), ("chapter", "2"), ("part", "II"), ("chapter", "3"), ("chapter", "4")]
+
+
+# --- an opening whose title is not in the text layer (drawn as outlines, an image) --------------
+
+GAP_TITLES = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"]
+
+
+def _gap_book(missing: set[int]):
+    """Six chapters on physical pages 2, 4, … 12 (printed 1, 3, …); the openings of the chapters
+    in ``missing`` (0-based) have no title in the text: their page starts with body text."""
+    contents = ["Contents"] + [f"{n} {t}{DOTS} {2 * n - 1}" for n, t in enumerate(GAP_TITLES, 1)]
+    openings = {2 * n: [f"{n} {t}"] for n, t in enumerate(GAP_TITLES, 1) if n - 1 not in missing}
+    return make_pdf(_book(contents, openings, 14))
+
+
+def _chapter_pages(pdf: bytes) -> list[tuple[str, int]]:
+    book = load_book(pdf, name="book.pdf")
+    return [(h.title, h.page) for h in book.headings if h.kind == "chapter"]
+
+
+def test_a_contents_entry_between_found_neighbours_is_placed_at_its_page_without_its_title():
+    found = _chapter_pages(_gap_book({2}))
+    assert ("Gamma", 7) in found and len(found) == 6
+
+
+def test_an_entry_without_a_found_neighbour_after_it_is_not_placed_by_the_contents_alone():
+    found = _chapter_pages(_gap_book({5}))
+    assert [title for title, _ in found] == GAP_TITLES[:5]
+
+
+def test_a_contents_that_found_too_few_of_its_chapters_places_none_by_page_alone():
+    found = _chapter_pages(_gap_book({1, 3}))
+    assert [title for title, _ in found] == ["Alpha", "Gamma", "Epsilon", "Zeta"]

@@ -287,13 +287,14 @@ def find_furniture(
                 elif (
                     where == "top"
                     and depth == 0
-                    and len(pages) >= 2
+                    and (len(pages) >= 2 or _SHAPE.match(zl.exact) is not None)
                     and not title_taken
                     and zl.exact not in common
                     and not _HEADING_LABEL.match(zl.exact)
                 ):
-                    # a header of a short chapter (on two pages only, too few to be a run) over
-                    # the heading it names, lower on the page where the chapter opens mid-page
+                    # a header of a short chapter (on two pages only, too few to be a run; or on
+                    # one, when it names a numbered heading) over the heading it names, lower on
+                    # the page where the chapter opens mid-page
                     take = _stands_below(page_lines[index], zl)
                 else:
                     take = False

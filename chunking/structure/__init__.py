@@ -30,7 +30,7 @@ from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from ..rules import FENCE_KINDS
 from .baseline import outline_baseline
-from .contents import read_contents
+from .contents import ContentsEntry, read_contents
 from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
 from .guard import keep_outline
@@ -45,6 +45,11 @@ from .typography import FontProbe
 
 OUTLINE_MAX_DROPPED = 0.4
 """``auto`` falls back to the text when more than this share of outline entries do not hold."""
+
+CONTENTS_TRUSTED = 0.8
+"""A printed contents whose chapter-level entries were found on their pages at least this often
+places the rest of them by its page numbers alone (a chapter opening drawn as outlines, or an
+image, leaves no title in the text layer)."""
 
 
 def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> StructureResult:
@@ -171,11 +176,15 @@ def _explained(
 
 
 def _listed(norm: NormalisedBook) -> list[Draft]:
-    """The printed contents' chapter-level entries found on their page, as drafts."""
+    """The printed contents' chapter-level entries found on their page, as drafts; and those
+    between two found neighbours whose title no line of their page holds (``_in_gap``), at
+    the top of the page the contents gives, unconfirmed."""
     contents = read_contents(norm, sections=False)
+    chapters = [e for e in contents.entries if e.chapter_level and e.page is not None]
+    found = [e for e in chapters if e.confirmed and e.offset is not None]
     out = []
-    for e in contents.entries:
-        if not (e.confirmed and e.chapter_level and e.offset is not None and e.page is not None):
+    for k, e in enumerate(chapters):
+        if e.page is None:
             continue
         printed = f" … {e.printed}" if e.printed else ""
         where = (
@@ -183,8 +192,40 @@ def _listed(norm: NormalisedBook) -> list[Draft]:
             f" -> p. {e.page + 1}"
         )
         kind = {"chapter": "numbered" if e.number else "chapter"}.get(e.kind, e.kind)
-        out.append(Draft(kind, e.number, e.title, e.page, e.offset, evidence=[("contents", where)]))
+        if e.confirmed and e.offset is not None:
+            out.append(Draft(kind, e.number, e.title, e.page, e.offset, evidence=[("contents", where)]))
+        elif len(found) >= CONTENTS_TRUSTED * len(chapters) and _in_gap(chapters, k):
+            where += " (its title is not in the page's text: the contents alone places it)"
+            page = norm.pages[e.page]
+            out.append(
+                Draft(
+                    kind,
+                    e.number,
+                    e.title,
+                    e.page,
+                    page.char_start,
+                    evidence=[("contents", where)],
+                    confirmed=False,
+                )
+            )
     return out
+
+
+def _in_gap(chapters: list[ContentsEntry], k: int) -> bool:
+    """Whether the unconfirmed entry ``k`` lies strictly between the pages of its confirmed
+    neighbours in the contents (so the page mapping that found them holds for it too, and its
+    page opens no other chapter)."""
+    page = chapters[k].page
+    before = next((e for e in reversed(chapters[:k]) if e.confirmed), None)
+    after = next((e for e in chapters[k + 1 :] if e.confirmed), None)
+    return (
+        page is not None
+        and before is not None
+        and after is not None
+        and before.page is not None
+        and after.page is not None
+        and before.page < page < after.page
+    )
 
 
 def _from_text(

@@ -436,7 +436,11 @@ def _choose(
         if c.index in chosen:
             continue
         where = f"line {c.index + 1}: '{lines[c.index].text[:60]}'"
-        if c.kind == "front" and c.index < first or c.kind == "back" and c.index > last:
+        if c.kind == "front" and title_page is not None and _on_title_page(lines, title_page.index, c.index):
+            rejected.append(
+                _rejected(lines, c.index, "set off the margin under the title (part of the title page)")
+            )
+        elif c.kind == "front" and c.index < first or c.kind == "back" and c.index > last:
             chosen[c.index] = (c, 1)
         elif c.kind == "section":
             chapter = c.number.split(".")[0]
@@ -510,12 +514,21 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
         and not _title_block(lines)
     ):
         return None
-    if UNDERLINE.match(line.text) or not title_like(line.text, max_words=TITLE_WORDS):
+    text = clean_title(line.text)  # NOTE: a converter's decoration before it (``: Title``) is no part of it
+    if UNDERLINE.match(line.text) or not title_like(text, max_words=TITLE_WORDS):
         return None
-    title = line.text.title() if line.text.isupper() else line.text
+    title = text.title() if text.isupper() else text
     return _Candidate(
         0, "front", "", title, [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")]
     )
+
+
+def _on_title_page(lines: list[_Line], title: int, index: int) -> bool:
+    """Whether line ``index`` is still on the title page that opens at line ``title``: the title
+    is set off the book's margin (centred) and so is every line from it down to ``index``. A
+    centred ``ABSTRACT`` under a centred title and author belongs to that title page, as on a
+    paper's first page; an ``Abstract`` at the margin opens a unit of its own."""
+    return title < index and all(line.indent > 0 for line in lines[title : index + 1])
 
 
 def _title_block(lines: list[_Line]) -> bool:
