@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from chunking.normalise import normalise
 from chunking.readers.raw import RawPage
 
@@ -300,14 +302,26 @@ def test_a_first_line_printed_once_and_repeated_lower_on_its_page_stays():
     assert norm.text[page.char_start : page.char_end].startswith("return the value\nmid sentence 0")
 
 
-def test_the_numbered_header_of_a_one_page_chapter_over_its_mid_page_opening_goes():
+@pytest.mark.parametrize("below", [3, 1])  # 1: the opening stands among the page's last lines
+def test_the_numbered_header_of_a_one_page_chapter_over_its_mid_page_opening_goes(below):
     """A chapter short enough that its header stands on one page only: where the header names a
     numbered heading (``2. Beta``) that opens lower on the same page, it is the header and goes;
     the heading below stays."""
     pages = [f"1. Alpha\n{_body(6, f'a{n}')}\n{n}" for n in range(1, 4)]
-    pages.append(f"2. Beta\n{_body(3, 'a-tail')}\n2. Beta\n{_body(3, 'open')}\n4")
+    pages.append(f"2. Beta\n{_body(3, 'a-tail')}\n2. Beta\n{_body(below, 'open')}\n4")
     pages += [f"3. Gamma\n{_body(6, f'c{n}')}\n{n}" for n in range(5, 8)]
     norm = normalise(_pages(*pages))
     page = norm.pages[3]
     assert norm.text[page.char_start : page.char_end].startswith("a-tail sentence 0")
     assert "\n2. Beta\nopen sentence 0" in norm.text
+
+
+def test_a_heading_at_the_top_of_its_page_stays_when_the_running_footer_repeats_it():
+    """A chapter that opens at the top of its page, under a footer that names it: the footer says
+    the heading's words lower on the page, but the heading is no header."""
+    pages = [f"1. Alpha\n{_body(6, f'a{n}')}\n1. Alpha\n{n}" for n in range(1, 4)]
+    pages.append(f"2. Beta\n{_body(6, 'open')}\n2. Beta\n4")
+    pages += [f"{_body(6, f'b{n}')}\n2. Beta\n{n}" for n in range(5, 8)]
+    norm = normalise(_pages(*pages))
+    page = norm.pages[3]
+    assert norm.text[page.char_start : page.char_end].startswith("2. Beta\nopen sentence 0")

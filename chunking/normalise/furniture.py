@@ -233,6 +233,9 @@ def find_furniture(
         _remove_folio(page, removed[index], counts)
     outside = _outside_folio(lines_of, removed)
     for index, page in enumerate(lines_of):
+        # NOTE: bottom lines that recur at the foot of other pages: a running footer, never the
+        # heading a header repeats (``_stands_below``)
+        footers = {zl.index for zl in page["bottom"] if len(exact[("bottom", zl.exact)]) >= 2}
         for where, counter in (("top", "header_lines"), ("bottom", "footer_lines")):
             zone = page[where]
             folio_pos = {zl.pos for zl in zone if zl.index in removed[index]}
@@ -282,7 +285,7 @@ def find_furniture(
                     take = (
                         where == "bottom"
                         or _near(pages, index, False)
-                        or _stands_below(page_lines[index], zl)
+                        or _stands_below(page_lines[index], zl, footers)
                     )
                 elif (
                     where == "top"
@@ -295,7 +298,7 @@ def find_furniture(
                     # a header of a short chapter (on two pages only, too few to be a run; or on
                     # one, when it names a numbered heading) over the heading it names, lower on
                     # the page where the chapter opens mid-page
-                    take = _stands_below(page_lines[index], zl)
+                    take = _stands_below(page_lines[index], zl, footers)
                 else:
                     take = False
                 if not take:
@@ -311,12 +314,15 @@ def _words(text: str) -> list[str]:
     return _NOT_WORD.sub(" ", text.casefold()).split()
 
 
-def _stands_below(lines: list[str], zl: _Line) -> bool:
-    """Whether a line further down the page says what the top-zone line ``zl`` says, word for word
-    (case, punctuation and quotes aside): the heading a running header repeats, on the page where
-    the chapter opens mid-page."""
+def _stands_below(lines: list[str], zl: _Line, footers: set[int]) -> bool:
+    """Whether a line further down the page, not one of its running ``footers`` (line indices),
+    says what the top-zone line ``zl`` says, word for word (case, punctuation and quotes aside):
+    the heading a running header repeats, on the page where the chapter opens mid-page. A running
+    footer that names the chapter under its heading at the top of the page is no such line."""
     key = _words(zl.exact)
-    return bool(key) and any(_words(line) == key for line in lines[zl.index + 1 :])
+    return bool(key) and any(
+        _words(line) == key for k, line in enumerate(lines[zl.index + 1 :], zl.index + 1) if k not in footers
+    )
 
 
 def _keyword_class(m: re.Match) -> str:
