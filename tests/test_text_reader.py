@@ -6,7 +6,10 @@ import contextlib
 import io
 import json
 
+import pytest
+
 from chunking.cli import main
+from chunking.errors import UnreadableInputError
 from chunking.readers import read_raw
 from chunking.readers.text import PAGE_CHARS, cut_pages, markdown_headings
 
@@ -77,6 +80,28 @@ def test_utf8_bom_and_crlf_are_read_cleanly():
 def test_utf16_with_bom_is_decoded():
     book = read_raw("\u00c9t\u00e9 \u2014 summer".encode("utf-16"), "u16.txt")
     assert book.pages[0].text == "\u00c9t\u00e9 \u2014 summer"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_is_decoded_with_a_warning_not_refused_as_binary(encoding):
+    text = "\u00c9t\u00e9 \u2014 summer reading, chapter one.\n" * 20
+    book = read_raw(text.encode(encoding), "u16.txt")
+    read = "".join(p.text for p in book.pages)
+    assert read.startswith("\u00c9t\u00e9 \u2014 summer") and read.count("chapter one.") == 20
+    assert any("without a byte order mark" in w for w in book.warnings)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8,  # NULs on both sides: a binary
+        "odd length".encode("utf-16-le") + b"A",
+        "text with a \x00 NUL character in it".encode("utf-16-le"),
+    ],
+)
+def test_nul_bytes_that_are_no_utf16_text_are_still_a_binary_file(data):
+    with pytest.raises(UnreadableInputError, match="binary file"):
+        read_raw(data, "x.txt")
 
 
 def test_invalid_utf8_falls_back_to_cp1252_with_a_warning():

@@ -182,6 +182,37 @@ def _is_info(data: bytes) -> bool:
     return b"\x1f" in data and b"\x00" not in INFO_MARKER.sub(b"", data)
 
 
+UTF16_SAMPLE = 4096
+"""Bytes looked at to tell UTF-16 without a byte order mark from a binary file."""
+
+UTF16_NUL_SHARE = 0.3
+"""UTF-16 text of a Latin script has a NUL in this share of its code units or more, all on the
+same side of each unit (the high byte of ASCII letters and punctuation); a binary file's NULs
+fall on both sides."""
+
+
+def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
+    """The text and encoding name of UTF-16 without a byte order mark, or None.
+
+    UTF-16 files are written without a BOM by some tools; their NUL bytes are the high bytes of
+    Latin characters. The file must be of even length, its sample's NULs all on one side of the
+    code units (odd offsets: little-endian; even: big-endian) and in at least ``UTF16_NUL_SHARE``
+    of them, and the whole file must decode strictly to text without U+0000."""
+    if len(data) % 2:
+        return None
+    sample = data[:UTF16_SAMPLE]
+    units = len(sample) // 2
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    for encoding, high, low in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if low == 0 and high >= UTF16_NUL_SHARE * units:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+            return (text, encoding.upper().replace("UTF-16-", "UTF-16")) if "\x00" not in text else None
+    return None
+
+
 def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
     """Decode a text file's bytes, never dropping a character silently.
 
@@ -204,6 +235,9 @@ def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
             raise UnreadableInputError(
                 f"{name}: invalid UTF-16 text ({exc.reason} at byte {exc.start})"
             ) from None
+    elif b"\x00" in data and (utf16 := _utf16_without_bom(data)) is not None:
+        text, encoding = utf16
+        warnings.append(f"{name}: UTF-16 text without a byte order mark; decoded as {encoding}")
     elif b"\x00" in data and not _is_info(data):
         raise UnreadableInputError(f"{name}: contains NUL bytes, so it is a binary file, not text")
     else:
