@@ -223,3 +223,37 @@ def test_an_entry_nested_deep_and_set_like_its_siblings_stays_a_section():
 
 def test_outline_depths_are_not_second_guessed_when_chapters_are_not_set_large():
     assert _drifting_book(second_size=10.0, chapter_size=10.0) == [("chapter", "Alpha", 1), ("chapter", "Gamma", 7)]
+
+
+def _broken(pdf: bytes, entry: int, key: str, value: str) -> bytes:
+    """``pdf`` with outline entry ``entry`` (0-based, reading order) given ``key`` = ``value``
+    (``{first}``: the first entry's object number)."""
+    import pymupdf
+
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    items = [x for x in range(1, doc.xref_length()) if doc.xref_get_key(x, "Title")[0] == "string"]
+    doc.xref_set_key(items[entry], key, value.format(first=items[0]))
+    return doc.tobytes()
+
+
+def _four_chapters() -> tuple[list, list]:
+    pages = [_chapter_page(n, title) for n, title in enumerate(["Alpha", "Beta", "Gamma", "Delta"], 1)]
+    pages.insert(2, body(30, 700))  # chapter 2 runs over two pages
+    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Gamma", 4, None), (1, "Delta", 5, None)]
+    return pages, toc
+
+
+def test_an_entry_whose_destination_does_not_resolve_is_placed_where_its_title_stands_between_neighbours():
+    pages, toc = _four_chapters()
+    book = load_book(_broken(make_pdf(pages, toc=toc), 1, "Dest", "/NoSuchDestination"), name="b.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
+        ("Alpha", 1), ("Beta", 2), ("Gamma", 4), ("Delta", 5)]
+    assert book.diagnostics.structure_source == "outline"
+    assert not any("dropped" in w for w in book.diagnostics.warnings)
+
+
+def test_an_outline_the_pdf_library_cannot_walk_is_named_in_a_warning():
+    pages, toc = _four_chapters()
+    book = load_book(_broken(make_pdf(pages, toc=toc), 2, "Next", "{first} 0 R"), name="loop.pdf")
+    assert any("outline (bookmarks) could not be read" in w for w in book.diagnostics.warnings)
+    assert [h.title for h in book.headings if h.kind == "chapter"] == ["Alpha", "Beta", "Gamma", "Delta"]

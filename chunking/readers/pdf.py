@@ -74,6 +74,11 @@ def read_pdf(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
     except Exception as exc:
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
     warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True))
+    if not outline and _has_outline(doc):
+        warnings.append(
+            "the PDF's outline (bookmarks) could not be read (a loop or a broken entry in it);"
+            " structure comes from the text"
+        )
     from ..ocr.pages import ocr_pages  # NOTE: after the checks: a refused file never looks for Tesseract
 
     outcome = ocr_pages(doc, pages, ocr, ocr_language)
@@ -119,6 +124,18 @@ def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[
             " blank in the original, or their text is missing"
         )
     return warnings
+
+
+def _has_outline(doc: pymupdf.Document) -> bool:
+    """Whether the catalog names an outline with a first entry. MuPDF gives no outline at all,
+    and no message, when one entry of it is broken so that the walk would loop."""
+    try:
+        kind, value = doc.xref_get_key(doc.pdf_catalog(), "Outlines")
+        if kind != "xref":
+            return False
+        return doc.xref_get_key(int(value.split()[0]), "First")[0] == "xref"
+    except Exception:  # noqa: BLE001 - a catalog MuPDF cannot read has no outline to speak of
+        return False
 
 
 def _is_page_object(doc: pymupdf.Document, index: int) -> bool:

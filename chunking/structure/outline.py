@@ -51,6 +51,10 @@ from .kinds import (
 SEARCH_PAGES = 3
 """How far (in pages) an entry may point off its real page and still be repaired."""
 
+GAP_PAGES = 40
+"""An entry whose destination does not resolve is looked for on at most this many pages, from
+its outline neighbour's page before it towards the one after it."""
+
 FUZZY_MIN = 88
 """rapidfuzz ratio (0-100) above which a line counts as the entry's title."""
 
@@ -342,10 +346,16 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
     warnings: list[str] = []
     n_pages = len(norm.pages)
     pages = _Pages(norm, raw.layout)
-    for entry in raw.outline:
+    for k, entry in enumerate(raw.outline):
         title = clean_title(entry.title)
         if title != " ".join(entry.title.split()):
             repaired += 1
+        if title and entry.page == 0 and raw.format != "epub":
+            found = _between_neighbours(raw.outline, k, title, pages)
+            if found is not None:
+                repaired += 1
+                drafts.append((found, entry.level))
+                continue
         if not title or not 1 <= entry.page <= n_pages:
             dropped += 1
             continue
@@ -431,6 +441,26 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
                 kind, number, clean, index, lines[line_i][0], evidence=[("outline", where)], confirmed=False
             ), 0
     return None, 0
+
+
+def _between_neighbours(outline: list[OutlineEntry], k: int, title: str, pages: _Pages) -> Draft | None:
+    """Entry ``k``, whose destination does not resolve (a broken link in the file), placed where
+    its title stands between the pages of the resolved entries before and after it: the outline
+    lists the book in reading order, so the title is there or nowhere. Searched from the page
+    before on, at most ``GAP_PAGES`` pages."""
+    n = len(pages.norm.pages)
+    lo = next((e.page for e in reversed(outline[:k]) if 1 <= e.page <= n), 1)
+    hi = next((e.page for e in outline[k + 1 :] if 1 <= e.page <= n), n)
+    for page in range(lo, min(hi, lo + GAP_PAGES) + 1):
+        if pages.find(page - 1, title, None) is not None:
+            draft, _ = _verified(OutlineEntry(outline[k].level, outline[k].title, page), title, pages)
+            if draft is not None:
+                draft.evidence = [
+                    (signal, f"{where} (its destination does not resolve; found between its neighbours)")
+                    for signal, where in draft.evidence
+                ]
+                return draft
+    return None
 
 
 def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
