@@ -185,6 +185,21 @@ def test_write_pdf_has_the_corrected_outline_and_identical_page_text(book_file, 
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_write_pdf_keeps_the_owner_password_and_the_permissions_of_the_book(tmp_path):
+    book_file = tmp_path / "locked.pdf"
+    with pymupdf.open(stream=_book_pdf(), filetype="pdf") as doc:
+        doc.save(book_file, encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="owner-secret", user_pw="",
+                 permissions=pymupdf.PDF_PERM_PRINT | pymupdf.PDF_PERM_COPY)
+    out = tmp_path / "copy.pdf"
+    r = _cli("outline", book_file, "--write-pdf", out)
+    assert r.returncode == 0, r.stderr
+    with pymupdf.open(out) as new, pymupdf.open(book_file) as old:
+        assert new.is_encrypted == old.is_encrypted and new.permissions == old.permissions
+        assert new.metadata["encryption"] == old.metadata["encryption"]
+        assert new.authenticate("owner-secret") == old.authenticate("owner-secret") > 0
+        assert [t for _, t, _ in new.get_toc()] == ["1 Topic 1", "2 Topic 2", "3 Topic 3", "4 Topic 4"]
+
+
 def test_write_pdf_refuses_the_book_itself_and_non_pdf_books(book_file, tmp_path):
     link = tmp_path / "link.pdf"
     link.symlink_to(book_file)

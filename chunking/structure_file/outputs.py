@@ -93,7 +93,10 @@ def toc_entries(book: Book) -> list[list[Any]]:
 def write_pdf_outline(book_path: str | os.PathLike, book: Book, out: str | os.PathLike) -> int:
     """Write a copy of the PDF at ``book_path`` whose outline is ``book``'s headings, atomically.
 
-    The pages are copied untouched (only the outline changes). Returns the entries written.
+    The pages are copied untouched (only the outline changes), and so is the file's encryption:
+    a PDF with an owner password and permissions keeps both (``PDF_ENCRYPT_KEEP``; PyMuPDF's
+    default would write the copy decrypted, its restrictions silently gone). Returns the entries
+    written.
 
     Raises:
         StructureFileError: the file changed since it was read, or PyMuPDF refuses it.
@@ -110,7 +113,7 @@ def write_pdf_outline(book_path: str | os.PathLike, book: Book, out: str | os.Pa
         doc = pymupdf.open(stream=data, filetype="pdf")
         try:
             doc.set_toc(entries)
-            payload = doc.tobytes()
+            payload = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_KEEP)
         finally:
             doc.close()
     except (RuntimeError, ValueError) as exc:
