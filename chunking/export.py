@@ -454,10 +454,22 @@ _NON_BLANK_LINE = re.compile(rb"\S[^\n]*")
 
 
 def _json_lines(data: bytes, label: str) -> list[Any]:
-    """The records of JSONL ``data``, one per non-blank line; deep nesting refused first."""
+    """The records of JSONL ``data``, one per non-blank line; deep nesting refused first. A line
+    that is no JSON is named by its line number in the file (``json`` counts within the line)."""
     if json_depth(data) > MAX_JSON_DEPTH:
         raise UnreadableInputError(f"{label}: not valid JSON (nested deeper than {MAX_JSON_DEPTH} levels)")
-    return [json.loads(m.group()) for m in _NON_BLANK_LINE.finditer(data)]
+    records = []
+    for m in _NON_BLANK_LINE.finditer(data):
+        try:
+            records.append(json.loads(m.group()))
+        except ValueError as exc:
+            line = data.count(b"\n", 0, m.start()) + 1
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            column = f", column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+            raise UnreadableInputError(
+                f"{label}: not valid JSON Lines (line {line}{column}: {reason})"
+            ) from None
+    return records
 
 
 def read_chunks(path: str | os.PathLike) -> tuple[list[Chunk], str]:

@@ -148,3 +148,14 @@ def test_read_chunks_rejects_malformed_files(tmp_path):
         read_chunks(tmp_path / "bad.parquet")
     with pytest.raises(UnreadableInputError, match="no such"):
         read_chunks(tmp_path / "missing.csv")
+
+
+@pytest.mark.parametrize("bad_line", ['{"broken": ', "not json at all", "\ufffe{}"])
+def test_a_bad_jsonl_record_is_named_by_its_line_in_the_file(run, tmp_path, bad_line):
+    tb, chunks, report = run
+    out = tmp_path / "x.jsonl"
+    write_outputs(chunks, build_manifest(tb, POLICY, chunks, report), out, "jsonl")
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(lines) + "\n\n" + bad_line + "\n", encoding="utf-8")  # after a blank line
+    with pytest.raises(UnreadableInputError, match=rf"line {len(lines) + 2}\b"):
+        read_chunks(out)
