@@ -113,7 +113,7 @@ def write_pdf_outline(book_path: str | os.PathLike, book: Book, out: str | os.Pa
         doc = pymupdf.open(stream=data, filetype="pdf")
         try:
             doc.set_toc(entries)
-            payload = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_KEEP)
+            payload = doc.tobytes(encryption=pymupdf.mupdf.PDF_ENCRYPT_KEEP)
         finally:
             doc.close()
     except (RuntimeError, ValueError) as exc:
