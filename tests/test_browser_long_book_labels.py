@@ -30,6 +30,7 @@ from browser_harness import (  # noqa: F401  (pytest fixtures)
     open_app,
     open_page,
     page,
+    rerun,
     upload,
 )
 from many_chapters import CHAPTERS, PAGES, chapter_title, write_many_chapters_book
@@ -133,7 +134,8 @@ def jump_to_chapter(page: Page, number: int) -> int:
     page.keyboard.type(f"{number} ")
     option = page.get_by_role("option", name=re.compile(rf"^{number} .*\(page \d+\)$"))
     start = int(re.search(r"\(page (\d+)\)$", option.inner_text().strip()).group(1))
-    option.click()
+    with rerun(page):
+        option.click()
     return start
 
 
