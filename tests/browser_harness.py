@@ -53,8 +53,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1500, "height": 2400}
 TIMEOUT_MS = 240_000
 """A bound on one wait, for a hang only: every wait is for the page's own state, and on two cores
@@ -129,8 +135,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(app: Path = ROOT / "app.py", port: int | None = None, timeout: float = TIMEOUT_MS / 1000,
-              log: Path | None = None, options: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
+def start_app(
+    app: Path = ROOT / "app.py",
+    port: int | None = None,
+    timeout: float = TIMEOUT_MS / 1000,
+    log: Path | None = None,
+    options: tuple[str, ...] = (),
+) -> tuple[subprocess.Popen, str]:
     """Start ``streamlit run APP`` on 127.0.0.1 and wait until it answers its health check.
 
     Args:
@@ -148,13 +159,33 @@ def start_app(app: Path = ROOT / "app.py", port: int | None = None, timeout: flo
         RuntimeError: the server exited or did not answer in time (its output is included).
     """
     port = port or free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *options]
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app),
+        "--server.headless",
+        "true",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+        *options,
+    ]
     out = log.open("wb") if log is not None else subprocess.PIPE
     try:
-        proc = subprocess.Popen(cmd, cwd=app.parent, stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        proc = subprocess.Popen(
+            cmd,
+            cwd=app.parent,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
     finally:
         if log is not None:
             out.close()  # type: ignore[union-attr]
@@ -223,7 +254,8 @@ def shared_browser() -> Browser:
             atexit.register(_close_shared)
         _shared["playwright"] = sync_playwright().start()
         _shared["browser"] = _shared["playwright"].chromium.launch(  # type: ignore[attr-defined]
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
     return _shared["browser"]  # type: ignore[return-value]
 
 
@@ -333,7 +365,8 @@ def open_page(page: Page, app_url: str, title: str) -> None:
 def metric(page: Page, label: str):
     """The ``st.metric`` whose label is exactly ``label`` (a Playwright locator)."""
     return page.get_by_test_id("stMetric").filter(
-        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
+        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True)
+    )
 
 
 def metric_value(page: Page, label: str) -> str:

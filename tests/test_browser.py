@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the harness's pytest fixtures are imported, then taken as parameters)
 """The inspector in a real browser (Debian chromium + Playwright): upload through the real file
 input, change a policy control, download the JSONL and compare it with the CLI; screenshot every page."""
 
@@ -35,8 +36,22 @@ PAGE_TITLES = ["Boundaries", "Overlap", "Chunks", "Export"]
 
 
 def cli_jsonl(book: Path, out: Path, max_tokens: int) -> bytes:
-    done = subprocess.run([sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(out),
-                           "--max-tokens", str(max_tokens)], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chunking",
+            "chunk",
+            str(book),
+            "-o",
+            str(out),
+            "--max-tokens",
+            str(max_tokens),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     return out.read_bytes()
 
@@ -59,20 +74,23 @@ def set_max_tokens(page: Page, target: int) -> int:
 
 
 @pytest.mark.parametrize("name", ["debian-policy.epub", "haskell98-report.pdf"])
-def test_upload_rechunk_and_download_match_the_cli(page: Page, app_url: str, tmp_path: Path,
-                                                   name: str) -> None:
+def test_upload_rechunk_and_download_match_the_cli(
+    page: Page, app_url: str, tmp_path: Path, name: str
+) -> None:
     open_app(page, app_url)
     upload(page, SAMPLES / name)
     expect(page.get_by_text(name).first).to_be_visible(timeout=TIMEOUT_MS)
     default_jsonl = cli_jsonl(SAMPLES / name, tmp_path / "default.jsonl", 512)
     expect(metric(page, "Chunks").get_by_test_id("stMetricValue")).to_have_text(
-        str(len(default_jsonl.splitlines())), timeout=TIMEOUT_MS)
+        str(len(default_jsonl.splitlines())), timeout=TIMEOUT_MS
+    )
 
     max_tokens = set_max_tokens(page, 256)
     assert max_tokens == 256
     expected = cli_jsonl(SAMPLES / name, tmp_path / "smaller.jsonl", max_tokens)
     expect(metric(page, "Chunks").get_by_test_id("stMetricValue")).to_have_text(
-        str(len(expected.splitlines())), timeout=TIMEOUT_MS)
+        str(len(expected.splitlines())), timeout=TIMEOUT_MS
+    )
     assert metric_value(page, "Chunks") != str(len(default_jsonl.splitlines()))
 
     open_page(page, app_url, "Export")
@@ -116,8 +134,11 @@ def test_screenshot_every_page(page: Page, app_url: str, tmp_path_factory: pytes
                 page.get_by_role("option", name=re.compile(r"^3 ")).click()
             expect(page.get_by_text("Chunks at this chapter start")).to_be_visible()
         if title in PAGE_TITLES:
-            expect(page.locator(".js-plotly-plot, [data-testid='stDataFrame'], "
-                                "[data-testid='stDownloadButton']").first).to_be_visible(timeout=TIMEOUT_MS)
+            expect(
+                page.locator(
+                    ".js-plotly-plot, [data-testid='stDataFrame'], [data-testid='stDownloadButton']"
+                ).first
+            ).to_be_visible(timeout=TIMEOUT_MS)
         expect(page.get_by_test_id("stException")).to_have_count(0)
         wait_charts_drawn(page, CHARTS_ON_OPEN.get(title, 0))
         shot = screenshot(page, folder / f"{k}_{title}.png")

@@ -92,8 +92,9 @@ def header(page: Page) -> str:
 
 def upload_and_wait(page: Page, path: Path) -> None:
     upload(page, path)
-    expect(page.locator(".current-book-facts").first).to_contain_text(f"{path.name} (uploaded)",
-                                                                      timeout=TIMEOUT_MS)
+    expect(page.locator(".current-book-facts").first).to_contain_text(
+        f"{path.name} (uploaded)", timeout=TIMEOUT_MS
+    )
 
 
 def test_the_header_names_the_uploaded_book_on_every_page(page: Page, logged_app) -> None:
@@ -144,8 +145,9 @@ def test_compare_finishes_every_policy_and_is_timed_against_the_cli(page: Page, 
 
     def cli_seconds() -> float:
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "chunking", "compare", str(BOOK)], cwd=ROOT,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "chunking", "compare", str(BOOK)], cwd=ROOT, capture_output=True, text=True
+        )
         assert done.returncode == 0, done.stderr
         return time.perf_counter() - t0
 

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the harness's pytest fixtures are imported, then taken as parameters)
 """Policy errors never break a page (issue 24), in a real chromium.
 
 The path that used to crash Boundaries: jump to a chapter, set max pages below target pages (the

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the harness's pytest fixtures are imported, then taken as parameters)
 """The Retrieval page in a real browser (Debian chromium via Playwright): paste a passage, search
 with the three retrievers side by side, run the evaluation (progress bar, probes and the printed
 index) — the values the core computes appear on screen."""
@@ -44,10 +45,12 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     with rerun(page):
         main.get_by_role("textbox", name="Query", exact=True).fill("generalized linear models")
         main.get_by_role("textbox", name="Query", exact=True).press("Enter")
-    tabs = main.get_by_role("tabpanel", name="Search", exact=True)  # the Locate tab's text is in the page too, hidden
+    tabs = main.get_by_role(
+        "tabpanel", name="Search", exact=True
+    )  # the Locate tab's text is in the page too, hidden
     expect(tabs.get_by_text("fixed-window", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     expect(tabs.get_by_text("section", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
-    for kind in ("bm25", "dense", "hybrid"):            # the three retrievers side by side
+    for kind in ("bm25", "dense", "hybrid"):  # the three retrievers side by side
         expect(tabs.get_by_text(kind, exact=True).first).to_be_visible(timeout=TIMEOUT_MS)
     # 3 policies × 3 retrievers (the Locate tab's tables are in the page too, hidden)
     expect(tabs.locator('[data-testid="stDataFrame"]:visible')).to_have_count(9, timeout=TIMEOUT_MS)
@@ -64,9 +67,13 @@ def test_locate_search_and_evaluate_in_the_browser(page, app_url, passage):  # n
     expect(main.get_by_text("n = 20 sentences drawn", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
     expect(main.locator(".js-plotly-plot").first).to_be_visible(timeout=TIMEOUT_MS)
     # the progress bar ran to its end; the printed index was read and scored
-    expect(main.get_by_test_id("stProgress").get_by_text("Evaluation done.")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(main.get_by_test_id("stProgress").get_by_text("Evaluation done.")).to_be_visible(
+        timeout=TIMEOUT_MS
+    )
     expect(main.get_by_text("entries parsed", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
-    expect(main.get_by_text("The book's printed index as relevance judgments")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(main.get_by_text("The book's printed index as relevance judgments")).to_be_visible(
+        timeout=TIMEOUT_MS
+    )
 
 
 @pytest.fixture(scope="module")

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the harness's pytest fixtures are imported, then taken as parameters)
 """The Structure page in a real browser (Debian chromium via Playwright): remove a chapter and accept
 a rejected candidate, see the chunk count and the Boundaries page change, download the structure
 file and the JSONL export, and get byte-identical chunks from the CLI with that structure file.
@@ -76,7 +77,8 @@ def download(page: Page, button: re.Pattern[str], folder: Path) -> Path:  # noqa
 
 
 def test_structure_corrections_rechunk_reach_boundaries_and_equal_the_cli(
-        page: Page, app_url: str, tmp_path: Path) -> None:  # noqa: F811
+    page: Page, app_url: str, tmp_path: Path
+) -> None:  # noqa: F811
     book = load_book(BOOK)
     open_app(page, app_url)
     pick(page, "Sample book", "chez", re.compile(r"^chez-csug\.pdf$"))
@@ -107,7 +109,8 @@ def test_structure_corrections_rechunk_reach_boundaries_and_equal_the_cli(
 
     # Accept the first rejected candidate (the candidate picker starts on it).
     expect(main.get_by_role("combobox", name="Candidate")).to_have_value(
-        re.compile(rf"^p\. 3: {re.escape(ACCEPTED)} — "), timeout=TIMEOUT_MS)
+        re.compile(rf"^p\. 3: {re.escape(ACCEPTED)} — "), timeout=TIMEOUT_MS
+    )
     with rerun(page):
         main.get_by_role("button", name="Accept as a chapter start").click()
     expect(metric_text(page, "Corrections")).to_have_text("2", timeout=TIMEOUT_MS)
@@ -142,7 +145,21 @@ def test_structure_corrections_rechunk_reach_boundaries_and_equal_the_cli(
     assert len(exported.read_bytes().splitlines()) == chunks
     out = tmp_path / "cli" / "chez-csug.jsonl"
     out.parent.mkdir()
-    done = subprocess.run([sys.executable, "-m", "chunking", "chunk", str(BOOK), "--structure-file",
-                           str(structure), "-o", str(out)], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chunking",
+            "chunk",
+            str(BOOK),
+            "--structure-file",
+            str(structure),
+            "-o",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == exported.read_bytes()

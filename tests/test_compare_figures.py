@@ -181,7 +181,9 @@ def test_compare_draws_parts_and_chapters_as_the_boundaries_map_does(long_book, 
     ticks = list(strips.layout.yaxis.ticktext)
     assert ticks == ["P1: chapter-window", "Chapters", "Parts"]  # bottom to top
     for a in strips.layout.annotations:  # each label sits on its own row of the numeric y axis
-        assert ticks[a.y] == ("Chapters" if a.name == "Chapters groups" else a.name.removesuffix(" continued"))
+        assert ticks[a.y] == (
+            "Chapters" if a.name == "Chapters groups" else a.name.removesuffix(" continued")
+        )
 
 
 def test_a_400_chapter_row_is_grouped_into_labelled_bands_on_compare(long_book):
