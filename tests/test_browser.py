@@ -7,11 +7,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import cli
 from browser_harness import (  # noqa: F401  (pytest fixtures)
     CHARTS_ON_OPEN,
     ROOT,
@@ -36,22 +35,7 @@ PAGE_TITLES = ["Boundaries", "Overlap", "Chunks", "Export"]
 
 
 def cli_jsonl(book: Path, out: Path, max_tokens: int) -> bytes:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "chunking",
-            "chunk",
-            str(book),
-            "-o",
-            str(out),
-            "--max-tokens",
-            str(max_tokens),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    done = cli("chunk", book, "-o", out, "--max-tokens", max_tokens, timeout=TIMEOUT_MS / 1000)
     assert done.returncode == 0, done.stderr
     return out.read_bytes()
 

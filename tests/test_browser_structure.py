@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import cli
 from browser_harness import (  # noqa: F401  (pytest fixtures)
     ROOT,
     TIMEOUT_MS,
@@ -145,21 +144,6 @@ def test_structure_corrections_rechunk_reach_boundaries_and_equal_the_cli(
     assert len(exported.read_bytes().splitlines()) == chunks
     out = tmp_path / "cli" / "chez-csug.jsonl"
     out.parent.mkdir()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "chunking",
-            "chunk",
-            str(BOOK),
-            "--structure-file",
-            str(structure),
-            "-o",
-            str(out),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    done = cli("chunk", BOOK, "--structure-file", structure, "-o", out, timeout=TIMEOUT_MS / 1000)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == exported.read_bytes()
