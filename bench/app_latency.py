@@ -44,7 +44,15 @@ import subprocess  # noqa: E402
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from browser_harness import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, start_app, stop_app, wait_idle  # noqa: E402
+from browser_harness import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    VIEWPORT,
+    new_context,
+    start_app,
+    stop_app,
+    wait_idle,
+)
 from chunking.ingest import load_book  # noqa: E402
 from chunking.models import END_REASONS  # noqa: E402
 from chunking.policy import Policy  # noqa: E402
@@ -206,7 +214,7 @@ def one_run(
     moves on two pages, then Compare (and the CLI's compare of the same book)."""
     proc, url = start_app()
     out: dict[str, list[Timing]] = {key: [] for key, *_ in ROWS}
-    context = browser.new_context(viewport=VIEWPORT)
+    context = new_context(browser, viewport=VIEWPORT)
     context.set_default_timeout(TIMEOUT_MS)
     default = Policy().max_tokens
     try:
@@ -245,7 +253,7 @@ def one_run(
         out["compare_cli"].append(cli_compare(book))
         # a new visitor (a fresh browser context, the same server, the book cached): the Book page,
         # then Compare
-        fresh = browser.new_context(viewport=VIEWPORT)
+        fresh = new_context(browser, viewport=VIEWPORT)
         fresh.set_default_timeout(TIMEOUT_MS)
         first = fresh.new_page()
         first.goto(url)

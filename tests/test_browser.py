@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the harness's pytest fixtures are imported, then taken as parameters)
 """The inspector in a real browser (Debian chromium + Playwright): upload through the real file
 input, change a policy control, download the JSONL and compare it with the CLI; screenshot every page."""
 
@@ -6,12 +7,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import cli
 from browser_harness import (  # noqa: F401  (pytest fixtures)
+    CHARTS_ON_OPEN,
     ROOT,
     TIMEOUT_MS,
     app_url,
@@ -21,9 +22,10 @@ from browser_harness import (  # noqa: F401  (pytest fixtures)
     open_app,
     open_page,
     page,
+    rerun,
     screenshot,
     upload,
-    wait_idle,
+    wait_charts_drawn,
 )
 from playwright.sync_api import Page, expect
 
@@ -33,8 +35,7 @@ PAGE_TITLES = ["Boundaries", "Overlap", "Chunks", "Export"]
 
 
 def cli_jsonl(book: Path, out: Path, max_tokens: int) -> bytes:
-    done = subprocess.run([sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(out),
-                           "--max-tokens", str(max_tokens)], cwd=ROOT, capture_output=True, text=True)
+    done = cli("chunk", book, "-o", out, "--max-tokens", max_tokens, timeout=TIMEOUT_MS / 1000)
     assert done.returncode == 0, done.stderr
     return out.read_bytes()
 
@@ -42,47 +43,42 @@ def cli_jsonl(book: Path, out: Path, max_tokens: int) -> bytes:
 def set_max_tokens(page: Page, target: int) -> int:
     """Move the Max tokens slider to ``target`` with the keyboard (one press = one 16-token step).
 
-    Keys are pressed until the thumb shows ``target``. Each press starts a rerun, and a rerun that
-    finishes late can redraw the sidebar with an older value, so the value is re-read once the app
-    is idle and the keys are pressed again until it holds.
+    Each press asks for a rerun; the next press waits until that rerun has ended, so no run that
+    finishes late redraws the sidebar with an older value.
     """
     thumb = page.get_by_test_id("stSidebar").get_by_role("slider", name="Max tokens")
-    for _attempt in range(5):
-        for _ in range(64):
-            value = int(thumb.input_value())
-            if value == target:
-                break
-            thumb.focus()
-            thumb.press("ArrowLeft" if value > target else "ArrowRight")
-        page.keyboard.press("Tab")
-        wait_idle(page)
-        page.wait_for_timeout(500)
-        wait_idle(page)
-        if int(thumb.input_value()) == target:
+    for _ in range(64):
+        value = int(thumb.input_value())
+        if value == target:
             break
+        thumb.focus()
+        with rerun(page):
+            thumb.press("ArrowLeft" if value > target else "ArrowRight")
     return int(thumb.input_value())
 
 
 @pytest.mark.parametrize("name", ["debian-policy.epub", "haskell98-report.pdf"])
-def test_upload_rechunk_and_download_match_the_cli(page: Page, app_url: str, tmp_path: Path,
-                                                   name: str) -> None:
+def test_upload_rechunk_and_download_match_the_cli(
+    page: Page, app_url: str, tmp_path: Path, name: str
+) -> None:
     open_app(page, app_url)
     upload(page, SAMPLES / name)
     expect(page.get_by_text(name).first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
     default_jsonl = cli_jsonl(SAMPLES / name, tmp_path / "default.jsonl", 512)
     expect(metric(page, "Chunks").get_by_test_id("stMetricValue")).to_have_text(
-        str(len(default_jsonl.splitlines())), timeout=TIMEOUT_MS)
+        str(len(default_jsonl.splitlines())), timeout=TIMEOUT_MS
+    )
 
     max_tokens = set_max_tokens(page, 256)
     assert max_tokens == 256
     expected = cli_jsonl(SAMPLES / name, tmp_path / "smaller.jsonl", max_tokens)
     expect(metric(page, "Chunks").get_by_test_id("stMetricValue")).to_have_text(
-        str(len(expected.splitlines())), timeout=TIMEOUT_MS)
+        str(len(expected.splitlines())), timeout=TIMEOUT_MS
+    )
     assert metric_value(page, "Chunks") != str(len(default_jsonl.splitlines()))
 
     open_page(page, app_url, "Export")
-    with page.expect_download(timeout=TIMEOUT_MS) as info:
+    with rerun(page), page.expect_download(timeout=TIMEOUT_MS) as info:
         page.get_by_role("button", name=re.compile(r"^⬇ JSONL$")).click()
     downloaded = tmp_path / info.value.suggested_filename
     info.value.save_as(downloaded)
@@ -98,7 +94,8 @@ def test_clicking_a_bar_opens_that_chunk(page: Page, app_url: str) -> None:
     k = page.evaluate(f"{plot}.data.findIndex(t => t.name === 'token_limit')")
     point = page.locator(".js-plotly-plot .barlayer .trace").nth(k).locator(".point").nth(7)
     order = page.evaluate(f"{plot}.data[{k}].customdata[7][0]")
-    point.click(force=True)  # force: the bar sits under plotly's drag layer
+    with rerun(page):
+        point.click(force=True)  # force: the bar sits under plotly's drag layer
     heading = page.get_by_test_id("stHeading").filter(has_text=f"Chunk {order}")
     expect(heading).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.get_by_role("spinbutton", name="Chunk", exact=True)).to_have_value(str(order))
@@ -117,14 +114,17 @@ def test_screenshot_every_page(page: Page, app_url: str, tmp_path_factory: pytes
         if title == "Boundaries":
             # The README's walkthrough: jump to chapter 3's start and open the chunk there.
             page.get_by_test_id("stSelectbox").filter(has_text="Jump to a chapter start").click()
-            page.get_by_role("option", name=re.compile(r"^3 ")).click()
-            wait_idle(page)
+            with rerun(page):
+                page.get_by_role("option", name=re.compile(r"^3 ")).click()
             expect(page.get_by_text("Chunks at this chapter start")).to_be_visible()
         if title in PAGE_TITLES:
-            expect(page.locator(".js-plotly-plot, [data-testid='stDataFrame'], "
-                                "[data-testid='stDownloadButton']").first).to_be_visible(timeout=TIMEOUT_MS)
+            expect(
+                page.locator(
+                    ".js-plotly-plot, [data-testid='stDataFrame'], [data-testid='stDownloadButton']"
+                ).first
+            ).to_be_visible(timeout=TIMEOUT_MS)
         expect(page.get_by_test_id("stException")).to_have_count(0)
-        page.wait_for_timeout(1500)  # plotly draws after the element appears
+        wait_charts_drawn(page, CHARTS_ON_OPEN.get(title, 0))
         shot = screenshot(page, folder / f"{k}_{title}.png")
         assert shot.stat().st_size > 20_000
         if title == "Boundaries" and os.environ.get("UPDATE_DOCS_SCREENSHOT"):

@@ -9,7 +9,6 @@ run in the same test (a ratio measured in one run, never a fixed number of secon
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -19,15 +18,19 @@ from pathlib import Path
 
 import pytest
 from browser_harness import (
+    CHARTS_ON_OPEN,
     ROOT,
     TIMEOUT_MS,
     VIEWPORT,
     browser,  # noqa: F401  (pytest fixture)
-    free_port,
     metric,
+    new_context,
+    rerun,
     screenshot,
+    start_app,
     stop_app,
     upload,
+    wait_charts_drawn,
     wait_idle,
 )
 from playwright.sync_api import Browser, Page, expect
@@ -49,27 +52,8 @@ WARNING = re.compile(r"\bWARNING\b|Warning:|StreamlitAPIWarning|default value")
 def logged_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """``streamlit run app.py`` with its output in a log file; yields (base URL, log path)."""
     log = tmp_path_factory.mktemp("server") / "streamlit.log"
-    port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    url = f"http://127.0.0.1:{port}"
+    proc, url = start_app(log=log)
     try:
-        import urllib.request
-
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(log.read_text()[-2000:]) from None
-                time.sleep(0.3)
         yield url, log
     finally:
         stop_app(proc)
@@ -77,8 +61,7 @@ def logged_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:  # noqa: F811
-    context = browser.new_context(accept_downloads=True, viewport={**VIEWPORT, "height": 2200})
-    context.set_default_timeout(TIMEOUT_MS)
+    context = new_context(browser, accept_downloads=True, viewport={**VIEWPORT, "height": 2200})
     pg = context.new_page()
     try:
         yield pg
@@ -88,16 +71,16 @@ def page(browser: Browser) -> Iterator[Page]:  # noqa: F811
 
 def open_home(page: Page, url: str) -> None:
     page.goto(url)
-    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=TIMEOUT_MS)
     wait_idle(page)
+    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=TIMEOUT_MS)
 
 
 def go(page: Page, title: str) -> None:
     """Switch page through the sidebar's navigation (the same session)."""
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
+    with rerun(page):
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
     if title != "Book":
         page.wait_for_url(re.compile(title), timeout=TIMEOUT_MS)
-    wait_idle(page)
 
 
 def header(page: Page) -> str:
@@ -109,9 +92,9 @@ def header(page: Page) -> str:
 
 def upload_and_wait(page: Page, path: Path) -> None:
     upload(page, path)
-    expect(page.locator(".current-book-facts").first).to_contain_text(f"{path.name} (uploaded)",
-                                                                      timeout=TIMEOUT_MS)
-    wait_idle(page)
+    expect(page.locator(".current-book-facts").first).to_contain_text(
+        f"{path.name} (uploaded)", timeout=TIMEOUT_MS
+    )
 
 
 def test_the_header_names_the_uploaded_book_on_every_page(page: Page, logged_app) -> None:
@@ -134,9 +117,7 @@ def test_the_header_names_the_uploaded_book_on_every_page(page: Page, logged_app
     for title in OWN_PAGES:
         go(page, title)
         assert f"{BOOK.name} (uploaded)" in header(page), title
-        if title == "Compare":  # NOTE: its figures come after the scorecard; wait for both
-            expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=TIMEOUT_MS)
-        wait_idle(page)
+        wait_charts_drawn(page, CHARTS_ON_OPEN.get(title, 0))  # Compare's come after its scorecard
         screenshot(page, SHOTS / f"shell_{title.lower()}.png")
 
 
@@ -148,7 +129,6 @@ def test_a_failed_upload_shows_its_error_on_every_page(page: Page, logged_app, t
     upload(page, broken)
     alert = page.get_by_test_id("stAlertContentError")
     expect(alert.first).to_contain_text("broken-[x](y).pdf", timeout=TIMEOUT_MS)
-    wait_idle(page)
     expect(page.get_by_test_id("stMetric")).to_have_count(0)  # the old book's metrics are gone
     screenshot(page, SHOTS / "shell_failed_upload.png")
     for title in ("Boundaries", "Overlap", *OWN_PAGES, "Retrieval"):
@@ -165,8 +145,9 @@ def test_compare_finishes_every_policy_and_is_timed_against_the_cli(page: Page, 
 
     def cli_seconds() -> float:
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "chunking", "compare", str(BOOK)], cwd=ROOT,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "chunking", "compare", str(BOOK)], cwd=ROOT, capture_output=True, text=True
+        )
         assert done.returncode == 0, done.stderr
         return time.perf_counter() - t0
 

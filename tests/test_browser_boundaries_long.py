@@ -18,8 +18,8 @@ from browser_harness import (  # noqa: F401  (pytest fixtures)
     open_app,
     open_page,
     page,
+    rerun,
     upload,
-    wait_idle,
 )
 from many_chapters import write_many_chapters_book
 from playwright.sync_api import Page, expect
@@ -55,11 +55,10 @@ def test_clicking_a_bar_of_a_long_book_opens_that_chunk(page: Page, app_url: str
     open_app(page, app_url)
     upload(page, book)
     expect(page.locator(".current-book-facts").first).to_contain_text(book.name, timeout=TIMEOUT_MS)
-    wait_idle(page)
     open_page(page, app_url, "Boundaries")
     page.get_by_test_id("stSelectbox").filter(has_text="Jump to a chapter start").click()
-    page.get_by_role("option").nth(2).click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("option").nth(2).click()
     heading = page.get_by_test_id("stHeading").filter(has_text="Chunk ")
     expect(heading.first).to_be_visible(timeout=TIMEOUT_MS)
     shown = int(heading.first.inner_text().split()[1].rstrip(":"))
@@ -73,7 +72,8 @@ def test_clicking_a_bar_of_a_long_book_opens_that_chunk(page: Page, app_url: str
         "(plot, args) => (" + _BAR_JS + ")([plot, ...args])", [list(END_REASONS), shown, MIN_BAR_PX]
     )
     assert bar is not None and bar["axis"] == "x2", bar  # the map's bars sit on the second axis
-    page.mouse.click(bar["x"], bar["y"])
+    with rerun(page):
+        page.mouse.click(bar["x"], bar["y"])
     expect(page.get_by_test_id("stHeading").filter(has_text=f"Chunk {bar['order']}").first).to_be_visible(
         timeout=TIMEOUT_MS
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_harness import TIMEOUT_MS, app_url, browser, open_page, page, screenshot, wait_idle  # noqa: F401
+from browser_harness import TIMEOUT_MS, app_url, browser, open_page, page, rerun, screenshot  # noqa: F401
 from playwright.sync_api import expect
 
 from chunking.ingest import load_book
@@ -63,9 +63,9 @@ def test_compare_page_draws_each_policy_and_redraws_a_changed_one(page, app_url,
     screenshot(page, tmp_path / "compare-default.png")
 
     box = main.get_by_role("spinbutton", name="Max tokens").nth(1)
-    box.fill("256")
-    box.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        box.fill("256")
+        box.press("Enter")
     expect(legend.nth(1)).to_have_text("P2: fixed-window max_tokens=256", timeout=TIMEOUT_MS)
     expect_strip(
         page,

@@ -9,7 +9,11 @@ uploader. One test per rule of issue 24's "long books readable":
 * those range labels do not overlap each other and each sits on its own band;
 * zooming to one chapter with the page's "Jump to a chapter start" box shows that chapter's own
   label (number and title) at full size, and no range labels;
-* parts read ``Part I`` … everywhere, never a bare ``III``.
+* parts read ``Part I`` … everywhere, never a bare ``III``;
+* the Compare page's strips carry the same Parts and Chapters rows (one rule,
+  ``inspector.figures.boundary.structure_rows``): bands with range labels on the whole book, the
+  chapter's own label once zoomed with Compare's own "Jump to a chapter start". Its screenshot is
+  ``tests/output/screenshots/400-chapters_compare_{whole_book,chapter}.png``.
 
 Every check reads the page: the figure the browser holds (the plotly div's ``data`` and
 ``layout``) and the SVG text chromium drew from it. The tests wait for that state (the figure
@@ -24,13 +28,17 @@ from pathlib import Path
 
 import pytest
 from browser_harness import (  # noqa: F401  (pytest fixtures)
+    ROOT,
     TIMEOUT_MS,
     app_url,
     browser,
     open_app,
     open_page,
     page,
+    rerun,
+    screenshot,
     upload,
+    wait_charts_drawn,
 )
 from many_chapters import CHAPTERS, PAGES, chapter_title, write_many_chapters_book
 from playwright.sync_api import Page, expect
@@ -86,7 +94,7 @@ _DRAWN_JS = """([[loMax, hiMin, spanMax], place, [partsRow, chaptersRow]]) => {
             // px extent of each bar on screen (for "a label sits on its band")
             px: Array.from(t.base).map((b, k) => [box.left + xa._offset + xa.l2p(b),
                                                  box.left + xa._offset + xa.l2p(b + t.x[k])]),
-            y: box.top + ya._offset + ya.l2p(ya.d2c(t.name)),
+            y: box.top + ya._offset + ya.l2p(ya.d2c(t.y[0])),  // a category (Boundaries) or a number (Compare)
         };
     }
     const labelled = Object.values(rows).reduce((n, r) => n + r.text.filter(s => s).length, 0);
@@ -133,7 +141,8 @@ def jump_to_chapter(page: Page, number: int) -> int:
     page.keyboard.type(f"{number} ")
     option = page.get_by_role("option", name=re.compile(rf"^{number} .*\(page \d+\)$"))
     start = int(re.search(r"\(page (\d+)\)$", option.inner_text().strip()).group(1))
-    option.click()
+    with rerun(page):
+        option.click()
     return start
 
 
@@ -223,3 +232,40 @@ def test_parts_are_labelled_part_and_numeral_never_a_bare_numeral(
     names += [b["text"] for b in state["bars"] if b["y0"] <= row_y <= b["y1"]]
     assert names and all(PART.match(t) for t in names), names
     assert not any(NUMERAL.match(t) for t in drawn_parts + names)
+
+
+def test_compare_groups_a_dense_chapters_row_as_boundaries_does_and_zooms_to_a_chapter(
+    page: Page, app_url: str, long_book: Path
+) -> None:
+    open_app(page, app_url)
+    upload(page, long_book)
+    expect(page.locator(".current-book-facts").first).to_contain_text(long_book.name, timeout=TIMEOUT_MS)
+    open_page(page, app_url, "Compare")
+    wait_charts_drawn(page, 2)  # the strips, then the histograms
+    state = drawn(page, 1, PAGES, 2 * PAGES)
+    row = state["rows"][CHAPTERS_ROW]
+    assert len(row["base"]) == CHAPTERS and not any(row["text"])
+    runs = bands(row)
+    assert len(runs) >= MIN_BANDS and all(len(run) >= 2 for run in runs), [len(run) for run in runs]
+    notes = [n for n in state["notes"] if n["name"] == GROUPS_NOTE]
+    assert len(notes) == len(runs), [n["text"] for n in notes]
+    assert label_fit.overlapping([(n["x0"], n["x1"]) for n in notes]) == []
+    for note, run in zip(notes, runs):
+        m = RANGE.match(note["text"])
+        assert m, note["text"]
+        first, last = chapter_number(row["hover"][run[0]]), chapter_number(row["hover"][run[-1]])
+        assert (int(m.group(1)), int(m.group(2))) == (first, last), (note["text"], first, last)
+        assert note["y0"] <= row["y"] <= note["y1"]  # in Compare's Chapters row
+    parts = [b["text"] for b in state["bars"] if b["y0"] <= state["rows"][PARTS_ROW]["y"] <= b["y1"]]
+    assert parts and all(PART.match(t) for t in parts), parts
+    shots = ROOT / "tests" / "output" / "screenshots"
+    print(f"\nscreenshot: {screenshot(page, shots / '400-chapters_compare_whole_book.png')}")
+
+    start = jump_to_chapter(page, ZOOM_CHAPTER)
+    state = drawn(page, start, start + 1, 10)
+    own = f"{ZOOM_CHAPTER} {chapter_title(ZOOM_CHAPTER - 1)}"
+    chapters = state["rows"][CHAPTERS_ROW]
+    assert own in [b["text"] for b in state["bars"] if b["y0"] <= chapters["y"] <= b["y1"]]
+    assert [n for n in state["notes"] if n["name"] == GROUPS_NOTE] == []
+    wait_charts_drawn(page, 2)
+    print(f"screenshot: {screenshot(page, shots / '400-chapters_compare_chapter.png')}")

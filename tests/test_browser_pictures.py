@@ -22,25 +22,24 @@ from __future__ import annotations
 import html
 import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser_harness import (
+    CHARTS_ON_OPEN,
     ROOT,
     TIMEOUT_MS,
-    free_port,
+    new_context,
     open_app,
     open_page,
+    rerun,
     screenshot,
     shared_browser,
+    start_app,
     stop_app,
     upload,
-    wait_idle,
+    wait_charts_drawn,
 )
 from many_chapters import write_many_chapters_book
 from playwright.sync_api import Page, expect
@@ -61,23 +60,14 @@ MAX_SHOT_PX = 9000
 """Tallest full-page screenshot (px)."""
 DRAWN_AT_ONCE = ("Boundaries", "Overlap", "Chunks", "Export", "Compare", "Structure")
 """Pages that draw a chart, a table or a download as soon as they open."""
-CHARTS = {"Boundaries": 1, "Overlap": 3, "Compare": 2}
-"""Plotly charts each page draws as soon as it opens (the screenshot waits for all of them)."""
 MANUAL_PAGES, MANUAL_CHAPTERS, MANUAL_PARTS = 300, 40, 4
 """The generated manual of the issue's "300-page manual" screenshots (``many_chapters`` layout)."""
-_CHARTS_DRAWN_JS = """(want) => {
-    const charts = Array.from(document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot'));
-    return charts.length >= want && charts.every(gd => gd._fullLayout && gd.querySelector('.main-svg')
-        && gd.querySelectorAll('.infolayer g.annotation').length === (gd._fullLayout.annotations || []).length);
-}"""
-"""True once the main area holds ``want`` plotly charts, each drawn with all its annotations."""
 
 
 @pytest.fixture
 def tab() -> Iterator[Page]:
     """A fresh browser context (a new Streamlit session) at ``VIEWPORT``."""
-    context = shared_browser().new_context(viewport=VIEWPORT)
-    context.set_default_timeout(TIMEOUT_MS)
+    context = new_context(shared_browser(), viewport=VIEWPORT)
     try:
         yield context.new_page()
     finally:
@@ -90,44 +80,8 @@ def logged_app() -> Iterator[tuple[str, Path]]:
     level): Streamlit logs some warnings once per process, so the server is this module's own."""
     log = OUTPUT / "streamlit-pictures.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless",
-        "true",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.fileWatcherType",
-        "none",
-        "--logger.level",
-        "warning",
-        "--logger.messageFormat",
-        "%(levelname)s %(name)s: %(message)s",
-    ]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        stop_app(proc)
-        pytest.fail(f"streamlit did not start: {log.read_text()[-2000:]}")
+    options = ("--logger.level", "warning", "--logger.messageFormat", "%(levelname)s %(name)s: %(message)s")
+    proc, url = start_app(log=log, options=options)
     try:
         yield url, log
     finally:
@@ -151,13 +105,11 @@ def load(page: Page, url: str, book: Path) -> None:
     open_app(page, url)
     upload(page, book)
     expect(page.get_by_text(book.name).first).to_be_visible(timeout=TIMEOUT_MS)
-    wait_idle(page)
 
 
 def plots(page: Page, count: int) -> None:
-    """Wait until ``count`` plotly charts are drawn (a chart's main SVG exists once drawn)."""
-    expect(page.locator(".js-plotly-plot .main-svg").nth(count - 1)).to_be_attached(timeout=TIMEOUT_MS)
-    page.wait_for_timeout(1500)  # plotly finishes text layout after the SVG appears
+    """Wait until ``count`` plotly charts are drawn, text laid out, and still (``wait_charts_drawn``)."""
+    wait_charts_drawn(page, count)
 
 
 def spec_label_extents(page: Page, k: int, row: str) -> tuple[list[tuple[float, float]], float]:
@@ -199,7 +151,7 @@ def full_screenshot(page: Page, path: Path) -> Path:
     page.set_viewport_size(
         {"width": VIEWPORT["width"], "height": min(max(tall, VIEWPORT["height"]), MAX_SHOT_PX)}
     )
-    page.wait_for_timeout(1500)  # plotly redraws at the new size
+    wait_charts_drawn(page)  # plotly redraws at the new size
     shot = screenshot(page, path)
     page.set_viewport_size(VIEWPORT)
     print(f"\nscreenshot: {shot}")
@@ -242,8 +194,8 @@ def test_boundaries_and_overlap_pictures_are_readable(
     full_screenshot(page, shots / f"{which}_1_Boundaries_whole_book.png")
     # jump to a chapter start (this set the zoom slider through session state: no warning)
     page.get_by_test_id("stSelectbox").filter(has_text="Jump to a chapter start").click()
-    page.get_by_role("option").nth(2).click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("option").nth(2).click()
     expect(page.get_by_text("Chunks at this chapter start")).to_be_visible()
     plots(page, 1)
     zoomed, _ = spec_label_extents(page, 0, "Chapters")
@@ -300,7 +252,7 @@ def test_every_page_renders_for_the_book_and_is_screenshotted(
                     ".js-plotly-plot, [data-testid='stDataFrame'], [data-testid='stDownloadButton']"
                 ).first
             ).to_be_visible(timeout=TIMEOUT_MS)
-        page.wait_for_function(_CHARTS_DRAWN_JS, arg=CHARTS.get(title, 0), timeout=TIMEOUT_MS)
+        wait_charts_drawn(page, CHARTS_ON_OPEN.get(title, 0))
         expect(page.get_by_test_id("stException")).to_have_count(0)
         shot = full_screenshot(page, shots / f"{which}_every_{k}_{title}.png")
         assert shot.stat().st_size > 20_000

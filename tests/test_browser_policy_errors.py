@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the harness's pytest fixtures are imported, then taken as parameters)
 """Policy errors never break a page (issue 24), in a real chromium.
 
 The path that used to crash Boundaries: jump to a chapter, set max pages below target pages (the
@@ -17,7 +18,7 @@ from browser_harness import (  # noqa: F401  (pytest fixtures)
     browser,
     open_page,
     page,
-    wait_idle,
+    rerun,
 )
 from playwright.sync_api import Page, expect
 
@@ -26,10 +27,10 @@ pytestmark = pytest.mark.browser
 
 def _set_number(page: Page, label: str, value: int) -> None:
     box = page.get_by_test_id("stSidebar").get_by_role("spinbutton", name=label, exact=True)
-    box.fill(str(value))
-    box.press("Enter")
+    with rerun(page):
+        box.fill(str(value))
+        box.press("Enter")
     expect(box).to_have_value(str(value))
-    wait_idle(page)
 
 
 def _zoom(page: Page) -> tuple[str, str]:
@@ -42,8 +43,8 @@ def test_an_invalid_policy_keeps_the_boundaries_view_and_its_chapter_jump(page: 
     open_page(page, app_url, "Boundaries")
     jump = page.get_by_test_id("stSelectbox").filter(has_text="Jump to a chapter start")
     jump.click()
-    page.get_by_role("option", name=re.compile(r"^3 ")).click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("option", name=re.compile(r"^3 ")).click()
     expect(page.get_by_text("Chunks at this chapter start")).to_be_visible()
     chapter = jump.inner_text()
     zoom = _zoom(page)
@@ -58,8 +59,8 @@ def test_an_invalid_policy_keeps_the_boundaries_view_and_its_chapter_jump(page: 
     _set_number(page, "Max pages", 3)
     expect(sidebar_error).to_have_count(0, timeout=TIMEOUT_MS)
     page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(has_text="Strategy").click()
-    page.get_by_role("option", name="fixed-window").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("option", name="fixed-window").click()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     expect(page.get_by_text("Chunks at this chapter start")).to_be_visible(timeout=TIMEOUT_MS)
     assert jump.inner_text() == chapter

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from test_scorecard import CH1, CH2, chunk_at, make_book
@@ -130,4 +131,113 @@ def test_chapter_labels_show_only_where_they_fit_and_every_title_is_in_hover():
         for base, width, text in shown:
             assert (label_fit.text_width_px(text) + label_fit.INSIDE_PAD_PX) / per_page <= width
         assert chapters.textangle == 0
-        assert [row[0] for row in chapters.customdata] == [f"{h.number} {h.title}" for h in book.headings]
+        hover = [row[0].split("</b>")[0].removeprefix("<b>") for row in chapters.customdata]
+        assert hover == [f"{h.number} {h.title}" for h in book.headings]
+
+
+# ------------------------------------------------- a long book: the Boundaries map's rows, one rule
+@pytest.fixture(scope="module")
+def long_book(tmp_path_factory):
+    """The generated 400-chapter book (20 parts, 1,000 pages), read for real, with one chunk per
+    100,000 characters (the strips are not what these tests look at)."""
+    from handmade_books import make_chunks
+    from many_chapters import write_many_chapters_book
+
+    from chunking.ingest import load_book
+
+    book = load_book(write_many_chapters_book(tmp_path_factory.mktemp("long") / "many.pdf"))
+    n = len(book.text)
+    spans = [(a, min(a + 100_000, n)) for a in range(0, n, 100_000)]
+    return book, [("P1: chapter-window", make_chunks(book, spans))]
+
+
+def rows_of(fig) -> dict:
+    """The Parts and Chapters traces of ``fig`` (name → trace)."""
+    return {t.name: t for t in fig.data if t.name in ("Parts", "Chapters")}
+
+
+@pytest.mark.parametrize("page_range", [None, (1, 200), (480, 490)])
+def test_compare_draws_parts_and_chapters_as_the_boundaries_map_does(long_book, page_range):
+    """Same units, labels, fills and range labels as Boundaries at the same range and width: the
+    rows come from one function (``boundary.structure_rows``)."""
+    from chunking.models import CHAPTER_LEVEL_KINDS
+    from inspector.figures import boundaries_figure
+
+    book, runs = long_book
+    strips = boundary_strips(book, runs, page_range=page_range, plot_px=900)
+    boundaries = boundaries_figure(book, runs[0][1], page_range=page_range, plot_px=900)
+    ours, theirs = rows_of(strips), rows_of(boundaries)
+    assert list(ours) == ["Parts", "Chapters"] == list(theirs)
+    assert strips.data[-1].name == "Chapters"
+    for name in ours:
+        assert list(ours[name].base) == list(theirs[name].base)
+        assert list(ours[name].text) == list(theirs[name].text)
+        assert list(ours[name].marker.color) == list(theirs[name].marker.color)
+    assert [(a.name, a.text, a.x) for a in strips.layout.annotations] == [
+        (a.name, a.text, a.x) for a in boundaries.layout.annotations
+    ]
+    chapters = [h for h in book.headings if h.kind in CHAPTER_LEVEL_KINDS]
+    assert len(ours["Chapters"].base) == len(chapters) == 400  # every chapter keeps its bar and hover
+    ticks = list(strips.layout.yaxis.ticktext)
+    assert ticks == ["P1: chapter-window", "Chapters", "Parts"]  # bottom to top
+    for a in strips.layout.annotations:  # each label sits on its own row of the numeric y axis
+        assert ticks[a.y] == (
+            "Chapters" if a.name == "Chapters groups" else a.name.removesuffix(" continued")
+        )
+
+
+def test_a_400_chapter_row_is_grouped_into_labelled_bands_on_compare(long_book):
+    from inspector.figures import GROUP_MIN_PX, chapter_groups, structure_units
+
+    book, runs = long_book
+    fig = boundary_strips(book, runs, plot_px=900)
+    chapters = rows_of(fig)["Chapters"]
+    assert not any(chapters.text)  # too thin to label one by one
+    colours = list(chapters.marker.color)
+    bands = [[0]]
+    for k in range(1, len(colours)):
+        if colours[k] == colours[bands[-1][-1]]:
+            bands[-1].append(k)
+        else:
+            bands.append([k])
+    _, units = structure_units(book)
+    groups = chapter_groups(units, tuple(fig.layout.xaxis.range), 900)
+    assert bands == groups and len(bands) >= 8  # readable bands, not one grey wash or a barcode
+    per_page = 900 / (fig.layout.xaxis.range[1] - fig.layout.xaxis.range[0])
+    widths = [(units[g[-1]].end - units[g[0]].start) * per_page for g in groups]
+    assert min(widths) >= GROUP_MIN_PX - 1e-6
+    notes = [a.text for a in fig.layout.annotations if a.name == "Chapters groups"]
+    assert len(notes) == len(groups)  # one range label per band, by the chapters' own numbers
+    for note, group in zip(notes, groups):
+        m = re.match(r"^(?:Ch\. )?(\d+)–(\d+)$", note)
+        assert m and m.groups() == (units[group[0]].heading.number, units[group[-1]].heading.number), note
+    assert re.match(r"^(?:Ch\. )?1–", notes[0]) and notes[-1].endswith("–400")
+
+
+def test_zooming_the_compare_strips_to_a_chapter_labels_it_and_back_regroups(long_book):
+    """``zoom_strips`` (the page's zoom and "Jump to a chapter start") redraws the rows for the
+    new range exactly as a figure built for that range, without touching the strips."""
+    from inspector.figures import structure_units
+    from inspector.figures.compare import zoom_strips
+
+    book, runs = long_book
+    fig = boundary_strips(book, runs, plot_px=900)
+    strip = fig.data[0].to_plotly_json()
+    _, units = structure_units(book)
+    target = units[199]
+    for page_range in ((target.heading.page - 2, target.heading.page + 3), None):
+        whole = (1, len(book.pages) + 1)
+        zoom_strips(fig, book, page_range or whole, plot_px=900)
+        built = boundary_strips(book, runs, page_range=page_range or whole, plot_px=900)
+        for name, trace in rows_of(built).items():
+            assert list(rows_of(fig)[name].text) == list(trace.text)
+            assert list(rows_of(fig)[name].marker.color) == list(trace.marker.color)
+        assert fig.layout.annotations == built.layout.annotations
+        assert fig.layout.shapes == built.layout.shapes  # chapters shaded zoomed in, parts on the whole book
+        assert fig.data[0].to_plotly_json() == strip
+        groups = [a for a in fig.layout.annotations if a.name == "Chapters groups"]
+        if page_range:  # zoomed in: the chapter's own label, no range labels
+            assert f"{target.heading.number} {target.heading.title}" in rows_of(fig)["Chapters"].text
+            assert groups == []
+        else:
+            assert len(groups) >= 8

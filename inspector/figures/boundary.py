@@ -11,6 +11,7 @@ draws a few light traces, not the chunk bars again (``inspector.figures.boundary
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -153,11 +154,16 @@ def fitted_labels(
 
 
 def continued_labels(
-    row: str, units: Sequence[Unit], x_range: tuple[float, float], plot_px: float = DEFAULT_PLOT_PX
+    row: str,
+    units: Sequence[Unit],
+    x_range: tuple[float, float],
+    plot_px: float = DEFAULT_PLOT_PX,
+    y: Any = None,
 ) -> list[dict]:
     """Labels of the units that start left of the visible range and run into it (the part a
     zoomed view sits in): plotly draws a bar's inside text from the bar's start, off-screen, so
-    these are annotations at the left edge, fitted to the unit's visible width."""
+    these are annotations at the left edge, fitted to the unit's visible width, on the row's
+    ``y`` (defaults to ``row``, a category name)."""
     x0, x1 = x_range
     px_per_page = plot_px / max(x1 - x0, 1e-9)
     notes = []
@@ -174,7 +180,7 @@ def continued_labels(
                     "xref": "x",
                     "xanchor": "left",
                     "xshift": INSIDE_PAD_PX / 2,
-                    "y": row,
+                    "y": row if y is None else y,
                     "yref": "y",
                     "showarrow": False,
                     "font": {"size": LABEL_FONT_PX},
@@ -218,10 +224,15 @@ def chapter_groups(
 
 
 def group_notes(
-    units: Sequence[Unit], groups: Sequence[Sequence[int]], x_range: tuple[float, float], plot_px: float
+    units: Sequence[Unit],
+    groups: Sequence[Sequence[int]],
+    x_range: tuple[float, float],
+    plot_px: float,
+    y: Any = CHAPTERS_ROW,
 ) -> list[dict]:
     """A range label per group (``Ch. 12–24``, by the chapters' own numbers, else their ordinal
-    ``#k``), centred on the group's visible part, fitted to its width (dropped when none fits)."""
+    ``#k``), centred on the group's visible part, fitted to its width (dropped when none fits),
+    on the row's ``y``."""
     x0, x1 = x_range
     px_per_page = plot_px / max(x1 - x0, 1e-9)
     notes = []
@@ -239,7 +250,7 @@ def group_notes(
                     "x": (left + right) / 2,
                     "xref": "x",
                     "xanchor": "center",
-                    "y": CHAPTERS_ROW,
+                    "y": y,
                     "yref": "y",
                     "showarrow": False,
                     "font": {"size": LABEL_FONT_PX},
@@ -248,25 +259,110 @@ def group_notes(
     return notes
 
 
-def _unit_trace(
-    row: str,
-    units: Sequence[Unit],
-    labels: Sequence[str],
-    fills: Sequence[str],
-    colours: Sequence[str] | None = None,
-) -> go.Bar:
-    hover = [
+@dataclass(frozen=True)
+class StructureRow:
+    """A row of parts or chapters as drawn at one x range (``structure_rows``).
+
+    Attributes:
+        name (str): ``PARTS_ROW`` or ``CHAPTERS_ROW`` (the trace's name).
+        units (Sequence[Unit]): the row's units, in order.
+        labels (list[str]): each unit's drawn label (raw text; ``""``: none fits).
+        colours (list[str]): each unit's fill.
+        notes (list[dict]): the row's annotations: a label at the left edge for a unit that runs in
+            from the left (``continued_labels``), or the range label of each group of a dense
+            Chapters row (``group_notes``).
+    """
+
+    name: str
+    units: Sequence[Unit]
+    labels: list[str]
+    colours: list[str]
+    notes: list[dict]
+
+
+def structure_rows(
+    parts: Sequence[Unit],
+    chapters: Sequence[Unit],
+    x_range: tuple[float, float],
+    plot_px: float = DEFAULT_PLOT_PX,
+    y: Callable[[str], Any] | None = None,
+) -> list[StructureRow]:
+    """The Parts row (when there are parts) and the Chapters row, top first, as every figure with
+    the book's structure draws them (the Boundaries map, the Compare strips): one rule, here.
+
+    A unit is labelled where its label fits (``fitted_labels``); one running in from the left is
+    named at the left edge. Parts too thin to tell apart take one fill. Chapters too thin to label
+    or shade one by one (``_dense``) are cut into groups at least ``GROUP_MIN_PX`` wide
+    (``chapter_groups``), one fill per group, alternating, each with a range label
+    (``group_notes``); every chapter keeps its own bar (and hover).
+
+    Args:
+        parts (Sequence[Unit]): the parts (``structure_units``).
+        chapters (Sequence[Unit]): the chapter-level units.
+        x_range (tuple[float, float]): the visible page range.
+        plot_px (float): width of the plot area in px. Defaults to ``DEFAULT_PLOT_PX``.
+        y (Callable[[str], Any] | None): a row's y value from its name (for a numeric y axis).
+            Defaults to the name (a category).
+
+    Returns:
+        list[StructureRow]: the rows, top first (none for a book without structure).
+    """
+    at = y or (lambda name: name)
+    px_per_page = plot_px / max(x_range[1] - x_range[0], 1e-9)
+    rows = []
+    if parts:
+        fills = palette.PART_FILLS[:1] * 2 if _dense(parts, px_per_page) else palette.PART_FILLS
+        rows.append(
+            StructureRow(
+                PARTS_ROW,
+                parts,
+                fitted_labels(parts, x_range, plot_px),
+                [fills[k % 2] for k in range(len(parts))],
+                continued_labels(PARTS_ROW, parts, x_range, plot_px, y=at(PARTS_ROW)),
+            )
+        )
+    if chapters and _dense(chapters, px_per_page):
+        groups = chapter_groups(chapters, x_range, plot_px)
+        colours = [palette.CHAPTER_FILLS[0]] * len(chapters)
+        for g, group in enumerate(groups):
+            for k in group:
+                colours[k] = palette.CHAPTER_FILLS[g % 2]
+        notes = group_notes(chapters, groups, x_range, plot_px, y=at(CHAPTERS_ROW))
+        rows.append(StructureRow(CHAPTERS_ROW, chapters, [""] * len(chapters), colours, notes))
+    elif chapters:
+        rows.append(
+            StructureRow(
+                CHAPTERS_ROW,
+                chapters,
+                fitted_labels(chapters, x_range, plot_px),
+                [palette.CHAPTER_FILLS[k % 2] for k in range(len(chapters))],
+                continued_labels(CHAPTERS_ROW, chapters, x_range, plot_px, y=at(CHAPTERS_ROW)),
+            )
+        )
+    return rows
+
+
+def unit_hover(u: Unit) -> str:
+    """A unit's hover: its full label (number and title), kind, level, start page and source."""
+    return (
         f"<b>{html.escape(label_variants(u.heading)[0])}</b><br>{u.heading.kind}, level {u.heading.level}"
         f"<br>starts on page {page_label(u.heading.page, u.heading.page_label)}<br>source: {u.heading.source}"
-        for u in units
-    ]
+    )
+
+
+def unit_trace(row: StructureRow, y: Any = None, width: float | None = None) -> go.Bar:
+    """One bar per unit of ``row``, labelled inside where the label fits, its hover in
+    ``customdata[0]``; on y ``y`` (defaults to the row's name, a category), ``width`` thick
+    (defaults to plotly's)."""
+    units = row.units
     return go.Bar(
-        name=row,
+        name=row.name,
         orientation="h",
-        y=[row] * len(units),
+        y=[row.name if y is None else y] * len(units),
         base=[u.start for u in units],
         x=[u.end - u.start for u in units],
-        text=[html.escape(t) for t in labels],
+        width=width,
+        text=[html.escape(t) for t in row.labels],
         textposition="inside",
         insidetextanchor="start",
         # NOTE: a label never rotates; one that stops fitting after a zoom in the browser (a
@@ -274,9 +370,9 @@ def _unit_trace(
         # (uniformtext "hide" hid every label in chromium: plotly 6 scales them all to 0.)
         textangle=0,
         textfont={"size": LABEL_FONT_PX},
-        marker_color=list(colours) if colours is not None else [fills[k % 2] for k in range(len(units))],
+        marker_color=list(row.colours),
         marker_line_width=0,
-        customdata=[[h] for h in hover],
+        customdata=[[unit_hover(u)] for u in units],
         hovertemplate="%{customdata[0]}<extra></extra>",
         showlegend=False,
     )
@@ -301,7 +397,7 @@ def _bands(units: Sequence[Unit], top: str, n_rows: int) -> go.Bar:
     )
 
 
-def _shaded(parts: Sequence[Unit], chapters: Sequence[Unit], px_per_page: float) -> Sequence[Unit]:
+def shaded_units(parts: Sequence[Unit], chapters: Sequence[Unit], px_per_page: float) -> Sequence[Unit]:
     """The finest level whose typical unit is at least ``BAND_MIN_PX`` wide on screen."""
     for units in (chapters, parts):
         if units and not _dense(units, px_per_page):
@@ -354,43 +450,16 @@ def boundaries_figure(
     rows = [PARTS_ROW] * bool(parts) + [CHAPTERS_ROW] * bool(chapters) + [OCR_ROW] * bool(ocr_runs)
     rows += [f"Lane {i + 1}" for i in range(max(lanes, default=-1) + 1)]
     traces: list[go.Bar] = []
-    shaded = _shaded(parts, chapters, px_per_page)
+    shaded = shaded_units(parts, chapters, px_per_page)
     if shaded and rows:
         traces.append(_bands(shaded, rows[0], len(rows)))
-    if parts:
-        traces.append(
-            _unit_trace(
-                PARTS_ROW,
-                parts,
-                fitted_labels(parts, x_range, plot_px),
-                palette.PART_FILLS[:1] * 2 if _dense(parts, px_per_page) else palette.PART_FILLS,
-            )
-        )
-    group_labels: list[dict] = []
-    if chapters and _dense(chapters, px_per_page):
-        # NOTE: too thin to label or shade one by one: groups of chapters, alternating fills,
-        # one range label each; every chapter keeps its own bar and hover.
-        groups = chapter_groups(chapters, x_range, plot_px)
-        colours = [palette.CHAPTER_FILLS[0]] * len(chapters)
-        for g, group in enumerate(groups):
-            for k in group:
-                colours[k] = palette.CHAPTER_FILLS[g % 2]
-        group_labels = group_notes(chapters, groups, x_range, plot_px)
-        traces.append(
-            _unit_trace(CHAPTERS_ROW, chapters, [""] * len(chapters), palette.CHAPTER_FILLS, colours)
-        )
-    elif chapters:
-        labels = fitted_labels(chapters, x_range, plot_px)
-        traces.append(_unit_trace(CHAPTERS_ROW, chapters, labels, palette.CHAPTER_FILLS))
+    structure = structure_rows(parts, chapters, x_range, plot_px)
+    traces += [unit_trace(row) for row in structure]
     if ocr_runs:
         traces.append(_ocr_trace(ocr_runs))
     traces += _chunk_traces(book, chunks, lanes, rows, selected)
     fig = go.Figure(traces)
-    notes = [
-        n
-        for row, units in ((PARTS_ROW, parts), (CHAPTERS_ROW, chapters if not group_labels else []))
-        for n in continued_labels(row, units, x_range, plot_px)
-    ] + group_labels
+    notes = [n for row in structure for n in row.notes]
     if notes:
         fig.update_layout(annotations=notes)
     # NOTE: no uirevision: a changed spec gives the chart a new Streamlit element id, so it is a
@@ -415,7 +484,7 @@ def boundaries_figure(
     fig.update_xaxes(range=list(x_range))
     if long_book:
         whole = plot_px / max(end - 1, 1e-9)
-        band = _shaded(parts, chapters, whole) or parts or chapters
+        band = shaded_units(parts, chapters, whole) or parts or chapters
         attach_minimap(fig, book, chunks, [u.start for u in band], end, MINIMAP_THICKNESS)
     return fig
 

@@ -15,12 +15,20 @@ import numpy as np
 import plotly.graph_objects as go
 
 from chunking.models import Book, Chunk
-from chunking.rules import fence_headings
 
 from .. import palette
-from .boundary import BAND_MIN_PX, MIN_BAR_PAGES, Unit, fitted_labels, fixed_margin
-from .axis import page_axis_name, page_positions
-from .label_fit import DEFAULT_PLOT_PX, LABEL_FONT_PX
+from .boundary import (
+    CHAPTERS_ROW,
+    PARTS_ROW,
+    Unit,
+    fixed_margin,
+    shaded_units,
+    structure_rows,
+    structure_units,
+    unit_trace,
+)
+from .axis import book_end, page_axis_name, page_positions
+from .label_fit import DEFAULT_PLOT_PX
 
 # NOTE: a policy's colours come from its name (``palette.policy_colours``), never its position,
 # so the Retrieval page shows the same policy in the same colour; even and odd chunks take the
@@ -47,13 +55,16 @@ def boundary_strips(
     page_range: tuple[float, float] | None = None,
     plot_px: float = DEFAULT_PLOT_PX,
 ) -> go.Figure:
-    """One strip per policy on a shared page axis, under a strip of the book's chapters.
+    """One strip per policy on a shared page axis, under the book's parts and chapters.
 
     In each strip, even chunks sit on the upper half and odd chunks on the lower half, so two
     overlapping neighbours are both visible and every chunk start is a visible bar edge. Trace
     ``i`` is policy ``i`` (named after its label), one bar per chunk in order, with
-    ``customdata[0]`` the chunk's ``order``; the last trace is ``"Chapters"`` when the book has
-    chapter-level structure, and alternate chapters are shaded across all strips.
+    ``customdata[0]`` the chunk's ``order``. Above the strips, the ``"Parts"`` row (a book with
+    parts) and the ``"Chapters"`` row (the last trace) are the Boundaries map's
+    (``boundary.structure_rows``: labels where they fit, a dense Chapters row in labelled groups);
+    alternate chapters (or parts, where chapters are too thin) are shaded across all strips.
+    ``zoom_strips`` redraws the rows for another page range.
 
     Args:
         book (Book): the book all chunk sets were cut from.
@@ -95,50 +106,54 @@ def boundary_strips(
                 hovertemplate=f"<b>{escape(label)}</b>" + _HOVER,
             )
         )
-    fences = fence_headings(book)
-    if fences:
-        starts = page_positions(book, [h.char_offset for h in fences])
-        ends = np.maximum(np.append(starts[1:], n_pages + 1), starts + MIN_BAR_PAGES)
-        x_range = (float(page_range[0]), float(page_range[1])) if page_range else (1.0, float(n_pages + 1))
-        units = [Unit(h, float(a), float(b)) for h, a, b in zip(fences, starts, ends)]
-        fig.add_trace(
-            go.Bar(
-                name="Chapters",
-                orientation="h",
-                base=starts.tolist(),
-                x=(ends - starts).tolist(),
-                width=0.8,
-                y=[len(runs)] * len(fences),
-                # NOTE: labels only where they fit (as on Boundaries), never rotated; all in hover.
-                text=[escape(t) for t in fitted_labels(units, x_range, plot_px)],
-                textposition="inside",
-                insidetextanchor="start",
-                textangle=0,
-                textfont={"size": LABEL_FONT_PX},
-                showlegend=False,
-                marker_color=[palette.CHAPTER_FILLS[k % 2] for k in range(len(fences))],
-                marker_line_width=0,
-                customdata=[[escape(f"{h.number} {h.title}".strip())] for h in fences],
-                hovertemplate="<b>%{customdata[0]}</b><extra></extra>",
-            )
-        )
-        per_page = plot_px / max(x_range[1] - x_range[0], 1e-9)
-        if np.median(ends - starts) * per_page >= BAND_MIN_PX:
-            # NOTE: one layout update, not add_vrect per chapter (each rect is a relayout).
-            band = {
-                "type": "rect",
-                "xref": "x",
-                "yref": "paper",
-                "y0": 0,
-                "y1": 1,
-                "fillcolor": palette.BAND_FILL,
-            }
-            band.update(opacity=0.6, layer="below", line_width=0)
-            fig.update_layout(shapes=[dict(band, x0=x0, x1=x1) for x0, x1 in list(zip(starts, ends))[::2]])
-    labels = [label for label, _ in runs][::-1] + (["Chapters"] if fences else [])
+    parts, chapters = structure_units(book)
+    at = _row_positions(len(runs), parts, chapters)
+    rows = structure_rows(parts, chapters, _x_range(book, None), plot_px, y=at.get)
+    for row in rows:  # NOTE: top first, so "Chapters" is the last trace
+        fig.add_trace(unit_trace(row, y=at[row.name], width=0.8))
+    labels = [label for label, _ in runs][::-1] + [row.name for row in rows[::-1]]
     _strips_layout(fig, labels, n_pages, page_range)
     fig.update_layout(xaxis_title=page_axis_name(book))
+    zoom_strips(fig, book, page_range, plot_px)
     return fig
+
+
+def zoom_strips(
+    fig: go.Figure, book: Book, page_range: tuple[float, float] | None, plot_px: float = DEFAULT_PLOT_PX
+) -> None:
+    """Show ``page_range`` (None: the whole book) in a ``boundary_strips`` figure of ``book``: the
+    x range, and the Parts and Chapters rows as ``structure_rows`` draws them there (labels where
+    they fit, the groups of a dense row cut anew, their annotations) with the units shaded across
+    the strips (``shaded_units``: chapters, or parts where chapters are too thin). The chunk
+    strips are left as they are, so a cached figure is zoomed without being built again."""
+    parts, chapters = structure_units(book)
+    x_range = _x_range(book, page_range)
+    n_strips = sum(1 for t in fig.data if t.name not in (PARTS_ROW, CHAPTERS_ROW))
+    at = _row_positions(n_strips, parts, chapters)
+    notes: list[dict] = []
+    for row in structure_rows(parts, chapters, x_range, plot_px, y=at.get):
+        drawn = unit_trace(row)
+        fig.update_traces(selector={"name": row.name}, text=drawn.text, marker_color=drawn.marker.color)
+        notes += row.notes
+    # NOTE: assigned, not update_layout (which merges a list into the old one by index); one
+    # layout update for every band, not add_vrect per unit (each rect is a relayout).
+    fig.layout.annotations = notes
+    band = {"type": "rect", "xref": "x", "yref": "paper", "y0": 0, "y1": 1, "fillcolor": palette.BAND_FILL}
+    band.update(opacity=0.6, layer="below", line_width=0)
+    shaded = shaded_units(parts, chapters, plot_px / max(x_range[1] - x_range[0], 1e-9))
+    fig.layout.shapes = [dict(band, x0=u.start, x1=u.end) for u in shaded[::2]]
+    fig.update_xaxes(range=list(x_range))
+
+
+def _x_range(book: Book, page_range: tuple[float, float] | None) -> tuple[float, float]:
+    """The page range shown: ``page_range``, else the whole book."""
+    return (float(page_range[0]), float(page_range[1])) if page_range else (1.0, float(book_end(book)))
+
+
+def _row_positions(n_strips: int, parts: Sequence[Unit], chapters: Sequence[Unit]) -> dict[str, int]:
+    """Each structure row's y: Chapters right above the ``n_strips`` strips, Parts above it."""
+    names = [PARTS_ROW] * bool(parts) + [CHAPTERS_ROW] * bool(chapters)
+    return {name: n_strips + len(names) - 1 - k for k, name in enumerate(names)}
 
 
 def _strips_layout(

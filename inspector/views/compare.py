@@ -25,7 +25,7 @@ from chunking.models import STRATEGIES
 from chunking.policy import Policy, parse_policy
 from inspector.data import state
 from inspector.data.cache import AppRun
-from inspector.figures.compare import boundary_strips
+from inspector.figures.compare import boundary_strips, zoom_strips
 from inspector.safe import md
 
 _STEPS = ("tokenizing", "chunking", "scoring", "validating")
@@ -147,10 +147,11 @@ def _strips(sha256: str, key: tuple, _book: Any, _sets: tuple) -> Any:
 
 def show_strips(runs: Sequence[AppRun], labels: Sequence[str], page_range: tuple[float, float]) -> None:
     """Draw the boundary strips of ``runs`` zoomed to ``page_range`` (built once per book and
-    policies; a new range only changes the x axis)."""
+    policies; a new range changes the x axis and the Parts and Chapters rows' labels and groups,
+    ``zoom_strips``, never the strips)."""
     sets = tuple((label, run.chunks) for label, run in zip(labels, runs))
     key = tuple((label, run.key) for label, run in zip(labels, runs))
     fig = _strips(runs[0].source.sha256, key, runs[0].book, sets)
     with _FIGURE_LOCK:
-        fig.update_xaxes(range=list(page_range))
+        zoom_strips(fig, runs[0].book, page_range)
         state.show_fig(fig, key="cmp_strips")
