@@ -500,3 +500,25 @@ def test_title_page_an_abstract_at_the_margin_is_a_unit_of_its_own():
     _, expected = _numbered_chapters()
     front = [("front", "", "The Widget Paper", "The Widget Paper"), ("front", "", "Abstract", "Abstract")]
     _assert_starts(_paper("Abstract"), front + expected)
+
+
+def _framed_book(table: bool = False) -> tuple[str, list[tuple[str, str, str, str]]]:
+    """Chapters whose number stands flush left and whose title is centred in the rest of the
+    line, framed by two full-width rules; sections underlined with '=' of a fixed width."""
+    rule = "-" * 72
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:4], 1):
+        line = f"{n}.{' ' * (30 - len(title) // 2)}{title.upper()}"
+        expected.append(("chapter", str(n), title.title(), f"{rule}\n{line}"))  # from the rule above
+        text += f"{rule}\n{line}\n{rule}\n\n{_body(2)}\n\nDetails of it\n{'=' * 40}\n\n{_body(2)}\n\n"
+        if table and n == 2:
+            text += f"{rule}\nOption        Meaning\n{rule}\n-v            verbose\n-q            quiet\n\n"
+    return text, expected
+
+
+def test_a_title_spread_over_its_line_between_two_full_rules_is_a_chapter():
+    _assert_starts(*_framed_book())
+
+
+def test_a_table_header_between_two_rules_is_no_heading():
+    _assert_starts(*_framed_book(table=True))

@@ -125,7 +125,8 @@ class _Line:
     page: int
     blank_before: bool
     raw: str = ""  # stripped, inner spacing kept (a contents line's page number after 2 spaces)
-    blank_after: bool = False
+    blank_after: bool = False  # a blank line or a separator rule follows
+    gap_after: bool = False  # a blank line follows (a separator rule does not count)
 
 
 @dataclass
@@ -168,14 +169,17 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
     it) is read as the same text set flush left, so ``N.  Title`` at the margin is at "column 0"."""
     out: list[_Line] = []
     for page, kept in enumerate(norm.lines):
-        previous_blank = True
+        previous_blank = gap = True
         for offset, raw in kept:
             stripped = raw.strip()
             if not stripped:
-                previous_blank = True
+                previous_blank = gap = True
                 continue
             if previous_blank and out:
                 out[-1].blank_after = True
+            if gap and out:
+                out[-1].gap_after = True
+            gap = False
             indent = len(raw) - len(raw.lstrip())
             text = " ".join(stripped.split()) if len(stripped) <= MAX_TITLE_CHARS else stripped
             out.append(_Line(offset + indent, text, indent, page, previous_blank, stripped))
@@ -183,7 +187,7 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
             # blank line would: ``=====`` over ``1. INTRODUCTION`` opens a chapter.
             previous_blank = len(stripped) >= SEPARATOR_CHARS and UNDERLINE.match(stripped) is not None
     if out:
-        out[-1].blank_after = True
+        out[-1].blank_after = out[-1].gap_after = True
         margin = min(line.indent for line in out)
         for line in out:
             line.indent -= margin
@@ -203,6 +207,21 @@ def _underline(line: _Line, title: _Line) -> str:
     if abs(size - wanted) > slack or abs(line.indent - title.indent) > slack:
         return ""
     return m.group(2)
+
+
+def _framed(lines: list[_Line], i: int) -> str:
+    """The character of the two identical rules that frame line ``i`` (one right above, one
+    right below, text after a blank line), or ``""``. A framed line is a heading whatever its
+    length: a title spread over the line (``A.`` flush left, the title centred in the rest) is
+    framed by rules of the full width. A table's header row between rules is no such line: its
+    rows follow the lower rule directly."""
+    if i == 0 or i + 1 >= len(lines):
+        return ""
+    above, below = lines[i - 1], lines[i + 1]
+    if above.text != below.text or below.blank_before or not below.gap_after:
+        return ""
+    m = UNDERLINE.match(below.text) if below.text[0] in _UNDERLINE_CHARS else None
+    return m.group(2) if m and below.text != ELLIPSIS else ""
 
 
 def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, int]]]:
@@ -271,7 +290,7 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else None
         is_rule = line.text[0] in _UNDERLINE_CHARS and UNDERLINE.match(line.text)
-        char = _underline(nxt, line) if nxt is not None and not is_rule else ""
+        char = (_underline(nxt, line) or _framed(lines, i)) if nxt is not None and not is_rule else ""
         if char:
             over = i > 0 and lines[i - 1].text == nxt.text if nxt else False
             if line.blank_before or over:
