@@ -513,6 +513,7 @@ def _framed_book(table: bool = False) -> tuple[str, list[tuple[str, str, str, st
         text += f"{rule}\n{line}\n{rule}\n\n{_body(2)}\n\nDetails of it\n{'=' * 40}\n\n{_body(2)}\n\n"
         if table and n == 2:
             text += f"{rule}\nOption        Meaning\n{rule}\n-v            verbose\n-q            quiet\n\n"
+            text += f"{rule}\nHere is an example of a displayed line.\n{rule}\n\n{_body(1)}\n\n"
     return text, expected
 
 
@@ -520,5 +521,5 @@ def test_a_title_spread_over_its_line_between_two_full_rules_is_a_chapter():
     _assert_starts(*_framed_book())
 
 
-def test_a_table_header_between_two_rules_is_no_heading():
+def test_a_table_header_or_a_sentence_between_two_rules_is_no_heading():
     _assert_starts(*_framed_book(table=True))

@@ -211,15 +211,18 @@ def _underline(line: _Line, title: _Line) -> str:
 
 def _framed(lines: list[_Line], i: int) -> str:
     """The character of the two identical rules that frame line ``i`` (one right above, one
-    right below, text after a blank line), or ``""``. A framed line is a heading whatever its
-    length: a title spread over the line (``A.`` flush left, the title centred in the rest) is
-    framed by rules of the full width. A table's header row between rules is no such line: its
-    rows follow the lower rule directly."""
+    right below, text after a blank line), or ``""``. A framed line that reads as a title is a
+    heading whatever its length: a title spread over the line (``A.`` flush left, the title
+    centred in the rest) is framed by rules of the full width. A table's header row between
+    rules is no such line (its rows follow the lower rule directly), nor is a sentence (a
+    displayed example between rules)."""
     if i == 0 or i + 1 >= len(lines):
         return ""
     above, below = lines[i - 1], lines[i + 1]
     if above.text != below.text or below.blank_before or not below.gap_after:
         return ""
+    if parse_heading(lines[i].text) is None and not title_like(lines[i].text):
+        return ""  # a sentence between rules is a displayed example, not a title
     m = UNDERLINE.match(below.text) if below.text[0] in _UNDERLINE_CHARS else None
     return m.group(2) if m and below.text != ELLIPSIS else ""
 
