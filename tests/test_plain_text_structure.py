@@ -523,3 +523,34 @@ def test_a_title_spread_over_its_line_between_two_full_rules_is_a_chapter():
 
 def test_a_table_header_or_a_sentence_between_two_rules_is_no_heading():
     _assert_starts(*_framed_book(table=True))
+
+
+def _tbold(text: str) -> str:
+    return "".join(f"{ch}\b{ch}" if ch != " " else ch for ch in text)
+
+
+def _bold_book(topics: bool) -> tuple[str, list[tuple[str, str, str, str]]]:
+    """A text rendered for a terminal: headings only in bold (overstruck), chapters and their
+    sections alike; with ``topics``, a bulleted list before the chapters names them."""
+    text = f"{_tbold('The Widget Guide')}\n\n{_body(1)}\n\n"
+    if topics:
+        text += "Topics covered in this document:\n\n" + "".join(f"  * {t}\n" for t in TITLES[:3]) + "\n"
+    expected = [("front", "", "The Widget Guide", "The Widget Guide")]
+    for title in TITLES[:3]:
+        text += f"{_tbold(title)}\n\n{_body(2)}\n\n{_tbold('Details of ' + title.lower())}\n\n{_body(2)}\n\n"
+        expected.append(("chapter", "", title, title))
+        if not topics:
+            expected.append(("chapter", "", "Details of " + title.lower(), "Details of " + title.lower()))
+    return text, expected
+
+
+@pytest.mark.parametrize("topics", [True, False])
+def test_headings_set_only_in_terminal_bold_are_found_and_a_topics_list_sets_the_chapters(topics):
+    _assert_starts(*_bold_book(topics))
+
+
+def test_a_bold_sentence_or_an_underlined_line_is_no_heading():
+    chapters, expected = _numbered_chapters()
+    italic = "".join(f"_\b{ch}" for ch in "An Emphasised Remark")
+    text = chapters + f"\n{_tbold('This sentence is set in bold for emphasis.')}\n\n{italic}\n\n{_body(1)}\n"
+    _assert_starts(text, expected)

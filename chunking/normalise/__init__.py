@@ -51,6 +51,10 @@ _OVERSTRIKE = re.compile(r"[^\n\x08]\x08")
 """A character struck over by the next one (``M\\bM`` bold, ``_\\bE`` underlined: nroff/groff
 text for a terminal): the later character is the one a reader sees, as ``col -b`` keeps it."""
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BOLD_GLYPH = re.compile(r"([^\x08\n])(?:\x08\1)+")
+"""A character struck over by itself: terminal bold (``M\\bM``)."""
+MIN_BOLD_GLYPHS = 2
+"""A line is set in bold when it holds at least this many bold glyphs and nothing else but spaces."""
 _PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~"
 _HYPHEN_TAIL = re.compile(r"([^\W\d_]+)-$")
 _HYPHEN_HEAD = re.compile(r"^(([^\W\d_]+)\S*)\s*")
@@ -111,6 +115,9 @@ class NormalisedBook:
             ``inferred`` (printed folios, see ``chunking.folios``) or ``none``.
         inferred_labels (int): pages whose label is an inferred folio.
         warnings (list[str]): e.g. PDF labels that disagree with the printed folios.
+        bold_lines (frozenset[int]): canonical offsets of the kept lines the source set wholly in
+            terminal bold (overstruck ``X\\bX``, which overstrike resolution removes): a plain-text
+            book's only typography.
     """
 
     text: str
@@ -121,6 +128,7 @@ class NormalisedBook:
     page_labels: str = "none"
     inferred_labels: int = 0
     warnings: list[str] = field(default_factory=list)
+    bold_lines: frozenset[int] = frozenset()
     _raw_texts: list[str] = field(default_factory=list, repr=False)
     _keep: list[list[int]] = field(default_factory=list, repr=False)
     _lead_cuts: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
@@ -155,6 +163,19 @@ class NormalisedBook:
         prefix = _char_normalise(raw_line)[0]
         inner = min(max(0, len(prefix) - self._lead_cuts.get((page_index, line), 0)), len(text))
         return min(max(start + inner, page.char_start), page.char_end)
+
+
+def _bold_lines(text: str) -> set[int]:
+    """Indices of the lines of a raw page set wholly in terminal bold: every visible character
+    struck over by itself (``B\\bBo\\bol\\bld``, as nroff and text browsers write bold for a
+    terminal), at least ``MIN_BOLD_GLYPHS`` of them. Overstrike resolution removes the mark; this
+    keeps what it said. Lines count as ``_char_normalise`` splits them."""
+    out = set()
+    for i, line in enumerate(_LINE_BREAK.sub("\n", text).split("\n")):
+        if "\x08" in line and len(_BOLD_GLYPH.findall(line)) >= MIN_BOLD_GLYPHS:
+            if not _BOLD_GLYPH.sub("", line).strip():
+                out.add(i)
+    return out
 
 
 def _char_normalise(text: str) -> tuple[str, int, int, int]:
@@ -240,6 +261,7 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     counts: Counter = Counter()
     page_lines: list[list[str]] = []
     texts: list[str] = []
+    bold: list[set[int]] = []
     for raw in raw_pages:
         text, controls, ligatures, accents = _char_normalise(raw.text)
         counts["control_chars"] += controls
@@ -247,6 +269,7 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
         counts["accents_composed"] += accents
         texts.append(text)
         page_lines.append([line.rstrip() for line in text.split("\n")])
+        bold.append(_bold_lines(raw.text) if "\x08" in raw.text else set())
 
     # NOTE: synthetic pages have no zones, so they stay out of the folio runs and of the running
     # line counts too: a mixed book learns its furniture from its printed pages only.
@@ -257,6 +280,13 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     removed, furniture = find_furniture(page_lines, page_zones, numbers, counts)
     lead_cuts = _dehyphenate(page_lines, removed, texts, counts, [not raw.synthetic for raw in raw_pages])
     book = _assemble(raw_pages, labels.labels, page_lines, removed, lead_cuts, counts)
+    book.bold_lines = frozenset(
+        start
+        for kept, keep, struck in zip(book.lines, book._keep, bold)
+        if struck
+        for (start, _), line in zip(kept, keep)
+        if line in struck
+    )
     book.furniture = furniture
     book.page_labels = labels.source
     book.inferred_labels = labels.inferred_pages

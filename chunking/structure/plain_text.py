@@ -13,6 +13,12 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   the first character used more than once; characters first used before it are parts (or, used
   once, the book's own title), characters first used after it are sections, in order of first
   appearance. Numbering overrides the character heading by heading (``N.M`` is a section).
+* **terminal bold** (``typography``): a line set wholly in bold (overstruck ``X\\bX``, as nroff
+  and text browsers write it; ``NormalisedBook.bold_lines``), alone between blank lines and read
+  as a title, is marked like an underline (``BOLD``); a bold first line is the title. A line framed
+  by two identical rules is marked by their character whatever its length. Where bold headings
+  carry no level, a bulleted list before the first heading it names (``Topics covered:`` /
+  ``* Title``) names the chapters; the bold headings after them that it leaves out are sections.
 * **keyword labels** (``keyword``): ``Chapter N. Title``, ``Appendix A. Title``, ``Part I`` on a
   line of their own (any spaces, NO-BREAK SPACE included, between the word and the number); a
   bare ``APPENDIX A`` takes its title from the next title-like line a few lines below (a centred
@@ -103,6 +109,12 @@ TITLE_BLOCK_WIDTH = 0.85
 WRAP_QUANTILE = 0.9
 """The book's wrapped line length: this quantile of its line lengths (prose fills its lines)."""
 
+BOLD = "bold"
+"""The mark of a heading set in terminal bold, among the underline characters (``_char_levels``)."""
+
+BULLET = re.compile(r"^[*•o+-]\s+(\S.*)$")
+"""A bulleted list item: its text."""
+
 SHORT_CHARS = 40
 """An unnumbered heading line without a keyword (``Acknowledgements``) is at most this long."""
 
@@ -127,6 +139,7 @@ class _Line:
     raw: str = ""  # stripped, inner spacing kept (a contents line's page number after 2 spaces)
     blank_after: bool = False  # a blank line or a separator rule follows
     gap_after: bool = False  # a blank line follows (a separator rule does not count)
+    bold: bool = False  # set wholly in terminal bold (``NormalisedBook.bold_lines``)
 
 
 @dataclass
@@ -183,6 +196,7 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
             indent = len(raw) - len(raw.lstrip())
             text = " ".join(stripped.split()) if len(stripped) <= MAX_TITLE_CHARS else stripped
             out.append(_Line(offset + indent, text, indent, page, previous_blank, stripped))
+            out[-1].bold = offset in norm.bold_lines
             # NOTE: a separator rule (a long line of one character) sets off what follows as a
             # blank line would: ``=====`` over ``1. INTRODUCTION`` opens a chapter.
             previous_blank = len(stripped) >= SEPARATOR_CHARS and UNDERLINE.match(stripped) is not None
@@ -306,6 +320,12 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
                 out.append(c)
                 skip = i + 1
                 continue
+        if _bold_heading(line):
+            c = _parsed(i, line.text, True)
+            c.char = BOLD
+            c.evidence.append(("typography", f"line {i + 1}: '{line.text[:60]}' set in bold"))
+            out.append(c)
+            continue
         repeated = counts[line.text] >= RUNNING_REPEATS and line.text in seen
         seen.add(line.text)
         if not line.blank_before or not _may_head(line.text):
@@ -338,6 +358,18 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
             continue
         out.append(c)
     return out
+
+
+def _bold_heading(line: _Line) -> bool:
+    """A line set wholly in terminal bold, alone between blank lines, that reads as a title: a
+    heading of a text whose only typography is bold (nroff, a text browser's rendering of HTML),
+    marked like an underline with the pseudo-character ``BOLD``."""
+    return (
+        line.bold
+        and line.blank_before
+        and line.gap_after
+        and (parse_heading(line.text) is not None or title_like(line.text))
+    )
 
 
 def _may_head(text: str) -> bool:
@@ -398,6 +430,8 @@ def _choose(
     for c in underlined:
         depth = _depth(c)
         level = levels[c.char]
+        if c.index == 0 and c.char == BOLD and depth == -1:
+            continue  # the book's title in bold on the first line: placed by ``_title_line``
         if level == -1:
             if c.index != 0:
                 rejected.append(_rejected(lines, c.index, "underlined once above the chapters (a title)"))
@@ -475,7 +509,39 @@ def _choose(
                 rejected.append(_rejected(lines, c.index, f"section number outside chapter {chapter}"))
         elif c.kind in ("front", "back"):
             rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
+    _levels_from_intro_list(lines, chosen)
     return [chosen[i] for i in sorted(chosen)]
+
+
+def _levels_from_intro_list(lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]]) -> None:
+    """Where bold headings are the chapter level but nothing sets their levels apart, a bulleted
+    list before the first of them that names at least two of them (``Topics covered in this
+    document:`` / ``* Title``) is the book's contents: the headings it names are the chapters,
+    the bold headings it leaves out are sections. Without such a list nothing changes."""
+    bold = sorted(
+        i for i, (c, depth) in chosen.items() if c.char == BOLD and depth == 1 and c.kind != "front"
+    )
+    if len(bold) < 2:
+        return
+    keys = {i: words_key(chosen[i][0].title) for i in bold}
+    pairs = []  # (bullet line, the first bold heading after it with the item's words)
+    for j, line in enumerate(lines[: bold[-1]]):
+        if m := BULLET.match(line.text):
+            key = words_key(m[1])
+            i = next((i for i in bold if i > j and keys[i] == key), None)
+            if i is not None:
+                pairs.append((j, i))
+    first = min((i for _, i in pairs), default=0)
+    named = {i for j, i in pairs if j < first}
+    if len(named) < 2:
+        return
+    for i in bold:
+        c, _ = chosen[i]
+        if i in named:
+            c.evidence.append(("contents", f"named by the list of topics before line {first + 1}"))
+        elif i > first and not c.number:
+            c.kind = "section"
+            chosen[i] = (c, 2)
 
 
 def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, int]]:
