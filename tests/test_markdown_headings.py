@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 
 from chunking.ingest import load_book
 from chunking.readers import read_raw
-from chunking.readers.markdown import _without_front_matter, markdown_headings
+from chunking.readers.markdown import _front_matter_lines, markdown_headings
 
 
 def para(i: int, words: int = 50) -> str:
@@ -48,7 +48,7 @@ def test_setext_and_atx_headings_become_outline_entries_at_exact_offsets():
     ]
 
 
-def test_headings_in_code_quotes_lists_and_front_matter_are_not_the_books():
+def test_headings_in_code_quotes_lists_and_front_matter_are_not_the_books_but_its_title_is():
     md = (
         "---\ntitle: Front matter\nauthor: nobody\n---\n\n"
         "Real\n====\n\n"
@@ -61,16 +61,25 @@ def test_headings_in_code_quotes_lists_and_front_matter_are_not_the_books():
         "Real too\n--------\n\n"
         "```\n# an unclosed fence runs to the end\nAlso not\n---\n"
     )
-    assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "Real"), (2, "Real too")]
+    assert [(level, title) for _, level, title in markdown_headings(md)] == [
+        (1, "Front matter"),  # the title page: the front matter's own title, at its start
+        (1, "Real"),
+        (2, "Real too"),
+    ]
     book = read_raw(md.encode(), "code.md")
-    assert [e.title for e in book.outline] == ["Real", "Real too"]
+    assert [e.title for e in book.outline] == ["Front matter", "Real", "Real too"]
 
 
 def test_a_rule_opening_the_book_is_not_front_matter():
     md = "---\n\nBook Title\n==========\n\nText.\n\n---\n\nMore.\n"
     assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "Book Title")]
     md = "+++\ntitle = 'TOML'\n+++\n\nStart\n=====\n"
-    assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "Start")]
+    assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "TOML"), (1, "Start")]
+
+
+def test_front_matter_without_a_title_adds_no_heading_and_pandoc_attributes_are_no_part_of_a_title():
+    md = "---\nauthor: nobody\noutput: html_vignette\n---\n\n# Usage {#usage .unnumbered}\n\nText.\n"
+    assert [(level, title) for _, level, title in markdown_headings(md)] == [(1, "Usage")]
 
 
 def test_a_dash_line_under_a_paragraph_is_a_setext_heading_as_commonmark_says():
@@ -146,7 +155,8 @@ def _reference(text: str) -> list[tuple[int, int, str]]:
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    tokens = _FULL.parse("\n".join(_without_front_matter(lines)))
+    front = _front_matter_lines(lines)
+    tokens = _FULL.parse("\n".join([""] * front + lines[front:]))
     found = []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.level == 0 and token.map:

@@ -38,9 +38,8 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").disable(["inline", "text_join"])
 
 
-def _without_front_matter(lines: list[str]) -> list[str]:
-    """``lines`` with a leading front matter block blanked (same number of lines, so the
-    parser's line numbers stay the text's).
+def _front_matter_lines(lines: list[str]) -> int:
+    """How many lines a leading front matter block takes (its fences included), 0 when none.
 
     NOTE: a block only when it looks like one (as Pandoc reads a YAML block): its first line is a
     ``key: value`` (``key = value``), no line in it is blank, and a closing line ends it; a ``---``
@@ -48,13 +47,29 @@ def _without_front_matter(lines: list[str]) -> list[str]:
     """
     ends, mark = _FRONT_MATTER.get(lines[0].rstrip(), ((), "")) if lines else ((), "")
     if not ends or len(lines) < 3 or mark not in lines[1]:
-        return lines
+        return 0
     for i in range(1, len(lines)):
         if lines[i].rstrip() in ends:
-            return [""] * (i + 1) + lines[i + 1 :]
+            return i + 1
         if not lines[i].strip():
             break
-    return lines
+    return 0
+
+
+_ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}$")
+"""Pandoc's heading attributes after the title (``# Usage {#usage .unnumbered}``): no part of it."""
+
+_TITLE_KEY = re.compile(r"""^title\s*[:=]\s*(?:"(.+)"|'(.+)'|(.+?))\s*$""")
+"""A front matter's title line (YAML ``title: "…"``, TOML ``title = "…"``), unquoted or quoted."""
+
+
+def _front_matter_title(block: list[str]) -> str:
+    """The document's title as its front matter gives it (Pandoc, R Markdown, static site
+    generators: ``title:``), whitespace collapsed; ``""`` when it gives none on one line."""
+    for line in block[1:-1]:
+        if m := _TITLE_KEY.match(line):
+            return " ".join((m[1] or m[2] or m[3]).split())
+    return ""
 
 
 _PLAIN = re.compile(r"( {0,3})[^\W\d_][^<>\[\]]*").fullmatch
@@ -100,10 +115,13 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
     starts = [0] * len(lines)
     for i in range(1, len(lines)):
         starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
-    source = _without_front_matter(lines)
+    front = _front_matter_lines(lines)
+    source = [""] * front + lines[front:]  # blanked: the parser's line numbers stay the text's
+    headings: list[tuple[int, int, str]] = []
+    if front and (title := _front_matter_title(lines[:front])):
+        headings.append((0, 1, title))  # the title page: the front matter that names it
     kept = _skeleton(source)
     tokens = _parser().parse("\n".join(source[i] for i in kept))
-    headings: list[tuple[int, int, str]] = []
     for i, token in enumerate(tokens):
         if token.type != "heading_open" or token.level != 0 or token.map is None:
             continue
@@ -112,6 +130,7 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
             title = " ".join(" ".join(lines[first : kept[token.map[1] - 1]]).split())
         else:
             title = " ".join(tokens[i + 1].content.split())
+        title = _ATTRIBUTES.sub("", title)
         if not title:
             continue
         line = lines[first]
