@@ -11,7 +11,7 @@ the sample books (the same sets and split as ``bench/structure.py``).
 the entry's title, searched word by word (case and punctuation aside; a line that is the title, after a short
 label, before a mention inside a line; letter by letter where a page sets it letter-spaced) in the canonical text of the
 page the entry names (PDF: ``start_page``; text and Markdown: the synthetic page holding the line
-``#L<n>`` of the file; EPUB: the pages of the spine document ``href`` names, and with a
+``#L<n>`` of the file, and of several title lines there the one nearest that line; EPUB: the pages of the spine document ``href`` names, and with a
 ``#fragment`` the words from that anchor on: the title and the start of its text), and the page after
 it (a title at the foot of a page). Not found there: the page's start when the entry says it
 opens a page (PDF, not ``starts_mid_page``; an EPUB document without a fragment), else the entry
@@ -99,10 +99,12 @@ def _spaced_pattern(title: str) -> re.Pattern[str] | None:
     return re.compile(r"(?<![^\W_])" + r"\s*".join(map(re.escape, letters)) + r"(?![^\W_])", re.I)
 
 
-def _find(book: Book, pages: list[int], title: str) -> int | None:
+def _find(book: Book, pages: list[int], title: str, near_line: int | None = None) -> int | None:
     """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last:
     a line that is the title on the pages, else the title set letter-spaced there, else a title
-    line on the page after, else the first mention."""
+    line on the page after, else the first mention. With ``near_line`` (a text book, where the
+    ground truth names the line), of several title lines on the page the one nearest that line
+    of the page (a list of topics may repeat a title above its heading)."""
     pattern = _title_pattern(title)
     if pattern is None or not pages:
         return None
@@ -110,7 +112,14 @@ def _find(book: Book, pages: list[int], title: str) -> int | None:
     last = book.pages[min(pages[-1] + 1, len(book.pages) - 1)]
     found = list(pattern.finditer(book.text, first.char_start, last.char_end))
     own_end = book.pages[pages[-1]].char_end
-    hit = _title_line(book, [m for m in found if m.start() < own_end])
+    own = [m for m in found if m.start() < own_end]
+    if near_line is not None:
+        lines = [m for m in own if _title_line(book, [m]) is not None]
+        if lines:
+            return min(
+                lines, key=lambda m: abs(book.text.count("\n", first.char_start, m.start()) - near_line)
+            ).start()
+    hit = _title_line(book, own)
     spaced = _spaced_pattern(title)
     if hit is None and spaced is not None:
         hit = _title_line(book, list(spaced.finditer(book.text, first.char_start, own_end)))
@@ -130,9 +139,9 @@ def _title_line(book: Book, matches: list[re.Match[str]]) -> int | None:
     return None
 
 
-def _text_page(data: bytes, name: str, line: int) -> int:
+def _text_page(data: bytes, name: str, line: int) -> tuple[int, int]:
     """The synthetic page (0-based) holding line ``line`` (1-based) of a text file, as the reader
-    cuts it."""
+    cuts it, and that line's index among the page's lines."""
     text, _ = decode_text(data, name)
     offset = 0
     for _ in range(line - 1):
@@ -141,7 +150,9 @@ def _text_page(data: bytes, name: str, line: int) -> int:
             break
         offset = nl + 1
     spans = cut_pages(text)
-    return max(0, sum(1 for s, _ in spans if s <= offset) - 1)
+    page = max(0, sum(1 for s, _ in spans if s <= offset) - 1)
+    start = spans[page][0] if spans else 0
+    return page, text.count("\n", start, offset)
 
 
 def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
@@ -166,8 +177,8 @@ def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
         elif fmt in ("txt", "md") and entry.get("href"):
             m = _LINE_REF.search(entry["href"])
             if m:
-                index = _text_page(data, path.name, int(m.group(1)))
-                offset = _find(book, [index], title)
+                index, line = _text_page(data, path.name, int(m.group(1)))
+                offset = _find(book, [index], title, line)
         elif fmt == "epub" and entry.get("href"):
             doc, _, fragment = entry["href"].partition("#")
             pages = [i for i, p in enumerate(book.pages) if p.source_doc and _same_doc(p.source_doc, doc)]

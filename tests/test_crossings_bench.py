@@ -75,3 +75,22 @@ def test_an_entry_whose_title_is_not_on_its_page_is_unlocated_not_guessed(tmp_pa
     run = run_book(path, Policy())
     starts = crossings.true_starts(run.book, gt, path)
     assert starts[-1].title == "Nowhere In This Book" and starts[-1].offset is None
+
+
+def test_of_two_title_lines_on_a_page_the_true_start_is_the_one_the_truth_names(tmp_path):
+    """A list of topics above the chapters repeats their titles as lines of their own (``* Title``):
+    in a text book the truth names the heading's line, and of the title lines the one nearest it
+    is the start."""
+    path, gt = _book(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    topics = "Topics covered:\n\n" + "".join(f"* {t}\n" for t in TITLES) + "\n"
+    path.write_text(topics + text, encoding="utf-8")
+    shift = topics.count("\n")
+    for entry in gt["entries"]:
+        stem, _, line = entry["href"].partition("#L")
+        entry["href"] = f"{stem}#L{int(line) + shift}"
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, gt, path)
+    for s in starts:
+        line_start = run.book.text.rfind("\n", 0, s.offset) + 1
+        assert run.book.text[line_start : s.offset].startswith("Chapter "), s.title
