@@ -11,14 +11,16 @@ the worker's pipe (``multiprocessing.connection.wait``: poll, no sleeping), at m
 
 - The text is ``pdfpages.page_content``'s, computed the same way, byte for byte; only where it
   runs changed. The file goes to the worker through its pipe (no temp file), which opens it once
-  and answers one page per request, two requests in flight so it never idles. One worker per
-  read: forking one costs about 10 ms; the fork server itself starts once per process (about
-  0.7 s, the first PDF a process reads). Figures: bench/RESULTS.md, *Page limits*.
+  and answers one page per request, ``IN_FLIGHT`` requests ahead so it never idles. A worker that read
+  a book to its end is kept for the process's next PDF (``IDLE_KEPT``): the fork server starts
+  once per process (the first PDF it reads, under a second), a worker's start and first page
+  cost about 15 ms, a kept worker's next book about 1 ms more than reading in-process. Figures:
+  bench/RESULTS.md, *Page limits*.
 - **Time**: a page that has not come back ``PAGE_TIMEOUT_S`` after the one before (or the open)
   is stopped: the worker is killed (SIGKILL: it starts no process of its own) and reaped, and a new
   worker goes on from the next page. One bad page costs one deadline and itself only.
-- **Memory**: the worker limits its own address space (``RLIMIT_AS``, Linux) to its size when the
-  file has arrived plus ``MEMORY_LIMIT_MB`` plus the file's size (MuPDF's copy of it). A page
+- **Memory**: the worker limits its own address space (``RLIMIT_AS``, Linux) to its size before
+  its first file plus ``MEMORY_LIMIT_MB`` plus twice the file's size (its bytes, MuPDF's copy). A page
   that needs more makes MuPDF's allocation fail; MuPDF raises, the page is reported stopped, and
   the worker is replaced (a fresh heap for the next page).
 - A worker that dies by itself (a crash, the system's out-of-memory killer) has its page tried
@@ -48,6 +50,7 @@ The limits: ``PageLimits`` (a parameter of ``read_pdf``), by default from the en
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
@@ -75,8 +78,14 @@ MEMORY_ENV = "BOOK_CHUNK_INSPECTOR_PDF_MEMORY_MB"
 MAX_STOPPED_PAGES = 5
 """Stopped pages after which the rest of a book is not read (module docstring)."""
 
-IN_FLIGHT = 2
+IN_FLIGHT = 8
 """Page requests sent ahead, so the worker starts the next page while this process takes one."""
+
+IDLE_KEPT = 2
+"""Workers a process keeps once they have read a book to its end, for its next PDFs (about 50 MB
+each): a worker's start, its first file and its first page cost about 15 ms more than the next
+one's (bench/RESULTS.md, *Page limits*), and a process that reads many PDFs (the app, a batch
+worker, the tests) pays them once."""
 
 PRELOAD = ("chunking.readers.pdfchild",)
 """What the fork server imports once for every page reader (PyMuPDF and the page writer)."""
@@ -164,14 +173,49 @@ def extract_pages(data: bytes, page_count: int, name: str, limits: PageLimits | 
             out.skipped = index
             out.lost.update((i, "not read") for i in range(index, page_count))
             break
-        worker = start_worker(context, work)
+        worker = _take(context)
         if isinstance(worker, str):
             raise UnreadableInputError(f"{name}: cannot read its pages: {worker}")
+        reading = _Reading(worker, limits, out)
         try:
-            index = _Reading(worker, limits, out).run(data, index, retried)
+            index = reading.run(data, index, retried)
         finally:
-            worker.kill()
+            if reading.reusable:
+                _give_back(worker)
+            else:
+                worker.kill()
     return out
+
+
+_idle: list[Worker] = []
+"""Workers that read a book to its end, kept for the next read (at most ``IDLE_KEPT``)."""
+
+_idle_owner = os.getpid()
+_idle_lock = threading.Lock()
+
+
+def _take(context: Any) -> Worker | str:
+    """An idle worker of this process that is still alive, or a new one (``start_worker``)."""
+    global _idle_owner
+    with _idle_lock:
+        if _idle_owner != os.getpid():  # NOTE: a fork of the process that kept them: not ours
+            _idle.clear()
+            _idle_owner = os.getpid()
+        while _idle:
+            worker = _idle.pop()
+            if worker.process.is_alive():
+                return worker
+            worker.kill()
+    return start_worker(context, work)
+
+
+def _give_back(worker: Worker) -> None:
+    """Keep ``worker`` for the next read, or end it when ``IDLE_KEPT`` are kept already."""
+    with _idle_lock:
+        if len(_idle) < IDLE_KEPT and _idle_owner == os.getpid():
+            _idle.append(worker)
+            return
+    worker.kill()
 
 
 class _Reading:
@@ -179,13 +223,14 @@ class _Reading:
 
     def __init__(self, worker: Worker, limits: PageLimits, out: Extracted) -> None:
         self.worker, self.limits, self.out = worker, limits, out
+        self.reusable = False
+        """The worker read the book to its end and is fit to read another (``work``'s ``end``)."""
 
     def run(self, data: bytes, start: int, retried: set[int]) -> int:
         """Read pages from ``start``; return the page to go on from (the page count: done)."""
         count = len(self.out.pages)
-        budget = int(self.limits.memory_mb * 2**20) + len(data)
         sent = start
-        if not self._send(_OPEN, ("open", (data, budget))):
+        if not self._send(_OPEN, ("open", (data, int(self.limits.memory_mb * 2**20)))):
             return self._died(start, retried)
         while sent < min(count, start + IN_FLIGHT):
             self._send(sent, ("page", sent))
@@ -209,6 +254,7 @@ class _Reading:
             if task == _END:
                 self.out.messages.append(result[0])
                 self.out.repaired |= result[1]
+                self.reusable = result[2]
                 return count
             if task == _OPEN:
                 continue
@@ -251,17 +297,23 @@ class _Failed:
 
 
 _doc: Any = None
-"""The worker's open document (one per worker)."""
+"""The worker's open document (one at a time)."""
+
+_fresh: int | None = None
+"""The worker's address space before its first file (bytes; None: not known, not Linux)."""
+
+_budget = 0
 
 
 def work(op: str, arg: Any) -> Any:
     """The worker's side (``workerpool``'s task function): ``open`` the file (``arg``: the bytes
-    and the memory budget), read ``page`` ``arg``, or ``end``: MuPDF's messages and whether it
-    repaired the file."""
-    global _doc
+    and the memory budget), read ``page`` ``arg``, or ``end``: close the file; MuPDF's messages,
+    whether it repaired the file, and whether the worker is fit for another (its address space
+    has not grown by half its budget)."""
+    global _doc, _budget
     if op == "open":
-        data, budget = arg
-        _limit_memory(budget)
+        data, _budget = arg
+        _limit_memory(len(data), _budget)
         pymupdf.TOOLS.mupdf_warnings(reset=True)
         _doc = pymupdf.open(stream=data, filetype="pdf")
         return _doc.page_count
@@ -270,19 +322,43 @@ def work(op: str, arg: Any) -> Any:
             return page_content(_doc[arg])
         except Exception as exc:  # noqa: BLE001 - MuPDF's own error classes: reported, never raised
             return _Failed(f"{type(exc).__name__}: {one_line(exc)}"[:300])
-    return pymupdf.TOOLS.mupdf_warnings(reset=True), bool(_doc.is_repaired)
+    repaired = bool(_doc.is_repaired)
+    _doc.close()
+    _doc = None
+    size = _address_space()
+    fit = _fresh is not None and size is not None and size - _fresh < _budget // 2
+    return pymupdf.TOOLS.mupdf_warnings(reset=True), repaired, fit
 
 
-def _limit_memory(budget: int) -> None:
-    """Limit this process's address space to its present size plus ``budget`` bytes (Linux; the
-    size comes from ``/proc``: elsewhere no limit is set)."""
+def _limit_memory(file_size: int, budget: int) -> None:
+    """Limit this process's address space to what it had before its first file, plus the file
+    twice (its bytes and MuPDF's copy) and ``budget`` bytes (Linux; elsewhere no limit is set).
+
+    NOTE: measured from the first file on, not from now: a worker that reads several books has
+    the same limit for each (one whose heap grew too much is not kept, ``work``'s ``end``).
+    """
+    global _fresh
+    size = _address_space()
+    if size is None:
+        return
+    if _fresh is None:
+        _fresh = size - file_size  # NOTE: the file's bytes have just arrived
     try:
         import resource
 
-        with open("/proc/self/statm", encoding="ascii") as fh:
-            size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        limit = size + budget if hard == resource.RLIM_INFINITY else min(hard, size + budget)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        limit = _fresh + 2 * file_size + budget
+        resource.setrlimit(
+            resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(hard, limit), hard)
+        )
     except (ImportError, OSError, ValueError):
         pass
+
+
+def _address_space() -> int | None:
+    """This process's address space in bytes (``/proc``, Linux), None elsewhere."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return None
