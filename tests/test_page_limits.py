@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -87,6 +88,9 @@ def test_a_lost_page_is_never_ocrd_nor_probed_for_fonts(fan, monkeypatch):
     assert not set(asked) & set(BAD)
     assert [p.number for p in book.pages if not p.has_text_layer] == []
     assert [p.number for p in book.pages if p.ocr] == []
+    assert [p.number for p in book.pages if p.lost] == [
+        b + 1 for b in BAD
+    ]  # NOTE: the app draws no image of them
     assert any("text extraction" in w for w in book.diagnostics.warnings)
     lost = RawPage(number=1, label="", text="", has_text_layer=False, lost="stopped after 2 s")
     assert not ocr_pages.wanted(lost, "auto") and not ocr_pages.wanted(lost, "always")
@@ -108,6 +112,30 @@ def test_after_max_stopped_pages_the_rest_is_not_read_and_named_in_the_same_warn
     assert book.pages[2].text == page_line(2) + "\n"
     (warning,) = [w for w in book.warnings if "text extraction" in w]
     assert "pages 5-9 were not read" in warning
+
+
+def test_a_reader_that_dies_has_its_page_tried_once_more_then_the_page_is_named(fan):
+    """Each reader is killed from outside (as the system's out-of-memory killer would) once it is
+    stuck on a page: the page is tried once more in a new reader, then stopped."""
+    done: list = []
+    thread = threading.Thread(target=lambda: done.append(read_pdf(fan, "fan.pdf", limits=PageLimits(600.0))))
+    thread.start()
+    seen: dict[int, float] = {}
+    killed: list[int] = []
+    deadline = time.monotonic() + WAIT_S
+    while thread.is_alive() and time.monotonic() < deadline:
+        for pid in _children(os.getpid()):
+            seen.setdefault(pid, _cpu_s(pid))
+            if pid not in killed and _cpu_s(pid) - seen[pid] > 1.0:  # NOTE: busy since seen: stuck
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+        time.sleep(0.05)
+    thread.join(1.0)
+    (book,) = done
+    assert len(killed) == 4  # pages 3 and 6, twice each
+    for number in (3, 6):
+        assert "stopped: the worker process was killed by SIGKILL" in book.pages[number - 1].lost
+    assert [p.text for p in book.pages if p.lost is None] == [page_line(i) + "\n" for i in (0, 1, 3, 4, 6, 7)]
 
 
 @pytest.mark.parametrize("name", [TIMEOUT_ENV, MEMORY_ENV])
@@ -149,7 +177,7 @@ def _stuck(env_timeout: str, tmp_path: Path, fan: bytes) -> tuple[subprocess.Pop
     )
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline and run.poll() is None:
-        busy = [pid for pid in _children(run.pid) if _cpu_s(pid) > 1.0]
+        busy = [pid for pid in _children(run.pid) if _cpu_s(pid) > 1.0]  # NOTE: a fresh reader: stuck
         if busy:
             return run, busy[0]
         time.sleep(0.05)

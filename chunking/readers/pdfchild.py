@@ -81,7 +81,7 @@ MAX_STOPPED_PAGES = 5
 IN_FLIGHT = 8
 """Page requests sent ahead, so the worker starts the next page while this process takes one."""
 
-IDLE_KEPT = 2
+IDLE_KEPT = 1
 """Workers a process keeps once they have read a book to its end, for its next PDFs (about 50 MB
 each): a worker's start, its first file and its first page cost about 15 ms more than the next
 one's (bench/RESULTS.md, *Page limits*), and a process that reads many PDFs (the app, a batch
