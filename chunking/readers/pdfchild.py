@@ -141,7 +141,10 @@ class Extracted:
             index, why = stopped[0]
             line = f"page {index + 1}: text extraction {why}; its text is missing"
         else:
-            listed = pages_named([f"{i + 1} ({why})" for i, why in stopped])
+            by_why: dict[str, list[str]] = {}
+            for index, why in stopped:
+                by_why.setdefault(why.removeprefix("stopped").lstrip(": "), []).append(str(index + 1))
+            listed = "; ".join(f"{why}: {pages_named(numbers)}" for why, numbers in by_why.items())
             line = f"text extraction was stopped on {len(stopped)} pages ({listed}); their text is missing"
         if self.skipped is not None:
             last = len(self.pages)
