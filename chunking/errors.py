@@ -78,6 +78,26 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split()).translate(_UNSAFE)
 
 
+def positive_from_env(name: str, default: float, unit: str = "seconds") -> float:
+    """The positive number in environment variable ``name``, ``default`` when it is unset or empty.
+
+    Raises:
+        UsageError: the variable is set to something else (one line naming it and ``unit``).
+    """
+    import os
+
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise UsageError(f"{name}={one_line(raw)}: expected a positive number of {unit}")
+    return value
+
+
 def describe_os_error(exc: OSError) -> str:
     """``path: reason`` for an ``OSError`` (``No space left on device``, ``File too large`` …)."""
     reason = exc.strerror or type(exc).__name__

@@ -80,6 +80,9 @@ class Page:
         has_text_layer (bool): False for a PDF page with images but no extractable text.
         ocr (bool): True when the page's text was read by OCR (``chunking.ocr``): it had no
             usable text layer, or the policy's ``ocr`` is ``always``.
+        lost (bool): PDF: reading the page's text was stopped by its time or memory limit
+            (``chunking.readers.pdfchild``; a warning names it): it has no text, and nothing
+            (OCR, the layout, the app's page image) interprets its content again.
     """
 
     number: int
@@ -90,6 +93,7 @@ class Page:
     source_doc: str = ""
     has_text_layer: bool = True
     ocr: bool = False
+    lost: bool = False
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from chunking.batch.workerpool import TaskRaised, WorkerDied, imap_unordered
+from chunking.workerpool import TaskRaised, WorkerDied, imap_unordered
 from chunking.rules import to_roman
 
 
@@ -63,7 +63,7 @@ PROBE = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
 from chunking.batch import WORKER_PRELOAD
-from chunking.batch.workerpool import imap_unordered
+from chunking.workerpool import imap_unordered
 from test_workerpool import what_a_fresh_worker_has
 for _, (stack, vocabularies, ppid) in imap_unordered(what_a_fresh_worker_has, [()] * 2, 2, WORKER_PRELOAD):
     print(stack, vocabularies, ppid != os.getpid())

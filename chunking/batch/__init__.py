@@ -12,7 +12,7 @@ OUTDIR [--workers N]`` calls. Contract:
 * a book whose manifest already records the same sha256, policy and format, a passing
   validation and an existing chunk file is skipped, so an interrupted run resumes;
 * a failing book is reported at the end (one line each) and never stops the others, not even when
-  the OS kills its worker process (``chunking.batch.workerpool``: only that book fails, exit code 1);
+  the OS kills its worker process (``chunking.workerpool``: only that book fails, exit code 1);
   the exit code is 0 only when no book failed;
 * a structure file beside a book (``b.pdf.structure.json``, else ``b.structure.json``) is applied
   to that book, as ``--structure-file`` would (the corrected book's digest salts the ids, the
@@ -37,7 +37,7 @@ from ..matter import Exclusion
 from ..policy import Policy
 from ..readers import SUPPORTED_EXTENSIONS
 from ..rules import EXPORT_FORMATS
-from .workerpool import NoWorker, TaskRaised, WorkerDied, imap_unordered
+from ..workerpool import NoWorker, TaskRaised, WorkerDied, imap_unordered
 
 if TYPE_CHECKING:
     from tqdm import tqdm

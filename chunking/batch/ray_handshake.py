@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError, one_line
+from ..errors import UsageError, one_line, positive_from_env
 
 HANDSHAKE_TIMEOUT_S = 30.0
 """How long Ray's own handshake with ``--ray-address`` may take by default (a real head answers
@@ -44,16 +44,7 @@ def handshake_timeout() -> float:
     Raises:
         UsageError: the variable is not a positive number of seconds.
     """
-    raw = os.environ.get(TIMEOUT_ENV)
-    if not raw:
-        return HANDSHAKE_TIMEOUT_S
-    try:
-        value = float(raw)
-    except ValueError:
-        value = 0.0
-    if not 0 < value < float("inf"):
-        raise UsageError(f"{TIMEOUT_ENV}={one_line(raw)}: expected a positive number of seconds")
-    return value
+    return positive_from_env(TIMEOUT_ENV, HANDSHAKE_TIMEOUT_S)
 
 
 def handshake(address: str, timeout: float | None = None, hint: str = "") -> dict[str, Any]:

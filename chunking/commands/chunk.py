@@ -109,6 +109,9 @@ def run(
         )
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be 1 or more; got {workers}")
+    from ..readers import prepare
+
+    prepare(book)
     from ..export import check_output_path, format_for_path, tidy_stale_temps, write_chunks, write_outputs
 
     fmt = format_for_path(out, format)

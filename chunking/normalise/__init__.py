@@ -331,6 +331,7 @@ def _assemble(raw_pages, labels, page_lines, removed, lead_cuts, counts) -> Norm
                 source_doc=raw.source_doc,
                 has_text_layer=raw.has_text_layer,
                 ocr=raw.ocr,
+                lost=raw.lost is not None,
             )
         )
         kept_lines.append(kept)

@@ -68,7 +68,11 @@ class OcrOutcome:
 
 def wanted(page: RawPage, mode: str) -> bool:
     """Whether ``mode`` OCRs ``page``: ``always`` every page; ``auto`` a page without a text
-    layer or whose text layer is garbage (``chunking.ocr.quality``); ``never`` none."""
+    layer or whose text layer is garbage (``chunking.ocr.quality``); ``never`` none. Never a
+    page whose reading was stopped (``RawPage.lost``): rendering it would run into the same
+    trouble, here, without a limit."""
+    if page.lost is not None:
+        return False
     if mode == "always":
         return True
     return mode == "auto" and (not page.has_text_layer or is_garbage(page.text))

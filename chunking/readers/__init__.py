@@ -14,6 +14,15 @@ SUPPORTED_EXTENSIONS = tuple(BOOK_FORMATS)
 __all__ = ["OutlineEntry", "RawBook", "RawPage", "SUPPORTED_EXTENSIONS", "read_raw"]
 
 
+def prepare(name: str) -> None:
+    """Start in the background what reading the book ``name`` will need (a PDF's page reader,
+    ``pdfchild.prestart``), for a command that reads it after its own imports; nothing for the others."""
+    if PurePath(name).suffix.lower() == ".pdf":
+        from .pdfchild import prestart
+
+        prestart()
+
+
 def read_raw(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng") -> RawBook:
     """Read a book's bytes with the reader its file extension names.
 

@@ -11,7 +11,7 @@ never sees the document itself, so it cannot reach into the reader's objects.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -86,25 +86,35 @@ class PdfLayout:
     """``PageLayout`` of an open PDF, which it owns (``close`` closes it).
 
     A page read by OCR answers from its OCR lines, not from the PDF: it has no text layer, or
-    one that is garbage (``chunking.ocr.quality``), whose lines are not the page's text.
+    one that is garbage (``chunking.ocr.quality``), whose lines are not the page's text. A page
+    whose reading was stopped (``RawPage.lost``) has no lines and no blocks: its content is
+    never interpreted here, where nothing bounds it (``chunking.readers.pdfchild``).
 
     Args:
         doc (pymupdf.Document): the open document.
         ocr_lines (Mapping[int, Sequence[OcrLine]] | None): by 0-based page index, the lines of
             the pages read by OCR. Defaults to None (none).
+        lost (Collection[int]): 0-based indexes of the pages whose reading was stopped.
+            Defaults to none.
     """
 
     def __init__(
-        self, doc: pymupdf.Document, ocr_lines: Mapping[int, Sequence[OcrLine]] | None = None
+        self,
+        doc: pymupdf.Document,
+        ocr_lines: Mapping[int, Sequence[OcrLine]] | None = None,
+        lost: Collection[int] = (),
     ) -> None:
         self._doc = doc
         self._ocr = dict(ocr_lines or {})
+        self._lost = frozenset(lost)
 
     @property
     def page_count(self) -> int:
         return int(self._doc.page_count)
 
     def lines(self, index: int, top_share: float | None = None) -> list[LayoutLine]:
+        if index in self._lost:
+            return []
         if index in self._ocr:
             limit = self.page_height(index) * top_share if top_share is not None else math.inf
             return [LayoutLine(ln.text, ln.size, False, ln.x0) for ln in self._ocr[index] if ln.y0 < limit]
@@ -129,6 +139,8 @@ class PdfLayout:
         return out
 
     def blocks(self, index: int) -> list[LayoutBlock]:
+        if index in self._lost:
+            return []
         if index in self._ocr:
             return [LayoutBlock(ln.y0, ln.y1, ln.text) for ln in self._ocr[index]]
         return [

@@ -6,6 +6,11 @@ PDF's content order, one line per MuPDF text line (``pdfpages.page_text``: MuPDF
 single-column pages). The outline is returned as the PDF states it, unverified, with each destination's distance from the page top so structure
 detection can place mid-page starts. Every refusal is one ``UnreadableInputError`` line naming
 the file; nothing here can hang on hostile bytes (the header is checked before MuPDF parses).
+
+Page text is read in a child process with a deadline and a memory limit per page
+(``pdfchild``): a page that exceeds either is stopped, named in one warning and marked
+``RawPage.lost``, and the rest of the book is read. This process opens the document too, for
+the labels, the outline, OCR and the layout, none of which interprets a lost page's content.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import pymupdf
 
 from ..errors import UnreadableInputError
 from ..rules import to_roman
-from .pdfpages import page_content
+from .pdfchild import Extracted, PageLimits, extract_pages
 from .raw import OutlineEntry, RawBook, RawPage, pages_named
 
 _PDF_MAGIC = b"%PDF-"
@@ -31,7 +36,9 @@ _EOF_WINDOW = 4096
 _FILENAME_TITLE = re.compile(r"\.(?:dvi|tex|pdf|docx?|odt|ps|indd|qxd)$|^(?:untitled|microsoft word)", re.I)
 
 
-def read_pdf(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng") -> RawBook:
+def read_pdf(
+    data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng", limits: PageLimits | None = None
+) -> RawBook:
     """Read a PDF's pages, labels, outline and title; OCR the pages without a usable text layer.
 
     Args:
@@ -39,6 +46,8 @@ def read_pdf(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
         name (str): the file name, used in messages and as the fallback title.
         ocr (str): ``auto``, ``never`` or ``always`` (``chunking.ocr.ocr_pages``). Defaults to ``auto``.
         ocr_language (str): Tesseract language(s). Defaults to ``eng``.
+        limits (PageLimits | None): time and memory per page (``pdfchild``); None: the defaults,
+            or the environment's (``PageLimits.from_env``).
 
     Returns:
         RawBook: format ``"pdf"``; ``pdf`` holds the open document so structure detection can
@@ -47,7 +56,8 @@ def read_pdf(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
     Raises:
         UnreadableInputError: not a PDF, corrupt, truncated, password-protected, no pages, or no
             text on any page (no text layer, and OCR found none or could not run).
-        UsageError: ``ocr="always"`` where Tesseract or the language's data is missing.
+        UsageError: ``ocr="always"`` where Tesseract or the language's data is missing; a page
+            limit in the environment is not a positive number.
     """
     if _PDF_MAGIC not in data[:_HEADER_WINDOW]:
         raise UnreadableInputError(f"{name}: not a PDF file (no %PDF- header)")
@@ -68,22 +78,32 @@ def read_pdf(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
         )
     if doc.page_count == 0:
         raise UnreadableInputError(f"{name}: the PDF has no pages")
+    limits = limits or PageLimits.from_env()
     try:
-        pages = _read_pages(doc)
+        extracted = extract_pages(data, doc.page_count, name, limits)
+        pages = _read_pages(doc, extracted)
         outline = _read_outline(doc)
-    except Exception as exc:
+    except UnreadableInputError:
+        raise
+    except Exception as exc:  # PageError, or MuPDF on the outline
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
-    warnings = _damage(doc, pages, pymupdf.TOOLS.mupdf_warnings(reset=True))
+    messages = pymupdf.TOOLS.mupdf_warnings(reset=True)
+    warnings = _damage(doc, pages, "\n".join([messages, *extracted.messages]), extracted.repaired)
     if not outline and _has_outline(doc):
         warnings.append(
             "the PDF's outline (bookmarks) could not be read (a loop or a broken entry in it);"
             " structure comes from the text"
         )
+    lost = extracted.warning(limits)
+    if lost:
+        warnings.append(lost)
     from ..ocr.pages import ocr_pages  # NOTE: after the checks: a refused file never looks for Tesseract
 
     outcome = ocr_pages(doc, pages, ocr, ocr_language)
     warnings.extend(outcome.warnings)
     if all(not p.text.strip() for p in pages):
+        if lost:
+            raise UnreadableInputError(f"{name}: no text could be read: {lost}")
         raise UnreadableInputError(
             f"{name}: the PDF has no text layer (scanned images?) and {outcome.empty_reason}"
         )
@@ -97,18 +117,20 @@ def read_pdf(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
     )
 
 
-def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str) -> list[str]:
-    """Warnings for a damaged file: MuPDF repaired it, or a page object is not a page.
+def _damage(doc: pymupdf.Document, pages: list[RawPage], messages: str, repaired: bool = False) -> list[str]:
+    """Warnings for a damaged file: MuPDF repaired it (``repaired``: while reading pages, in
+    the child), or a page object is not a page.
 
     NOTE: MuPDF rebuilds a broken cross-reference table and shows a page whose object is
     destroyed as an empty page, without raising; only its message log (and ``is_repaired``)
-    tells. Such a page's text is lost, so it is named, not passed off as a blank page.
+    tells. Such a page's text is lost, so it is named, not passed off as a blank page. A page
+    stopped by the page limits (``RawPage.lost``) has its own warning.
     """
     warnings: list[str] = []
-    repaired = doc.is_repaired or "repair" in messages
+    repaired = repaired or doc.is_repaired or "repair" in messages
     if repaired:
         warnings.append("the PDF is damaged (MuPDF had to repair it); some text may be missing")
-    empty = [p.number for p in pages if not p.text.strip()]
+    empty = [p.number for p in pages if not p.text.strip() and p.lost is None]
     broken = [n for n in empty if not _is_page_object(doc, n - 1)]
     if broken:
         warnings.append(
@@ -182,12 +204,19 @@ def label_for(rule: dict, index: int) -> str:
     return (rule.get("prefix") or "") + text
 
 
-def _read_pages(doc: pymupdf.Document) -> list[RawPage]:
-    """Every page: number, printed label, text and whether it has a text layer."""
+def _read_pages(doc: pymupdf.Document, extracted: Extracted) -> list[RawPage]:
+    """Every page: number, printed label, text, whether it has a text layer, and why its text
+    is missing when the page limits stopped it (``extracted``: ``pdfchild``)."""
     labels = _labels(doc)
     return [
-        RawPage(number=index + 1, label=labels[index], text=text, has_text_layer=has_layer)
-        for index, (text, has_layer) in enumerate(page_content(doc[i]) for i in range(doc.page_count))
+        RawPage(
+            number=index + 1,
+            label=labels[index],
+            text=text,
+            has_text_layer=has_layer,
+            lost=extracted.lost.get(index),
+        )
+        for index, (text, has_layer) in enumerate(extracted.pages)
     ]
 
 

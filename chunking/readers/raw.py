@@ -42,6 +42,10 @@ class RawPage:
         ocr_lines (tuple[OcrLine, ...]): OCR'd page: its text lines with their type size and
             place (``chunking.ocr.lines``), which the layout gives the structure engine in place
             of a text layer's.
+        lost (str | None): PDF: why the page's text is missing when reading it was stopped (its
+            time or memory limit, ``chunking.readers.pdfchild``), None when it was read. Such a
+            page has no text but is not a page without a text layer (``has_text_layer`` stays
+            True): OCR and the layout never touch it, as they would run into the same trouble.
     """
 
     number: int
@@ -58,6 +62,7 @@ class RawPage:
     ocr_confidence: float = 0.0
     ocr_words: int = 0
     ocr_lines: tuple[OcrLine, ...] = ()
+    lost: str | None = None
 
 
 MAX_PAGES_NAMED = 10
@@ -112,7 +117,11 @@ class RawBook:
             return None
         from .layout import PdfLayout  # NOTE: imports PyMuPDF; text and EPUB books never need it
 
-        return PdfLayout(self.pdf, {p.number - 1: p.ocr_lines for p in self.pages if p.ocr})
+        return PdfLayout(
+            self.pdf,
+            {p.number - 1: p.ocr_lines for p in self.pages if p.ocr},
+            {p.number - 1 for p in self.pages if p.lost is not None},
+        )
 
     def close(self) -> None:
         """Close the document (if any)."""

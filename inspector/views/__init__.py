@@ -338,6 +338,9 @@ def chunk_detail(run: AppRun, i: int) -> None:
             ]
             page_text = run.book.text[page.char_start : page.char_end]
             caption = f"page {number}" + (f" (p. {safe.md(page.label)})" if page.label else "")
+            if page.lost:
+                cols[k % len(cols)].info(f"{caption}: no image, {pdfview.LOST_PAGE}.")
+                continue
             try:
                 png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)
             except pdfview.PageTooLargeError as exc:

@@ -30,6 +30,11 @@ gigabytes, and MuPDF refuses it with "Overly large image"."""
 _WORD = re.compile(r"\S+")
 
 
+LOST_PAGE = "its text extraction was stopped (the book's warnings say why), so it is not drawn either"
+"""What the app shows in place of the image of a page whose reading was stopped (``Page.lost``):
+drawing it would interpret the same content, in the app's process, without a limit."""
+
+
 class PageTooLargeError(ValueError):
     """A page whose image would exceed ``MAX_RENDER_PIXELS``; its message is one line for the app."""
 

@@ -143,7 +143,9 @@ def show_page(page: StructurePage, col: Any, number: int, spans: tuple) -> None:
     p = book.pages[number - 1]
     text = book.text[p.char_start : p.char_end]
     caption = f"page {number}" + (f" (p. {md(p.label)})" if p.label else "")
-    if book.format == "pdf":
+    if book.format == "pdf" and p.lost:
+        col.info(f"{caption}: no image, {pdfview.LOST_PAGE}.")
+    elif book.format == "pdf":
         try:
             col.image(_png(src.sha256, number, text, spans, src.data), caption=caption)
             return

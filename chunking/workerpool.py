@@ -24,9 +24,14 @@ report channel breaks. A start that fails because the server is gone is retried
 when no worker can be started at all, the tasks left are reported ``NoWorker``, one each.
 
 Workers die with the caller: each holds the read end of a "lifeline" pipe whose write end only
-the caller holds, and a thread in the worker ends it at once when that pipe reaches EOF (the
-caller died, even by ``kill -9``, or stopped the worker). ``PR_SET_PDEATHSIG`` would not do here:
-a worker's parent is the fork server, not the caller.
+the caller holds, and the worker ends at once when that pipe reaches EOF (the caller died, even
+by ``kill -9``, or stopped the worker). On Linux the kernel ends it: the pipe's read end is
+armed (``O_ASYNC``, owner the worker), so the writer's close sends the worker SIGIO, whose
+default action ends it even in the middle of a C call that holds the GIL (MuPDF on a page that
+never ends: ``chunking.readers.pdfchild``). A thread that reads the pipe does the same
+elsewhere, between such calls, and for a caller that died before the pipe was armed.
+``PR_SET_PDEATHSIG`` would not do here: a worker's parent is the fork server, not the caller,
+and the fork server outlives the caller as long as any of its workers does.
 """
 
 from __future__ import annotations
@@ -87,6 +92,26 @@ def plain_main() -> Iterator[None]:
                 sys.modules["__main__"] = saved
 
 
+@contextlib.contextmanager
+def _may_start_children() -> Iterator[None]:
+    """Let a daemonic process (a batch worker) start a worker while this runs.
+
+    NOTE: ``multiprocessing`` refuses children to a daemonic process, because such a process is
+    ended without its clean-up and its children would stay behind. A worker started here never
+    stays behind (its lifeline), and a batch worker reading a PDF starts one
+    (``chunking.readers.pdfchild``), so the flag is lifted while it starts.
+    """
+    me = multiprocessing.current_process()
+    daemonic = me.daemon
+    if daemonic:
+        me.daemon = False
+    try:
+        yield
+    finally:
+        if daemonic:
+            me.daemon = True
+
+
 @dataclass(frozen=True)
 class WorkerDied:
     """The task's worker process ended without answering.
@@ -126,6 +151,7 @@ class NoWorker:
 def _serve(fn: Callable[..., Any], conn: Connection, lifeline: Connection) -> None:
     """Worker loop: run ``fn(*args)`` for every ``(index, args)`` received; ``None`` or EOF ends
     it, and so does the caller's end (``lifeline``) or a caller gone before an answer is sent."""
+    _arm(lifeline)
     # NOTE: Ctrl-C reaches the whole process group; the parent stops the workers itself, so a
     # worker must not die first with a KeyboardInterrupt traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -148,6 +174,20 @@ def _serve(fn: Callable[..., Any], conn: Connection, lifeline: Connection) -> No
             return
 
 
+def _arm(lifeline: Connection) -> None:
+    """Have the kernel end this process (SIGIO, default action) when the caller's end of
+    ``lifeline`` closes: ``O_ASYNC`` on the read end, owned by this process. Linux; elsewhere
+    (no ``fcntl``, or a pipe that cannot be armed) only ``_hold`` watches it."""
+    try:
+        import fcntl
+
+        fd = lifeline.fileno()
+        fcntl.fcntl(fd, fcntl.F_SETOWN, os.getpid())
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC)
+    except (ImportError, OSError, AttributeError):
+        pass
+
+
 def _hold(lifeline: Connection) -> None:
     """End the worker at once when the caller's end of ``lifeline`` closes (it never writes)."""
     try:
@@ -157,7 +197,7 @@ def _hold(lifeline: Connection) -> None:
     os._exit(LIFELINE_EXIT)
 
 
-class _Worker:
+class Worker:
     """One worker process, its task pipe, the caller's end of its lifeline and the task index it
     holds (None = idle)."""
 
@@ -166,7 +206,7 @@ class _Worker:
         held, self.lifeline = context.Pipe(duplex=False)
         self.process = context.Process(target=_serve, args=(fn, child, held), daemon=True)
         try:
-            with plain_main():
+            with plain_main(), _may_start_children():
                 self.process.start()
         except BaseException:
             for end in (self.conn, self.lifeline):
@@ -196,14 +236,14 @@ class _Worker:
         self.process.join()
 
 
-def _start(context: Any, fn: Callable[..., Any]) -> _Worker | str:
-    """A started worker, or why none could be started in ``START_ATTEMPTS`` tries."""
+def start_worker(context: Any, fn: Callable[..., Any]) -> Worker | str:
+    """A started worker (``Worker``), or why none could be started in ``START_ATTEMPTS`` tries."""
     reason = ""
     for attempt in range(START_ATTEMPTS):
         if attempt:
             time.sleep(START_BACKOFF_S * 2 ** (attempt - 1))
         try:
-            return _Worker(context, fn)
+            return Worker(context, fn)
         except (EOFError, OSError) as exc:  # NOTE: the fork server died; the next try restarts it
             reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
     return f"no worker process could be started ({reason})"
@@ -243,11 +283,11 @@ def imap_unordered(
     """
     context = worker_context(preload)
     pending = deque(range(len(tasks)))
-    pool: list[_Worker] = []
+    pool: list[Worker] = []
     try:
         while pending or pool:
             while pending and len(pool) < workers:
-                started = _start(context, fn)
+                started = start_worker(context, fn)
                 if isinstance(started, str):
                     while pending and not pool:  # NOTE: with a worker left, it takes them on
                         yield pending.popleft(), NoWorker(started)
@@ -274,7 +314,7 @@ def imap_unordered(
             w.stop()
 
 
-def _hand_out(pool: list[_Worker], pending: deque[int], tasks: Sequence[tuple]) -> None:
+def _hand_out(pool: list[Worker], pending: deque[int], tasks: Sequence[tuple]) -> None:
     """Give every idle worker the next task; stop the idle ones when none is left."""
     for w in pool:
         if w.task is None and pending:
@@ -288,7 +328,7 @@ def _hand_out(pool: list[_Worker], pending: deque[int], tasks: Sequence[tuple]) 
         pool.remove(w)
 
 
-def _receive(w: _Worker) -> tuple[int, Any] | None:
+def _receive(w: Worker) -> tuple[int, Any] | None:
     """The worker's answer if one is waiting; None when its pipe is closed (the worker is gone)."""
     try:
         if w.conn.poll():
