@@ -38,20 +38,13 @@ HOSTILE_DEADLINE_S = "2"
 
 
 def _cpu_s() -> float:
-    """CPU seconds of this process and of the page readers it keeps (``pdfchild._idle``; none
-    before issue 26): the pages are read there, where this process's clock does not see."""
-    total = time.process_time()
+    """CPU seconds of this process and of the page readers it keeps (none before issue 26): the
+    pages are read there, where this process's clock does not see."""
     try:
-        from chunking.readers import pdfchild
+        from chunking.readers.pdfchild import readers_cpu_s
     except ImportError:
-        return total
-    for worker in pdfchild._idle:
-        try:
-            fields = Path(f"/proc/{worker.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        return time.process_time()
+    return time.process_time() + readers_cpu_s()
 
 
 def _median_read(data: bytes, name: str, runs: int, repeat: int = 1) -> tuple[float, float, int, int]:
