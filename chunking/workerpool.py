@@ -41,6 +41,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import tempfile
 import threading
 import time
 import types
@@ -53,6 +54,13 @@ from typing import Any
 START_METHODS = ("forkserver", "spawn")
 """Worker start methods, first available wins: never "fork" (the caller may run threads, e.g.
 tqdm's monitor, and may have used PyMuPDF, which is not fork-safe once it opened a document)."""
+
+AF_UNIX_PATH_MAX = 107
+"""Longest path of a Unix socket (Linux: 108 bytes with the closing NUL)."""
+
+FORKSERVER_SOCKET_TAIL = 40
+"""What multiprocessing adds to the temp folder for the fork server's socket
+(``/pymp-XXXXXXXX/listener-XXXXXXXX``, 32 bytes, and a margin)."""
 
 WORKER_STOP_TIMEOUT_S = 5.0
 """How long shutdown waits for a worker to exit after being told to stop, before killing it."""
@@ -257,11 +265,18 @@ def worker_context(preload: Sequence[str] = ()) -> Any:
     its modules, and a worker imports whatever it lacks itself, so results never depend on it.
     """
     available = multiprocessing.get_all_start_methods()
-    method = next(m for m in START_METHODS if m in available)
+    method = next(m for m in START_METHODS if m in available and (m != "forkserver" or _socket_fits()))
     context = multiprocessing.get_context(method)
     if method == "forkserver":  # NOTE: always: multiprocessing's default preload is "__main__"
         context.set_forkserver_preload(list(preload))
     return context
+
+
+def _socket_fits() -> bool:
+    """Whether the fork server's socket path fits under the temp folder (``$TMPDIR``): a deep
+    temp folder makes every start fail with "AF_UNIX path too long", and workers then start by
+    ``spawn``, which needs no socket (slower to start, same results)."""
+    return len(os.fsencode(tempfile.gettempdir())) + FORKSERVER_SOCKET_TAIL <= AF_UNIX_PATH_MAX
 
 
 def imap_unordered(

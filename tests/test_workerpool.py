@@ -7,6 +7,7 @@ that leaves a marker and dies when run, then run real worker processes.
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from pathlib import Path
@@ -78,3 +79,24 @@ def test_batch_workers_start_with_the_stack_and_the_vocabulary_already_loaded():
     run = subprocess.run([sys.executable, "-c", PROBE, here], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\n")[:2] == ["True 1 True", "True 1 True"], run.stdout
+
+
+def test_a_temp_folder_too_deep_for_the_fork_servers_socket_still_reads_a_pdf(tmp_path: Path):
+    """multiprocessing puts the fork server's Unix socket under ``$TMPDIR``; a path past the
+    socket limit made every worker start fail ("AF_UNIX path too long"), so no PDF could be read.
+    Workers then start by spawn."""
+    import subprocess
+
+    import pymupdf
+
+    deep = tmp_path / ("t" * 100)
+    deep.mkdir()
+    book = tmp_path / "b.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Chapter 1. Alpha\nSome words of the first chapter.")
+    doc.save(book)
+    env = {**os.environ, "TMPDIR": str(deep)}
+    run = subprocess.run([sys.executable, "-m", "chunking", "outline", str(book)], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr
+    assert not list(deep.iterdir())
