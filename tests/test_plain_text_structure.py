@@ -554,3 +554,12 @@ def test_a_bold_sentence_or_an_underlined_line_is_no_heading():
     italic = "".join(f"_\b{ch}" for ch in "An Emphasised Remark")
     text = chapters + f"\n{_tbold('This sentence is set in bold for emphasis.')}\n\n{italic}\n\n{_body(1)}\n"
     _assert_starts(text, expected)
+
+
+def test_an_appendices_divider_is_a_part_over_the_appendices_whatever_marks_it():
+    text, expected = _framed_book()
+    hashes = "#" * 40
+    text += f"{hashes}\nAppendices\n{hashes}\n\n{_body(1)}\n\n"
+    text += f"A. Field List\n{'=' * 13}\n\n{_body(2)}\n\nDetails of it\n{'=' * 40}\n\n{_body(1)}\n"
+    canonical, found = _chapters(text)
+    assert [(k, t) for k, _, t, _ in found][-2:] == [("part", "Appendices"), ("appendix", "Field List")]

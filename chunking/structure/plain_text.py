@@ -109,6 +109,9 @@ TITLE_BLOCK_WIDTH = 0.85
 WRAP_QUANTILE = 0.9
 """The book's wrapped line length: this quantile of its line lengths (prose fills its lines)."""
 
+APPENDICES = re.compile(r"^(?:the\s+)?appendi(?:ces|xes)$", re.I)
+"""A heading that names the appendices as a whole (``Appendices``): a divider before them."""
+
 BOLD = "bold"
 """The mark of a heading set in terminal bold, among the underline characters (``_char_levels``)."""
 
@@ -436,7 +439,12 @@ def _choose(
             if c.index != 0:
                 rejected.append(_rejected(lines, c.index, "underlined once above the chapters (a title)"))
             continue  # the book's own title on the first line is placed by ``_title_line``
-        if depth >= 2 or (depth == -1 and level >= 2):
+        if depth == -1 and APPENDICES.match(c.title):
+            # NOTE: the divider that opens the appendices groups them as a part does, whatever
+            # mark sets it off
+            c.kind = "part"
+            chosen[c.index] = (c, 1)
+        elif depth >= 2 or (depth == -1 and level >= 2):
             c.kind = "section" if c.kind != "part" else c.kind
             chosen[c.index] = (c, max(depth, level, 2))
         elif level == 0 or c.kind == "part":
