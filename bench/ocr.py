@@ -7,8 +7,9 @@ and times, interleaved in one run (``--rounds`` rounds, medians):
   in parallel, normalise, structure);
 * **floor**: the ``tesseract`` command on the same page images with the same settings and the
   same command line (``tesseract stdin stdout -l eng --dpi 300 tsv``, ``OMP_THREAD_LIMIT=1``, the
-  grey 300-dpi PNM on stdin from a file, as ours gives it), one process per core at a time, the
-  images rendered and written to files beforehand (not timed): Tesseract and nothing else;
+  grey 300-dpi PNM on stdin from an unnamed in-memory file, ``chunking.ocr.engine.image_file``,
+  as ours gives it), one process per core at a time, the images rendered beforehand (not
+  timed): Tesseract and nothing else;
 * **re-chunk**: ``load_book`` again (every page from the cache) against ``load_book`` on a
   born-digital book of the same pages and text (the same words as a text layer).
 
@@ -40,7 +41,7 @@ from scan_factory import add_scanned_page, add_text_page, save, scan_image, sent
 
 from chunking.cores import available_cores  # noqa: E402
 from chunking.ingest import load_book  # noqa: E402
-from chunking.ocr.engine import command, tesseract_version  # noqa: E402
+from chunking.ocr.engine import command, image_file, tesseract_version  # noqa: E402
 from chunking.ocr.pages import DPI  # noqa: E402
 from chunking.user_cache import CACHE_ENV  # noqa: E402
 
@@ -68,24 +69,20 @@ def page_images(data: bytes) -> list[bytes]:
 
 
 def floor(images: list[bytes], tesseract: str, workers: int) -> float:
-    """Seconds for the bare command on every image (each on stdin from a file written before the
-    clock starts), ``workers`` at a time."""
+    """Seconds for the bare command on every image, ``workers`` at a time, each image on stdin
+    from an unnamed in-memory file (``image_file``, as ours gives it: no disk writeback, no pipe)."""
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
-    with tempfile.TemporaryDirectory() as folder:
-        files = [Path(folder) / f"{n}.pnm" for n in range(len(images))]
-        for file, image in zip(files, images):
-            file.write_bytes(image)
 
-        def one(file: Path) -> None:
-            with file.open("rb") as stdin:
-                subprocess.run(
-                    command(tesseract, "eng", DPI), stdin=stdin, capture_output=True, env=env, check=True
-                )
+    def one(image: bytes) -> None:
+        with image_file(image) as stdin:
+            subprocess.run(
+                command(tesseract, "eng", DPI), stdin=stdin, capture_output=True, env=env, check=True
+            )
 
-        t0 = time.perf_counter()
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(one, files))
-        return time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(one, images))
+    return time.perf_counter() - t0
 
 
 def cpu() -> tuple[float, float]:
