@@ -16,8 +16,9 @@ NOTE: stdin is an unnamed file holding the image (``_image_file``: in memory whe
 has such files), written in one call, not a pipe fed by ``communicate``: ``communicate`` writes a
 pipe 4 KB at a time and takes the GIL back for each of the ~2,000 writes a 9 MB page needs, while
 this process renders the next pages (PyMuPDF holds the GIL) and measures line sizes. Measured
-(issue 25, bench/OCR.md): feeding one page that way took 0.2-1.2 s while the process rendered,
-time in which that core's Tesseract sat waiting for its image; from a file it is one write.
+(issue 25, bench/ocr_feed.py, bench/OCR.md): while the process rendered, feeding one page that
+way took twice to three times as long as from a file (85 against 43 ms, 360 against 109 ms on a
+busier machine, up to 1.2 s), time in which that core's Tesseract sat waiting for its image.
 """
 
 from __future__ import annotations
