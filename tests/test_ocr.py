@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -23,6 +24,7 @@ from chunking.errors import PolicyError, UsageError
 from chunking.export import read_chunks, write_outputs
 from chunking.ingest import load_book
 from chunking.ocr import cache
+from chunking.ocr.engine import image_file
 from chunking.pipeline import run_book
 from chunking.policy import Policy
 from chunking.user_cache import CACHE_ENV
@@ -310,6 +312,16 @@ def _tesseract_children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc to see child processes")
+def test_tesseract_reads_the_page_image_from_a_file_not_a_pipe():
+    """A 9 MB image fed through a pipe by ``communicate`` (4 KB a write, the GIL taken back for
+    each) stalled while this process rendered the next pages (bench/OCR.md): stdin is a file."""
+    image = b"P5\n2 1\n255\n\x00\xff"
+    with image_file(image) as fh:
+        assert stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
+        assert fh.tell() == 0
+        assert fh.read() == image
+
+
 def test_sigterm_during_ocr_kills_every_tesseract_child(tmp_path):
     doc = pymupdf.open()
     for n in range(6):

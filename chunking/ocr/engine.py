@@ -8,9 +8,17 @@ killed at ``PAGE_TIMEOUT_S`` (a hostile image cannot hang the run), and a crash 
 Leptonica on a bad image is one failed page, not a dead interpreter.
 
 The image goes in on stdin as PNM (uncompressed: no PNG encoding cost) with its dpi given, the
-TSV comes out on stdout: no temp files. ``OMP_THREAD_LIMIT=1`` in the child's environment: the
-caller runs one Tesseract per core (``chunking.ocr.pages``), and Tesseract's own OpenMP threads
-would fight them for the same cores.
+TSV comes out on stdout. ``OMP_THREAD_LIMIT=1`` in the child's environment: the caller runs one
+Tesseract per core (``chunking.ocr.pages``), and Tesseract's own OpenMP threads would fight them
+for the same cores.
+
+NOTE: stdin is an unnamed file holding the image (``_image_file``: in memory where the system
+has such files), written in one call, not a pipe fed by ``communicate``: ``communicate`` writes a
+pipe 4 KB at a time and takes the GIL back for each of the ~2,000 writes a 9 MB page needs, while
+this process renders the next pages (PyMuPDF holds the GIL) and measures line sizes. Measured
+(issue 25, bench/ocr_feed.py, bench/OCR.md): while the process rendered, feeding one page that
+way took twice to three times as long as from a file (85 against 43 ms, 360 against 109 ms on a
+busier machine, up to 1.2 s), time in which that core's Tesseract sat waiting for its image.
 """
 
 from __future__ import annotations
@@ -19,8 +27,10 @@ import functools
 import os
 import shutil
 import subprocess
+import tempfile
 import threading
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from ..errors import UsageError
 from .lines import OcrLine, OcrWord, build_lines
@@ -125,6 +135,25 @@ def command(path: str, language: str, dpi: int) -> list[str]:
     return [path, "stdin", "stdout", "-l", language, "--dpi", str(dpi), "tsv"]
 
 
+def image_file(image: bytes) -> BinaryIO:
+    """``image`` in an unnamed file, at its start, to be a child's stdin (see the module's NOTE):
+    a memory file where the system has them (``os.memfd_create``, Linux), else a temporary file
+    (deleted when closed). The caller closes it.
+
+    Raises:
+        OSError: the file cannot be made or written (no memory, a full disk).
+    """
+    memfd = getattr(os, "memfd_create", None)
+    fh: BinaryIO = open(memfd("page-image"), "w+b") if memfd else tempfile.TemporaryFile()
+    try:
+        fh.write(image)
+        fh.seek(0)
+    except BaseException:
+        fh.close()
+        raise
+    return fh
+
+
 def parse_tsv(tsv: str, dpi: int = 300, image: bytes | None = None) -> PageOcr:
     """Tesseract's TSV → words joined by spaces, one line per text line, the mean word
     confidence, and each line's type size and box (``chunking.ocr.lines``; the boxes are in
@@ -195,18 +224,19 @@ def recognise(
     """
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
     try:
-        proc = subprocess.Popen(
-            command(path, language, dpi),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
+        with image_file(image) as stdin:  # NOTE: the child has its own handle once started
+            proc = subprocess.Popen(
+                command(path, language, dpi),
+                stdin=stdin,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+            )
     except OSError as exc:
         raise OcrFailed(f"cannot start tesseract ({exc.strerror or type(exc).__name__})") from None
     children.add(proc)
     try:
-        out, err = proc.communicate(image, timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
