@@ -65,3 +65,23 @@ def _chain(doc: pymupdf.Document, levels: int, width: int, leaf: bytes) -> int:
         doc.update_stream(xref, body)
         below = xref
     return below
+
+
+def image_flood_pdf(pages: int, bad: Collection[int], copies: int = 200_000) -> bytes:
+    """A PDF of ``pages`` pages, each with its ``page_line``, except the 0-based pages in ``bad``:
+    they hold no text and draw one small image ``copies`` times over the whole page. Their text
+    reads in a moment (text extraction skips images), their image takes minutes to draw (each
+    copy is scaled to the page): a page that passes the text deadline and would hang a renderer."""
+    doc = pymupdf.open()
+    pix = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 64, 64), False)
+    pix.clear_with(128)
+    for i in range(pages):
+        page = doc.new_page()
+        if i not in bad:
+            page.insert_text((72, 100), page_line(i))
+            continue
+        page.insert_image(page.rect, pixmap=pix)
+        name = page.get_images()[0][7]
+        w, h = page.rect.width, page.rect.height
+        doc.update_stream(page.get_contents()[0], f"q {w:g} 0 0 {h:g} 0 0 cm /{name} Do Q\n".encode() * copies)
+    return doc.tobytes(deflate=True)

@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pymupdf
 import pytest
 
 from chunking.readers.layout import PdfLayout
+from chunking.readers.pdfchild import BoundedPdf, PageLimits
 from chunking.readers.pdf import read_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def layout() -> PdfLayout:
+def layout() -> Iterator[PdfLayout]:
     doc = pymupdf.open()
     page = doc.new_page(width=400, height=600)
     page.insert_text((50, 60), "Chapter One", fontsize=20, fontname="hebo")
     page.insert_text((80, 100), "plain body text", fontsize=10)
     page.insert_text((50, 500), "low on the page", fontsize=10)
-    return PdfLayout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    data = doc.tobytes()
+    layout = PdfLayout(pymupdf.open(stream=data, filetype="pdf"), BoundedPdf(data, PageLimits()))
+    yield layout
+    layout.close()
 
 
 def test_layout_lines_carry_size_weight_and_left_edge(layout: PdfLayout):
@@ -49,7 +54,7 @@ def test_a_pdf_reader_offers_a_layout_and_other_formats_none():
     try:
         assert raw.layout is not None and raw.layout.page_count == 1
     finally:
-        raw.pdf.close()
+        raw.close()
 
 
 def test_the_structure_stage_never_touches_pymupdf_or_the_readers_document():

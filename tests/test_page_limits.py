@@ -9,8 +9,10 @@ no test times anything. Runs of the real CLI go through subprocesses with a gene
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +24,7 @@ import pymupdf
 import pytest
 
 from cli_run import ROOT, cli
-from fanout_pdf import TEXT, fanout_pdf, page_line
+from fanout_pdf import TEXT, fanout_pdf, image_flood_pdf, page_line
 from test_hostile_batch import _children
 from test_hostile_worker_pool import _alive, _fork_server
 
@@ -30,9 +32,10 @@ from chunking.errors import UsageError
 from chunking.ingest import load_book
 from chunking.ocr import pages as ocr_pages
 from chunking.readers.pdf import read_pdf
-from chunking.readers.pdfchild import MEMORY_ENV, TIMEOUT_ENV, PageLimits
+from chunking.readers.pdfchild import MEMORY_ENV, TIMEOUT_ENV, BoundedPdf, PageLimits, PageRefused, extract_pages
 from chunking.readers.pdfpages import page_content
 from chunking.readers.raw import RawPage
+from chunking.user_cache import CACHE_ENV
 
 FAST = PageLimits(timeout_s=2.0)
 WAIT_S = 120.0
@@ -136,6 +139,67 @@ def test_a_reader_that_dies_has_its_page_tried_once_more_then_the_page_is_named(
     for number in (3, 6):
         assert "stopped: the worker process was killed by SIGKILL" in book.pages[number - 1].lost
     assert [p.text for p in book.pages if p.lost is None] == [page_line(i) + "\n" for i in (0, 1, 3, 4, 6, 7)]
+
+
+@pytest.fixture(scope="module")
+def flood() -> bytes:
+    return image_flood_pdf(3, [1])
+
+
+def test_a_question_about_a_page_that_never_ends_is_stopped_and_the_next_one_opens_the_file_again(flood):
+    reader = extract_pages(flood, 3, "flood.pdf", FAST).document
+    assert reader is not None
+    try:
+        with pytest.raises(PageRefused, match="stopped after 2 s"):
+            reader.ask("image", 1, 300)
+        with pytest.raises(PageRefused, match="stopped after 2 s"):  # NOTE: refused at once, never drawn again
+            reader.ask("image", 1, 300)
+        assert reader.stopped == {1: ("image", "stopped after 2 s")}
+        assert [line[0] for line in reader.ask("lines", 2)] == [page_line(2)]
+        image, fingerprint = reader.ask("image", 0, 30)
+        assert image.startswith(b"P5") and len(fingerprint) == 64
+    finally:
+        reader.close()
+
+
+def test_after_max_stopped_questions_every_question_is_refused():
+    data = image_flood_pdf(4, [0, 1])
+    reader = BoundedPdf(data, PageLimits(timeout_s=1.0, max_stopped=2))
+    try:
+        for index in (0, 1):
+            with pytest.raises(PageRefused, match="stopped after 1 s"):
+                reader.ask("image", index, 300)
+        with pytest.raises(PageRefused, match="2 stopped pages"):
+            reader.ask("lines", 2)
+    finally:
+        reader.close()
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="Tesseract is not installed (make tesseract)")
+def test_ocr_of_a_page_whose_text_reads_at_once_but_whose_image_never_ends_is_stopped_and_named(
+    flood, monkeypatch, tmp_path
+):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    book = read_pdf(flood, "flood.pdf", limits=FAST)
+    try:
+        assert [p.lost for p in book.pages] == [None, None, None]  # NOTE: its text came back in time
+        assert [p.text for p in book.pages] == [page_line(0) + "\n", "", page_line(2) + "\n"]
+        (failed,) = [w for w in book.warnings if w.startswith("OCR failed")]
+        assert "2 (cannot render: stopped after 2 s)" in failed
+    finally:
+        book.close()
+
+
+def test_a_book_dropped_unclosed_ends_the_reader_that_holds_its_file():
+    data = fanout_pdf(2, [])
+    read_pdf(data, "first.pdf").close()  # NOTE: leaves one idle reader, which the next read takes
+    before = set(_children(os.getpid()))
+    book = read_pdf(data, "second.pdf")
+    (holder,) = book.pages_reader._held  # the idle reader, holding this book's file
+    assert holder.process.pid in before
+    del book
+    gc.collect()
+    assert not holder.process.is_alive()
 
 
 @pytest.mark.parametrize("name", [TIMEOUT_ENV, MEMORY_ENV])

@@ -6,12 +6,13 @@ Runs before normalisation (``chunking.readers.pdf``): an OCR'd page is a page li
 from there on (furniture, dehyphenation, structure, chunks, exports), marked ``ocr``.
 
 Parallel pages: up to ``chunking.cores.resolve_workers`` Tesseract processes at once, each with
-one thread (``chunking.ocr.engine``), fed from this process: pages are rendered here, in order,
-while earlier pages are read, and at most two images per worker wait (a 300-dpi page is 9 MB
-of pixels). NOTE: threads that wait on Tesseract child processes, not a
-``multiprocessing`` pool: the work is in the children anyway, the open document stays in this
-process (nothing is pickled or opened twice), and it works inside a batch worker (one worker
-there: the batch already fills the cores). An interrupted run kills its children.
+one thread (``chunking.ocr.engine``), fed from this process: pages are rendered in order by the
+bounded page reader that holds the file (``chunking.readers.pdfchild.BoundedPdf``: a page that
+would draw for hours is stopped at the page deadline and named), while earlier pages are read,
+and at most two images per worker wait (a 300-dpi page is 9 MB of pixels). NOTE: threads that
+wait on Tesseract child processes, not a ``multiprocessing`` pool: the work is in the children
+anyway, and it works inside a batch worker (one worker there: the batch already fills the
+cores). An interrupted run kills its children.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cores import resolve_workers
+from ..readers.pdfchild import PageRefused
 from ..readers.raw import RawPage, pages_named
 from . import cache
-from .fingerprint import page_fingerprint, pixel_fingerprint
+from .fingerprint import page_fingerprint
 from .lines import snap_sizes
 from .engine import (
     DEBIAN_PACKAGE,
@@ -79,12 +81,15 @@ def wanted(page: RawPage, mode: str) -> bool:
 
 
 def ocr_pages(
-    doc: Any, pages: list[RawPage], mode: str, language: str, workers: int | None = None
+    doc: Any, reader: Any, pages: list[RawPage], mode: str, language: str, workers: int | None = None
 ) -> OcrOutcome:
     """OCR the pages ``mode`` asks for and replace their text (``RawPage.ocr`` marks them).
 
     Args:
-        doc (pymupdf.Document): the open document the pages come from.
+        doc (pymupdf.Document): the open document the pages come from (for their fingerprints,
+            which interpret no page content).
+        reader (BoundedPdf): the same file open in the bounded page reader, which renders the
+            pages (``chunking.readers.pdfchild``: a page that would draw for hours is stopped).
         pages (list[RawPage]): its pages, in order (changed in place).
         mode (str): ``auto``, ``never`` or ``always`` (``Policy.ocr``).
         language (str): Tesseract language(s), ``eng`` or ``eng+deu`` (``Policy.ocr_language``).
@@ -114,7 +119,7 @@ def ocr_pages(
     elif missing := missing_languages(path, language):
         reason = f"Tesseract has no data for language {'+'.join(missing)} (Debian package {language_package(missing)})"
     version = tesseract_version(path) if path is not None and not reason else None
-    run = _Run(doc, language, path if version is not None else None, version)
+    run = _Run(doc, reader, language, path if version is not None else None, version)
     results, failures, unread = run.all(targets, resolve_workers(workers, len(targets), PARALLEL_FROM))
     found = {i: r for i, r in results.items() if r.words}
     # NOTE: snapped over the whole book, every time (cache hits included): one type size must
@@ -174,8 +179,8 @@ def _no_text_layer(pages: list[RawPage], which: list[RawPage], tail: str, usable
 class _Run:
     """One book's OCR: render, look up, and (with ``path``) run Tesseract on the misses."""
 
-    def __init__(self, doc: Any, language: str, path: str | None, version: str | None) -> None:
-        self.doc, self.language, self.path, self.version = doc, language, path, version
+    def __init__(self, doc: Any, reader: Any, language: str, path: str | None, version: str | None) -> None:
+        self.doc, self.reader, self.language, self.path, self.version = doc, reader, language, path, version
         self.results: dict[int, PageOcr] = {}
         self.failures: dict[int, str] = {}
         self.unread: list[int] = []
@@ -199,30 +204,31 @@ class _Run:
 
     def _one(self, pool: ThreadPoolExecutor, children: Children, index: int) -> None:
         fingerprint = page_fingerprint(self.doc, index)
-        pix = None
+        image = None
         if fingerprint is None:  # NOTE: objects too many to walk: the pixels say what it shows
-            if (pix := self._render(index)) is None:
+            if (rendered := self._render(index)) is None:
                 return
-            fingerprint = pixel_fingerprint(pix)
+            image, fingerprint = rendered
         key = cache.page_key(fingerprint, self.language, DPI)
         hit = cache.load(key, self.version)
         if hit is not None:
             self.results[index] = hit
         elif self.path is None:
             self.unread.append(index)
-        elif pix is not None or (pix := self._render(index)) is not None:
-            image = pix.tobytes("pnm")
-            del pix
+        elif image is not None or (image := self._image(index)) is not None:
             future = pool.submit(recognise, image, self.path, self.language, DPI, children)
             self._pending[future] = (index, key)
 
-    def _render(self, index: int) -> Any:
-        """Page ``index`` as a grey ``DPI`` pixmap; None (a failed page) when MuPDF cannot."""
-        import pymupdf
+    def _image(self, index: int) -> bytes | None:
+        rendered = self._render(index)
+        return rendered[0] if rendered is not None else None
 
+    def _render(self, index: int) -> tuple[bytes, str] | None:
+        """Page ``index`` as a grey ``DPI`` PNM image and its pixels' fingerprint, rendered by
+        the bounded page reader; None (a failed page) when it was stopped or MuPDF cannot."""
         try:
-            return self.doc[index].get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY, alpha=False)
-        except Exception as exc:  # noqa: BLE001 - MuPDF's own error classes: one failed page
+            return self.reader.ask("image", index, DPI)
+        except PageRefused as exc:
             self.failures[index] = f"cannot render: {' '.join(str(exc).split())[:80]}"
             return None
 

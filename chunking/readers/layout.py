@@ -3,7 +3,8 @@
 The structure engine needs a little more than text for a printed book: the font size (and
 weight, and left edge) of candidate heading lines, where lines sit on the page (to resolve an
 outline destination's y), and the page height. ``PageLayout`` is that view; ``PdfLayout``
-answers it from an open PyMuPDF document that it owns. Readers of formats without a layout
+answers it for a PDF, every question about a page's content under the page limits (it asks the
+bounded page reader, ``chunking.readers.pdfchild``). Readers of formats without a layout
 (EPUB, TXT, Markdown) give None, and every layout signal then stays silent. The structure stage
 never sees the document itself, so it cannot reach into the reader's objects.
 """
@@ -17,14 +18,10 @@ from typing import TYPE_CHECKING, Protocol
 
 import pymupdf
 
+from .pdfchild import BoundedPdf, PageRefused
+
 if TYPE_CHECKING:
     from ..ocr.lines import OcrLine
-
-BOLD_FLAG = 16
-"""PyMuPDF's span flag for a bold font (fonts that say "Bold" in their name count too)."""
-
-_DICT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
-"""Span extraction without image blocks (their pixel data is never needed)."""
 
 
 @dataclass(frozen=True)
@@ -83,15 +80,19 @@ class PageLayout(Protocol):
 
 
 class PdfLayout:
-    """``PageLayout`` of an open PDF, which it owns (``close`` closes it).
+    """``PageLayout`` of a PDF: the page count and heights from the reader's open document (no
+    page content is interpreted for them), the lines and blocks from the bounded page reader
+    that holds the file (``chunking.readers.pdfchild.BoundedPdf``), where every question about a
+    page's content is answered under the page limits. ``close`` closes both.
 
     A page read by OCR answers from its OCR lines, not from the PDF: it has no text layer, or
     one that is garbage (``chunking.ocr.quality``), whose lines are not the page's text. A page
-    whose reading was stopped (``RawPage.lost``) has no lines and no blocks: its content is
-    never interpreted here, where nothing bounds it (``chunking.readers.pdfchild``).
+    whose reading was stopped (``RawPage.lost``) has no lines and no blocks, and neither has a
+    page whose question the reader stopped now (``BoundedPdf.stopped``: the reader names them).
 
     Args:
         doc (pymupdf.Document): the open document.
+        pages (BoundedPdf): the same file, open in a bounded page reader.
         ocr_lines (Mapping[int, Sequence[OcrLine]] | None): by 0-based page index, the lines of
             the pages read by OCR. Defaults to None (none).
         lost (Collection[int]): 0-based indexes of the pages whose reading was stopped.
@@ -101,10 +102,12 @@ class PdfLayout:
     def __init__(
         self,
         doc: pymupdf.Document,
+        pages: BoundedPdf,
         ocr_lines: Mapping[int, Sequence[OcrLine]] | None = None,
         lost: Collection[int] = (),
     ) -> None:
         self._doc = doc
+        self._pages = pages
         self._ocr = dict(ocr_lines or {})
         self._lost = frozenset(lost)
 
@@ -118,38 +121,24 @@ class PdfLayout:
         if index in self._ocr:
             limit = self.page_height(index) * top_share if top_share is not None else math.inf
             return [LayoutLine(ln.text, ln.size, False, ln.x0) for ln in self._ocr[index] if ln.y0 < limit]
-        page = self._doc[index]
-        clip = None
-        if top_share is not None:
-            r = page.rect
-            clip = pymupdf.Rect(r.x0, r.y0, r.x1, r.y0 + r.height * top_share)
-        out = []
-        for block in page.get_text("dict", flags=_DICT_FLAGS, clip=clip)["blocks"]:
-            for line in block.get("lines", ()):
-                spans = [s for s in line["spans"] if s["text"].strip()]
-                if spans:
-                    out.append(
-                        LayoutLine(
-                            text="".join(s["text"] for s in spans),
-                            size=max(s["size"] for s in spans),
-                            bold=all(s["flags"] & BOLD_FLAG or "bold" in s["font"].casefold() for s in spans),
-                            x0=line["bbox"][0],
-                        )
-                    )
-        return out
+        try:
+            return [LayoutLine(*line) for line in self._pages.ask("lines", index, top_share)]
+        except PageRefused:
+            return []
 
     def blocks(self, index: int) -> list[LayoutBlock]:
         if index in self._lost:
             return []
         if index in self._ocr:
             return [LayoutBlock(ln.y0, ln.y1, ln.text) for ln in self._ocr[index]]
-        return [
-            LayoutBlock(y0, y1, text)
-            for _x0, y0, _x1, y1, text, *_ in self._doc[index].get_text("blocks", flags=0)
-        ]
+        try:
+            return [LayoutBlock(*block) for block in self._pages.ask("blocks", index)]
+        except PageRefused:
+            return []
 
     def page_height(self, index: int) -> float:
         return float(self._doc.page_cropbox(index).height)
 
     def close(self) -> None:
+        self._pages.close()
         self._doc.close()

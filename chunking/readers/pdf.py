@@ -9,8 +9,10 @@ the file; nothing here can hang on hostile bytes (the header is checked before M
 
 Page text is read in a child process with a deadline and a memory limit per page
 (``pdfchild``): a page that exceeds either is stopped, named in one warning and marked
-``RawPage.lost``, and the rest of the book is read. This process opens the document too, for
-the labels, the outline, OCR and the layout, none of which interprets a lost page's content.
+``RawPage.lost``, and the rest of the book is read. The child keeps the file open afterwards
+(``RawBook.pages_reader``) for every later question that interprets a page's content (OCR's
+page images, the layout's lines and blocks), under the same limits. This process opens the
+document too, for the labels, the outline and the page sizes, which interpret no page content.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import pymupdf
 
 from ..errors import UnreadableInputError
 from ..rules import to_roman
-from .pdfchild import Extracted, PageLimits, extract_pages
+from .pdfchild import BoundedPdf, Extracted, PageLimits, extract_pages
 from .raw import OutlineEntry, RawBook, RawPage, pages_named
 
 _PDF_MAGIC = b"%PDF-"
@@ -50,8 +52,9 @@ def read_pdf(
             or the environment's (``PageLimits.from_env``).
 
     Returns:
-        RawBook: format ``"pdf"``; ``pdf`` holds the open document so structure detection can
-        probe font sizes on the few lines that could be headings.
+        RawBook: format ``"pdf"``; ``pdf`` holds the open document and ``pages_reader`` the
+        same file open in the bounded page reader, so structure detection can probe font sizes
+        on the few lines that could be headings (``RawBook.close`` closes both).
 
     Raises:
         UnreadableInputError: not a PDF, corrupt, truncated, password-protected, no pages, or no
@@ -81,11 +84,34 @@ def read_pdf(
     limits = limits or PageLimits.from_env()
     try:
         extracted = extract_pages(data, doc.page_count, name, limits)
-        pages = _read_pages(doc, extracted)
-        outline = _read_outline(doc)
     except UnreadableInputError:
         raise
-    except Exception as exc:  # PageError, or MuPDF on the outline
+    except Exception as exc:  # PageError
+        raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
+    reader = extracted.document
+    assert reader is not None  # NOTE: extract_pages always leaves the file open in a reader
+    try:
+        return _finish(doc, reader, extracted, name, ocr, ocr_language, limits)
+    except BaseException:
+        reader.close()
+        doc.close()
+        raise
+
+
+def _finish(
+    doc: pymupdf.Document,
+    reader: BoundedPdf,
+    extracted: Extracted,
+    name: str,
+    ocr: str,
+    ocr_language: str,
+    limits: PageLimits,
+) -> RawBook:
+    """The rest of ``read_pdf`` once the pages' text is read: labels, outline, warnings, OCR."""
+    try:
+        pages = _read_pages(doc, extracted)
+        outline = _read_outline(doc)
+    except Exception as exc:  # MuPDF on the outline
         raise UnreadableInputError(f"{name}: corrupt PDF ({_one_line(exc)})") from None
     messages = pymupdf.TOOLS.mupdf_warnings(reset=True)
     warnings = _damage(doc, pages, "\n".join([messages, *extracted.messages]), extracted.repaired)
@@ -99,7 +125,7 @@ def read_pdf(
         warnings.append(lost)
     from ..ocr.pages import ocr_pages  # NOTE: after the checks: a refused file never looks for Tesseract
 
-    outcome = ocr_pages(doc, pages, ocr, ocr_language)
+    outcome = ocr_pages(doc, reader, pages, ocr, ocr_language)
     warnings.extend(outcome.warnings)
     if all(not p.text.strip() for p in pages):
         if lost:
@@ -114,6 +140,7 @@ def read_pdf(
         outline=outline,
         warnings=warnings,
         pdf=doc,
+        pages_reader=reader,
     )
 
 

@@ -51,16 +51,17 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from pathlib import Path
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from typing import Any
+from typing import Any, NoReturn
 
 import pymupdf
 
 from ..workerpool import TaskRaised, Worker, WorkerDied, start_worker, worker_context
 from ..errors import UnreadableInputError, one_line, positive_from_env
-from .pdfpages import page_content
+from .pdfpages import page_blocks, page_content, page_image, page_lines
 from .raw import pages_named
 
 PAGE_TIMEOUT_S = 30.0
@@ -91,7 +92,7 @@ worker, the tests) pays them once."""
 PRELOAD = ("chunking.readers.pdfchild",)
 """What the fork server imports once for every page reader (PyMuPDF and the page writer)."""
 
-_OPEN, _END = -1, -2
+_OPEN, _END, _STATE = -1, -2, -3
 """Task numbers of the requests that are not a page (pages are numbered from 0)."""
 
 _MEMORY_WORDS = ("malloc", "calloc", "realloc", "out of memory", "memoryerror")
@@ -132,6 +133,9 @@ class Extracted:
     skipped: int | None = None
     messages: list[str] = field(default_factory=list)
     repaired: bool = False
+    document: BoundedPdf | None = None
+    """The file, still open in the reader that read its last page, for the questions asked of
+    its pages after their text (``BoundedPdf``); the caller closes it."""
 
     def warning(self, limits: PageLimits) -> str | None:
         """One line naming every lost page and why; None when none was lost."""
@@ -172,6 +176,7 @@ def extract_pages(data: bytes, page_count: int, name: str, limits: PageLimits | 
     context = worker_context(PRELOAD)
     retried: set[int] = set()
     index = 0
+    kept: Worker | None = None
     while index < page_count:
         if len(out.lost) >= limits.max_stopped:
             out.skipped = index
@@ -184,10 +189,11 @@ def extract_pages(data: bytes, page_count: int, name: str, limits: PageLimits | 
         try:
             index = reading.run(data, index, retried)
         finally:
-            if reading.reusable:
-                _give_back(worker)
+            if reading.open:
+                kept = worker
             else:
                 worker.kill()
+    out.document = BoundedPdf(data, limits, kept)
     return out
 
 
@@ -199,6 +205,9 @@ _idle_lock = threading.Lock()
 
 
 _prestart: threading.Thread | None = None
+
+_open_readers: weakref.WeakSet[BoundedPdf] = weakref.WeakSet()
+"""Every ``BoundedPdf`` alive, for ``readers_cpu_s``."""
 
 
 def prestart() -> None:
@@ -214,19 +223,30 @@ def prestart() -> None:
 
 
 def readers_cpu_s() -> float:
-    """CPU seconds the page readers this process keeps have used so far (Linux ``/proc``; 0 for
-    a reader it cannot read). The benches add it to their own clock: the pages are read there,
-    where ``time.process_time`` does not see."""
+    """CPU seconds the page readers this process keeps (idle, or holding an open book's file)
+    have used so far (Linux ``/proc``; 0 for a reader it cannot read). The benches add it to
+    their own clock: the pages are read there, where ``time.process_time`` does not see."""
     total = 0.0
     with _idle_lock:
         pids = [worker.process.pid for worker in _idle]
+        pids += [worker.process.pid for reader in list(_open_readers) for worker in list(reader._held)]
     for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total += _cpu_s(pid)
     return total
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds of process ``pid``: the scheduler's count (nanoseconds) where the kernel keeps
+    one, else user plus system time in clock ticks (a hundredth of a second); 0 when unreadable."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+    except (OSError, IndexError, ValueError):
+        pass
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _start_idle() -> None:
@@ -267,8 +287,8 @@ class _Reading:
 
     def __init__(self, worker: Worker, limits: PageLimits, out: Extracted) -> None:
         self.worker, self.limits, self.out = worker, limits, out
-        self.reusable = False
-        """The worker read the book to its end and is fit to read another (``work``'s ``end``)."""
+        self.open = False
+        """The worker read the book to its end and holds it open (``BoundedPdf``)."""
 
     def run(self, data: bytes, start: int, retried: set[int]) -> int:
         """Read pages from ``start``; return the page to go on from (the page count: done)."""
@@ -295,10 +315,10 @@ class _Reading:
                     raise PageError(result.message)
                 self.out.lost[index] = f"stopped at the memory limit ({self.limits.memory_mb:g} MB)"
                 return index + 1
-            if task == _END:
+            if task == _STATE:
                 self.out.messages.append(result[0])
                 self.out.repaired |= result[1]
-                self.reusable = result[2]
+                self.open = True
                 return count
             if task == _OPEN:
                 continue
@@ -308,7 +328,7 @@ class _Reading:
                 self._send(sent, ("page", sent))
                 sent += 1
             elif index == count:
-                self._send(_END, ("end", None))
+                self._send(_STATE, ("state", None))
 
     def _send(self, task: int, args: tuple) -> bool:
         try:
@@ -340,6 +360,130 @@ class _Failed:
         return any(word in self.message.casefold() for word in _MEMORY_WORDS)
 
 
+class PageRefused(Exception):
+    """A question about a page was not answered (``BoundedPdf.ask``); the message says why."""
+
+
+class BoundedPdf:
+    """A PDF open in a page reader, for the questions asked of its pages after their text: a
+    page's lines with their fonts (the structure engine's font probe), its text blocks, its
+    image (OCR). Each answer is bounded as a page's text is (``PageLimits``), because each
+    interprets the page's content again, and a page whose text came back in time may still draw
+    for hours (an image drawn a hundred thousand times costs the text nothing and the renderer
+    all of it). A question that runs out of time or memory, or whose reader dies, is stopped: the
+    reader is killed, the page is recorded in ``stopped`` and refused from then on, and the next
+    question opens the file in a new reader. After ``max_stopped`` stops every question is
+    refused.
+
+    The reader that read the book's text answers first (``extract_pages`` keeps it with the file
+    open): its fonts are loaded already. ``close`` gives it back for the next book (or ends it);
+    a BoundedPdf dropped unclosed ends its reader when it is collected.
+
+    Args:
+        data (bytes): the file.
+        limits (PageLimits): time and memory per question.
+        worker (Worker | None): a reader that holds ``data`` open, or None (one is started on
+            the first question).
+    """
+
+    def __init__(self, data: bytes, limits: PageLimits, worker: Worker | None = None) -> None:
+        self._data, self._limits = data, limits
+        self._held: list[Worker] = [worker] if worker is not None else []
+        self._release = weakref.finalize(self, _kill_all, self._held)
+        self._lock = threading.Lock()
+        self._task = 0
+        self.stopped: dict[int, tuple[str, str]] = {}
+        """0-based page → (the question, why it was stopped)."""
+        with _idle_lock:
+            _open_readers.add(self)
+
+    def ask(self, question: str, index: int, arg: Any = None) -> Any:
+        """The answer to ``question`` (``lines``, ``blocks`` or ``image``) about page ``index``.
+
+        Raises:
+            PageRefused: the question was stopped now or before (``stopped``), too many were,
+                no reader could be started, or MuPDF could not answer it.
+        """
+        with self._lock:
+            if index in self.stopped:
+                raise PageRefused(self.stopped[index][1])
+            if len(self.stopped) >= self._limits.max_stopped:
+                raise PageRefused(f"not read ({self._limits.max_stopped} stopped pages end a book's reading)")
+            worker = self._reader(question, index)
+            result = self._answer(worker, question, index, (question, (index, arg)))
+            if isinstance(result, TaskRaised):
+                result = _Failed(result.message)
+            if isinstance(result, _Failed):
+                if result.memory:
+                    self._stop(
+                        question, index, f"stopped at the memory limit ({self._limits.memory_mb:g} MB)"
+                    )
+                raise PageRefused(result.message)
+            return result
+
+    def _reader(self, question: str, index: int) -> Worker:
+        """The reader holding the file open, started and opened here when there is none."""
+        if self._held:
+            return self._held[0]
+        worker = _take(worker_context(PRELOAD))
+        if isinstance(worker, str):
+            raise PageRefused(worker)
+        self._held.append(worker)
+        result = self._answer(
+            worker, question, index, ("open", (self._data, int(self._limits.memory_mb * 2**20)))
+        )
+        if isinstance(result, TaskRaised | _Failed):
+            self._stop(question, index, f"cannot open the file again: {result.message}")
+        return worker
+
+    def _answer(self, worker: Worker, question: str, index: int, request: tuple) -> Any:
+        """Send ``request`` and wait for its answer, at most the deadline (else stop the page)."""
+        self._task += 1
+        try:
+            worker.conn.send((self._task, request))
+        except (OSError, ValueError):
+            pass  # NOTE: it died already; EOF on its pipe tells
+        while True:
+            if not wait([worker.conn], self._limits.timeout_s):
+                self._stop(question, index, f"stopped after {self._limits.timeout_s:g} s")
+            try:
+                task, result = worker.conn.recv()
+            except (EOFError, OSError):
+                worker.process.join(1.0)
+                self._stop(question, index, f"stopped: {WorkerDied(worker.process.exitcode).describe()}")
+            if task == self._task:
+                return result
+
+    def _stop(self, question: str, index: int, why: str) -> NoReturn:
+        _kill_all(self._held)
+        self.stopped[index] = (question, why)
+        raise PageRefused(why)
+
+    def close(self) -> None:
+        """Close the file; give its reader back for the next book when it is fit for one."""
+        with self._lock:
+            self._release.detach()
+            if not self._held:
+                return
+            worker = self._held.pop()
+            self._task += 1
+            try:
+                worker.conn.send((self._task, ("end", None)))
+                if wait([worker.conn], self._limits.timeout_s):
+                    task, result = worker.conn.recv()
+                    if task == self._task and isinstance(result, tuple) and result[2]:
+                        _give_back(worker)
+                        return
+            except (EOFError, OSError, ValueError):
+                pass
+            worker.kill()
+
+
+def _kill_all(held: list[Worker]) -> None:
+    while held:
+        held.pop().kill()
+
+
 _doc: Any = None
 """The worker's open document (one at a time)."""
 
@@ -349,11 +493,20 @@ _fresh: int | None = None
 _budget = 0
 
 
+_ASKED = {
+    "lines": lambda page, arg: page_lines(page, arg),
+    "blocks": lambda page, arg: page_blocks(page),
+    "image": lambda page, arg: page_image(page, arg),
+}
+"""The questions ``BoundedPdf`` asks of one page (``arg``: the top share, none, the dpi)."""
+
+
 def work(op: str, arg: Any) -> Any:
     """The worker's side (``workerpool``'s task function): ``open`` the file (``arg``: the bytes
-    and the memory budget), read ``page`` ``arg``, or ``end``: close the file; MuPDF's messages,
-    whether it repaired the file, and whether the worker is fit for another (its address space
-    has not grown by half its budget)."""
+    and the memory budget), read ``page`` ``arg``, answer one of ``_ASKED`` (``arg``: the page
+    and the question's own argument), ``state``: MuPDF's messages and whether it repaired the
+    file, or ``end``: close the file; the same, and whether the worker is fit for another (its
+    address space has not grown by half its budget)."""
     global _doc, _budget
     if op == "open":
         data, _budget = arg
@@ -361,11 +514,16 @@ def work(op: str, arg: Any) -> Any:
         pymupdf.TOOLS.mupdf_warnings(reset=True)
         _doc = pymupdf.open(stream=data, filetype="pdf")
         return _doc.page_count
-    if op == "page":
+    if op == "page" or op in _ASKED:
         try:
-            return page_content(_doc[arg])
+            if op == "page":
+                return page_content(_doc[arg])
+            index, own = arg
+            return _ASKED[op](_doc[index], own)
         except Exception as exc:  # noqa: BLE001 - MuPDF's own error classes: reported, never raised
             return _Failed(f"{type(exc).__name__}: {one_line(exc)}"[:300])
+    if op == "state":
+        return pymupdf.TOOLS.mupdf_warnings(reset=True), bool(_doc.is_repaired)
     repaired = bool(_doc.is_repaired)
     _doc.close()
     _doc = None

@@ -164,3 +164,48 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     stext = _stext(page)
     text = without_overprints(_written(page, stext), stext)
     return text, bool(text.strip()) or not page.get_images(full=False)
+
+
+BOLD_FLAG = 16
+"""PyMuPDF's span flag for a bold font (fonts that say "Bold" in their name count too)."""
+
+_DICT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+"""Span extraction without image blocks (their pixel data is never needed)."""
+
+
+def page_lines(page: pymupdf.Page, top_share: float | None = None) -> list[tuple[str, float, bool, float]]:
+    """A page's text lines in reading order as (text, largest size, every span bold, left x); with
+    ``top_share`` only those in that top share of the page (a clip makes MuPDF skip the glyphs
+    outside it: the top band costs about a quarter of the whole page)."""
+    clip = None
+    if top_share is not None:
+        r = page.rect
+        clip = pymupdf.Rect(r.x0, r.y0, r.x1, r.y0 + r.height * top_share)
+    out = []
+    for block in page.get_text("dict", flags=_DICT_FLAGS, clip=clip)["blocks"]:
+        for line in block.get("lines", ()):
+            spans = [s for s in line["spans"] if s["text"].strip()]
+            if spans:
+                out.append(
+                    (
+                        "".join(s["text"] for s in spans),
+                        max(s["size"] for s in spans),
+                        all(s["flags"] & BOLD_FLAG or "bold" in s["font"].casefold() for s in spans),
+                        line["bbox"][0],
+                    )
+                )
+    return out
+
+
+def page_blocks(page: pymupdf.Page) -> list[tuple[float, float, str]]:
+    """A page's text blocks as (top, bottom, text with lines by ``\\n``), in points from the page top."""
+    return [(y0, y1, text) for _x0, y0, _x1, y1, text, *_ in page.get_text("blocks", flags=0)]
+
+
+def page_image(page: pymupdf.Page, dpi: int) -> tuple[bytes, str]:
+    """The page rendered grey at ``dpi`` as a PNM image, and the fingerprint of its pixels
+    (``chunking.ocr.fingerprint.pixel_fingerprint``): what OCR needs of a page."""
+    from ..ocr.fingerprint import pixel_fingerprint
+
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+    return pix.tobytes("pnm"), pixel_fingerprint(pix)

@@ -106,6 +106,9 @@ class RawBook:
     outline: list[OutlineEntry]
     warnings: list[str] = field(default_factory=list)
     pdf: Any = None
+    pages_reader: Any = None
+    """For a PDF, the file open in its bounded page reader (``chunking.readers.pdfchild.BoundedPdf``),
+    which answers the layout's questions; ``close`` closes it."""
     markup: str = ""
     """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``asciidoc``, ``org``, ``rst``), ``""``
     for a book without one: such an outline is the author's own structure, at exact offsets."""
@@ -119,12 +122,28 @@ class RawBook:
 
         return PdfLayout(
             self.pdf,
+            self.pages_reader,
             {p.number - 1: p.ocr_lines for p in self.pages if p.ocr},
             {p.number - 1 for p in self.pages if p.lost is not None},
         )
 
     def close(self) -> None:
-        """Close the document (if any)."""
+        """Close the document and its page reader (if any). A page whose layout the reader
+        stopped (``BoundedPdf.stopped``) is named in one more line of ``warnings``."""
+        if self.pages_reader is not None:
+            self.pages_reader.close()
+            stopped = {
+                index: why
+                for index, (question, why) in self.pages_reader.stopped.items()
+                if question in ("lines", "blocks")
+            }
+            if stopped:
+                listed = pages_named([f"{i + 1} ({why})" for i, why in sorted(stopped.items())])
+                self.warnings.append(
+                    f"reading the layout (type sizes, positions) of {len(stopped)} pages was stopped"
+                    f" (p. {listed}); their headings were judged by their text alone"
+                )
+            self.pages_reader = None
         if self.pdf is not None:
             self.pdf.close()
 
