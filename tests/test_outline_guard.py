@@ -173,3 +173,28 @@ def test_a_chapter_on_its_parts_page_and_the_matter_after_the_last_chapter_are_u
     for outline in (True, False):
         data, want = _parts_book(outline)
         assert _units(load_book(data, name="parts.pdf")) == want, f"outline={outline}"
+
+
+def test_chapters_under_the_documents_title_entry_on_its_page_are_each_their_own_chapter():
+    """One engine unit stands for one outline entry: the document's title set again above the
+    first chapters (its outline entry holds them all) is no stand-in for the chapters that open
+    on its page, which stay chapters like those on later pages."""
+    pages = [
+        [("Notes on Sets", 24.0)],
+        [("Contents", 16.0), *[(f"{n}. {t} . . . . {n}", 10.0) for n, t in enumerate(TITLES, 1)]],
+        [("Notes on Sets", 16.0), ("1. Sets and Maps", 13.0), *body(8, 100), ("2. Graph Search", 13.0), *body(8, 200)],
+        [("2.1. Breadth First", 11.0), *body(12, 250), ("3. Dynamic Programming", 13.0), *body(12, 300)],
+        [("3.1. Tables", 11.0), *body(10, 400), ("4. Closing Remarks", 13.0), *body(20, 450)],
+    ]
+    toc = [(1, "Title Page: Notes on Sets", 1, None), (1, "Contents", 2, None), (1, "Notes on Sets", 3, None)]
+    toc += [
+        (2, "1. Sets and Maps", 3, None),
+        (2, "2. Graph Search", 3, None),
+        (3, "2.1. Breadth First", 4, None),
+        (2, "3. Dynamic Programming", 4, None),
+        (3, "3.1. Tables", 5, None),
+        (2, "4. Closing Remarks", 5, None),
+    ]
+    book = load_book(make_pdf(pages, toc=toc), name="paper.pdf")
+    chapters = [(h.page, h.title) for h in book.headings if h.kind == "chapter"]
+    assert chapters == list(zip((3, 3, 4, 5), TITLES))

@@ -257,3 +257,15 @@ def test_an_outline_the_pdf_library_cannot_walk_is_named_in_a_warning():
     book = load_book(_broken(make_pdf(pages, toc=toc), 2, "Next", "{first} 0 R"), name="loop.pdf")
     assert any("outline (bookmarks) could not be read" in w for w in book.diagnostics.warnings)
     assert [h.title for h in book.headings if h.kind == "chapter"] == ["Alpha", "Beta", "Gamma", "Delta"]
+
+
+def test_an_outline_title_that_starts_in_lower_case_keeps_its_number_apart():
+    """An outline entry is a heading whatever its case: ``2. pdfmom: Output`` is chapter 2 titled
+    ``pdfmom: Output`` (a command's name), like its capitalised siblings."""
+    titles = ["Getting Started", "pdfmom: Simplifying Output", "Closing Remarks"]
+    pages = [[(f"{n}. {t}", BIG), *body(30, n * 100)] for n, t in enumerate(titles, 1)]
+    toc = [(1, f"{n}. {t}", n, None) for n, t in enumerate(titles, 1)]
+    book = load_book(make_pdf(pages, toc=toc), name="lower.pdf")
+    assert [(h.kind, h.number, h.title) for h in book.headings] == [
+        ("chapter", str(n), t) for n, t in enumerate(titles, 1)
+    ]

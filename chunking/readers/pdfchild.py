@@ -61,7 +61,7 @@ import pymupdf
 
 from ..workerpool import TaskRaised, Worker, WorkerDied, start_worker, worker_context
 from ..errors import UnreadableInputError, one_line, positive_from_env
-from .pdfpages import page_blocks, page_content, page_image, page_lines
+from .pdfpages import page_blocks, page_content, page_image, page_lines, page_picture, page_words
 from .raw import pages_named
 
 PAGE_TIMEOUT_S = 30.0
@@ -367,7 +367,7 @@ class PageRefused(Exception):
 class BoundedPdf:
     """A PDF open in a page reader, for the questions asked of its pages after their text: a
     page's lines with their fonts (the structure engine's font probe), its text blocks, its
-    image (OCR). Each answer is bounded as a page's text is (``PageLimits``), because each
+    image (OCR), its words and its picture (the app's page view). Each answer is bounded as a page's text is (``PageLimits``), because each
     interprets the page's content again, and a page whose text came back in time may still draw
     for hours (an image drawn a hundred thousand times costs the text nothing and the renderer
     all of it). A question that runs out of time or memory, or whose reader dies, is stopped: the
@@ -398,7 +398,7 @@ class BoundedPdf:
             _open_readers.add(self)
 
     def ask(self, question: str, index: int, arg: Any = None) -> Any:
-        """The answer to ``question`` (``lines``, ``blocks`` or ``image``) about page ``index``.
+        """The answer to ``question`` (one of ``_ASKED``) about page ``index``.
 
         Raises:
             PageRefused: the question was stopped now or before (``stopped``), too many were,
@@ -497,8 +497,11 @@ _ASKED = {
     "lines": lambda page, arg: page_lines(page, arg),
     "blocks": lambda page, arg: page_blocks(page),
     "image": lambda page, arg: page_image(page, arg),
+    "words": lambda page, arg: page_words(page),
+    "picture": lambda page, arg: page_picture(page, arg),
 }
-"""The questions ``BoundedPdf`` asks of one page (``arg``: the top share, none, the dpi)."""
+"""The questions ``BoundedPdf`` asks of one page (``arg``: the top share, none, the dpi, none,
+the zoom); ``chunking.readers.pdfpages`` answers each."""
 
 
 def work(op: str, arg: Any) -> Any:

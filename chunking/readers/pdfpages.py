@@ -209,3 +209,16 @@ def page_image(page: pymupdf.Page, dpi: int) -> tuple[bytes, str]:
 
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
     return pix.tobytes("pnm"), pixel_fingerprint(pix)
+
+
+def page_words(page: pymupdf.Page) -> list[tuple[float, float, float, float, str]]:
+    """A page's words in reading order as (x0, y0, x1, y1, word), in points on the page as it
+    is shown (its rotation applied, like ``page_picture``'s pixels)."""
+    turn = page.rotation_matrix
+    return [(*tuple(pymupdf.Rect(w[:4]) * turn), w[4]) for w in page.get_text("words")]
+
+
+def page_picture(page: pymupdf.Page, zoom: float) -> tuple[int, int, bytes]:
+    """The page rendered in RGB at ``zoom`` (1 = 72 dpi): width, height and the pixels' bytes."""
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+    return pix.width, pix.height, bytes(pix.samples)

@@ -94,7 +94,7 @@ def _read(outline: list[OutlineEntry], pages: int) -> list[_Read]:
                 break
             held += 1
         title = clean_title(e.title)
-        parsed = parse_heading(title, full_stop=True)
+        parsed = parse_heading(title, full_stop=True, any_case=True)
         said, number, rest = ("", "", title) if parsed is None else (parsed.kind, parsed.number, parsed.title)
         if said == "numbered" and not number.isdigit():
             said = ""

@@ -78,8 +78,12 @@ def keep_outline(
     notes: list[Disagreement] = []
     contents = _ContentsView(norm)
     changed = False
+    titles = {words_key(b.title) for b in baseline} - {""}
+    taken: set[int] = set()
     for b in wanted:
-        i = _match(b, out)
+        i = _match(b, out, taken, titles)
+        if i is not None:
+            taken.add(id(out[i]))
         if i is not None and b.kind != "part" and _outline_only(out[i]):
             against = _against(b, norm, contents)
             if len(against) >= MIN_SIGNALS_AGAINST:
@@ -99,6 +103,7 @@ def keep_outline(
                 message = f"outline {b.kind} '{_short(b.outline_title)}' -> p. {b.page + 1}: kept as a {b.kind}, not a {h.kind}"
                 notes.append(_note("rekinded", b, ("outline",), message))
                 out[i] = dataclasses.replace(h, kind=b.kind)
+                taken.add(id(out[i]))
                 changed = True
             continue
         against = _against(b, norm, contents)
@@ -132,19 +137,35 @@ def keep_outline(
     return tuple(out), notes
 
 
-def _match(b: BaselineEntry, headings: list[Heading]) -> int | None:
+def _match(b: BaselineEntry, headings: list[Heading], taken: set[int], titles: set[str]) -> int | None:
     """The engine's unit that is outline entry ``b``: same title within ``MOVE_PAGES`` (nearest
-    page first), else a unit on ``b``'s page that is a part exactly when ``b`` is one."""
+    page first), else a unit on ``b``'s page that is a part exactly when ``b`` is one.
+
+    One unit stands for one entry: a unit already matched to an entry (``taken``: ids) is not
+    matched again, and the page fallback never takes a unit titled as another outline entry
+    (``titles``: every entry's ``words_key``). Without that, the document's title set again
+    above the first chapters, on their page, stood for each of them, and they stayed sections.
+    """
     key = words_key(b.title)
     near = [
         (abs(h.page - (b.page + 1)), i)
         for i, h in enumerate(headings)
-        if h.kind in _UNIT_KINDS and key and abs(h.page - (b.page + 1)) <= MOVE_PAGES and _same_title(key, h)
+        if h.kind in _UNIT_KINDS
+        and id(h) not in taken
+        and key
+        and abs(h.page - (b.page + 1)) <= MOVE_PAGES
+        and _same_title(key, h)
     ]
     if near:
         return min(near)[1]
     for i, h in enumerate(headings):
-        if h.kind in _UNIT_KINDS and h.page == b.page + 1 and (h.kind == "part") == (b.kind == "part"):
+        if (
+            h.kind in _UNIT_KINDS
+            and id(h) not in taken
+            and h.page == b.page + 1
+            and (h.kind == "part") == (b.kind == "part")
+            and words_key(h.title) not in titles
+        ):
             return i
     return None
 

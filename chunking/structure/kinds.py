@@ -139,19 +139,20 @@ def number_value(number: str) -> int:
     return 0
 
 
-def title_like(title: str, max_words: int = 14, full_stop: bool = False) -> bool:
+def title_like(title: str, max_words: int = 14, full_stop: bool = False, any_case: bool = False) -> bool:
     """True when ``title`` reads like a heading title, not a sentence or a list item.
 
-    Starts with an uppercase letter, digit or quote; at most ``max_words`` words; no trailing
-    comma/semicolon/colon, no trailing full stop unless ``full_stop`` (some books end every
-    heading with one: ``9. Power Series.``; callers then demand other evidence, e.g. size);
-    no dot leaders or trailing page number (contents lines).
+    Starts with an uppercase letter, digit or quote (any letter with ``any_case``: for titles a
+    book's outline or nav gives, which are headings whatever their case, ``6. pdfmom: …``); at
+    most ``max_words`` words; no trailing comma/semicolon/colon, no trailing full stop unless
+    ``full_stop`` (some books end every heading with one: ``9. Power Series.``; callers then
+    demand other evidence, e.g. size); no dot leaders or trailing page number (contents lines).
     """
     title = title.strip()
     if not title or len(title) > 120 or len(title.split()) > max_words:
         return False
     first = title[0]
-    if not (first.isupper() or first.isdigit() or first in "\"'“‘(«"):
+    if not (first.isupper() or first.isdigit() or first in "\"'“‘(«" or (any_case and first.isalpha())):
         if not _caseless(first):
             return False
         # NOTE: a caseless script writes no spaces between words: a title is short in characters
@@ -189,11 +190,15 @@ def clean_title(title: str) -> str:
     return title.strip(" -–—:|•·¶")  # "¶": Sphinx permalink signs in EPUB nav titles
 
 
-def parse_heading(line: str, full_stop: bool = False, lettered: bool = False) -> Parsed | None:
+def parse_heading(
+    line: str, full_stop: bool = False, lettered: bool = False, any_case: bool = False
+) -> Parsed | None:
     """Understand one line as a heading, or return None.
 
     Args:
         line (str): a line of text or an outline title.
+        any_case (bool): the line is a heading whatever it says (an outline or nav title), so its
+            title may start in lower case (``title_like``).
 
     Returns:
         Parsed | None: ``kind`` is ``part``/``chapter``/``section``/``appendix`` for keyword
@@ -211,7 +216,7 @@ def parse_heading(line: str, full_stop: bool = False, lettered: bool = False) ->
         if kw != "appendix" and len(num) == 1 and num.isalpha() and not re.fullmatch(_ROMAN_RE, num):
             return None
         title = (m.group("title") or "").strip()
-        if title and not title_like(title, full_stop=full_stop):
+        if title and not title_like(title, full_stop=full_stop, any_case=any_case):
             return None
         title = _drop_full_stop(title) if full_stop else title
         if kw == "appendix":
@@ -220,13 +225,13 @@ def parse_heading(line: str, full_stop: bool = False, lettered: bool = False) ->
     if text[:1] > "\x7f" and _caseless(text[0]) and (cjk := _parse_cjk(text, full_stop)) is not None:
         return cjk
     m = SECTION_HEADING.match(text)
-    if m and title_like(m.group("title"), full_stop=full_stop):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case):
         return Parsed("section", m.group("num"), _drop_full_stop(m.group("title")))
     m = NUMBERED_HEADING.match(text)
-    if m and title_like(m.group("title"), full_stop=full_stop):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case):
         return Parsed("numbered", m.group("num"), _drop_full_stop(m.group("title")))
     m = LETTERED_HEADING.match(text) if lettered else None
-    if m and title_like(m.group("title"), full_stop=full_stop):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case):
         return Parsed("appendix", m.group("num"), _drop_full_stop(m.group("title")))
     if FRONT_WORDS.match(text):
         return Parsed("front", "", text)

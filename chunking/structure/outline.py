@@ -472,7 +472,14 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
     A heading that ends in a full stop (``3. Title.``) counts: the outline vouches for it.
     """
     for text in (line, *heads, title):
-        parsed = (parse_heading(text) or parse_heading(text, full_stop=True, lettered=True)) if text else None
+        parsed = (
+            (
+                parse_heading(text, any_case=True)
+                or parse_heading(text, full_stop=True, lettered=True, any_case=True)
+            )
+            if text
+            else None
+        )
         if parsed is None:
             continue
         own = _strip_number(title, parsed.number) or parsed.title
@@ -522,7 +529,7 @@ def _strip_number(title: str, number: str = "") -> str:
     m = SECTION_HEADING.match(title)
     if m:
         return m.group("title")
-    parsed = parse_heading(title) or parse_heading(title, full_stop=True)
+    parsed = parse_heading(title, any_case=True) or parse_heading(title, full_stop=True, any_case=True)
     if parsed is not None and parsed.title and parsed.kind in ("numbered", "chapter", "appendix", "part"):
         return parsed.title
     return title

@@ -275,8 +275,12 @@ def summary(run: AppRun) -> None:
 
 
 @st.cache_data(show_spinner="Rendering page…", max_entries=64)
-def _page_png(sha256: str, page_number: int, page_text: str, spans: tuple, _pdf: bytes) -> bytes:
-    return pdfview.page_image(_pdf, page_number, page_text, spans)
+def _page_png(sha256: str, page_number: int, page_text: str, spans: tuple, _pdf: bytes) -> bytes | str:
+    """The page's PNG, or why it has none (kept too: a page the reader stopped is not drawn again)."""
+    try:
+        return pdfview.page_image(_pdf, page_number, page_text, spans)
+    except pdfview.PageNotDrawnError as exc:
+        return str(exc)
 
 
 def ocr_note_html(book: Book, c: Chunk) -> str:
@@ -341,9 +345,8 @@ def chunk_detail(run: AppRun, i: int) -> None:
             if page.lost:
                 cols[k % len(cols)].info(f"{caption}: no image, {pdfview.LOST_PAGE}.")
                 continue
-            try:
-                png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)
-            except pdfview.PageTooLargeError as exc:
-                cols[k % len(cols)].info(f"{caption}: no image, {exc}.")
+            png = _page_png(run.source.sha256, number, page_text, tuple(spans), run.source.data)
+            if isinstance(png, str):
+                cols[k % len(cols)].info(f"{caption}: no image, {png}.")
                 continue
             cols[k % len(cols)].image(png, caption=caption)

@@ -2,19 +2,28 @@
 
 The canonical text is normalised (headers removed, words de-hyphenated, ligatures expanded), so
 it is not the PDF's text byte for byte. We therefore map it onto the page by *aligning words*: the
-canonical page text's words against the PDF's words (``page.get_text("words")``, reading order)
-with ``difflib.SequenceMatcher``; every canonical word that aligns lends its PDF rectangle. Words
+canonical page text's words against the PDF's words (MuPDF's words, reading order) with
+``difflib.SequenceMatcher``; every canonical word that aligns lends its PDF rectangle. Words
 that do not align (a de-hyphenated word, a removed header) are simply not painted.
+
+The page's words and pixels come from the bounded page reader (``chunking.readers.pdfchild``):
+drawing a page interprets its content, and a page whose text was read in time may still draw for
+hours (an image drawn a hundred thousand times); there it is stopped at the page deadline and the
+app says so instead of hanging. The highlights are painted here, over the pixels (Pillow).
 """
 
 from __future__ import annotations
 
 import difflib
+import io
 import re
 import unicodedata
 from collections.abc import Sequence
 
 import pymupdf
+from PIL import Image, ImageDraw
+
+from chunking.readers.pdfchild import BoundedPdf, PageLimits, PageRefused
 
 from .. import palette
 
@@ -35,8 +44,16 @@ LOST_PAGE = "its text extraction was stopped (the book's warnings say why), so i
 drawing it would interpret the same content, in the app's process, without a limit."""
 
 
-class PageTooLargeError(ValueError):
-    """A page whose image would exceed ``MAX_RENDER_PIXELS``; its message is one line for the app."""
+class PageNotDrawnError(ValueError):
+    """A page the app shows no image of; its message is one line for the app."""
+
+
+class PageTooLargeError(PageNotDrawnError):
+    """A page whose image would exceed ``MAX_RENDER_PIXELS``."""
+
+
+Word = tuple[float, float, float, float, str]
+"""A PDF word: its rectangle on the page as shown (x0, y0, x1, y1, in points) and its text."""
 
 
 def render_pixels(page: pymupdf.Page, zoom: float) -> float:
@@ -50,12 +67,13 @@ def _norm(word: str) -> str:
 
 
 def highlight_rects(
-    page: pymupdf.Page, page_text: str, spans: Sequence[tuple[int, int, str]]
+    words: Sequence[Word], page_text: str, spans: Sequence[tuple[int, int, str]]
 ) -> dict[str, list[pymupdf.Rect]]:
     """Rectangles of the PDF words that carry each highlighted span of the canonical page text.
 
     Args:
-        page (pymupdf.Page): the PDF page.
+        words (Sequence[Word]): the PDF page's words in reading order
+            (``chunking.readers.pdfpages.page_words``).
         page_text (str): that page's canonical text (``book.text[page.char_start:page.char_end]``).
         spans (Sequence[tuple[int, int, str]]): ``[start, end)`` offsets into ``page_text`` with a
             class (``"chunk"`` or ``"overlap"``); a word in both gets the later class.
@@ -64,7 +82,6 @@ def highlight_rects(
         dict[str, list[pymupdf.Rect]]: rectangles per class.
     """
     canon = [(m.start(), m.end(), _norm(m.group())) for m in _WORD.finditer(page_text)]
-    words = page.get_text("words")
     matcher = difflib.SequenceMatcher(
         None, [w for _, _, w in canon], [_norm(w[4]) for w in words], autojunk=False
     )
@@ -98,9 +115,10 @@ def page_image(
 
     Raises:
         PageTooLargeError: the image would exceed ``MAX_RENDER_PIXELS``; nothing is drawn.
+        PageNotDrawnError: the page reader stopped the page (the page limits) or MuPDF could
+            not draw it.
     """
-    # NOTE: a fresh document per call: drawing changes the page, and the caller caches the PNG.
-    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:  # NOTE: the page's size only: no content drawn
         page = doc[page_number - 1]
         if render_pixels(page, zoom) > MAX_RENDER_PIXELS:
             raise PageTooLargeError(
@@ -108,13 +126,23 @@ def page_image(
                 f"({page.rect.width:,.0f} × {page.rect.height:,.0f} pt; "
                 f"the image would exceed {MAX_RENDER_PIXELS // 1_000_000} megapixels)"
             )
-        for cls, rects in highlight_rects(page, page_text, spans).items():
-            for rect in rects:
-                page.draw_rect(
-                    rect,
-                    color=None,
-                    fill=HIGHLIGHT_COLOURS.get(cls, palette.rgb01(palette.UNKNOWN)),
-                    fill_opacity=palette.HIGHLIGHT_OPACITY,
-                    overlay=True,
-                )
-        return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom)).tobytes("png")
+    reader = BoundedPdf(pdf, PageLimits.from_env())
+    try:
+        words = reader.ask("words", page_number - 1)
+        width, height, pixels = reader.ask("picture", page_number - 1, zoom)
+    except PageRefused as exc:
+        raise PageNotDrawnError(f"page {page_number} could not be drawn ({exc})") from None
+    finally:
+        reader.close()
+    image = Image.frombytes("RGB", (width, height), pixels).convert("RGBA")
+    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    alpha = round(255 * palette.HIGHLIGHT_OPACITY)
+    for cls, rects in highlight_rects(words, page_text, spans).items():
+        rgb = HIGHLIGHT_COLOURS.get(cls, palette.rgb01(palette.UNKNOWN))
+        fill = (*(round(255 * c) for c in rgb), alpha)
+        for rect in rects:
+            draw.rectangle([rect.x0 * zoom, rect.y0 * zoom, rect.x1 * zoom, rect.y1 * zoom], fill=fill)
+    out = io.BytesIO()
+    Image.alpha_composite(image, layer).convert("RGB").save(out, format="PNG")
+    return out.getvalue()

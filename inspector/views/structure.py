@@ -133,8 +133,12 @@ def evidence(page: StructurePage) -> int | None:
 
 
 @st.cache_data(show_spinner="Rendering page…", max_entries=64)
-def _png(sha256: str, number: int, page_text: str, spans: tuple, _pdf: bytes) -> bytes:
-    return pdfview.page_image(_pdf, number, page_text, spans)
+def _png(sha256: str, number: int, page_text: str, spans: tuple, _pdf: bytes) -> bytes | str:
+    """The page's PNG, or why it has none (kept too: a page the reader stopped is not drawn again)."""
+    try:
+        return pdfview.page_image(_pdf, number, page_text, spans)
+    except pdfview.PageNotDrawnError as exc:
+        return str(exc)
 
 
 def show_page(page: StructurePage, col: Any, number: int, spans: tuple) -> None:
@@ -146,11 +150,11 @@ def show_page(page: StructurePage, col: Any, number: int, spans: tuple) -> None:
     if book.format == "pdf" and p.lost:
         col.info(f"{caption}: no image, {pdfview.LOST_PAGE}.")
     elif book.format == "pdf":
-        try:
-            col.image(_png(src.sha256, number, text, spans, src.data), caption=caption)
+        png = _png(src.sha256, number, text, spans, src.data)
+        if not isinstance(png, str):
+            col.image(png, caption=caption)
             return
-        except pdfview.PageTooLargeError as exc:
-            col.info(f"{caption}: no image, {exc}.")
+        col.info(f"{caption}: no image, {png}.")
     col.caption(caption)
     if spans:
         a = spans[0][0]
