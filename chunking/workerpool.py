@@ -73,6 +73,10 @@ START_BACKOFF_S = 0.1
 """Wait before the next try, doubled each time: a server just killed is only replaced once it
 has exited (multiprocessing restarts a server it finds gone, not one still dying)."""
 
+FORKSERVER_EXIT = "chunking.forkserver_exit"
+"""Imported first by the fork server: it removes its socket's folder when it ends, which the
+caller cannot do when it was killed (``chunking.forkserver_exit``)."""
+
 LIFELINE_EXIT = 3
 """Exit code of a worker ended by its lifeline (its caller died or stopped it)."""
 
@@ -268,7 +272,7 @@ def worker_context(preload: Sequence[str] = ()) -> Any:
     method = next(m for m in START_METHODS if m in available and (m != "forkserver" or _socket_fits()))
     context = multiprocessing.get_context(method)
     if method == "forkserver":  # NOTE: always: multiprocessing's default preload is "__main__"
-        context.set_forkserver_preload(list(preload))
+        context.set_forkserver_preload([FORKSERVER_EXIT, *preload])
     return context
 
 

@@ -233,7 +233,7 @@ def _stuck(env_timeout: str, tmp_path: Path, fan: bytes) -> tuple[subprocess.Pop
     """A CLI run stuck on a bad page, and its page reader's pid (busy: seconds of CPU)."""
     book, temp = tmp_path / "fan.pdf", tmp_path / "tmp"
     book.write_bytes(fan)
-    temp.mkdir()  # NOTE: multiprocessing's folder of a run killed by SIGKILL stays behind: here, not in /tmp
+    temp.mkdir()  # NOTE: the run's own temp folder: what it leaves behind is checked here
     run = subprocess.Popen(
         [sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(tmp_path / "out.jsonl")],
         cwd=ROOT,
@@ -274,9 +274,11 @@ def test_a_page_reader_dies_with_a_cli_killed_by_sigkill(fan, tmp_path):
     run, reader = _stuck("600", tmp_path, fan)
     server = _fork_server(run.pid)
     try:
+        assert [p.name[:5] for p in (tmp_path / "tmp").iterdir()] == ["pymp-"]  # the fork server's socket
         run.send_signal(signal.SIGKILL)
         run.wait()
         assert _gone([p for p in (reader, server) if p is not None]) == []
+        assert list((tmp_path / "tmp").iterdir()) == []  # NOTE: removed by the fork server as it ends
     finally:
         if _alive(reader):  # NOTE: only when the test failed: our own grandchild
             os.kill(reader, signal.SIGKILL)

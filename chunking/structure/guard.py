@@ -81,7 +81,7 @@ def keep_outline(
     titles = {words_key(b.title) for b in baseline} - {""}
     taken: set[int] = set()
     for b in wanted:
-        i = _match(b, out, taken, titles)
+        i = _match(b, out, taken, titles, _title_near(b, norm))
         if i is not None:
             taken.add(id(out[i]))
         if i is not None and b.kind != "part" and _outline_only(out[i]):
@@ -137,21 +137,25 @@ def keep_outline(
     return tuple(out), notes
 
 
-def _match(b: BaselineEntry, headings: list[Heading], taken: set[int], titles: set[str]) -> int | None:
+def _match(
+    b: BaselineEntry, headings: list[Heading], taken: set[int], titles: set[str], in_text: bool
+) -> int | None:
     """The engine's unit that is outline entry ``b``: same title within ``MOVE_PAGES`` (nearest
     page first), else a unit on ``b``'s page that is a part exactly when ``b`` is one.
 
-    One unit stands for one entry: a unit already matched to an entry (``taken``: ids) is not
-    matched again, and the page fallback never takes a unit titled as another outline entry
-    (``titles``: every entry's ``words_key``). Without that, the document's title set again
-    above the first chapters, on their page, stood for each of them, and they stayed sections.
+    One unit stands for one entry whose title the text holds (``in_text``): a unit already
+    matched to an entry (``taken``: ids) is not matched again, and the page fallback never takes
+    a unit titled as another outline entry (``titles``: every entry's ``words_key``). Without
+    that, the document's title set again above the first chapters, on their page, stood for each
+    of them, and they stayed sections. An entry whose title is on none of its pages has no line
+    to open a unit at: any unit on its page stands for it (a second bookmark into that unit).
     """
     key = words_key(b.title)
     near = [
         (abs(h.page - (b.page + 1)), i)
         for i, h in enumerate(headings)
         if h.kind in _UNIT_KINDS
-        and id(h) not in taken
+        and (id(h) not in taken or not in_text)
         and key
         and abs(h.page - (b.page + 1)) <= MOVE_PAGES
         and _same_title(key, h)
@@ -161,13 +165,19 @@ def _match(b: BaselineEntry, headings: list[Heading], taken: set[int], titles: s
     for i, h in enumerate(headings):
         if (
             h.kind in _UNIT_KINDS
-            and id(h) not in taken
             and h.page == b.page + 1
             and (h.kind == "part") == (b.kind == "part")
-            and words_key(h.title) not in titles
+            and (not in_text or (id(h) not in taken and words_key(h.title) not in titles))
         ):
             return i
     return None
+
+
+def _title_near(b: BaselineEntry, norm: NormalisedBook) -> bool:
+    """Whether ``b``'s title is on its page or the pages either side (the ``text`` signal's test)."""
+    key = words_key(b.title)
+    near = [p for p in range(b.page - 1, b.page + 2) if 0 <= p < len(norm.pages)]
+    return bool(key) and any(key in words_key(" ".join(t for _, t in norm.lines[p])) for p in near)
 
 
 def _named_kind(h: Heading, norm: NormalisedBook) -> str:
@@ -225,7 +235,7 @@ def _against(b: BaselineEntry, norm: NormalisedBook, contents: _ContentsView) ->
     key = words_key(b.title)
     out: list[tuple[str, str]] = []
     near = [p for p in range(b.page - 1, b.page + 2) if 0 <= p < len(norm.pages)]
-    if key and not any(key in words_key(" ".join(t for _, t in norm.lines[p])) for p in near):
+    if key and not _title_near(b, norm):
         out.append(("text", f"the title is not on pp. {near[0] + 1}-{near[-1] + 1}"))
     line = _title_line(b, norm)
     if line is not None and SECTION_HEADING.match(norm.lines[b.page][line][1].strip()):
