@@ -91,10 +91,15 @@ GRAVE_ACCENT = "`"
 """TeX's ``\``` accent as MuPDF reads it from a TeX text font (U+0060, set before the letter).
 Composed (``pi`u`` → ``più``, ``PI`U`` → ``PIÙ``, ```E`` → ``È``) only on a printed page (a PDF's:
 TeX's ``\accent`` exists there only; a plain-text or Markdown source quotes code with it), and
-only after a letter of the same word or before a capital that is a word by itself: a backtick
-opening a word (`````echo a`````, ```o``) or ending one is code or a quote, and stays."""
-_GRAVE = re.compile(r"(?<=[^\W\d_])`(?=[^\W\d_])|(?<![^\W_])`(?=[^\W\d_a-z](?![^\W_]))")
-"""A backtick after a letter and before a letter, or before a lone capital at a word's start."""
+only after a letter of the same word, before a capital that is a word by itself, or before a lone
+``a``/``e`` (``è``, ``à``): a backtick opening a word (`````echo a`````, ```o``, ```e```) or ending
+one is code or a quote, and stays."""
+_GRAVE = re.compile(
+    r"(?<=[^\W\d_])`(?=[^\W\d_])|(?<![^\W_])`(?=[^\W\d_a-z](?![^\W_]))|(?<![^\W_])`(?=[ae](?![\w`]))"
+)
+"""A backtick after a letter and before a letter, or before a lone capital at a word's start, or
+before a lone ``a``/``e`` not closed by another backtick (``è``, ``à``: words of their own in
+Italian and French; ```e``` is code)."""
 SPACING_ACCENTS_BELOW = {"\u00b8": "\u0327", "\u02db": "\u0328"}
 """Cedilla ¸ and ogonek ˛, which TeX sets under the letter. ``\\c`` uses ``\\accent`` (accent
 first: ``Fran¸cois``) on a letter of x-height (``X_HEIGHT``), else overlays the cedilla on the
