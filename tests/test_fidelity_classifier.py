@@ -26,8 +26,9 @@ def test_a_word_joined_across_a_hyphenated_line_break_is_dehyphenation():
 
 
 def test_a_hyphenated_word_joined_across_a_page_break_is_dehyphenation():
-    t = fidelity.classify([["first page ends hyphen-"], ["ated here"]],
-                          [["first page ends hyphenated"], ["here"]], [[], []])
+    t = fidelity.classify(
+        [["first page ends hyphen-"], ["ated here"]], [["first page ends hyphenated"], ["here"]], [[], []]
+    )
     assert t.lost == {"dehyphenation": 2} and t.invented == {"dehyphenation": 1}
 
 
@@ -63,7 +64,67 @@ def test_words_missing_for_no_known_reason_are_unknown():
 
 def test_repeated_edge_lines_are_furniture_for_both_texts_and_bare_folios_too():
     words = "apple birch cedar daisy elm fern grape hazel iris juniper kale lime".split()
-    pages = [[f"Running Title {i}", *(f"the {words[i]} said {words[k]}" for k in range(5)), f"{i}"]
-             for i in range(1, 9)]
+    pages = [
+        [f"Running Title {i}", *(f"the {words[i]} said {words[k]}" for k in range(5)), f"{i}"]
+        for i in range(1, 9)
+    ]
     furniture = fidelity.edge_furniture(pages)
     assert fidelity.drop_furniture(pages[0], furniture) == pages[0][1:-1]
+
+
+def test_a_symbol_pdftotext_reads_as_its_code_letter_is_a_glyph_map_and_no_loss():
+    t = _one(["the hnumberi hequalsi here"], ["the ⟨number⟩ ⟨equals⟩ here"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+    assert "glyph map" in fidelity.NOT_LOST
+
+
+def test_a_letter_of_ours_where_pdftotext_has_a_symbol_stays_counted():
+    t = _one(["the ⟨number⟩ here"], ["the hnumberi here"])
+    assert t.lost["glyph map"] == 0 and t.invented["unknown"] == 1
+
+
+def test_a_private_use_glyph_of_ours_is_no_glyph_map():
+    t = _one(["the number here"], ["the n\ue000mber here"])
+    assert t.lost["glyph map"] == 0 and t.lost["unknown"] == 1
+
+
+def test_a_word_pdftotext_spaces_letter_by_letter_is_letter_spacing():
+    t = _one(["/* E x c e p t i o n : the map */"], ["/* Exception: the map */"])
+    assert t.lost == {"letter spacing": 9} and t.invented == {"letter spacing": 1}
+
+
+def test_a_word_we_space_letter_by_letter_stays_counted_as_spacing():
+    t = _one(["aàáâ here"], ["a à á â here"])
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 4}
+
+
+def test_a_line_end_hyphen_we_keep_where_pdftotext_joins_is_dehyphenation():
+    t = _one(["the multicore machine"], ["the multi-", "core machine"])
+    assert t.lost == {"dehyphenation": 1} and t.invented == {"dehyphenation": 2}
+
+
+def test_an_accent_pdftotext_composes_and_we_split_is_accent_missing_and_counted():
+    t = _one(["molto più grande"], ["molto pi`u grande"])
+    assert t.lost == {"accent missing": 1} and "accent missing" not in fidelity.NOT_LOST
+
+
+def test_a_running_header_of_a_few_pages_is_furniture_by_position():
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    pages = [["Preface", *body(0)]] + [["2. Short Section", *body(n), str(n)] for n in (1, 2)]
+    pages += [[f"Other {'y' * n}", *body(n)] for n in range(3, 43)]
+    edges = fidelity.edge_furniture(pages)
+    assert fidelity.drop_furniture(pages[1], edges, 1) == body(1)
+    assert fidelity.drop_furniture(pages[0], edges, 0) == pages[0]
+
+
+def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both():
+    words = "apple birch cedar daisy elm fern grape hazel iris juniper kale lime".split()
+    body = [f"the {w} said" for w in words[:8]]
+    pages = [["Running Head", *(f"{line} {'z' * (n + 1)}" for line in body)] for n in range(6)]
+    edges = fidelity.edge_furniture(pages)
+    ref, ours = fidelity.drop_furniture_alike(
+        ["Running Head", *body], [*body[:4], "Running Head", *body[4:]], edges, 2
+    )
+    assert ref == ours == body

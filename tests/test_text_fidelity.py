@@ -54,6 +54,34 @@ def test_ascii_caret_and_backtick_are_never_accents():
     assert _norm(code).text == code
 
 
+def _printed_book(*lines: str):
+    """A one-page PDF of ``lines`` (Helvetica), read and normalised as the pipeline does."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k, line in enumerate(lines):
+        page.insert_text((72, 72 + 16 * k), line, fontsize=11)
+    raw = read_raw(doc.tobytes(), "graves.pdf")
+    try:
+        return normalise(raw.pages)
+    finally:
+        raw.close()
+
+
+def test_grave_accent_tex_sets_before_the_letter_composes_on_a_printed_page():
+    # TeX's \` accent comes out of MuPDF as U+0060 before the letter: pi`u, pu`o, PI`U, `E
+    norm = _printed_book("molto pi`u grande, ci`o che pu`o essere", "SU PI`U RIGHE. `E perci`o fatto e `e cos`i.")
+    assert "molto più grande, ciò che può essere" in norm.text
+    assert "SU PIÙ RIGHE. È perciò fatto e è così." in norm.text
+    assert norm.counts["accents_composed"] == 8
+
+
+def test_grave_accent_stays_a_backtick_in_code_and_in_plain_text():
+    norm = _printed_book("run `echo a` and `ls` here; `o and don`t, `e` too")
+    assert "run `echo a` and `ls` here; `o and don`t, `e` too" in norm.text
+    txt = normalise([RawPage(number=1, label="", text="molto pi`u grande", synthetic=True)])
+    assert txt.text == "molto pi`u grande"
+
+
 def test_a_spacing_accent_beside_no_letter_or_without_a_precomposed_form_stays():
     norm = _norm("the \u00b4 sign, a trailing o\u00a8, and 1\u00a82")
     assert norm.text == "the \u00b4 sign, a trailing o\u00a8, and 1\u00a82"

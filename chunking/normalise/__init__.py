@@ -83,8 +83,23 @@ SPACING_ACCENTS_BEFORE = {
 ``Juh´asz``): the PDF holds the accent glyph, then the letter. Each maps to its combining mark;
 at a word's start only before a capital (``´Etienne``), since ``˜apat`` or ``ˆcntrl`` at a word's
 start is code typeset with a spacing tilde or circumflex.
-ASCII ``^`` and `````` are left alone: code uses them, and TeX sets them as accents only in
-fonts whose glyphs MuPDF already maps to these spacing forms."""
+ASCII ``^`` is left alone: code uses it. ASCII `````` is TeX's grave accent as MuPDF reads it
+(the ``grave`` glyph of a TeX text font comes out as U+0060: ``pi`u``, ``pu`o``, ``sar`a``), but
+code quotes with it too; so it composes only on a printed page, inside a word or on a lone
+capital (``GRAVE_ACCENT``)."""
+GRAVE_ACCENT = "`"
+"""TeX's ``\``` accent as MuPDF reads it from a TeX text font (U+0060, set before the letter).
+Composed (``pi`u`` → ``più``, ``PI`U`` → ``PIÙ``, ```E`` → ``È``) only on a printed page (a PDF's:
+TeX's ``\accent`` exists there only; a plain-text or Markdown source quotes code with it), and
+only after a letter of the same word, before a capital that is a word by itself, or before a lone
+``a``/``e`` (``è``, ``à``): a backtick opening a word (`````echo a`````, ```o``, ```e```) or ending
+one is code or a quote, and stays."""
+_GRAVE = re.compile(
+    r"(?<=[^\W\d_])`(?=[^\W\d_])|(?<![^\W_])`(?=[^\W\d_a-z](?![^\W_]))|(?<![^\W_])`(?=[ae](?![\w`]))"
+)
+"""A backtick after a letter and before a letter, or before a lone capital at a word's start, or
+before a lone ``a``/``e`` not closed by another backtick (``è``, ``à``: words of their own in
+Italian and French; ```e``` is code)."""
 SPACING_ACCENTS_BELOW = {"\u00b8": "\u0327", "\u02db": "\u0328"}
 """Cedilla ¸ and ogonek ˛, which TeX sets under the letter. ``\\c`` uses ``\\accent`` (accent
 first: ``Fran¸cois``) on a letter of x-height (``X_HEIGHT``), else overlays the cedilla on the
@@ -130,6 +145,7 @@ class NormalisedBook:
     warnings: list[str] = field(default_factory=list)
     bold_lines: frozenset[int] = frozenset()
     _raw_texts: list[str] = field(default_factory=list, repr=False)
+    _printed: list[bool] = field(default_factory=list, repr=False)
     _keep: list[list[int]] = field(default_factory=list, repr=False)
     _lead_cuts: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
 
@@ -160,7 +176,7 @@ class NormalisedBook:
         if keep[k] != line:
             return start  # the line was removed: the next kept line's start
         raw_line = raw[raw_starts[line] : raw_offset]
-        prefix = _char_normalise(raw_line)[0]
+        prefix = _char_normalise(raw_line, self._printed[page_index])[0]
         inner = min(max(0, len(prefix) - self._lead_cuts.get((page_index, line), 0)), len(text))
         return min(max(start + inner, page.char_start), page.char_end)
 
@@ -178,9 +194,9 @@ def _bold_lines(text: str) -> set[int]:
     return out
 
 
-def _char_normalise(text: str) -> tuple[str, int, int, int]:
+def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, int]:
     """Per-character steps; return the text, control characters removed, ligatures expanded,
-    spacing accents composed."""
+    spacing accents composed (TeX's grave accent only on a ``printed`` page, ``GRAVE_ACCENT``)."""
     text = _LINE_BREAK.sub("\n", text) if "\r" in text else text
     struck = 0
     if "\x08" in text:
@@ -190,8 +206,11 @@ def _char_normalise(text: str) -> tuple[str, int, int, int]:
     if "\u20dd" in text:
         text = _ENCLOSED.sub(lambda m: ENCLOSED[m.group(0)], text)
     accents = 0
+    if printed and "`" in text:
+        text, accents = _compose_graves(text)
     if not text.isascii():
-        text, accents = _compose_accents(text)
+        text, more = _compose_accents(text)
+        accents += more
     ligatures = sum(text.count(lig) for lig in LIGATURES) if not text.isascii() else 0
     if ligatures:
         text = text.translate(_LIGATURE_TABLE)
@@ -241,6 +260,27 @@ def _compose_accents(text: str) -> tuple[str, int]:
     return "".join(out), composed
 
 
+def _compose_graves(text: str) -> tuple[str, int]:
+    """TeX's grave accents (``GRAVE_ACCENT``) composed with the letter after them, where a
+    precomposed character exists (``pi`u`` → ``più``, ``cos`ı`` → ``così``)."""
+    out: list[str] = []
+    pos = composed = 0
+    for m in _GRAVE.finditer(text):
+        if m.start() < pos:
+            continue
+        letter = text[m.end()]
+        single = _composed(_DOTLESS.get(letter, letter), "\u0300")
+        if single:
+            out.append(text[pos : m.start()])
+            out.append(single)
+            pos = m.end() + 1
+            composed += 1
+    if not composed:
+        return text, 0
+    out.append(text[pos:])
+    return "".join(out), composed
+
+
 def _composed(letter: str, mark: str) -> str:
     """The one precomposed character of ``letter`` + combining ``mark``, else ``""``."""
     if not letter.isalpha():
@@ -263,7 +303,7 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     texts: list[str] = []
     bold: list[set[int]] = []
     for raw in raw_pages:
-        text, controls, ligatures, accents = _char_normalise(raw.text)
+        text, controls, ligatures, accents = _char_normalise(raw.text, not raw.synthetic)
         counts["control_chars"] += controls
         counts["ligatures"] += ligatures
         counts["accents_composed"] += accents
@@ -342,6 +382,7 @@ def _assemble(raw_pages, labels, page_lines, removed, lead_cuts, counts) -> Norm
         lines=kept_lines,
         counts=counts,
         _raw_texts=[raw.text for raw in raw_pages],
+        _printed=[not raw.synthetic for raw in raw_pages],
         _keep=keeps,
         _lead_cuts=lead_cuts,
     )
