@@ -80,6 +80,8 @@ def test_grave_accent_stays_a_backtick_in_code_and_in_plain_text():
     assert "run `echo a` and `ls` here; `o and don`t, `e` too" in norm.text
     txt = normalise([RawPage(number=1, label="", text="molto pi`u grande", synthetic=True)])
     assert txt.text == "molto pi`u grande"
+    epub = normalise([RawPage(number=1, label="7", text="molto pi`u grande", source_doc="c1.xhtml")])
+    assert epub.text == "molto pi`u grande"  # NOTE: an EPUB page with a print page number is no typeset page
 
 
 def test_a_spacing_accent_beside_no_letter_or_without_a_precomposed_form_stays():

@@ -303,7 +303,7 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     texts: list[str] = []
     bold: list[set[int]] = []
     for raw in raw_pages:
-        text, controls, ligatures, accents = _char_normalise(raw.text, not raw.synthetic)
+        text, controls, ligatures, accents = _char_normalise(raw.text, raw.typeset)
         counts["control_chars"] += controls
         counts["ligatures"] += ligatures
         counts["accents_composed"] += accents
@@ -382,7 +382,7 @@ def _assemble(raw_pages, labels, page_lines, removed, lead_cuts, counts) -> Norm
         lines=kept_lines,
         counts=counts,
         _raw_texts=[raw.text for raw in raw_pages],
-        _printed=[not raw.synthetic for raw in raw_pages],
+        _printed=[raw.typeset for raw in raw_pages],
         _keep=keeps,
         _lead_cuts=lead_cuts,
     )

@@ -64,6 +64,12 @@ class RawPage:
     ocr_lines: tuple[OcrLine, ...] = ()
     lost: str | None = None
 
+    @property
+    def typeset(self) -> bool:
+        """A page a typesetter laid out (a PDF's): not cut by the reader, from no EPUB document.
+        Only such text holds a typesetter's glyph readings (TeX's grave accent as a backtick)."""
+        return not self.synthetic and not self.source_doc
+
 
 MAX_PAGES_NAMED = 10
 """Most pages a warning names; the rest are counted."""
