@@ -37,6 +37,12 @@ class ChunkLimitError(UsageError):
     """The book needs more chunks than ``max_chunks`` allows; nothing is written (exit 2)."""
 
 
+class PageRefused(Exception):
+    """A question about a PDF page's content was not answered by the bounded page reader
+    (``chunking.readers.pdfchild.BoundedPdf.ask``): stopped by the page limits, or MuPDF could not
+    answer; the message says why. Its callers turn it into a warning (no CLI exit code)."""
+
+
 class UnreadableInputError(ChunkingError):
     """The input book cannot be read: corrupt, encrypted, unsupported, unsafe (exit 3)."""
 

@@ -13,6 +13,8 @@ import gc
 import json
 import os
 import shutil
+import tempfile
+from collections.abc import Iterator
 import signal
 import subprocess
 import sys
@@ -32,7 +34,8 @@ from chunking.errors import UsageError
 from chunking.ingest import load_book
 from chunking.ocr import pages as ocr_pages
 from chunking.readers.pdf import read_pdf
-from chunking.readers.pdfchild import MEMORY_ENV, TIMEOUT_ENV, BoundedPdf, PageLimits, PageRefused, extract_pages
+from chunking.errors import PageRefused
+from chunking.readers.pdfchild import MEMORY_ENV, TIMEOUT_ENV, BoundedPdf, PageLimits, extract_pages
 from chunking.readers.pdfpages import page_content
 from chunking.readers.raw import RawPage
 from chunking.user_cache import CACHE_ENV
@@ -229,11 +232,22 @@ def test_the_cli_warns_exits_0_and_leaves_no_temp_file(fan, tmp_path):
     assert list(temp.iterdir()) == []
 
 
-def _stuck(env_timeout: str, tmp_path: Path, fan: bytes) -> tuple[subprocess.Popen, int]:
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A temp folder short enough for the fork server's socket (pytest's own may be too deep:
+    workers then start by spawn and no socket folder is made)."""
+    folder = Path(tempfile.mkdtemp(prefix="bci-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stuck(env_timeout: str, tmp_path: Path, fan: bytes, temp: Path | None = None) -> tuple[subprocess.Popen, int]:
     """A CLI run stuck on a bad page, and its page reader's pid (busy: seconds of CPU)."""
-    book, temp = tmp_path / "fan.pdf", tmp_path / "tmp"
+    book = tmp_path / "fan.pdf"
     book.write_bytes(fan)
-    temp.mkdir()  # NOTE: the run's own temp folder: what it leaves behind is checked here
+    if temp is None:
+        temp = tmp_path / "tmp"
+        temp.mkdir()  # NOTE: the run's own temp folder: what it leaves behind is checked here
     run = subprocess.Popen(
         [sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(tmp_path / "out.jsonl")],
         cwd=ROOT,
@@ -270,15 +284,15 @@ def _gone(pids: list[int]) -> list[int]:
     return left
 
 
-def test_a_page_reader_dies_with_a_cli_killed_by_sigkill(fan, tmp_path):
-    run, reader = _stuck("600", tmp_path, fan)
+def test_a_page_reader_dies_with_a_cli_killed_by_sigkill_and_leaves_no_temp_folder(fan, tmp_path, short_tmp):
+    run, reader = _stuck("600", tmp_path, fan, short_tmp)
     server = _fork_server(run.pid)
     try:
-        assert [p.name[:5] for p in (tmp_path / "tmp").iterdir()] == ["pymp-"]  # the fork server's socket
+        assert [p.name[:5] for p in short_tmp.iterdir()] == ["pymp-"]  # the fork server's socket
         run.send_signal(signal.SIGKILL)
         run.wait()
         assert _gone([p for p in (reader, server) if p is not None]) == []
-        assert list((tmp_path / "tmp").iterdir()) == []  # NOTE: removed by the fork server as it ends
+        assert list(short_tmp.iterdir()) == []  # NOTE: removed by the fork server as it ends
     finally:
         if _alive(reader):  # NOTE: only when the test failed: our own grandchild
             os.kill(reader, signal.SIGKILL)
@@ -298,3 +312,36 @@ def test_sigterm_ends_a_cli_stuck_on_a_page_and_its_reader(fan, tmp_path):
             os.kill(reader, signal.SIGKILL)
         if run.poll() is None:
             run.kill()
+
+
+NESTED = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from chunking.batch import WORKER_PRELOAD
+from chunking.ingest import load_book
+from chunking.workerpool import imap_unordered
+from test_page_limits import pages_of
+list(imap_unordered(pages_of, [(sys.argv[2],)] * 2, 2, WORKER_PRELOAD))
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline and len(list(Path(sys.argv[3]).glob("pymp-*/listener-*"))) > 1:
+    time.sleep(0.05)  # NOTE: until the workers' own fork servers have ended (and cleaned up)
+print(pages_of(sys.argv[2]), len(list(Path(sys.argv[3]).glob("pymp-*/listener-*"))))
+"""
+
+
+def pages_of(path: str) -> int:
+    return len(load_book(Path(path).read_bytes(), name="b.pdf").pages)
+
+
+def test_a_workers_own_fork_server_leaves_its_callers_socket_folder_alone(tmp_path, short_tmp):
+    """A batch worker that reads a PDF starts a fork server of its own, whose socket goes into
+    the caller's folder; as it ends it removes its socket only: the caller reads PDFs on."""
+    book = tmp_path / "b.pdf"
+    book.write_bytes(fanout_pdf(3, []))
+    env = {**os.environ, "TMPDIR": str(short_tmp)}
+    run = subprocess.run([sys.executable, "-c", NESTED, str(Path(__file__).parent), str(book), str(short_tmp)],
+                         capture_output=True, text=True, timeout=WAIT_S, env=env, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["3", "1"]  # read in the caller; its own server's socket is left
+    assert list(short_tmp.iterdir()) == []  # NOTE: and the caller's clean exit removed the folder

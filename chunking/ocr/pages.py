@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cores import resolve_workers
-from ..readers.pdfchild import PageRefused
+from ..errors import PageRefused
 from ..readers.raw import RawPage, pages_named
 from . import cache
 from .fingerprint import page_fingerprint

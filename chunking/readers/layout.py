@@ -14,11 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pymupdf
 
-from .pdfchild import BoundedPdf, PageRefused
+from ..errors import PageRefused
 
 if TYPE_CHECKING:
     from ..ocr.lines import OcrLine
@@ -79,6 +79,18 @@ class PageLayout(Protocol):
         ...
 
 
+class PageQuestions(Protocol):
+    """Where a page's content is read, bounded (``chunking.readers.pdfchild.BoundedPdf``)."""
+
+    def ask(self, question: str, index: int, arg: Any = None) -> Any:
+        """The answer to ``question`` about page ``index``; raises ``PageRefused``."""
+        ...
+
+    def close(self) -> None:
+        """Close the file."""
+        ...
+
+
 class PdfLayout:
     """``PageLayout`` of a PDF: the page count and heights from the reader's open document (no
     page content is interpreted for them), the lines and blocks from the bounded page reader
@@ -92,7 +104,7 @@ class PdfLayout:
 
     Args:
         doc (pymupdf.Document): the open document.
-        pages (BoundedPdf): the same file, open in a bounded page reader.
+        pages (PageQuestions): the same file, open in the bounded page reader.
         ocr_lines (Mapping[int, Sequence[OcrLine]] | None): by 0-based page index, the lines of
             the pages read by OCR. Defaults to None (none).
         lost (Collection[int]): 0-based indexes of the pages whose reading was stopped.
@@ -102,7 +114,7 @@ class PdfLayout:
     def __init__(
         self,
         doc: pymupdf.Document,
-        pages: BoundedPdf,
+        pages: PageQuestions,
         ocr_lines: Mapping[int, Sequence[OcrLine]] | None = None,
         lost: Collection[int] = (),
     ) -> None:

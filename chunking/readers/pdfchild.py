@@ -60,7 +60,7 @@ from typing import Any, NoReturn
 import pymupdf
 
 from ..workerpool import TaskRaised, Worker, WorkerDied, start_worker, worker_context
-from ..errors import UnreadableInputError, one_line, positive_from_env
+from ..errors import PageRefused, UnreadableInputError, one_line, positive_from_env
 from .pdfpages import page_blocks, page_content, page_image, page_lines, page_picture, page_words
 from .raw import pages_named
 
@@ -358,10 +358,6 @@ class _Failed:
     @property
     def memory(self) -> bool:
         return any(word in self.message.casefold() for word in _MEMORY_WORDS)
-
-
-class PageRefused(Exception):
-    """A question about a page was not answered (``BoundedPdf.ask``); the message says why."""
 
 
 class BoundedPdf:

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 import pymupdf
 from PIL import Image, ImageDraw
 
-from chunking.readers.pdfchild import BoundedPdf, PageLimits, PageRefused
+from chunking.errors import PageRefused
+from chunking.readers.pdfchild import BoundedPdf, PageLimits
 
 from .. import palette
 
