@@ -108,6 +108,13 @@ def test_asciidoc_delimited_blocks_and_comments_hold_no_titles():
     assert not {"in a listing", "Not a title", "in a comment block", "literal", "fenced"} & set(got)
 
 
+def test_a_delimiter_that_nothing_closes_is_a_rule_not_a_block_to_the_end():
+    """``----`` with no closing line after it (RDoc's and Markdown's rule) hides no title below."""
+    text = asciidoc_book(["One", "Two"]) + f"\n----\n\n== See Also\n\n{para(9)}\n\n== Credits\n\n{para(10)}\n"
+    got = [t for _, t in titles(text)]
+    assert got[-2:] == ["See Also", "Credits"]
+
+
 def test_asciidoc_two_line_titles_need_an_underline_within_two_characters_of_the_title():
     head = "= Manual\n\n"
     near = "Installing Things\n-----------------\n\nx\n\nConfiguring\n~~~~~~~~~~~~~\n\ny\n\n"

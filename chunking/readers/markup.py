@@ -16,7 +16,10 @@ them, each at the exact offset where the heading's source line starts:
   characters (the AsciiDoc rule; Asciidoctor's ±1 is stricter). Nothing inside a delimited block
   (listing ``----``, literal ``....``, example ``====``, sidebar ``****``, quote ``____``,
   passthrough ``++++``, comment ``////``, open ``--``, table ``|===``, fenced ```` ``` ````) is a
-  title, nor a ``//`` comment line.
+  title, nor a ``//`` comment line. A delimiter line that no identical line follows opens no
+  block: Asciidoctor would run such a block to the end of the document (with a warning), but in
+  a real book it is a rule of a neighbouring markup (RDoc's and Markdown's ``----``), and reading
+  the rest of the book as a listing lost its last headings.
 
 A ``.txt`` is taken to be in one of these markups only on its own evidence: POD needs at least
 ``MIN_HEADINGS`` ``=head`` commands and AsciiDoc at least ``MIN_HEADINGS`` one-line section
@@ -214,6 +217,11 @@ def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | No
     two_line: list[Heading] = []
     fence: str | None = None  # the delimiter line that closes the open block
     i, n = 0, len(lines)
+    last: dict[
+        str, int
+    ] = {}  # NOTE: where each line last occurs: a delimiter never seen again closes nothing
+    for k, text in enumerate(lines):
+        last[text.rstrip()] = k
     while i < n:
         line = lines[i].rstrip()
         if fence is not None:
@@ -232,9 +240,11 @@ def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | No
             continue
         delimiter = _DELIMITER.fullmatch(line)
         if delimiter:
-            fence = "```" if line.startswith("```") else line
-            i += 1
-            continue
+            closing = "```" if line.startswith("```") else line
+            if last.get(closing, -1) > i:
+                fence = closing
+                i += 1
+                continue
         title = _ONE_LINE.fullmatch(line)
         if title:
             one_line.append((starts[i], len(title.group(1)) - 1, " ".join(title.group(2).split())))
