@@ -109,8 +109,9 @@ class Heading:
         page_label (str): printed label of that page (``""`` when none).
         char_offset (int): exact start in ``Book.text``; mid-page starts are mid-page.
         source (str): ``outline`` (PDF bookmarks, EPUB nav/NCX), ``headings`` (found in the text
-            or its typography) ``markdown`` (``#`` headings of a Markdown file), ``pod``, ``asciidoc``, ``org`` or
-            ``rst`` (the headings of a POD, AsciiDoc, Org or reStructuredText source).
+            or its typography) ``markdown`` (``#`` headings of a Markdown file), ``pod``, ``wiki``, ``asciidoc``,
+            ``org`` or ``rst`` (the headings of a POD, DokuWiki/Zim, AsciiDoc, Org or reStructuredText
+            source).
         evidence (tuple[tuple[str, str], ...]): ``(signal, where)`` pairs, one per independent
             signal that supports this heading (``SIGNALS``), e.g. ``("outline", "level 2 'Syntax'
             -> p. 40")``, ``("typography", "p. 40 line 1: 17.2 pt, body 10.0 pt")``.

@@ -148,3 +148,51 @@ def test_asciidoc_book_chapters_come_from_its_level_one_titles():
     assert chapter_titles[-3:] == chapters
     assert [h.title for h in book.headings if h.kind == "section"] == ["Detail 0", "Detail 1", "Detail 2"]
     assert {h.source for h in book.headings} == {"asciidoc"}
+
+
+def wiki_page(chapters: list[str], title: str | None = "Formatting Syntax", header: str = "") -> str:
+    parts = [header + (f"====== {title} ======\n\n{para(0)}\n" if title else "")]
+    for c, name in enumerate(chapters):
+        parts.append(
+            f"===== {name} =====\n\n{body(3)}\n\n==== Detail {c} ====\n\n{para(c + 1)}\n\n"
+            f"<code>\n===== not a heading =====\n</code>\n\n=== Finer {c} ===\n\n{para(c + 2)}\n"
+        )
+    return "\n".join(parts)
+
+
+def test_a_wiki_page_counts_its_heading_signs_downwards_from_the_page_title():
+    """DokuWiki/Zim: six ``=`` is the page's title, five its chapters, four and fewer below."""
+    markup, headings = markup_headings(wiki_page(["Links", "Tables"]))
+    assert markup == "wiki"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "Formatting Syntax"),
+        (1, "Links"),
+        (2, "Detail 0"),
+        (3, "Finer 0"),
+        (1, "Tables"),
+        (2, "Detail 1"),
+        (3, "Finer 1"),
+    ]
+
+
+def test_a_wiki_page_without_a_title_heading_has_its_most_signs_as_chapters():
+    header = "Content-Type: text/x-zim-wiki\nWiki-Format: zim 0.4\n\n"
+    got = titles(wiki_page(["Find", "Replace"], title=None, header=header))
+    assert got[:3] == [(1, "Find"), (2, "Detail 0"), (3, "Finer 0")]
+
+
+def test_asciidoc_with_closed_titles_is_still_asciidoc():
+    text = "= A Manual =\n\n" + "\n".join(f"== Part {k} ==\n\n{body(2)}\n\n=== Sub {k} ===\n\n{para(k)}\n" for k in range(3))
+    markup, headings = markup_headings(text)
+    assert markup == "asciidoc"
+    assert [(lv, t) for _, lv, t in headings][:3] == [(0, "A Manual"), (1, "Part 0"), (2, "Sub 0")]
+
+
+def test_a_wiki_pages_chapters_are_its_five_sign_headings():
+    book = load_book(wiki_page(["Links", "Tables", "Lists"]).encode(), name="page.txt")
+    assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
+        ("front", "Formatting Syntax"),
+        ("chapter", "Links"),
+        ("chapter", "Tables"),
+        ("chapter", "Lists"),
+    ]

@@ -1,4 +1,4 @@
-"""Stage 1 (read), markup sources: the section headings of a POD, AsciiDoc, Org or rST book.
+"""Stage 1 (read), markup sources: the section headings of a POD, wiki, AsciiDoc, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
 lightweight markups (Org and reStructuredText: ``chunking.readers.markup_org`` and
@@ -26,7 +26,9 @@ A ``.txt`` is taken to be in one of these markups only on its own evidence: POD 
 titles below the document title, or a ``= Title`` document header on its first line and
 ``MIN_HEADINGS`` two-line titles; Org an Org keyword line (``#+TITLE:``) or block and
 ``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
-``MIN_HEADINGS`` section titles. The markups are tried in that order. A plain-text book whose titles are merely underlined
+``MIN_HEADINGS`` section titles; a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
+tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
+other way. The markups are tried in that order. A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
 (``chunking.structure.plain_text``) reads those.
 """
@@ -37,6 +39,7 @@ import re
 
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
+from .markup_wiki import wiki_headings
 
 MIN_HEADINGS = 2
 """How many headings of its syntax a text needs before it is read as POD or AsciiDoc."""
@@ -54,8 +57,8 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             (one heading then suffices); any other is judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("pod", …)``, ``("asciidoc", …)``, ``("org", …)``,
-        ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
+        tuple[str, list[Heading]]: ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
     lines = text.split("\n")
@@ -69,6 +72,9 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     pod = pod_headings(lines, starts)
     if len(pod) >= MIN_HEADINGS:
         return "pod", pod
+    wiki = wiki_headings(lines, starts)
+    if wiki is not None:
+        return "wiki", wiki
     adoc = asciidoc_headings(lines, starts)
     if adoc is not None:
         return "asciidoc", adoc

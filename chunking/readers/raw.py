@@ -116,7 +116,7 @@ class RawBook:
     """For a PDF, the file open in its bounded page reader (``chunking.readers.pdfchild.BoundedPdf``),
     which answers the layout's questions; ``close`` closes it."""
     markup: str = ""
-    """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``asciidoc``, ``org``, ``rst``), ``""``
+    """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``wiki``, ``asciidoc``, ``org``, ``rst``), ``""``
     for a book without one: such an outline is the author's own structure, at exact offsets."""
 
     @property

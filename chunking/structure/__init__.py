@@ -18,7 +18,7 @@ is docs/STRUCTURE.md. Modes (``chunking.models.STRUCTURE_SOURCES``):
 
 The headings of a markup source (Markdown ``#`` headings, format ``md``; POD ``=head`` and
 AsciiDoc ``==`` titles in a ``.txt``: ``RawBook.markup``) are the author's own structure: trusted,
-source ``markdown``, ``pod``, ``asciidoc``, ``org`` or ``rst``. Levels and kinds are given by ``levels.py``: 1 is the top of this book's
+source ``markdown``, ``pod``, ``wiki``, ``asciidoc``, ``org`` or ``rst``. Levels and kinds are given by ``levels.py``: 1 is the top of this book's
 hierarchy (parts when the book has parts, else chapters); front/back matter and appendices sit
 at chapter level; sections one level below.
 """

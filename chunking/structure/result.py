@@ -17,7 +17,7 @@ class StructureResult:
 
     Attributes:
         headings: in ascending ``char_offset``; each carries its ``evidence`` and ``confidence``.
-        source: ``outline``, ``headings``, ``markdown``, ``pod``, ``asciidoc``, ``org``, ``rst`` or ``none``.
+        source: ``outline``, ``headings``, ``markdown``, ``pod``, ``wiki``, ``asciidoc``, ``org``, ``rst`` or ``none``.
         outline_entries / outline_dropped / outline_repaired: what happened to the source outline.
         warnings: one line each, for the user.
         signal_counts: accepted chapter-level headings supported by each signal (``SIGNALS``).
