@@ -43,6 +43,7 @@ from chunking.cores import available_cores  # noqa: E402
 from chunking.ingest import load_book  # noqa: E402
 from chunking.ocr.engine import command, image_file, tesseract_version  # noqa: E402
 from chunking.ocr.pages import DPI  # noqa: E402
+from chunking.readers.pdfchild import readers_cpu_s  # noqa: E402
 from chunking.user_cache import CACHE_ENV  # noqa: E402
 
 OCR_TARGET = 1.1
@@ -86,9 +87,11 @@ def floor(images: list[bytes], tesseract: str, workers: int) -> float:
 
 
 def cpu() -> tuple[float, float]:
-    """(this process's CPU seconds, its finished children's), user + system."""
+    """(this process's CPU seconds with its page readers', its finished children's), user +
+    system. The page reader renders the pages (``chunking.readers.pdfchild``) and outlives a read
+    (it is kept for the next one), so its CPU is counted here, not among finished children."""
     t = os.times()
-    return t.user + t.system, t.children_user + t.children_system
+    return t.user + t.system + readers_cpu_s(), t.children_user + t.children_system
 
 
 def timed_load(data: bytes, name: str) -> tuple[float, str]:

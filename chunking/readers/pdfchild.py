@@ -192,7 +192,7 @@ def extract_pages(data: bytes, page_count: int, name: str, limits: PageLimits | 
             if reading.open:
                 kept = worker
             else:
-                worker.kill()
+                _retire(worker)
     out.document = BoundedPdf(data, limits, kept)
     return out
 
@@ -222,11 +222,27 @@ def prestart() -> None:
         _prestart.start()
 
 
+_retired_cpu_s = 0.0
+"""CPU seconds of the page readers this process has ended (``_retire``)."""
+_retired_lock = threading.Lock()
+
+
+def _retire(worker: Worker) -> None:
+    """End a page reader, adding the CPU it used to ``_retired_cpu_s`` first."""
+    global _retired_cpu_s
+    used = _cpu_s(worker.process.pid) if worker.process.pid is not None else 0.0
+    with _retired_lock:
+        _retired_cpu_s += used
+    worker.kill()
+
+
 def readers_cpu_s() -> float:
-    """CPU seconds the page readers this process keeps (idle, or holding an open book's file)
-    have used so far (Linux ``/proc``; 0 for a reader it cannot read). The benches add it to
+    """CPU seconds the page readers of this process have used so far: those it keeps (idle, or
+    holding an open book's file) and those it ended (Linux ``/proc``; 0 for a reader it cannot
+    read). The benches add it to
     their own clock: the pages are read there, where ``time.process_time`` does not see."""
-    total = 0.0
+    with _retired_lock:
+        total = _retired_cpu_s
     with _idle_lock:
         pids = [worker.process.pid for worker in _idle]
         pids += [worker.process.pid for reader in list(_open_readers) for worker in list(reader._held)]
@@ -269,7 +285,7 @@ def _take(context: Any) -> Worker | str:
             worker = _idle.pop()
             if worker.process.is_alive():
                 return worker
-            worker.kill()
+            worker.kill()  # NOTE: dead already: its CPU can no longer be read
     return start_worker(context, work)
 
 
@@ -279,7 +295,7 @@ def _give_back(worker: Worker) -> None:
         if len(_idle) < IDLE_KEPT and _idle_owner == os.getpid():
             _idle.append(worker)
             return
-    worker.kill()
+    _retire(worker)
 
 
 class _Reading:
@@ -472,12 +488,12 @@ class BoundedPdf:
                         return
             except (EOFError, OSError, ValueError):
                 pass
-            worker.kill()
+            _retire(worker)
 
 
 def _kill_all(held: list[Worker]) -> None:
     while held:
-        held.pop().kill()
+        _retire(held.pop())
 
 
 _doc: Any = None
