@@ -168,10 +168,13 @@ def title_like(title: str, max_words: int = 14, full_stop: bool = False, any_cas
     return True
 
 
+_NOT_WORD = re.compile(r"[^\w\s]")
+
+
 def words_key(text: str) -> str:
     """Casefolded words joined by one space, punctuation dropped: how a title is matched to a line
     (``"Chapter 3: Objects"`` and ``"CHAPTER 3 OBJECTS"`` meet)."""
-    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
+    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
 
 
 def compact_key(text: str) -> str:

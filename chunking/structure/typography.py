@@ -29,11 +29,12 @@ TOP_BAND = 0.4
 """Share of the page height read for candidates among the first lines of a page."""
 
 
+_LIGATURES = str.maketrans(LIGATURES)
+
+
 def _key(text: str) -> str:
     """``compact_key`` of the text with ligatures spelled out (PyMuPDF's spans keep them)."""
-    for lig, plain in LIGATURES.items():
-        text = text.replace(lig, plain)
-    return compact_key(text)
+    return compact_key(text if text.isascii() else text.translate(_LIGATURES))
 
 
 class FontProbe:
@@ -46,6 +47,7 @@ class FontProbe:
     def __init__(self, layout: PageLayout | None):
         self.layout = layout
         self._pages: dict[tuple[int, bool], list[LayoutLine]] = {}
+        self._keys: dict[tuple[int, bool], list[tuple[str, float]]] = {}
         self._body: float | None = None
 
     def styled_lines(self, index: int) -> list[tuple[str, float, bool, float]]:
@@ -108,9 +110,11 @@ class FontProbe:
         target = _key(line)
         if not target:
             return None
+        keyed = self._keys.get((index, top))
+        if keyed is None:  # NOTE: keyed once per page read: a page is asked about several lines
+            keyed = self._keys[(index, top)] = [(_key(text), size) for text, size in self._lines(index, top)]
         best = None
-        for text, size in self._lines(index, top):
-            key = _key(text)
+        for key, size in keyed:
             if key == target:
                 best = size if best is None else max(best, size)
         return best
