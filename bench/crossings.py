@@ -129,11 +129,12 @@ def _find(book: Book, pages: list[int], title: str, near_line: int | None = None
 
 
 def _title_line(book: Book, matches: list[re.Match[str]]) -> int | None:
-    """The first match that is a line of its own (after a short label): the heading."""
+    """The first match that is a line of its own (after a short label): the heading. A closing
+    run of ``=`` or ``#`` (a wiki's, AsciiDoc's or Markdown's closed heading) is no tail."""
     for m in matches:
         line_start = book.text.rfind("\n", 0, m.start()) + 1
         line_end = book.text.find("\n", m.end())
-        rest = book.text[m.end() : line_end if line_end >= 0 else len(book.text)].strip()
+        rest = book.text[m.end() : line_end if line_end >= 0 else len(book.text)].strip().rstrip("=#").strip()
         if m.start() - line_start <= LABEL_CHARS and len(rest) <= TAIL_CHARS:
             return m.start()
     return None
