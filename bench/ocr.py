@@ -10,11 +10,13 @@ and times, interleaved in one run (``--rounds`` rounds, medians):
   grey 300-dpi PNM on stdin from an unnamed in-memory file, ``chunking.ocr.engine.image_file``,
   as ours gives it), one process per core at a time, the images rendered beforehand (not
   timed): Tesseract and nothing else;
-* **re-chunk**: ``load_book`` again (every page from the cache) against ``load_book`` on a
-  born-digital book of the same pages and text (the same words as a text layer).
+* **re-chunk**: ``load_book`` again (every page from the cache: the file's book record) against
+  ``load_book`` on a born-digital book of the same pages and text (the same words as a text
+  layer), ``RECHUNK_READS`` interleaved reads of each a round.
 
 Targets (issue 25): ours ≤ 1.1× floor; re-chunk ≤ 1.2× born-digital. Also word accuracy.
-Writes ``bench/OCR.md`` (``--no-write`` to only print).
+Writes the figures at the top of ``bench/OCR.md`` (``--no-write`` to only print); the file's
+sections from its first ``## `` heading on are written by hand and kept.
 
 Usage: ``python bench/ocr.py [--pages N] [--rounds N] [--no-write]``.
 """
@@ -49,6 +51,7 @@ from chunking.user_cache import CACHE_ENV  # noqa: E402
 OCR_TARGET = 1.1
 RECHUNK_TARGET = 1.2
 WORDS_PER_PAGE = 220
+RECHUNK_READS = 5
 
 
 def books(pages: int) -> tuple[bytes, bytes, str]:
@@ -129,8 +132,11 @@ def main(argv: list[str] | None = None) -> int:
             accuracy = word_accuracy(text, got)
             bare.append(floor(images, tesseract, workers))
             floor_children.append(cpu()[1] - after[1])
-            cached.append(timed_load(scanned, "scanned.pdf")[0])
-            born.append(timed_load(digital, "digital.pdf")[0])
+            # NOTE: a re-chunk takes a tenth of a second: several interleaved reads a round, so
+            # one hiccup of the machine does not decide the round's figure.
+            for _ in range(RECHUNK_READS):
+                cached.append(timed_load(scanned, "scanned.pdf")[0])
+                born.append(timed_load(digital, "digital.pdf")[0])
     med = {
         k: statistics.median(v)
         for k, v in (("ours", ours), ("floor", bare), ("cached", cached), ("born", born))
@@ -165,13 +171,17 @@ def main(argv: list[str] | None = None) -> int:
         "Per round (seconds, ours / floor): "
         + ", ".join(f"{a:.1f} / {b:.1f} ({a / b:.2f}×)" for a, b in zip(ours, bare))
         + ".",
-        "A re-chunk renders no page: the cache key is the page's fingerprint (chunking.ocr.fingerprint).",
+        f"Re-chunk: {RECHUNK_READS} interleaved reads a round; it renders no page and hashes none: the"
+        " file's book record (chunking.ocr.cache) holds every OCR'd page.",
         "",
     ]
     report = "\n".join(lines)
     print(report)
     if not args.no_write:
-        (ROOT / "bench" / "OCR.md").write_text(report, encoding="utf-8")
+        path = ROOT / "bench" / "OCR.md"
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        kept = old[old.index("\n## ") + 1 :] if "\n## " in old else ""
+        path.write_text(report + ("\n" + kept if kept else ""), encoding="utf-8")
     return 0
 
 

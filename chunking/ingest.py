@@ -140,7 +140,7 @@ def load_book(
     data, label = _read_source(source, name)
     report(0.0, f"reading {label}")
     sha = hashlib.sha256(data).hexdigest()
-    raw = read_raw(data, label, ocr, ocr_language)
+    raw = read_raw(data, label, ocr, ocr_language, sha)
     try:
         report(0.6, "normalising text")
         norm = normalise(raw.pages)

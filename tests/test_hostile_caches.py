@@ -25,9 +25,7 @@ import pytest
 from chunking import encodings
 from cli_run import BOOK_TEXT, cli
 
-TIKTOKEN_FILES = {
-    name: hashlib.sha1(v.url.encode()).hexdigest() for name, v in encodings._BUNDLED.items()
-}
+TIKTOKEN_FILES = {name: hashlib.sha1(v.url.encode()).hexdigest() for name, v in encodings._BUNDLED.items()}
 """tiktoken's cache file name per bundled encoding (sha1 of its download URL)."""
 
 
@@ -35,8 +33,12 @@ def cache_env(root: Path) -> dict[str, str]:
     """An environment whose every cache (ours, tiktoken's, temp files) is under ``root``."""
     tmp = root / "tmp"
     tmp.mkdir(parents=True, exist_ok=True)
-    return dict(os.environ, BOOK_CHUNK_INSPECTOR_CACHE=str(root / "ours"),
-                TIKTOKEN_CACHE_DIR=str(root / "tiktoken"), TMPDIR=str(tmp))
+    return dict(
+        os.environ,
+        BOOK_CHUNK_INSPECTOR_CACHE=str(root / "ours"),
+        TIKTOKEN_CACHE_DIR=str(root / "tiktoken"),
+        TMPDIR=str(tmp),
+    )
 
 
 def ran_cleanly(r) -> bool:
@@ -95,7 +97,10 @@ def _bit_flipped(path: Path, good: bytes) -> None:
 
 
 FILE_KINDS: dict[str, Callable[[Path, bytes], None]] = {
-    "fifo": _fifo, "link to /dev/zero": _dev_zero, "empty": _empty, "truncated": _truncated,
+    "fifo": _fifo,
+    "link to /dev/zero": _dev_zero,
+    "empty": _empty,
+    "truncated": _truncated,
     "bit flipped": _bit_flipped,
 }
 """What any cache file may turn into."""
@@ -303,3 +308,49 @@ def test_a_failing_ocr_cache_entry_is_ignored_and_rewritten(tmp_path, monkeypatc
     assert cache.load(key, "5.3.0") is None  # never a hang, an endless read or a RecursionError
     cache.save(key, "5.3.0", result)
     assert cache.load(key, "5.3.0") == result
+
+
+@pytest.mark.parametrize("kind", OCR_KINDS)
+def test_a_failing_ocr_book_record_is_ignored_and_rewritten(tmp_path, monkeypatch, kind):
+    from chunking.ocr import cache
+    from chunking.ocr.engine import PageOcr
+
+    monkeypatch.setenv("BOOK_CHUNK_INSPECTOR_CACHE", str(tmp_path / "ours"))
+    key = cache.book_key(hashlib.sha256(kind.encode()).hexdigest(), "mupdf 1.0", "eng", 300)
+    pages = {0: PageOcr(text="Chapter 1\nSome words read from a scan.", confidence=91.5, words=7)}
+    cache.save_book(key, "5.3.0", pages)
+    record = cache._book_path(key)
+    good = record.read_bytes()
+    record.unlink()
+    OCR_KINDS[kind](record, good)
+    assert cache.load_book(key, "5.3.0") == {}  # never a hang, an endless read or a RecursionError
+    cache.save_book(key, "5.3.0", pages)
+    assert cache.load_book(key, "5.3.0") == pages
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda r: r["pages"].append(dict(r["pages"][0])),  # one page twice
+        lambda r: r["pages"][0].update(index=-1),
+        lambda r: r["pages"][0].update(index=True),
+        lambda r: r["pages"][0].update(confidence=250),
+        lambda r: r.update(pages={"0": r["pages"][0]}),
+    ],
+    ids=["page twice", "negative index", "boolean index", "confidence out of range", "pages not a list"],
+)
+def test_a_forged_ocr_book_record_with_its_digest_recomputed_is_refused_whole(tmp_path, monkeypatch, forge):
+    import json
+
+    from chunking.ocr import cache
+    from chunking.ocr.engine import PageOcr
+
+    monkeypatch.setenv("BOOK_CHUNK_INSPECTOR_CACHE", str(tmp_path / "ours"))
+    key = cache.book_key("0" * 64, "mupdf 1.0", "eng", 300)
+    cache.save_book(key, "5.3.0", {0: PageOcr(text="Words", confidence=90.0, words=1)})
+    path = cache._book_path(key)
+    record = json.loads(path.read_text())
+    forge(record)
+    record["digest"] = cache._digest(record, ("pages",))
+    path.write_text(json.dumps(record))
+    assert cache.load_book(key, "5.3.0") == {}

@@ -83,7 +83,12 @@ def _cli(args: list[str], cache_dir: Path, path: str | None = None) -> subproces
     if path is not None:
         env["PATH"] = path
     return subprocess.run(
-        [sys.executable, "-m", "chunking", *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300
+        [sys.executable, "-m", "chunking", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
     )
 
 
@@ -170,30 +175,73 @@ def test_low_confidence_pages_are_named_in_one_warning():
     ]
 
 
-def test_rechunk_reads_ocr_from_the_cache_without_running_tesseract(mixed_pdf, tmp_path):
+def _rechunk_without_tesseract(pdf: bytes, tmp_path: Path, between=lambda cache_dir: None) -> None:
+    """Chunk ``pdf`` twice through the CLI, the second time without Tesseract on ``PATH``
+    (only the cache can give the scanned pages their text), ``between`` run on the cache in
+    between; the two outputs must be the same bytes, with no warning."""
     book = tmp_path / "mixed.pdf"
-    book.write_bytes(mixed_pdf)
+    book.write_bytes(pdf)
     cache_dir = tmp_path / "shared-cache"
     first = _cli(["chunk", str(book), "-o", str(tmp_path / "first.jsonl")], cache_dir)
     assert first.returncode == 0, first.stderr
-    # NOTE: no Tesseract on PATH now: only the cache can give the scanned pages their text.
-    second = _cli(["chunk", str(book), "-o", str(tmp_path / "second.jsonl")], cache_dir, _no_tesseract_path(tmp_path))
+    between(cache_dir)
+    second = _cli(
+        ["chunk", str(book), "-o", str(tmp_path / "second.jsonl")], cache_dir, _no_tesseract_path(tmp_path)
+    )
     assert second.returncode == 0, second.stderr
     assert "warning" not in second.stderr
     assert (tmp_path / "second.jsonl").read_bytes() == (tmp_path / "first.jsonl").read_bytes()
 
 
+def test_rechunk_reads_ocr_from_the_cache_without_running_tesseract(mixed_pdf, tmp_path):
+    _rechunk_without_tesseract(mixed_pdf, tmp_path)
+
+
+def _page_entries() -> list[Path]:
+    return sorted(e for e in cache.cache_dir().rglob("*.json") if "books" not in e.parts)
+
+
+def _book_records() -> list[Path]:
+    return sorted((cache.cache_dir() / "books").rglob("*.json"))
+
+
 def test_bad_cache_entries_are_ignored_and_rewritten(mixed_pdf, own_cache, tmp_path):
     good = load_book(mixed_pdf, name="mixed.pdf")
-    entries = sorted(cache.cache_dir().rglob("*.json"))
-    assert len(entries) == 2
+    entries, books = _page_entries(), _book_records()
+    assert len(entries) == 2 and len(books) == 1
     record = json.loads(entries[0].read_text())
     record["text"] = "words an attacker put there"  # digest no longer matches
     entries[0].write_text(json.dumps(record))
     entries[1].write_bytes(b"\x00not json" * 10)
+    books[0].write_bytes(books[0].read_bytes().replace(b'"words": ', b'"words": 1'))
     assert load_book(mixed_pdf, name="mixed.pdf").text == good.text
     assert all(cache.load(e.stem, None) is not None for e in entries)
+    assert len(cache.load_book(books[0].stem, None)) == 2
     assert "attacker" not in entries[0].read_text()
+
+
+def test_the_book_record_alone_gives_a_rechunk_of_the_same_bytes_its_ocr_text(mixed_pdf, tmp_path):
+    def drop_page_entries(cache_dir: Path) -> None:
+        for entry in (cache_dir / "ocr").rglob("*.json"):
+            if "books" not in entry.parts:
+                entry.unlink()
+
+    _rechunk_without_tesseract(mixed_pdf, tmp_path, drop_page_entries)
+
+
+def test_other_bytes_of_the_same_pages_find_their_ocr_by_page_fingerprint(mixed_pdf, own_cache):
+    first = load_book(mixed_pdf, name="mixed.pdf")
+    doc = pymupdf.open(stream=mixed_pdf, filetype="pdf")
+    doc.set_metadata({"title": "The same pages, saved again"})
+    other = doc.tobytes(garbage=1)
+    assert other != mixed_pdf
+    records = _book_records()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PATH", "")  # NOTE: no Tesseract: only the page entries can give the scans text
+        again = load_book(other, name="again.pdf")
+    assert [p.ocr for p in again.pages] == [False, True, True]
+    assert again.text == first.text
+    assert _book_records() == records  # NOTE: without Tesseract no record is written
 
 
 def test_tampered_cache_entry_is_not_used_without_tesseract(mixed_pdf, tmp_path):
@@ -251,7 +299,11 @@ def test_wholly_scanned_40_page_book_is_read_whole_and_chunked(tmp_path):
     assert result.report.ok, result.report.message
     # NOTE: ``Chapter N`` set large over untitled text: found by the size OCR measured
     assert [(h.number, h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
-        ("1", "", 1), ("2", "", 11), ("3", "", 21), ("4", "", 31)]
+        ("1", "", 1),
+        ("2", "", 11),
+        ("3", "", 21),
+        ("4", "", 31),
+    ]
 
 
 def test_ocr_language_outside_tesseract_names_is_refused_before_reading(tmp_path):
@@ -284,8 +336,10 @@ def test_batch_mode_reads_scanned_pages_by_ocr_with_the_policys_language(mixed_p
     books.mkdir()
     (books / "mixed.pdf").write_bytes(mixed_pdf)
     out = tmp_path / "out"
-    result = _cli(["chunk", str(books), "-o", str(out), "--ocr", "auto", "--ocr-language", "eng", "--workers", "1"],
-                  tmp_path / "c")
+    result = _cli(
+        ["chunk", str(books), "-o", str(out), "--ocr", "auto", "--ocr-language", "eng", "--workers", "1"],
+        tmp_path / "c",
+    )
     assert result.returncode == 0, result.stderr
     manifest = json.loads((out / "mixed.pdf.jsonl.manifest.json").read_text())
     assert (manifest["policy"]["ocr"], manifest["policy"]["ocr_language"]) == ("auto", "eng")
@@ -329,8 +383,14 @@ def test_sigterm_during_ocr_kills_every_tesseract_child(tmp_path):
     book = tmp_path / "scans.pdf"
     book.write_bytes(save(doc))
     env = dict(os.environ, PYTHONPATH=str(ROOT), **{CACHE_ENV: str(tmp_path / "c")})
-    proc = subprocess.Popen([sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(tmp_path / "o.jsonl")],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunking", "chunk", str(book), "-o", str(tmp_path / "o.jsonl")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         children: list[int] = []
         while not children and proc.poll() is None:  # NOTE: polls until a Tesseract runs

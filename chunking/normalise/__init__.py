@@ -88,7 +88,7 @@ ASCII ``^`` is left alone: code uses it. ASCII `````` is TeX's grave accent as M
 code quotes with it too; so it composes only on a printed page, inside a word or on a lone
 capital (``GRAVE_ACCENT``)."""
 GRAVE_ACCENT = "`"
-"""TeX's ``\``` accent as MuPDF reads it from a TeX text font (U+0060, set before the letter).
+r"""TeX's ``\``` accent as MuPDF reads it from a TeX text font (U+0060, set before the letter).
 Composed (``pi`u`` → ``più``, ``PI`U`` → ``PIÙ``, ```E`` → ``È``) only on a printed page (a PDF's:
 TeX's ``\accent`` exists there only; a plain-text or Markdown source quotes code with it), and
 only after a letter of the same word, before a capital that is a word by itself, or before a lone

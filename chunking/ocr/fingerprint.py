@@ -23,6 +23,10 @@ import pymupdf
 MAX_OBJECTS = 5_000
 """Most objects one page's walk visits."""
 
+RENDERER = f"mupdf {pymupdf.VersionBind}"
+"""The renderer whose pixels OCR reads: part of every cache key (another version may draw a
+page otherwise)."""
+
 _REF = re.compile(rb"(\d+) (\d+) R")
 _PARENT = re.compile(rb"/Parent\s+\d+\s+\d+\s+R")
 _ROOT_KEYS = ("Contents", "Resources", "Annots")
@@ -37,7 +41,7 @@ def page_fingerprint(doc: pymupdf.Document, index: int) -> str | None:
     """The fingerprint of page ``index`` (0-based), or None when it cannot be taken."""
     page = doc[index]
     parts = [
-        f"mupdf {pymupdf.VersionBind}; rotation {page.rotation}; mediabox {tuple(page.mediabox)}; "
+        f"{RENDERER}; rotation {page.rotation}; mediabox {tuple(page.mediabox)}; "
         f"cropbox {tuple(page.cropbox)}".encode()
     ]
     memo: dict[int, bytes] = {}

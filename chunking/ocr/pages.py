@@ -1,5 +1,5 @@
 """OCR of a PDF's pages that have no usable text layer: pick the pages, take the cached result
-(by the page's fingerprint) or render the page at ``DPI`` and run Tesseract, put the text in
+(from the file's book record, else by the page's fingerprint: ``chunking.ocr.cache``) or render the page at ``DPI`` and run Tesseract, put the text in
 place of the page's.
 
 Runs before normalisation (``chunking.readers.pdf``): an OCR'd page is a page like any other
@@ -25,7 +25,7 @@ from ..cores import resolve_workers
 from ..errors import PageRefused
 from ..readers.raw import RawPage, pages_named
 from . import cache
-from .fingerprint import page_fingerprint
+from .fingerprint import RENDERER, page_fingerprint
 from .lines import snap_sizes
 from .engine import (
     DEBIAN_PACKAGE,
@@ -81,7 +81,13 @@ def wanted(page: RawPage, mode: str) -> bool:
 
 
 def ocr_pages(
-    doc: Any, reader: Any, pages: list[RawPage], mode: str, language: str, workers: int | None = None
+    doc: Any,
+    reader: Any,
+    pages: list[RawPage],
+    mode: str,
+    language: str,
+    sha256: str,
+    workers: int | None = None,
 ) -> OcrOutcome:
     """OCR the pages ``mode`` asks for and replace their text (``RawPage.ocr`` marks them).
 
@@ -93,6 +99,7 @@ def ocr_pages(
         pages (list[RawPage]): its pages, in order (changed in place).
         mode (str): ``auto``, ``never`` or ``always`` (``Policy.ocr``).
         language (str): Tesseract language(s), ``eng`` or ``eng+deu`` (``Policy.ocr_language``).
+        sha256 (str): the file's sha256 (hex), under which its book record is filed.
         workers (int | None): Tesseract processes at once; None: one per core when there are
             ``PARALLEL_FROM`` pages or more.
 
@@ -119,8 +126,12 @@ def ocr_pages(
     elif missing := missing_languages(path, language):
         reason = f"Tesseract has no data for language {'+'.join(missing)} (Debian package {language_package(missing)})"
     version = tesseract_version(path) if path is not None and not reason else None
-    run = _Run(doc, reader, language, path if version is not None else None, version)
+    book = cache.book_key(sha256, RENDERER, language, DPI)
+    known = cache.load_book(book, version)
+    run = _Run(doc, reader, language, path if version is not None else None, version, known)
     results, failures, unread = run.all(targets, resolve_workers(workers, len(targets), PARALLEL_FROM))
+    if version is not None and any(known.get(i) != r for i, r in results.items()):
+        cache.save_book(book, version, {**known, **results})
     found = {i: r for i, r in results.items() if r.words}
     # NOTE: snapped over the whole book, every time (cache hits included): one type size must
     # be one size on every page for the structure engine's comparisons.
@@ -177,10 +188,20 @@ def _no_text_layer(pages: list[RawPage], which: list[RawPage], tail: str, usable
 
 
 class _Run:
-    """One book's OCR: render, look up, and (with ``path``) run Tesseract on the misses."""
+    """One book's OCR: look up (``known``: the book record's pages, then by fingerprint),
+    render, and (with ``path``) run Tesseract on the misses."""
 
-    def __init__(self, doc: Any, reader: Any, language: str, path: str | None, version: str | None) -> None:
+    def __init__(
+        self,
+        doc: Any,
+        reader: Any,
+        language: str,
+        path: str | None,
+        version: str | None,
+        known: dict[int, PageOcr],
+    ) -> None:
         self.doc, self.reader, self.language, self.path, self.version = doc, reader, language, path, version
+        self.known = known
         self.results: dict[int, PageOcr] = {}
         self.failures: dict[int, str] = {}
         self.unread: list[int] = []
@@ -203,6 +224,9 @@ class _Run:
         return self.results, self.failures, self.unread
 
     def _one(self, pool: ThreadPoolExecutor, children: Children, index: int) -> None:
+        if (recorded := self.known.get(index)) is not None:
+            self.results[index] = recorded
+            return
         fingerprint = page_fingerprint(self.doc, index)
         image = None
         if fingerprint is None:  # NOTE: objects too many to walk: the pixels say what it shows

@@ -23,7 +23,9 @@ def prepare(name: str) -> None:
         prestart()
 
 
-def read_raw(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng") -> RawBook:
+def read_raw(
+    data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng", sha256: str | None = None
+) -> RawBook:
     """Read a book's bytes with the reader its file extension names.
 
     Args:
@@ -32,6 +34,8 @@ def read_raw(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
         ocr (str): PDF pages without a usable text layer: ``auto``, ``never`` or ``always``
             (``chunking.ocr``). Defaults to ``auto``.
         ocr_language (str): Tesseract language(s) for them. Defaults to ``eng``.
+        sha256 (str | None): the sha256 of ``data`` when the caller has it (a PDF's OCR results
+            are cached under it); None: taken where needed.
 
     Raises:
         UnreadableInputError: empty file, unsupported extension, or the reader refused the file.
@@ -46,7 +50,7 @@ def read_raw(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
     if not data:
         raise UnreadableInputError(f"{name}: the file is empty (0 bytes)")
     try:
-        book = _read(data, name, suffix, ocr, ocr_language)
+        book = _read(data, name, suffix, ocr, ocr_language, sha256)
     except RecursionError:
         # NOTE: a hostile file can nest (outline, navigation lists) past Python's stack.
         raise UnreadableInputError(f"{name}: the file nests too deeply to read; refused") from None
@@ -57,11 +61,11 @@ def read_raw(data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng
     return book
 
 
-def _read(data: bytes, name: str, suffix: str, ocr: str, ocr_language: str) -> RawBook:
+def _read(data: bytes, name: str, suffix: str, ocr: str, ocr_language: str, sha256: str | None) -> RawBook:
     if suffix == ".pdf":
         from .pdf import read_pdf
 
-        return read_pdf(data, name, ocr, ocr_language)
+        return read_pdf(data, name, ocr, ocr_language, sha256=sha256)
     if suffix == ".epub":
         from .epub import read_epub
 

@@ -17,6 +17,7 @@ document too, for the labels, the outline and the page sizes, which interpret no
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from pathlib import PurePath
@@ -39,7 +40,12 @@ _FILENAME_TITLE = re.compile(r"\.(?:dvi|tex|pdf|docx?|odt|ps|indd|qxd)$|^(?:unti
 
 
 def read_pdf(
-    data: bytes, name: str, ocr: str = "auto", ocr_language: str = "eng", limits: PageLimits | None = None
+    data: bytes,
+    name: str,
+    ocr: str = "auto",
+    ocr_language: str = "eng",
+    limits: PageLimits | None = None,
+    sha256: str | None = None,
 ) -> RawBook:
     """Read a PDF's pages, labels, outline and title; OCR the pages without a usable text layer.
 
@@ -50,6 +56,8 @@ def read_pdf(
         ocr_language (str): Tesseract language(s). Defaults to ``eng``.
         limits (PageLimits | None): time and memory per page (``pdfchild``); None: the defaults,
             or the environment's (``PageLimits.from_env``).
+        sha256 (str | None): the sha256 of ``data`` when the caller has it (``load_book`` does:
+            it is the book id); None: taken here. OCR's book record is filed under it.
 
     Returns:
         RawBook: format ``"pdf"``; ``pdf`` holds the open document and ``pages_reader`` the
@@ -91,7 +99,8 @@ def read_pdf(
     reader = extracted.document
     assert reader is not None  # NOTE: extract_pages always leaves the file open in a reader
     try:
-        return _finish(doc, reader, extracted, name, ocr, ocr_language, limits)
+        sha256 = sha256 or hashlib.sha256(data).hexdigest()
+        return _finish(doc, reader, extracted, name, ocr, ocr_language, limits, sha256)
     except BaseException:
         reader.close()
         doc.close()
@@ -106,6 +115,7 @@ def _finish(
     ocr: str,
     ocr_language: str,
     limits: PageLimits,
+    sha256: str,
 ) -> RawBook:
     """The rest of ``read_pdf`` once the pages' text is read: labels, outline, warnings, OCR."""
     try:
@@ -125,7 +135,7 @@ def _finish(
         warnings.append(lost)
     from ..ocr.pages import ocr_pages  # NOTE: after the checks: a refused file never looks for Tesseract
 
-    outcome = ocr_pages(doc, reader, pages, ocr, ocr_language)
+    outcome = ocr_pages(doc, reader, pages, ocr, ocr_language, sha256)
     warnings.extend(outcome.warnings)
     if all(not p.text.strip() for p in pages):
         if lost:
