@@ -460,7 +460,12 @@ def test_sections_numbered_with_a_colon_are_sections_in_the_contents_and_the_bod
     contents without page numbers: the sections stay sections, never chapters."""
     contents, body_text, expected = [], "", [("front", "", "Table of Contents", "Table of Contents")]
     for n, title in enumerate(TITLES[:3], 1):
-        contents += [f"Chapter {n}: {title}", f"{n}.1: First Topic", f"{n}.1.1: A Detail", f"{n}.2: Second Topic"]
+        contents += [
+            f"Chapter {n}: {title}",
+            f"{n}.1: First Topic",
+            f"{n}.1.1: A Detail",
+            f"{n}.2: Second Topic",
+        ]
         expected.append(("chapter", str(n), title, f"Chapter {n}: {title}"))
         body_text += f"Chapter {n}: {title}\n\n{_body(2)}\n\n"
         body_text += f"{n}.1: First Topic\n\n{_body(1)}\n\n{n}.1.1: A Detail\n\n{_body(1)}\n\n"
@@ -483,17 +488,16 @@ def test_title_page_a_converters_mark_before_the_title_is_no_part_of_it(mark):
 def _paper(abstract: str) -> str:
     chapters, _ = _numbered_chapters()
     centre = " " * 20
-    return (
-        f"{centre}The Widget Paper\n\n{centre}  A. Writer\n\n{abstract}\n\n"
-        f"     {_body(1)}\n\n" + chapters
-    )
+    return f"{centre}The Widget Paper\n\n{centre}  A. Writer\n\n{abstract}\n\n     {_body(1)}\n\n" + chapters
 
 
 def test_title_page_a_centred_abstract_under_the_centred_title_is_part_of_it():
     """A paper's first page sets title, author and ``ABSTRACT`` centred: one title page, no
     separate Abstract unit."""
     _, expected = _numbered_chapters()
-    _assert_starts(_paper(" " * 22 + "ABSTRACT"), [("front", "", "The Widget Paper", "The Widget Paper"), *expected])
+    _assert_starts(
+        _paper(" " * 22 + "ABSTRACT"), [("front", "", "The Widget Paper", "The Widget Paper"), *expected]
+    )
 
 
 def test_title_page_an_abstract_at_the_margin_is_a_unit_of_its_own():
@@ -563,3 +567,62 @@ def test_an_appendices_divider_is_a_part_over_the_appendices_whatever_marks_it()
     text += f"A. Field List\n{'=' * 13}\n\n{_body(2)}\n\nDetails of it\n{'=' * 40}\n\n{_body(1)}\n"
     canonical, found = _chapters(text)
     assert [(k, t) for k, _, t, _ in found][-2:] == [("part", "Appendices"), ("appendix", "Field List")]
+
+
+_WIDTH = len(_body(1).splitlines()[0])
+
+
+def _centred(line: str) -> str:
+    return line.center(_WIDTH).rstrip()
+
+
+_FRAME = "-" * 22
+_MEMO = "\n".join(
+    f"{left:<{_WIDTH - len(right)}}{right}"
+    for left, right in [
+        ("Widget Working Group", "A. Writer"),
+        ("Request for Comments: 9999", "Example Inc."),
+        ("Category: Informational", "May 2024"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "\n".join(_centred(t) for t in (_FRAME, "Widget", "Reference Manual", _FRAME, "version 2.6")),
+        f"{_MEMO}\n\n\n{_centred('Widget')}\n{_centred('Reference Manual')}",
+    ],
+    ids=["framed by dashes", "under a memo's two-column header"],
+)
+def test_title_page_a_centred_title_under_a_first_line_that_is_no_title_is_a_front_unit(opening):
+    """Where the file opens with a frame or a memo's header, the title page's title is its first
+    centred line, continued by the centred line right below it."""
+    chapters, expected = _numbered_chapters()
+    text = f"{opening}\n\n{_body(1)}\n\n" + chapters
+    front = ("front", "", "Widget Reference Manual", "Widget\n")
+    _assert_starts(text, [front, *expected])
+
+
+def test_title_page_a_centred_line_after_the_prose_has_begun_is_no_title():
+    chapters, expected = _numbered_chapters()
+    text = f"{_FRAME}\n\n{_body(1)}\n\n{_centred('Widget Reference Manual')}\n\n{_body(1)}\n\n" + chapters
+    _assert_starts(text, expected)
+
+
+def _memo_front(body_indent: str) -> str:
+    sections = ["Abstract", "Status of This Memo", "Copyright Notice"]
+    return "".join(f"{name}\n\n{_body(1, body_indent)}\n\n" for name in sections)
+
+
+def test_front_matter_headings_set_as_the_named_one_over_an_indented_text_are_front_units():
+    """``Status of This Memo`` has no front-matter name, but is set as ``Abstract`` is: flush
+    left, alone, over a text set further in."""
+    chapters, expected = _numbered_chapters()
+    front = [("front", "", t, t) for t in ("Abstract", "Status of This Memo", "Copyright Notice")]
+    _assert_starts(_memo_front("   ") + chapters, [*front, *expected])
+
+
+def test_front_matter_a_short_line_in_a_flush_left_text_is_no_front_heading():
+    chapters, expected = _numbered_chapters()
+    _assert_starts(_memo_front("") + chapters, [("front", "", "Abstract", "Abstract"), *expected])

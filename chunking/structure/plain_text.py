@@ -31,7 +31,11 @@ combines them, line by line, in one pass plus a few linear passes over the candi
 * **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
   blank lines, before the first chapter (front) or after the last one opens (back). The book's
   title on the file's first line, alone or over a short title block (authors, date), is its title
-  page (``typography``): a front unit.
+  page (``typography``): a front unit; so is, when the first line is no title (a frame of
+  dashes, a memo's two-column header), the first centred line of the opening, before any
+  heading or prose, with the centred lines right below it (a title over two lines).
+  A line set as such a named front-matter heading is (its column, alone between blank lines,
+  over text set further in) is a front unit too (``_front_by_form``).
 * **indentation** (``typography``), only for a book the marks above leave without chapters: where
   the body is indented, title-like lines less indented than the body are headings (``_outdented``:
   a man page as ``man`` shows it).
@@ -105,6 +109,19 @@ TITLE_BLOCK_LINES = 8
 
 TITLE_BLOCK_WIDTH = 0.85
 """A title block's lines are shorter than this share of the book's wrapped line length."""
+
+CENTRED_INDENT = 4
+"""A centred title line is at least this many columns off the margin."""
+
+CENTRED_SLACK = 0.15
+"""A centred line's room on its left and on its right differ by at most this share of the line
+width (a hand-centred line is off by a few columns)."""
+
+OPENING_LINES = 40
+"""A title page's centred title is within this many non-blank lines of the file's start."""
+
+TITLE_LINES = 3
+"""A centred title is set over at most this many lines."""
 
 WRAP_QUANTILE = 0.9
 """The book's wrapped line length: this quantile of its line lengths (prose fills its lines)."""
@@ -517,8 +534,39 @@ def _choose(
                 rejected.append(_rejected(lines, c.index, f"section number outside chapter {chapter}"))
         elif c.kind in ("front", "back"):
             rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
+    _front_by_form(lines, chosen, listing, first)
     _levels_from_intro_list(lines, chosen)
     return [chosen[i] for i in sorted(chosen)]
+
+
+def _front_by_form(
+    lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]], listing: set[int], first: int
+) -> None:
+    """Front-matter headings known by their form, not their name: before the first chapter,
+    after a front-matter heading found by its name (``Abstract``, ``Contents``), a line set as
+    that heading is (at its column, alone between blank lines, reading as a title) over text set
+    further in (``Status of This Memo`` / ``Copyright Notice`` between a memo's ``Abstract`` and
+    its contents) opens a front unit of its own. Only where headings stand out of an indented
+    body: a flush-left text gives no such form."""
+    named = sorted(
+        i
+        for i, (c, _) in chosen.items()
+        if c.kind == "front" and i < first and any(kind in ("keyword", "contents") for kind, _ in c.evidence)
+    )
+    if not named:
+        return
+    columns = {lines[i].indent for i in named}
+    for i in range(named[0] + 1, min(first, len(lines) - 1)):
+        line, below = lines[i], lines[i + 1]
+        if i in chosen or i in listing or line.indent not in columns or below.indent <= line.indent:
+            continue
+        if not (line.blank_before and line.gap_after and len(line.text) <= SHORT_CHARS):
+            continue
+        if parse_heading(line.text) is not None or not title_like(line.text, max_words=TITLE_WORDS):
+            continue
+        where = f"line {i + 1}: '{line.text[:60]}'"
+        evidence = [("typography", f"{where} set as the front matter's headings, over an indented text")]
+        chosen[i] = (_Candidate(i, "front", "", line.text, evidence), 1)
 
 
 def _levels_from_intro_list(lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]]) -> None:
@@ -604,19 +652,70 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
         return None  # a heading of its own (``Abstract``, ``1. Introduction``)
     if first is not None:
         return _Candidate(0, "front", "", first.title, first.evidence, first.char)
-    if (
-        not line.blank_after
-        and not (nxt is not None and UNDERLINE.match(nxt.text))
-        and not _title_block(lines)
-    ):
-        return None
     text = clean_title(line.text)  # NOTE: a converter's decoration before it (``: Title``) is no part of it
-    if UNDERLINE.match(line.text) or not title_like(text, max_words=TITLE_WORDS):
-        return None
-    title = text.title() if text.isupper() else text
-    return _Candidate(
-        0, "front", "", title, [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")]
-    )
+    if (
+        (line.blank_after or (nxt is not None and UNDERLINE.match(nxt.text)) or _title_block(lines))
+        and not UNDERLINE.match(line.text)
+        and title_like(text, max_words=TITLE_WORDS)
+    ):
+        title = text.title() if text.isupper() else text
+        return _Candidate(
+            0,
+            "front",
+            "",
+            title,
+            [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")],
+        )
+    return _centred_title(lines, listing, candidates)
+
+
+def _centred_title(lines: list[_Line], listing: set[int], candidates: list[_Candidate]) -> _Candidate | None:
+    """The title of a file whose first line is no title (a frame of dashes, a memo's two-column
+    header, a version line): the first centred line of its opening, before its first heading
+    and its first line of prose, as a title page centres it; the centred lines right below it
+    (no blank line between) continue it, a title set over two or three lines. Centred: set
+    ``CENTRED_INDENT`` or more off the margin, with about as much room on its right
+    (``_centred``). A centred line of prose or a date is no title (``title_like``)."""
+    end = min([c.index for c in candidates] + sorted(listing)[:1] + [len(lines)])
+    right = _right_edge(lines)
+    for i in range(min(end, OPENING_LINES)):
+        line = lines[i]
+        if len(line.raw) >= TITLE_BLOCK_WIDTH * right and not _COLUMN_GAP.search(line.raw):
+            return None  # prose has begun (a memo's header sets two columns apart: no prose)
+        if not _centred(line, right) or UNDERLINE.match(line.text):
+            continue
+        if not title_like(line.text, max_words=TITLE_WORDS):
+            return None
+        parts = [line.text]
+        for below in lines[i + 1 : min(end, i + TITLE_LINES)]:
+            if below.blank_before or not _centred(below, right) or UNDERLINE.match(below.text):
+                break
+            parts.append(below.text)
+        text = " ".join(parts)
+        if not title_like(text, max_words=TITLE_WORDS):
+            return None
+        title = text.title() if text.isupper() else text
+        where = f"line {i + 1}: '{line.text[:60]}'"
+        return _Candidate(i, "front", "", title, [("typography", f"{where} centred at the top (the title)")])
+    return None
+
+
+_COLUMN_GAP = re.compile(r"\S {3,}\S")
+"""Two columns on one line (``Request for Comments: 6787        Voxeo``), never prose."""
+
+
+def _right_edge(lines: list[_Line]) -> int:
+    """The column where the book's prose ends: the ``WRAP_QUANTILE`` line end."""
+    ends = sorted(line.indent + len(line.raw) for line in lines)
+    return ends[min(len(ends) - 1, int(WRAP_QUANTILE * len(ends)))] if ends else 0
+
+
+def _centred(line: _Line, right: int) -> bool:
+    """Whether ``line`` is centred between the margin and the prose's right edge ``right``: at
+    least ``CENTRED_INDENT`` in, and its room on the left within ``CENTRED_SLACK`` of the line
+    width of its room on the right."""
+    room = right - line.indent - len(line.raw)
+    return line.indent >= CENTRED_INDENT and room > 0 and abs(line.indent - room) <= CENTRED_SLACK * right
 
 
 def _on_title_page(lines: list[_Line], title: int, index: int) -> bool:
