@@ -30,6 +30,23 @@ def test_a_layer_of_unmapped_glyphs_is_garbage():
     assert is_garbage(" ".join("\ue021\ue022\ue023" for _ in range(40)))  # private-use code points
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "第二章 内容示例\n用户环境示例\n列表样式\n这是第一层\n这也是第一层\n正文示例 微分学 导数 微分",
+        "まえがき\n文書の作り方\n日本語 入門書 説明します\n第一章 はじめに\n組版 文字 行間",
+        "الفصل الأول مقدمة في علم الحساب والهندسة والجبر للطلاب المبتدئين في الجامعة",
+        "इस पुस्तक में गणित के मूल सिद्धांतों का परिचय दिया गया है और अभ्यास भी हैं",
+    ],
+    ids=["Chinese", "Japanese", "Arabic", "Hindi"],
+)
+def test_a_text_layer_in_a_caseless_script_is_not_garbage(text):
+    """A script without letter case has no case pattern to break: its words are word-like, so
+    a born-digital page in it keeps its text (it was read by OCR in English before)."""
+    page = "\n".join([text] * 4 + ["Figure 2 shows the TeX source, v1.2 (2023)."] * 2)
+    assert not is_garbage(page)
+
+
 def test_a_layer_of_junk_letters_is_garbage():
     junk = " ".join(["xQzTrk", "pLkmnv", "bRtWqz", "mnGhtk"] * 20)
     assert measure(junk).word_share < MIN_WORD_SHARE

@@ -11,7 +11,8 @@ measure (a page with a caption and a folio is never judged):
   code points) among the page's non-space characters;
 * the share of *word-like* tokens among the alphabetic tokens (letters only, inner hyphens and
   apostrophes allowed, two letters or more): one case pattern (``word``, ``Word``, ``WORD``),
-  and a vowel when an ASCII token has four letters or more. Numbers, identifiers, code and
+  and a vowel when an ASCII token has four letters or more; a token of a caseless script
+  (Chinese, Arabic…) is word-like. Numbers, identifiers, code and
   single letters are neutral (a table of figures or a code listing is not garbage). No dictionary: the rule holds for any
   language a book is written in (``--ocr-language`` only tells Tesseract what to read).
 
@@ -81,7 +82,11 @@ class TextQuality:
 
 def _word_like(letters: str) -> bool:
     """An alphabetic token of two letters or more is word-like: one case pattern, and a vowel
-    when it is ASCII and four letters or longer."""
+    when it is ASCII and four letters or longer. A token with no cased letter (Chinese, Japanese,
+    Arabic, Hebrew, Thai, Devanagari…) has no case pattern to break: word-like (a garbage layer
+    of such a script is unmapped glyphs, which the other share measures)."""
+    if not any(c.islower() or c.isupper() for c in letters):
+        return True
     if not (letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower())):
         return False
     return not (letters.isascii() and len(letters) >= 4 and _VOWELS.isdisjoint(letters))
