@@ -182,7 +182,9 @@ def test_a_wiki_page_without_a_title_heading_has_its_most_signs_as_chapters():
 
 
 def test_asciidoc_with_closed_titles_is_still_asciidoc():
-    text = "= A Manual =\n\n" + "\n".join(f"== Part {k} ==\n\n{body(2)}\n\n=== Sub {k} ===\n\n{para(k)}\n" for k in range(3))
+    text = "= A Manual =\n\n" + "\n".join(
+        f"== Part {k} ==\n\n{body(2)}\n\n=== Sub {k} ===\n\n{para(k)}\n" for k in range(3)
+    )
     markup, headings = markup_headings(text)
     assert markup == "asciidoc"
     assert [(lv, t) for _, lv, t in headings][:3] == [(0, "A Manual"), (1, "Part 0"), (2, "Sub 0")]
@@ -195,4 +197,59 @@ def test_a_wiki_pages_chapters_are_its_five_sign_headings():
         ("chapter", "Links"),
         ("chapter", "Tables"),
         ("chapter", "Lists"),
+    ]
+
+
+def texinfo_source(chapters: list[str], signed: bool = True) -> str:
+    head = ("\\input texinfo   @c -*-texinfo-*-\n" if signed else "") + (
+        "@setfilename manual.info\n@settitle The @TeX{} Manual\n\n@node Top\n@top\n\n" + para(0) + "\n\n"
+        "@menu\n* First::\n@end menu\n"
+    )
+    parts = [head]
+    for c, name in enumerate(chapters):
+        parts.append(
+            f"@node {name}\n@chapter {name}\n\n{body(3)}\n\n@example\n@chapter not a heading\n@end example\n\n"
+            f"@node Detail {c}\n@section Detail @code{{{c}}}\n\n{para(c + 1)}\n\n"
+            f"@ignore\n@section nor this\n@example\n@end example\n@section nor this one\n@end ignore\n"
+        )
+    parts.append("@node Index\n@unnumbered Index\n\n@printindex cp\n\n@bye\n")
+    return "\n".join(parts)
+
+
+def test_texinfo_source_sectioning_commands_are_its_headings_and_literal_blocks_hold_none():
+    markup, headings = markup_headings(texinfo_source(["Overview", "Installing"]))
+    assert markup == "texinfo"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "The TeX Manual"),  # an @top without a title: the @settitle one
+        (1, "Overview"),
+        (2, "Detail 0"),
+        (1, "Installing"),
+        (2, "Detail 1"),
+        (1, "Index"),
+    ]
+
+
+def test_texinfo_source_without_its_input_line_is_known_by_its_nodes_and_settitle():
+    assert markup_headings(texinfo_source(["Overview", "Installing"], signed=False))[0] == "texinfo"
+    prose = f"{para(0)}\n@chapter is how a Texinfo chapter starts, and\n@section a section.\n"
+    assert markup_headings(prose)[0] != "texinfo"
+
+
+def test_texinfo_titles_are_rendered_as_the_manual_prints_them():
+    from chunking.readers.markup_texinfo import rendered
+
+    assert rendered("@LaTeX{}2e@tie{}: un manuel de r@'ef@'erence") == "LaTeX2e\u00a0: un manuel de référence"
+    assert (
+        rendered("Using @code{@var{file}} and @@ signs @{x@}  @c a comment") == "Using file and @ signs {x}"
+    )
+
+
+def test_a_texinfo_books_chapters_are_its_chapter_commands():
+    book = load_book(texinfo_source(["Overview", "Installing", "Running"]).encode(), name="manual.txt")
+    assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
+        ("front", "The TeX Manual"),
+        ("chapter", "Overview"),
+        ("chapter", "Installing"),
+        ("chapter", "Running"),
+        ("back", "Index"),
     ]

@@ -1,4 +1,5 @@
-"""Stage 1 (read), markup sources: the section headings of a POD, wiki, AsciiDoc, Org or rST book.
+"""Stage 1 (read), markup sources: the section headings of a Texinfo, POD, wiki, AsciiDoc, Org or
+rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
 lightweight markups (Org and reStructuredText: ``chunking.readers.markup_org`` and
@@ -26,7 +27,9 @@ A ``.txt`` is taken to be in one of these markups only on its own evidence: POD 
 titles below the document title, or a ``= Title`` document header on its first line and
 ``MIN_HEADINGS`` two-line titles; Org an Org keyword line (``#+TITLE:``) or block and
 ``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
-``MIN_HEADINGS`` section titles; a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
+``MIN_HEADINGS`` section titles; a Texinfo source (``chunking.readers.markup_texinfo``: its
+``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
+lines being unlike any other markup's; a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
 other way. The markups are tried in that order. A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
@@ -39,6 +42,7 @@ import re
 
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
+from .markup_texinfo import texinfo_headings
 from .markup_wiki import wiki_headings
 
 MIN_HEADINGS = 2
@@ -57,7 +61,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             (one heading then suffices); any other is judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -69,6 +73,9 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         return _named("org", org_headings(lines, starts))
     if suffix == ".rst":
         return _named("rst", rst_headings(lines, starts))
+    texinfo = texinfo_headings(lines, starts)
+    if texinfo is not None:
+        return "texinfo", texinfo
     pod = pod_headings(lines, starts)
     if len(pod) >= MIN_HEADINGS:
         return "pod", pod
