@@ -141,3 +141,12 @@ def test_an_unwritable_cache_never_fails_the_run(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(blocker))
     cache.save(cache.page_key("a" * 64, "eng", 300), "tesseract 5.3.0", PageOcr("x", 50.0, 1))
     assert cache.load(cache.page_key("a" * 64, "eng", 300), None) is None
+
+
+def test_an_index_of_camel_case_identifiers_is_not_garbage():
+    """A programming manual's index (``getClassDef (getClass), 1250``) is identifiers, each word
+    with a vowel: a real text layer, where junk letters (``xQzTrk``) have words without one."""
+    names = ["getClassDef", "callNextMethod", "canCoerce", "getCRANmirrors", "jQuery", "TkWidgets"]
+    page = "\n".join(f"{name} ({name.lower()[:5]}), {100 + k}" for k, name in enumerate(names * 8))
+    assert not is_garbage(page)
+    assert is_garbage(" ".join(["xQzTrk", "pLkmnv", "bRtWqz", "mnGhtk"] * 20))

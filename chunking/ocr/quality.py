@@ -12,7 +12,8 @@ measure (a page with a caption and a folio is never judged):
 * the share of *word-like* tokens among the alphabetic tokens (letters only, inner hyphens and
   apostrophes allowed, two letters or more): one case pattern (``word``, ``Word``, ``WORD``),
   and a vowel when an ASCII token has four letters or more; a token of a caseless script
-  (Chinese, Arabic…) is word-like. Numbers, identifiers, code and
+  (Chinese, Arabic…) is word-like, and so is a camel-case identifier (``getClassDef``: an
+  index of a programming manual) whose every word has a vowel. Numbers, identifiers, code and
   single letters are neutral (a table of figures or a code listing is not garbage). No dictionary: the rule holds for any
   language a book is written in (``--ocr-language`` only tells Tesseract what to read).
 
@@ -44,6 +45,8 @@ _UNMAPPED = re.compile("[\ufffd\x00-\x08\x0b-\x1f\x7f-\x9f\ue000-\uf8ff]")
 _EDGE_PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~«»„-–—…"
 _INNER = re.compile(r"[-'’]")
 _VOWELS = frozenset("aeiouyAEIOUY")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+"""Where a camel-case identifier's next word starts (``get|Class|Def``)."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +85,17 @@ class TextQuality:
 
 def _word_like(letters: str) -> bool:
     """An alphabetic token of two letters or more is word-like: one case pattern, and a vowel
-    when it is ASCII and four letters or longer. A token with no cased letter (Chinese, Japanese,
+    when it is ASCII and four letters or longer; or a camel-case identifier whose words of three
+    letters or more each have a vowel. A token with no cased letter (Chinese, Japanese,
     Arabic, Hebrew, Thai, Devanagari…) has no case pattern to break: word-like (a garbage layer
     of such a script is unmapped glyphs, which the other share measures)."""
     if not any(c.islower() or c.isupper() for c in letters):
         return True
+    if letters.isascii() and _CAMEL.search(letters):
+        # NOTE: an identifier (``getClassDef``, ``TkWidgets``): each of its words of three letters
+        # or more has a vowel; junk from a custom encoding (``xQzTrk``) has pieces without one.
+        pieces = [piece for piece in _CAMEL.split(letters) if len(piece) >= 3]
+        return bool(pieces) and all(not _VOWELS.isdisjoint(piece) for piece in pieces)
     if not (letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower())):
         return False
     return not (letters.isascii() and len(letters) >= 4 and _VOWELS.isdisjoint(letters))
