@@ -208,11 +208,19 @@ class Tally:
     words: int = 0
     lost: Counter = field(default_factory=Counter)
     invented: Counter = field(default_factory=Counter)
+    seen: list[tuple[int, str, str, str]] = field(default_factory=list)
+    """Per counted difference (a cause not in ``NOT_LOST``): its 0-based page, cause, and the
+    words lost and invented, for ``--show``."""
 
     def add(self, other: Tally) -> None:
         self.words += other.words
         self.lost.update(other.lost)
         self.invented.update(other.invented)
+
+    def note(self, p: int, cause: str, lost: Collection[str], invented: Collection[str]) -> None:
+        """Keep one difference of a counted cause as an example (``--show``)."""
+        if cause not in NOT_LOST:
+            self.seen.append((p, cause, " ".join(lost), " ".join(invented)))
 
 
 def classify(
@@ -255,9 +263,12 @@ def classify(
             if k:
                 tally.lost["furniture"] += k
                 lost[p][w] -= k
+                tally.note(p, "furniture", [w] * k, [])
         rest = "reference" if p in failed else "unknown"
         tally.lost[rest] += sum(lost[p].values())
         tally.invented[rest] += sum(invented[p].values())
+        if +lost[p] or +invented[p]:
+            tally.note(p, rest, sorted((+lost[p]).elements()), sorted((+invented[p]).elements()))
     tally.lost, tally.invented = +tally.lost, +tally.invented  # no zero counts
     return tally
 
@@ -295,6 +306,7 @@ def _joined_pieces(p: int, ref_words, lost: list[Counter], invented: list[Counte
                 invented[p][target] -= 1
                 tally.lost[cause] += n
                 tally.invented[cause] += 1
+                tally.note(p, cause, [w for w, _, _ in pieces], [target])
                 break
 
 
@@ -338,6 +350,7 @@ def _long_runs(p: int, ref_words, lost: list[Counter], invented: list[Counter], 
             invented[p][joined] -= 1
             tally.lost[cause] += n
             tally.invented[cause] += 1
+            tally.note(p, cause, run[i : j + 1], [joined])
             break
 
 
@@ -377,6 +390,7 @@ def _split_words(
             lost[p][target] -= 1
             tally.lost[cause] += 1
             tally.invented[cause] += j - i + 1
+            tally.note(p, cause, [target], [w for w, _ in mine[i : j + 1]])
             break
 
 
@@ -452,6 +466,7 @@ def _single_words(
             invented[p][target] -= k
             tally.lost[cause] += k
             tally.invented[cause] += k
+            tally.note(p, cause, [w] * k, [target] * k)
     mine = Counter(WORD.findall("\n".join(ours[p])))
     for w, n in list(lost[p].items()):
         if n > 0 and len(w) >= 4 and len(w) % 2 == 0 and w[::2] == w[1::2] and mine[w[::2]]:
@@ -542,10 +557,23 @@ def table(rows: list[tuple[str, Tally]]) -> str:
     return "\n".join(lines)
 
 
+def show(name: str, tally: Tally, cause: str = "") -> None:
+    """Print the counted differences of one book, page by page (1-based), to stderr."""
+    for p, why, lost, invented in tally.seen:
+        if not cause or why == cause:
+            print(f"{name} p{p + 1} {why}: -[{lost}] +[{invented}]", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pdfs", nargs="*", type=Path)
     parser.add_argument("--write", action="store_true", help="rewrite bench/FIDELITY.md's table")
+    parser.add_argument(
+        "--show",
+        action="store_true",
+        help="print to stderr, per book and page, the counted lost/invented words",
+    )
+    parser.add_argument("--cause", default="", help="with --show: only the differences of this cause")
     args = parser.parse_args(argv)
     if shutil.which("pdftotext") is None:
         print("fidelity: pdftotext not found; install poppler-utils (make poppler)", file=sys.stderr)
@@ -556,6 +584,8 @@ def main(argv: list[str] | None = None) -> int:
         tally, warnings = measure(path)
         rows.append((path.name, tally))
         total.add(tally)
+        if args.show:
+            show(path.name, tally, args.cause)
         for w in warnings:
             if "repaired" in w or "damaged" in w:
                 print(f"{path.name}: {w}", file=sys.stderr)

@@ -31,11 +31,21 @@ MIN_OVERPRINT_CHARS = 2
 bullet is no text worth writing the page again with its boxes)."""
 
 
+TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES
+"""The structured-text flags of a page's text: ``get_text()``'s, but ligatures expanded by MuPDF.
+
+Why (issue 25): MuPDF adds a word space where the next glyph starts a gap after the last one, but
+only after a character of a few scripts (its ``may_add_space``), and a ligature glyph
+(U+FB00-FB06) is none of them: ``turned oﬀ by default`` came out ``oﬀby``, a word lost at every
+ligature that ends a word (``off``, ``stuff``, ``Dayhoff``). Expanded, the ligature's last
+character is a letter and the space is found. The normaliser expands ligatures anyway."""
+
+
 def page_text(page: pymupdf.Page) -> str:
     """A page's plain text: every text line of MuPDF's structured text, in content order, each
     ended by one newline.
 
-    This is ``page.get_text()``'s text (same structured text, same flags ``TEXTFLAGS_TEXT``)
+    This is ``page.get_text(flags=TEXT_FLAGS)``'s text (same structured text, same flags)
     written by MuPDF's own C text writer instead of PyMuPDF's per-character Python loop
     (tests/test_reads_match_public_api.py checks they agree). Two deliberate differences, both only on
     lines of unmapped font glyphs (TeX math fonts without a ToUnicode map): no blank lines
@@ -47,9 +57,9 @@ def page_text(page: pymupdf.Page) -> str:
 
 
 def _stext(page: pymupdf.Page) -> Any:
-    """The page's structured text (MuPDF's), with the flags of ``page.get_text()``."""
+    """The page's structured text (MuPDF's), with ``TEXT_FLAGS``."""
     options = pymupdf.mupdf.FzStextOptions()
-    options.flags = pymupdf.TEXTFLAGS_TEXT
+    options.flags = TEXT_FLAGS
     return pymupdf.mupdf.FzStextPage(page.this, options)
 
 
