@@ -60,6 +60,7 @@ CAUSES = (
     "de-duplication",
     "glyph map",
     "letter spacing",
+    "small caps",
     "spacing",
     "reference",
     "unknown",
@@ -71,10 +72,11 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing")
+UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
-(``reference``), read a symbol glyph as the letter of its character code (``glyph map``), or put a
-space between every letter of a word (``letter spacing``); see ``classify``."""
+(``reference``), read a symbol glyph as the letter of its character code (``glyph map``), put a
+space between every letter of a word (``letter spacing``) or between a word's full-size capital
+and the smaller capitals after it (``small caps``); see ``classify`` and ``_spacing``."""
 NOT_LOST = REWRITTEN + UNMEASURED
 """Causes the headline lost/invented shares leave out; every other cause (``furniture``,
 ``accent missing``, ``spacing``, ``unknown``) is counted."""
@@ -247,8 +249,9 @@ def classify(
         lost[p] -= mine
         invented.append(mine - Counter(w for w, _ in ref_words[p]))
         tally.words += len(ref_words[p])
+    vocabulary = {w.casefold() for page in ref_words for w, _ in page}
     for p in range(len(ours)):
-        _joined_pieces(p, ref_words, lost, invented, tally)
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary)
         _long_runs(p, ref_words, lost, invented, tally)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -273,7 +276,14 @@ def classify(
     return tally
 
 
-def _joined_pieces(p: int, ref_words, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+def _joined_pieces(
+    p: int,
+    ref_words,
+    lost: list[Counter],
+    invented: list[Counter],
+    tally: Tally,
+    vocabulary: Collection[str] = (),
+) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
     page), the same letters with other word boundaries (``_spacing``), else an accent (a spacing
@@ -294,7 +304,7 @@ def _joined_pieces(p: int, ref_words, lost: list[Counter], invented: list[Counte
                 if joined == target and pieces[0][1] and n == 2:
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
-                    cause = _spacing([w for w, _, _ in pieces])
+                    cause = _spacing([w for w, _, _ in pieces], vocabulary)
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
@@ -310,15 +320,24 @@ def _joined_pieces(p: int, ref_words, lost: list[Counter], invented: list[Counte
                 break
 
 
-def _spacing(pieces: list[str]) -> str:
+def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
     """The cause of pdftotext's ``pieces`` read by us as one word: ``letter spacing`` when
     pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
     single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
     font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one); else
-    ``spacing`` (``5This``: a footnote mark glued to its word; ``LATEX2ε``), which either extractor
-    may be to blame for and which stays counted."""
+    ``small caps`` when pdftotext split a capital from the capitals after it (``R ETURN``,
+    ``P ETER``: a word in faked small caps, its first capital at the body size, the rest smaller
+    and barely apart; pdftotext starts a new word wherever the font size changes, MuPDF and the
+    page have one word), only when pdftotext reads the joined word elsewhere in the book in any
+    case (``return``: a word of the book, not a subscript glued to its symbol, ``M HAC`` for
+    M with subscript HAC, which stays ``spacing``); else ``spacing`` (``5This``: a footnote mark glued to its word;
+    ``LATEX2ε``), which either extractor may be to blame for and which stays counted."""
     if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
         return "letter spacing"
+    head, *tail = pieces
+    if len(tail) == 1 and len(head) == 1 and head.isupper() and len(tail[0]) >= 2:
+        if tail[0].isalpha() and tail[0].isupper() and (head + tail[0]).casefold() in vocabulary:
+            return "small caps"
     return "spacing"
 
 
