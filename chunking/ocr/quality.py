@@ -12,7 +12,9 @@ measure (a page with a caption and a folio is never judged):
 * the share of *word-like* tokens among the alphabetic tokens (letters only, inner hyphens and
   apostrophes allowed, two letters or more): one case pattern (``word``, ``Word``, ``WORD``),
   and a vowel when an ASCII token has four letters or more. Numbers, identifiers, code and
-  single letters are neutral (a table of figures or a code listing is not garbage). No dictionary: the rule holds for any
+  single letters are neutral (a table of figures or a code listing is not garbage), and so are
+  tokens of a caseless script (Chinese, Arabic: no case pattern to judge; issue 25 found a
+  Chinese page judged garbage once its word spaces were read). No dictionary: the rule holds for any
   language a book is written in (``--ocr-language`` only tells Tesseract what to read).
 
 The thresholds were measured on the real born-digital books of the development corpus and the
@@ -96,6 +98,8 @@ def measure(text: str) -> TextQuality:
         parts = _INNER.split(raw.strip(_EDGE_PUNCTUATION))
         if not all(part.isalpha() for part in parts) or sum(map(len, parts)) < 2:
             continue  # NOTE: numbers, identifiers, code and single letters are neutral
+        if not any(ch.isupper() or ch.islower() for part in parts for ch in part):
+            continue  # NOTE: a caseless script (CJK, Arabic) has no case pattern to judge
         tokens += 1
         words += _word_like("".join(parts))
     return TextQuality(chars=chars, unmapped=unmapped, tokens=tokens, words=words)

@@ -10,6 +10,8 @@ from typing import Any
 
 import pymupdf
 
+from .pdfspaces import with_gap_spaces
+
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -63,8 +65,9 @@ def _stext(page: pymupdf.Page) -> Any:
     return pymupdf.mupdf.FzStextPage(page.this, options)
 
 
-def _written(page: pymupdf.Page, stext: Any) -> str:
-    """``stext`` written as text by MuPDF's writer (see ``page_text``)."""
+def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
+    """``stext`` written as text by MuPDF's writer (see ``page_text``); ``spaced``: with the word
+    spaces MuPDF leaves out after characters of most scripts put back (``with_gap_spaces``)."""
     buffer = pymupdf.mupdf.FzBuffer(4096)
     out = pymupdf.mupdf.FzOutput(buffer)
     pymupdf.mupdf.fz_print_stext_page_as_text(out, stext)
@@ -76,6 +79,8 @@ def _written(page: pymupdf.Page, stext: Any) -> str:
         return _without_blank_lines(page.get_text())
     if b"\xed" in raw:  # NOTE: the lead byte of every surrogate's (invalid) UTF-8 form
         text = _SURROGATES.sub("\ufffd", text)
+    if spaced and not text.isascii():
+        text = with_gap_spaces(text, stext)
     return _without_blank_lines(text)
 
 
@@ -113,11 +118,13 @@ def without_overprints(text: str, stext: Any) -> str:
     kept_lines = [line for line in lines if line]
     if boxed is None or len(boxed) != len(kept_lines):
         return text
-    if any(a.strip() != b.strip() for (a, _), b in zip(boxed, kept_lines)):
+    # NOTE: spaces aside: ``text`` may hold word spaces the JSON writer's lines lack
+    # (``with_gap_spaces``); the keys are ``text``'s lines.
+    if any(a.replace(" ", "") != b.replace(" ", "") for (a, _), b in zip(boxed, kept_lines)):
         return text
     seen: dict[str, list[tuple[float, float, float]]] = {}
     drop = set()
-    for k, (line_text, box) in enumerate(boxed):
+    for k, ((_, box), line_text) in enumerate(zip(boxed, kept_lines)):
         key = line_text.strip()
         if counts.get(key, 0) < 2:
             continue
@@ -172,7 +179,7 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     a blank separator page is just empty.
     """
     stext = _stext(page)
-    text = without_overprints(_written(page, stext), stext)
+    text = without_overprints(_written(page, stext, spaced=True), stext)
     return text, bool(text.strip()) or not page.get_images(full=False)
 
 
