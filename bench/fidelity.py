@@ -3,7 +3,8 @@ measured against an independent extractor, poppler's ``pdftotext``.
 
 Run: ``python bench/fidelity.py [PDF ...]`` (default: every bench PDF: the samples, the corpus, the
 extra and the validation books, from the cache ``bench/corpus.py`` fetches into); writes the table
-to stdout, ``--write`` rewrites ``bench/FIDELITY.md``. Needs ``pdftotext`` (``make poppler``).
+to stdout, ``--write`` rewrites ``bench/FIDELITY.md``, ``--show [--cause C]`` prints every counted
+difference per page to stderr. Needs ``pdftotext`` (``make poppler``).
 
 Method, per page, the same for both texts:
 
