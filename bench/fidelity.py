@@ -3,7 +3,8 @@ measured against an independent extractor, poppler's ``pdftotext``.
 
 Run: ``python bench/fidelity.py [PDF ...]`` (default: every bench PDF: the samples, the corpus, the
 extra and the validation books, from the cache ``bench/corpus.py`` fetches into); writes the table
-to stdout, ``--write`` rewrites ``bench/FIDELITY.md``. Needs ``pdftotext`` (``make poppler``).
+to stdout, ``--write`` rewrites ``bench/FIDELITY.md``, ``--show [--cause C]`` prints every counted
+difference per page to stderr. Needs ``pdftotext`` (``make poppler``).
 
 Method, per page, the same for both texts:
 
@@ -60,6 +61,7 @@ CAUSES = (
     "de-duplication",
     "glyph map",
     "letter spacing",
+    "small caps",
     "spacing",
     "reference",
     "unknown",
@@ -71,10 +73,11 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing")
+UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
-(``reference``), read a symbol glyph as the letter of its character code (``glyph map``), or put a
-space between every letter of a word (``letter spacing``); see ``classify``."""
+(``reference``), read a symbol glyph as the letter of its character code (``glyph map``), put a
+space between every letter of a word (``letter spacing``) or between a word's full-size capital
+and the smaller capitals after it (``small caps``); see ``classify`` and ``_spacing``."""
 NOT_LOST = REWRITTEN + UNMEASURED
 """Causes the headline lost/invented shares leave out; every other cause (``furniture``,
 ``accent missing``, ``spacing``, ``unknown``) is counted."""
@@ -208,11 +211,19 @@ class Tally:
     words: int = 0
     lost: Counter = field(default_factory=Counter)
     invented: Counter = field(default_factory=Counter)
+    seen: list[tuple[int, str, str, str]] = field(default_factory=list)
+    """Per counted difference (a cause not in ``NOT_LOST``): its 0-based page, cause, and the
+    words lost and invented, for ``--show``."""
 
     def add(self, other: Tally) -> None:
         self.words += other.words
         self.lost.update(other.lost)
         self.invented.update(other.invented)
+
+    def note(self, p: int, cause: str, lost: Collection[str], invented: Collection[str]) -> None:
+        """Keep one difference of a counted cause as an example (``--show``)."""
+        if cause not in NOT_LOST:
+            self.seen.append((p, cause, " ".join(lost), " ".join(invented)))
 
 
 def classify(
@@ -239,8 +250,9 @@ def classify(
         lost[p] -= mine
         invented.append(mine - Counter(w for w, _ in ref_words[p]))
         tally.words += len(ref_words[p])
+    vocabulary = {w.casefold() for page in ref_words for w, _ in page}
     for p in range(len(ours)):
-        _joined_pieces(p, ref_words, lost, invented, tally)
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary)
         _long_runs(p, ref_words, lost, invented, tally)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -255,14 +267,24 @@ def classify(
             if k:
                 tally.lost["furniture"] += k
                 lost[p][w] -= k
+                tally.note(p, "furniture", [w] * k, [])
         rest = "reference" if p in failed else "unknown"
         tally.lost[rest] += sum(lost[p].values())
         tally.invented[rest] += sum(invented[p].values())
+        if +lost[p] or +invented[p]:
+            tally.note(p, rest, sorted((+lost[p]).elements()), sorted((+invented[p]).elements()))
     tally.lost, tally.invented = +tally.lost, +tally.invented  # no zero counts
     return tally
 
 
-def _joined_pieces(p: int, ref_words, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+def _joined_pieces(
+    p: int,
+    ref_words,
+    lost: list[Counter],
+    invented: list[Counter],
+    tally: Tally,
+    vocabulary: Collection[str] = (),
+) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
     page), the same letters with other word boundaries (``_spacing``), else an accent (a spacing
@@ -283,7 +305,7 @@ def _joined_pieces(p: int, ref_words, lost: list[Counter], invented: list[Counte
                 if joined == target and pieces[0][1] and n == 2:
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
-                    cause = _spacing([w for w, _, _ in pieces])
+                    cause = _spacing([w for w, _, _ in pieces], vocabulary)
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
@@ -295,18 +317,28 @@ def _joined_pieces(p: int, ref_words, lost: list[Counter], invented: list[Counte
                 invented[p][target] -= 1
                 tally.lost[cause] += n
                 tally.invented[cause] += 1
+                tally.note(p, cause, [w for w, _, _ in pieces], [target])
                 break
 
 
-def _spacing(pieces: list[str]) -> str:
+def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
     """The cause of pdftotext's ``pieces`` read by us as one word: ``letter spacing`` when
     pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
     single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
     font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one); else
-    ``spacing`` (``5This``: a footnote mark glued to its word; ``LATEX2ε``), which either extractor
-    may be to blame for and which stays counted."""
+    ``small caps`` when pdftotext split a capital from the capitals after it (``R ETURN``,
+    ``P ETER``: a word in faked small caps, its first capital at the body size, the rest smaller
+    and barely apart; pdftotext starts a new word wherever the font size changes, MuPDF and the
+    page have one word), only when pdftotext reads the joined word elsewhere in the book in any
+    case (``return``: a word of the book, not a subscript glued to its symbol, ``M HAC`` for
+    M with subscript HAC, which stays ``spacing``); else ``spacing`` (``5This``: a footnote mark glued to its word;
+    ``LATEX2ε``), which either extractor may be to blame for and which stays counted."""
     if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
         return "letter spacing"
+    head, *tail = pieces
+    if len(tail) == 1 and len(head) == 1 and head.isupper() and len(tail[0]) >= 2:
+        if tail[0].isalpha() and tail[0].isupper() and (head + tail[0]).casefold() in vocabulary:
+            return "small caps"
     return "spacing"
 
 
@@ -338,6 +370,7 @@ def _long_runs(p: int, ref_words, lost: list[Counter], invented: list[Counter], 
             invented[p][joined] -= 1
             tally.lost[cause] += n
             tally.invented[cause] += 1
+            tally.note(p, cause, run[i : j + 1], [joined])
             break
 
 
@@ -377,6 +410,7 @@ def _split_words(
             lost[p][target] -= 1
             tally.lost[cause] += 1
             tally.invented[cause] += j - i + 1
+            tally.note(p, cause, [target], [w for w, _ in mine[i : j + 1]])
             break
 
 
@@ -452,6 +486,7 @@ def _single_words(
             invented[p][target] -= k
             tally.lost[cause] += k
             tally.invented[cause] += k
+            tally.note(p, cause, [w] * k, [target] * k)
     mine = Counter(WORD.findall("\n".join(ours[p])))
     for w, n in list(lost[p].items()):
         if n > 0 and len(w) >= 4 and len(w) % 2 == 0 and w[::2] == w[1::2] and mine[w[::2]]:
@@ -542,10 +577,23 @@ def table(rows: list[tuple[str, Tally]]) -> str:
     return "\n".join(lines)
 
 
+def show(name: str, tally: Tally, cause: str = "") -> None:
+    """Print the counted differences of one book, page by page (1-based), to stderr."""
+    for p, why, lost, invented in tally.seen:
+        if not cause or why == cause:
+            print(f"{name} p{p + 1} {why}: -[{lost}] +[{invented}]", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pdfs", nargs="*", type=Path)
     parser.add_argument("--write", action="store_true", help="rewrite bench/FIDELITY.md's table")
+    parser.add_argument(
+        "--show",
+        action="store_true",
+        help="print to stderr, per book and page, the counted lost/invented words",
+    )
+    parser.add_argument("--cause", default="", help="with --show: only the differences of this cause")
     args = parser.parse_args(argv)
     if shutil.which("pdftotext") is None:
         print("fidelity: pdftotext not found; install poppler-utils (make poppler)", file=sys.stderr)
@@ -556,6 +604,8 @@ def main(argv: list[str] | None = None) -> int:
         tally, warnings = measure(path)
         rows.append((path.name, tally))
         total.add(tally)
+        if args.show:
+            show(path.name, tally, args.cause)
         for w in warnings:
             if "repaired" in w or "damaged" in w:
                 print(f"{path.name}: {w}", file=sys.stderr)

@@ -57,6 +57,17 @@ def test_a_footnote_mark_glued_to_its_word_is_spacing():
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
 
 
+def test_a_capital_split_from_its_smaller_capitals_by_pdftotext_is_small_caps_and_not_counted():
+    # faked small caps: R at the body size, ETURN smaller; pdftotext splits where the size changes
+    t = _one(["press the R ETURN key to return"], ["press the RETURN key to return"])
+    assert t.lost == {"small caps": 2} and t.invented == {"small caps": 1}
+    assert "small caps" in fidelity.UNMEASURED
+    t = _one(["group N Z here"], ["group NZ here"])  # a one-letter tail is no small-caps word
+    assert t.lost == {"spacing": 2}
+    t = _one(["the meat M HAC here"], ["the meat MHAC here"])  # a subscript: no word of the book
+    assert t.lost == {"spacing": 2}
+
+
 def test_words_missing_for_no_known_reason_are_unknown():
     t = _one(["one two three four"], ["one four"])
     assert t.lost == {"unknown": 2} and t.invented["unknown"] == 0

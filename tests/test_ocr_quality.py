@@ -54,8 +54,10 @@ def test_a_layer_of_junk_letters_is_garbage():
 
 
 def test_code_numbers_and_dot_leaders_are_not_garbage():
-    code = "\n".join(["int main(int argc, char **argv) {", "  x_coord[\"left\"]=7.518;", "  return 0x1F;", "}"] * 12)
-    table = "\n".join(f"{n}  {n * 3.7:.2f}  {n ** 2}  0x{n:04X}" for n in range(60))
+    code = "\n".join(
+        ["int main(int argc, char **argv) {", '  x_coord["left"]=7.518;', "  return 0x1F;", "}"] * 12
+    )
+    table = "\n".join(f"{n}  {n * 3.7:.2f}  {n**2}  0x{n:04X}" for n in range(60))
     index = "\n".join(f"CLANG_OPTION_{n} . . . . . . . . . . {n * 7}" for n in range(40))
     for text in (code, table, index):
         assert not is_garbage(text), text[:60]
@@ -68,12 +70,14 @@ def test_too_little_text_is_not_judged():
 
 
 def test_tsv_words_become_lines_with_their_mean_confidence():
-    rows = ["level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
-            "1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t",
-            "5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90\tHello",
-            "5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tworld",
-            "5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t70\tagain",
-            "5\t1\t1\t1\t2\t2\t0\t0\t10\t10\t95\t "]
+    rows = [
+        "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+        "1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t",
+        "5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90\tHello",
+        "5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tworld",
+        "5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t70\tagain",
+        "5\t1\t1\t1\t2\t2\t0\t0\t10\t10\t95\t ",
+    ]
     result = parse_tsv("\n".join(rows))
     assert (result.text, result.confidence, result.words) == ("Hello world\nagain", 80.0, 3)
     assert [line.text for line in result.lines] == ["Hello world", "again"]
@@ -87,7 +91,11 @@ def test_tsv_line_size_is_the_em_its_words_boxes_show_at_the_dpi():
     # NOTE: boxes Tesseract gave for 12 pt Times at 300 dpi (50 px to the em): ``Carried`` rises
     # to the cap height, ``library`` has ascenders and descenders, ``across`` neither.
     header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
-    rows = [_word("Carried", 301, 502, 149, 35), _word("library", 615, 502, 130, 45), _word("across", 2053, 513, 121, 24)]
+    rows = [
+        _word("Carried", 301, 502, 149, 35),
+        _word("library", 615, 502, 130, 45),
+        _word("across", 2053, 513, 121, 24),
+    ]
     (line,) = parse_tsv("\n".join([header, *rows]), dpi=300).lines
     assert line.size == pytest.approx(12.0, abs=0.3)
     assert (line.x0, line.y0) == pytest.approx((301 * 0.24, 502 * 0.24))
@@ -150,3 +158,10 @@ def test_an_index_of_camel_case_identifiers_is_not_garbage():
     page = "\n".join(f"{name} ({name.lower()[:5]}), {100 + k}" for k, name in enumerate(names * 8))
     assert not is_garbage(page)
     assert is_garbage(" ".join(["xQzTrk", "pLkmnv", "bRtWqz", "mnGhtk"] * 20))
+
+
+def test_caseless_script_tokens_are_neutral_so_a_chinese_page_with_word_spaces_is_no_garbage():
+    # a Chinese page read with its word spaces (issue 25): its tokens have no case to judge
+    page = "学位论文电子文档用 WORD 输入 或 PDF 矢量文件格式 其他格式应经校档案馆特许 原则上应能 " * 3
+    assert measure(page).tokens == 6  # WORD and PDF on each of 3 copies: the cased tokens only
+    assert not is_garbage(page)

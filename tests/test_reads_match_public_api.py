@@ -19,7 +19,7 @@ import pytest
 
 from chunking.encodings import get_encoding
 from chunking.readers.pdf import _labels, _read_outline, label_for
-from chunking.readers.pdfpages import page_text
+from chunking.readers.pdfpages import TEXT_FLAGS, page_text
 from chunking.tokens import token_byte_lengths
 
 LABEL_RULES = [
@@ -54,7 +54,13 @@ def test_page_labels_read_at_once_equal_get_label_per_page():
 
 def test_page_labels_letters_run_a_to_z_then_aa_to_zz_as_the_pdf_specification_says():
     rule = {"startpage": 0, "prefix": "App-", "style": "A", "firstpagenum": 1}
-    assert [label_for(rule, i) for i in (0, 25, 26, 27, 52)] == ["App-A", "App-Z", "App-AA", "App-BB", "App-AAA"]
+    assert [label_for(rule, i) for i in (0, 25, 26, 27, 52)] == [
+        "App-A",
+        "App-Z",
+        "App-AA",
+        "App-BB",
+        "App-AAA",
+    ]
     assert label_for({"startpage": 2, "style": "r", "firstpagenum": 4}, 3) == "v"
     assert label_for({"startpage": 0, "prefix": "Cover"}, 0) == "Cover"
 
@@ -82,7 +88,9 @@ def test_outline_walk_equals_get_toc_levels_titles_pages_and_y():
     doc = _reopened(doc)
     public = doc.get_toc(simple=False)
     private = _read_outline(doc)
-    assert [(e.level, e.title, e.page) for e in private] == [(lvl, title, page) for lvl, title, page, *_ in public]
+    assert [(e.level, e.title, e.page) for e in private] == [
+        (lvl, title, page) for lvl, title, page, *_ in public
+    ]
     assert [e.y for e in private] == [pytest.approx(d["to"].y) for *_, d in public]
     assert private[2].y == pytest.approx(300)
 
@@ -115,13 +123,15 @@ SAMPLE_PDFS = sorted((Path(__file__).resolve().parents[1] / "sample_books").glob
 
 def _get_text_as_page_text(page: pymupdf.Page) -> str:
     """``get_text()`` as ``page_text`` documents it: no blank lines."""
-    return re.sub(r"\n{2,}", "\n", page.get_text())
+    return re.sub(r"\n{2,}", "\n", page.get_text(flags=TEXT_FLAGS))
 
 
 @pytest.mark.parametrize("book", SAMPLE_PDFS, ids=lambda p: p.name)
 def test_page_text_from_mupdfs_writer_equals_get_text_on_real_books(book):
     doc = pymupdf.open(book)
-    glyph_lines = [p.number for p in doc if "\x00" in p.get_text()]  # the documented difference
+    glyph_lines = [
+        p.number for p in doc if "\x00" in p.get_text(flags=TEXT_FLAGS)
+    ]  # the documented difference
     differing = [p.number for p in doc if page_text(p) != _get_text_as_page_text(p)]
     assert set(differing) <= set(glyph_lines)
     assert len(differing) <= len(doc) // 50

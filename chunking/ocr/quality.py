@@ -11,10 +11,12 @@ measure (a page with a caption and a folio is never judged):
   code points) among the page's non-space characters;
 * the share of *word-like* tokens among the alphabetic tokens (letters only, inner hyphens and
   apostrophes allowed, two letters or more): one case pattern (``word``, ``Word``, ``WORD``),
-  and a vowel when an ASCII token has four letters or more; a token of a caseless script
-  (Chinese, Arabic…) is word-like, and so is a camel-case identifier (``getClassDef``: an
-  index of a programming manual) whose every word has a vowel. Numbers, identifiers, code and
-  single letters are neutral (a table of figures or a code listing is not garbage). No dictionary: the rule holds for any
+  and a vowel when an ASCII token has four letters or more, or a camel-case identifier
+  (``getClassDef``: an index of a programming manual) whose every word has a vowel. Numbers,
+  identifiers with digits or underscores, code and single letters are neutral (a table of
+  figures or a code listing is not garbage), and so are tokens of a caseless script (Chinese,
+  Arabic: no case pattern to judge; issue 25 found born-digital Chinese and Japanese pages judged
+  garbage and read by OCR in English). No dictionary: the rule holds for any
   language a book is written in (``--ocr-language`` only tells Tesseract what to read).
 
 The thresholds were measured on the real born-digital books of the development corpus and the
@@ -86,11 +88,7 @@ class TextQuality:
 def _word_like(letters: str) -> bool:
     """An alphabetic token of two letters or more is word-like: one case pattern, and a vowel
     when it is ASCII and four letters or longer; or a camel-case identifier whose words of three
-    letters or more each have a vowel. A token with no cased letter (Chinese, Japanese,
-    Arabic, Hebrew, Thai, Devanagari…) has no case pattern to break: word-like (a garbage layer
-    of such a script is unmapped glyphs, which the other share measures)."""
-    if not any(c.islower() or c.isupper() for c in letters):
-        return True
+    letters or more each have a vowel."""
     if letters.isascii() and _CAMEL.search(letters):
         # NOTE: an identifier (``getClassDef``, ``TkWidgets``): each of its words of three letters
         # or more has a vowel; junk from a custom encoding (``xQzTrk``) has pieces without one.
@@ -110,6 +108,8 @@ def measure(text: str) -> TextQuality:
         parts = _INNER.split(raw.strip(_EDGE_PUNCTUATION))
         if not all(part.isalpha() for part in parts) or sum(map(len, parts)) < 2:
             continue  # NOTE: numbers, identifiers, code and single letters are neutral
+        if not any(ch.isupper() or ch.islower() for part in parts for ch in part):
+            continue  # NOTE: a caseless script (CJK, Arabic) has no case pattern to judge
         tokens += 1
         words += _word_like("".join(parts))
     return TextQuality(chars=chars, unmapped=unmapped, tokens=tokens, words=words)

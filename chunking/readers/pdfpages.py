@@ -10,6 +10,8 @@ from typing import Any
 
 import pymupdf
 
+from .pdfspaces import with_gap_spaces
+
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -31,11 +33,21 @@ MIN_OVERPRINT_CHARS = 2
 bullet is no text worth writing the page again with its boxes)."""
 
 
+TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES
+"""The structured-text flags of a page's text: ``get_text()``'s, but ligatures expanded by MuPDF.
+
+Why (issue 25): MuPDF adds a word space where the next glyph starts a gap after the last one, but
+only after a character of a few scripts (its ``may_add_space``), and a ligature glyph
+(U+FB00-FB06) is none of them: ``turned oﬀ by default`` came out ``oﬀby``, a word lost at every
+ligature that ends a word (``off``, ``stuff``, ``Dayhoff``). Expanded, the ligature's last
+character is a letter and the space is found. The normaliser expands ligatures anyway."""
+
+
 def page_text(page: pymupdf.Page) -> str:
     """A page's plain text: every text line of MuPDF's structured text, in content order, each
     ended by one newline.
 
-    This is ``page.get_text()``'s text (same structured text, same flags ``TEXTFLAGS_TEXT``)
+    This is ``page.get_text(flags=TEXT_FLAGS)``'s text (same structured text, same flags)
     written by MuPDF's own C text writer instead of PyMuPDF's per-character Python loop
     (tests/test_reads_match_public_api.py checks they agree). Two deliberate differences, both only on
     lines of unmapped font glyphs (TeX math fonts without a ToUnicode map): no blank lines
@@ -47,14 +59,15 @@ def page_text(page: pymupdf.Page) -> str:
 
 
 def _stext(page: pymupdf.Page) -> Any:
-    """The page's structured text (MuPDF's), with the flags of ``page.get_text()``."""
+    """The page's structured text (MuPDF's), with ``TEXT_FLAGS``."""
     options = pymupdf.mupdf.FzStextOptions()
-    options.flags = pymupdf.TEXTFLAGS_TEXT
+    options.flags = TEXT_FLAGS
     return pymupdf.mupdf.FzStextPage(page.this, options)
 
 
-def _written(page: pymupdf.Page, stext: Any) -> str:
-    """``stext`` written as text by MuPDF's writer (see ``page_text``)."""
+def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
+    """``stext`` written as text by MuPDF's writer (see ``page_text``); ``spaced``: with the word
+    spaces MuPDF leaves out after characters of most scripts put back (``with_gap_spaces``)."""
     buffer = pymupdf.mupdf.FzBuffer(4096)
     out = pymupdf.mupdf.FzOutput(buffer)
     pymupdf.mupdf.fz_print_stext_page_as_text(out, stext)
@@ -66,6 +79,8 @@ def _written(page: pymupdf.Page, stext: Any) -> str:
         return _without_blank_lines(page.get_text())
     if b"\xed" in raw:  # NOTE: the lead byte of every surrogate's (invalid) UTF-8 form
         text = _SURROGATES.sub("\ufffd", text)
+    if spaced and not text.isascii():
+        text = with_gap_spaces(text, stext)
     return _without_blank_lines(text)
 
 
@@ -103,11 +118,13 @@ def without_overprints(text: str, stext: Any) -> str:
     kept_lines = [line for line in lines if line]
     if boxed is None or len(boxed) != len(kept_lines):
         return text
-    if any(a.strip() != b.strip() for (a, _), b in zip(boxed, kept_lines)):
+    # NOTE: spaces aside: ``text`` may hold word spaces the JSON writer's lines lack
+    # (``with_gap_spaces``); the keys are ``text``'s lines.
+    if any(a.replace(" ", "") != b.replace(" ", "") for (a, _), b in zip(boxed, kept_lines)):
         return text
     seen: dict[str, list[tuple[float, float, float]]] = {}
     drop = set()
-    for k, (line_text, box) in enumerate(boxed):
+    for k, ((_, box), line_text) in enumerate(zip(boxed, kept_lines)):
         key = line_text.strip()
         if counts.get(key, 0) < 2:
             continue
@@ -162,7 +179,7 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     a blank separator page is just empty.
     """
     stext = _stext(page)
-    text = without_overprints(_written(page, stext), stext)
+    text = without_overprints(_written(page, stext, spaced=True), stext)
     return text, bool(text.strip()) or not page.get_images(full=False)
 
 
