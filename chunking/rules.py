@@ -340,10 +340,19 @@ def _opens_sentence(text: str, pos: int) -> bool:
     return ch.isupper() or ch.isdigit() or ch in "\"'([“‘«「『" or (ch.isalpha() and not ch.islower())
 
 
-BOOK_FORMATS = {".pdf": "pdf", ".epub": "epub", ".txt": "txt", ".md": "md", ".rst": "txt", ".org": "txt"}
+BOOK_FORMATS = {
+    ".pdf": "pdf",
+    ".epub": "epub",
+    ".txt": "txt",
+    ".md": "md",
+    ".rst": "txt",
+    ".org": "txt",
+    ".tex": "txt",
+    ".texi": "txt",
+}
 """File extension (lower case) → the book format its reader gives ``Book.format``; the readers
-accept exactly these. Org and reStructuredText sources are text books whose markup gives their
-headings (``chunking.readers.markup``)."""
+accept exactly these. Org, reStructuredText, LaTeX and Texinfo sources are text books whose
+markup gives their headings (``chunking.readers.markup``)."""
 
 EXPORT_FORMATS = {
     "jsonl": ".jsonl",

@@ -253,3 +253,72 @@ def test_a_texinfo_books_chapters_are_its_chapter_commands():
         ("chapter", "Running"),
         ("back", "Index"),
     ]
+
+
+def latex_source(chapters: list[str], parts: bool = False) -> str:
+    head = (
+        "% a generated manual\n\\documentclass{book}\n\\usepackage{listings}\n"
+        "\\title{The \\LaTeX{} Widget\n  Manual}\n\\begin{document}\n\\maketitle\n\\tableofcontents\n\n"
+    )
+    out = [head + ("\\part{Basics}\n" if parts else "")]
+    for c, name in enumerate(chapters):
+        out.append(
+            f"\\chapter[{name[:4]}]{{{name}\\label{{ch:{c}}}}}\n\n{body(2)}\n\n"
+            f"\\begin{{verbatim}}\n\\chapter{{not a heading}}\n\\end{{verbatim}}\n"
+            f"% \\chapter{{nor a comment}}\n    \\section{{nor an indented example}}\n"
+            f"\\section{{Using \\texttt{{widget}}~{c}}}\n\n{para(c + 1)}\n"
+        )
+    out.append("\\appendix\n\\chapter{Options}\n\n" + para(9) + "\n\\printindex\n\\end{document}\n")
+    return "\n".join(out)
+
+
+def test_latex_source_sectioning_commands_are_its_headings_and_verbatim_and_comments_hold_none():
+    markup, headings = markup_headings(latex_source(["Overview", "Installing"]))
+    assert markup == "latex"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "The LaTeX Widget Manual"),  # \title over two lines, as \maketitle prints it
+        (1, "Contents"),
+        (1, "1 Overview"),  # the long title, as the chapter prints it, not the [short] one
+        (2, "1.1 Using widget 0"),
+        (1, "2 Installing"),
+        (2, "2.1 Using widget 1"),
+        (1, "Appendix A Options"),
+        (1, "Index"),
+    ]
+
+
+def test_latex_parts_sit_between_the_title_and_the_chapters():
+    _, headings = markup_headings(latex_source(["Overview"], parts=True))
+    assert [(lv, t) for _, lv, t in headings][:4] == [
+        (0, "The LaTeX Widget Manual"),
+        (2, "Contents"),
+        (1, "Part I Basics"),
+        (2, "1 Overview"),
+    ]
+
+
+def test_a_text_about_latex_quoting_its_commands_is_not_latex_source():
+    """A manual about LaTeX quotes ``\\documentclass`` and ``\\chapter{…}`` in its examples,
+    indented, after its own prose: not a LaTeX source."""
+    examples = "\n\n".join(
+        f"{para(k)}\n\n     \\documentclass{{book}}\n     \\begin{{document}}\n     \\chapter{{Example {k}}}"
+        for k in range(3)
+    )
+    text = (
+        f"The LaTeX reference manual\n\n{examples}\n\\chapter{{A line at the margin}}\n\\section{{Another}}\n"
+    )
+    assert markup_headings(text)[0] != "latex"
+
+
+def test_a_tex_or_texi_file_name_is_enough_for_one_sectioning_command():
+    assert markup_headings("\\chapter*{Only}\n\n" + para(0), ".tex") == ("latex", [(0, 1, "Only")])
+    assert markup_headings("@chapter Only\n\n" + para(0), ".texi") == ("texinfo", [(0, 1, "Only")])
+    book = load_book(latex_source(["Getting Started", "Installing"]).encode(), name="manual.tex")
+    assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
+        ("front", "The LaTeX Widget Manual"),
+        ("front", "Contents"),
+        ("chapter", "Getting Started"),
+        ("chapter", "Installing"),
+        ("appendix", "Options"),
+        ("back", "Index"),
+    ]

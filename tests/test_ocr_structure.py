@@ -75,7 +75,11 @@ def test_an_entry_of_the_old_format_is_ocrd_again_never_read_without_sizes(turne
     load_book(data, name="scanned.pdf")
     for entry in cache.cache_dir().rglob("*.json"):
         record = json.loads(entry.read_text())
-        assert record["schema"] == cache.SCHEMA == 2 and record["lines"]
+        assert record["schema"] == cache.SCHEMA == 2
+        if "books" in entry.parts:  # NOTE: a book record: version 1 wrote none, so it is gone
+            entry.unlink()
+            continue
+        assert record["lines"]
         old = {k: v for k, v in record.items() if k != "lines"}
         old["schema"] = 1  # NOTE: what version 1 wrote: no line sizes
         entry.write_text(json.dumps(old))

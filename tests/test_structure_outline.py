@@ -269,3 +269,18 @@ def test_an_outline_title_that_starts_in_lower_case_keeps_its_number_apart():
     assert [(h.kind, h.number, h.title) for h in book.headings] == [
         ("chapter", str(n), t) for n, t in enumerate(titles, 1)
     ]
+
+
+def test_an_outline_title_that_is_the_short_form_of_its_heading_stays_on_its_page():
+    """The outline says ``Table of Questions`` where the page prints ``Table of Questions Asked
+    Most Often``; the next page's running header prints the short form exactly. The entry stays
+    where the outline points: its heading begins with the whole title."""
+    pages = [
+        _chapter_page(1, "Alpha"),
+        _chapter_page(2, "Beta"),
+        [("Table of Questions Asked Most Often", BIG)] + body(12, 300),
+        [("Table of Questions", 9)] + body(12, 400),
+    ]
+    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Table of Questions", 3, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="short.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.level == 1][-1] == ("Table of Questions", 3)

@@ -29,7 +29,9 @@ titles below the document title, or a ``= Title`` document header on its first l
 ``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
 ``MIN_HEADINGS`` section titles; a Texinfo source (``chunking.readers.markup_texinfo``: its
 ``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
-lines being unlike any other markup's; a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
+lines being unlike any other markup's, then a LaTeX source (``chunking.readers.markup_latex``:
+``\\documentclass`` or ``\\begin{document}``, or its sectioning commands with its
+``\\usepackage``/``\\begin``); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
 other way. The markups are tried in that order. A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import re
 
+from .markup_latex import latex_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
 from .markup_texinfo import texinfo_headings
@@ -57,11 +60,12 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
 
     Args:
         text (str): the book's text with ``"\\n"`` line ends.
-        suffix (str): the file's extension, lower case: ``.rst`` and ``.org`` name their markup
-            (one heading then suffices); any other is judged by the text alone.
+        suffix (str): the file's extension, lower case: ``.rst``, ``.org``, ``.tex`` and
+            ``.texi`` name their markup (one heading then suffices); any other is judged by the
+            text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("latex", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -73,9 +77,12 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         return _named("org", org_headings(lines, starts))
     if suffix == ".rst":
         return _named("rst", rst_headings(lines, starts))
-    texinfo = texinfo_headings(lines, starts)
+    texinfo = texinfo_headings(lines, starts, named=suffix == ".texi")
     if texinfo is not None:
         return "texinfo", texinfo
+    latex = latex_headings(lines, starts, named=suffix == ".tex")
+    if latex is not None:
+        return "latex", latex
     pod = pod_headings(lines, starts)
     if len(pod) >= MIN_HEADINGS:
         return "pod", pod

@@ -61,12 +61,13 @@ _COMBINING = {
 _WORDS = {"LaTeX": "LaTeX", "TeX": "TeX", "dots": "…", "enddots": "…", "tie": "\u00a0", "copyright": "©", "registeredsymbol": "®", "bullet": "•", "minus": "−", "result": "⇒", "expansion": "↦", "equiv": "≡", "error": "error→", "point": "∗"}  # fmt: skip
 
 
-def texinfo_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
+def texinfo_headings(lines: list[str], starts: list[int], named: bool = False) -> list[Heading] | None:
     """The headings of a Texinfo source, or None when the text does not read as one (module
-    docstring)."""
+    docstring); ``named``: the file's name says it is Texinfo (``.texi``), one sectioning
+    command suffices."""
     signed = next((line for line in lines if line.strip()), "").startswith("\\input texinfo")
     found: list[Heading] = []
-    nodes = named = 0
+    nodes = titled = 0
     settitle = ""
     block: list[str] = []  # open literal blocks, innermost last
     for i, line in enumerate(lines):
@@ -85,13 +86,13 @@ def texinfo_headings(lines: list[str], starts: list[int]) -> list[Heading] | Non
         elif name == "node":
             nodes += 1
         elif name in ("setfilename", "settitle"):
-            named += 1
+            titled += 1
             settitle = rendered(rest) if name == "settitle" else settitle
         elif name in LEVELS:
             title = rendered(rest)
             if title or name == "top":
                 found.append((starts[i], LEVELS[name], title))
-    if not (signed or (nodes and named)) or len(found) < MIN_HEADINGS:
+    if not found or not (named or ((signed or (nodes and titled)) and len(found) >= MIN_HEADINGS)):
         return None
     return [(offset, level, title or settitle) for offset, level, title in found if title or settitle]
 

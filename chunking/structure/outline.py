@@ -286,6 +286,19 @@ class _Pages:
                 return min(placed)[1]
         return max(hits, key=lambda h: (h[1], -h[0]))[0]
 
+    def find_prefix(self, index: int, title: str) -> int | None:
+        """The first kept line of page ``index`` that begins with the whole title, two words or
+        more (``Table des questions`` for the printed ``Table des questions fréquemment
+        posées``): an outline may give the short form of a longer heading. Asked on an entry's
+        own page only, before its neighbours: there the outline's destination and the line
+        agree, where an exact match a page further is often the running header that prints
+        the short form."""
+        wants = [w for w in _wanted(title) if not w.startswith(COMPACT) and len(w.split()) >= 2]
+        for i, variants in enumerate(self.variants(index)):
+            if any(v.startswith(w + " ") for w in wants for v in variants):
+                return i
+        return None
+
     def nearest(self, index: int, y: float) -> int | None:
         """The kept line of page ``index`` whose top is nearest below-or-at ``y`` (an outline
         destination the text does not confirm: kept where the outline points)."""
@@ -414,6 +427,8 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
         if not 0 <= page < len(pages.norm.pages):
             continue
         line_i = pages.find(page, title, entry.y if page == index else None)
+        if line_i is None and page == index:
+            line_i = pages.find_prefix(page, title)
         if line_i is None:
             continue
         if page != index and line_i > 0 and pages.is_contents(page):

@@ -1,0 +1,191 @@
+"""Stage 1 (read), LaTeX source: the sectioning commands of a ``.tex`` document.
+
+A LaTeX source names its structure with commands (LaTeX's own ``\\part``, ``\\chapter``,
+``\\section``, ``\\subsection``, ``\\subsubsection``, each with a ``*`` form and an optional short
+title ``[…]``) and prints some units under fixed names: ``\\tableofcontents`` a "Contents",
+``\\listoffigures``/``\\listoftables`` their lists, ``\\printindex`` an "Index",
+``\\printglossary`` a "Glossary", ``\\bibliography{…}``/``\\printbibliography`` a "Bibliography"
+("References" in a document without chapters, as the article class prints it); the
+``\\title{…}`` that ``\\maketitle`` sets is the title page.
+
+``latex_headings(lines, starts)`` recognises a source by its own marks: its first line (comments
+aside) is a command, and it holds ``\\documentclass`` or ``\\begin{document}`` and a sectioning
+command, or ``MIN_HEADINGS`` sectioning commands and a ``\\usepackage``/``\\begin{…}``; a
+``.tex`` file needs one sectioning command. Commands count at the start of a line only (a
+manual about LaTeX quotes them indented in its examples). Levels: the title 0, ``\\chapter`` 1
+and ``\\section`` 2 (in a document without ``\\chapter``, the article classes, ``\\section`` is
+1), each deeper command one more; in a document with ``\\part``, parts are 1 and everything
+below one level deeper, so the title stays the root. Titles carry the numbers LaTeX prints
+(``Part I Title``, ``3 Title``, ``3.2 Title``; after ``\\appendix`` ``Appendix A Title``,
+``A.1 Title``); a starred command's none (an unnumbered unit: a preface before the first
+chapter is front matter). Nothing in a comment (``%`` to the line's end) or in
+a ``verbatim``/``lstlisting``/``minted``/``comment`` environment is a command. Titles are what
+the printed document shows: ``\\texttt{x}`` → ``x``, ``\\LaTeX`` → ``LaTeX``, ``~`` → a space,
+``\\label``/``\\index`` dropped; a title may run over a few lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..rules import to_roman
+
+Heading = tuple[int, int, str]
+"""(offset of the heading's source line, level, title)."""
+
+MIN_HEADINGS = 2
+"""Sectioning commands a text needs without ``\\documentclass`` before it is read as LaTeX."""
+
+TITLE_LINES = 4
+"""A command's braced argument is looked for over at most this many lines."""
+
+DEPTHS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
+
+NAMED = {
+    "tableofcontents": "Contents",
+    "listoffigures": "List of Figures",
+    "listoftables": "List of Tables",
+    "printindex": "Index",
+    "printglossary": "Glossary",
+    "printglossaries": "Glossary",
+    "printbibliography": "",  # NOTE: "Bibliography", or "References" without chapters
+    "bibliography": "",
+}
+"""Commands that print a unit under a fixed name (at chapter level)."""
+
+VERBATIM = frozenset(
+    "verbatim verbatim* Verbatim Verbatim* lstlisting minted comment filecontents filecontents*".split()
+)
+"""Environments whose lines are never commands."""
+
+_COMMAND = re.compile(
+    r"\\(part|chapter|section|subsection|subsubsection|title|appendix|" + "|".join(NAMED) + r")\b(\*?)"
+)
+_BEGIN = re.compile(r"\\begin\{([^}]+)\}")
+_COMMENT = re.compile(r"(?<!\\)%.*")
+_DROPPED = re.compile(
+    r"\\(?:label|index|footnote|thanks|protect|hspace|vspace|newline|linebreak)\*?(?:\{[^{}]*\})?"
+)
+_WORDS = {"LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "ldots": "…", "dots": "…", "&": "&", "_": "_", "%": "%", "#": "#", "$": "$"}  # fmt: skip
+_MACRO = re.compile(r"\\([a-zA-Z]+|[&_%#$])\*?(?:\{\})?")
+
+
+def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> list[Heading] | None:
+    """The headings of a LaTeX source, or None when the text does not read as one (module
+    docstring); ``named``: the file's name says it is LaTeX (``.tex``), one sectioning command
+    suffices."""
+    source = [_COMMENT.sub("", line) for line in lines]
+    text = "\n".join(source)
+    marked = "\\documentclass" in text or "\\begin{document}" in text
+    found: list[tuple[int, str, str, bool]] = []  # (line, command, title, starred)
+    verbatim: str | None = None
+    for i, line in enumerate(source):
+        if verbatim is not None:
+            if f"\\end{{{verbatim}}}" in lines[i]:
+                verbatim = None
+            continue
+        opened = next((m.group(1) for m in _BEGIN.finditer(line) if m.group(1) in VERBATIM), None)
+        if opened is not None:
+            if f"\\end{{{opened}}}" not in line[line.index(opened) :]:
+                verbatim = opened
+            continue
+        command = _COMMAND.match(line)
+        if command is None:
+            continue
+        name, starred = command.group(1), bool(command.group(2))
+        rest = "\n".join(source[i : i + TITLE_LINES])[command.end() :]
+        title = _argument(rest) if name not in NAMED and name != "appendix" else ""
+        if title is not None:
+            found.append((i, name, title, starred))
+    sectioning = sum(name in DEPTHS for _, name, _, _ in found)
+    usual = "\\usepackage" in text or "\\begin{" in text
+    first = next((line for line in source if line.strip()), "")
+    if not sectioning or not (
+        named or (first.startswith("\\") and (marked or (sectioning >= MIN_HEADINGS and usual)))
+    ):
+        return None
+    return _levelled(found, starts)
+
+
+def _levelled(found: list[tuple[int, str, str, bool]], starts: list[int]) -> list[Heading]:
+    """The commands as headings: levels, numbers as LaTeX prints them, named units' titles.
+    With parts, everything below the title moves one level down, so the title stays the lone
+    root above the parts."""
+    chapters = any(name == "chapter" for _, name, _, _ in found)
+    base = 1 if any(name == "part" for _, name, _, _ in found) else 0
+    top = "chapter" if chapters else "section"
+    shift = 0 if chapters else 1
+    counters = dict.fromkeys(DEPTHS, 0)
+    out: list[Heading] = []
+    appendix = False
+    for i, name, title, starred in found:
+        if name == "appendix":
+            appendix, counters[top] = True, 0
+            continue
+        if name == "title":
+            out.append((starts[i], 0, rendered(title)))
+        elif name in NAMED:
+            named = NAMED[name] or ("Bibliography" if chapters else "References")
+            out.append((starts[i], base + 1, named))
+        else:
+            label = ""
+            if not starred:
+                counters[name] += 1
+                for deeper in list(DEPTHS)[DEPTHS[name] + 1 :]:
+                    counters[deeper] = 0
+                label = _number(name, counters, top, appendix) + " "
+            level = 0 if name == "part" else max(1, DEPTHS[name] - shift)
+            out.append((starts[i], base + level, label + rendered(title)))
+    return [h for h in out if h[2]]
+
+
+def _number(name: str, counters: dict[str, int], top: str, appendix: bool) -> str:
+    """The number LaTeX prints for a command: ``Part I``, ``3``, ``3.2``, and after
+    ``\\appendix`` ``Appendix A``, ``A.2`` (the chapter level lettered)."""
+    if name == "part":
+        return f"Part {to_roman(counters['part']).upper()}"
+    names = list(DEPTHS)[DEPTHS[top] : DEPTHS[name] + 1]
+    if not names:
+        return ""
+    head = counters[top]
+    first = (chr(ord("A") + head - 1) if 0 < head <= 26 else str(head)) if appendix else str(head)
+    number = ".".join([first, *(str(counters[n]) for n in names[1:])])
+    return f"Appendix {number}" if appendix and name == top else number
+
+
+def _argument(rest: str) -> str | None:
+    """The mandatory braced argument at the start of ``rest`` (after an optional ``[…]`` short
+    title), braces balanced; None when there is none."""
+    k = 0
+    while k < len(rest) and rest[k] in " \t\n":
+        k += 1
+    if k < len(rest) and rest[k] == "[":
+        depth = 0
+        while k < len(rest):
+            depth += {"[": 1, "]": -1}.get(rest[k], 0)
+            k += 1
+            if depth == 0:
+                break
+        while k < len(rest) and rest[k] in " \t\n":
+            k += 1
+    if k >= len(rest) or rest[k] != "{":
+        return None
+    depth, begin = 0, k + 1
+    for j in range(k, len(rest)):
+        if rest[j] == "\\":
+            continue
+        if rest[j] == "{" and (j == 0 or rest[j - 1] != "\\"):
+            depth += 1
+        elif rest[j] == "}" and rest[j - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return rest[begin:j]
+    return None
+
+
+def rendered(title: str) -> str:
+    """A LaTeX title as the document prints it (see the module docstring)."""
+    title = _DROPPED.sub("", title.replace("\\\\", " "))
+    title = _MACRO.sub(lambda m: _WORDS.get(m.group(1), ""), title)
+    title = title.replace("~", " ").replace("{", "").replace("}", "").replace("``", "“").replace("''", "”")
+    return " ".join(title.split())
