@@ -322,3 +322,30 @@ def test_a_tex_or_texi_file_name_is_enough_for_one_sectioning_command():
         ("appendix", "Options"),
         ("back", "Index"),
     ]
+
+
+def muse_source(chapters: list[str]) -> str:
+    out = [f"#author A. Writer\n#title The *Widget* Guide\n\n{para(0)}\n\n<contents>\n"]
+    for c, name in enumerate(chapters):
+        out.append(
+            f"* {name}\n\n{body(2)}\n\n<example>\n* not a heading\n** nor this\n</example>\n\n"
+            f"*emphasis* starts this line\n\n** Detail ={c}=\n\n{para(c + 1)}\n"
+        )
+    return "\n".join(out)
+
+
+def test_muse_headings_are_its_star_lines_outside_examples_and_its_title_directive():
+    markup, headings = markup_headings(muse_source(["Getting Started", "Markup Rules"]))
+    assert markup == "muse"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "The Widget Guide"),
+        (1, "Getting Started"),
+        (2, "Detail 0"),
+        (1, "Markup Rules"),
+        (2, "Detail 1"),
+    ]
+
+
+def test_star_lines_without_a_muse_directive_are_not_muse():
+    text = "\n".join(f"* Item {k}\n\n{para(k)}\n" for k in range(3))
+    assert markup_headings(text)[0] != "muse"

@@ -31,7 +31,8 @@ titles below the document title, or a ``= Title`` document header on its first l
 ``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
 lines being unlike any other markup's, then a LaTeX source (``chunking.readers.markup_latex``:
 ``\\documentclass`` or ``\\begin{document}``, or its sectioning commands with its
-``\\usepackage``/``\\begin``); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
+``\\usepackage``/``\\begin``), then an Emacs Muse source (``chunking.readers.markup_muse``: a
+``#title`` or ``#author`` directive at the top and ``*`` headings); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
 other way. The markups are tried in that order. A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
@@ -43,6 +44,7 @@ from __future__ import annotations
 import re
 
 from .markup_latex import latex_headings
+from .markup_muse import muse_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
 from .markup_texinfo import texinfo_headings
@@ -65,7 +67,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("latex", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -83,6 +85,9 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     latex = latex_headings(lines, starts, named=suffix == ".tex")
     if latex is not None:
         return "latex", latex
+    muse = muse_headings(lines, starts)
+    if muse is not None:
+        return "muse", muse
     pod = pod_headings(lines, starts)
     if len(pod) >= MIN_HEADINGS:
         return "pod", pod
