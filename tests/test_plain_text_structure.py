@@ -626,3 +626,17 @@ def test_front_matter_headings_set_as_the_named_one_over_an_indented_text_are_fr
 def test_front_matter_a_short_line_in_a_flush_left_text_is_no_front_heading():
     chapters, expected = _numbered_chapters()
     _assert_starts(_memo_front("") + chapters, [("front", "", "Abstract", "Abstract"), *expected])
+
+
+def test_the_books_only_chapter_label_showing_chapter_five_in_an_example_is_no_chapter():
+    """A manual of a typesetting package shows what its chapter macro prints (``CHAPTER 5`` /
+    ``CONCLUSIONS``, centred) inside its own chapters, which are numbered ``N.  TITLE``."""
+    text, expected = _nroff()
+    shown = f"{' ' * 30}CHAPTER 5\n{' ' * 29}CONCLUSIONS\n\n{_body(1, '   ')}\n\n"
+    second = text.index("2.  ")
+    _assert_starts(text[:second] + shown + text[second:], expected)
+
+
+def test_a_book_of_one_labelled_chapter_one_keeps_it():
+    chapters, expected = _numbered_chapters(1)
+    _assert_starts(chapters, expected)

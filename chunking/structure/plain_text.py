@@ -64,7 +64,7 @@ from ..normalise import NormalisedBook
 from ..rules import CHAPTER_KEYWORDS, ROMAN_FOLIO, keyword_alternation
 from .evidence import signal_counts
 from .heading_lines import Draft
-from .kinds import LIST_OF, SECTION_HEADING, clean_title, parse_heading, title_like, words_key
+from .kinds import LIST_OF, SECTION_HEADING, clean_title, number_value, parse_heading, title_like, words_key
 from .levels import levelled
 from .result import StructureResult
 
@@ -470,8 +470,13 @@ def _choose(
         else:
             chosen[c.index] = (c, 1)
     plain = [c for c in candidates if not c.char]
+    lone = _lone_label(plain)
     for c in plain:
-        if c.kind in ("chapter", "part", "appendix") or (c.kind == "back" and c.number):
+        if c is lone:
+            rejected.append(
+                _rejected(lines, c.index, "the book's only chapter label, and not chapter 1 (an example)")
+            )
+        elif c.kind in ("chapter", "part", "appendix") or (c.kind == "back" and c.number):
             chosen.setdefault(c.index, (c, 1))
     numbered = [c for c in plain if c.kind == "numbered"]
     labelled = sorted(c.index for c in plain if c.kind == "chapter" and c.number)
@@ -567,6 +572,18 @@ def _front_by_form(
         where = f"line {i + 1}: '{line.text[:60]}'"
         evidence = [("typography", f"{where} set as the front matter's headings, over an indented text")]
         chosen[i] = (_Candidate(i, "front", "", line.text, evidence), 1)
+
+
+def _lone_label(plain: list[_Candidate]) -> _Candidate | None:
+    """The book's only ``Chapter N`` label when N is not its first chapter's number: a label
+    shown in an example (``CHAPTER 5`` / ``CONCLUSIONS``, what a macro prints) or a cross
+    reference on a line of its own; a book that labels its chapters labels more than one, and
+    a book of one chapter calls it 1."""
+    labelled = [c for c in plain if c.kind == "chapter" and c.number]
+    if len(labelled) != 1:
+        return None
+    value = number_value(labelled[0].number)
+    return labelled[0] if value is not None and value > 1 else None
 
 
 def _levels_from_intro_list(lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]]) -> None:
