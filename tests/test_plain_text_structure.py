@@ -640,3 +640,24 @@ def test_the_books_only_chapter_label_showing_chapter_five_in_an_example_is_no_c
 def test_a_book_of_one_labelled_chapter_one_keeps_it():
     chapters, expected = _numbered_chapters(1)
     _assert_starts(chapters, expected)
+
+
+def test_the_books_contents_after_an_unnumbered_front_unit_set_as_a_chapter_is_a_front_unit():
+    """``Abstract`` and ``Copyright Notice`` underlined as the chapters are, then the contents,
+    then the numbered chapters: the contents is the book's own, a front unit."""
+    front = "".join(
+        f"{name}\n{'-' * len(name)}\n\n{_body(3, '     ')}\n\n" for name in ("Abstract", "Copyright Notice")
+    )
+    contents = "Contents\n--------\n\n" + "".join(
+        f"     {n}.        {t}\n\n" for n, t in enumerate(TITLES[:3], 1)
+    )
+    chapters = "".join(
+        f"{n}. {t}\n{'-' * (len(t) + 3)}\n\n{_body(2, '     ')}\n\n" for n, t in enumerate(TITLES[:3], 1)
+    )
+    canonical, found = _chapters(front + contents + chapters)
+    assert [(k, t) for k, _, t, _ in found] == [
+        ("front", "Abstract"),
+        ("front", "Copyright Notice"),
+        ("front", "Contents"),
+        *[("chapter", t) for t in TITLES[:3]],
+    ]

@@ -505,10 +505,13 @@ def _choose(
     _contents_evidence(lines, candidates, entries, chosen, listing)
     starts = sorted(i for i, (c, depth) in chosen.items() if depth == 1 and c.kind != "part")
     first, last = (starts[0], starts[-1]) if starts else (len(lines), -1)
+    before = next((i for i in starts if chosen[i][0].number), first)
     for block in sorted({e[3] for e in entries}):
         # NOTE: the book's own contents (before the chapters, or at the end of the file) is a
         # front-matter unit, as a contents page is in a printed book; a chapter's own is not.
-        if (block < first or block > last) and not _opens(starts, block) and block not in chosen:
+        # Before the chapters: before the first numbered one where they are numbered (an
+        # unnumbered ``Copyright Notice`` set as a chapter may come first).
+        if (block < before or block > last) and not _opens(starts, block) and block not in chosen:
             title = lines[block].text
             chosen[block] = (
                 _Candidate(block, "front", "", title, [("contents", f"line {block + 1}: '{title}'")]),
