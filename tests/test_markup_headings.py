@@ -349,3 +349,63 @@ def test_muse_headings_are_its_star_lines_outside_examples_and_its_title_directi
 def test_star_lines_without_a_muse_directive_are_not_muse():
     text = "\n".join(f"* Item {k}\n\n{para(k)}\n" for k in range(3))
     assert markup_headings(text)[0] != "muse"
+
+
+def test_a_man_page_source_gives_its_name_and_sh_and_ss_headings():
+    text = (
+        '.\\" a generated page\n.TH WIDGET 1 "May 2024" "widget 2.0"\n.SH NAME\nwidget \\- make widgets\n'
+        f'.SH SYNOPSIS\n.B widget\n.RI [ options ]\n.SH DESCRIPTION\n{para(0)}\n.SS "Exit status"\n{para(1)}\n'
+        '.SH "SEE ALSO"\n.BR gadget (1)\n'
+    )
+    assert titles(text) == [
+        (0, "WIDGET"),
+        (1, "NAME"),
+        (1, "SYNOPSIS"),
+        (1, "DESCRIPTION"),
+        (2, "Exit status"),
+        (1, "SEE ALSO"),
+    ]
+
+
+def test_an_ms_document_numbers_its_nh_headings_as_troff_prints_them():
+    chapters = "".join(
+        f".NH\n{name}\n.PP\n{para(c)}\n.NH 2\nDetail \\fI{c}\\fP\n.PP\n{para(c + 5)}\n"
+        for c, name in enumerate(["Getting Started", "Installing"])
+    )
+    text = f".TL\nThe Widget\nManual\n.AU\nA. Writer\n{chapters}.SH\nReferences\n.LP\n{para(9)}\n"
+    assert titles(text) == [
+        (0, "The Widget Manual"),
+        (1, "1 Getting Started"),
+        (2, "1.1 Detail 0"),
+        (1, "2 Installing"),
+        (2, "2.1 Detail 1"),
+        (1, "References"),
+    ]
+
+
+def test_an_me_document_reads_sh_and_uh_but_not_escaped_examples_or_macro_bodies():
+    text = (
+        '.ds T \\s-1TROFF\\s0\n.de XX\n.sh 1 "inside a macro"\n..\n'
+        f'.sh 1 "Basics"\n.pp\n{para(0)}\n.(b\n\\&.sh 1 "an escaped example"\n.)b\n'
+        f'.sh 2 "Paragraphs"\n.pp\n{para(1)}\n.sh 1 "\\*T and the \\(em photosetter"\n.pp\n{para(2)}\n'
+        f'.sh 0\n.uh "Acknowledgments"\n.pp\n{para(3)}\n'
+    )
+    assert titles(text) == [
+        (1, "1 Basics"),
+        (2, "1.1 Paragraphs"),
+        (1, "2 TROFF and the — photosetter"),
+        (1, "Acknowledgments"),
+    ]
+
+
+def test_prose_quoting_a_few_requests_is_not_troff():
+    text = "\n\n".join(f"{para(k)}\n.SH EXAMPLE {k}" for k in range(6))
+    assert markup_headings(text)[0] != "troff"
+
+
+def test_an_mdoc_page_and_a_block_closed_by_an_indented_dot_are_read():
+    text = (
+        '.\\" a BSD page\n.Dd May 1, 2024\n.Dt WIDGET 1\n.if \\n[.g] \\{\\\n.  am URL\n.    ad l\n.  .\n.\\}\n'
+        f".Sh NAME\n.Nm widget\n.Sh DESCRIPTION\n{para(0)}\n.Ss Options\n{para(1)}\n"
+    )
+    assert titles(text) == [(0, "WIDGET"), (1, "NAME"), (1, "DESCRIPTION"), (2, "Options")]

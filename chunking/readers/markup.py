@@ -32,7 +32,8 @@ titles below the document title, or a ``= Title`` document header on its first l
 lines being unlike any other markup's, then a LaTeX source (``chunking.readers.markup_latex``:
 ``\\documentclass`` or ``\\begin{document}``, or its sectioning commands with its
 ``\\usepackage``/``\\begin``), then an Emacs Muse source (``chunking.readers.markup_muse``: a
-``#title`` or ``#author`` directive at the top and ``*`` headings); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
+``#title`` or ``#author`` directive at the top and ``*`` headings), then a troff source
+(``chunking.readers.markup_troff``: man, ms, me or mm requests); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
 other way. The markups are tried in that order. A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
@@ -48,6 +49,7 @@ from .markup_muse import muse_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
 from .markup_texinfo import texinfo_headings
+from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
 
 MIN_HEADINGS = 2
@@ -67,7 +69,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -88,6 +90,9 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     muse = muse_headings(lines, starts)
     if muse is not None:
         return "muse", muse
+    troff = troff_headings(lines, starts)
+    if troff is not None:
+        return "troff", troff
     pod = pod_headings(lines, starts)
     if len(pod) >= MIN_HEADINGS:
         return "pod", pod

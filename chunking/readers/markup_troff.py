@@ -1,0 +1,162 @@
+"""Stage 1 (read), troff sources: the headings of a man page or an ms, me or mm document.
+
+troff marks structure with requests, lines that start with ``.``, whose macro package names the
+headings (groff_man(7), groff_ms(7), groff_me(7), groff_mm(7)):
+
+* man: ``.TH NAME SECTION`` the page's title (level 0); ``.SH title`` (level 1), ``.SS title``
+  (level 2); mdoc (BSD man pages) the same with ``.Dt``, ``.Sh``, ``.Ss``;
+* ms: ``.TL`` the title, its text on the lines below (level 0); ``.NH n`` a numbered heading of
+  depth n and ``.SH`` an unnumbered one (level 1), each with its text on the lines below;
+* me: ``.sh n "title"`` a numbered heading of depth n (``.sh 0`` without a title only resets the
+  numbers), ``.uh "title"`` an unnumbered one (level 1), ``.+c "title"`` a chapter;
+* mm: ``.H n "title"`` a numbered heading of depth n.
+
+Numbered headings carry the numbers troff prints (``2.1 Title``), counted as the macros count
+them. Nothing inside a macro definition (``.de`` … ``..``), an ignored block (``.ig`` … ``..``)
+or an eqn, tbl or pic block is a heading; an escaped ``\\&.sh`` line is text (a manual shows
+its own requests so). Titles are what the printed page shows: font and size escapes dropped,
+special characters written out (``\\(em`` → ``—``, ``\\-`` → ``-``), strings defined by ``.ds``
+expanded (``\\*T``).
+
+``troff_headings(lines, starts)`` recognises a troff source by its own marks: at least
+``REQUEST_SHARE`` of its non-blank lines are requests, more of them other requests than
+headings, and it holds ``MIN_HEADINGS`` headings.
+"""
+
+from __future__ import annotations
+
+import re
+
+Heading = tuple[int, int, str]
+"""(offset of the heading's source line, level, title)."""
+
+MIN_HEADINGS = 2
+"""Headings a text needs before it is read as troff."""
+
+REQUEST_SHARE = 0.1
+"""A troff source has at least this share of request lines among its non-blank lines (a man
+page about a quarter or more, an me paper about a fifth), and more requests that are no
+headings (``.PP``, ``.br``, ``.TP``, comments) than headings: prose that quotes requests at the
+start of its lines quotes headings, and few of anything else."""
+
+_REQUEST = re.compile(r"[.'][ \t]*([A-Za-z+][A-Za-z0-9_+]*)(?:[ \t]+(.*))?$")
+_ARGUMENT = re.compile(r'"((?:[^"]|"")*)"?|(\S+)')
+_BLOCKS = {"de": "..", "de1": "..", "am": "..", "ig": "..", "EQ": ".EN", "TS": ".TE", "PS": ".PE"}
+_END = {
+    end: re.compile(rf"[.'][ \t]*{re.escape(end[1:])}[ \t]*(?:\\\".*)?$") for end in set(_BLOCKS.values())
+}
+"""The line that closes a block (``..``, ``.  .``, ``.EN``), spaces after the dot allowed."""
+_TEXT_BELOW = frozenset({"TL", "NH", "SH", "SS"})
+_SPECIALS = {
+    "em": "—", "en": "–", "hy": "-", "co": "©", "rg": "®", "tm": "™", "lq": "“", "rq": "”",
+    "oq": "‘", "cq": "’", "dq": '"', "bu": "•", "de": "°", "mu": "×", "aq": "'", "ga": "`",
+}  # fmt: skip
+_ESCAPE = re.compile(
+    r"\\(?:f(?:\[[^\]]*\]|\(..|.)|s[+-]?(?:\[[^\]]*\]|\(..|\d\d?)|\((..)|\[([^\]]*)\]|\*(?:\[([^\]]*)\]|\((..)|(.))|(.))"
+)
+
+
+def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
+    """The headings of a troff source, or None when the text does not read as one (module
+    docstring)."""
+    texts = [line for line in lines if line.strip()]
+    requests = sum(1 for line in texts if line.startswith(('.\\"', "'\\\"")) or _REQUEST.match(line))
+    if not texts or requests < REQUEST_SHARE * len(texts):
+        return None
+    strings = {"Q": "“", "U": "”", "-": "—"}
+    found: list[tuple[int, int, str, bool]] = []  # (line, depth, title, numbered)
+    end: str | None = None
+    marked = any(line.startswith(('.\\"', "'\\\"")) for line in texts)
+    pending: tuple[int, int, bool] | None = None  # a heading whose text follows: (line, depth, numbered)
+    below: list[str] = []
+    for i, line in enumerate(lines):
+        if end is not None:
+            if _END[end].match(line):
+                end = None
+            continue
+        request = _REQUEST.match(line) if line[:1] in ".'" else None
+        if pending is not None and (request is not None or not line.strip()):
+            if below:
+                found.append((pending[0], pending[1], " ".join(below), pending[2]))
+                pending, below = None, []
+            elif request is not None:
+                pending = None
+        if request is None:
+            if pending is not None and line.strip():
+                below.append(line.strip())
+            continue
+        name, args = request.group(1), _arguments(request.group(2) or "")
+        marked = marked or name in ("TH", "TL", "Dt")
+        if name in _BLOCKS:
+            end = _BLOCKS[name]
+        elif name == "ds" and args:
+            strings[args[0]] = " ".join(args[1:])
+        elif name in _TEXT_BELOW and not (name in ("SH", "SS") and _inline(args)):
+            depth = {"TL": 0, "SS": 2}.get(name, 1)
+            if name == "NH":
+                depth = int(args[0]) if args and args[0].isdigit() else 1
+            pending = (i, depth, name == "NH")
+        elif name in ("SH", "SS", "TH", "Sh", "Ss", "Dt") and args:
+            depth = {"SH": 1, "SS": 2, "TH": 0, "Sh": 1, "Ss": 2, "Dt": 0}[name]
+            found.append((i, depth, args[0] if name in ("TH", "Dt") else " ".join(args), False))
+        elif name in ("sh", "H") and len(args) >= 2 and args[0].isdigit() and int(args[0]) > 0:
+            found.append((i, int(args[0]), args[1], True))
+        elif name in ("uh", "+c") and args:
+            found.append((i, 1, args[0], False))
+    if pending is not None and below:
+        found.append((pending[0], pending[1], " ".join(below), pending[2]))
+    out = _numbered(found, starts, strings)
+    if not marked and requests - len(found) < len(found):
+        return None
+    return out if sum(level > 0 for _, level, _ in out) >= MIN_HEADINGS else None
+
+
+def _inline(args: list[str]) -> bool:
+    """Whether ``.SH``/``.SS`` carries its title on its own line (man), not below it (ms's
+    ``.SH`` takes at most a depth number)."""
+    return bool(args) and not (len(args) == 1 and args[0].isdigit())
+
+
+def _numbered(
+    found: list[tuple[int, int, str, bool]], starts: list[int], strings: dict[str, str]
+) -> list[Heading]:
+    counters = [0] * 10
+    out: list[Heading] = []
+    for i, depth, title, numbered in found:
+        text = rendered(title, strings)
+        if numbered and 0 < depth < len(counters):
+            counters[depth] += 1
+            counters[depth + 1 :] = [0] * (len(counters) - depth - 1)
+            text = ".".join(str(n) for n in counters[1 : depth + 1]) + " " + text
+        if text.strip():
+            out.append((starts[i], depth, text))
+    return out
+
+
+def _arguments(text: str) -> list[str]:
+    """A request's arguments: words, or quoted strings (``""`` a quote inside one); a comment
+    (``\\"``) ends them."""
+    text = re.split(r'\\"', text, maxsplit=1)[0]
+    return [
+        m.group(1).replace('""', '"') if m.group(1) is not None else m.group(2)
+        for m in _ARGUMENT.finditer(text)
+    ]
+
+
+def rendered(title: str, strings: dict[str, str] | None = None) -> str:
+    """A troff title as the page shows it (see the module docstring)."""
+    defined = strings or {}
+
+    def one(m: re.Match[str]) -> str:
+        special = m.group(1) or m.group(2)
+        if special is not None:
+            return _SPECIALS.get(special, "")
+        name = m.group(3) or m.group(4) or m.group(5)
+        if name is not None:
+            return rendered(defined.get(name, ""), None) if defined.get(name) else ""
+        char = m.group(6)
+        if char is None:
+            return ""  # a font or size change
+        return {"-": "-", "e": "\\", " ": " ", "~": " ", "0": " "}.get(char, "")
+
+    return " ".join(_ESCAPE.sub(one, title).split())
