@@ -284,3 +284,15 @@ def test_an_outline_title_that_is_the_short_form_of_its_heading_stays_on_its_pag
     toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Table of Questions", 3, None)]
     book = load_book(make_pdf(pages, toc=toc), name="short.pdf")
     assert [(h.title, h.page) for h in book.headings if h.level == 1][-1] == ("Table of Questions", 3)
+
+
+def test_a_body_line_beginning_with_the_outline_title_does_not_keep_an_entry_that_points_a_page_early():
+    body_start = body(5, 300) + [("Table of Questions and the answers to them follow on the next", 10)] + body(5, 320)
+    pages = [
+        _chapter_page(1, "Alpha"),
+        body_start,
+        [("Table of Questions", BIG)] + body(12, 400),
+    ]
+    toc = [(1, "Alpha", 1, None), (1, "Table of Questions", 2, None)]  # the heading is on page 3
+    book = load_book(make_pdf(pages, toc=toc), name="early.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.level == 1][-1] == ("Table of Questions", 3)

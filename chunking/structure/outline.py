@@ -45,6 +45,7 @@ from .kinds import (
     clean_title,
     number_value,
     parse_heading,
+    title_like,
     words_key,
 )
 
@@ -66,6 +67,12 @@ SHORT_TITLE = 4
 
 EDGE_SHARE = 0.2
 """A destination this share of the page height away from an edge does not point at the edge line."""
+
+PREFIX_TOP_LINES = 3
+"""A heading found by its outline title's short form stands among a page's first lines..."""
+
+PREFIX_Y_SLACK = 24.0
+"""...or within this many points of the outline's destination (about two lines)."""
 
 Y_SLACK = 6.0
 """Points above a destination's y a line top may sit and still be the line it points at."""
@@ -286,17 +293,27 @@ class _Pages:
                 return min(placed)[1]
         return max(hits, key=lambda h: (h[1], -h[0]))[0]
 
-    def find_prefix(self, index: int, title: str) -> int | None:
+    def find_prefix(self, index: int, title: str, y: float | None) -> int | None:
         """The first kept line of page ``index`` that begins with the whole title, two words or
         more (``Table des questions`` for the printed ``Table des questions fréquemment
-        posées``): an outline may give the short form of a longer heading. Asked on an entry's
-        own page only, before its neighbours: there the outline's destination and the line
-        agree, where an exact match a page further is often the running header that prints
-        the short form."""
+        posées``), reads as a title, and stands where a heading the outline points at stands:
+        among the page's first ``PREFIX_TOP_LINES`` lines, or at the destination ``y``. An
+        outline may give the short form of a longer heading. Asked on an entry's own page only,
+        before its neighbours: there the outline's destination and the line agree, where an
+        exact match a page further is often the running header that prints the short form."""
         wants = [w for w in _wanted(title) if not w.startswith(COMPACT) and len(w.split()) >= 2]
+        lines = self.norm.lines[index]
         for i, variants in enumerate(self.variants(index)):
-            if any(v.startswith(w + " ") for w in wants for v in variants):
+            if not any(v.startswith(w + " ") for w in wants for v in variants):
+                continue
+            if not title_like(lines[i][1].strip(), max_words=20, any_case=True):
+                continue
+            if i < PREFIX_TOP_LINES:
                 return i
+            if y is not None and self.layout is not None:
+                top = self._top(index, i)
+                if top is not None and abs(top - y) <= PREFIX_Y_SLACK:
+                    return i
         return None
 
     def nearest(self, index: int, y: float) -> int | None:
@@ -428,7 +445,7 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
             continue
         line_i = pages.find(page, title, entry.y if page == index else None)
         if line_i is None and page == index:
-            line_i = pages.find_prefix(page, title)
+            line_i = pages.find_prefix(page, title, entry.y)
         if line_i is None:
             continue
         if page != index and line_i > 0 and pages.is_contents(page):
