@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from chunking.ingest import load_book
+from chunking.models import Heading
 from chunking.normalise import normalise
 from chunking.readers import read_raw
 from chunking.readers.raw import OutlineEntry
@@ -72,7 +73,9 @@ def test_one_signal_is_not_enough_to_drop_an_entry():
     base = _baseline(entries, len(norm.pages))
     headings, notes = keep_outline((), base, norm)  # title absent from p. 8, but a full page
     assert 8 in [h.page for h in headings]
-    assert any(n.title == "Colophon" and n.case == "restored" and "kept (1 signal(s)" in n.message for n in notes)
+    assert any(
+        n.title == "Colophon" and n.case == "restored" and "kept (1 signal(s)" in n.message for n in notes
+    )
 
 
 def test_a_chapter_the_engine_demoted_to_a_section_is_promoted_not_duplicated():
@@ -182,7 +185,13 @@ def test_chapters_under_the_documents_title_entry_on_its_page_are_each_their_own
     pages = [
         [("Notes on Sets", 24.0)],
         [("Contents", 16.0), *[(f"{n}. {t} . . . . {n}", 10.0) for n, t in enumerate(TITLES, 1)]],
-        [("Notes on Sets", 16.0), ("1. Sets and Maps", 13.0), *body(8, 100), ("2. Graph Search", 13.0), *body(8, 200)],
+        [
+            ("Notes on Sets", 16.0),
+            ("1. Sets and Maps", 13.0),
+            *body(8, 100),
+            ("2. Graph Search", 13.0),
+            *body(8, 200),
+        ],
         [("2.1. Breadth First", 11.0), *body(12, 250), ("3. Dynamic Programming", 13.0), *body(12, 300)],
         [("3.1. Tables", 11.0), *body(10, 400), ("4. Closing Remarks", 13.0), *body(20, 450)],
     ]
@@ -198,3 +207,47 @@ def test_chapters_under_the_documents_title_entry_on_its_page_are_each_their_own
     book = load_book(make_pdf(pages, toc=toc), name="paper.pdf")
     chapters = [(h.page, h.title) for h in book.headings if h.kind == "chapter"]
     assert chapters == list(zip((3, 3, 4, 5), TITLES))
+
+
+def test_an_entry_whose_title_holds_another_entrys_title_is_not_matched_to_that_entrys_unit():
+    """``README`` and ``README_MISSING_SYSCALL`` are two outline chapters three pages apart: the
+    unit put back for ``README`` stands for the first only, and the second is put back too."""
+    titles = ["README", "README_MISSING_SYSCALL", "README_DEVELOPERS"]
+    pages = []
+    for n, title in enumerate(titles, 1):
+        pages += [
+            [(f"{n}. {title}", 18.0), *body(30, n * 100)],
+            body(40, n * 100 + 50),
+            body(40, n * 100 + 70),
+        ]
+    norm = _book(pages)
+    base = _baseline([(1, f"{n}. {t}", 3 * n - 2) for n, t in enumerate(titles, 1)], len(norm.pages))
+    headings, _ = keep_outline((), base, norm)  # NOTE: the engine lost all three
+    assert [(h.title, h.page) for h in headings if h.level == 1] == [
+        ("README", 1),
+        ("README_MISSING_SYSCALL", 4),
+        ("README_DEVELOPERS", 7),
+    ]
+
+
+def test_a_chapter_repeating_its_wrappers_title_a_page_on_is_its_own_unit():
+    """An outline entry holding a whole book of a collection (``The Quick Start Guide``, on its
+    title page) and the chapter under it that repeats its title two pages on: the wrapper's unit
+    on its own page is no stand-in for the chapter, which is put back."""
+    pages = [
+        [("The Quick Start Guide", 24.0)],
+        [("Contents", 16.0), *body(10, 10)],
+        [("The Quick Start Guide", 18.0), *body(30, 100)],
+        [("1. Running the Tool", 18.0), *body(30, 200)],
+        [("2. Reading its Output", 18.0), *body(30, 300)],
+    ]
+    norm = _book(pages)
+    entries = [(1, "The Quick Start Guide", 1), (2, "The Quick Start Guide", 3)]
+    entries += [(2, "1. Running the Tool", 4), (2, "2. Reading its Output", 5)]
+    base = _baseline(entries, len(norm.pages))
+    wrapper_unit = Heading(
+        level=1, kind="chapter", title="The Quick Start Guide", number="", page=1, page_label="",
+        char_offset=0, source="outline", evidence=(("outline", "level 1"),),
+    )  # fmt: skip
+    headings, _ = keep_outline((wrapper_unit,), base, norm)
+    assert [(h.page, h.title) for h in headings if h.level == 1][0] == (3, "The Quick Start Guide")

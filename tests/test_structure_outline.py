@@ -24,13 +24,21 @@ def test_parts_at_level_1_keep_their_chapters_at_level_2():
         [("Part II", BIG), ("Practice", BIG)] + body(3, 50),
         _chapter_page(3, "Gamma"),
     ]
-    toc = [(1, "Part I Foundations", 1, None), (2, "Alpha", 2, None), (2, "Beta", 3, None),
-           (1, "Part II Practice", 4, None), (2, "Gamma", 5, None)]
+    toc = [
+        (1, "Part I Foundations", 1, None),
+        (2, "Alpha", 2, None),
+        (2, "Beta", 3, None),
+        (1, "Part II Practice", 4, None),
+        (2, "Gamma", 5, None),
+    ]
     book = load_book(make_pdf(pages, toc=toc), name="parts.pdf")
     assert book.diagnostics.structure_source == "outline"
     assert _summary(book) == [
-        (1, "part", "I", "Foundations", 1), (2, "chapter", "1", "Alpha", 2), (2, "chapter", "2", "Beta", 3),
-        (1, "part", "II", "Practice", 4), (2, "chapter", "3", "Gamma", 5),
+        (1, "part", "I", "Foundations", 1),
+        (2, "chapter", "1", "Alpha", 2),
+        (2, "chapter", "2", "Beta", 3),
+        (1, "part", "II", "Practice", 4),
+        (2, "chapter", "3", "Gamma", 5),
     ]
 
 
@@ -39,8 +47,11 @@ def test_numbered_sections_mixed_in_at_level_1_move_below_their_chapter():
     pages = [page1, [("2 Beta", BIG)] + body(10, 40)]
     toc = [(1, "1 Alpha", 1, None), (1, "1.1 Detail", 1, line_tops(page1)[11]), (1, "2 Beta", 2, None)]
     book = load_book(make_pdf(pages, toc=toc), name="mixed.pdf")
-    assert _summary(book) == [(1, "chapter", "1", "Alpha", 1), (2, "section", "1.1", "Detail", 1),
-                              (1, "chapter", "2", "Beta", 2)]
+    assert _summary(book) == [
+        (1, "chapter", "1", "Alpha", 1),
+        (2, "section", "1.1", "Detail", 1),
+        (1, "chapter", "2", "Beta", 2),
+    ]
     assert book.diagnostics.outline_entries_repaired == 1
 
 
@@ -50,7 +61,7 @@ def test_entries_a_few_pages_off_are_moved_to_the_page_that_holds_the_title():
     book = load_book(make_pdf(pages, toc=toc), name="off.pdf")
     assert [(h.title, h.page) for h in book.headings] == [("Alpha", 1), ("Beta", 4)]
     assert book.diagnostics.outline_entries_repaired == 1
-    assert book.text[book.headings[1].char_offset:].startswith("Chapter 2\nBeta\n")
+    assert book.text[book.headings[1].char_offset :].startswith("Chapter 2\nBeta\n")
 
 
 def test_junk_in_titles_is_cleaned_and_counted():
@@ -63,8 +74,12 @@ def test_junk_in_titles_is_cleaned_and_counted():
 
 def test_entries_whose_title_is_nowhere_near_are_dropped_with_a_warning():
     pages = [_chapter_page(1, "Alpha"), _chapter_page(2, "Beta"), _chapter_page(3, "Gamma")]
-    toc = [(1, "Alpha", 1, None), (1, "Beta", 2, None), (1, "Gamma", 3, None),
-           (1, "Nonexistent Topic", 3, None)]
+    toc = [
+        (1, "Alpha", 1, None),
+        (1, "Beta", 2, None),
+        (1, "Gamma", 3, None),
+        (1, "Nonexistent Topic", 3, None),
+    ]
     book = load_book(make_pdf(pages, toc=toc), name="drop.pdf")
     assert [h.title for h in book.headings] == ["Alpha", "Beta", "Gamma"]
     assert book.diagnostics.outline_entries == 4
@@ -80,18 +95,30 @@ def test_mid_page_chapter_starts_at_its_heading_line_using_the_destination_y():
     beta = book.headings[1]
     page = book.pages[1]
     assert beta.page == 2 and page.char_start < beta.char_offset < page.char_end
-    assert book.text[beta.char_offset:].startswith("Chapter 2\nBeta\nLine 400")
+    assert book.text[beta.char_offset :].startswith("Chapter 2\nBeta\nLine 400")
 
 
 def test_destination_y_picks_the_right_one_of_two_lines_with_the_same_title():
-    page = ([("1 Setup", BIG)] + body(6) + [("1.1 Example", 14)] + body(6, 10)
-            + [("1.2 Details", 14)] + body(6, 20) + [("1.3 Example", 14)] + body(6, 30))
+    page = (
+        [("1 Setup", BIG)]
+        + body(6)
+        + [("1.1 Example", 14)]
+        + body(6, 10)
+        + [("1.2 Details", 14)]
+        + body(6, 20)
+        + [("1.3 Example", 14)]
+        + body(6, 30)
+    )
     tops = line_tops(page)
-    toc = [(1, "1 Setup", 1, tops[0]), (2, "Example", 1, tops[7]), (2, "Details", 1, tops[14]),
-           (2, "Example", 1, tops[21])]
+    toc = [
+        (1, "1 Setup", 1, tops[0]),
+        (2, "Example", 1, tops[7]),
+        (2, "Details", 1, tops[14]),
+        (2, "Example", 1, tops[21]),
+    ]
     book = load_book(make_pdf([page], toc=toc), name="twice.pdf")
     sections = [h for h in book.headings if h.kind == "section"]
-    starts = [book.text[h.char_offset:].split("\n")[0] for h in sections]
+    starts = [book.text[h.char_offset :].split("\n")[0] for h in sections]
     assert starts == ["1.1 Example", "1.2 Details", "1.3 Example"]
 
 
@@ -111,12 +138,18 @@ def test_auto_falls_back_to_text_headings_when_the_outline_does_not_hold_up():
 
 
 def test_unnumbered_entries_before_the_first_chapter_are_front_and_after_the_last_back():
-    pages = [[("Foreword", BIG)] + body(8), _chapter_page(1, "Alpha"),
-             [("Acknowledged Sources", BIG)] + body(8, 90)]
+    pages = [
+        [("Foreword", BIG)] + body(8),
+        _chapter_page(1, "Alpha"),
+        [("Acknowledged Sources", BIG)] + body(8, 90),
+    ]
     toc = [(1, "Foreword", 1, None), (1, "Alpha", 2, None), (1, "Acknowledged Sources", 3, None)]
     book = load_book(make_pdf(pages, toc=toc), name="matter.pdf")
-    assert [(h.kind, h.title) for h in book.headings] == [("front", "Foreword"), ("chapter", "Alpha"),
-                                                          ("back", "Acknowledged Sources")]
+    assert [(h.kind, h.title) for h in book.headings] == [
+        ("front", "Foreword"),
+        ("chapter", "Alpha"),
+        ("back", "Acknowledged Sources"),
+    ]
 
 
 def test_auto_prefers_the_text_when_a_one_entry_outline_hides_the_chapters():
@@ -132,13 +165,17 @@ def test_destination_y_beats_a_perfect_running_header_match_for_a_title_wrapped_
     # NOTE: lshort.pdf p. 65: the running header spells section 3.4's title exactly, the heading
     # itself wraps and only matches fuzzily; a lone perfect match must not skip the y check.
     title = "Single Equations that are Too Long: multline"
-    page = ([("3.4 " + title, 9.0)] + body(4) + [("3.4 Single Equations that are Too Long:", 14.0),
-                                                  ("multline", 14.0)] + body(6, 10))
+    page = (
+        [("3.4 " + title, 9.0)]
+        + body(4)
+        + [("3.4 Single Equations that are Too Long:", 14.0), ("multline", 14.0)]
+        + body(6, 10)
+    )
     tops = line_tops(page)
-    book = load_book(make_pdf([page], toc=[(1, title, 1, tops[5])]), name="wrapped.pdf",
-                     structure="outline")
-    assert [book.text[h.char_offset:].split("\n")[0] for h in book.headings] == [
-        "3.4 Single Equations that are Too Long:"]
+    book = load_book(make_pdf([page], toc=[(1, title, 1, tops[5])]), name="wrapped.pdf", structure="outline")
+    assert [book.text[h.char_offset :].split("\n")[0] for h in book.headings] == [
+        "3.4 Single Equations that are Too Long:"
+    ]
 
 
 def test_an_outline_title_is_found_inside_a_keyword_heading_line():
@@ -148,8 +185,10 @@ def test_an_outline_title_is_found_inside_a_keyword_heading_line():
     book = load_book(make_pdf([page1, page2], toc=toc), name="keyword.pdf", structure="outline")
     assert book.diagnostics.outline_entries_dropped == 0
     assert [(h.kind, h.number, h.title, h.page) for h in book.headings] == [
-        ("chapter", "1", "Alpha Procedures", 1), ("chapter", "2", "Graphical Procedures", 2)]
-    assert book.text[book.headings[1].char_offset:].startswith("CHAPTER 2 - Graphical Procedures\n")
+        ("chapter", "1", "Alpha Procedures", 1),
+        ("chapter", "2", "Graphical Procedures", 2),
+    ]
+    assert book.text[book.headings[1].char_offset :].startswith("CHAPTER 2 - Graphical Procedures\n")
 
 
 def _spaced(title: str) -> str:
@@ -187,14 +226,24 @@ def test_unnamed_front_matter_beside_the_parts_does_not_outvote_them():
         [("Part II", BIG), ("Practice", BIG)] + body(3, 80),
         _chapter_page(2, "Beta"),
     ]
-    toc = [(1, "Zusammenfassung", 1, None), (1, "Publications", 2, None), (1, "Acronyms", 3, None),
-           (1, "Part I Foundations", 4, None), (2, "Alpha", 5, None),
-           (1, "Part II Practice", 6, None), (2, "Beta", 7, None)]
+    toc = [
+        (1, "Zusammenfassung", 1, None),
+        (1, "Publications", 2, None),
+        (1, "Acronyms", 3, None),
+        (1, "Part I Foundations", 4, None),
+        (2, "Alpha", 5, None),
+        (1, "Part II Practice", 6, None),
+        (2, "Beta", 7, None),
+    ]
     book = load_book(make_pdf(pages, toc=toc), name="front-parts.pdf")
-    chapters = [(h.level, h.kind, h.number, h.title, h.page) for h in book.headings if h.kind in ("part", "chapter")]
+    chapters = [
+        (h.level, h.kind, h.number, h.title, h.page) for h in book.headings if h.kind in ("part", "chapter")
+    ]
     assert chapters == [
-        (1, "part", "I", "Foundations", 4), (2, "chapter", "1", "Alpha", 5),
-        (1, "part", "II", "Practice", 6), (2, "chapter", "2", "Beta", 7),
+        (1, "part", "I", "Foundations", 4),
+        (2, "chapter", "1", "Alpha", 5),
+        (1, "part", "II", "Practice", 6),
+        (2, "chapter", "2", "Beta", 7),
     ]
 
 
@@ -214,7 +263,11 @@ def _drifting_book(second_size: float, chapter_size: float = 18.0) -> list[tuple
 
 
 def test_an_entry_set_like_the_chapters_but_nested_too_deep_is_a_chapter():
-    assert _drifting_book(second_size=18.0) == [("chapter", "Alpha", 1), ("chapter", "Beta", 4), ("chapter", "Gamma", 7)]
+    assert _drifting_book(second_size=18.0) == [
+        ("chapter", "Alpha", 1),
+        ("chapter", "Beta", 4),
+        ("chapter", "Gamma", 7),
+    ]
 
 
 def test_an_entry_nested_deep_and_set_like_its_siblings_stays_a_section():
@@ -222,7 +275,10 @@ def test_an_entry_nested_deep_and_set_like_its_siblings_stays_a_section():
 
 
 def test_outline_depths_are_not_second_guessed_when_chapters_are_not_set_large():
-    assert _drifting_book(second_size=10.0, chapter_size=10.0) == [("chapter", "Alpha", 1), ("chapter", "Gamma", 7)]
+    assert _drifting_book(second_size=10.0, chapter_size=10.0) == [
+        ("chapter", "Alpha", 1),
+        ("chapter", "Gamma", 7),
+    ]
 
 
 def _broken(pdf: bytes, entry: int, key: str, value: str) -> bytes:
@@ -247,7 +303,11 @@ def test_an_entry_whose_destination_does_not_resolve_is_placed_where_its_title_s
     pages, toc = _four_chapters()
     book = load_book(_broken(make_pdf(pages, toc=toc), 1, "Dest", "/NoSuchDestination"), name="b.pdf")
     assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
-        ("Alpha", 1), ("Beta", 2), ("Gamma", 4), ("Delta", 5)]
+        ("Alpha", 1),
+        ("Beta", 2),
+        ("Gamma", 4),
+        ("Delta", 5),
+    ]
     assert book.diagnostics.structure_source == "outline"
     assert not any("dropped" in w for w in book.diagnostics.warnings)
 
@@ -287,7 +347,9 @@ def test_an_outline_title_that_is_the_short_form_of_its_heading_stays_on_its_pag
 
 
 def test_a_body_line_beginning_with_the_outline_title_does_not_keep_an_entry_that_points_a_page_early():
-    body_start = body(5, 300) + [("Table of Questions and the answers to them follow on the next", 10)] + body(5, 320)
+    body_start = (
+        body(5, 300) + [("Table of Questions and the answers to them follow on the next", 10)] + body(5, 320)
+    )
     pages = [
         _chapter_page(1, "Alpha"),
         body_start,
@@ -296,3 +358,28 @@ def test_a_body_line_beginning_with_the_outline_title_does_not_keep_an_entry_tha
     toc = [(1, "Alpha", 1, None), (1, "Table of Questions", 2, None)]  # the heading is on page 3
     book = load_book(make_pdf(pages, toc=toc), name="early.pdf")
     assert [(h.title, h.page) for h in book.headings if h.level == 1][-1] == ("Table of Questions", 3)
+
+
+def test_an_outline_whose_chapters_hold_though_its_sections_are_printed_otherwise_is_used():
+    """A manual prints each section under its example's file name (``text/basics.rb``) where its
+    outline says ``Basics``: most entries are not found, but the chapter-level ones all are, so
+    the outline's chapters stand, and a numbered list set large inside one is no chapter."""
+    names = ["Alpha", "Beta", "Gamma"]
+    pages, toc = [], []
+    for n, name in enumerate(names, 1):
+        toc.append((1, name, len(pages) + 1, None))
+        pages.append([(name, BIG)] + body(8, n * 100))
+        for k in range(4):
+            toc.append((2, f"Topic {n}{k}", len(pages) + 1, None))
+            pages.append([(f"{name.lower()}/topic_{k}.rb", 12)] + body(10, n * 100 + k * 10))
+    pages[-1] = (
+        pages[-1][:3]
+        + [("1. Faster document creation", 14), ("2. Smaller final document", 14)]
+        + body(4, 990)
+    )
+    book = load_book(make_pdf(pages, toc=toc), name="manual.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.level == 1] == [
+        ("Alpha", 1),
+        ("Beta", 6),
+        ("Gamma", 11),
+    ]

@@ -36,6 +36,7 @@ from .evidence import corroborate, signal_counts
 from .guard import keep_outline
 from .heading_lines import Draft
 from .headings import detect_headings
+from .levels import choose_depths
 from .levels import levelled as _levelled
 from .outline import check_outline
 from .outline_sizes import relevel_by_size
@@ -122,7 +123,9 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
         if mode == "outline":
             return _explained(outlined, norm, (), "the outline", rejected)
         missing = checked.dropped + checked.unconfirmed
-        holds = missing <= OUTLINE_MAX_DROPPED * max(1, checked.entries) and headings
+        holds = (
+            missing <= OUTLINE_MAX_DROPPED * max(1, checked.entries) or _top_holds(raw, checked.drafts)
+        ) and headings
         if holds and _chapter_count(headings) >= 2:
             # NOTE: the text is then evidence only, read on the pages of chapter-level entries
             # (reading and probing the whole book would cost more than the outline check).
@@ -150,6 +153,19 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     if mode == "outline":
         return StructureResult((), "outline", 0, warnings=["the book has no outline; no structure found"])
     return _explained(_from_text(raw, norm, warnings, rejected), norm, (), "the text headings", rejected)
+
+
+def _top_holds(raw: RawBook, drafts: list[tuple[Draft, int]]) -> bool:
+    """Whether the outline's entries down to its chapter depth hold (at most
+    ``OUTLINE_MAX_DROPPED`` of them not found), however many deeper ones do not: a manual that
+    prints each section under another heading than its outline entry (a file name over the
+    section the outline calls ``Creation``) still has the chapters its outline gives."""
+    if not drafts:
+        return False
+    _, chapter_depth = choose_depths(drafts)
+    wanted = sum(1 for entry in raw.outline if entry.level <= chapter_depth)
+    found = sum(1 for d, depth in drafts if depth <= chapter_depth and d.confirmed)
+    return wanted >= 2 and wanted - found <= OUTLINE_MAX_DROPPED * wanted
 
 
 def _explained(

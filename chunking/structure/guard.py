@@ -79,7 +79,10 @@ def keep_outline(
     contents = _ContentsView(norm)
     changed = False
     titles = {words_key(b.title) for b in baseline} - {""}
-    taken: set[int] = set()
+    wrappers = [b for b in baseline if b.kind == "book" and b.offset is None]
+    # NOTE: a wrapper's own unit (its title on its page) is the wrapper's: the chapter under it
+    # that repeats its title a page or two on is another unit, never that one.
+    taken = {id(out[i]) for b in wrappers if (i := _match_wrapper(b, out)) is not None}
     for b in wanted:
         i = _match(b, out, taken, titles, _title_near(b, norm))
         if i is not None:
@@ -117,7 +120,6 @@ def keep_outline(
         notes.append(_note("restored", b, ("outline",), message))
         _restore(b, out, norm)
         changed = True
-    wrappers = [b for b in baseline if b.kind == "book" and b.offset is None]
     for b in wrappers:
         i = _match_wrapper(b, out)
         if i is None:
@@ -141,7 +143,9 @@ def _match(
     b: BaselineEntry, headings: list[Heading], taken: set[int], titles: set[str], in_text: bool
 ) -> int | None:
     """The engine's unit that is outline entry ``b``: same title within ``MOVE_PAGES`` (nearest
-    page first), else a unit on ``b``'s page that is a part exactly when ``b`` is one.
+    page first), else a unit on ``b``'s page that is a part exactly when ``b`` is one. A unit
+    titled exactly as another entry is that entry's, never ``b``'s by a shared part of the title
+    (``README`` is not ``README_MISSING_SYSCALL_OR_IOCTL`` three pages on).
 
     One unit stands for one entry whose title the text holds (``in_text``): a unit already
     matched to an entry (``taken``: ids) is not matched again, and the page fallback never takes
@@ -159,6 +163,7 @@ def _match(
         and key
         and abs(h.page - (b.page + 1)) <= MOVE_PAGES
         and _same_title(key, h)
+        and (words_key(h.title) == key or words_key(h.title) not in titles)
     ]
     if near:
         return min(near)[1]
