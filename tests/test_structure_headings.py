@@ -29,8 +29,11 @@ def _book_with_running_headers() -> bytes:
 def test_chapter_keyword_with_title_on_the_next_line_is_found_and_running_headers_are_not():
     book = load_book(_book_with_running_headers(), name="headers.pdf")
     assert book.diagnostics.structure_source == "headings"
-    assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Beta", 6),
-                               ("chapter", "3", "Gamma", 8)]
+    assert _chapters(book) == [
+        ("chapter", "1", "Alpha", 1),
+        ("chapter", "2", "Beta", 6),
+        ("chapter", "3", "Gamma", 8),
+    ]
     # "CHAPTER 2. BETA" appears once (chapter 2 has one more page): not removed as a repeat,
     # yet never a chapter start, because it is set at header size.
     assert "CHAPTER 2. BETA" in book.text
@@ -38,73 +41,113 @@ def test_chapter_keyword_with_title_on_the_next_line_is_found_and_running_header
 
 
 def test_chapter_that_starts_mid_page_starts_at_its_line():
-    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
-             body(6, 100) + [("Chapter 2", BIG), ("Beta", BIG)] + body(6, 200)]
+    pages = [
+        [("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
+        body(6, 100) + [("Chapter 2", BIG), ("Beta", BIG)] + body(6, 200),
+    ]
     book = load_book(make_pdf(pages), name="mid.pdf")
     beta = book.headings[1]
     assert (beta.number, beta.page) == ("2", 2)
     assert book.pages[1].char_start < beta.char_offset
-    assert book.text[beta.char_offset:].startswith("Chapter 2\nBeta\nLine 200")
+    assert book.text[beta.char_offset :].startswith("Chapter 2\nBeta\nLine 200")
 
 
 def test_seed_false_positives_are_not_headings():
-    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(4)
-             + [("Section did not converge after many steps", 10.0), ("Part of the problem is here", 10.0),
-                ("Part 2 of the report shows growth", 10.0), ("Chapter 15 documents the thread system", 10.0)]
-             + body(4, 50)]
+    pages = [
+        [("Chapter 1", BIG), ("Alpha", BIG)]
+        + body(4)
+        + [
+            ("Section did not converge after many steps", 10.0),
+            ("Part of the problem is here", 10.0),
+            ("Part 2 of the report shows growth", 10.0),
+            ("Chapter 15 documents the thread system", 10.0),
+        ]
+        + body(4, 50)
+    ]
     book = load_book(make_pdf(pages), name="false.pdf")
     assert _chapters(book) == [("chapter", "1", "Alpha", 1)]
 
 
 def test_texinfo_numbered_titles_form_a_sequence_and_list_items_do_not_join():
     steps = [("1. Open the file.", 10.0), ("2. Save it", 10.0)]
-    pages = [[("1 Getting started", BIG)] + body(5) + steps + body(5, 10),
-             [("2 Going further", BIG)] + body(10, 30),
-             [("3. Wrapping up", BIG)] + body(10, 60)]
+    pages = [
+        [("1 Getting started", BIG)] + body(5) + steps + body(5, 10),
+        [("2 Going further", BIG)] + body(10, 30),
+        [("3. Wrapping up", BIG)] + body(10, 60),
+    ]
     book = load_book(make_pdf(pages), name="texinfo.pdf")
-    assert _chapters(book) == [("chapter", "1", "Getting started", 1), ("chapter", "2", "Going further", 2),
-                               ("chapter", "3", "Wrapping up", 3)]
+    assert _chapters(book) == [
+        ("chapter", "1", "Getting started", 1),
+        ("chapter", "2", "Going further", 2),
+        ("chapter", "3", "Wrapping up", 3),
+    ]
 
 
 def test_sphinx_chapter_number_word_title_and_spelled_numbers_become_digits():
-    pages = [[("CHAPTER", BIG), ("ONE", BIG), ("INSTALLATION", BIG)] + body(10),
-             [("CHAPTER", BIG), ("TWO", BIG), ("USAGE NOTES", BIG)] + body(10, 20),
-             [("Chapter Three", BIG), ("Advanced Topics", BIG)] + body(10, 40)]
+    pages = [
+        [("CHAPTER", BIG), ("ONE", BIG), ("INSTALLATION", BIG)] + body(10),
+        [("CHAPTER", BIG), ("TWO", BIG), ("USAGE NOTES", BIG)] + body(10, 20),
+        [("Chapter Three", BIG), ("Advanced Topics", BIG)] + body(10, 40),
+    ]
     book = load_book(make_pdf(pages), name="sphinx.pdf")
-    assert _chapters(book) == [("chapter", "1", "Installation", 1), ("chapter", "2", "Usage Notes", 2),
-                               ("chapter", "3", "Advanced Topics", 3)]
+    assert _chapters(book) == [
+        ("chapter", "1", "Installation", 1),
+        ("chapter", "2", "Usage Notes", 2),
+        ("chapter", "3", "Advanced Topics", 3),
+    ]
 
 
 def test_parts_appendices_and_front_back_matter_sit_at_chapter_level_around_parts():
-    pages = [[("Preface", BIG)] + body(8),
-             [("Part I", BIG), ("Basics", BIG)] + body(3, 10),
-             [("Chapter 1", BIG), ("Alpha", BIG)] + body(8, 20),
-             [("Chapter 2: Beta", BIG)] + body(8, 40),
-             [("Appendix A", BIG), ("Tables", BIG)] + body(8, 60),
-             [("Index", BIG)] + body(8, 80)]
+    pages = [
+        [("Preface", BIG)] + body(8),
+        [("Part I", BIG), ("Basics", BIG)] + body(3, 10),
+        [("Chapter 1", BIG), ("Alpha", BIG)] + body(8, 20),
+        [("Chapter 2: Beta", BIG)] + body(8, 40),
+        [("Appendix A", BIG), ("Tables", BIG)] + body(8, 60),
+        [("Index", BIG)] + body(8, 80),
+    ]
     book = load_book(make_pdf(pages), name="matter.pdf")
     assert [(h.level, h.kind, h.number, h.title, h.page) for h in book.headings] == [
-        (2, "front", "", "Preface", 1), (1, "part", "I", "Basics", 2), (2, "chapter", "1", "Alpha", 3),
-        (2, "chapter", "2", "Beta", 4), (2, "appendix", "A", "Tables", 5), (2, "back", "", "Index", 6)]
+        (2, "front", "", "Preface", 1),
+        (1, "part", "I", "Basics", 2),
+        (2, "chapter", "1", "Alpha", 3),
+        (2, "chapter", "2", "Beta", 4),
+        (2, "appendix", "A", "Tables", 5),
+        (2, "back", "", "Index", 6),
+    ]
 
 
 def test_numbered_sections_follow_their_chapter_number_and_increase():
-    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(3) + [("1.1 First Steps", 12.0)] + body(3, 10)
-             + [("2.7 Stray Reference Line", 12.0)] + [("1.2 Next Steps", 12.0)] + body(3, 20),
-             [("Chapter 2", BIG), ("Beta", BIG)] + body(3, 30) + [("2.1 Basics Again", 12.0)] + body(3, 40)]
+    pages = [
+        [("Chapter 1", BIG), ("Alpha", BIG)]
+        + body(3)
+        + [("1.1 First Steps", 12.0)]
+        + body(3, 10)
+        + [("2.7 Stray Reference Line", 12.0)]
+        + [("1.2 Next Steps", 12.0)]
+        + body(3, 20),
+        [("Chapter 2", BIG), ("Beta", BIG)] + body(3, 30) + [("2.1 Basics Again", 12.0)] + body(3, 40),
+    ]
     book = load_book(make_pdf(pages), name="sections.pdf")
     assert [(h.level, h.number, h.title) for h in book.headings if h.kind == "section"] == [
-        (2, "1.1", "First Steps"), (2, "1.2", "Next Steps"), (2, "2.1", "Basics Again")]
+        (2, "1.1", "First Steps"),
+        (2, "1.2", "Next Steps"),
+        (2, "2.1", "Basics Again"),
+    ]
 
 
 def test_contents_page_lines_are_not_chapter_starts():
     names = {1: "Topic Alpha", 2: "Topic Beta", 3: "Topic Gamma"}
-    contents = [("Contents", BIG)] + [(f"{n} {names[n]} . . . . . . {n * 10}", 10.0) for n in names] \
+    contents = (
+        [("Contents", BIG)]
+        + [(f"{n} {names[n]} . . . . . . {n * 10}", 10.0) for n in names]
         + [(f"{n}.1 Subtopic . . . . {n * 10 + 1}", 10.0) for n in names]
+    )
     pages = [contents] + [[(f"{n} {names[n]}", BIG)] + body(8, n * 20) for n in names]
     book = load_book(make_pdf(pages), name="contents.pdf")
     assert _chapters(book) == [("front", "", "Contents", 1)] + [
-        ("chapter", str(n), names[n], n + 1) for n in names]
+        ("chapter", str(n), names[n], n + 1) for n in names
+    ]
 
 
 def test_structure_none_gives_no_headings_and_headings_mode_ignores_the_outline():
@@ -115,38 +158,53 @@ def test_structure_none_gives_no_headings_and_headings_mode_ignores_the_outline(
 
 
 def test_small_running_header_naming_the_new_chapter_above_its_mid_page_start_is_not_the_start():
-    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
-             [("2", SMALL), ("CHAPTER 2. BETA", SMALL)] + body(6, 100) + [("Chapter 2", BIG), ("Beta", BIG)]
-             + body(6, 200)]
+    pages = [
+        [("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
+        [("2", SMALL), ("CHAPTER 2. BETA", SMALL)]
+        + body(6, 100)
+        + [("Chapter 2", BIG), ("Beta", BIG)]
+        + body(6, 200),
+    ]
     book = load_book(make_pdf(pages), name="header-above.pdf")
     beta = book.headings[1]
     assert (beta.number, beta.title, beta.page) == ("2", "Beta", 2)
-    assert book.text[beta.char_offset:].startswith("Chapter 2\nBeta\nLine 200")
+    assert book.text[beta.char_offset :].startswith("Chapter 2\nBeta\nLine 200")
 
 
 def test_a_chapter_whose_first_page_reads_like_an_index_is_still_found():
     index_lines = [(f"entry {n}, {n * 3}, {n * 7}", 10.0) for n in range(1, 16)]
-    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
-             [("Chapter 2", BIG), ("Index of Terms", BIG)] + index_lines]
+    pages = [
+        [("Chapter 1", BIG), ("Alpha", BIG)] + body(10),
+        [("Chapter 2", BIG), ("Index of Terms", BIG)] + index_lines,
+    ]
     book = load_book(make_pdf(pages), name="index-like.pdf")
     assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Index of Terms", 2)]
 
 
 def test_confirmed_large_headings_bridge_a_chapter_the_text_does_not_show():
-    pages = [[("1 Alpha", BIG)] + body(10), [("2 Beta", BIG)] + body(10, 20), [],
-             [("4 Delta", BIG)] + body(10, 40),
-             [("5 Epsilon", BIG)] + body(10, 60)]
+    pages = [
+        [("1 Alpha", BIG)] + body(10),
+        [("2 Beta", BIG)] + body(10, 20),
+        [],
+        [("4 Delta", BIG)] + body(10, 40),
+        [("5 Epsilon", BIG)] + body(10, 60),
+    ]
     book = load_book(make_pdf(pages, image_pages=(2,)), name="gap.pdf")
     assert [h.number for h in book.headings if h.kind == "chapter"] == ["1", "2", "4", "5"]
 
 
 def test_upper_case_section_header_above_the_section_heading_is_not_its_start():
-    pages = [[("Chapter 1", BIG), ("Alpha", BIG)] + body(12),
-             [("1.1. LAYOUT", SMALL), ("2", SMALL)] + body(4, 100) + [("1.1", 12.0), ("Layout", 12.0)] + body(6, 200)]
+    pages = [
+        [("Chapter 1", BIG), ("Alpha", BIG)] + body(12),
+        [("1.1. LAYOUT", SMALL), ("2", SMALL)]
+        + body(4, 100)
+        + [("1.1", 12.0), ("Layout", 12.0)]
+        + body(6, 200),
+    ]
     book = load_book(make_pdf(pages), name="section-header.pdf")
     sections = [h for h in book.headings if h.kind == "section"]
     assert [(h.number, h.title, h.page) for h in sections] == [("1.1", "Layout", 2)]
-    assert book.text[sections[0].char_offset:].startswith("1.1\nLayout\nLine 200")
+    assert book.text[sections[0].char_offset :].startswith("1.1\nLayout\nLine 200")
 
 
 def test_unnumbered_chapters_are_found_by_their_display_size_when_nothing_else_marks_them():
@@ -154,13 +212,17 @@ def test_unnumbered_chapters_are_found_by_their_display_size_when_nothing_else_m
     titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
     pages = [[("A Handbook of Things", 30.0)] + body(2, 900)]
     for k, title in enumerate(titles):
-        pages.append([(title, 18.0)] + body(14, 100 * k) + [("Smaller Side Heading", 12.0)] + body(6, 100 * k + 50))
+        pages.append(
+            [(title, 18.0)] + body(14, 100 * k) + [("Smaller Side Heading", 12.0)] + body(6, 100 * k + 50)
+        )
         pages.append(body(22, 100 * k + 70))
     book = load_book(make_pdf(pages), name="display.pdf")
     found = [(h.kind, h.title, h.page) for h in book.headings if h.kind in ("chapter", "front", "back")]
     assert found == [("chapter", t, 2 + 2 * k) for k, t in enumerate(titles)]
-    assert all(("typography", f"p. {2 + 2 * k}: 18.0 pt display size, body 10.0 pt") in h.evidence
-               for k, h in enumerate(book.headings))
+    assert all(
+        ("typography", f"p. {2 + 2 * k}: 18.0 pt display size, body 10.0 pt") in h.evidence
+        for k, h in enumerate(book.headings)
+    )
 
 
 def test_a_size_used_on_most_pages_is_not_a_chapter_display_size():
@@ -212,9 +274,31 @@ def test_a_sentence_ending_in_an_appendix_name_at_a_page_top_is_no_appendix():
     """``… is given in`` / ``Appendix A.`` wrapped onto the next page, above a large section
     number: the end of a sentence, not a label over its title."""
     pages = [
-        [("Chapter 1", BIG), ("Alpha", BIG)] + body(20, 100) + [("The grammar of the language is given in", 10.0)],
+        [("Chapter 1", BIG), ("Alpha", BIG)]
+        + body(20, 100)
+        + [("The grammar of the language is given in", 10.0)],
         [("Appendix A.", 10.0), ("1.1", 17.0), ("A Section", 17.0)] + body(20, 200),
         [("Chapter 2", BIG), ("Beta", BIG)] + body(20, 300),
     ]
     book = load_book(make_pdf(pages), name="wrapped.pdf")
     assert _chapters(book) == [("chapter", "1", "Alpha", 1), ("chapter", "2", "Beta", 3)]
+
+
+def test_a_numbered_list_of_the_chapters_without_page_numbers_is_no_chapters():
+    """A contents of ``1. Notices`` … ``6. File Formats`` with no page numbers (so no line ends
+    in a number to mark it as one), set large, spilling onto a second page; the chapters
+    themselves are unnumbered headings set large in the text. The list's lines are no chapters;
+    the headings are."""
+    titles = ["Notices", "Copying", "Introduction", "General Operation", "Colour Schemes", "File Formats"]
+    contents = [("Table of Contents", BIG)] + [(f"{n}. {t}", 14.0) for n, t in enumerate(titles[:4], 1)]
+    spill = [(f"{n}. {t}", 14.0) for n, t in enumerate(titles[4:], 5)] + body(3, 10)
+    pages = [[("The Widget Manual", 28.0)], contents, spill]
+    for n, title in enumerate(titles):
+        pages.append([(title, BIG)] + body(30, n * 100))
+        pages += [body(40, n * 100 + 40), body(40, n * 100 + 80)]
+    book = load_book(make_pdf(pages), name="listed.pdf")
+    opened = [
+        (h.title, h.page) for h in book.headings if h.kind in ("chapter", "front", "back") and h.page > 3
+    ]
+    assert opened == [(t, 4 + 3 * n) for n, t in enumerate(titles)]
+    assert not [h for h in book.headings if h.kind == "chapter" and h.page <= 3]

@@ -32,6 +32,14 @@ from .kinds import SECTION_NUMBER_ONLY, number_value, parse_heading, title_like
 from .typography import HEADING_RATIO, FontProbe
 
 
+CROWDED = 3
+"""Chain members on successive lines of one page from which they are a list of the chapters
+(see ``_crowded_pages``)."""
+
+PAGES_PER_CHAPTER = 3
+"""...in a book of at least this many pages per chain member."""
+
+
 def detect_headings(
     norm: NormalisedBook,
     probe: FontProbe,
@@ -91,16 +99,25 @@ def detect_headings(
     settle(eager)
     for c in lazy:
         c.large = True
+    seen_crowded: set[int] = set()
     while True:
         chapterish = [c for c in candidates if c.large is True or (c.large is None and not c.needs_large)]
         chapters = _chapter_chain([c for c in chapterish if c.kind in ("chapter", "numbered")])
         todo = [c for c in chapters if id(c) not in sizes]
         listing = _listing_pages(chapters) if not todo else set()
-        if listing:
+        crowded = _crowded_pages(chapters, norm) if not todo else set()
+        # NOTE: a list of the chapters runs on over the page before or after (``11.``, ``12.``)
+        crowded |= (
+            {c.page for c in chapters if {c.page - 1, c.page + 1} & seen_crowded} if not todo else set()
+        )
+        seen_crowded |= crowded
+        if listing or crowded:
             # NOTE: a contents page whose entries are set large: several chain members on one
             # contents-like page are its entries, not chapter openings (one opening mid-page is).
             for c in candidates:
-                if c.page in listing and c.in_listing:
+                if (c.page in listing and c.in_listing) or (
+                    c.page in crowded and c.kind in ("chapter", "numbered")
+                ):
                     c.large = False
             continue
         if not todo:
@@ -175,6 +192,24 @@ def _listing_pages(chapters: list[Draft]) -> set[int]:
         if c.in_listing:
             per_page[c.page] = per_page.get(c.page, 0) + 1
     return {page for page, n in per_page.items() if n > 1}
+
+
+def _crowded_pages(chapters: list[Draft], norm: NormalisedBook) -> set[int]:
+    """Pages where ``CROWDED`` or more members of the chapter chain stand on successive lines,
+    nothing between them, in a book of at least ``PAGES_PER_CHAPTER`` pages per member: a
+    numbered list of the chapters (a contents without page numbers, which no line ending in a
+    number marks as one), not their openings. Chapters, and a short paper's numbered sections,
+    open with their text below them."""
+    if len(chapters) < CROWDED or len(norm.pages) < PAGES_PER_CHAPTER * len(chapters):
+        return set()
+    out = set()
+    for page in {c.page for c in chapters}:
+        starts = {offset: i for i, (offset, _) in enumerate(norm.lines[page])}
+        rows = sorted(starts[c.offset] for c in chapters if c.page == page and c.offset in starts)
+        adjacent = sum(1 for a, b in zip(rows, rows[1:]) if b == a + 1)
+        if adjacent >= CROWDED - 1:
+            out.add(page)
+    return out
 
 
 def _retitle_stacked(d: Draft, norm: NormalisedBook, probe: FontProbe) -> None:
