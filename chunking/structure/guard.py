@@ -79,12 +79,15 @@ def keep_outline(
     contents = _ContentsView(norm)
     changed = False
     titles = {words_key(b.title) for b in baseline} - {""}
+    pages_of: dict[str, list[int]] = {}
+    for b in baseline:
+        pages_of.setdefault(words_key(b.title), []).append(b.page)
     wrappers = [b for b in baseline if b.kind == "book" and b.offset is None]
     # NOTE: a wrapper's own unit (its title on its page) is the wrapper's: the chapter under it
     # that repeats its title a page or two on is another unit, never that one.
     taken = {id(out[i]) for b in wrappers if (i := _match_wrapper(b, out)) is not None}
     for b in wanted:
-        i = _match(b, out, taken, titles, _title_near(b, norm))
+        i = _match(b, out, taken, titles, _title_near(b, norm), pages_of)
         if i is not None:
             taken.add(id(out[i]))
         if i is not None and b.kind != "part" and _outline_only(out[i]):
@@ -140,12 +143,18 @@ def keep_outline(
 
 
 def _match(
-    b: BaselineEntry, headings: list[Heading], taken: set[int], titles: set[str], in_text: bool
+    b: BaselineEntry,
+    headings: list[Heading],
+    taken: set[int],
+    titles: set[str],
+    in_text: bool,
+    pages_of: dict[str, list[int]],
 ) -> int | None:
     """The engine's unit that is outline entry ``b``: same title within ``MOVE_PAGES`` (nearest
     page first), else a unit on ``b``'s page that is a part exactly when ``b`` is one. A unit
-    titled exactly as another entry is that entry's, never ``b``'s by a shared part of the title
-    (``README`` is not ``README_MISSING_SYSCALL_OR_IOCTL`` three pages on).
+    titled exactly as another entry within ``MOVE_PAGES`` of it (``pages_of``: each title's
+    entry pages) is that entry's, never ``b``'s by a shared part of the title (``README`` is not
+    ``README_MISSING_SYSCALL_OR_IOCTL`` three pages on).
 
     One unit stands for one entry whose title the text holds (``in_text``): a unit already
     matched to an entry (``taken``: ids) is not matched again, and the page fallback never takes
@@ -163,7 +172,7 @@ def _match(
         and key
         and abs(h.page - (b.page + 1)) <= MOVE_PAGES
         and _same_title(key, h)
-        and (words_key(h.title) == key or words_key(h.title) not in titles)
+        and (words_key(h.title) == key or not _anothers(h, pages_of))
     ]
     if near:
         return min(near)[1]
@@ -176,6 +185,11 @@ def _match(
         ):
             return i
     return None
+
+
+def _anothers(h: Heading, pages_of: dict[str, list[int]]) -> bool:
+    """Whether an outline entry titled exactly as unit ``h`` points within ``MOVE_PAGES`` of it."""
+    return any(abs(page + 1 - h.page) <= MOVE_PAGES for page in pages_of.get(words_key(h.title), ()))
 
 
 def _title_near(b: BaselineEntry, norm: NormalisedBook) -> bool:
