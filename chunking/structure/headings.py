@@ -202,8 +202,11 @@ def _crowded_pages(chapters: list[Draft], norm: NormalisedBook) -> set[int]:
     open with their text below them."""
     if len(chapters) < CROWDED or len(norm.pages) < PAGES_PER_CHAPTER * len(chapters):
         return set()
+    per_page: dict[int, int] = {}
+    for c in chapters:
+        per_page[c.page] = per_page.get(c.page, 0) + 1
     out = set()
-    for page in {c.page for c in chapters}:
+    for page in (page for page, n in per_page.items() if n >= CROWDED):
         starts = {offset: i for i, (offset, _) in enumerate(norm.lines[page])}
         rows = sorted(starts[c.offset] for c in chapters if c.page == page and c.offset in starts)
         adjacent = sum(1 for a, b in zip(rows, rows[1:]) if b == a + 1)
