@@ -43,6 +43,7 @@ other way. The markups are tried in that order. A plain-text book whose titles a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .markup_latex import latex_headings
 from .markup_muse import muse_headings
@@ -81,27 +82,21 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         return _named("org", org_headings(lines, starts))
     if suffix == ".rst":
         return _named("rst", rst_headings(lines, starts))
-    texinfo = texinfo_headings(lines, starts, named=suffix == ".texi")
-    if texinfo is not None:
-        return "texinfo", texinfo
-    latex = latex_headings(lines, starts, named=suffix == ".tex")
-    if latex is not None:
-        return "latex", latex
-    muse = muse_headings(lines, starts)
-    if muse is not None:
-        return "muse", muse
-    troff = troff_headings(lines, starts)
-    if troff is not None:
-        return "troff", troff
-    pod = pod_headings(lines, starts)
-    if len(pod) >= MIN_HEADINGS:
-        return "pod", pod
-    wiki = wiki_headings(lines, starts)
-    if wiki is not None:
-        return "wiki", wiki
-    adoc = asciidoc_headings(lines, starts)
-    if adoc is not None:
-        return "asciidoc", adoc
+    # NOTE: in this order: each reader recognises its markup by the text's own marks and says
+    # None for a text that is not in it (see the module docstring).
+    recognisers: list[tuple[str, Callable[[], list[Heading] | None]]] = [
+        ("texinfo", lambda: texinfo_headings(lines, starts, named=suffix == ".texi")),
+        ("latex", lambda: latex_headings(lines, starts, named=suffix == ".tex")),
+        ("muse", lambda: muse_headings(lines, starts)),
+        ("troff", lambda: troff_headings(lines, starts)),
+        ("pod", lambda: pod if len(pod := pod_headings(lines, starts)) >= MIN_HEADINGS else None),
+        ("wiki", lambda: wiki_headings(lines, starts)),
+        ("asciidoc", lambda: asciidoc_headings(lines, starts)),
+    ]
+    for markup, recognise in recognisers:
+        headings = recognise()
+        if headings is not None:
+            return markup, headings
     if looks_like_org(lines):
         org = org_headings(lines, starts)
         if sum(level >= 1 for _, level, _ in org) >= MIN_HEADINGS:
