@@ -10,7 +10,8 @@ the sample books (the same sets and split as ``bench/structure.py``).
 **Where a true start is** (from the ground truth and the book, never from the tool's structure):
 the entry's title, searched word by word (case and punctuation aside; a line that is the title, after a short
 label, before a mention inside a line; letter by letter where a page sets it letter-spaced) in the canonical text of the
-page the entry names (PDF: ``start_page``; text and Markdown: the synthetic page holding the line
+page the entry names (PDF: ``start_page``, and of several title lines there the one set in the
+largest type, read from the file's spans; text and Markdown: the synthetic page holding the line
 ``#L<n>`` of the file, and of several title lines there the one nearest that line; EPUB: the pages of the spine document ``href`` names, and with a
 ``#fragment`` the words from that anchor on: the title and the start of its text), and the page after
 it (a title at the foot of a page). Not found there: the page's start when the entry says it
@@ -40,6 +41,7 @@ from pathlib import Path, PurePosixPath
 import corpus
 import lxml.etree
 import lxml.html
+import pymupdf
 
 from chunking.models import Book, Chunk
 from chunking.pipeline import run_book
@@ -99,12 +101,19 @@ def _spaced_pattern(title: str) -> re.Pattern[str] | None:
     return re.compile(r"(?<![^\W_])" + r"\s*".join(map(re.escape, letters)) + r"(?![^\W_])", re.I)
 
 
-def _find(book: Book, pages: list[int], title: str, near_line: int | None = None) -> int | None:
+def _find(
+    book: Book,
+    pages: list[int],
+    title: str,
+    near_line: int | None = None,
+    pdf: pymupdf.Document | None = None,
+) -> int | None:
     """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last:
     a line that is the title on the pages, else the title set letter-spaced there, else a title
     line on the page after, else the first mention. With ``near_line`` (a text book, where the
     ground truth names the line), of several title lines on the page the one nearest that line
-    of the page (a list of topics may repeat a title above its heading)."""
+    of the page (a list of topics may repeat a title above its heading). With ``pdf`` (the
+    book's file), of several title lines on the page the one set largest (``_largest``)."""
     pattern = _title_pattern(title)
     if pattern is None or not pages:
         return None
@@ -119,6 +128,11 @@ def _find(book: Book, pages: list[int], title: str, near_line: int | None = None
             return min(
                 lines, key=lambda m: abs(book.text.count("\n", first.char_start, m.start()) - near_line)
             ).start()
+    if pdf is not None and len(pages) == 1:
+        lines = [m for m in own if _title_line(book, [m]) is not None]
+        largest = _largest(pdf, pages[0], pattern, lines) if len(lines) > 1 else None
+        if largest is not None:
+            return largest
     hit = _title_line(book, own)
     spaced = _spaced_pattern(title)
     if hit is None and spaced is not None:
@@ -134,10 +148,36 @@ def _title_line(book: Book, matches: list[re.Match[str]]) -> int | None:
     for m in matches:
         line_start = book.text.rfind("\n", 0, m.start()) + 1
         line_end = book.text.find("\n", m.end())
-        rest = book.text[m.end() : line_end if line_end >= 0 else len(book.text)].strip().rstrip("=#").strip()
-        if m.start() - line_start <= LABEL_CHARS and len(rest) <= TAIL_CHARS:
+        if _heads_line(book.text, line_start, m, line_end if line_end >= 0 else len(book.text)):
             return m.start()
     return None
+
+
+def _heads_line(text: str, line_start: int, m: re.Match[str], line_end: int) -> bool:
+    """Whether the match ``m`` of a title in ``text`` is the line from ``line_start`` to
+    ``line_end``: after at most a short label, before at most a short tail."""
+    rest = text[m.end() : line_end].strip().rstrip("=#").strip()
+    return m.start() - line_start <= LABEL_CHARS and len(rest) <= TAIL_CHARS
+
+
+def _largest(
+    pdf: pymupdf.Document, index: int, pattern: re.Pattern[str], lines: list[re.Match[str]]
+) -> int | None:
+    """Of several title lines on PDF page ``index`` (canonical-text matches, in order), the one
+    set in the largest type: a running header or a forward reference repeats a chapter's title on
+    the page where it opens, in smaller type than the heading. The page's own title lines are read from
+    the file (PyMuPDF spans, not this project's structure) and paired with the matches in order;
+    None when their counts differ or no size stands out."""
+    sizes = []
+    for block in pdf[index].get_text("dict", flags=0)["blocks"]:
+        for line in block.get("lines", ()):
+            text = "".join(span["text"] for span in line["spans"])
+            m = pattern.search(text)
+            if m and _heads_line(text, 0, m, len(text)):
+                sizes.append(max(span["size"] for span in line["spans"]))
+    if len(sizes) != len(lines) or max(sizes) - min(sizes) < 0.5:
+        return None
+    return lines[sizes.index(max(sizes))].start()
 
 
 def _text_page(data: bytes, name: str, line: int) -> tuple[int, int]:
@@ -162,6 +202,7 @@ def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
     fmt = gt["format"]
     data = path.read_bytes() if fmt in ("txt", "md") else b""
     pdf_starts = set(gt.get("chapter_start_pages") or ())
+    pdf = pymupdf.open(path) if fmt == "pdf" else None
     for entry in gt["entries"]:
         kind, title = entry.get("kind", ""), entry.get("title", "")
         if kind not in FENCE_KINDS or (fmt == "pdf" and entry.get("start_page") not in pdf_starts):
@@ -172,7 +213,7 @@ def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
         if fmt == "pdf" and entry.get("start_page"):
             index = entry["start_page"] - 1
             if index < len(book.pages):
-                offset = _find(book, [index], title)
+                offset = _find(book, [index], title, pdf=pdf)
                 if offset is None and not entry.get("starts_mid_page"):
                     offset = book.pages[index].char_start
         elif fmt in ("txt", "md") and entry.get("href"):
@@ -190,6 +231,8 @@ def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
             if offset is None and pages and not fragment:
                 offset = book.pages[pages[0]].char_start
         out.append(Start(title, kind, offset))
+    if pdf is not None:
+        pdf.close()
     return out
 
 

@@ -94,3 +94,44 @@ def test_of_two_title_lines_on_a_page_the_true_start_is_the_one_the_truth_names(
     for s in starts:
         line_start = run.book.text.rfind("\n", 0, s.offset) + 1
         assert run.book.text[line_start : s.offset].startswith("Chapter "), s.title
+
+
+def test_of_two_title_lines_on_a_pdf_page_the_true_start_is_the_one_set_largest(tmp_path):
+    """A running header (or a margin note) repeats the chapter's title on the page where the
+    chapter opens mid-page, in small type above the heading: the heading, set large, is the start."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n, title in enumerate(TITLES, 1):
+        page = doc.new_page()
+        page.insert_text((72, 40), f"{title}   {n}", fontsize=9)  # header naming this page's chapter
+        y = 80
+        for j in range(12):
+            page.insert_text(
+                (72, y), f"Body line {j} of the text before the chapter opens here.", fontsize=10
+            )
+            y += 14
+        page.insert_text((72, y + 20), f"{n}  {title}", fontsize=18)
+        y += 50
+        for j in range(12):
+            page.insert_text(
+                (72, y), f"Body line {j} of chapter {n}, which talks about {title.lower()}.", fontsize=10
+            )
+            y += 14
+    path = tmp_path / "b.pdf"
+    doc.save(path)
+    gt = {
+        "format": "pdf",
+        "file": "b.pdf",
+        "chapter_start_pages": [1, 2, 3],
+        "entries": [
+            {"title": t, "kind": "chapter", "start_page": n, "starts_mid_page": True}
+            for n, t in enumerate(TITLES, 1)
+        ],
+    }
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, gt, path)
+    for s in starts:
+        line_start = run.book.text.rfind("\n", 0, s.offset) + 1
+        line = run.book.text[line_start : run.book.text.find("\n", s.offset)]
+        assert line.split()[0].isdigit() and line.endswith(s.title), (s.title, line)
