@@ -49,6 +49,7 @@ from .markup_latex import latex_headings
 from .markup_muse import muse_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
+from .markup_sgml import sgml_headings
 from .markup_texinfo import texinfo_headings
 from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
@@ -85,6 +86,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     # NOTE: in this order: each reader recognises its markup by the text's own marks and says
     # None for a text that is not in it (see the module docstring).
     recognisers: list[tuple[str, Callable[[], list[Heading] | None]]] = [
+        ("sgml", lambda: sgml_headings(text, named=suffix in (".sgml", ".xml"))),
         ("texinfo", lambda: texinfo_headings(lines, starts, named=suffix == ".texi")),
         ("latex", lambda: latex_headings(lines, starts, named=suffix == ".tex")),
         ("muse", lambda: muse_headings(lines, starts)),
