@@ -79,7 +79,19 @@ RANKS = {
     **dict.fromkeys(("set",), -1),
     **dict.fromkeys(("book", "article", "report"), 0),
     "part": 1,
-    **dict.fromkeys(("chapter", "chapt", "appendix", "preface", "reference", "colophon", "dedication", "acknowledgements"), 2),  # fmt: skip
+    **dict.fromkeys(
+        (
+            "chapter",
+            "chapt",
+            "appendix",
+            "preface",
+            "reference",
+            "colophon",
+            "dedication",
+            "acknowledgements",
+        ),
+        2,
+    ),  # fmt: skip
     "sect": 3,
     **{f"sect{n}": 3 + n for n in range(1, 6)},
 }
@@ -95,7 +107,12 @@ SECTIONING = frozenset(RANKS) | NESTED
 ROOTS = frozenset(("book", "article", "report", "set", "part", "chapter", "preface", "appendix", "reference"))
 """Root elements that, with ``MIN_HEADINGS`` headings, make a source without a doctype SGML/XML."""
 
-DEFAULT_TITLES = {"preface": "Preface", "index": "Index", "glossary": "Glossary", "bibliography": "Bibliography"}
+DEFAULT_TITLES = {
+    "preface": "Preface",
+    "index": "Index",
+    "glossary": "Glossary",
+    "bibliography": "Bibliography",
+}
 """What the DocBook stylesheets print for these elements without a title."""
 
 TITLES = frozenset(("title", "heading", "refentrytitle", "refname"))
@@ -155,6 +172,7 @@ _MARKED = re.compile(r"<!\[\s*([A-Za-z%][\w.%;-]*)\s*\[")
 _DOCTYPE = re.compile(r"<!doctype\s+(\S+)", re.I)
 _ENTITY = re.compile(r"""<!ENTITY\s+(?!%)([\w.-]+)\s+(?:"([^"]*)"|'([^']*)')\s*>""", re.I)
 _ENTITY_REF = re.compile(r"&[#\w.-]*;?")
+_NUMBERED = re.compile(r"(?i)\d|chapter\b")
 _SUBSET_END = re.compile(r"\]\s*>")
 _ENDS: dict[str, re.Pattern[str]] = {}
 
@@ -270,9 +288,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
     signed = False
     found: list[tuple[int, int, str, bool]] = []  # (offset, level, title, parted)
     stack: list[_Element] = []
+    opened: dict[str, int] = {}  # how many of each name the stack holds (an end tag's look is bounded)
     appendix_parent: int | None = None  # LinuxDoc: the stack depth whose children are appendices
-    letters = 0
-    parts = 0
+    letters = parts = chapters = 0
     entities: dict[str, str] = {}
     for token in _tokens(text, 0, declarations):
         if len(declarations) > seen and not doctype:
@@ -283,13 +301,27 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
                 return None
             signed = any(word in doctype.lower() for word in ("linuxdoc", "debiandoc", "docbook"))
         if token.kind == "end":
-            for k in range(len(stack) - 1, -1, -1):
-                if stack[k].name == token.name:
-                    del stack[k:]
-                    break
+            if opened.get(token.name):
+                while stack:
+                    closed = stack.pop()
+                    opened[closed.name] -= 1
+                    if closed.name == token.name:
+                        break
             if appendix_parent is not None and len(stack) < appendix_parent:
                 appendix_parent = None
             continue
+        if token.kind == "empty" and token.name in DEFAULT_TITLES and token.name in SECTIONING:
+            # NOTE: ``<index/>``: the stylesheets generate the unit under its name
+            level = stack[-1].level + 1 if stack else 1
+            parted = bool(stack) and stack[-1].parted
+            found.append(
+                (
+                    _line_start(text, token.start, found),
+                    min(level, MAX_LEVEL),
+                    DEFAULT_TITLES[token.name],
+                    parted,
+                )
+            )
         if token.kind != "start":
             continue
         if not root:
@@ -303,7 +335,7 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
         rank = RANKS.get(name)
         if rank is not None:
             while stack and RANKS.get(stack[-1].name, -9) >= rank:
-                stack.pop()
+                opened[stack.pop().name] -= 1
         title = _find_title(text, token.end, entities)
         if not title and name == "appendix":
             appendix_parent, letters = len(stack), 0  # NOTE: LinuxDoc's empty <appendix> marker
@@ -315,19 +347,27 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
         else:
             level = 0 if rank is not None and rank <= 0 else 1
         parted = name == "part" or (parent is not None and parent.parted)
+        top = parent is not None and RANKS.get(parent.name, 9) <= 0  # a section of an article
         if title and name == "part":
             parts += 1
-            if not title.lower().startswith("part"):
+            if not re.match(r"(?i)part\b", title):
                 title = f"Part {to_roman(parts).upper()}. {title}"
-        elif title and (name == "appendix" or (appendix_parent is not None and len(stack) == appendix_parent)):
+        elif title and (
+            name == "appendix" or (appendix_parent is not None and len(stack) == appendix_parent)
+        ):
             letters += 1
-            if not title.lower().startswith("appendix"):
+            if not re.match(r"(?i)appendix\b", title):
                 title = f"Appendix {_letter(letters)}. {title}"
+        elif title and (name in ("chapter", "chapt") or (name in ("sect", "sect1", "section") and top)):
+            chapters += 1
+            if not _NUMBERED.match(title):
+                title = f"{chapters}. {title}"
         heading = -1
         if title:
             heading = len(found)
             found.append((_line_start(text, token.start, found), min(level, MAX_LEVEL), title, parted))
         stack.append(_Element(name, level, parted, heading))
+        opened[name] = opened.get(name, 0) + 1
     below = sum(1 for h in found if h[1] >= 1)
     if not below or not (named or signed or (root in ROOTS and below >= MIN_HEADINGS)):
         return None
@@ -355,8 +395,12 @@ def _letter(n: int) -> str:
 
 def _line_start(text: str, at: int, found: list[tuple[int, int, str, bool]]) -> int:
     """The start of the line of ``at``, or ``at`` itself when the last heading already starts on
-    that line."""
-    start = text.rfind("\n", 0, at) + 1
+    that line. NOTE: looks back only to the last heading (``at`` grows), so a file on one line
+    costs no rescan per heading."""
+    since = found[-1][0] if found else 0
+    start = text.rfind("\n", since, at) + 1
+    if start == 0 and found:
+        return at
     return at if found and found[-1][0] >= start else start
 
 
@@ -382,6 +426,8 @@ def _find_title(text: str, pos: int, entities: dict[str, str]) -> str:
             return ""  # NOTE: the element (or one around it) closed without a title
         if token.name in TITLES:
             return _title(text, token.end, entities)
+        if token.name in SECTIONING:
+            return ""  # NOTE: a title is never past the next sectioning element (bounds the look)
         if token.name in WRAPPERS:
             depth += 1
         elif depth == 0:
@@ -436,8 +482,9 @@ def rendered(title: str, entities: dict[str, str] | None = None) -> str:
             return defined[name]
         if ref == "&":
             return "&"
-        out = html.unescape(ref if ref.endswith(";") else ref + ";")
-        return "" if out.startswith("&") else out
+        ref = ref if ref.endswith(";") else ref + ";"
+        out = html.unescape(ref)
+        return "" if out == ref else out  # NOTE: unchanged: an entity nothing here defines
 
     text = _ENTITY_REF.sub(one, title)
     return " ".join(text.split())
