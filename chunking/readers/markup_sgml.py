@@ -24,9 +24,11 @@ than its parent (so ``<sect>`` under a LinuxDoc ``<article>`` is 1, ``<sect1>`` 
 closes the open ones of its rank or deeper (``RANKS``); nested ``<section>`` elements, which
 have no rank, close at their end tags only. In a document with parts, everything below the title
 that is not in a part moves one level down, as ``chunking.readers.markup_latex`` does, so the
-title stays the lone root above the parts. Parts and appendices carry the label the stylesheets
-print (``Part II. Title``, ``Appendix A. Title``), which says what they are to the structure
-stage.
+title stays the lone root above the parts. Titles carry the labels the formatters print, counted
+through the document: ``Part II. Title``, ``Appendix A. Title``, and ``3. Title`` for a chapter
+(``<chapter>``, ``<chapt>``, or a section straight under an article's root); a title that
+already starts with a number or its word keeps its own. The structure stage reads from them what
+each unit is (an unnumbered unit before the first numbered one is front matter).
 
 Titles are what the printed book shows: entities rendered (``&amp;``, ``&mdash;``, ``&#8212;``
 and entities the doctype's internal subset defines as literal text), inline elements (``<tt/x/``
