@@ -179,6 +179,35 @@ def test_an_html_page_with_h1_and_a_title_is_not_sgml():
         f"<article>\n<section>\n<h2>Part {c}</h2>\n<p>{para(c)}</p>\n</section>\n</article>" for c in range(3)
     )
     assert sgml_headings(fragment) is None and sgml_headings(fragment, named=True) is None
+    sections = "<article>\n" + "\n".join(f"<section>\n{para(c)}\n</section>" for c in range(3)) + "</article>"
+    assert sgml_headings(sections) is None  # NOTE: no HTML element is titled by the text after it
+    xhtml = '<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head>'
+    assert (
+        sgml_headings(xhtml + "<body><chapter><title>A</title></chapter></body></html>", named=True) is None
+    )
+
+
+def test_a_title_that_carries_its_own_number_or_label_keeps_it():
+    text = (
+        "<book><title>B</title>\n<part><title>Part One: Basics</title>\n<chapter><title>Chapter 7 Tools</title>"
+        "</chapter>\n<chapter><title>2.0 Upgrades</title></chapter></part>\n"
+        "<appendix><title>Appendix Z Extras</title></appendix></book>"
+    )
+    assert [t for _, _, t in sgml_headings(text) or []] == [
+        "B",
+        "Part One: Basics",
+        "Chapter 7 Tools",
+        "2.0 Upgrades",
+        "Appendix Z Extras",
+    ]
+
+
+def test_an_ignored_marked_section_holds_no_headings_and_an_included_one_does():
+    text = (
+        "<!doctype linuxdoc system>\n<article>\n<title>T\n<![ IGNORE [\n<sect>Draft<p>\n]]>\n"
+        "<![ %final; [\n<sect>Final<p>\n]]>\n<sect>Last<p>\n</article>\n"
+    )
+    assert [t for _, _, t in sgml_headings(text) or []] == ["T", "1. Final", "2. Last"]
 
 
 def test_markdown_with_a_few_tags_is_not_sgml():

@@ -127,6 +127,10 @@ WRAPPERS = frozenset(
 )
 """Elements between a sectioning element's tag and its title (metadata around the title)."""
 
+DIRECT = frozenset(("chapt", "sect", "sect1", "sect2", "sect3", "sect4"))
+"""LinuxDoc's sectioning elements, whose title may be the text straight after the tag (no other
+DTD here has one: an HTML ``<section>`` followed by its text is not titled by it)."""
+
 INLINE = frozenset(
     "tt em bf it sl rm sf cf idx cdx f var package prgn file strong qref manref ref url htmlurl "
     "emphasis literal command filename".split()
@@ -174,6 +178,7 @@ _MARKED = re.compile(r"<!\[\s*([A-Za-z%][\w.%;-]*)\s*\[")
 _DOCTYPE = re.compile(r"<!doctype\s+(\S+)", re.I)
 _ENTITY = re.compile(r"""<!ENTITY\s+(?!%)([\w.-]+)\s+(?:"([^"]*)"|'([^']*)')\s*>""", re.I)
 _ENTITY_REF = re.compile(r"&[#\w.-]*;?")
+_MARKUP_FIRST = re.compile(r"\s*<")
 _NUMBERED = re.compile(r"(?i)\d|chapter\b")
 _SUBSET_END = re.compile(r"\]\s*>")
 _ENDS: dict[str, re.Pattern[str]] = {}
@@ -274,14 +279,13 @@ class _Element(NamedTuple):
     name: str
     level: int
     parted: bool  # inside a part (or is one)
-    heading: int  # index of its heading in ``found``, or -1
 
 
 def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
     """The headings of a LinuxDoc, DebianDoc or DocBook source, or None when the text does not
     read as one (module docstring); ``named``: the file's name says it is SGML or XML
     (``.sgml``, ``.xml``), one heading suffices."""
-    if not text.lstrip().startswith("<"):
+    if not _MARKUP_FIRST.match(text):
         return None
     declarations: list[str] = []
     seen = 0  # declarations looked at
@@ -314,15 +318,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             continue
         if token.kind == "empty" and token.name in DEFAULT_TITLES and token.name in SECTIONING:
             # NOTE: ``<index/>``: the stylesheets generate the unit under its name
-            level = stack[-1].level + 1 if stack else 1
-            parted = bool(stack) and stack[-1].parted
+            at, level = _line_start(text, token.start, found), stack[-1].level + 1 if stack else 1
             found.append(
-                (
-                    _line_start(text, token.start, found),
-                    min(level, MAX_LEVEL),
-                    DEFAULT_TITLES[token.name],
-                    parted,
-                )
+                (at, min(level, MAX_LEVEL), DEFAULT_TITLES[token.name], bool(stack) and stack[-1].parted)
             )
         if token.kind != "start":
             continue
@@ -338,7 +336,7 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
         if rank is not None:
             while stack and RANKS.get(stack[-1].name, -9) >= rank:
                 opened[stack.pop().name] -= 1
-        title = _find_title(text, token.end, entities)
+        title = _find_title(text, token.end, entities, direct=name in DIRECT)
         if not title and name == "appendix":
             appendix_parent, letters = len(stack), 0  # NOTE: LinuxDoc's empty <appendix> marker
             continue
@@ -364,11 +362,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             chapters += 1
             if not _NUMBERED.match(title):
                 title = f"{chapters}. {title}"
-        heading = -1
         if title:
-            heading = len(found)
             found.append((_line_start(text, token.start, found), min(level, MAX_LEVEL), title, parted))
-        stack.append(_Element(name, level, parted, heading))
+        stack.append(_Element(name, level, parted))
         opened[name] = opened.get(name, 0) + 1
     below = sum(1 for h in found if h[1] >= 1)
     if not below or not (named or signed or (root in ROOTS and below >= MIN_HEADINGS)):
@@ -406,16 +402,17 @@ def _line_start(text: str, at: int, found: list[tuple[int, int, str, bool]]) -> 
     return at if found and found[-1][0] >= start else start
 
 
-def _find_title(text: str, pos: int, entities: dict[str, str]) -> str:
+def _find_title(text: str, pos: int, entities: dict[str, str], direct: bool) -> str:
     """The title of the sectioning element whose start tag ends at ``pos`` (module docstring):
-    its first title element, past metadata wrappers, or the text straight after its tag."""
+    its first title element, past metadata wrappers, or (``direct``: LinuxDoc) the text straight
+    after its tag."""
     depth = 0  # open wrappers
     for token in _tokens(text, pos):
         if token.start - pos > LOOKAHEAD_CHARS:
             return ""
         if token.kind == "text":
             if depth == 0 and text[token.start : token.end].strip():
-                return _title(text, token.start, entities)
+                return _title(text, token.start, entities) if direct else ""
             continue
         if token.kind == "empty":
             continue
@@ -433,7 +430,7 @@ def _find_title(text: str, pos: int, entities: dict[str, str]) -> str:
         if token.name in WRAPPERS:
             depth += 1
         elif depth == 0:
-            return _title(text, token.start, entities) if token.name in INLINE else ""
+            return _title(text, token.start, entities) if direct and token.name in INLINE else ""
     return ""
 
 
