@@ -349,10 +349,12 @@ BOOK_FORMATS = {
     ".org": "txt",
     ".tex": "txt",
     ".texi": "txt",
+    ".sgml": "txt",
+    ".xml": "txt",
 }
 """File extension (lower case) → the book format its reader gives ``Book.format``; the readers
-accept exactly these. Org, reStructuredText, LaTeX and Texinfo sources are text books whose
-markup gives their headings (``chunking.readers.markup``)."""
+accept exactly these. Org, reStructuredText, LaTeX, Texinfo and SGML/XML (LinuxDoc, DebianDoc,
+DocBook) sources are text books whose markup gives their headings (``chunking.readers.markup``)."""
 
 EXPORT_FORMATS = {
     "jsonl": ".jsonl",

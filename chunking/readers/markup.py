@@ -1,5 +1,5 @@
-"""Stage 1 (read), markup sources: the section headings of a Texinfo, POD, wiki, AsciiDoc, Org or
-rST book.
+"""Stage 1 (read), markup sources: the section headings of an SGML/XML (LinuxDoc, DebianDoc,
+DocBook), Texinfo, POD, wiki, AsciiDoc, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
 lightweight markups (Org and reStructuredText: ``chunking.readers.markup_org`` and
@@ -27,7 +27,10 @@ A ``.txt`` is taken to be in one of these markups only on its own evidence: POD 
 titles below the document title, or a ``= Title`` document header on its first line and
 ``MIN_HEADINGS`` two-line titles; Org an Org keyword line (``#+TITLE:``) or block and
 ``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
-``MIN_HEADINGS`` section titles; a Texinfo source (``chunking.readers.markup_texinfo``: its
+``MIN_HEADINGS`` section titles; an SGML or XML source (``chunking.readers.markup_sgml``:
+LinuxDoc, DebianDoc or DocBook, by its doctype, or a root element of theirs and ``MIN_HEADINGS``
+sectioning elements, its first non-blank character opening markup; never an HTML page) is tried
+first, no other markup starting with a tag, then a Texinfo source (``chunking.readers.markup_texinfo``: its
 ``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
 lines being unlike any other markup's, then a LaTeX source (``chunking.readers.markup_latex``:
 ``\\documentclass`` or ``\\begin{document}``, or its sectioning commands with its
@@ -49,6 +52,7 @@ from .markup_latex import latex_headings
 from .markup_muse import muse_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
+from .markup_sgml import sgml_headings
 from .markup_texinfo import texinfo_headings
 from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
@@ -65,12 +69,12 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
 
     Args:
         text (str): the book's text with ``"\\n"`` line ends.
-        suffix (str): the file's extension, lower case: ``.rst``, ``.org``, ``.tex`` and
-            ``.texi`` name their markup (one heading then suffices); any other is judged by the
-            text alone.
+        suffix (str): the file's extension, lower case: ``.rst``, ``.org``, ``.tex``, ``.texi``,
+            ``.sgml`` and ``.xml`` name their markup (one heading then suffices); any other is
+            judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -85,6 +89,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     # NOTE: in this order: each reader recognises its markup by the text's own marks and says
     # None for a text that is not in it (see the module docstring).
     recognisers: list[tuple[str, Callable[[], list[Heading] | None]]] = [
+        ("sgml", lambda: sgml_headings(text, named=suffix in (".sgml", ".xml"))),
         ("texinfo", lambda: texinfo_headings(lines, starts, named=suffix == ".texi")),
         ("latex", lambda: latex_headings(lines, starts, named=suffix == ".tex")),
         ("muse", lambda: muse_headings(lines, starts)),

@@ -1,0 +1,489 @@
+"""Stage 1 (read), SGML and XML book sources: the sectioning elements of a LinuxDoc, DebianDoc
+or DocBook document.
+
+These DTDs name a book's structure with elements:
+
+* **LinuxDoc** (``<!doctype linuxdoc system>``): ``<article>``, ``<report>`` or ``<book>`` with
+  its ``<title>``; ``<part>``, ``<chapt>``, ``<sect>``, ``<sect1>`` … ``<sect4>``, each titled by
+  the text after its tag up to ``<p>`` or ``<label>`` (``<sect>Title<p>``; the DTD lets both end
+  tags be omitted) or by a ``<heading>``; an empty ``<appendix>`` makes the units after it, at
+  the level of the first one, appendices.
+* **DebianDoc** (``<!doctype debiandoc …>``): ``<book>`` with ``<titlepag><title>``;
+  ``<chapt>``, ``<appendix>``, ``<sect>``, ``<sect1>`` …, each titled by its ``<heading>``.
+* **DocBook**, SGML or XML (a DocBook doctype or the DocBook 5 namespace): ``<book>``,
+  ``<article>``, ``<set>``; ``<part>``; ``<chapter>``, ``<appendix>``, ``<preface>``,
+  ``<reference>``, ``<glossary>``, ``<bibliography>``, ``<index>``…; ``<sect1>`` … ``<sect5>``,
+  nested ``<section>``, ``<simplesect>``, ``<refentry>``. The title is the element's first
+  ``<title>`` child, or the one in its ``<info>``/``<bookinfo>``/``<chapterinfo>``… (a
+  ``<refentry>``'s ``<refentrytitle>``, else its ``<refname>``); a ``<preface>``, ``<index>``,
+  ``<glossary>`` or ``<bibliography>`` without one has the name the stylesheets print.
+
+Levels follow the nesting: the document's title (the root element's) 0, a child one deeper
+than its parent (so ``<sect>`` under a LinuxDoc ``<article>`` is 1, ``<sect1>`` under a DocBook
+``<chapter>`` 2). An element may omit its end tag (SGML): a new ``<sect>``, ``<chapt>``…
+closes the open ones of its rank or deeper (``RANKS``); nested ``<section>`` elements, which
+have no rank, close at their end tags only. In a document with parts, everything below the title
+that is not in a part moves one level down, as ``chunking.readers.markup_latex`` does, so the
+title stays the lone root above the parts. Titles carry the labels the formatters print, counted
+through the document: ``Part II. Title``, ``Appendix A. Title``, and ``3. Title`` for a chapter
+(``<chapter>``, ``<chapt>``, or a section straight under an article's root); a title that
+already starts with a number or its word keeps its own. The structure stage reads from them what
+each unit is (an unnumbered unit before the first numbered one is front matter).
+
+Titles are what the printed book shows: entities rendered (``&amp;``, ``&mdash;``, ``&#8212;``
+and entities the doctype's internal subset defines as literal text), inline elements (``<tt/x/``
+in SGML's short form, ``<command>``, ``<emphasis>``) reduced to their text, index terms,
+footnotes and remarks dropped. Nothing inside a comment, a CDATA section, an ``IGNORE`` marked
+section, a processing instruction or a verbatim element (``<programlisting>``, ``<screen>``,
+``<literallayout>``, ``<synopsis>``, ``<verb>``, ``<code>``, ``<example>``: each up to its end
+tag) is an element. Offsets: the start of the line where the element's start tag is, or the tag
+itself when an earlier heading already starts on that line (a document written on one line).
+
+``sgml_headings(text)`` recognises such a source by its own marks: its first non-blank character
+opens markup, and it has a LinuxDoc, DebianDoc or DocBook doctype (or the DocBook namespace) and
+one heading below the title, or a root element of these DTDs (``ROOTS``) and ``MIN_HEADINGS``
+headings; an ``.sgml`` or ``.xml`` file needs one heading. An HTML page (its doctype, its
+``<html>`` root) is never read here: its ``<title>`` names no sectioning element.
+
+The scanner (``_tokens``) is a small tokenizer over tag positions, not an XML parser: SGML omits
+end tags and writes ``<tt/x/``, which ``xml.etree`` refuses. Malformed markup is text; nothing in
+it raises, and every step is bounded (``TITLE_CHARS``, ``LOOKAHEAD_CHARS``, ``MAX_LEVEL``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ..rules import to_roman
+
+Heading = tuple[int, int, str]
+"""(offset of the heading's source line, level, title)."""
+
+MIN_HEADINGS = 2
+"""Headings below the title a source needs without a doctype before it is read as SGML/XML."""
+
+TITLE_CHARS = 600
+"""A title is read over at most this many characters of source."""
+
+LOOKAHEAD_CHARS = 20_000
+"""An element's title is looked for this far after its start tag (past a long ``<bookinfo>``)."""
+
+NET_CHARS = 300
+"""SGML's short form ``<tt/text/`` holds at most this many characters before its closing ``/``."""
+
+MAX_LEVEL = 12
+"""Deeper nesting than this is given this level (a hostile file nests thousands deep)."""
+
+RANKS = {
+    **dict.fromkeys(("set",), -1),
+    **dict.fromkeys(("book", "article", "report"), 0),
+    "part": 1,
+    **dict.fromkeys(
+        (
+            "chapter",
+            "chapt",
+            "appendix",
+            "preface",
+            "reference",
+            "colophon",
+            "dedication",
+            "acknowledgements",
+        ),
+        2,
+    ),  # fmt: skip
+    "sect": 3,
+    **{f"sect{n}": 3 + n for n in range(1, 6)},
+}
+"""Ranked sectioning elements: one closes every open element of its rank or deeper (SGML's
+omitted end tags). Rank orders LinuxDoc's ``article > sect > sect1``, DebianDoc's
+``book > chapt > sect > sect1`` and DocBook's ``book > part > chapter > sect1`` alike."""
+
+NESTED = frozenset(("section", "simplesect", "refentry", "glossary", "bibliography", "index"))
+"""Sectioning elements without a rank: children of whatever is open, closed by their end tags."""
+
+SECTIONING = frozenset(RANKS) | NESTED
+
+ROOTS = frozenset(("book", "article", "report", "set", "part", "chapter", "preface", "appendix", "reference"))
+"""Root elements that, with ``MIN_HEADINGS`` headings, make a source without a doctype SGML/XML."""
+
+DEFAULT_TITLES = {
+    "preface": "Preface",
+    "index": "Index",
+    "glossary": "Glossary",
+    "bibliography": "Bibliography",
+}
+"""What the DocBook stylesheets print for these elements without a title."""
+
+TITLES = frozenset(("title", "heading", "refentrytitle", "refname"))
+"""Elements that hold a sectioning element's title."""
+
+WRAPPERS = frozenset(
+    "info bookinfo articleinfo chapterinfo appendixinfo prefaceinfo partinfo referenceinfo sectioninfo "
+    "sect1info sect2info sect3info sect4info sect5info refentryinfo refsynopsisdivinfo glossaryinfo "
+    "bibliographyinfo indexinfo setinfo docinfo titlepag refmeta refnamediv indexterm beginpage".split()
+)
+"""Elements between a sectioning element's tag and its title (metadata around the title)."""
+
+DIRECT = frozenset(("chapt", "sect", "sect1", "sect2", "sect3", "sect4"))
+"""LinuxDoc's sectioning elements, whose title may be the text straight after the tag (no other
+DTD here has one: an HTML ``<section>`` followed by its text is not titled by it)."""
+
+INLINE = frozenset(
+    "tt em bf it sl rm sf cf idx cdx f var package prgn file strong qref manref ref url htmlurl "
+    "emphasis literal command filename".split()
+)
+"""Inline elements that may open a LinuxDoc/DebianDoc title written straight after its tag."""
+
+STOPS = frozenset(
+    "p para simpara formalpara label author authorgroup date abstract toc lof lot subtitle titleabbrev "
+    "titlepag title heading version copyright legalnotice itemize enum enumerate descrip list verb "
+    "code tscreen quote figure table programlisting screen example note warning tip caution important "
+    "itemizedlist orderedlist variablelist informaltable blockquote epigraph highlights".split()
+)
+"""Start tags that end a title whose end tag was omitted (the body has begun)."""
+
+DROPPED = frozenset(("indexterm", "footnote", "nidx", "ncdx", "remark", "comment"))
+"""Inline elements whose content the printed title does not show."""
+
+VERBATIM = frozenset(("programlisting", "screen", "literallayout", "synopsis", "verb", "code", "example"))
+"""Elements whose content is literal: no tag inside one is an element."""
+
+
+class Token(NamedTuple):
+    """A piece of the source: ``kind`` is ``start``, ``end``, ``empty`` (``<x/>``) or ``text``;
+    ``name`` the element's, lower case, without a namespace prefix."""
+
+    kind: str
+    name: str
+    start: int
+    end: int
+
+
+_NAME = r"[A-Za-z][\w.:-]{0,80}"
+_TAG = re.compile(
+    rf"""<(?:
+      (?P<comment>!--)
+    | (?P<marked>!\[)
+    | (?P<decl>![A-Za-z])
+    | (?P<pi>\?)
+    | /(?P<ename>{_NAME})?\s*>
+    | (?P<name>{_NAME})(?:\s+[^\s=>/<"']{{1,80}}(?:\s*=\s*(?:"[^"]{{0,2000}}"|'[^']{{0,2000}}'|[^\s>"'<]{{1,2000}}))?){{0,100}}\s*(?P<close>/>|>|/)
+    )""",
+    re.X,
+)
+_MARKED = re.compile(r"<!\[\s*([A-Za-z%][\w.%;-]*)\s*\[")
+_DOCTYPE = re.compile(r"<!doctype\s+(\S+)", re.I)
+_ENTITY = re.compile(r"""<!ENTITY\s+(?!%)([\w.-]+)\s+(?:"([^"]*)"|'([^']*)')\s*>""", re.I)
+_ENTITY_REF = re.compile(r"&[#\w.-]*;?")
+_MARKUP_FIRST = re.compile(r"\s*<")
+_NUMBERED = re.compile(r"(?i)\d|chapter\b")
+_SUBSET_END = re.compile(r"\]\s*>")
+_ENDS: dict[str, re.Pattern[str]] = {}
+
+
+def _end_tag(name: str) -> re.Pattern[str]:
+    if name not in _ENDS:
+        _ENDS[name] = re.compile(rf"</{re.escape(name)}\s*>", re.I)
+    return _ENDS[name]
+
+
+def _local(name: str) -> str:
+    return name.rsplit(":", 1)[-1].lower()
+
+
+def _tokens(text: str, pos: int = 0, declarations: list[str] | None = None) -> Iterator[Token]:
+    """The tags and texts of ``text`` from ``pos``: comments, processing instructions,
+    declarations (collected into ``declarations``) and ``IGNORE`` sections are skipped; a CDATA
+    section and a verbatim element's content are one text; ``<x/text/`` is a start tag, a text
+    and an end tag; a ``<`` that opens no markup is text."""
+    n = len(text)
+    while pos < n:
+        lt = text.find("<", pos)
+        if lt < 0:
+            yield Token("text", "", pos, n)
+            return
+        m = _TAG.match(text, lt)
+        if m is None:
+            # NOTE: not markup (``a < b``): text, and the scan goes on after it.
+            yield Token("text", "", pos, lt + 1)
+            pos = lt + 1
+            continue
+        if lt > pos:
+            yield Token("text", "", pos, lt)
+        if m.group("comment"):
+            close = text.find("-->", lt + 4)
+            pos = n if close < 0 else close + 3
+        elif m.group("pi"):
+            close = text.find(">", lt + 2)
+            pos = n if close < 0 else close + 1
+        elif m.group("decl"):
+            pos = _declaration_end(text, lt)
+            if declarations is not None:
+                declarations.append(text[lt:pos])
+        elif m.group("marked"):
+            marked = _MARKED.match(text, lt)
+            keyword = marked.group(1).upper() if marked else ""
+            if keyword in ("CDATA", "IGNORE", "RCDATA"):
+                close = text.find("]]>", marked.end() if marked else lt)
+                stop = n if close < 0 else close
+                if keyword != "IGNORE":
+                    yield Token("text", "", marked.end() if marked else lt, stop)
+                pos = n if close < 0 else close + 3
+            else:
+                pos = marked.end() if marked else lt + 3  # INCLUDE or a parameter entity: read on
+        elif m.group("name") is None:
+            yield Token("end", _local(m.group("ename") or ""), lt, m.end())
+            pos = m.end()
+        else:
+            name, close_mark = _local(m.group("name")), m.group("close")
+            pos = m.end()
+            if close_mark == "/>":
+                yield Token("empty", name, lt, pos)
+                continue
+            if close_mark == "/":
+                net = text.find("/", pos, pos + NET_CHARS)
+                if net >= 0 and "<" not in text[pos:net]:
+                    yield Token("start", name, lt, pos)
+                    yield Token("text", "", pos, net)
+                    yield Token("end", name, net, net + 1)
+                    pos = net + 1
+                    continue
+                yield Token("text", "", lt, pos)  # NOTE: ``<a/b`` with no closing ``/``: text
+                continue
+            yield Token("start", name, lt, pos)
+            if name in VERBATIM:
+                # NOTE: a verbatim element that nothing closes is no block (it would hide the
+                # rest of the book): its tag is read as any other.
+                end = _end_tag(m.group("name")).search(text, pos)
+                if end is not None:
+                    yield Token("text", "", pos, end.start())
+                    yield Token("end", name, end.start(), end.end())
+                    pos = end.end()
+
+
+def _declaration_end(text: str, lt: int) -> int:
+    """Where a ``<!…>`` declaration ends: after its ``>``, or after the ``]>`` of a doctype's
+    internal subset."""
+    gt = text.find(">", lt)
+    bracket = text.find("[", lt, gt if gt >= 0 else len(text))
+    if bracket >= 0:
+        close = _SUBSET_END.search(text, bracket)
+        return len(text) if close is None else close.end()
+    return len(text) if gt < 0 else gt + 1
+
+
+class _Element(NamedTuple):
+    name: str
+    level: int
+    parted: bool  # inside a part (or is one)
+
+
+def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
+    """The headings of a LinuxDoc, DebianDoc or DocBook source, or None when the text does not
+    read as one (module docstring); ``named``: the file's name says it is SGML or XML
+    (``.sgml``, ``.xml``), one heading suffices."""
+    if not _MARKUP_FIRST.match(text):
+        return None
+    declarations: list[str] = []
+    seen = 0  # declarations looked at
+    doctype = ""
+    root = ""
+    signed = False
+    found: list[tuple[int, int, str, bool]] = []  # (offset, level, title, parted)
+    stack: list[_Element] = []
+    opened: dict[str, int] = {}  # how many of each name the stack holds (an end tag's look is bounded)
+    appendix_parent: int | None = None  # LinuxDoc: the stack depth whose children are appendices
+    letters = parts = chapters = 0
+    entities: dict[str, str] = {}
+    for token in _tokens(text, 0, declarations):
+        if len(declarations) > seen and not doctype:
+            doctype = _doctype(declarations[seen:], entities)
+            seen = len(declarations)
+            kind = _DOCTYPE.match(doctype)
+            if kind is not None and kind.group(1).rstrip(">[").lower() == "html":
+                return None
+            signed = any(word in doctype.lower() for word in ("linuxdoc", "debiandoc", "docbook"))
+        if token.kind == "end":
+            if opened.get(token.name):
+                while stack:
+                    closed = stack.pop()
+                    opened[closed.name] -= 1
+                    if closed.name == token.name:
+                        break
+            if appendix_parent is not None and len(stack) < appendix_parent:
+                appendix_parent = None
+            continue
+        if token.kind == "empty" and token.name in DEFAULT_TITLES and token.name in SECTIONING:
+            # NOTE: ``<index/>``: the stylesheets generate the unit under its name
+            at, level = _line_start(text, token.start, found), stack[-1].level + 1 if stack else 1
+            found.append(
+                (at, min(level, MAX_LEVEL), DEFAULT_TITLES[token.name], bool(stack) and stack[-1].parted)
+            )
+        if token.kind != "start":
+            continue
+        if not root:
+            root = token.name
+            if root == "html":
+                return None
+            signed = signed or "docbook.org/ns/docbook" in text[token.start : token.end]
+        name = token.name
+        if name not in SECTIONING:
+            continue
+        rank = RANKS.get(name)
+        if rank is not None:
+            while stack and RANKS.get(stack[-1].name, -9) >= rank:
+                opened[stack.pop().name] -= 1
+        title = _find_title(text, token.end, entities, direct=name in DIRECT)
+        if not title and name == "appendix":
+            appendix_parent, letters = len(stack), 0  # NOTE: LinuxDoc's empty <appendix> marker
+            continue
+        title = title or DEFAULT_TITLES.get(name, "")
+        parent = stack[-1] if stack else None
+        if parent is not None:
+            level = parent.level + 1
+        else:
+            level = 0 if rank is not None and rank <= 0 else 1
+        parted = name == "part" or (parent is not None and parent.parted)
+        top = parent is not None and RANKS.get(parent.name, 9) <= 0  # a section of an article
+        if title and name == "part":
+            parts += 1
+            if not re.match(r"(?i)part\b", title):
+                title = f"Part {to_roman(parts).upper()}. {title}"
+        elif title and (
+            name == "appendix" or (appendix_parent is not None and len(stack) == appendix_parent)
+        ):
+            letters += 1
+            if not re.match(r"(?i)appendix\b", title):
+                title = f"Appendix {_letter(letters)}. {title}"
+        elif title and (name in ("chapter", "chapt") or (name in ("sect", "sect1", "section") and top)):
+            chapters += 1
+            if not _NUMBERED.match(title):
+                title = f"{chapters}. {title}"
+        if title:
+            found.append((_line_start(text, token.start, found), min(level, MAX_LEVEL), title, parted))
+        stack.append(_Element(name, level, parted))
+        opened[name] = opened.get(name, 0) + 1
+    below = sum(1 for h in found if h[1] >= 1)
+    if not below or not (named or signed or (root in ROOTS and below >= MIN_HEADINGS)):
+        return None
+    shift = any(h[3] for h in found)
+    return [
+        (offset, min(level + 1, MAX_LEVEL) if shift and level >= 1 and not parted else level, title)
+        for offset, level, title, parted in found
+    ]
+
+
+def _doctype(declarations: list[str], entities: dict[str, str]) -> str:
+    """The first doctype declaration among ``declarations`` (``""`` when none is), its internal
+    subset's literal general entities recorded in ``entities``."""
+    for declaration in declarations:
+        if _DOCTYPE.match(declaration):
+            for m in _ENTITY.finditer(declaration):
+                entities.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3))
+            return declaration
+    return ""
+
+
+def _letter(n: int) -> str:
+    return chr(ord("A") + n - 1) if 0 < n <= 26 else str(n)
+
+
+def _line_start(text: str, at: int, found: list[tuple[int, int, str, bool]]) -> int:
+    """The start of the line of ``at``, or ``at`` itself when the last heading already starts on
+    that line. NOTE: looks back only to the last heading (``at`` grows), so a file on one line
+    costs no rescan per heading."""
+    since = found[-1][0] if found else 0
+    start = text.rfind("\n", since, at) + 1
+    if start == 0 and found:
+        return at
+    return at if found and found[-1][0] >= start else start
+
+
+def _find_title(text: str, pos: int, entities: dict[str, str], direct: bool) -> str:
+    """The title of the sectioning element whose start tag ends at ``pos`` (module docstring):
+    its first title element, past metadata wrappers, or (``direct``: LinuxDoc) the text straight
+    after its tag."""
+    depth = 0  # open wrappers
+    for token in _tokens(text, pos):
+        if token.start - pos > LOOKAHEAD_CHARS:
+            return ""
+        if token.kind == "text":
+            if depth == 0 and text[token.start : token.end].strip():
+                return _title(text, token.start, entities) if direct else ""
+            continue
+        if token.kind == "empty":
+            continue
+        if token.kind == "end":
+            if depth > 0 and token.name in WRAPPERS:
+                depth -= 1
+                continue
+            if depth > 0:
+                continue
+            return ""  # NOTE: the element (or one around it) closed without a title
+        if token.name in TITLES:
+            return _title(text, token.end, entities)
+        if token.name in SECTIONING:
+            return ""  # NOTE: a title is never past the next sectioning element (bounds the look)
+        if token.name in WRAPPERS:
+            depth += 1
+        elif depth == 0:
+            return _title(text, token.start, entities) if direct and token.name in INLINE else ""
+    return ""
+
+
+def _title(text: str, pos: int, entities: dict[str, str]) -> str:
+    """A title's text from ``pos``: up to its end tag, a start tag that begins the body
+    (``STOPS``, a sectioning element), the end tag of an element around it, or a blank line."""
+    parts: list[str] = []
+    inner: list[str] = []  # elements opened inside the title
+    dropped = 0
+    for token in _tokens(text, pos):
+        if token.start - pos > TITLE_CHARS:
+            break
+        if token.kind == "text":
+            piece = text[token.start : min(token.end, pos + TITLE_CHARS)]
+            blank = re.search(r"\n[ \t]*\n", piece)
+            if blank and "".join(parts).strip() + piece[: blank.start()].strip():
+                if not dropped:
+                    parts.append(piece[: blank.start()])
+                break
+            if not dropped:
+                parts.append(piece)
+            continue
+        if token.kind == "empty":
+            continue
+        if token.kind == "start":
+            if token.name in STOPS or token.name in SECTIONING:
+                break
+            inner.append(token.name)
+            dropped += token.name in DROPPED
+            continue
+        if token.name not in inner:
+            break  # the title's own end tag, or an enclosing element's
+        del inner[len(inner) - 1 - inner[::-1].index(token.name) :]
+        dropped = sum(name in DROPPED for name in inner)
+    return rendered("".join(parts), entities)
+
+
+def rendered(title: str, entities: dict[str, str] | None = None) -> str:
+    """A title's source text as the book prints it: the doctype's literal entities, then HTML's
+    named and numeric references, rendered; references to anything else dropped; white space
+    collapsed."""
+    defined = entities or {}
+
+    def one(m: re.Match[str]) -> str:
+        ref = m.group(0)
+        name = ref[1:].rstrip(";")
+        if name in defined:
+            return defined[name]
+        if ref == "&":
+            return "&"
+        ref = ref if ref.endswith(";") else ref + ";"
+        out = html.unescape(ref)
+        return "" if out == ref else out  # NOTE: unchanged: an entity nothing here defines
+
+    text = _ENTITY_REF.sub(one, title)
+    return " ".join(text.split())

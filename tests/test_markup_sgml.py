@@ -1,0 +1,275 @@
+"""LinuxDoc, DebianDoc and DocBook (SGML or XML) book sources (issue 22): their sectioning
+elements, titled as the DTD says, are the book's headings, at the start of the line of their
+start tag; nothing in comments, CDATA or verbatim elements is an element, and a text is read as
+SGML/XML only on its own evidence (a doctype, or a root element and headings), never an HTML
+page. All sources are generated here."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from chunking.ingest import load_book
+from chunking.readers.markup import markup_headings
+from chunking.readers.markup_sgml import rendered, sgml_headings
+from test_markup_headings import body, para
+
+
+def levels(text: str, suffix: str = "") -> list[tuple[int, str]]:
+    return [(level, title) for _, level, title in markup_headings(text, suffix)[1]]
+
+
+def linuxdoc_source(sections: list[str]) -> str:
+    out = [
+        "<!-- a generated guide -->\n<!doctype linuxdoc system>\n\n<article>\n\n"
+        "<title>The Widget <tt/HOWTO/\n<author>A. Writer\n<date>v1.0\n<abstract>\n"
+        f"{para(0)}\n</abstract>\n\n<toc>\n"
+    ]
+    for c, name in enumerate(sections):
+        out.append(
+            f"<sect>{name}\n<p>\n{body(2)}\n\n<tscreen><verb>\n<sect>Not a heading\n<p>\n</verb></tscreen>\n\n"
+            f'<sect1>Using <tt/widget/ &amp; friends<label id="use-{c}">\n<p>\n{para(c + 1)}\n'
+        )
+    out.append(f"<appendix>\n\n<sect>Options\n<p>\n{para(9)}\n\n<sect1>Flags<p>\n{para(8)}\n</article>\n")
+    return "\n".join(out)
+
+
+def debiandoc_source(chapters: list[str]) -> str:
+    out = [
+        '<!doctype debiandoc public "-//DebianDoc//DTD DebianDoc//EN">\n<book>\n<titlepag>\n'
+        "<title>The Widget Manual</title>\n<author><name>A. Writer</name></author>\n</titlepag>\n<toc>\n"
+    ]
+    for c, name in enumerate(chapters):
+        out.append(
+            f'<chapt id="ch{c}">\n<heading>{name}</heading>\n<p>\n{body(2)}\n</p>\n'
+            f"<sect><heading>Installing <prgn>widget</prgn></heading>\n<p>\n{para(c)}\n"
+            f"<sect1><heading>Detail {c}</heading>\n<p>{para(c + 1)}\n"
+        )
+    out.append("<appendix><heading>Licence</heading>\n<p>\n" + para(9) + "\n</book>\n")
+    return "\n".join(out)
+
+
+def docbook_xml(chapters: list[str], doctype: bool = True) -> str:
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+    if doctype:
+        head += (
+            '<!DOCTYPE book PUBLIC "-//OASIS//DTD DocBook XML V4.5//EN"\n'
+            '  "http://www.oasis-open.org/docbook/xml/4.5/docbookx.dtd" [\n'
+            '  <!ENTITY product "Widget">\n]>\n'
+        )
+    out = [
+        head + '<book lang="en">\n<bookinfo>\n  <author><firstname>A.</firstname></author>\n'
+        "  <title>The &product; Book</title>\n</bookinfo>\n<preface>\n<para>"
+        + para(0)
+        + "</para>\n</preface>\n"
+        "<part>\n<title>Basics</title>\n"
+    ]
+    for c, name in enumerate(chapters):
+        out.append(
+            f'<chapter id="ch{c}">\n  <title>{name}</title>\n<para>{body(2)}</para>\n'
+            "<!-- <chapter><title>Not in a comment</title></chapter> -->\n"
+            "<programlisting>\n<chapter>\n  <title>Not a heading</title>\n</chapter>\n</programlisting>\n"
+            "<para><![CDATA[<sect1><title>Nor in CDATA</title></sect1>]]></para>\n"
+            f"<sect1>\n<title>Running <command>widget</command> &mdash; <emphasis>fast</emphasis> &#38; "
+            f"&lt;safe&gt;<indexterm><primary>run</primary></indexterm></title>\n<para>{para(c + 1)}</para>\n"
+            f"<section><title>Detail {c}</title><para>{para(c + 2)}</para>\n"
+            f"<section><info><title>Deeper {c}</title></info><para>{para(c + 3)}</para></section>\n"
+            "</section>\n</sect1>\n</chapter>\n"
+        )
+    out.append(
+        "</part>\n<appendix><title>Options</title><para>" + para(9) + "</para></appendix>\n"
+        "<index/>\n</book>\n"
+    )
+    return "\n".join(out)
+
+
+def test_linuxdoc_sect_titles_run_to_p_or_label_and_verb_holds_none():
+    markup, headings = markup_headings(linuxdoc_source(["Overview", "Installing"]))
+    assert markup == "sgml"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "The Widget HOWTO"),
+        (1, "1. Overview"),  # NOTE: numbered as the formatters print a chapter-level unit
+        (2, "Using widget & friends"),
+        (1, "2. Installing"),
+        (2, "Using widget & friends"),
+        (1, "Appendix A. Options"),  # NOTE: after LinuxDoc's empty <appendix>
+        (2, "Flags"),
+    ]
+
+
+def test_offsets_are_the_start_of_the_line_of_the_start_tag():
+    text = linuxdoc_source(["Overview"]) + ""
+    for offset, _, _ in markup_headings(text)[1]:
+        assert offset == 0 or text[offset - 1] == "\n"
+        assert text[offset] == "<"
+    one_line = (
+        "<book><title>B</title><chapter><title>A</title></chapter><chapter><title>C</title></chapter></book>"
+    )
+    offsets = [offset for offset, _, _ in sgml_headings(one_line, named=True) or []]
+    assert offsets == [0, one_line.index("<chapter>"), one_line.rindex("<chapter>")]
+
+
+def test_debiandoc_headings_and_titlepag_title():
+    assert levels(debiandoc_source(["Overview", "Installing"])) == [
+        (0, "The Widget Manual"),
+        (1, "1. Overview"),
+        (2, "Installing widget"),
+        (3, "Detail 0"),
+        (1, "2. Installing"),
+        (2, "Installing widget"),
+        (3, "Detail 1"),
+        (1, "Appendix A. Licence"),
+    ]
+
+
+def test_docbook_parts_sit_between_the_title_and_the_chapters():
+    assert levels(docbook_xml(["Overview", "Installing"])) == [
+        (0, "The Widget Book"),  # the doctype's own entity
+        (2, "Preface"),  # NOTE: outside the part, one level down, as LaTeX's reader does
+        (1, "Part I. Basics"),
+        (2, "1. Overview"),
+        (3, "Running widget — fast & <safe>"),
+        (4, "Detail 0"),
+        (5, "Deeper 0"),
+        (2, "2. Installing"),
+        (3, "Running widget — fast & <safe>"),
+        (4, "Detail 1"),
+        (5, "Deeper 1"),
+        (2, "Appendix A. Options"),
+        (2, "Index"),
+    ]
+
+
+def test_comments_cdata_and_programlisting_hold_no_headings():
+    titles = [t for _, t in levels(docbook_xml(["Overview"]))]
+    assert not any(t.startswith(("Not", "Nor")) for t in titles)
+
+
+def test_docbook_without_doctype_needs_its_root_and_two_headings():
+    assert levels(docbook_xml(["Overview", "Installing"], doctype=False))[:2] == [
+        (0, "The Book"),  # NOTE: without the doctype, &product; is unknown and dropped
+        (2, "Preface"),
+    ]
+    one = '<?xml version="1.0"?>\n<book><title>B</title>\n<chapter><title>Only</title><para>x</para></chapter></book>'
+    assert markup_headings(one)[0] != "sgml"
+    assert markup_headings(one, ".xml") == (
+        "sgml",
+        [(one.index("<book>"), 0, "B"), (one.index("<chapter>"), 1, "1. Only")],
+    )
+
+
+def test_docbook_5_namespace_is_evidence_and_refentry_takes_its_refentrytitle():
+    text = (
+        '<article xmlns="http://docbook.org/ns/docbook" version="5.0">\n<info><title>Tools</title></info>\n'
+        "<refentry>\n<refmeta><refentrytitle>widget</refentrytitle><manvolnum>1</manvolnum></refmeta>\n"
+        "<refnamediv><refname>widget</refname><refpurpose>makes widgets</refpurpose></refnamediv>\n</refentry>\n"
+        "</article>\n"
+    )
+    assert levels(text) == [(0, "Tools"), (1, "widget")]
+
+
+def test_an_html_page_with_h1_and_a_title_is_not_sgml():
+    page = (
+        "<!DOCTYPE html>\n<html><head><title>My Page</title></head>\n<body>\n"
+        + "\n".join(f"<h1>Chapter {c}</h1>\n<section><p>{para(c)}</p></section>" for c in range(3))
+        + "\n</body></html>\n"
+    )
+    assert markup_headings(page)[0] != "sgml"
+    fragment = "<title>Stray</title>\n" + "\n".join(
+        f"<article>\n<section>\n<h2>Part {c}</h2>\n<p>{para(c)}</p>\n</section>\n</article>" for c in range(3)
+    )
+    assert sgml_headings(fragment) is None and sgml_headings(fragment, named=True) is None
+    sections = "<article>\n" + "\n".join(f"<section>\n{para(c)}\n</section>" for c in range(3)) + "</article>"
+    assert sgml_headings(sections) is None  # NOTE: no HTML element is titled by the text after it
+    xhtml = '<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head>'
+    assert (
+        sgml_headings(xhtml + "<body><chapter><title>A</title></chapter></body></html>", named=True) is None
+    )
+
+
+def test_a_title_that_carries_its_own_number_or_label_keeps_it():
+    text = (
+        "<book><title>B</title>\n<part><title>Part One: Basics</title>\n<chapter><title>Chapter 7 Tools</title>"
+        "</chapter>\n<chapter><title>2.0 Upgrades</title></chapter></part>\n"
+        "<appendix><title>Appendix Z Extras</title></appendix></book>"
+    )
+    assert [t for _, _, t in sgml_headings(text) or []] == [
+        "B",
+        "Part One: Basics",
+        "Chapter 7 Tools",
+        "2.0 Upgrades",
+        "Appendix Z Extras",
+    ]
+
+
+def test_an_ignored_marked_section_holds_no_headings_and_an_included_one_does():
+    text = (
+        "<!doctype linuxdoc system>\n<article>\n<title>T\n<![ IGNORE [\n<sect>Draft<p>\n]]>\n"
+        "<![ %final; [\n<sect>Final<p>\n]]>\n<sect>Last<p>\n</article>\n"
+    )
+    assert [t for _, _, t in sgml_headings(text) or []] == ["T", "1. Final", "2. Last"]
+
+
+def test_markdown_with_a_few_tags_is_not_sgml():
+    text = '# Guide\n\n<p align="center"><img src="logo.png"></p>\n\n' + "\n\n".join(
+        f"## Chapter {c}\n\n<chapter>{para(c)}</chapter>" for c in range(3)
+    )
+    assert sgml_headings(text) is None
+    assert markup_headings("<!-- note -->\n" + text)[0] != "sgml"
+
+
+def test_a_doctype_without_any_heading_is_not_read():
+    assert sgml_headings("<!doctype linuxdoc system>\n<article>\n<title>Only a title\n<p>" + para(0)) is None
+
+
+def test_malformed_input_never_raises():
+    hostile = [
+        "<!-- never closed <chapter><title>X</title>",
+        "<!DOCTYPE book [ <!ENTITY a 'x' ",
+        "<book><chapter><title>" + "<emphasis>" * 5000 + "deep",
+        "<book>" + "<section><title>s</title>" * 20000,
+        '<book><chapter id="unclosed><title>A</title></chapter>' * 3,
+        "<book>" + "<" * 100000 + "</>" * 1000 + "&#99999999999;&#xD800;&" * 100,
+        "<![CDATA[ never closed <chapter><title>X</title>",
+        "<book><programlisting><chapter><title>A</title></chapter><chapter><title>B</title>",
+        "<" + "a" * 100000 + " " + 'x="' * 1000,
+    ]
+    for text in hostile:
+        for named in (False, True):
+            headings = sgml_headings(text, named=named)
+            assert headings is None or all(0 <= lv <= 12 for _, lv, _ in headings)
+
+
+def test_an_unclosed_programlisting_hides_nothing():
+    text = "<book><title>B</title>\n<programlisting>\n<chapter><title>A</title></chapter>\n<chapter><title>C</title>"
+    assert [t for _, _, t in sgml_headings(text, named=True) or []] == ["B", "1. A", "2. C"]
+
+
+def test_titles_render_entities_and_drop_unknown_ones():
+    assert rendered("A &amp; B &mdash; &#x41;&#66; &unknown; &lt;x&gt;") == "A & B — AB <x>"
+    assert rendered("&product; guide", {"product": "Widget"}) == "Widget guide"
+
+
+def test_a_docbook_books_chapters_are_its_chapter_elements():
+    book = load_book(docbook_xml(["Overview", "Installing"]).encode(), name="book.txt")
+    assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
+        ("front", "The Widget Book"),
+        ("front", "Preface"),
+        ("part", "Basics"),
+        ("chapter", "Overview"),
+        ("chapter", "Installing"),
+        ("appendix", "Options"),
+        ("back", "Index"),
+    ]
+
+
+def test_outline_command_reports_the_chapters_of_a_docbook_xml_file(tmp_path):
+    path = tmp_path / "book.xml"
+    path.write_text(docbook_xml(["Overview", "Installing", "Running"]), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "chunking", "outline", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if '"kind": "chapter"' in line and "sgml" in line]
+    chapters = [t for t in ("Overview", "Installing", "Running") if f'"title": "{t}"' in done.stdout]
+    assert chapters == ["Overview", "Installing", "Running"]
