@@ -15,7 +15,9 @@ What is true of furniture in general, and what these rules use:
 
 A furniture line is removed wherever it sits in its zone, also below a line that is not furniture.
 Two guards keep body text: a zone holds one running *title* (a second recurring line under it is
-content, e.g. a definition's first line), and a top-zone title is kept on the first page of its
+content, e.g. a definition's first line, unless it is *constant*: in the same zone on nearly every
+page of the book, or of its left- or right-hand pages, which a body line never is), and a
+top-zone title is kept on the first page of its
 run, because that is where the heading it repeats stands (unless the heading stands lower on that
 page: a chapter opening mid-page under its own running header). Keys keep their case: a header is
 usually set in another case than its heading (``STORAGE MANAGEMENT`` over ``Storage
@@ -67,6 +69,15 @@ SLUG_CONSTANT_SLOTS = 3
 """A running line with this many fixed numbers carries a print date/time: a printer's slug. It
 may hold one number advancing with the page (its page counter), is never a heading and is
 furniture besides the zone's running title."""
+
+CONSTANT_SHARE = 0.8
+"""A zone line standing in the same zone, its digits aside, on this share of a book's printed
+pages, or of its left-hand or of its right-hand pages (a verso's running head), is the book's
+constant furniture: its title, a manual's name, a print date, the parts of a three-part header
+that the text layer splits into lines (``CLISP(1)`` / ``Platform: …`` / ``CLISP(1)``)."""
+
+CONSTANT_MIN_PAGES = 5
+"""Pages a constant line must stand on: on fewer, a recurring body line looks the same."""
 
 COMMON_SHARE = 0.5
 """A line that stands in page bodies more often than this share of its zone appearances (plus
@@ -174,6 +185,43 @@ def _slug_pages(occurrences: list[tuple[int, tuple[int, ...]]], masked: str) -> 
     return out
 
 
+def _constant_lines(
+    masked: dict[tuple[str, str], list[tuple[int, tuple[int, ...]]]], printed: list[int]
+) -> dict[tuple[str, str], set[int]]:
+    """Zone lines (by zone and digit-masked text) that are constant furniture (``CONSTANT_SHARE``
+    of the ``printed`` pages, 0-based, or of those of one parity), with the pages to remove them
+    from: all but the first, where a top line may be the title page's own title. A line without
+    words counts only when its numbers never change (a print date); numbers that vary (``2.7``,
+    ``10.3``, ``cv37=1``) are section numbers, table cells or a specimen's entries. A line with
+    words counts only when its numbers vary like furniture (``_numbers_like_furniture``)."""
+    out: dict[tuple[str, str], set[int]] = {}
+    sides = [printed, [i for i in printed if i % 2 == 0], [i for i in printed if i % 2]]
+    for (where, key), occurrences in masked.items():
+        if _HEADING_LABEL.match(key) or _SENTENCE.match(key):
+            continue
+        if not _LETTERS.search(key) and ("#" not in key or len({digits for _, digits in occurrences}) > 1):
+            continue
+        pages = {page for page, _ in occurrences}
+        if len(pages) < CONSTANT_MIN_PAGES or not _numbers_like_furniture(occurrences):
+            continue
+        if any(side and len(pages.intersection(side)) >= CONSTANT_SHARE * len(side) for side in sides):
+            out[(where, key)] = pages - {min(pages)} if where == "top" else pages
+    return out
+
+
+def _numbers_like_furniture(occurrences: list[tuple[int, tuple[int, ...]]]) -> bool:
+    """Whether each number of a recurring line stays the same or advances with the page from one
+    occurrence to the next (``SLOT_SHARE`` of the time): a chapter number, a date, a folio do;
+    the numbers of a body line that recurs with other values (``Step 12 … 4``) do not."""
+    series = sorted(dict(occurrences).items())
+    pairs = [(a, b) for a, b in zip(series, series[1:]) if len(a[1]) == len(b[1])]
+    return all(
+        sum(db[s] == da[s] or db[s] - da[s] == pb - pa for (pa, da), (pb, db) in pairs)
+        >= SLOT_SHARE * len(pairs)
+        for s in range(len(series[0][1]) if pairs else 0)
+    )
+
+
 def _is_slug(series: list[tuple[int, tuple[int, ...]]]) -> bool:
     slots = len(series[0][1])
     pairs = [(a, b) for a, b in zip(series, series[1:]) if len(a[1]) == len(b[1]) == slots]
@@ -227,6 +275,7 @@ def find_furniture(
         either[key].extend(occ)
     slugs = {key: found for key, occ in either.items() if (found := _slug_pages(occ, key))}
     common = _common_lines(page_lines, page_zones, lines_of)
+    constant = _constant_lines(masked, [i for i, (top, _) in enumerate(page_zones) if top])
 
     removed: list[set[int]] = [set() for _ in page_lines]
     for index, page in enumerate(lines_of):
@@ -247,6 +296,7 @@ def find_furniture(
                     continue
                 pages = exact[(where, zl.exact)]
                 slug = index in slugs.get(zl.masked, ())
+                steady = index in constant.get((where, zl.masked), ()) and zl.exact not in common
                 depth = zl.pos - edge  # other lines between it and the page edge
                 if slug:
                     edge += 1
@@ -276,7 +326,7 @@ def find_furniture(
                     and depth <= TITLE_DEPTH
                     and _near(pages, index, True)
                 )
-                if numbered or slug or (index, zl.index) in outside:
+                if numbered or slug or steady or (index, zl.index) in outside:
                     take = True
                 elif recurs and not title_taken:
                     # the first page of a header's run is where the heading it repeats stands,
