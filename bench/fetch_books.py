@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import io
 import json
+import shutil
 import struct
 import subprocess
 import sys
@@ -147,6 +148,17 @@ pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12 and w3m 0.5.3+git2023012
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them."""
 
+RENDERER_PACKAGES = {
+    "groff": "groff",
+    "pod2text": "perl",
+    "pod2markdown": "libpod-markdown-perl",
+    "pandoc": "pandoc",
+    "rst2pdf": "rst2pdf",
+    "w3m": "w3m",
+}
+"""The Debian package of each renderer's program (``make renderers`` installs the ones not in the
+base system)."""
+
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
 
@@ -176,6 +188,11 @@ def _zip_times_fixed(data: bytes) -> bytes:
 
 def _rendered(data: bytes, render: str) -> bytes:
     command = RENDERERS[render]
+    if shutil.which(command[0], path="/usr/bin:/bin") is None:
+        package = RENDERER_PACKAGES.get(command[0], command[0])
+        raise FileNotFoundError(
+            f"{command[0]} is not installed (make renderers, or apt-get install {package})"
+        )
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
     if command[0] == "pandoc":
         env["SOURCE_DATE_EPOCH"] = "0"

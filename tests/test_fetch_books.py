@@ -50,3 +50,13 @@ def test_a_book_whose_source_changed_is_named_before_it_is_rendered(tmp_path, mo
     problem = fetch_books.fetch_one(gt, tmp_path, tmp_path)
     assert problem is not None and "source_sha256" in problem and fetch_books.CHECKSUM_CHANGED in problem
     assert not (tmp_path / "book.epub").exists()
+
+
+def test_a_missing_renderer_is_named_with_the_package_that_brings_it(monkeypatch):
+    monkeypatch.setattr(fetch_books.shutil, "which", lambda name, path=None: None)
+    try:
+        fetch_books._rendered(b"# Title\n", "pandoc-markdown-epub3")
+    except FileNotFoundError as e:
+        assert "pandoc is not installed" in str(e) and "make renderers" in str(e)
+    else:
+        raise AssertionError("no error for a missing renderer")
