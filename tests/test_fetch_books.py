@@ -1,0 +1,62 @@
+"""bench/fetch_books.py: a rendered EPUB's zip times are fixed without touching its other bytes."""
+
+from __future__ import annotations
+
+import io
+import sys
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import fetch_books  # noqa: E402
+
+
+def _zip(when: tuple[int, int, int, int, int, int]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype", when), b"application/epub+zip")
+        info = zipfile.ZipInfo("EPUB/text/ch001.xhtml", when)
+        info.compress_type = zipfile.ZIP_DEFLATED
+        z.writestr(info, b"<h1>Introduction</h1>" * 50)
+    return buf.getvalue()
+
+
+def test_two_runs_minutes_apart_give_the_same_bytes_and_the_same_entries():
+    a, b = _zip((2026, 12, 6, 13, 47, 50)), _zip((2026, 12, 6, 13, 49, 2))
+    assert a != b
+    fixed = fetch_books._zip_times_fixed(a)
+    assert fixed == fetch_books._zip_times_fixed(b)
+    assert len(fixed) == len(a)
+    with zipfile.ZipFile(io.BytesIO(fixed)) as z:
+        assert [i.date_time for i in z.infolist()] == [(1980, 1, 1, 0, 0, 0)] * 2
+        assert z.read("EPUB/text/ch001.xhtml") == b"<h1>Introduction</h1>" * 50
+        assert z.testzip() is None
+
+
+def test_a_book_whose_source_changed_is_named_before_it_is_rendered(tmp_path, monkeypatch):
+    monkeypatch.setattr(fetch_books, "_from_deb", lambda package, path, work: b"changed source")
+    gt = {
+        "file": "book.epub",
+        "sha256": "0" * 64,
+        "source": {
+            "kind": "debian",
+            "package": "p",
+            "path": "/x",
+            "source_sha256": "1" * 64,
+            "render": "no-such",
+        },
+    }
+    problem = fetch_books.fetch_one(gt, tmp_path, tmp_path)
+    assert problem is not None and "source_sha256" in problem and fetch_books.CHECKSUM_CHANGED in problem
+    assert not (tmp_path / "book.epub").exists()
+
+
+def test_a_missing_renderer_is_named_with_the_package_that_brings_it(monkeypatch):
+    monkeypatch.setattr(fetch_books.shutil, "which", lambda name, path=None: None)
+    try:
+        fetch_books._rendered(b"# Title\n", "pandoc-markdown-epub3")
+    except FileNotFoundError as e:
+        assert "pandoc is not installed" in str(e) and "make renderers" in str(e)
+    else:
+        raise AssertionError("no error for a missing renderer")
