@@ -398,6 +398,28 @@ def test_an_me_document_reads_sh_and_uh_but_not_escaped_examples_or_macro_bodies
     ]
 
 
+def test_a_mom_document_reads_title_and_heading_requests_numbered_from_its_heading_style():
+    text = (
+        '.TITLE "The Widget" "Manual"\n.AUTHOR "A. Writer"\n.PRINTSTYLE TYPESET\n'
+        ".HEADING_STYLE 1 \\\n  NUMBER \\\n  FONT B\n.START\n"
+        f'.HEADING 1 NAMED intro "Getting Started"\n.PP\n{para(0)}\n'
+        f'.HEADING 2 NAMED detail "A detail"\n.PP\n{para(1)}\n'
+        f'.HEADING 3 PARAHEAD "Run-in"\n{para(2)}\n'
+        f'.HEADING 1 \\\n"Installing \\-Tpdf\\*[FU4] output\n.PP\n{para(3)}\n'
+    )
+    assert titles(text) == [
+        (0, "The Widget Manual"),
+        (1, "1 Getting Started"),
+        (2, "A detail"),  # depth 2 has no NUMBER style
+        (1, "2 Installing -Tpdf output"),  # a request continued after a backslash, its quote unclosed
+    ]
+
+
+def test_a_line_ending_in_an_escaped_backslash_does_not_continue_the_request():
+    text = f".TH WIDGET 1\n.SH NAME\\\\\n{para(0)}\n.SH USAGE\n{para(1)}\n"
+    assert [t for _, t in titles(text)] == ["WIDGET", "NAME", "USAGE"]
+
+
 def test_prose_quoting_a_few_requests_is_not_troff():
     text = "\n\n".join(f"{para(k)}\n.SH EXAMPLE {k}" for k in range(6))
     assert markup_headings(text)[0] != "troff"

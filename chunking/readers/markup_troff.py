@@ -9,7 +9,16 @@ headings (groff_man(7), groff_ms(7), groff_me(7), groff_mm(7)):
   depth n and ``.SH`` an unnumbered one (level 1), each with its text on the lines below;
 * me: ``.sh n "title"`` a numbered heading of depth n (``.sh 0`` without a title only resets the
   numbers), ``.uh "title"`` an unnumbered one (level 1), ``.+c "title"`` a chapter;
-* mm: ``.H n "title"`` a numbered heading of depth n.
+* mm: ``.H n "title"`` a numbered heading of depth n;
+* mom (groff_mom(7)): ``.TITLE`` / ``.DOCTITLE`` the title (its arguments, one per printed line,
+  joined: level 0), ``.CHAPTER_TITLE`` a chapter (level 1), ``.HEADING n [NAMED id] "title"``
+  a heading of depth n (``PARAHEAD`` is a run-in paragraph head, no heading), and mom's older
+  ``.HEAD``, ``.SUBHEAD``, ``.SUBSUBHEAD`` (depths 1-3); a depth is numbered from the
+  ``.HEADING_STYLE n NUMBER`` (or ``.NUMBER_HEADS``, ``.NUMBER_SUBHEADS``) request on.
+
+A request continues on the next line after a line-ending backslash (mom writes
+``.HEADING 1 \\`` / ``"Title"``): its arguments are read from the joined lines and the heading
+stands at its first line.
 
 Numbered headings carry the numbers troff prints (``2.1 Title``), counted as the macros count
 them. Nothing inside a macro definition (``.de`` … ``..``), an ignored block (``.ig`` … ``..``)
@@ -69,11 +78,20 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
     marked = any(line.startswith(('.\\"', "'\\\"")) for line in texts)
     pending: tuple[int, int, bool] | None = None  # a heading whose text follows: (line, depth, numbered)
     below: list[str] = []
+    numbering: set[int] = set()  # mom's numbered heading depths
+    joined_until = -1
     for i, line in enumerate(lines):
+        if i <= joined_until:
+            continue
         if end is not None:
             if _END[end].match(line):
                 end = None
             continue
+        if line[:1] in ".'" and _continues(line):
+            joined_until = i
+            while joined_until + 1 < len(lines) and _continues(line):
+                joined_until += 1
+                line = line.rstrip()[:-1] + " " + lines[joined_until]
         request = _REQUEST.match(line) if line[:1] in ".'" else None
         if pending is not None and (request is not None or not line.strip()):
             if below:
@@ -86,7 +104,7 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
                 below.append(line.strip())
             continue
         name, args = request.group(1), _arguments(request.group(2) or "")
-        marked = marked or name in ("TH", "TL", "Dt")
+        marked = marked or name in ("TH", "TL", "Dt", "START", "PRINTSTYLE")
         if name in _BLOCKS:
             end = _BLOCKS[name]
         elif name == "ds" and args:
@@ -103,12 +121,44 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
             found.append((i, int(args[0]), args[1], True))
         elif name in ("uh", "+c") and args:
             found.append((i, 1, args[0], False))
+        elif name in _MOM_NUMBERING:
+            depth = _MOM_NUMBERING[name] or (int(args[0]) if args and args[0].isdigit() else 0)
+            if name != "HEADING_STYLE" or "NUMBER" in args:
+                (numbering.discard if args[-1:] == ["OFF"] else numbering.add)(depth)
+        elif name in _MOM_HEADINGS and args:
+            depth = _MOM_HEADINGS[name] if name != "HEADING" else int(args[0]) if args[0].isdigit() else 0
+            titles = args[1:] if name == "HEADING" else args
+            if titles[:1] == ["NAMED"]:
+                titles = titles[2:]
+            if titles and titles[0] != "PARAHEAD" and depth <= 9:
+                found.append((i, depth, " ".join(titles), depth in numbering))
     if pending is not None and below:
         found.append((pending[0], pending[1], " ".join(below), pending[2]))
     out = _numbered(found, starts, strings)
     if not marked and requests - len(found) < len(found):
         return None
     return out if sum(level > 0 for _, level, _ in out) >= MIN_HEADINGS else None
+
+
+_MOM_HEADINGS = {
+    "TITLE": 0,
+    "DOCTITLE": 0,
+    "CHAPTER_TITLE": 1,
+    "HEADING": 0,
+    "HEAD": 1,
+    "SUBHEAD": 2,
+    "SUBSUBHEAD": 3,
+}
+"""mom's heading requests and their depth (``HEADING`` takes its depth as its first argument)."""
+
+_MOM_NUMBERING = {"HEADING_STYLE": 0, "NUMBER_HEADS": 1, "NUMBER_SUBHEADS": 2, "NUMBER_SUBSUBHEADS": 3}
+"""mom's requests that number a heading depth (``HEADING_STYLE`` names it first, with ``NUMBER``)."""
+
+
+def _continues(line: str) -> bool:
+    """Whether a line ends with a backslash that escapes its newline (not an escaped backslash)."""
+    stripped = line.rstrip()
+    return (len(stripped) - len(stripped.rstrip("\\"))) % 2 == 1
 
 
 def _inline(args: list[str]) -> bool:
