@@ -284,3 +284,19 @@ def test_an_entry_without_a_found_neighbour_after_it_is_not_placed_by_the_conten
 def test_a_contents_that_found_too_few_of_its_chapters_places_none_by_page_alone():
     found = _chapter_pages(_gap_book({1, 3}))
     assert [title for title, _ in found] == ["Alpha", "Gamma", "Epsilon", "Zeta"]
+
+
+def test_a_first_section_below_the_listing_on_the_contents_page_is_confirmed_there():
+    """An article or vignette: title, contents and the first section on page 1 (printed 1); the
+    section is found below the listing, never at its own listing line."""
+    titles = ["Introduction", "Methods", "Results", "Discussion", "Outlook", "Summary", "Sources", "Errata"]
+    contents = ["Contents"] + [f"{n} {t}{DOTS} {n}" for n, t in enumerate(titles, 1)]
+    first = [("An Article About Things", BIG)] + [(t, 10.0) for t in contents] + [("1 Introduction", 14.0)]
+    pages = [first + body(2, 0)]
+    pages += [[(f"{n} {t}", 14.0)] + body(12, 100 * n) for n, t in enumerate(titles[1:], 2)]
+    norm = _norm(pages, labels=[{"startpage": 0, "prefix": "", "style": "D", "firstpagenum": 1}])
+    found = read_contents(norm)
+    placed = [(e.title, e.page, e.confirmed) for e in found.entries if e.page is not None]
+    assert placed == [(t, n, True) for n, t in enumerate(titles)]
+    introduction = next(e for e in found.entries if e.title == "Introduction")
+    assert introduction.offset == max(off for off, t in norm.lines[0] if t == "1 Introduction")

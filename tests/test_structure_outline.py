@@ -281,6 +281,28 @@ def test_outline_depths_are_not_second_guessed_when_chapters_are_not_set_large()
     ]
 
 
+def test_back_matter_and_appendices_the_outline_nests_deeper_and_deeper_are_chapter_level():
+    """An outline that drifts: after the last chapter, References at depth 3 and each appendix a
+    level or two below the last, each alone at its depth; the text sets them like the chapters
+    and the sections below the chapters smaller, so they are chapter-level units."""
+    pages, toc = [], []
+    for n, title in enumerate(("Alpha", "Beta", "Gamma"), 1):
+        pages.append([(f"{n} {title}", 18.0)] + body(12, 100 * n))
+        toc.append((1, f"{n} {title}", len(pages), None))
+        for k in (1, 2):
+            pages.append([(f"{n}.{k} {title} topic {k}", 13.0)] + body(12, 100 * n + 10 * k))
+            toc.append((2, f"{n}.{k} {title} topic {k}", len(pages), None))
+    back = [("REFERENCES", 3), ("APPENDIX A. Tables", 4), ("APPENDIX B. Listings", 6)]
+    for title, depth in back:
+        pages.append([(title, 18.0)] + body(12, 900 + len(pages)))
+        toc.append((depth, title, len(pages), None))
+        pages.append([(f"Part of {title.split('.')[0].title()}", 13.0)] + body(12, 950 + len(pages)))
+        toc.append((depth + 1, f"Part of {title.split('.')[0].title()}", len(pages), None))
+    book = load_book(make_pdf(pages, toc=toc), name="drift-back.pdf")
+    top = [(h.kind, h.title) for h in book.headings if h.level == 1]
+    assert top[3:] == [("back", "REFERENCES"), ("appendix", "Tables"), ("appendix", "Listings")]
+
+
 def _broken(pdf: bytes, entry: int, key: str, value: str) -> bytes:
     """``pdf`` with outline entry ``entry`` (0-based, reading order) given ``key`` = ``value``
     (``{first}``: the first entry's object number)."""

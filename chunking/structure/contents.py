@@ -181,8 +181,9 @@ class _Pages:
             self._cache[index] = ([words_key(t) for t in texts], heads)
         return self._cache[index]
 
-    def find(self, index: int, title: str, number: str) -> int | None:
-        """Index of the line on page ``index`` where the heading ``number`` ``title`` begins."""
+    def find(self, index: int, title: str, number: str, start: int = 0) -> int | None:
+        """Index of the line on page ``index`` (from line ``start`` on) where the heading
+        ``number`` ``title`` begins."""
         if not 0 <= index < len(self.norm.lines) or not self.norm.lines[index]:
             return None
         want = words_key(title)
@@ -196,6 +197,8 @@ class _Pages:
         keys, heads = self.page(index)
         own = words_key(number) + " " if number else ""
         for j, key in enumerate(keys):
+            if j < start:
+                continue
             head = heads[j]
             if head is not None and number and not _same_number(number, head[0]):
                 continue  # another number's heading (``2.1 Introduction`` for chapter 1)
@@ -220,6 +223,15 @@ class _Pages:
             ):
                 return j
         return None
+
+    def find_outside(self, index: int, title: str, number: str, banned: set[int]) -> int | None:
+        """``find`` outside the contents listing: never on a contents page (``banned``) but the
+        last one, and there only below its listing (``_below_listing``)."""
+        if index not in banned:
+            return self.find(index, title, number)
+        if index != max(banned):
+            return None
+        return self.find(index, title, number, _below_listing(self.norm.lines[index]))
 
     @staticmethod
     def _wrapped(want: str, keys: list[str], j: int) -> bool:
@@ -289,7 +301,7 @@ def _fit(pages: _Pages, probes, lo: int, hi: int, banned: set[int]) -> tuple[int
 
 
 def _label_pages(norm: NormalisedBook, banned: set[int]) -> dict[str, int]:
-    """Printed label → first physical page carrying it (contents pages aside)."""
+    """Printed label → first physical page carrying it (the contents pages ``banned`` aside)."""
     out: dict[str, int] = {}
     for index, page in enumerate(norm.pages):
         if page.label and index not in banned:
@@ -297,19 +309,44 @@ def _label_pages(norm: NormalisedBook, banned: set[int]) -> dict[str, int]:
     return out
 
 
+BODY_RUN = 3
+"""Lines in a row that are no listing lines: the text under a contents listing."""
+
+
 def _confirm(pages: _Pages, entry: ContentsEntry, target: int, banned: set[int]) -> ContentsEntry | None:
-    """The entry confirmed on ``target`` (or on the first page with text after a blank one)."""
+    """The entry confirmed on ``target`` (or on the first page with text after a blank one).
+
+    A contents page confirms nothing, but for the last one below its listing: a short book
+    (an article, a vignette) opens its first section on the page its contents ends on.
+    """
     norm = pages.norm
     for step in range(BLANK_SKIP + 1):
         index = target + step
-        if index >= len(norm.pages) or index in banned:
+        if index >= len(norm.pages) or (step and index in banned):
             return None
         if step and norm.lines[index - 1]:
             return None  # only a page with no text passes the search on
-        line = pages.find(index, entry.title, entry.number)
+        line = pages.find_outside(index, entry.title, entry.number, banned)
         if line is not None:
             return _replace(entry, page=index, line=line, offset=norm.lines[index][line][0], confirmed=True)
     return None
+
+
+def _below_listing(lines: list[tuple[int, str]]) -> int:
+    """The first line of a contents page after its listing: after the last listing line (one
+    ending in a page number or dot leaders) that comes before ``BODY_RUN`` lines in a row that
+    are none (a title wrapped or set apart from its number and page is one or two lines; prose
+    is more); past the end when the listing runs to the foot of the page."""
+    last, run = -1, 0
+    for j, (_, text) in enumerate(lines):
+        text = text.rstrip()
+        if text[-1:].isdigit() or ". ." in text or "..." in text:
+            if last >= 0 and run >= BODY_RUN:
+                break
+            last, run = j, 0
+        else:
+            run += 1
+    return last + 1
 
 
 def _replace(entry: ContentsEntry, **changes) -> ContentsEntry:
@@ -323,7 +360,7 @@ def _map(
 ) -> Contents:
     pages = _Pages(norm)
     banned = set(contents_pages)
-    labels = _label_pages(norm, banned)
+    labels = _label_pages(norm, banned - {max(banned, default=-1)})
     labelled = sum(bool(p.label) for p in norm.pages) >= len(norm.pages) / 2
     systems: dict[str, list[tuple[ContentsEntry, str, int]]] = {}
     for entry in entries:
@@ -346,7 +383,10 @@ def _map(
         if labelled:
             for entry, _, _ in probes:
                 target = labels.get(entry.printed.casefold())
-                by_label += target is not None and pages.find(target, entry.title, entry.number) is not None
+                by_label += (
+                    target is not None
+                    and pages.find_outside(target, entry.title, entry.number, banned) is not None
+                )
         use_labels[name] = labelled and by_label >= votes and by_label > 0
         if offset is not None:
             offsets[name] = offset

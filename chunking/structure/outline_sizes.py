@@ -12,9 +12,12 @@ signal, and only where it is unambiguous:
 * the chapter-depth entries found on their pages are set large: their typical (median) size is
   at least ``HEADING_RATIO`` × the book's body size;
 * the deeper entry is set at that size (within ``SAME_SIZE``);
-* the entries of the deeper entry's own depth are mostly set smaller (their median is more than
-  ``SIZE_GAP`` points below the chapters'): that depth holds sub-headings, and this one entry
-  stands out among them.
+* the entries below the chapter depth are mostly set smaller (their median is more than
+  ``SIZE_GAP`` points below the chapters'): those depths hold sub-headings, and this entry stands
+  out among them. They are measured on every entry that may be a chapter (a numbered, lettered,
+  front or back matter title) and on a sample of ``SECTION_SAMPLE`` of the section entries: an
+  outline that drifts deeper and deeper (each appendix a level below the last) leaves such an
+  entry alone at its depth, so the depths are judged together.
 
 An entry is measured only where the outline check placed it on a line of its page. Outlines with
 more than ``MAX_MEASURED`` entries below the chapter depth are left as they are: measuring them
@@ -40,6 +43,9 @@ MAX_MEASURED = 150
 MIN_CHAPTERS = 2
 """Chapter-depth entries that must be measured before their size means anything."""
 
+SECTION_SAMPLE = 12
+"""Section entries below the chapter depth measured (evenly spread) to tell those depths' size."""
+
 
 def relevel_by_size(
     drafts: list[tuple[Draft, int]], probe: FontProbe, norm: NormalisedBook
@@ -60,9 +66,13 @@ def relevel_by_size(
     deeper = [k for k, (d, depth) in enumerate(drafts) if depth > chapter_depth and d.confirmed]
     if not deeper or len(deeper) > MAX_MEASURED:
         return drafts
+    # NOTE: every entry that may be a chapter is measured, and a sample of the deeper section
+    # entries: they tell what size the depths below the chapters are set at.
+    sections = [k for k in deeper if drafts[k][0].kind == "section"]
+    sample = set(sections[:: max(1, -(-len(sections) // SECTION_SAMPLE))])
     sizes: dict[int, float] = {}
     for k, (d, depth) in enumerate(drafts):
-        if depth >= chapter_depth and d.confirmed and d.kind != "section":
+        if depth >= chapter_depth and d.confirmed and (d.kind != "section" or k in sample):
             size = probe.size_of(d.page, draft_line(norm, d))
             if size is not None:
                 sizes[k] = size
@@ -73,17 +83,15 @@ def relevel_by_size(
     chapter_size = median(chapters)
     if chapter_size < body * HEADING_RATIO:
         return drafts
-    by_depth: dict[int, list[float]] = {}
-    for k in deeper:
-        if k in sizes:
-            by_depth.setdefault(drafts[k][1], []).append(sizes[k])
+    below = [sizes[k] for k in deeper if k in sizes]
     out = list(drafts)
     for k in deeper:
         d, depth = drafts[k]
         size = sizes.get(k)
-        own = by_depth.get(depth, [])
-        if size is None or abs(size - chapter_size) > SAME_SIZE or median(own) > chapter_size - SIZE_GAP:
+        if d.kind == "section" or size is None or abs(size - chapter_size) > SAME_SIZE:
             continue
+        if median(below) > chapter_size - SIZE_GAP:
+            break  # the depths below the chapters are set like them: the outline's depths stand
         d.evidence.append(
             (
                 "typography",
