@@ -343,8 +343,10 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
             kinds[i] = "part"
         elif i < first:
             kinds[i] = "front"
-        elif i > last:
+        elif i > last and not _runs_on(raws, kinds, i):
             kinds[i] = "back"
+        elif i > last:
+            kinds[i], depth[i] = "section", context + 1
         else:
             kinds[i], depth[i] = "section", context + 1
     has_parts = "part" in kinds
@@ -353,6 +355,17 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
         level = 1 if kind == "part" else 2 if kind != "section" else 1 + d
         out.append((kind, level - (0 if has_parts else 1)))
     return out
+
+
+def _runs_on(raws: list[RawEntry], kinds: list[str], i: int) -> bool:
+    """Whether the unnumbered, unnamed entry ``i`` after the last numbered one runs on inside the
+    last chapter: printed on the page of the chapter (or section) just before it, or on the next
+    page after a section of that run. Back matter opens a page of its own, pages after the end."""
+    before = kinds[i - 1] if i else ""
+    if before not in ("chapter", "section") or not (raws[i].page.isdigit() and raws[i - 1].page.isdigit()):
+        return False
+    gap = int(raws[i].page) - int(raws[i - 1].page)
+    return gap == 0 or (before == "section" and gap == 1)
 
 
 def letter_numbers(raws: list[RawEntry]) -> None:
