@@ -43,13 +43,16 @@ tesseract:
 	@command -v tesseract >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; }
 
 # The Debian tools bench/fetch_books.py renders validation books with (`source.render`: pandoc,
-# pod2markdown, rst2pdf, w3m; groff and pod2text come with the base system): the slow outline-floor
-# test fetches every validation book, and a book whose renderer is missing fails the fetch.
+# pod2markdown, rst2pdf, w3m, groff's gropdf (Debian's groff; the base system's groff-base has
+# groff without it), mandoc, html2text, elinks, links2, html2markdown, asciidoctor, pdftotext;
+# pod2text comes with the base system): the slow outline-floor test fetches every validation
+# book, and a book whose renderer is missing fails the fetch.
+RENDERER_PROGRAMS := pandoc pod2markdown rst2pdf w3m gropdf mandoc html2text elinks links2 html2markdown asciidoctor pdftotext
+RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2text elinks links2 python3-html2text asciidoctor poppler-utils
 renderers:
-	@command -v pandoc >/dev/null 2>&1 && command -v pod2markdown >/dev/null 2>&1 && \
-		command -v rst2pdf >/dev/null 2>&1 && command -v w3m >/dev/null 2>&1 || { \
-		echo "Installing the Debian renderers of the validation books (pandoc, libpod-markdown-perl, rst2pdf, w3m)..."; \
-		apt-get update -qq && apt-get install -y -qq pandoc libpod-markdown-perl rst2pdf w3m >/dev/null && echo "renderers installed."; }
+	@( for p in $(RENDERER_PROGRAMS); do command -v $$p >/dev/null 2>&1 || exit 1; done ) || { \
+		echo "Installing the Debian renderers of the validation books ($(RENDERER_PACKAGES))..."; \
+		apt-get update -qq && apt-get install -y -qq $(RENDERER_PACKAGES) >/dev/null && echo "renderers installed."; }
 
 # Run every test: lint and format (ruff, the rules in pyproject.toml), types (mypy), then unit,
 # property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed

