@@ -11,7 +11,7 @@ the sample books (the same sets and split as ``bench/structure.py``).
 the entry's title, searched word by word (case and punctuation aside; a line that is the title, after a short
 label, before a mention inside a line; letter by letter where a page sets it letter-spaced) in the canonical text of the
 page the entry names (PDF: ``start_page``, and of several title lines there the one set in the
-largest type, read from the file's spans; text and Markdown: the synthetic page holding the line
+largest type, read from the file's spans; text, Markdown and markup sources: the synthetic page holding the line
 ``#L<n>`` of the file, and of several title lines there the one nearest that line; EPUB: the pages of the spine document ``href`` names, and with a
 ``#fragment`` the words from that anchor on: the title and the start of its text), and the page after
 it (a title at the foot of a page). Not found there: the page's start when the entry says it
@@ -52,6 +52,10 @@ from chunking.rules import FENCE_KINDS
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "STRUCTURE.md"
 MARK_START, MARK_END = "<!-- crossings -->", "<!-- /crossings -->"
+
+TEXT_FORMATS = ("txt", "md", "xml", "sgml")
+"""Ground-truth formats of books read as text (a Markdown, markup or SGML/XML source): their
+entries name the heading's line (``#L<n>``)."""
 
 SLACK_CHARS = 200
 """Text on one side of a true start that a chunk may hold and not cross it: the engine's own
@@ -200,7 +204,7 @@ def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
     """Every chapter-level entry of ``gt`` with where it starts in ``book`` (module docstring)."""
     out: list[Start] = []
     fmt = gt["format"]
-    data = path.read_bytes() if fmt in ("txt", "md") else b""
+    data = path.read_bytes() if fmt in TEXT_FORMATS else b""
     pdf_starts = set(gt.get("chapter_start_pages") or ())
     pdf = pymupdf.open(path) if fmt == "pdf" else None
     for entry in gt["entries"]:
@@ -216,7 +220,7 @@ def true_starts(book: Book, gt: dict, path: Path) -> list[Start]:
                 offset = _find(book, [index], title, pdf=pdf)
                 if offset is None and not entry.get("starts_mid_page"):
                     offset = book.pages[index].char_start
-        elif fmt in ("txt", "md") and entry.get("href"):
+        elif fmt in TEXT_FORMATS and entry.get("href"):
             m = _LINE_REF.search(entry["href"])
             if m:
                 index, line = _text_page(data, path.name, int(m.group(1)))
