@@ -300,3 +300,14 @@ def test_a_first_section_below_the_listing_on_the_contents_page_is_confirmed_the
     assert placed == [(t, n, True) for n, t in enumerate(titles)]
     introduction = next(e for e in found.entries if e.title == "Introduction")
     assert introduction.offset == max(off for off, t in norm.lines[0] if t == "1 Introduction")
+
+
+def test_unnumbered_entries_running_on_inside_the_last_chapter_are_its_sections_not_back_matter():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Problems" + DOTS + " 5",
+                "Install Problems" + DOTS + " 5", "Export Problems" + DOTS + " 6", "Memory Problems" + DOTS + " 6",
+                "Further Material" + DOTS + " 9", "Bibliography" + DOTS + " 11"]
+    found = read_contents(_norm(_book(contents, {}, 16)))
+    assert [(e.title, e.kind) for e in found.entries] == [
+        ("Alpha", "chapter"), ("Beta", "chapter"), ("Problems", "chapter"),
+        ("Install Problems", "section"), ("Export Problems", "section"), ("Memory Problems", "section"),
+        ("Further Material", "back"), ("Bibliography", "back")]
