@@ -181,6 +181,24 @@ def test_a_wiki_page_without_a_title_heading_has_its_most_signs_as_chapters():
     assert got[:3] == [(1, "Find"), (2, "Detail 0"), (3, "Finer 0")]
 
 
+def test_an_html2text_page_frames_its_headings_in_stars_counted_like_a_wikis():
+    """html2text: six ``*`` an <h1> (the chapters here), five an <h2>; a row of ``=`` (an <hr>)
+    and Markdown's ``***bold***`` are no headings."""
+    text = "=" * 79 + "\n The Manual\n" + "=" * 79 + "\n" + "".join(
+        f"****** {n} – {name} ******\n{para(n)}\n***** {n}.1 – Detail *****\n***bold*** text\n{para(n + 5)}\n"
+        + "=" * 79 + "\n"
+        for n, name in enumerate(["Basics", "Language"], 1)
+    )
+    markup, headings = markup_headings(text)
+    assert markup == "wiki"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (1, "1 – Basics"),
+        (2, "1.1 – Detail"),
+        (1, "2 – Language"),
+        (2, "2.1 – Detail"),
+    ]
+
+
 def test_asciidoc_with_closed_titles_is_still_asciidoc():
     text = "= A Manual =\n\n" + "\n".join(
         f"== Part {k} ==\n\n{body(2)}\n\n=== Sub {k} ===\n\n{para(k)}\n" for k in range(3)

@@ -1,4 +1,5 @@
-"""Stage 1 (read), wiki markup: the section headings of a DokuWiki or Zim page.
+"""Stage 1 (read), wiki markup: the section headings of a DokuWiki or Zim page, or of a web page
+rendered as text by html2text.
 
 DokuWiki's syntax (which Zim borrowed) sets a heading between runs of ``=``, and counts them the
 other way round from AsciiDoc and Markdown: ``====== Title ======`` (six) is the top level,
@@ -13,6 +14,11 @@ has no such heading; AsciiDoc's document title is one), and the first heading se
 signs (the page's top). Levels: the most signs are level 0, the page's title, when only the
 first heading has them; otherwise they are level 1 (chapters) and there is no title heading.
 Nothing inside a ``''' ... '''`` or ``<code>``/``<file>``/``<nowiki>`` block is a heading.
+
+html2text (Debian's, the C++ one) frames a web page's headings the same way with ``*``:
+``****** Title ******`` an ``<h1>``, five an ``<h2>``, down to one. A page is read with one sign,
+whichever frames more of its lines; a ``*`` frame needs a space on both sides of the title (``***bold
+italic***`` in Markdown has none) and as many signs closing as opening.
 """
 
 from __future__ import annotations
@@ -26,13 +32,35 @@ MIN_HEADINGS = 2
 """Headings a text needs before it is read as a wiki page."""
 
 _HEADING = re.compile(r"(={2,6})[ \t]*(\S.*?)[ \t]*(={2,6})[ \t]*$")
+_STARRED = re.compile(r"(\*{1,6})[ \t]+(\S.*?)[ \t]+(\*{1,6})[ \t]*$")
 _ANY = re.compile(r"={1,6}[ \t]")
 _OPEN = re.compile(r"^(?:'''|<(code|file|nowiki|html|php)\b[^>]*>)")
 
 
 def wiki_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
-    """The headings of a DokuWiki/Zim page, or None when the text does not read as one (module
-    docstring)."""
+    """The headings of a DokuWiki/Zim page or an html2text rendering, or None when the text does
+    not read as one (module docstring)."""
+    starred = sum(1 for line in lines if line[:1] == "*" and _framing(_STARRED, line, same=True))
+    framed = sum(1 for line in lines if line[:1] == "=" and _framing(_HEADING, line))
+    if starred >= MIN_HEADINGS and starred > framed:
+        return _framed(lines, starts, _STARRED, same=True)
+    return _framed(lines, starts, _HEADING)
+
+
+def _framing(pattern: re.Pattern[str], line: str, same: bool = False) -> re.Match[str] | None:
+    """The match of a heading framed by ``pattern``'s signs around a title with a word in it
+    (with ``same``: as many signs closing as opening), or None."""
+    m = pattern.fullmatch(line.rstrip())
+    if m is None or (same and len(m.group(1)) != len(m.group(3))) or not re.search(r"\w", m.group(2)):
+        return None
+    return m
+
+
+def _framed(
+    lines: list[str], starts: list[int], pattern: re.Pattern[str], same: bool = False
+) -> list[Heading] | None:
+    """The headings framed by ``pattern``'s runs of signs (with ``same``: as many closing as
+    opening), levels by the number of signs, most first (module docstring)."""
     found: list[tuple[int, int, str]] = []  # (offset, signs, title)
     others = 0
     block: str | None = None
@@ -49,8 +77,8 @@ def wiki_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
             if closing in line[opened.end() :]:
                 block = None
             continue
-        heading = _HEADING.fullmatch(line)
-        if heading and re.search(r"\w", heading.group(2)):
+        heading = _framing(pattern, line, same)
+        if heading:
             found.append((starts[i], len(heading.group(1)), " ".join(heading.group(2).split())))
         elif _ANY.match(line):
             others += 1  # NOTE: ``= Title`` or an unclosed ``== Title``: AsciiDoc's, not a wiki's
