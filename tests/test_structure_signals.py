@@ -467,3 +467,19 @@ def test_bold_headings_at_body_size_left_of_the_indented_body_are_chapters_when_
 def test_bold_lines_indented_like_the_body_are_not_headings():
     book = load_book(_man_page(["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS"]), name="man.pdf")
     assert not any(h.title.startswith("Option For") for h in book.headings)
+
+
+def test_of_bold_outdented_headings_at_two_indents_only_the_outermost_are_chapters():
+    """A troff -me paper: '1. Title' bold 30 pt left of the body, its '1.1. Title' sections bold
+    15 pt left; nothing else marks either."""
+    pages = []
+    for n, title in enumerate(["Basics", "Requests", "Displays", "Annotations"], 1):
+        page = [Text(f"{n}. {title}", 10.0, font="hebo", x=72)] + [Text(t, 10.0, x=102) for t, _ in body(6, 100 * n)]
+        for k in (1, 2):
+            page.append(Text(f"{n}.{k}. {('First', 'Second')[k - 1]} Topic of {title}", 10.0, font="hebo", x=87))
+            page += [Text(t, 10.0, x=102) for t, _ in body(5, 100 * n + 10 * k)]
+        pages.append(page)
+    book = load_book(make_pdf(pages), name="me.pdf")
+    chapters = [h.title for h in book.headings if h.kind == "chapter"]
+    assert chapters == ["Basics", "Requests", "Displays", "Annotations"]
+    assert not any(h.level == 1 and "Topic" in h.title for h in book.headings)

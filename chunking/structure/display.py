@@ -107,7 +107,12 @@ OUTDENT = 6.0
 MAX_WEIGHT_WORDS = 8
 """A heading set in bold at body size is short."""
 
+INDENT_SLACK = 3.0
+"""Points within which outdented headings stand at one indent (the outermost are the chapters)."""
+
 _CAPS = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
+_SUB_NUMBER = re.compile(r"\d+\.\d+")
+"""A heading numbered below the chapters (``2.1.``): a section, whatever its weight and place."""
 
 
 def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
@@ -115,7 +120,9 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     standing left of the body's usual left edge (``.SH NAME`` in a man page, a report's run-in
     titles). The very last resort: a whole-page span read of every page with text, used only when
     neither size nor anything else found two chapters. Upper-case or title-like lines only, and at
-    least ``MIN_OPENINGS`` of them, so an emphasised phrase does not make a structure.
+    least ``MIN_OPENINGS`` of them, so an emphasised phrase does not make a structure. Where such
+    lines stand at several indents (chapters further out than their sections), only the outermost
+    are chapters, and a line numbered below the chapters (``2.1.``) never is one.
     """
     body = probe.body_size()
     if probe.layout is None or not body:
@@ -129,7 +136,7 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     if not edges:
         return []
     body_edge = edges.most_common(1)[0][0]
-    out = []
+    found: list[tuple[float, Draft]] = []
     for index, lines in pages.items():
         kept = {compact_key(line): offset for offset, line in reversed(norm.lines[index])}
         for text, size, bold, x0 in lines:
@@ -139,16 +146,19 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
             if len(text.split()) > MAX_WEIGHT_WORDS or not (_CAPS.match(text) or title_like(text)):
                 continue
             offset = kept.get(compact_key(text))
-            if offset is not None:
+            if offset is not None and not _SUB_NUMBER.match(text):
                 note = f"p. {index + 1}: bold at {size:.1f} pt, {body_edge - x0:.0f} pt left of the body"
-                out.append(
-                    Draft(
-                        "unnumbered",
-                        "",
-                        text.title() if text.isupper() else text,
-                        index,
-                        offset,
-                        evidence=[("typography", note)],
-                    )
+                draft = Draft(
+                    "unnumbered",
+                    "",
+                    text.title() if text.isupper() else text,
+                    index,
+                    offset,
+                    evidence=[("typography", note)],
                 )
+                found.append((x0, draft))
+    # NOTE: headings at two or more indents (chapters 30 pt out, their sections 15 pt): the
+    # outermost are the chapters; the others are found as sections by the line reading
+    outermost = min((x0 for x0, _ in found), default=0.0)
+    out = [d for x0, d in found if x0 <= outermost + INDENT_SLACK]
     return out if len(out) >= MIN_OPENINGS else []
