@@ -661,3 +661,25 @@ def test_the_books_contents_after_an_unnumbered_front_unit_set_as_a_chapter_is_a
         ("front", "Contents"),
         *[("chapter", t) for t in TITLES[:3]],
     ]
+
+
+def test_lines_set_as_the_chapters_the_contents_placed_are_chapters_though_the_contents_names_them_otherwise():
+    """A web page rendered as text: a bulleted contents without pages, two entries on one line
+    and one named otherwise than its heading; every heading flush left over a body indented three
+    columns, as the chapters the contents did place are."""
+    heads = ["Getting Started", "Reading Files", "Writing Files", "Forms", "Tables", "The Cache"]
+    listed = ["Getting Started", "Reading Files", "Writing Files", "Forms | Tables", "Lynx and The Cache"]
+    text = "Contents\n\n" + "".join(f"     • {t}\n" for t in listed) + "\n"
+    for title in heads:
+        text += f"{title}\n\n{_body(3, '   ')}\n\n   [ToC]\n\n"
+    assert [t for _, _, t, _ in _chapters(text)[1]] == ["Contents", *heads]
+
+
+def test_numbered_sections_and_running_lines_set_like_the_listed_chapters_stay_out():
+    heads = ["1. Getting Started", "2. Reading Files", "3. Writing Files", "4. Closing"]
+    text = "Contents\n\n" + "".join(f"   {t}\n" for t in heads) + "\n"
+    for n, title in enumerate(heads, 1):
+        text += f"{title}\n\n{_body(2, '   ')}\n\n{n}.1. A Section\n\n{_body(1, '   ')}\n\n"
+        text += f"Manual Page {n}\n\n{_body(1, '   ')}\n\n"
+    found = [t for _, _, t, _ in _chapters(text)[1]]
+    assert found == ["Contents", "Getting Started", "Reading Files", "Writing Files", "Closing"]

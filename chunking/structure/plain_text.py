@@ -101,6 +101,14 @@ OUTDENT_BODY = 3
 OUTDENT_MIN = 3
 """Fewer outdented lines than this at the least indent are not a book's chapters."""
 
+_DIGITS = re.compile(r"\d+")
+_SUB_NUMBER = re.compile(r"\d+\.\d+")
+"""A heading numbered below the chapters (``9.6.3.1.``)."""
+
+LISTED_FORM = 0.8
+"""Share of the chapters a contents placed that must stand out of the body at the chapter indent
+before every line set so is a chapter (``_set_as_listed``)."""
+
 TITLE_WORDS = 12
 """A book's title on its first line is at most this many words."""
 
@@ -183,6 +191,8 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     chosen = _choose(lines, candidates, entries, listing, rejected)
     if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
         chosen = _outdented(lines, listing) or chosen
+    else:
+        chosen = _set_as_listed(lines, listing, chosen)
     drafts = []
     for c, depth in chosen:
         line = lines[c.index]
@@ -656,6 +666,48 @@ def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, 
             (_Candidate(i, "unnumbered", "", title, [("typography", where)]), indents.index(line.indent) + 1)
         )
     return out
+
+
+def _set_as_listed(
+    lines: list[_Line], listing: set[int], chosen: list[tuple[_Candidate, int]]
+) -> list[tuple[_Candidate, int]]:
+    """``chosen`` with the lines set as the contents' chapters are: where the chapters the printed
+    contents placed (``LISTED_FORM`` of them, at least ``OUTDENT_MIN``) all stand out of an indented
+    body at one indent (``_outdented``'s chapter level), every such line is a chapter. A contents
+    that names a chapter otherwise than its heading (``Lynx and Sessions`` for ``Sessions``), or
+    two on one line, then leaves none out: two signals agree on the form. Never a line numbered
+    below the chapters (``9.6.3.1.``), nor one that recurs with other numbers (a running header
+    with its folio), nor one longer than the listed chapters' or run on into its text where they
+    stand apart (a definition list's term)."""
+    listed = [
+        c
+        for c, depth in chosen
+        if depth == 1 and c.kind not in ("part", "front") and any(s == "contents" for s, _ in c.evidence)
+    ]
+    if len(listed) < OUTDENT_MIN:
+        return chosen
+    outdented = {c.index: c for c, depth in _outdented(lines, listing) if depth == 1}
+    if sum(c.index in outdented for c in listed) < LISTED_FORM * len(listed):
+        return chosen
+    taken = {c.index for c, _ in chosen}
+    first = min(c.index for c in listed)
+    masked = Counter(_DIGITS.sub("#", line.text) for line in lines)
+    apart = sum(lines[c.index].blank_after for c in listed) >= LISTED_FORM * len(listed)
+    longest = max(len(lines[c.index].text) for c in listed)
+    for i, c in outdented.items():
+        text = lines[i].text
+        if (
+            i in taken
+            or i < first
+            or _SUB_NUMBER.match(text)
+            or masked[_DIGITS.sub("#", text)] >= RUNNING_REPEATS
+            or (apart and not lines[i].blank_after)
+            or len(text) > longest
+        ):
+            continue  # a numbered section, a running header with its page number, not of their form
+        c.evidence.append(("contents", "set as the chapters the contents lists are"))
+        chosen.append((c, 1))
+    return sorted(chosen, key=lambda item: item[0].index)
 
 
 def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candidate]) -> _Candidate | None:
