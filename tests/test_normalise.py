@@ -360,3 +360,16 @@ def test_a_heading_at_the_top_of_its_page_stays_when_the_running_footer_repeats_
     norm = normalise(_pages(*pages))
     page = norm.pages[3]
     assert norm.text[page.char_start : page.char_end].startswith("2. Beta\nopen sentence 0")
+
+
+def test_a_two_line_header_beside_the_folio_over_a_chapter_opening_lower_on_the_page_goes():
+    """``CAPITOLO 2.`` / ``OPZIONI …`` beside the folio at the top of the page where chapter 2
+    opens mid-page under its heading: the header goes, the heading stays; a chapter whose own
+    two-line heading opens its page (no folio beside it) keeps it."""
+    pages = [f"{n}\nRunning Title\n{_body(6, f'p{n}')}" for n in range(1, 4)]
+    pages.append("4\nKAPITEL 2.\nDIE OPTIONEN\n" + _body(4, "end1") + "\nKapitel 2\nDie Optionen\n" + _body(4, "ch2"))
+    pages.append("Kapitel 3\nDie Befehle\n" + _body(3, "ch3") + "\nDie Befehle\n" + _body(3, "more") + "\n5")
+    norm = normalise(_pages(*pages))
+    assert "KAPITEL 2." not in norm.text and "DIE OPTIONEN" not in norm.text
+    assert "Kapitel 2\nDie Optionen" in norm.text
+    assert norm.text.count("Die Befehle") == 2 and "Kapitel 3" in norm.text

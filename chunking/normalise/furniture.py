@@ -96,6 +96,9 @@ _HEADING_LABEL = re.compile(
 """A line that is only a heading keyword (and its number): the first line of a stacked heading
 (``CHAPTER`` / ``ONE`` / ``Title``), never a running header, which names a chapter or section. On a
 book of short chapters it recurs on pages close together, like furniture."""
+_LABEL_SHAPE = re.compile(r"[^\W\d_]+\s+(?:\d{1,3}|[A-Z]|[IVXLC]+)\.?")
+"""A word and a number, in any language (``CHAPTER 2.``, ``CAPITOLO 2.``, ``KAPITEL 3``): the first
+line of a header set on two lines over the title it names."""
 _SENTENCE = re.compile(rf"^[^\W\d_A-Z].*[{re.escape(SENTENCE_FINAL)},;:]$")
 """The tail of a sentence (``as part of the memoir class.``): body text, however often it recurs;
 a running title does not start in lower case and end with sentence-final punctuation
@@ -290,10 +293,12 @@ def find_furniture(
             folio_pos = {zl.pos for zl in zone if zl.index in removed[index]}
             title_taken = False
             edge = 0  # folios and slugs between the line and the page edge
+            label: _Line | None = None  # a heading label line just above, kept so far
             for zl in zone:
                 if zl.index in removed[index]:
                     edge += 1
                     continue
+                above, label = label, None
                 pages = exact[(where, zl.exact)]
                 slug = index in slugs.get(zl.masked, ())
                 steady = index in constant.get((where, zl.masked), ()) and zl.exact not in common
@@ -349,9 +354,26 @@ def find_furniture(
                     # one, when it names a numbered heading) over the heading it names, lower on
                     # the page where the chapter opens mid-page
                     take = _stands_below(page_lines[index], zl, footers)
+                elif (
+                    above is not None
+                    and above.pos == zl.pos - 1
+                    and (above.embedded or above.pos - 1 in folio_pos)
+                    and where == "top"
+                    and not title_taken
+                    and zl.exact not in common
+                ):
+                    # a header set on two lines beside the folio, ``CHAPTER 2.`` over the title, on
+                    # the page where the chapter opens lower down under its heading: both lines
+                    # are the header (a chapter's own opening, ``Chapter 14`` / ``Token Lists`` at
+                    # the top of its page, has no folio beside it)
+                    take = _stands_below(page_lines[index], zl, footers)
+                    if take:
+                        removed[index].add(above.index)
+                        counts[counter] += 1
                 else:
                     take = False
                 if not take:
+                    label = zl if depth == 0 and _LABEL_SHAPE.fullmatch(zl.exact) else None
                     continue
                 title_taken = title_taken or not slug
                 removed[index].add(zl.index)
