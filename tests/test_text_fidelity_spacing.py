@@ -53,3 +53,59 @@ def test_no_space_where_the_glyphs_touch_or_between_two_cjk_characters():
         _canonical(_gapped_page(["\u4e2d", "\u6587", "\u7ea6", "500"], font="china-s"))
         == "\u4e2d\u6587\u7ea6 500"
     )
+
+
+def _set_page(lines: list[list[tuple[str, float, float, float]]]) -> bytes:
+    """A page of ``lines``, each a list of (text, font size, gap in points before it, rise in
+    points above the line's baseline), set glyph run by glyph run in Times, no space glyphs."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    face = pymupdf.Font("tiro")
+    writer = pymupdf.TextWriter(page.rect)
+    for n, runs in enumerate(lines):
+        x, y = 72.0, 100.0 + 20 * n
+        for text, size, gap, rise in runs:
+            x += gap
+            writer.append((x, y - rise), text, font=face, fontsize=size)
+            x += face.text_length(text, fontsize=size)
+    writer.write_text(page)
+    return doc.tobytes()
+
+
+def _words(text: str, gap: float, size: float = 12.0) -> list[tuple[str, float, float, float]]:
+    return [(w, size, gap if k else 0.0, 0.0) for k, w in enumerate(text.split())]
+
+
+def test_tight_line_gaps_under_mupdfs_threshold_are_word_spaces_on_a_page_of_tight_lines():
+    # ConTeXt shrinks word gaps to 0.13 em on tight lines, under MuPDF's 0.15 em: the line came
+    # out as ``whichcouldfollowcompletely``; a gap of 0.13 em dwarfs a letter gap (about 0)
+    tight = 0.13 * 12
+    text = _canonical(
+        _set_page(
+            [
+                _words("code optimized for use which could follow completely", tight),
+                _words("so far so good", tight),
+            ]
+        )
+    )
+    assert text == "code optimized for use which could follow completely\nso far so good"
+
+
+def test_tight_line_rule_leaves_long_words_and_kerned_letters_alone():
+    # a long word whose letters touch, and a narrow gap (kerning, 0.05 em), are no word spaces;
+    # a page with no tight line has its short glued words left as MuPDF reads them
+    assert _canonical(_set_page([_words("internationalization", 0.0)])) == "internationalization"
+    assert _canonical(_set_page([_words("abcdefghijklmnop qrs", 0.05 * 12)])) == "abcdefghijklmnopqrs"
+
+
+def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to_it():
+    # a footnote's mark, raised and smaller, touching the footnote's first word: ``5This``
+    text = _canonical(_set_page([[("5", 7.0, 0.0, 4.0), ("This", 10.0, 0.2, 0.0), ("note", 10.0, 2.5, 0.0)]]))
+    assert text == "5 This note"
+
+
+def test_script_rule_keeps_an_index_with_its_symbol_and_a_unit_with_its_number():
+    # ``e`` with index ``1`` is one word (the script belongs to what stands before it); ``12pt``
+    # set at one size on one baseline is no script at all
+    assert _canonical(_set_page([[("e", 10.0, 0.0, 0.0), ("1", 7.0, 0.0, -2.0)]])) == "e1"
+    assert _canonical(_set_page([[("12", 10.0, 0.0, 0.0), ("Pt", 10.0, 0.0, 0.0)]])) == "12Pt"

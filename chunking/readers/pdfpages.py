@@ -67,7 +67,8 @@ def _stext(page: pymupdf.Page) -> Any:
 
 def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
     """``stext`` written as text by MuPDF's writer (see ``page_text``); ``spaced``: with the word
-    spaces MuPDF leaves out after characters of most scripts put back (``with_gap_spaces``)."""
+    spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
+    tight lines, after a footnote mark)."""
     buffer = pymupdf.mupdf.FzBuffer(4096)
     out = pymupdf.mupdf.FzOutput(buffer)
     pymupdf.mupdf.fz_print_stext_page_as_text(out, stext)
@@ -79,7 +80,7 @@ def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
         return _without_blank_lines(page.get_text())
     if b"\xed" in raw:  # NOTE: the lead byte of every surrogate's (invalid) UTF-8 form
         text = _SURROGATES.sub("\ufffd", text)
-    if spaced and not text.isascii():
+    if spaced:
         text = with_gap_spaces(text, stext)
     return _without_blank_lines(text)
 
