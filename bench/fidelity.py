@@ -85,6 +85,9 @@ _SYNTAX_ERROR = b"Syntax Error"
 _PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
 """Arabic presentation forms A and B."""
 _FOLIO = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.I)
+_NUMBERING = re.compile(r"^\d+(?:\.\d+)+\.?$")
+"""A bare section number (``6.3.2``): one extractor may put it on a line of its own, where its
+digit-blind key repeats at the edges of many pages (``drop_furniture_alike``)."""
 PDFTOTEXT_TIMEOUT_S = 300
 
 
@@ -164,6 +167,8 @@ def drop_furniture_alike(
     (the same key: the same words)."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
     texts = (reference, ours)
+    for this, other in ((0, 1), (1, 0)):
+        gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other])
     keys = [Counter(_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
@@ -175,6 +180,20 @@ def drop_furniture_alike(
     return tuple(  # type: ignore[return-value]
         [line for i, line in enumerate(text) if i not in cut] for text, cut in zip(texts, gone)
     )
+
+
+def _numbers_read_on(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
+    """The lines of ``cut`` that are a bare section number (``_NUMBERING``) which the ``other``
+    text reads at the start of a line it keeps: a contents entry (``6.3.2 Paragraph Formatting
+    . . . 112``) one extractor cuts after its number. Its digit-blind key (``#.#.#``) stands at
+    the edge of many pages, but the line is the entry's, no furniture; a number the other text
+    drops with its line (a running header ``2.11 Environments``) stays dropped."""
+    kept = {
+        line.split()[0]
+        for i, line in enumerate(other)
+        if i not in other_cut and line.split() and _NUMBERING.match(line.split()[0])
+    }
+    return {i for i in cut if _NUMBERING.match(lines[i].strip()) and lines[i].strip() in kept}
 
 
 def words(lines: list[str]) -> list[tuple[str, bool]]:

@@ -139,3 +139,24 @@ def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both(
         ["Running Head", *body], [*body[:4], "Running Head", *body[4:]], edges, 2
     )
     assert ref == ours == body
+
+
+def test_a_contents_entrys_number_one_extractor_reads_on_a_line_of_its_own_is_no_furniture():
+    # ours cuts ``6.3.2 Paragraph Formatting . . 112`` after its number: ``#.#.#`` stands at the
+    # top of every contents page, but pdftotext keeps the number in a line it keeps
+    pages = [[f"{n}.3.2", f"Entry {'q' * n} . . 112", f"{n}.3.3", "tail words"] for n in range(1, 9)]
+    edges = fidelity.edge_furniture(pages)
+    ref, ours = fidelity.drop_furniture_alike(
+        ["5.3.2 Entry qqqqq . . 112", "5.3.3 tail words"], pages[4], edges, 4
+    )
+    assert ours[0] == "5.3.2" and "5.3.3" in ours
+
+
+def test_a_section_number_dropped_with_its_running_header_stays_dropped():
+    # a running header ``2.11 Environments``: ours reads the number on a line of its own; both
+    # texts drop it
+    pages = [[f"2.{n}", "Environments", f"body {'w' * n} text"] for n in range(1, 9)]
+    reference = [[f"2.{n} Environments", f"body {'w' * n} text"] for n in range(1, 9)]
+    edges = fidelity.edge_furniture(reference, pages)
+    ref, ours = fidelity.drop_furniture_alike(reference[3], pages[3], edges, 3)
+    assert ref == ours == ["body wwww text"]
