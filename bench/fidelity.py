@@ -62,6 +62,7 @@ CAUSES = (
     "glyph map",
     "letter spacing",
     "small caps",
+    "cjk boundary",
     "spacing",
     "reference",
     "unknown",
@@ -78,9 +79,17 @@ UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps")
 (``reference``), read a symbol glyph as the letter of its character code (``glyph map``), put a
 space between every letter of a word (``letter spacing``) or between a word's full-size capital
 and the smaller capitals after it (``small caps``); see ``classify`` and ``_spacing``."""
-NOT_LOST = REWRITTEN + UNMEASURED
+SAME_TEXT = ("cjk boundary",)
+"""Causes where both texts hold the same characters in the same order and differ only in a word
+boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
+kana cut between two of its characters by one extractor and not by the other (``第一章 讲述`` /
+``第一章讲述``: a gap pdftotext reads as a space and we, between two CJK characters, as
+justification) loses and invents no character (``_spacing``)."""
+NOT_LOST = REWRITTEN + UNMEASURED + SAME_TEXT
 """Causes the headline lost/invented shares leave out; every other cause (``furniture``,
 ``accent missing``, ``spacing``, ``unknown``) is counted."""
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+"""Han ideographs and kana: scripts without word spaces (Hangul, which has them, is not here)."""
 _SYNTAX_ERROR = b"Syntax Error"
 _PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
 """Arabic presentation forms A and B."""
@@ -341,7 +350,8 @@ def _joined_pieces(
 
 
 def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
-    """The cause of pdftotext's ``pieces`` read by us as one word: ``letter spacing`` when
+    """The cause of pdftotext's ``pieces`` read by us as one word: ``cjk boundary`` when every
+    cut falls between two Han or kana characters (``_cjk_junctions``); ``letter spacing`` when
     pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
     single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
     font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one); else
@@ -352,6 +362,8 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
     case (``return``: a word of the book, not a subscript glued to its symbol, ``M HAC`` for
     M with subscript HAC, which stays ``spacing``); else ``spacing`` (``5This``: a footnote mark glued to its word;
     ``LATEX2ε``), which either extractor may be to blame for and which stays counted."""
+    if _cjk_junctions(pieces):
+        return "cjk boundary"
     if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
         return "letter spacing"
     head, *tail = pieces
@@ -359,6 +371,14 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
         if tail[0].isalpha() and tail[0].isupper() and (head + tail[0]).casefold() in vocabulary:
             return "small caps"
     return "spacing"
+
+
+def _cjk_junctions(pieces: list[str]) -> bool:
+    """Whether every junction of consecutive ``pieces`` (one word read as these pieces) falls
+    between two Han or kana characters (``_CJK``): a boundary these scripts do not mark, so no
+    word of either text is lost there (``SAME_TEXT``). A junction with a Latin letter or a digit
+    on either side (``LATEXの``, ``第4章``) is a word boundary and stays ``spacing``."""
+    return all(_CJK.match(a[-1]) and _CJK.match(b[0]) for a, b in zip(pieces, pieces[1:]))
 
 
 MAX_RUN = 64
@@ -424,7 +444,7 @@ def _split_words(
             elif mine[i][1] and j == i + 1:
                 cause = "dehyphenation"
             else:
-                cause = "spacing"
+                cause = "cjk boundary" if _cjk_junctions([w for w, _ in mine[i : j + 1]]) else "spacing"
             invented[p] -= need
             lost[p][target] -= 1
             tally.lost[cause] += 1

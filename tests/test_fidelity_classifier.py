@@ -160,3 +160,19 @@ def test_a_section_number_dropped_with_its_running_header_stays_dropped():
     edges = fidelity.edge_furniture(reference, pages)
     ref, ours = fidelity.drop_furniture_alike(reference[3], pages[3], edges, 3)
     assert ref == ours == ["body wwww text"]
+
+
+def test_a_run_of_han_characters_cut_between_two_of_them_is_a_cjk_boundary_and_no_loss():
+    # the same characters, a cut Chinese does not mark: nothing lost, nothing invented
+    t = _one(["第一章 讲述 基础"], ["第一章讲述基础"])
+    assert t.lost == {"cjk boundary": 3} and t.invented == {"cjk boundary": 1}
+    assert all(c in fidelity.NOT_LOST for c in t.lost)
+    t = _one(["第一章讲述"], ["第一章 讲述"])
+    assert t.lost == {"cjk boundary": 1} and t.invented == {"cjk boundary": 2}
+
+
+def test_a_cut_next_to_a_latin_word_or_a_digit_in_cjk_text_stays_counted_as_spacing():
+    t = _one(["LATEX の定義"], ["LATEXの定義"])
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+    t = _one(["第4章"], ["第 4 章"])
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 3}
