@@ -109,3 +109,26 @@ def test_script_rule_keeps_an_index_with_its_symbol_and_a_unit_with_its_number()
     # set at one size on one baseline is no script at all
     assert _canonical(_set_page([[("e", 10.0, 0.0, 0.0), ("1", 7.0, 0.0, -2.0)]])) == "e1"
     assert _canonical(_set_page([[("12", 10.0, 0.0, 0.0), ("Pt", 10.0, 0.0, 0.0)]])) == "12Pt"
+
+
+def _logo_page(mirrored: bool) -> bytes:
+    """``the XeTeX logo`` with its ``E`` drawn reflected (as the logo sets it) or upright, the
+    three parts touching."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    face = pymupdf.Font("tiro")
+    y, size = 100.0, 12.0
+    page.insert_text((72, y), "the X", fontname="tiro", fontsize=size)
+    x = 72 + face.text_length("the X", fontsize=size)
+    width = face.text_length("E", fontsize=size)
+    pivot = pymupdf.Point(x + width / 2, y)
+    morph = (pivot, pymupdf.Matrix(-1, 0, 0, 1, 0, 0)) if mirrored else None
+    page.insert_text((x, y), "E", fontname="tiro", fontsize=size, morph=morph)
+    page.insert_text((x + width, y), "TEX logo", fontname="tiro", fontsize=size)
+    return doc.tobytes()
+
+
+def test_mirrored_glyph_inside_a_word_is_read_back_into_it():
+    # the XeTeX logo's reflected E: MuPDF makes it a line of its own, the word read ``X E TEX``
+    assert _canonical(_logo_page(mirrored=True)) == "the XETEX logo"
+    assert _canonical(_logo_page(mirrored=False)) == "the XETEX logo"

@@ -222,3 +222,59 @@ def script_ends(size: float, base: float, next_size: float, next_base: float, ga
     if next_size <= 0 or gap < SCRIPT_KERN * next_size:
         return False
     return size <= SCRIPT_SIZE * next_size and abs(base - next_base) >= SCRIPT_SHIFT * next_size
+
+
+MIRROR_REACH = 0.3
+"""A mirrored glyph joins the lines before and after it when it starts within this share of its
+height of the first's end and ends within it of the second's start."""
+
+_LONE_CAPITAL = re.compile(r"[^\W\d_]\n\n?([A-Z])\n\n?[^\W\d_]")
+"""A capital on a line of its own (or a block: MuPDF makes a turned glyph a block of its own)
+between a line that ends with a letter and one that starts with one: where a mirrored glyph may
+stand inside a word (``X``, ``E``, ``TEX``)."""
+
+
+def with_mirrored_glyphs_joined(written: str, stext: Any) -> str:
+    """``written`` (as in ``with_gap_spaces``) with every mirrored glyph set inside a word read
+    back into it: the XeTeX logo draws its ``E`` reflected, MuPDF makes that glyph a line of its
+    own (running right to left) and the word came out as ``X``, ``E``, ``TEX`` on three lines,
+    read ``X E TEX``: the word ``XeTeX`` lost. Where such a one-glyph line runs right to left
+    and touches the end of the line before it and the start of the line after it on the same
+    height (``MIRROR_REACH``), the three are one line. Cheap: only a page whose text holds a
+    capital alone on a line between two letters (``_LONE_CAPITAL``) has its lines' boxes read."""
+    if not _LONE_CAPITAL.search(written):
+        return written
+    lines = written.split("\n")
+    numbered = [i for i, line in enumerate(lines) if line]
+    stext_lines = [line.m_internal for block in stext if block.m_internal.type == 0 for line in block]
+    if len(numbered) != len(stext_lines):
+        return written
+    boxes = dict(zip(numbered, stext_lines))
+    changed = False
+    for m in _LONE_CAPITAL.finditer(written):
+        i = written.count("\n", 0, m.start(1))
+        k = numbered.index(i)
+        if k == 0 or k + 1 == len(numbered):
+            continue
+        before, after = numbered[k - 1], numbered[k + 1]
+        if not (lines[before] and lines[after] and lines[i]):
+            continue  # NOTE: a line already joined into another
+        if _inside_word(boxes[before], boxes[i], boxes[after]):
+            lines[before] += lines[i] + lines[after]
+            lines[i] = lines[after] = ""
+            changed = True
+    return "\n".join(lines) if changed else written
+
+
+def _inside_word(before: Any, glyph: Any, after: Any) -> bool:
+    """Whether the one-glyph line ``glyph`` is drawn mirrored (running right to left) between
+    the end of line ``before`` and the start of line ``after`` (``MIRROR_REACH``)."""
+    if glyph.dir.x >= 0 or before.dir.x <= 0 or after.dir.x <= 0:
+        return False
+    box, left, right = glyph.bbox, before.bbox, after.bbox
+    reach = MIRROR_REACH * (box.y1 - box.y0)
+    return (
+        abs(box.x0 - left.x1) <= reach
+        and abs(right.x0 - box.x1) <= reach
+        and min(box.y1, left.y1, right.y1) > max(box.y0, left.y0, right.y0)
+    )
