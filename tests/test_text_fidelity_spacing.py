@@ -102,6 +102,9 @@ def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to
     # a footnote's mark, raised and smaller, touching the footnote's first word: ``5This``
     text = _canonical(_set_page([[("5", 7.0, 0.0, 4.0), ("This", 10.0, 0.2, 0.0), ("note", 10.0, 2.5, 0.0)]]))
     assert text == "5 This note"
+    # a footnote that opens with a web address
+    text = _canonical(_set_page([[("3", 7.0, 0.0, 4.0), ("https://example.org", 10.0, 0.2, 0.0)]]))
+    assert text == "3 https://example.org"
 
 
 def test_script_rule_keeps_an_index_with_its_symbol_and_a_unit_with_its_number():

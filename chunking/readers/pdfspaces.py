@@ -22,10 +22,11 @@ Two more places where the page shows a word boundary and MuPDF reads none, found
   make no long run of their own).
 * **footnote marks**: a script (a footnote mark, an index, an exponent) is set smaller and off
   the baseline; it belongs to what stands before it, so a glyph back at the full size after it
-  starts a new word (``script_ends``). Where digits open a word before a capitalised word
-  (``5This``: a footnote's mark and its first word, MuPDF reads one word), the two glyphs are
-  read and a space goes between them when the digit is such a script; an index after its symbol
-  (``e1``) stays one word, as pdftotext reads it, and so does a unit after its number (``12pt``).
+  starts a new word (``script_ends``). Where digits open a word before a capitalised word, a
+  CJK character or a web address (``5This``: a footnote's mark and its first word, MuPDF reads
+  one word), the two glyphs are read and a space goes between them when the digit is such a
+  script; an index after its symbol (``e1``) stays one word, as pdftotext reads it, and so does
+  a unit after its number (``12pt``).
 
 Only the lines that hold such a place are read glyph by glyph (reading a glyph costs about as
 much as MuPDF's whole text of its line); on other pages the cost is the regular expressions.
@@ -75,9 +76,10 @@ _TIGHT = re.compile(f"(?<![a-z\\\\])[a-z]{{{TIGHT_RUN},}}")
 """A run that may be glued words (``TIGHT_RUN``); not a TeX control word
 (``\\displaywidowpenalty``)."""
 
-_SCRIPT = re.compile(r"\d(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]|[\u3400-\u9fff])")
-"""A digit before a capitalised word or a CJK character: where a footnote's mark may touch the
-footnote's first word (``5This``); not a unit after a number (``12pt``), which is no script."""
+_SCRIPT = re.compile(r"\d(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]|[\u3400-\u9fff]|https?:|www\.)")
+"""A digit before a capitalised word, a CJK character or a web address: where a footnote's mark
+may touch the footnote's first word (``5This``, ``3https://…``); not a unit after a number
+(``12pt``), which is no script (and too common to read the glyphs of every one)."""
 
 SCRIPT_DIGITS = 3
 """A footnote mark opens its word with at most this many digits (``_places``)."""
