@@ -164,6 +164,16 @@ def drop_furniture(lines: list[str], furniture: EdgeLines, page: int | None = No
     return [line for i, line in enumerate(lines) if i not in gone]
 
 
+def _alike_key(line: str) -> str:
+    """The key by which a furniture line dropped from one text is found in the other: the
+    digit-blind ``_key``, but a line without a letter (a bare folio, a table's row of numbers
+    that one extractor reads last) by its own digits: it is the same line in the other text,
+    not any line of that shape (a table row ``0 23 93`` dropped from ours must not drop
+    ``0 23 82`` from pdftotext's)."""
+    bare = " ".join(line.split())
+    return bare if not any(c.isalpha() for c in bare) else _key(line)
+
+
 def drop_furniture_alike(
     reference: list[str], ours: list[str], furniture: EdgeLines, page: int
 ) -> tuple[list[str], list[str]]:
@@ -178,11 +188,11 @@ def drop_furniture_alike(
     texts = (reference, ours)
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other])
-    keys = [Counter(_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
+    keys = [Counter(_alike_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
         for i, line in enumerate(texts[this]):
-            k = _key(line)
+            k = _alike_key(line)
             if missing[k] > 0 and i not in gone[this]:
                 gone[this].add(i)
                 missing[k] -= 1

@@ -176,3 +176,19 @@ def test_a_cut_next_to_a_latin_word_or_a_digit_in_cjk_text_stays_counted_as_spac
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
     t = _one(["第4章"], ["第 4 章"])
     assert t.lost == {"spacing": 1} and t.invented == {"spacing": 3}
+
+
+def test_a_number_row_dropped_at_one_texts_edge_drops_the_same_row_from_the_other_not_any_row():
+    # a table of numbers each extractor orders its own way: pdftotext's edge rows ``0 23 81``
+    # and ``0 23 95`` (their digit-blind key ``# # #`` stands at the edge of every page) are
+    # dropped from ours too, and not our row ``0 23 70`` in the stead of ``0 23 81``
+    def body(n: int) -> list[str]:
+        return [f"town {w} {'t' * n}" for w in "alder birch cedar daisy elm fern".split()]
+
+    pages = [[f"0 23 8{n}", *body(n), f"0 23 9{n}"] for n in range(1, 9)]
+    edges = fidelity.edge_furniture(pages)
+    b = body(12)
+    reference = ["0 23 81", *b[:3], "0 23 70", *b[3:], "0 23 95"]
+    ours = [*b[:3], "0 23 70", "0 23 81", *b[3:], "0 23 95"]
+    ref, mine = fidelity.drop_furniture_alike(reference, ours, edges, 12)
+    assert ref == mine == [*b[:3], "0 23 70", *b[3:]]
