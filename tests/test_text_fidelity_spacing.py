@@ -135,3 +135,10 @@ def test_mirrored_glyph_inside_a_word_is_read_back_into_it():
     # the XeTeX logo's reflected E: MuPDF makes it a line of its own, the word read ``X E TEX``
     assert _canonical(_logo_page(mirrored=True)) == "the XETEX logo"
     assert _canonical(_logo_page(mirrored=False)) == "the XETEX logo"
+
+
+def test_version_set_a_thin_space_after_a_capitalised_name_is_a_word_of_its_own():
+    # the LaTeX2e logo: ``2`` a thin space after ``X``, under MuPDF's threshold; touching
+    # glyphs stay one word
+    assert _canonical(_set_page([_words("LATEX 2e", 0.13 * 12)])) == "LATEX 2e"
+    assert _canonical(_set_page([_words("ISO 8859x", 0.0)])) == "ISO8859x"

@@ -27,6 +27,9 @@ Two more places where the page shows a word boundary and MuPDF reads none, found
   one word), the two glyphs are read and a space goes between them when the digit is such a
   script; an index after its symbol (``e1``) stays one word, as pdftotext reads it, and so does
   a unit after its number (``12pt``).
+* **a name and its version**: the LaTeX2e logo sets its ``2`` 0.15 em after the ``X``, no more
+  than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
+  touch a digit and a letter (``_VERSION``), a gap over ``TIGHT_DIST`` is a word space.
 
 Only the lines that hold such a place are read glyph by glyph (reading a glyph costs about as
 much as MuPDF's whole text of its line); on other pages the cost is the regular expressions.
@@ -81,6 +84,12 @@ _SCRIPT = re.compile(r"\d(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]|[\u3400-\u9fff]
 may touch the footnote's first word (``5This``, ``3https://…``); not a unit after a number
 (``12pt``), which is no script (and too common to read the glyphs of every one)."""
 
+_VERSION = re.compile(r"[A-Z]{2}(?=\d[^\W\d_])")
+"""Capitals before a digit and a letter: where a name may touch its version set a thin space
+apart (``LATEX2ε``: the logo sets the ``2`` 0.15 em after the ``X``, exactly MuPDF's threshold,
+so no space); the gap there is read as on a tight line (``TIGHT_DIST``). The match ends at the
+last capital."""
+
 SCRIPT_DIGITS = 3
 """A footnote mark opens its word with at most this many digits (``_places``)."""
 
@@ -88,9 +97,9 @@ _WIDE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 """CJK characters, kana and their punctuation: a line of them has no word spaces, and a gap
 between two of them is justification (letter spacing), no word boundary."""
 
-_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP = 1, 2, 4
-"""What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST``,
-a script's end."""
+_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP = 1, 2, 4, 8
+"""What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
+a tight line, or before a version number), a script's end."""
 
 
 def with_gap_spaces(written: str, stext: Any) -> str:
@@ -142,6 +151,8 @@ def _places(written: str) -> dict[int, dict[int, int]]:
             start -= 1
         if start == 0 or not (written[start - 1].isalnum() or written[start - 1] == "_"):
             found.append((k, _SCRIPT_GAP))  # digits that open a word
+    for m in _VERSION.finditer(written):
+        found.append((m.end() - 1, _VERSION_GAP))
     for m in _TIGHT.finditer(written):
         start = written.rfind("\n", 0, m.start()) + 1
         end = written.find("\n", m.end())
@@ -206,6 +217,8 @@ def _space_between(ch: Any, nxt: Any, look: int) -> int:
         return _UNSPACED
     if look & _TIGHT_GAP and gap > TIGHT_DIST:
         return _TIGHT_GAP
+    if look & _VERSION_GAP and gap > TIGHT_DIST:
+        return _VERSION_GAP
     if look & _SCRIPT_GAP and script_ends(size, ch.origin.y, nxt.size, nxt.origin.y, gap * size):
         return _SCRIPT_GAP
     return 0
