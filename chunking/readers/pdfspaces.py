@@ -29,7 +29,7 @@ Two more places where the page shows a word boundary and MuPDF reads none, found
   a unit after its number (``12pt``).
 * **a name and its version**: the LaTeX2e logo sets its ``2`` 0.15 em after the ``X``, no more
   than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
-  touch a digit and a letter (``_VERSION``), a gap over ``TIGHT_DIST`` is a word space.
+  touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
 
 Only the lines that hold such a place are read glyph by glyph (reading a glyph costs about as
 much as MuPDF's whole text of its line); on other pages the cost is the regular expressions.
@@ -52,7 +52,7 @@ TIGHT_DIST = 0.1
 pdftotext's word break (its ``minWordBreakSpace``); the letters of a word sit about 0 apart,
 kerned by a few hundredths of an em at most."""
 
-TIGHT_RUN = 14
+TIGHT_RUN = 16
 """A run of this many lowercase letters may be glued words (few words of prose are that long):
 the gaps inside it are read, and one over ``TIGHT_DIST`` em marks the page as one of tight
 lines, whose every gap is then read."""
@@ -75,20 +75,24 @@ TIGHT_WORD = 9
 """Only on a line whose tokens run at least this many characters long on average (prose averages
 about 6 with its space; glued words run longer) is such a run read."""
 
-_TIGHT = re.compile(f"(?<![a-z\\\\])[a-z]{{{TIGHT_RUN},}}")
-"""A run that may be glued words (``TIGHT_RUN``); not a TeX control word
-(``\\displaywidowpenalty``)."""
+_TIGHT = re.compile(f"[a-z]{{{TIGHT_RUN},}}")
+"""A run that may be glued words (``TIGHT_RUN``); one after a backslash is a TeX control word
+(``\\displaywidowpenalty``), no glued words (``_places``). NOTE: no look-behind in the
+pattern: a pattern that opens with a character class is scanned for in C, fast."""
 
-_SCRIPT = re.compile(r"\d(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]|[\u3400-\u9fff]|https?:|www\.)")
-"""A digit before a capitalised word, a CJK character or a web address: where a footnote's mark
-may touch the footnote's first word (``5This``, ``3https://…``); not a unit after a number
-(``12pt``), which is no script (and too common to read the glyphs of every one)."""
+_DIGIT_SPOT = re.compile(
+    r"\d(?:(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]|[\u3400-\u9fff]|https?:|www\.)"
+    r"|(?<=[A-Z]{2}\d)(?=[^\W\d_]))"
+)
+"""A digit where a word may glue to another, two cases in one scan (``_places`` tells them
+apart by the character before the digit):
 
-_VERSION = re.compile(r"[A-Z]{2}(?=\d[^\W\d_])")
-"""Capitals before a digit and a letter: where a name may touch its version set a thin space
-apart (``LATEX2ε``: the logo sets the ``2`` 0.15 em after the ``X``, exactly MuPDF's threshold,
-so no space); the gap there is read as on a tight line (``TIGHT_DIST``). The match ends at the
-last capital."""
+* before a capitalised word, a CJK character or a web address: where a footnote's mark may touch
+  the footnote's first word (``5This``, ``3https://…``); not a unit after a number (``12pt``),
+  which is no script (and too common to read the glyphs of every one);
+* after two capitals and before a letter: where a name may touch its version set a thin space
+  apart (``LATEX2ε``: the logo sets the ``2`` 0.15 em after the ``X``, no more than MuPDF's
+  threshold, so no space); the gap there is read as on a tight line (``TIGHT_DIST``)."""
 
 SCRIPT_DIGITS = 3
 """A footnote mark opens its word with at most this many digits (``_places``)."""
@@ -114,17 +118,17 @@ def with_gap_spaces(written: str, stext: Any) -> str:
         return written
     lines = written.split("\n")
     numbered = [i for i, line in enumerate(lines) if line]
-    stext_lines = [line for block in stext if block.m_internal.type == 0 for line in block]
+    stext_lines = _text_lines(stext)
     if len(numbered) != len(stext_lines):
         return written
     found: dict[int, list[tuple[int, bool]]] = {}
     for i, line in zip(numbered, stext_lines):
         if i in wanted:
-            found[i] = _gaps(line.m_internal, lines[i], wanted[i])
+            found[i] = _gaps(line, lines[i], wanted[i])
     if any(tight for gaps in found.values() for _, tight in gaps):
         # NOTE: the page sets tight lines: any gap of any line may be a word gap MuPDF missed
         for i, line in zip(numbered, stext_lines):
-            found[i] = _gaps(line.m_internal, lines[i], _every_gap(lines[i], wanted.get(i, {})))
+            found[i] = _gaps(line, lines[i], _every_gap(lines[i], wanted.get(i, {})))
     changed = False
     for i, gaps in found.items():
         text = lines[i]
@@ -135,25 +139,73 @@ def with_gap_spaces(written: str, stext: Any) -> str:
     return "\n".join(lines) if changed else written
 
 
+def _text_lines(stext: Any) -> list[Any]:
+    """Every text line of ``stext`` (MuPDF's ``fz_stext_line``), in order.
+
+    NOTE: a block's first line through PyMuPDF's iterator, the rest by the lines' own ``next``
+    links: a third cheaper than iterating every line."""
+    found = []
+    for block in stext:
+        if block.m_internal.type != 0:
+            continue
+        for first in block:
+            line = first.m_internal
+            while line is not None:
+                found.append(line)
+                line = line.next
+            break
+    return found
+
+
+_SHAPES = bytes(
+    ord("a")
+    if 97 <= b <= 122
+    else ord("A")
+    if 65 <= b <= 90
+    else ord("0")
+    if 48 <= b <= 57
+    else ord("C")
+    if 0xE3 <= b <= 0xE9
+    else 32
+    for b in range(256)
+)
+"""A byte table that reads a text's UTF-8 as the shapes of its ASCII characters: ``a`` a
+lowercase letter, ``A`` a capital, ``0`` a digit, ``C`` the lead byte of a character in
+U+3000-U+9FFF (CJK), a space anything else. NOTE: a page's text read
+through it and searched for a few shapes tells in C, in a few microseconds, whether the regular
+expressions of ``_places`` can match at all (they cost ten times as much on every page)."""
+
+_TIGHT_SHAPE = b"a" * TIGHT_RUN
+"""``_TIGHT``'s run, in ``_SHAPES``."""
+
+
 def _places(written: str) -> dict[int, dict[int, int]]:
     """Per line of ``written`` (0-based, lines split at newlines), per index of a character in
     that line, what to look for in the gap after it (the ``_UNSPACED``/``_TIGHT_GAP``/
-    ``_SCRIPT_GAP`` bits)."""
+    ``_SCRIPT_GAP``/``_VERSION_GAP`` bits)."""
     found: list[tuple[int, int]] = []
-    if not written.isascii():
+    ascii_only = written.isascii()
+    shapes = written.encode("utf-8", "surrogatepass").translate(_SHAPES)
+    if not ascii_only:
         for m in _AFTER_UNSPACED.finditer(written):
             k = m.start()
             if not (_WIDE.match(written, k) and _WIDE.match(written, k + 1)):
                 found.append((k, _UNSPACED))
-    for m in _SCRIPT.finditer(written):
+    digit_spots = b"0A" in shapes or b"AA0a" in shapes or b"0C" in shapes
+    if not digit_spots and ("http" in written or "www." in written):
+        digit_spots = b"0a" in shapes
+    for m in _DIGIT_SPOT.finditer(written) if digit_spots else ():
         k = start = m.start()
+        if k >= 2 and "A" <= written[k - 1] <= "Z":  # a version after a name: the last capital
+            found.append((k - 1, _VERSION_GAP))
+            continue
         while start > 0 and k - start < SCRIPT_DIGITS - 1 and written[start - 1].isdigit():
             start -= 1
         if start == 0 or not (written[start - 1].isalnum() or written[start - 1] == "_"):
-            found.append((k, _SCRIPT_GAP))  # digits that open a word
-    for m in _VERSION.finditer(written):
-        found.append((m.end() - 1, _VERSION_GAP))
-    for m in _TIGHT.finditer(written):
+            found.append((k, _SCRIPT_GAP))  # digits that open a word: a footnote's mark
+    for m in _TIGHT.finditer(written) if _TIGHT_SHAPE in shapes else ():
+        if m.start() and written[m.start() - 1] == "\\":
+            continue  # a TeX control word
         start = written.rfind("\n", 0, m.start()) + 1
         end = written.find("\n", m.end())
         line = written[start : end if end >= 0 else len(written)]
@@ -243,7 +295,7 @@ MIRROR_REACH = 0.3
 """A mirrored glyph joins the lines before and after it when it starts within this share of its
 height of the first's end and ends within it of the second's start."""
 
-_LONE_CAPITAL = re.compile(r"[^\W\d_]\n\n?([A-Z])\n\n?[^\W\d_]")
+_LONE_CAPITAL = re.compile(r"\n\n?([A-Z])\n\n?(?=[^\W\d_])")
 """A capital on a line of its own (or a block: MuPDF makes a turned glyph a block of its own)
 between a line that ends with a letter and one that starts with one: where a mirrored glyph may
 stand inside a word (``X``, ``E``, ``TEX``)."""
@@ -257,16 +309,18 @@ def with_mirrored_glyphs_joined(written: str, stext: Any) -> str:
     and touches the end of the line before it and the start of the line after it on the same
     height (``MIRROR_REACH``), the three are one line. Cheap: only a page whose text holds a
     capital alone on a line between two letters (``_LONE_CAPITAL``) has its lines' boxes read."""
-    if not _LONE_CAPITAL.search(written):
+    if "\n" not in written or not _LONE_CAPITAL.search(written):
         return written
     lines = written.split("\n")
     numbered = [i for i, line in enumerate(lines) if line]
-    stext_lines = [line.m_internal for block in stext if block.m_internal.type == 0 for line in block]
+    stext_lines = _text_lines(stext)
     if len(numbered) != len(stext_lines):
         return written
     boxes = dict(zip(numbered, stext_lines))
     changed = False
     for m in _LONE_CAPITAL.finditer(written):
+        if not (m.start() and written[m.start() - 1].isalpha()):
+            continue
         i = written.count("\n", 0, m.start(1))
         k = numbered.index(i)
         if k == 0 or k + 1 == len(numbered):
