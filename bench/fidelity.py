@@ -487,15 +487,22 @@ def _glyph_map(
     pdftotext falls back to the code, and the page shows the bracket. Only a symbol of ours
     (``GLYPH_MAP_CATEGORIES``) against a letter or digit of pdftotext's, at the same place of
     the same run of characters, counts, and only where the symbols are at most a third of the
-    word; ours then keeps every other letter of the word. The reverse (a letter of ours where pdftotext has a symbol) stays counted.
+    word; ours then keeps every other letter of the word. The longest lost words are matched
+    first, each at the place that needs the fewest symbols. The reverse (a letter of ours where
+    pdftotext has a symbol) stays counted.
     """
     if not any(n > 0 for n in lost[p].values()):
         return
     text = "\n".join(ours[p])
     used: list[tuple[int, int]] = []
-    for w in [w for w, n in lost[p].items() if n > 0 and len(w) >= 2]:
+    # NOTE: longest first: ``hdigitihdecimal`` (our ``⟨digit⟩⟨decimal``) before ``hdecimal``,
+    # which would otherwise take the ``⟨decimal`` inside it
+    for w in sorted((w for w, n in lost[p].items() if n > 0 and len(w) >= 2), key=len, reverse=True):
         pattern = "".join(f"(?:{re.escape(c)}|[^\\w\\s])" for c in w)
-        for m in re.finditer(rf"(?<![^\W_]){pattern}(?![^\W_])", text):
+        found = list(re.finditer(rf"(?<![^\W_]){pattern}(?![^\W_])", text))
+        # NOTE: fewest symbols first: ``hplacementsi`` is our ``⟨placements⟩``, not ``⟨placement⟩]``
+        found.sort(key=lambda m: sum(a != b for a, b in zip(m.group(0), w)))
+        for m in found:
             if lost[p][w] <= 0:
                 break
             piece = m.group(0)

@@ -192,3 +192,19 @@ def test_a_number_row_dropped_at_one_texts_edge_drops_the_same_row_from_the_othe
     ours = [*b[:3], "0 23 70", "0 23 81", *b[3:], "0 23 95"]
     ref, mine = fidelity.drop_furniture_alike(reference, ours, edges, 12)
     assert ref == mine == [*b[:3], "0 23 70", *b[3:]]
+
+
+def test_glyph_map_matches_the_longest_reading_first_and_the_closest_place():
+    # ``hdigitihdecimal`` is our ``⟨digit⟩⟨decimal``; the shorter ``hdecimal`` must not take the
+    # ``⟨decimal`` inside it first
+    t = _one(
+        ["| hdecimal constantihdigiti", "| hdigitihdecimal constanti"],
+        [
+            "| \u27e8digit\u27e9\u27e8decimal constant\u27e9",
+            "| \u27e8decimal constant\u27e9\u27e8digit\u27e9",
+        ],
+    )
+    assert t.lost == {"glyph map": 4} and sum(t.invented.values()) == t.invented["glyph map"]
+    # ``hplacementsi`` is our ``⟨placements⟩``, not the ``⟨placement⟩]`` that stands first
+    t = _one(["hplacementsi or [hplacementi]"], ["[\u27e8placement\u27e9] or \u27e8placements\u27e9"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
