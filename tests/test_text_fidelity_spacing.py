@@ -142,3 +142,25 @@ def test_version_set_a_thin_space_after_a_capitalised_name_is_a_word_of_its_own(
     # glyphs stay one word
     assert _canonical(_set_page([_words("LATEX 2e", 0.13 * 12)])) == "LATEX 2e"
     assert _canonical(_set_page([_words("ISO 8859x", 0.0)])) == "ISO8859x"
+
+
+def _tracked(words: str, letter_gap: float, word_gap: float, size: float = 12.0) -> list:
+    """``words`` set letter by letter, ``letter_gap`` em between letters, ``word_gap`` em between
+    words (as ``_set_page`` runs)."""
+    runs = []
+    for w in words.split():
+        for k, letter in enumerate(w):
+            gap = letter_gap if k else (word_gap if runs else 0.0)
+            runs.append((letter, size, gap * size, 0.0))
+    return runs
+
+
+def test_tracking_letters_set_evenly_apart_are_one_word_and_a_wider_gap_a_word_space():
+    # a tracked heading: letters 0.16 em apart (more than MuPDF's 0.15: ``A B S T R A C T``)
+    assert _canonical(_set_page([_tracked("ABSTRACT", 0.16, 0.5)])) == "ABSTRACT"
+    assert _canonical(_set_page([_tracked("LIST OF FIGURES", 0.16, 0.5)])) == "LIST OF FIGURES"
+
+
+def test_tracking_rule_leaves_single_letter_words_at_word_spaces_apart():
+    # variables or initials each a word of its own, a word space (0.3 em) apart
+    assert _canonical(_set_page([_tracked("x y z w", 0.0, 0.3)])) == "x y z w"
