@@ -11,8 +11,9 @@ Method, per page, the same for both texts:
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
   ``max(3, 5 %)`` of the pages, or a bare page number, is furniture; both texts drop it.
-* words are runs of letters and digits (``WORD``), NFC; the page's word multisets are compared:
-  **lost** = in pdftotext's page, not in ours; **invented** = in ours, not in pdftotext's.
+* words are runs of letters and digits, with Hebrew and Arabic marks inside (``WORD``), NFC; the
+  page's word multisets are compared: **lost** = in pdftotext's page, not in ours;
+  **invented** = in ours, not in pdftotext's.
 * each difference is given a cause where one is known (``classify``): ``dehyphenation``
   (``hyphen-`` / ``ated`` joined), ``accent`` (``Br¨oker`` read as ``Br`` ``oker``), ``ligature``
   (``ﬁ`` expanded), ``de-duplication`` (a fake-bold ``TTiittllee``), ``furniture`` (a line our own
@@ -51,7 +52,11 @@ EDGE_LINES = 3
 """Lines at the top and at the bottom of a page that may be furniture."""
 NEAR_PAGES = 2
 """A running header recurs within this many pages (every other page for left/right headers)."""
-WORD = re.compile(r"[^\W_]+")
+WORD = re.compile(r"[^\W_](?:[^\W_]|[\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed])*")
+"""A word: a run of letters and digits, with the vowel signs and other marks of Hebrew and Arabic
+after its first letter (they are no word characters to ``\\w``, so a vowelled Arabic word fell
+apart into its letters, on both sides, and no word boundary of either text could be told right
+from wrong); a mark standing alone is no word."""
 CAUSES = (
     "furniture",
     "dehyphenation",

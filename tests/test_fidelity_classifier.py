@@ -208,3 +208,11 @@ def test_glyph_map_matches_the_longest_reading_first_and_the_closest_place():
     # ``hplacementsi`` is our ``⟨placements⟩``, not the ``⟨placement⟩]`` that stands first
     t = _one(["hplacementsi or [hplacementi]"], ["[\u27e8placement\u27e9] or \u27e8placements\u27e9"])
     assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+
+
+def test_a_vowelled_arabic_word_is_one_word_and_a_lone_mark_none():
+    # its vowel marks are no ``\w``: the word fell apart into letters on both sides, and a
+    # glued pair of words looked like the same letters
+    assert [w for w, _ in fidelity.words(["اَلْحَمْدُ لِلّٰهِ \u064e"])] == ["اَلْحَمْدُ", "لِلّٰهِ"]
+    t = _one(["اَلْحَمْدُ لِلّٰهِ"], ["اَلْحَمْدُلِلّٰهِ"])
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
