@@ -1,4 +1,4 @@
-"""Word spaces MuPDF leaves out (issue 25).
+"""Word spaces MuPDF leaves out, and spaces it puts inside a word (issue 25).
 
 MuPDF's structured text adds a space where a glyph starts a gap of more than 0.15 em after the
 last one, but only when the last character is of the Latin, Greek, Cyrillic, Hebrew or Arabic
@@ -10,7 +10,7 @@ characters a gap is justification and stays without one. This module finds those
 gaps in the page's own glyph positions and puts the space back, by MuPDF's own measure, so a
 gap after ``⟩`` counts as it would after ``)``.
 
-Two more places where the page shows a word boundary and MuPDF reads none, found the same way:
+More places where the page shows a word boundary and MuPDF reads none, found the same way:
 
 * **tight lines**: a line whose interword glue TeX shrank under 0.15 em (ConTeXt sets 0.13 em
   on tight lines) comes out as glued words, ``whichcouldfollowcompletely``. A word gap is then
@@ -31,8 +31,13 @@ Two more places where the page shows a word boundary and MuPDF reads none, found
   than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
   touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
 
+And two where MuPDF breaks a word the page shows whole: a letter-spaced (tracked) heading read
+letter by letter (``with_tracking_joined``) and a mirrored glyph inside a word, the XeTeX logo's
+``E`` (``with_mirrored_glyphs_joined``).
+
 Only the lines that hold such a place are read glyph by glyph (reading a glyph costs about as
-much as MuPDF's whole text of its line); on other pages the cost is the regular expressions.
+much as MuPDF's whole text of its line); on other pages the cost is a byte-table pass over the
+page's text and the regular expressions it lets through.
 """
 
 from __future__ import annotations
