@@ -11,8 +11,9 @@ Method, per page, the same for both texts:
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
   ``max(3, 5 %)`` of the pages, or a bare page number, is furniture; both texts drop it.
-* words are runs of letters and digits (``WORD``), NFC; the page's word multisets are compared:
-  **lost** = in pdftotext's page, not in ours; **invented** = in ours, not in pdftotext's.
+* words are runs of letters and digits, with Hebrew and Arabic marks inside (``WORD``), NFC; the
+  page's word multisets are compared: **lost** = in pdftotext's page, not in ours;
+  **invented** = in ours, not in pdftotext's.
 * each difference is given a cause where one is known (``classify``): ``dehyphenation``
   (``hyphen-`` / ``ated`` joined), ``accent`` (``Br¨oker`` read as ``Br`` ``oker``), ``ligature``
   (``ﬁ`` expanded), ``de-duplication`` (a fake-bold ``TTiittllee``), ``furniture`` (a line our own
@@ -51,7 +52,11 @@ EDGE_LINES = 3
 """Lines at the top and at the bottom of a page that may be furniture."""
 NEAR_PAGES = 2
 """A running header recurs within this many pages (every other page for left/right headers)."""
-WORD = re.compile(r"[^\W_]+")
+WORD = re.compile(r"[^\W_](?:[^\W_]|[\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed])*")
+"""A word: a run of letters and digits, with the vowel signs and other marks of Hebrew and Arabic
+after its first letter (they are no word characters to ``\\w``, so a vowelled Arabic word fell
+apart into its letters, on both sides, and no word boundary of either text could be told right
+from wrong); a mark standing alone is no word."""
 CAUSES = (
     "furniture",
     "dehyphenation",
@@ -62,6 +67,7 @@ CAUSES = (
     "glyph map",
     "letter spacing",
     "small caps",
+    "cjk boundary",
     "spacing",
     "reference",
     "unknown",
@@ -78,13 +84,24 @@ UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps")
 (``reference``), read a symbol glyph as the letter of its character code (``glyph map``), put a
 space between every letter of a word (``letter spacing``) or between a word's full-size capital
 and the smaller capitals after it (``small caps``); see ``classify`` and ``_spacing``."""
-NOT_LOST = REWRITTEN + UNMEASURED
+SAME_TEXT = ("cjk boundary",)
+"""Causes where both texts hold the same characters in the same order and differ only in a word
+boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
+kana cut between two of its characters by one extractor and not by the other (``第一章 讲述`` /
+``第一章讲述``: a gap pdftotext reads as a space and we, between two CJK characters, as
+justification) loses and invents no character (``_spacing``)."""
+NOT_LOST = REWRITTEN + UNMEASURED + SAME_TEXT
 """Causes the headline lost/invented shares leave out; every other cause (``furniture``,
 ``accent missing``, ``spacing``, ``unknown``) is counted."""
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+"""Han ideographs and kana: scripts without word spaces (Hangul, which has them, is not here)."""
 _SYNTAX_ERROR = b"Syntax Error"
 _PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
 """Arabic presentation forms A and B."""
 _FOLIO = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.I)
+_NUMBERING = re.compile(r"^\d+(?:\.\d+)+\.?$")
+"""A bare section number (``6.3.2``): one extractor may put it on a line of its own, where its
+digit-blind key repeats at the edges of many pages (``drop_furniture_alike``)."""
 PDFTOTEXT_TIMEOUT_S = 300
 
 
@@ -152,6 +169,16 @@ def drop_furniture(lines: list[str], furniture: EdgeLines, page: int | None = No
     return [line for i, line in enumerate(lines) if i not in gone]
 
 
+def _alike_key(line: str) -> str:
+    """The key by which a furniture line dropped from one text is found in the other: the
+    digit-blind ``_key``, but a line without a letter (a bare folio, a table's row of numbers
+    that one extractor reads last) by its own digits: it is the same line in the other text,
+    not any line of that shape (a table row ``0 23 93`` dropped from ours must not drop
+    ``0 23 82`` from pdftotext's)."""
+    bare = " ".join(line.split())
+    return bare if not any(c.isalpha() for c in bare) else _key(line)
+
+
 def drop_furniture_alike(
     reference: list[str], ours: list[str], furniture: EdgeLines, page: int
 ) -> tuple[list[str], list[str]]:
@@ -164,17 +191,33 @@ def drop_furniture_alike(
     (the same key: the same words)."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
     texts = (reference, ours)
-    keys = [Counter(_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
+    for this, other in ((0, 1), (1, 0)):
+        gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other])
+    keys = [Counter(_alike_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
         for i, line in enumerate(texts[this]):
-            k = _key(line)
+            k = _alike_key(line)
             if missing[k] > 0 and i not in gone[this]:
                 gone[this].add(i)
                 missing[k] -= 1
     return tuple(  # type: ignore[return-value]
         [line for i, line in enumerate(text) if i not in cut] for text, cut in zip(texts, gone)
     )
+
+
+def _numbers_read_on(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
+    """The lines of ``cut`` that are a bare section number (``_NUMBERING``) which the ``other``
+    text reads at the start of a line it keeps: a contents entry (``6.3.2 Paragraph Formatting
+    . . . 112``) one extractor cuts after its number. Its digit-blind key (``#.#.#``) stands at
+    the edge of many pages, but the line is the entry's, no furniture; a number the other text
+    drops with its line (a running header ``2.11 Environments``) stays dropped."""
+    kept = {
+        line.split()[0]
+        for i, line in enumerate(other)
+        if i not in other_cut and line.split() and _NUMBERING.match(line.split()[0])
+    }
+    return {i for i in cut if _NUMBERING.match(lines[i].strip()) and lines[i].strip() in kept}
 
 
 def words(lines: list[str]) -> list[tuple[str, bool]]:
@@ -322,7 +365,8 @@ def _joined_pieces(
 
 
 def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
-    """The cause of pdftotext's ``pieces`` read by us as one word: ``letter spacing`` when
+    """The cause of pdftotext's ``pieces`` read by us as one word: ``cjk boundary`` when every
+    cut falls between two Han or kana characters (``_cjk_junctions``); ``letter spacing`` when
     pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
     single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
     font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one); else
@@ -333,6 +377,8 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
     case (``return``: a word of the book, not a subscript glued to its symbol, ``M HAC`` for
     M with subscript HAC, which stays ``spacing``); else ``spacing`` (``5This``: a footnote mark glued to its word;
     ``LATEX2ε``), which either extractor may be to blame for and which stays counted."""
+    if _cjk_junctions(pieces):
+        return "cjk boundary"
     if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
         return "letter spacing"
     head, *tail = pieces
@@ -340,6 +386,14 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
         if tail[0].isalpha() and tail[0].isupper() and (head + tail[0]).casefold() in vocabulary:
             return "small caps"
     return "spacing"
+
+
+def _cjk_junctions(pieces: list[str]) -> bool:
+    """Whether every junction of consecutive ``pieces`` (one word read as these pieces) falls
+    between two Han or kana characters (``_CJK``): a boundary these scripts do not mark, so no
+    word of either text is lost there (``SAME_TEXT``). A junction with a Latin letter or a digit
+    on either side (``LATEXの``, ``第4章``) is a word boundary and stays ``spacing``."""
+    return all(_CJK.match(a[-1]) and _CJK.match(b[0]) for a, b in zip(pieces, pieces[1:]))
 
 
 MAX_RUN = 64
@@ -405,7 +459,7 @@ def _split_words(
             elif mine[i][1] and j == i + 1:
                 cause = "dehyphenation"
             else:
-                cause = "spacing"
+                cause = "cjk boundary" if _cjk_junctions([w for w, _ in mine[i : j + 1]]) else "spacing"
             invented[p] -= need
             lost[p][target] -= 1
             tally.lost[cause] += 1
@@ -438,15 +492,22 @@ def _glyph_map(
     pdftotext falls back to the code, and the page shows the bracket. Only a symbol of ours
     (``GLYPH_MAP_CATEGORIES``) against a letter or digit of pdftotext's, at the same place of
     the same run of characters, counts, and only where the symbols are at most a third of the
-    word; ours then keeps every other letter of the word. The reverse (a letter of ours where pdftotext has a symbol) stays counted.
+    word; ours then keeps every other letter of the word. The longest lost words are matched
+    first, each at the place that needs the fewest symbols. The reverse (a letter of ours where
+    pdftotext has a symbol) stays counted.
     """
     if not any(n > 0 for n in lost[p].values()):
         return
     text = "\n".join(ours[p])
     used: list[tuple[int, int]] = []
-    for w in [w for w, n in lost[p].items() if n > 0 and len(w) >= 2]:
+    # NOTE: longest first: ``hdigitihdecimal`` (our ``⟨digit⟩⟨decimal``) before ``hdecimal``,
+    # which would otherwise take the ``⟨decimal`` inside it
+    for w in sorted((w for w, n in lost[p].items() if n > 0 and len(w) >= 2), key=len, reverse=True):
         pattern = "".join(f"(?:{re.escape(c)}|[^\\w\\s])" for c in w)
-        for m in re.finditer(rf"(?<![^\W_]){pattern}(?![^\W_])", text):
+        found = list(re.finditer(rf"(?<![^\W_]){pattern}(?![^\W_])", text))
+        # NOTE: fewest symbols first: ``hplacementsi`` is our ``⟨placements⟩``, not ``⟨placement⟩]``
+        found.sort(key=lambda m: sum(a != b for a, b in zip(m.group(0), w)))
+        for m in found:
             if lost[p][w] <= 0:
                 break
             piece = m.group(0)

@@ -139,3 +139,80 @@ def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both(
         ["Running Head", *body], [*body[:4], "Running Head", *body[4:]], edges, 2
     )
     assert ref == ours == body
+
+
+def test_a_contents_entrys_number_one_extractor_reads_on_a_line_of_its_own_is_no_furniture():
+    # ours cuts ``6.3.2 Paragraph Formatting . . 112`` after its number: ``#.#.#`` stands at the
+    # top of every contents page, but pdftotext keeps the number in a line it keeps
+    pages = [[f"{n}.3.2", f"Entry {'q' * n} . . 112", f"{n}.3.3", "tail words"] for n in range(1, 9)]
+    edges = fidelity.edge_furniture(pages)
+    ref, ours = fidelity.drop_furniture_alike(
+        ["5.3.2 Entry qqqqq . . 112", "5.3.3 tail words"], pages[4], edges, 4
+    )
+    assert ours[0] == "5.3.2" and "5.3.3" in ours
+
+
+def test_a_section_number_dropped_with_its_running_header_stays_dropped():
+    # a running header ``2.11 Environments``: ours reads the number on a line of its own; both
+    # texts drop it
+    pages = [[f"2.{n}", "Environments", f"body {'w' * n} text"] for n in range(1, 9)]
+    reference = [[f"2.{n} Environments", f"body {'w' * n} text"] for n in range(1, 9)]
+    edges = fidelity.edge_furniture(reference, pages)
+    ref, ours = fidelity.drop_furniture_alike(reference[3], pages[3], edges, 3)
+    assert ref == ours == ["body wwww text"]
+
+
+def test_a_run_of_han_characters_cut_between_two_of_them_is_a_cjk_boundary_and_no_loss():
+    # the same characters, a cut Chinese does not mark: nothing lost, nothing invented
+    t = _one(["第一章 讲述 基础"], ["第一章讲述基础"])
+    assert t.lost == {"cjk boundary": 3} and t.invented == {"cjk boundary": 1}
+    assert all(c in fidelity.NOT_LOST for c in t.lost)
+    t = _one(["第一章讲述"], ["第一章 讲述"])
+    assert t.lost == {"cjk boundary": 1} and t.invented == {"cjk boundary": 2}
+
+
+def test_a_cut_next_to_a_latin_word_or_a_digit_in_cjk_text_stays_counted_as_spacing():
+    t = _one(["LATEX の定義"], ["LATEXの定義"])
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+    t = _one(["第4章"], ["第 4 章"])
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 3}
+
+
+def test_a_number_row_dropped_at_one_texts_edge_drops_the_same_row_from_the_other_not_any_row():
+    # a table of numbers each extractor orders its own way: pdftotext's edge rows ``0 23 81``
+    # and ``0 23 95`` (their digit-blind key ``# # #`` stands at the edge of every page) are
+    # dropped from ours too, and not our row ``0 23 70`` in the stead of ``0 23 81``
+    def body(n: int) -> list[str]:
+        return [f"town {w} {'t' * n}" for w in "alder birch cedar daisy elm fern".split()]
+
+    pages = [[f"0 23 8{n}", *body(n), f"0 23 9{n}"] for n in range(1, 9)]
+    edges = fidelity.edge_furniture(pages)
+    b = body(12)
+    reference = ["0 23 81", *b[:3], "0 23 70", *b[3:], "0 23 95"]
+    ours = [*b[:3], "0 23 70", "0 23 81", *b[3:], "0 23 95"]
+    ref, mine = fidelity.drop_furniture_alike(reference, ours, edges, 12)
+    assert ref == mine == [*b[:3], "0 23 70", *b[3:]]
+
+
+def test_glyph_map_matches_the_longest_reading_first_and_the_closest_place():
+    # ``hdigitihdecimal`` is our ``⟨digit⟩⟨decimal``; the shorter ``hdecimal`` must not take the
+    # ``⟨decimal`` inside it first
+    t = _one(
+        ["| hdecimal constantihdigiti", "| hdigitihdecimal constanti"],
+        [
+            "| \u27e8digit\u27e9\u27e8decimal constant\u27e9",
+            "| \u27e8decimal constant\u27e9\u27e8digit\u27e9",
+        ],
+    )
+    assert t.lost == {"glyph map": 4} and sum(t.invented.values()) == t.invented["glyph map"]
+    # ``hplacementsi`` is our ``⟨placements⟩``, not the ``⟨placement⟩]`` that stands first
+    t = _one(["hplacementsi or [hplacementi]"], ["[\u27e8placement\u27e9] or \u27e8placements\u27e9"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+
+
+def test_a_vowelled_arabic_word_is_one_word_and_a_lone_mark_none():
+    # its vowel marks are no ``\w``: the word fell apart into letters on both sides, and a
+    # glued pair of words looked like the same letters
+    assert [w for w, _ in fidelity.words(["اَلْحَمْدُ لِلّٰهِ \u064e"])] == ["اَلْحَمْدُ", "لِلّٰهِ"]
+    t = _one(["اَلْحَمْدُ لِلّٰهِ"], ["اَلْحَمْدُلِلّٰهِ"])
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}

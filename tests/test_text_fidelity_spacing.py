@@ -53,3 +53,114 @@ def test_no_space_where_the_glyphs_touch_or_between_two_cjk_characters():
         _canonical(_gapped_page(["\u4e2d", "\u6587", "\u7ea6", "500"], font="china-s"))
         == "\u4e2d\u6587\u7ea6 500"
     )
+
+
+def _set_page(lines: list[list[tuple[str, float, float, float]]]) -> bytes:
+    """A page of ``lines``, each a list of (text, font size, gap in points before it, rise in
+    points above the line's baseline), set glyph run by glyph run in Times, no space glyphs."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    face = pymupdf.Font("tiro")
+    writer = pymupdf.TextWriter(page.rect)
+    for n, runs in enumerate(lines):
+        x, y = 72.0, 100.0 + 20 * n
+        for text, size, gap, rise in runs:
+            x += gap
+            writer.append((x, y - rise), text, font=face, fontsize=size)
+            x += face.text_length(text, fontsize=size)
+    writer.write_text(page)
+    return doc.tobytes()
+
+
+def _words(text: str, gap: float, size: float = 12.0) -> list[tuple[str, float, float, float]]:
+    return [(w, size, gap if k else 0.0, 0.0) for k, w in enumerate(text.split())]
+
+
+def test_tight_line_gaps_under_mupdfs_threshold_are_word_spaces_on_a_page_of_tight_lines():
+    # ConTeXt shrinks word gaps to 0.13 em on tight lines, under MuPDF's 0.15 em: the line came
+    # out as ``whichcouldfollowcompletely``; a gap of 0.13 em dwarfs a letter gap (about 0)
+    tight = 0.13 * 12
+    text = _canonical(
+        _set_page(
+            [
+                _words("code optimized for use which could follow completely", tight),
+                _words("so far so good", tight),
+            ]
+        )
+    )
+    assert text == "code optimized for use which could follow completely\nso far so good"
+
+
+def test_tight_line_rule_leaves_long_words_and_kerned_letters_alone():
+    # a long word whose letters touch, and a narrow gap (kerning, 0.05 em), are no word spaces;
+    # a page with no tight line has its short glued words left as MuPDF reads them
+    assert _canonical(_set_page([_words("internationalization", 0.0)])) == "internationalization"
+    assert _canonical(_set_page([_words("abcdefghijklmnop qrs", 0.05 * 12)])) == "abcdefghijklmnopqrs"
+
+
+def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to_it():
+    # a footnote's mark, raised and smaller, touching the footnote's first word: ``5This``
+    text = _canonical(_set_page([[("5", 7.0, 0.0, 4.0), ("This", 10.0, 0.2, 0.0), ("note", 10.0, 2.5, 0.0)]]))
+    assert text == "5 This note"
+    # a footnote that opens with a web address
+    text = _canonical(_set_page([[("3", 7.0, 0.0, 4.0), ("https://example.org", 10.0, 0.2, 0.0)]]))
+    assert text == "3 https://example.org"
+
+
+def test_script_rule_keeps_an_index_with_its_symbol_and_a_unit_with_its_number():
+    # ``e`` with index ``1`` is one word (the script belongs to what stands before it); ``12pt``
+    # set at one size on one baseline is no script at all
+    assert _canonical(_set_page([[("e", 10.0, 0.0, 0.0), ("1", 7.0, 0.0, -2.0)]])) == "e1"
+    assert _canonical(_set_page([[("12", 10.0, 0.0, 0.0), ("Pt", 10.0, 0.0, 0.0)]])) == "12Pt"
+
+
+def _logo_page(mirrored: bool) -> bytes:
+    """``the XeTeX logo`` with its ``E`` drawn reflected (as the logo sets it) or upright, the
+    three parts touching."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    face = pymupdf.Font("tiro")
+    y, size = 100.0, 12.0
+    page.insert_text((72, y), "the X", fontname="tiro", fontsize=size)
+    x = 72 + face.text_length("the X", fontsize=size)
+    width = face.text_length("E", fontsize=size)
+    pivot = pymupdf.Point(x + width / 2, y)
+    morph = (pivot, pymupdf.Matrix(-1, 0, 0, 1, 0, 0)) if mirrored else None
+    page.insert_text((x, y), "E", fontname="tiro", fontsize=size, morph=morph)
+    page.insert_text((x + width, y), "TEX logo", fontname="tiro", fontsize=size)
+    return doc.tobytes()
+
+
+def test_mirrored_glyph_inside_a_word_is_read_back_into_it():
+    # the XeTeX logo's reflected E: MuPDF makes it a line of its own, the word read ``X E TEX``
+    assert _canonical(_logo_page(mirrored=True)) == "the XETEX logo"
+    assert _canonical(_logo_page(mirrored=False)) == "the XETEX logo"
+
+
+def test_version_set_a_thin_space_after_a_capitalised_name_is_a_word_of_its_own():
+    # the LaTeX2e logo: ``2`` a thin space after ``X``, under MuPDF's threshold; touching
+    # glyphs stay one word
+    assert _canonical(_set_page([_words("LATEX 2e", 0.13 * 12)])) == "LATEX 2e"
+    assert _canonical(_set_page([_words("ISO 8859x", 0.0)])) == "ISO8859x"
+
+
+def _tracked(words: str, letter_gap: float, word_gap: float, size: float = 12.0) -> list:
+    """``words`` set letter by letter, ``letter_gap`` em between letters, ``word_gap`` em between
+    words (as ``_set_page`` runs)."""
+    runs = []
+    for w in words.split():
+        for k, letter in enumerate(w):
+            gap = letter_gap if k else (word_gap if runs else 0.0)
+            runs.append((letter, size, gap * size, 0.0))
+    return runs
+
+
+def test_tracking_letters_set_evenly_apart_are_one_word_and_a_wider_gap_a_word_space():
+    # a tracked heading: letters 0.16 em apart (more than MuPDF's 0.15: ``A B S T R A C T``)
+    assert _canonical(_set_page([_tracked("ABSTRACT", 0.16, 0.5)])) == "ABSTRACT"
+    assert _canonical(_set_page([_tracked("LIST OF FIGURES", 0.16, 0.5)])) == "LIST OF FIGURES"
+
+
+def test_tracking_rule_leaves_single_letter_words_at_word_spaces_apart():
+    # variables or initials each a word of its own, a word space (0.3 em) apart
+    assert _canonical(_set_page([_tracked("x y z w", 0.0, 0.3)])) == "x y z w"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pymupdf
 
-from .pdfspaces import with_gap_spaces
+from .pdfspaces import with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
 
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -67,7 +67,10 @@ def _stext(page: pymupdf.Page) -> Any:
 
 def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
     """``stext`` written as text by MuPDF's writer (see ``page_text``); ``spaced``: with the word
-    spaces MuPDF leaves out after characters of most scripts put back (``with_gap_spaces``)."""
+    spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
+    tight lines, after a footnote mark), a letter-spaced word read as one
+    (``with_tracking_joined``) and a mirrored glyph read back into its word
+    (``with_mirrored_glyphs_joined``)."""
     buffer = pymupdf.mupdf.FzBuffer(4096)
     out = pymupdf.mupdf.FzOutput(buffer)
     pymupdf.mupdf.fz_print_stext_page_as_text(out, stext)
@@ -79,8 +82,9 @@ def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
         return _without_blank_lines(page.get_text())
     if b"\xed" in raw:  # NOTE: the lead byte of every surrogate's (invalid) UTF-8 form
         text = _SURROGATES.sub("\ufffd", text)
-    if spaced and not text.isascii():
+    if spaced:
         text = with_gap_spaces(text, stext)
+        text = with_mirrored_glyphs_joined(with_tracking_joined(text, stext), stext)
     return _without_blank_lines(text)
 
 

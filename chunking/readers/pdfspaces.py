@@ -1,4 +1,4 @@
-"""Word spaces MuPDF leaves out after characters of most scripts (issue 25).
+"""Word spaces MuPDF leaves out, and spaces it puts inside a word (issue 25).
 
 MuPDF's structured text adds a space where a glyph starts a gap of more than 0.15 em after the
 last one, but only when the last character is of the Latin, Greek, Cyrillic, Hebrew or Arabic
@@ -9,11 +9,41 @@ U+2000-U+20CF). After any other character the gap is dropped: ``⟨language⟩ i
 characters a gap is justification and stays without one. This module finds those
 gaps in the page's own glyph positions and puts the space back, by MuPDF's own measure, so a
 gap after ``⟩`` counts as it would after ``)``.
+
+More places where the page shows a word boundary and MuPDF reads none, found the same way:
+
+* **tight lines**: a line whose interword glue TeX shrank under 0.15 em (ConTeXt sets 0.13 em
+  on tight lines) comes out as glued words, ``whichcouldfollowcompletely``. A word gap is then
+  still far wider than the gaps between a word's own letters (about 0, kerned by a few
+  hundredths of an em). A run of ``TIGHT_RUN`` lowercase letters on a line of long tokens
+  (``TIGHT_WORD``) may be such words: the gaps inside it are read, and when one is over
+  ``TIGHT_DIST`` em (pdftotext's own word break) the page sets tight lines, and every gap of
+  every line over ``TIGHT_DIST`` em is a word space (a tight line's short words, ``sogood``,
+  make no long run of their own).
+* **footnote marks**: a script (a footnote mark, an index, an exponent) is set smaller and off
+  the baseline; it belongs to what stands before it, so a glyph back at the full size after it
+  starts a new word (``script_ends``). Where digits open a word before a capitalised word, a
+  CJK character or a web address (``5This``: a footnote's mark and its first word, MuPDF reads
+  one word), the two glyphs are read and a space goes between them when the digit is such a
+  script; an index after its symbol (``e1``) stays one word, as pdftotext reads it, and so does
+  a unit after its number (``12pt``).
+* **a name and its version**: the LaTeX2e logo sets its ``2`` 0.15 em after the ``X``, no more
+  than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
+  touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
+
+And two where MuPDF breaks a word the page shows whole: a letter-spaced (tracked) heading read
+letter by letter (``with_tracking_joined``) and a mirrored glyph inside a word, the XeTeX logo's
+``E`` (``with_mirrored_glyphs_joined``).
+
+Only the lines that hold such a place are read glyph by glyph (reading a glyph costs about as
+much as MuPDF's whole text of its line); on other pages the cost is a byte-table pass over the
+page's text and the regular expressions it lets through.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 SPACE_DIST = 0.15
@@ -22,68 +52,394 @@ SPACE_DIST = 0.15
 SPACE_MAX_DIST = 0.8
 """Beyond this share MuPDF starts a new line; such glyphs never share a line, so no gap is larger."""
 
+TIGHT_DIST = 0.1
+"""On a tight line (``_TIGHT``), a gap wider than this share of the font size is a word space:
+pdftotext's word break (its ``minWordBreakSpace``); the letters of a word sit about 0 apart,
+kerned by a few hundredths of an em at most."""
+
+TIGHT_RUN = 16
+"""A run of this many lowercase letters may be glued words (few words of prose are that long):
+the gaps inside it are read, and one over ``TIGHT_DIST`` em marks the page as one of tight
+lines, whose every gap is then read."""
+
+SCRIPT_SIZE = 0.85
+"""A script glyph is set at most this share of the full size (TeX: 7/10, 5/7, 8/10)"""
+
+SCRIPT_SHIFT = 0.15
+"""and its baseline is raised or lowered by at least this share of the full size."""
+
+SCRIPT_KERN = -0.1
+"""Glyphs whose gap is below this share of the full size are kerned into each other (the raised
+small ``A`` of the LaTeX logo): one word, whatever their sizes."""
+
 _AFTER_UNSPACED = re.compile(r"[^\s\x00-\u06ff\u2000-\u20cf](?=[^\W_])")
 """A character after which MuPDF adds no space, followed by a letter or digit on the same line:
-where a word space may be missing (the only places this module looks at; before punctuation a
-missing space splits no word)."""
+where a word space may be missing (before punctuation a missing space splits no word)."""
 
+TIGHT_WORD = 9
+"""Only on a line whose tokens run at least this many characters long on average (prose averages
+about 6 with its space; glued words run longer) is such a run read."""
+
+_TIGHT = re.compile(f"[a-z]{{{TIGHT_RUN},}}")
+"""A run that may be glued words (``TIGHT_RUN``); one after a backslash is a TeX control word
+(``\\displaywidowpenalty``), no glued words (``_places``). NOTE: no look-behind in the
+pattern: a pattern that opens with a character class is scanned for in C, fast."""
+
+_DIGIT_SPOT = re.compile(
+    r"\d(?:(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]|[\u3400-\u9fff]|https?:|www\.)"
+    r"|(?<=[A-Z]{2}\d)(?=[^\W\d_]))"
+)
+"""A digit where a word may glue to another, two cases in one scan (``_places`` tells them
+apart by the character before the digit):
+
+* before a capitalised word, a CJK character or a web address: where a footnote's mark may touch
+  the footnote's first word (``5This``, ``3https://…``); not a unit after a number (``12pt``),
+  which is no script (and too common to read the glyphs of every one);
+* after two capitals and before a letter: where a name may touch its version set a thin space
+  apart (``LATEX2ε``: the logo sets the ``2`` 0.15 em after the ``X``, no more than MuPDF's
+  threshold, so no space); the gap there is read as on a tight line (``TIGHT_DIST``)."""
+
+SCRIPT_DIGITS = 3
+"""A footnote mark opens its word with at most this many digits (``_places``)."""
 
 _WIDE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 """CJK characters, kana and their punctuation: a line of them has no word spaces, and a gap
 between two of them is justification (letter spacing), no word boundary."""
+
+_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP = 1, 2, 4, 8
+"""What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
+a tight line, or before a version number), a script's end."""
 
 
 def with_gap_spaces(written: str, stext: Any) -> str:
     """``written`` (MuPDF's text writer's output for ``stext``: each line ended by a newline,
     each block by another) with a space put into every gap MuPDF skipped (see the module).
 
-    Cheap on most pages: a regular expression over the text finds the lines that hold such a
-    character before another; only those lines' glyphs are read. When the writer's lines do not
-    pair up one for one with the structured text's, the text is left as it is."""
-    if not _AFTER_UNSPACED.search(written):
+    Cheap on most pages: regular expressions over the page's text find the places to look at;
+    only the lines that hold one have their glyphs read. When the writer's lines do not pair up
+    one for one with the structured text's, the text is left as it is."""
+    wanted = _places(written)
+    if not wanted:
         return written
     lines = written.split("\n")
     numbered = [i for i, line in enumerate(lines) if line]
-    stext_lines = [line for block in stext if block.m_internal.type == 0 for line in block]
+    stext_lines = _text_lines(stext)
     if len(numbered) != len(stext_lines):
         return written
-    changed = False
+    found: dict[int, list[tuple[int, bool]]] = {}
     for i, line in zip(numbered, stext_lines):
+        if i in wanted:
+            found[i] = _gaps(line, lines[i], wanted[i])
+    if any(tight for gaps in found.values() for _, tight in gaps):
+        # NOTE: the page sets tight lines: any gap of any line may be a word gap MuPDF missed
+        for i, line in zip(numbered, stext_lines):
+            found[i] = _gaps(line, lines[i], _every_gap(lines[i], wanted.get(i, {})))
+    changed = False
+    for i, gaps in found.items():
         text = lines[i]
-        spots = [
-            m.start()
-            for m in _AFTER_UNSPACED.finditer(text)
-            if not (_WIDE.match(text, m.start()) and _WIDE.match(text, m.start() + 1))
-        ]
-        if not spots:
+        for k, _ in reversed(gaps):
+            text = text[: k + 1] + " " + text[k + 1 :]
+            changed = True
+        lines[i] = text
+    return "\n".join(lines) if changed else written
+
+
+def _text_lines(stext: Any) -> list[Any]:
+    """Every text line of ``stext`` (MuPDF's ``fz_stext_line``), in order.
+
+    NOTE: a block's first line through PyMuPDF's iterator, the rest by the lines' own ``next``
+    links: a third cheaper than iterating every line."""
+    found = []
+    for block in stext:
+        if block.m_internal.type != 0:
             continue
-        gaps = _gaps(line.m_internal, text, spots)
-        if gaps:
-            for k in reversed(gaps):
-                text = text[: k + 1] + " " + text[k + 1 :]
-            lines[i] = text
+        for first in block:
+            line = first.m_internal
+            while line is not None:
+                found.append(line)
+                line = line.next
+            break
+    return found
+
+
+_SHAPES = bytes(
+    ord("a")
+    if 97 <= b <= 122
+    else ord("A")
+    if 65 <= b <= 90
+    else ord("0")
+    if 48 <= b <= 57
+    else ord("C")
+    if 0xE3 <= b <= 0xE9
+    else 32
+    for b in range(256)
+)
+"""A byte table that reads a text's UTF-8 as the shapes of its ASCII characters: ``a`` a
+lowercase letter, ``A`` a capital, ``0`` a digit, ``C`` the lead byte of a character in
+U+3000-U+9FFF (CJK), a space anything else. NOTE: a page's text read
+through it and searched for a few shapes tells in C, in a few microseconds, whether the regular
+expressions of ``_places`` can match at all (they cost ten times as much on every page)."""
+
+_TIGHT_SHAPE = b"a" * TIGHT_RUN
+"""``_TIGHT``'s run, in ``_SHAPES``."""
+
+
+def _places(written: str) -> dict[int, dict[int, int]]:
+    """Per line of ``written`` (0-based, lines split at newlines), per index of a character in
+    that line, what to look for in the gap after it (the ``_UNSPACED``/``_TIGHT_GAP``/
+    ``_SCRIPT_GAP``/``_VERSION_GAP`` bits)."""
+    found: list[tuple[int, int]] = []
+    ascii_only = written.isascii()
+    shapes = written.encode("utf-8", "surrogatepass").translate(_SHAPES)
+    if not ascii_only:
+        for m in _AFTER_UNSPACED.finditer(written):
+            k = m.start()
+            if not (_WIDE.match(written, k) and _WIDE.match(written, k + 1)):
+                found.append((k, _UNSPACED))
+    digit_spots = b"0A" in shapes or b"AA0a" in shapes or b"0C" in shapes
+    if not digit_spots and ("http" in written or "www." in written):
+        digit_spots = b"0a" in shapes
+    for m in _DIGIT_SPOT.finditer(written) if digit_spots else ():
+        k = start = m.start()
+        if k >= 2 and "A" <= written[k - 1] <= "Z":  # a version after a name: the last capital
+            found.append((k - 1, _VERSION_GAP))
+            continue
+        while start > 0 and k - start < SCRIPT_DIGITS - 1 and written[start - 1].isdigit():
+            start -= 1
+        if start == 0 or not (written[start - 1].isalnum() or written[start - 1] == "_"):
+            found.append((k, _SCRIPT_GAP))  # digits that open a word: a footnote's mark
+    for m in _TIGHT.finditer(written) if _TIGHT_SHAPE in shapes else ():
+        if m.start() and written[m.start() - 1] == "\\":
+            continue  # a TeX control word
+        start = written.rfind("\n", 0, m.start()) + 1
+        end = written.find("\n", m.end())
+        line = written[start : end if end >= 0 else len(written)]
+        if len(line) >= TIGHT_WORD * (line.count(" ") + 1):
+            found.extend((k, _TIGHT_GAP) for k in range(m.start(), m.end() - 1))
+    if not found:
+        return {}
+    starts = [0] + [m.end() for m in re.finditer("\n", written)]
+    places: dict[int, dict[int, int]] = {}
+    for pos, bit in found:
+        i = bisect_right(starts, pos) - 1
+        spots = places.setdefault(i, {})
+        spots[pos - starts[i]] = spots.get(pos - starts[i], 0) | bit
+    return places
+
+
+def _every_gap(text: str, spots: dict[int, int]) -> dict[int, int]:
+    """``spots`` of a line of a page of tight lines, with every gap between two characters of
+    the line ``text`` looked at as a tight line's (``_TIGHT_GAP``)."""
+    every = dict(spots)
+    for k in range(len(text) - 1):
+        if not text[k].isspace() and not text[k + 1].isspace():
+            every[k] = every.get(k, 0) | _TIGHT_GAP
+    return every
+
+
+def _gaps(line: Any, text: str, spots: dict[int, int]) -> list[tuple[int, bool]]:
+    """Which of ``spots`` (indices of characters in the line's ``text``, with what to look for)
+    a word space follows, measured along a horizontal line from the end of the glyph's advance
+    to the next glyph's origin; none on a vertical or turned line, or where the line's glyphs are
+    not the text's characters one for one. Each with whether it is a tight line's gap (over
+    ``TIGHT_DIST``, not over ``SPACE_DIST``)."""
+    if not spots or line.wmode != 0 or abs(line.dir.y) > 1e-3 or line.dir.x <= 0:
+        return []
+    found = []
+    last = max(spots)
+    ch, k = line.first_char, 0
+    while ch is not None and k <= last:
+        nxt = ch.next
+        look = spots.get(k)
+        if look:
+            if nxt is None or ch.c != ord(text[k]) or nxt.c != ord(text[k + 1]):
+                return []
+            space = _space_between(ch, nxt, look)
+            if space:
+                found.append((k, space == _TIGHT_GAP))
+        ch, k = nxt, k + 1
+    return found
+
+
+def _space_between(ch: Any, nxt: Any, look: int) -> int:
+    """Which rule (``look``'s bit: ``_UNSPACED``, ``_TIGHT_GAP``, ``_SCRIPT_GAP``) finds a word
+    boundary between glyphs ``ch`` and ``nxt`` of one line; 0 when none does."""
+    size = ch.size
+    if size <= 0:
+        return 0
+    gap = (nxt.origin.x - ch.quad.lr.x) / size
+    if gap >= SPACE_MAX_DIST:
+        return 0
+    if look & _UNSPACED and gap > SPACE_DIST:
+        return _UNSPACED
+    if look & _TIGHT_GAP and gap > TIGHT_DIST:
+        return _TIGHT_GAP
+    if look & _VERSION_GAP and gap > TIGHT_DIST:
+        return _VERSION_GAP
+    if look & _SCRIPT_GAP and script_ends(size, ch.origin.y, nxt.size, nxt.origin.y, gap * size):
+        return _SCRIPT_GAP
+    return 0
+
+
+def script_ends(size: float, base: float, next_size: float, next_base: float, gap: float) -> bool:
+    """Whether a glyph (font size, baseline) is a script that ends before the next glyph, back at
+    the full size: smaller by ``SCRIPT_SIZE``, its baseline off the next's by ``SCRIPT_SHIFT``
+    of the next's size, and not kerned into it (``SCRIPT_KERN``); sizes, baselines and the gap
+    between the two glyphs in points.
+
+    A script belongs to what stands before it (TeX hangs an index or an exponent on the symbol
+    before it, a footnote mark ends the word it follows, or stands before the footnote's text
+    as its label); a glyph back at the full size after it starts a word: ``5This`` is the mark
+    ``5`` and the word ``This``; ``e1`` (e with index 1) stays one word."""
+    if next_size <= 0 or gap < SCRIPT_KERN * next_size:
+        return False
+    return size <= SCRIPT_SIZE * next_size and abs(base - next_base) >= SCRIPT_SHIFT * next_size
+
+
+MIRROR_REACH = 0.3
+"""A mirrored glyph joins the lines before and after it when it starts within this share of its
+height of the first's end and ends within it of the second's start."""
+
+_LONE_CAPITAL = re.compile(r"\n\n?([A-Z])\n\n?(?=[^\W\d_])")
+"""A capital on a line of its own (or a block: MuPDF makes a turned glyph a block of its own)
+between a line that ends with a letter and one that starts with one: where a mirrored glyph may
+stand inside a word (``X``, ``E``, ``TEX``)."""
+
+
+def with_mirrored_glyphs_joined(written: str, stext: Any) -> str:
+    """``written`` (as in ``with_gap_spaces``) with every mirrored glyph set inside a word read
+    back into it: the XeTeX logo draws its ``E`` reflected, MuPDF makes that glyph a line of its
+    own (running right to left) and the word came out as ``X``, ``E``, ``TEX`` on three lines,
+    read ``X E TEX``: the word ``XeTeX`` lost. Where such a one-glyph line runs right to left
+    and touches the end of the line before it and the start of the line after it on the same
+    height (``MIRROR_REACH``), the three are one line. Cheap: only a page whose text holds a
+    capital alone on a line between two letters (``_LONE_CAPITAL``) has its lines' boxes read."""
+    if "\n" not in written or not _LONE_CAPITAL.search(written):
+        return written
+    lines = written.split("\n")
+    numbered = [i for i, line in enumerate(lines) if line]
+    stext_lines = _text_lines(stext)
+    if len(numbered) != len(stext_lines):
+        return written
+    boxes = dict(zip(numbered, stext_lines))
+    changed = False
+    for m in _LONE_CAPITAL.finditer(written):
+        if not (m.start() and written[m.start() - 1].isalpha()):
+            continue
+        i = written.count("\n", 0, m.start(1))
+        k = numbered.index(i)
+        if k == 0 or k + 1 == len(numbered):
+            continue
+        before, after = numbered[k - 1], numbered[k + 1]
+        if not (lines[before] and lines[after] and lines[i]):
+            continue  # NOTE: a line already joined into another
+        if _inside_word(boxes[before], boxes[i], boxes[after]):
+            lines[before] += lines[i] + lines[after]
+            lines[i] = lines[after] = ""
             changed = True
     return "\n".join(lines) if changed else written
 
 
-def _gaps(line: Any, text: str, spots: list[int]) -> list[int]:
-    """Which of ``spots`` (indices of characters in the line's ``text``) a gap of more than
-    ``SPACE_DIST`` em follows, measured along a horizontal line from the end of the glyph's
-    advance to the next glyph's origin; none on a vertical or turned line, or where the line's
-    glyphs are not the text's characters one for one."""
+def _inside_word(before: Any, glyph: Any, after: Any) -> bool:
+    """Whether the one-glyph line ``glyph`` is drawn mirrored (running right to left) between
+    the end of line ``before`` and the start of line ``after`` (``MIRROR_REACH``)."""
+    if glyph.dir.x >= 0 or before.dir.x <= 0 or after.dir.x <= 0:
+        return False
+    box, left, right = glyph.bbox, before.bbox, after.bbox
+    reach = MIRROR_REACH * (box.y1 - box.y0)
+    return (
+        abs(box.x0 - left.x1) <= reach
+        and abs(right.x0 - box.x1) <= reach
+        and min(box.y1, left.y1, right.y1) > max(box.y0, left.y0, right.y0)
+    )
+
+
+TRACKING_MAX = 0.25
+"""Letters set apart by at most this share of the font size, evenly (``TRACKING_EVEN``), are one
+letter-spaced word: a word space is wider (TeX's shrinks to 0.22 em at the least, Times' is
+0.25 em), a tracked heading's letters stand 0.16 em apart (``L I S T`` of ``LIST OF FIGURES``)."""
+
+TRACKING_EVEN = 0.05
+"""A letter-spaced word's gaps differ from the narrowest of its run by at most this share of the
+font size; a gap wider than that is a word space between two tracked words."""
+
+_TRACKED = re.compile(r"(?<![^\W_])(?:[^\W\d_] ){3,}[^\W\d_](?![^\W_])")
+"""Four letters or more, each a word of its own: where MuPDF may have read a letter-spaced word
+letter by letter (``A B S T R A C T``)."""
+
+_LETTER_SHAPES = bytes(
+    ord("a") if 65 <= b <= 90 or 97 <= b <= 122 or b >= 0x80 else ord(" ") if b == 32 else ord(".")
+    for b in range(256)
+)
+"""A byte table that reads a text's UTF-8 as letters (``a``: ASCII letters and the lead byte of a
+character beyond ASCII, its continuation bytes deleted: ``_CONTINUATION``), spaces and the rest:
+a page whose shapes hold no ``a a a a`` holds no ``_TRACKED`` run, found in C (NOTE: the regular
+expression costs ten times as much)."""
+
+_CONTINUATION = bytes(range(0x80, 0xC0))
+"""The continuation bytes of UTF-8."""
+
+
+def with_tracking_joined(written: str, stext: Any) -> str:
+    """``written`` (as in ``with_gap_spaces``) with every letter-spaced word read as one word.
+
+    Why: a heading set with letter spacing (tracking) stands each letter 0.16 em from the next,
+    more than MuPDF's 0.15 em, so MuPDF puts a space after every letter: ``A B S T R A C T``, the
+    word lost to search. In a run of single letters (``_TRACKED``), the gaps between the letters
+    are read from the glyphs: evenly narrow gaps (``TRACKING_MAX``, ``TRACKING_EVEN``) join their
+    letters; a wider gap stays a word space (``LIST OF FIGURES``). Cheap: such runs are rare, and
+    only the lines holding one are read."""
+    shapes = written.encode("utf-8", "surrogatepass").translate(_LETTER_SHAPES, _CONTINUATION)
+    if b"a a a a" not in shapes:
+        return written
+    if not _TRACKED.search(written):
+        return written
+    lines = written.split("\n")
+    numbered = [i for i, line in enumerate(lines) if line]
+    stext_lines = _text_lines(stext)
+    if len(numbered) != len(stext_lines):
+        return written
+    changed = False
+    for i, line in zip(numbered, stext_lines):
+        runs = [m.span() for m in _TRACKED.finditer(lines[i])]
+        if not runs:
+            continue
+        drop = _tracked_spaces(line, lines[i], runs)
+        if drop:
+            lines[i] = "".join(c for k, c in enumerate(lines[i]) if k not in drop)
+            changed = True
+    return "\n".join(lines) if changed else written
+
+
+def _tracked_spaces(line: Any, text: str, runs: list[tuple[int, int]]) -> set[int]:
+    """Indices of the spaces inside ``runs`` (spans of single letters and spaces in the line's
+    ``text``) that stand between two letters of one letter-spaced word (see
+    ``with_tracking_joined``); none on a vertical or turned line, or where the line's glyphs are
+    not the text's characters one for one."""
     if line.wmode != 0 or abs(line.dir.y) > 1e-3 or line.dir.x <= 0:
-        return []
-    found = []
-    want = set(spots)
-    last = spots[-1]
+        return set()
+    glyphs: dict[int, Any] = {}
+    last = runs[-1][1] - 1
     ch, k = line.first_char, 0
     while ch is not None and k <= last:
-        nxt = ch.next
-        if k in want:
-            if nxt is None or ch.c != ord(text[k]):
-                return []
-            gap = nxt.origin.x - ch.quad.lr.x
-            if ch.size > 0 and SPACE_DIST < gap / ch.size < SPACE_MAX_DIST:
-                found.append(k)
-        ch, k = nxt, k + 1
-    return found
+        if ch.c != ord(text[k]):
+            return set()
+        glyphs[k] = ch
+        ch, k = ch.next, k + 1
+    if k <= last:
+        return set()
+    drop: set[int] = set()
+    for start, end in runs:
+        letters = list(range(start, end, 2))
+        gaps = []
+        for a, b in zip(letters, letters[1:]):
+            size = glyphs[a].size
+            gap = (glyphs[b].origin.x - glyphs[a].quad.lr.x) / size if size > 0 else SPACE_MAX_DIST
+            gaps.append(gap)
+        narrowest = min(gaps)
+        if narrowest > TRACKING_MAX:
+            continue
+        drop.update(
+            a + 1 for a, gap in zip(letters, gaps) if gap <= TRACKING_MAX and gap - narrowest <= TRACKING_EVEN
+        )
+    return drop
