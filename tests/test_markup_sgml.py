@@ -27,7 +27,7 @@ def linuxdoc_source(sections: list[str]) -> str:
     ]
     for c, name in enumerate(sections):
         out.append(
-            f"<sect>{name}\n<p>\n{body(2)}\n\n<tscreen><verb>\n<sect>Not a heading\n<p>\n</verb></tscreen>\n\n"
+            f"<sect>{name}\n<p>\n{body(2)}\n\n<tscreen><verb>\n<toc>\n<sect>Not a heading\n<p>\n</verb></tscreen>\n\n"
             f'<sect1>Using <tt/widget/ &amp; friends<label id="use-{c}">\n<p>\n{para(c + 1)}\n'
         )
     out.append(f"<appendix>\n\n<sect>Options\n<p>\n{para(9)}\n\n<sect1>Flags<p>\n{para(8)}\n</article>\n")
@@ -88,6 +88,7 @@ def test_linuxdoc_sect_titles_run_to_p_or_label_and_verb_holds_none():
     assert markup == "sgml"
     assert [(lv, t) for _, lv, t in headings] == [
         (0, "The Widget HOWTO"),
+        (1, "Table of Contents"),  # NOTE: where <toc> has the formatters print it
         (1, "1. Overview"),  # NOTE: numbered as the formatters print a chapter-level unit
         (2, "Using widget & friends"),
         (1, "2. Installing"),
@@ -112,6 +113,7 @@ def test_offsets_are_the_start_of_the_line_of_the_start_tag():
 def test_debiandoc_headings_and_titlepag_title():
     assert levels(debiandoc_source(["Overview", "Installing"])) == [
         (0, "The Widget Manual"),
+        (1, "Table of Contents"),
         (1, "1. Overview"),
         (2, "Installing widget"),
         (3, "Detail 0"),

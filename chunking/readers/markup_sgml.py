@@ -16,7 +16,8 @@ These DTDs name a book's structure with elements:
   nested ``<section>``, ``<simplesect>``, ``<refentry>``. The title is the element's first
   ``<title>`` child, or the one in its ``<info>``/``<bookinfo>``/``<chapterinfo>``… (a
   ``<refentry>``'s ``<refentrytitle>``, else its ``<refname>``); a ``<preface>``, ``<index>``,
-  ``<glossary>`` or ``<bibliography>`` without one has the name the stylesheets print.
+  ``<glossary>`` or ``<bibliography>`` without one has the name the stylesheets print, and a
+  ``<toc>`` (LinuxDoc, DebianDoc, DocBook) is a ``Table of Contents`` unit where it stands.
 
 Levels follow the nesting: the document's title (the root element's) 0, a child one deeper
 than its parent (so ``<sect>`` under a LinuxDoc ``<article>`` is 1, ``<sect1>`` under a DocBook
@@ -315,6 +316,11 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
                         break
             if appendix_parent is not None and len(stack) < appendix_parent:
                 appendix_parent = None
+            continue
+        if token.name == "toc" and token.kind in ("start", "empty"):
+            # NOTE: LinuxDoc's (and DocBook's) ``<toc>``: the formatters print the contents there
+            at, level = _line_start(text, token.start, found), stack[-1].level + 1 if stack else 1
+            found.append((at, min(level, MAX_LEVEL), "Table of Contents", bool(stack) and stack[-1].parted))
             continue
         if token.kind == "empty" and token.name in DEFAULT_TITLES and token.name in SECTIONING:
             # NOTE: ``<index/>``: the stylesheets generate the unit under its name
