@@ -8,7 +8,10 @@ a renderer (``RENDERERS``: a man page through groff or mandoc, a -me paper throu
 a POD document through pod2text or pod2markdown, a Markdown, Org or reStructuredText source through
 pandoc into an EPUB, Markdown or plain text, a reStructuredText source through rst2pdf, an HTML page
 through w3m, elinks, links2, html2text or html2markdown, an AsciiDoc source through Asciidoctor into
-DocBook, a PDF through pdftotext; the source first checked against
+DocBook, a PDF through pdftotext, an HTML page through xhtml2pdf into a PDF or through vilistextum into
+text, an mdoc man page through mandoc into Markdown, a Markdown source through lowdown into text or
+through cmark into LaTeX, a POD document through pod2texi into Texinfo, a Texinfo source through
+makeinfo into DocBook; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -104,6 +107,10 @@ INPUT = "{input}"
 """In a renderer's command, the path of a file holding the source, for a program that cannot read it
 from a pipe (links2 reads nothing from ``/dev/stdin`` when it is one); every other gets it on stdin."""
 
+OUTPUT = "{output}"
+"""In a renderer's command, the path of a file it writes the book to, for a program that cannot write
+it to a pipe (xhtml2pdf fails writing a PDF to ``-``); every other writes it to stdout."""
+
 RENDERERS = {
     "groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"],
     "pod2text-utf8": ["pod2text", "--utf8"],
@@ -163,6 +170,13 @@ RENDERERS = {
     "html2markdown": ["html2markdown"],
     "asciidoctor-docbook5": ["asciidoctor", "-b", "docbook5", "-o", "-", "-"],
     "pdftotext-layout-utf8": ["pdftotext", "-layout", "-enc", "UTF-8", "-", "-"],
+    "xhtml2pdf": ["xhtml2pdf3", "-q", "-", OUTPUT],
+    "mandoc-markdown": ["mandoc", "-Tmarkdown"],
+    "lowdown-term-plain": ["lowdown", "-Tterm", "--term-no-ansi"],
+    "pod2texi": ["pod2texi", "-"],
+    "vilistextum": ["vilistextum", "-", "-"],
+    "cmark-latex": ["cmark", "-t", "latex"],
+    "makeinfo-docbook": ["makeinfo", "--docbook", "-o", "-", "-"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -171,17 +185,22 @@ a reStructuredText source into rst2pdf's PDF, in the 14 standard PDF fonts, whic
 embed, and without dates; an HTML page into the text ``w3m -dump``, ``elinks -dump``, ``links2
 -dump`` or ``html2text`` prints, or into ``html2markdown``'s Markdown; a -me paper into gropdf's
 PDF; an mdoc man page into ``mandoc -Tpdf``'s PDF; an AsciiDoc source into Asciidoctor's DocBook 5
-XML; a PDF into ``pdftotext -layout``'s text).
+XML; a PDF into ``pdftotext -layout``'s text; an HTML page into xhtml2pdf's PDF or vilistextum's
+text; an mdoc man page into ``mandoc -Tmarkdown``'s Markdown; a Markdown source into ``lowdown
+-Tterm``'s text without ANSI styles or into ``cmark -t latex``'s LaTeX; a POD document into
+pod2texi's Texinfo; a Texinfo source into ``makeinfo --docbook``'s DocBook XML).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
 mandoc 1.14.6, html2text 1.3.2a, ELinks 0.13.2, Links 2.28, python3-html2text 2020.1.16,
-Asciidoctor 2.0.18 and poppler-utils 22.12.0). pandoc runs
+Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 3.6.12, lowdown
+1.0.0, texinfo 6.8 (pod2texi, makeinfo), vilistextum 2.6.9 and cmark 0.30.2). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff
 and Asciidoctor run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
 as the PDF's creation date (it takes 0 for unset and writes the time of the run), Asciidoctor as
-the document's ``<date>``."""
+the document's ``<date>``. xhtml2pdf runs with ``RL_invariant=1``, ReportLab's invariant mode: the
+PDF's dates are 2000-01-01 and its file identifier is fixed, not the time of the run."""
 
 RENDERER_PACKAGES = {
     "groff": "groff",
@@ -197,6 +216,12 @@ RENDERER_PACKAGES = {
     "html2markdown": "python3-html2text",
     "asciidoctor": "asciidoctor",
     "pdftotext": "poppler-utils",
+    "xhtml2pdf3": "python3-xhtml2pdf",
+    "lowdown": "lowdown",
+    "pod2texi": "texinfo",
+    "vilistextum": "vilistextum",
+    "cmark": "cmark",
+    "makeinfo": "texinfo",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
@@ -240,13 +265,19 @@ def _rendered(data: bytes, render: str) -> bytes:
         env["SOURCE_DATE_EPOCH"] = "0"
     elif command[0] in ("groff", "asciidoctor"):
         env["SOURCE_DATE_EPOCH"] = "315532800"
+    elif command[0] == "xhtml2pdf3":
+        env["RL_invariant"] = "1"
     with tempfile.TemporaryDirectory(prefix="render-") as tmp:
         if INPUT in command:
             source = Path(tmp) / "source"
             source.write_bytes(data)
             command = [str(source) if arg == INPUT else arg for arg in command]
+        target = Path(tmp) / "book"
+        command = [str(target) if arg == OUTPUT else arg for arg in command]
         # cwd "/": rst2pdf writes relative links as file:// URLs under the directory it runs in
         out = subprocess.run(command, input=data, capture_output=True, check=True, env=env, cwd="/").stdout
+        if OUTPUT in RENDERERS[render]:
+            out = target.read_bytes()
     return _zip_times_fixed(out) if out[:4] == b"PK\x03\x04" else out
 
 

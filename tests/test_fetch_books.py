@@ -67,6 +67,12 @@ def test_a_renderer_that_cannot_read_a_pipe_gets_the_source_as_a_file(monkeypatc
     assert fetch_books._rendered(b"<h1>Title</h1>\n", "cat-file") == b"<h1>Title</h1>\n"
 
 
+def test_a_renderer_that_cannot_write_a_pipe_writes_the_book_to_a_file(monkeypatch):
+    # xhtml2pdf fails writing to '-': the book is read back from the {output} file (cp prints nothing)
+    monkeypatch.setitem(fetch_books.RENDERERS, "cp-file", ["cp", "/dev/stdin", fetch_books.OUTPUT])
+    assert fetch_books._rendered(b"book\n", "cp-file") == b"book\n"
+
+
 def test_groff_without_its_pdf_device_is_named_as_gropdf_from_debians_groff(monkeypatch):
     monkeypatch.setattr(
         fetch_books.shutil, "which", lambda name, path=None: None if name == "gropdf" else f"/usr/bin/{name}"
