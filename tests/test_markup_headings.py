@@ -449,3 +449,20 @@ def test_an_mdoc_page_and_a_block_closed_by_an_indented_dot_are_read():
         f".Sh NAME\n.Nm widget\n.Sh DESCRIPTION\n{para(0)}\n.Ss Options\n{para(1)}\n"
     )
     assert titles(text) == [(0, "WIDGET"), (1, "NAME"), (1, "DESCRIPTION"), (2, "Options")]
+
+
+def test_a_txt_with_atx_headings_standing_apart_is_read_as_markdown():
+    """A Markdown renderer's terminal output (lowdown -Tterm): the body indented, ``##`` headings
+    flush left between blank lines; a ``#`` line inside indented code is none."""
+    text = "File system\n\n" + "".join(
+        f"## {name}\n\n    {para(k)}\n\n        # not a heading: code\n        run --it\n\n### Detail {k}\n\n    {para(k + 3)}\n\n"
+        for k, name in enumerate(["Promises API", "Callback API", "Sync API"])
+    )
+    markup, headings = markup_headings(text)
+    assert markup == "markdown"
+    assert [(lv, t) for _, lv, t in headings][:3] == [(2, "Promises API"), (3, "Detail 0"), (2, "Callback API")]
+
+
+def test_shell_comments_at_the_margin_do_not_make_a_txt_markdown():
+    text = "\n".join(f"{para(k)}\n\n# install step {k}\nmake install\n" for k in range(5))
+    assert markup_headings(text)[0] != "markdown"

@@ -38,7 +38,9 @@ lines being unlike any other markup's, then a LaTeX source (``chunking.readers.m
 ``#title`` or ``#author`` directive at the top and ``*`` headings), then a troff source
 (``chunking.readers.markup_troff``: man, ms, me or mm requests); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
-other way. The markups are tried in that order. A plain-text book whose titles are merely underlined
+other way. The markups are tried in that order; last, a ``.txt`` with ``MIN_ATX`` Markdown ATX
+headings standing apart (``looks_like_markdown``: a README, a Markdown renderer's terminal output)
+is read as Markdown (``chunking.readers.markdown``). A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
 (``chunking.structure.plain_text``) reads those.
 """
@@ -48,6 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .markdown import markdown_headings
 from .markup_latex import latex_headings
 from .markup_muse import muse_headings
 from .markup_org import looks_like_org, org_headings
@@ -74,7 +77,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -110,7 +113,55 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         rst = rst_headings(lines, starts)
         if len(rst) >= MIN_HEADINGS:
             return "rst", rst
+    if looks_like_markdown(lines):
+        return "markdown", markdown_headings(text)
     return "", []
+
+
+MIN_ATX = 3
+"""ATX headings (``## Title``) a ``.txt`` needs before it is read as Markdown."""
+
+ATX_WORDS = 16
+"""Words an ATX heading's title may have (``_heading_like``)."""
+
+ATX_SHARE = 0.8
+"""Share of the margin's ``#`` lines that must be headings standing apart (``looks_like_markdown``)."""
+
+_ATX = re.compile(r"#{1,6}[ \t]+\S")
+_FENCE = re.compile(r"(`{3,}|~{3,})")
+
+
+def _heading_like(title: str) -> bool:
+    """A heading's title, not a comment's sentence: at most ``ATX_WORDS`` words, no sentence end
+    (``.``, ``;``, ``,``; a title may end in ``?``, ``!`` or ``)``: an API entry's
+    ``filehandle.chmod(mode)``)."""
+    return len(title.split()) <= ATX_WORDS and title[-1:] not in ".;,"
+
+
+def looks_like_markdown(lines: list[str]) -> bool:
+    """Whether a text that is no other markup is Markdown by its ATX headings: at least
+    ``MIN_ATX`` lines ``#`` … ``######`` and a heading-like title (``_heading_like``), flush left,
+    with a blank line (or the text's edge) on both sides, outside fenced code, and ``ATX_SHARE``
+    of the lines that open with ``#`` at the margin so. A configuration file's or a script's
+    comments at the margin run on into each other or into their commands and read as sentences;
+    a Markdown heading in a ``.txt`` (a README, a renderer's terminal output) stands apart as the
+    format writes it."""
+    apart = marked = 0
+    fence = ""
+    for i, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if opened and (not fence or opened.group(1).startswith(fence)):
+            fence = "" if fence else opened.group(1)[:3]
+            continue
+        if fence or not line.startswith("#") or line.startswith("#!"):
+            continue
+        marked += 1
+        if not _ATX.match(line):
+            continue
+        before = i == 0 or not lines[i - 1].strip()
+        after = i + 1 == len(lines) or not lines[i + 1].strip()
+        apart += before and after and _heading_like(line.lstrip("#").strip())
+    return apart >= MIN_ATX and apart >= ATX_SHARE * marked
 
 
 def _named(markup: str, headings: list[Heading]) -> tuple[str, list[Heading]]:
