@@ -315,6 +315,26 @@ def test_latex_parts_sit_between_the_title_and_the_chapters():
     ]
 
 
+def test_a_latex_page_whose_only_section_opens_it_has_it_for_title_and_its_subsections_as_chapters():
+    """A Markdown page converted to LaTeX (cmark -t latex): ``\\section{Stream}`` then
+    ``\\subsection`` units; the one section is the page's title."""
+    text = "\\section{Stream}\n\n" + para(0) + "\n\n" + "".join(
+        f"\\subsection{{{name}}}\n\n{para(k)}\n\n\\subsubsection{{Detail {k}}}\n\n{para(k + 1)}\n\n"
+        for k, name in enumerate(["Types", "Consumers", "Implementers"], 1)
+    )
+    assert [(lv, t) for _, lv, t in markup_headings(text, ".tex")[1]] == [
+        (0, "Stream"),
+        (1, "1 Types"),
+        (2, "1.1 Detail 1"),
+        (1, "2 Consumers"),
+        (2, "2.1 Detail 2"),
+        (1, "3 Implementers"),
+        (2, "3.1 Detail 3"),
+    ]
+    two = "\\section{One}\n\n" + para(0) + "\n\n\\section{Two}\n\n\\subsection{Sub}\n\n" + para(1)
+    assert [lv for _, lv, _ in markup_headings(two, ".tex")[1]] == [1, 1, 2]  # two: the chapter level
+
+
 def test_a_text_about_latex_quoting_its_commands_is_not_latex_source():
     """A manual about LaTeX quotes ``\\documentclass`` and ``\\chapter{…}`` in its examples,
     indented, after its own prose: not a LaTeX source."""

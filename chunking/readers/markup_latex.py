@@ -15,7 +15,10 @@ command, or ``MIN_HEADINGS`` sectioning commands and a ``\\usepackage``/``\\begi
 manual about LaTeX quotes them indented in its examples). Levels: the title 0, ``\\chapter`` 1
 and ``\\section`` 2 (in a document without ``\\chapter``, the article classes, ``\\section`` is
 1), each deeper command one more; in a document with ``\\part``, parts are 1 and everything
-below one level deeper, so the title stays the root. Titles carry the numbers LaTeX prints
+below one level deeper, so the title stays the root; a document without ``\\title`` or
+``\\chapter`` whose only ``\\section`` opens it, everything else below it (a Markdown page
+converted to LaTeX), has that section for its title and its ``\\subsection`` commands at level
+1. Titles carry the numbers LaTeX prints
 (``Part I Title``, ``3 Title``, ``3.2 Title``; after ``\\appendix`` ``Appendix A Title``,
 ``A.1 Title``); a starred command's none (an unnumbered unit: a preface before the first
 chapter is front matter). Nothing in a comment (``%`` to the line's end) or in
@@ -115,6 +118,19 @@ def _levelled(found: list[tuple[int, str, str, bool]], starts: list[int]) -> lis
     base = 1 if any(name == "part" for _, name, _, _ in found) else 0
     top = "chapter" if chapters else "section"
     shift = 0 if chapters else 1
+    commands = [k for k, (_, name, _, _) in enumerate(found) if name in DEPTHS and name != "part"]
+    sections = [k for k in commands if found[k][1] == "section"]
+    lone = (
+        not chapters
+        and not base
+        and not any(name == "title" for _, name, _, _ in found)
+        and sections == commands[:1]
+        and len(commands) > 1
+    )
+    if lone:
+        # NOTE: one \section opening the document, the rest below it: it is the title, and its
+        # subsections are numbered from the chapter level (``3``, ``3.2``), as the units they are
+        shift, top = 2, "subsection"
     counters = dict.fromkeys(DEPTHS, 0)
     out: list[Heading] = []
     appendix = False
@@ -122,7 +138,7 @@ def _levelled(found: list[tuple[int, str, str, bool]], starts: list[int]) -> lis
         if name == "appendix":
             appendix, counters[top] = True, 0
             continue
-        if name == "title":
+        if name == "title" or (lone and name == "section"):
             out.append((starts[i], 0, rendered(title)))
         elif name in NAMED:
             named = NAMED[name] or ("Bibliography" if chapters else "References")
