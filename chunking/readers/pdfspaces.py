@@ -111,6 +111,15 @@ _UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP = 1, 2, 4, 8
 a tight line, or before a version number), a script's end."""
 
 
+def _paired(written: str, stext: Any) -> tuple[list[str], list[int], list[Any]] | None:
+    """``written``'s lines, the indices of its non-empty ones and the structured text's lines
+    they are, one for one; None when they do not pair up (the text is then left as it is)."""
+    lines = written.split("\n")
+    numbered = [i for i, line in enumerate(lines) if line]
+    stext_lines = _text_lines(stext)
+    return (lines, numbered, stext_lines) if len(numbered) == len(stext_lines) else None
+
+
 def with_gap_spaces(written: str, stext: Any) -> str:
     """``written`` (MuPDF's text writer's output for ``stext``: each line ended by a newline,
     each block by another) with a space put into every gap MuPDF skipped (see the module).
@@ -121,11 +130,10 @@ def with_gap_spaces(written: str, stext: Any) -> str:
     wanted = _places(written)
     if not wanted:
         return written
-    lines = written.split("\n")
-    numbered = [i for i, line in enumerate(lines) if line]
-    stext_lines = _text_lines(stext)
-    if len(numbered) != len(stext_lines):
+    paired = _paired(written, stext)
+    if paired is None:
         return written
+    lines, numbered, stext_lines = paired
     found: dict[int, list[tuple[int, bool]]] = {}
     for i, line in zip(numbered, stext_lines):
         if i in wanted:
@@ -316,11 +324,10 @@ def with_mirrored_glyphs_joined(written: str, stext: Any) -> str:
     capital alone on a line between two letters (``_LONE_CAPITAL``) has its lines' boxes read."""
     if "\n" not in written or not _LONE_CAPITAL.search(written):
         return written
-    lines = written.split("\n")
-    numbered = [i for i, line in enumerate(lines) if line]
-    stext_lines = _text_lines(stext)
-    if len(numbered) != len(stext_lines):
+    paired = _paired(written, stext)
+    if paired is None:
         return written
+    lines, numbered, stext_lines = paired
     boxes = dict(zip(numbered, stext_lines))
     changed = False
     for m in _LONE_CAPITAL.finditer(written):
@@ -394,11 +401,10 @@ def with_tracking_joined(written: str, stext: Any) -> str:
         return written
     if not _TRACKED.search(written):
         return written
-    lines = written.split("\n")
-    numbered = [i for i, line in enumerate(lines) if line]
-    stext_lines = _text_lines(stext)
-    if len(numbered) != len(stext_lines):
+    paired = _paired(written, stext)
+    if paired is None:
         return written
+    lines, numbered, stext_lines = paired
     changed = False
     for i, line in zip(numbered, stext_lines):
         runs = [m.span() for m in _TRACKED.finditer(lines[i])]
