@@ -683,3 +683,12 @@ def test_numbered_sections_and_running_lines_set_like_the_listed_chapters_stay_o
         text += f"Manual Page {n}\n\n{_body(1, '   ')}\n\n"
     found = [t for _, _, t, _ in _chapters(text)[1]]
     assert found == ["Contents", "Getting Started", "Reading Files", "Writing Files", "Closing"]
+
+
+def test_a_menu_label_before_the_chapters_that_titles_a_chapter_further_on_is_no_front_unit():
+    """A Texinfo node listing rendered as text: after the ``Abstract``, the label ``Getting
+    Started`` over its indented menu items is the title of chapter 1 further on, not a front unit."""
+    chapters, expected = _numbered_chapters()
+    menu = f"{TITLES[0]}\n\n   * First steps\n   * Next steps\n\n"
+    front = [("front", "", "Abstract", "Abstract")]
+    _assert_starts(f"Abstract\n\n{_body(1, '   ')}\n\n" + menu + chapters, [*front, *expected])

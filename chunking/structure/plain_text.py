@@ -565,7 +565,8 @@ def _front_by_form(
     that heading is (at its column, alone between blank lines, reading as a title) over text set
     further in (``Status of This Memo`` / ``Copyright Notice`` between a memo's ``Abstract`` and
     its contents) opens a front unit of its own. Only where headings stand out of an indented
-    body: a flush-left text gives no such form."""
+    body: a flush-left text gives no such form; and never a line that is the title of a chapter or
+    section further on (a Texinfo menu's group label over its items: ``Hash functions``)."""
     named = sorted(
         i
         for i, (c, _) in chosen.items()
@@ -574,10 +575,13 @@ def _front_by_form(
     if not named:
         return
     columns = {lines[i].indent for i in named}
+    later = {words_key(c.title) for i, (c, _) in chosen.items() if i >= first}
     for i in range(named[0] + 1, min(first, len(lines) - 1)):
         line, below = lines[i], lines[i + 1]
         if i in chosen or i in listing or line.indent not in columns or below.indent <= line.indent:
             continue
+        if words_key(line.text) in later:
+            continue  # the title of a chapter or section further on: a menu's or a list's label
         if not (line.blank_before and line.gap_after and len(line.text) <= SHORT_CHARS):
             continue
         if parse_heading(line.text) is not None or not title_like(line.text, max_words=TITLE_WORDS):
