@@ -692,3 +692,20 @@ def test_a_menu_label_before_the_chapters_that_titles_a_chapter_further_on_is_no
     menu = f"{TITLES[0]}\n\n   * First steps\n   * Next steps\n\n"
     front = [("front", "", "Abstract", "Abstract")]
     _assert_starts(f"Abstract\n\n{_body(1, '   ')}\n\n" + menu + chapters, [*front, *expected])
+
+
+def test_headings_set_apart_by_two_blank_lines_where_paragraphs_take_one_are_the_last_resort():
+    """An nroff rendering, its bold lost: a heading has two blank lines above it, a paragraph
+    one; a centred title-page line and a sentence after two blank lines are no headings."""
+    text = "\n\n              The Widget Control Sequences\n\n                   A. Writer\n\n\n\n"
+    for title in ("Definitions", "Plain Mode", "Special Keys", "Mouse Tracking"):
+        text += f"{title}\n\n{_body(6)}\n\n\n"
+    text += "This sentence only follows a wide gap.\n\n" + _body(1) + "\n"
+    found = [(k, t) for k, _, t, _ in _chapters(text)[1]]
+    assert [t for k, t in found if k == "chapter"] == ["Definitions", "Plain Mode", "Special Keys", "Mouse Tracking"]
+    assert not any("Writer" in t for _, t in found)
+
+
+def test_paragraphs_parted_by_two_blank_lines_throughout_give_no_headings():
+    text = "".join(f"Short Line {k}\n\n\n{_body(1)}\n\n\n" for k in range(6))
+    assert [k for k, _, _, _ in _chapters(text)[1] if k == "chapter"] == []

@@ -168,6 +168,7 @@ class _Line:
     blank_after: bool = False  # a blank line or a separator rule follows
     gap_after: bool = False  # a blank line follows (a separator rule does not count)
     bold: bool = False  # set wholly in terminal bold (``NormalisedBook.bold_lines``)
+    blanks_before: int = 0  # blank lines right above it (0 on a page's first line)
 
 
 @dataclass
@@ -191,6 +192,10 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     chosen = _choose(lines, candidates, entries, listing, rejected)
     if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
         chosen = _outdented(lines, listing) or chosen
+    if sum(depth == 1 and c.kind not in ("part", "front", "back") for c, depth in chosen) < 2:
+        # NOTE: still no chapters (a title page and a back unit are none): the last resort
+        spaced = _spaced_apart(lines, listing)
+        chosen = _with_ends(chosen, spaced) if spaced else chosen
     else:
         chosen = _set_as_listed(lines, listing, chosen)
     drafts = []
@@ -213,10 +218,12 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
     out: list[_Line] = []
     for page, kept in enumerate(norm.lines):
         previous_blank = gap = True
+        blanks = 0
         for offset, raw in kept:
             stripped = raw.strip()
             if not stripped:
                 previous_blank = gap = True
+                blanks += 1
                 continue
             if previous_blank and out:
                 out[-1].blank_after = True
@@ -227,6 +234,7 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
             text = " ".join(stripped.split()) if len(stripped) <= MAX_TITLE_CHARS else stripped
             out.append(_Line(offset + indent, text, indent, page, previous_blank, stripped))
             out[-1].bold = offset in norm.bold_lines
+            out[-1].blanks_before, blanks = blanks, 0
             # NOTE: a separator rule (a long line of one character) sets off what follows as a
             # blank line would: ``=====`` over ``1. INTRODUCTION`` opens a chapter.
             previous_blank = len(stripped) >= SEPARATOR_CHARS and UNDERLINE.match(stripped) is not None
@@ -670,6 +678,57 @@ def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, 
             (_Candidate(i, "unnumbered", "", title, [("typography", where)]), indents.index(line.indent) + 1)
         )
     return out
+
+
+def _with_ends(
+    chosen: list[tuple[_Candidate, int]], fallback: list[tuple[_Candidate, int]]
+) -> list[tuple[_Candidate, int]]:
+    """The fallback's headings with the front and back units already found on lines of their
+    own (the title page, a ``Further reading``), in text order."""
+    taken = {c.index for c, _ in fallback}
+    ends = [(c, d) for c, d in chosen if c.kind in ("front", "back") and c.index not in taken]
+    return sorted(fallback + ends, key=lambda item: item[0].index)
+
+
+SPACED_SHARE = 3
+"""Paragraph breaks of one blank line must outnumber wider breaks this many times before a
+wider break is read as setting a heading apart (``_spaced_apart``)."""
+
+
+def _spaced_apart(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, int]]:
+    """Headings set apart by space alone, for a book nothing else gives chapters (an nroff
+    rendering, its bold lost: ``.SH``/``.NH`` leave two blank lines above a heading where a
+    paragraph gets one): where paragraphs are parted by one blank line (``SPACED_SHARE`` times
+    as often as by more), a title-like line after two or more is a heading, at the chapter level
+    (at least ``OUTDENT_MIN`` of them). Lines that repeat (a header, a footer), end in a colon or
+    a full stop, start in lower case or stand in from the body's margin (a centred title page)
+    are not."""
+    single = sum(1 for line in lines if line.blanks_before == 1)
+    wide = [i for i, line in enumerate(lines) if line.blanks_before >= 2 and i not in listing]
+    if not wide or single < SPACED_SHARE * len(wide):
+        return []
+    repeats = Counter(line.text for line in lines)
+    body = Counter(line.indent for line in lines if len(line.text) > SHORT_CHARS).most_common(1)
+    margin = body[0][0] if body else 0
+    found = []
+    for i in wide:
+        line = lines[i]
+        text = line.text
+        if line.indent > margin:
+            continue  # set in from the body's margin: a centred title page line, an indented item
+        if (
+            len(text) > MAX_TITLE_CHARS
+            or repeats[text] >= RUNNING_REPEATS
+            or text[-1] in ".:;,"
+            or text[0].islower()
+        ):
+            continue
+        if not title_like(text, max_words=TITLE_WORDS):
+            continue
+        title = text.title() if text.isupper() else text
+        where = f"line {i + 1}: '{text[:60]}' after {line.blanks_before} blank lines, paragraphs after one"
+        found.append((_Candidate(i, "unnumbered", "", title, [("typography", where)]), 1))
+    return found if len(found) >= OUTDENT_MIN else []
 
 
 def _set_as_listed(
