@@ -96,7 +96,7 @@ _HEADING_LABEL = re.compile(
 """A line that is only a heading keyword (and its number): the first line of a stacked heading
 (``CHAPTER`` / ``ONE`` / ``Title``), never a running header, which names a chapter or section. On a
 book of short chapters it recurs on pages close together, like furniture."""
-_LABEL_SHAPE = re.compile(r"[^\W\d_]+\s+(?:\d{1,3}|[A-Z]|[IVXLC]+)\.?")
+_LABEL_SHAPE = re.compile(rf"[^\W\d_]+\s+(?:\d{{1,3}}|[A-Z]|(?i:{ROMAN_PATTERN}))\.?")
 """A word and a number, in any language (``CHAPTER 2.``, ``CAPITOLO 2.``, ``KAPITEL 3``): the first
 line of a header set on two lines over the title it names."""
 _SENTENCE = re.compile(rf"^[^\W\d_A-Z].*[{re.escape(SENTENCE_FINAL)},;:]$")
