@@ -405,3 +405,24 @@ def test_an_outline_whose_chapters_hold_though_its_sections_are_printed_otherwis
         ("Beta", 6),
         ("Gamma", 11),
     ]
+
+
+def test_a_chapter_the_outline_never_bookmarked_is_put_in_from_the_contents_where_its_numbering_lacks_it():
+    """The outline starts at chapter 1's sections (``Scope`` at its top level) and bookmarks
+    chapters 2-4; the printed contents lists ``1 Overview`` on page 3, whose text opens with it:
+    the contents and the outline's own numbering agree that chapter 1 is there."""
+    dots = " . . . . . . . . . . . ."
+    contents = ["Contents", f"1 Overview{dots} 3", f"1.1 Scope{dots} 3", f"2 Usage{dots} 5", f"3 Format{dots} 7",
+                f"4 Index{dots} 9"]
+    pages = [[("A Format Specification", BIG)] + body(4, 0), [(t, 10.0) for t in contents]]
+    pages.append([("1 Overview", 14.0), ("1.1 Scope", 12.0)] + body(12, 100))
+    pages.append(body(16, 150))
+    toc = [(1, "Scope", 3, None)]
+    for n, title in enumerate(["Usage", "Format", "Index"], 2):
+        pages.append([(f"{n} {title}", 14.0)] + body(12, 100 * n))
+        pages.append(body(16, 100 * n + 50))
+        toc.append((1, title, len(pages) - 1, None))
+    book = load_book(make_pdf(pages, toc=toc, labels=[{"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 3}]), name="spec.pdf")
+    chapters = [(h.number, h.title, h.page) for h in book.headings if h.kind == "chapter"]
+    assert chapters[0] == ("1", "Overview", 3)
+    assert [n for n, _, _ in chapters] == ["1", "2", "3", "4"]

@@ -25,6 +25,8 @@ at chapter level; sections one level below.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..models import Heading, Rejected
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
@@ -35,6 +37,7 @@ from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
 from .guard import keep_outline
 from .heading_lines import Draft
+from .kinds import compact_key
 from .headings import detect_headings
 from .levels import choose_depths
 from .levels import levelled as _levelled
@@ -131,9 +134,9 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             # (reading and probing the whole book would cost more than the outline check).
             pages = {h.page - 1 for h in headings if h.kind in FENCE_KINDS}
             found = _from_text(raw, norm, [], None, pages)
-            listed = (
-                _levelled([(d, 1) for d in _listed(norm)], norm, "headings")[0] if raw.format == "pdf" else ()
-            )
+            drafts_listed = _listed(norm) if raw.format == "pdf" else []
+            listed = _levelled([(d, 1) for d in drafts_listed], norm, "headings")[0] if drafts_listed else ()
+            outlined.headings = _numbering_filled(outlined.headings, drafts_listed, norm)
             return _explained(outlined, norm, found.headings, "the outline", rejected, listed)
         found = _from_text(raw, norm, warnings, rejected)
         if holds and _chapter_count(found.headings) <= _chapter_count(headings):
@@ -153,6 +156,42 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     if mode == "outline":
         return StructureResult((), "outline", 0, warnings=["the book has no outline; no structure found"])
     return _explained(_from_text(raw, norm, warnings, rejected), norm, (), "the text headings", rejected)
+
+
+def _numbering_filled(
+    headings: tuple[Heading, ...], listed: list[Draft], norm: NormalisedBook
+) -> tuple[Heading, ...]:
+    """The outline's headings with the chapters its own numbering lacks put in from the printed
+    contents: where the outline's chapters are numbered (``2`` … ``7``) and a number below the
+    last is missing (``1``), the contents' chapter of that number, found on its page, is a
+    chapter. Two independent signals agree on it: the numbering the outline's own chapters
+    follow, and the contents with the page's text (an outline that starts at ``1.1 Scope`` under
+    a ``1. Overview`` it never bookmarked)."""
+    chapters = [h for h in headings if h.kind == "chapter" and h.number.isdigit()]
+    have = {int(h.number) for h in chapters}
+    if len(have) < 2:
+        return headings
+    level = chapters[0].level
+    missing = set(range(1, max(have) + 1)) - have
+    taken = {h.char_offset for h in headings if h.kind in FENCE_KINDS}
+    titled = {compact_key(h.title) for h in headings if h.kind in FENCE_KINDS}
+    added = []
+    for d in listed:
+        if not (d.confirmed and d.number.isdigit() and int(d.number) in missing and d.offset not in taken):
+            continue
+        if compact_key(d.title) in titled:
+            continue  # the outline has it, unnumbered (its title without the number)
+        missing.discard(int(d.number))
+        filled = _levelled([(d, 1)], norm, "headings")[0]
+        for h in filled:
+            evidence = (
+                *h.evidence,
+                ("numbering", f"chapter {d.number} of the outline's chapters {min(have)}..{max(have)}"),
+            )
+            added.append(dataclasses.replace(h, level=level, kind="chapter", evidence=evidence))
+    if not added:
+        return headings
+    return tuple(sorted((*headings, *added), key=lambda h: (h.char_offset, h.level)))
 
 
 def _top_holds(raw: RawBook, drafts: list[tuple[Draft, int]]) -> bool:
