@@ -483,3 +483,18 @@ def test_of_bold_outdented_headings_at_two_indents_only_the_outermost_are_chapte
     chapters = [h.title for h in book.headings if h.kind == "chapter"]
     assert chapters == ["Basics", "Requests", "Displays", "Annotations"]
     assert not any(h.level == 1 and "Topic" in h.title for h in book.headings)
+
+
+def test_a_summary_printing_every_outdented_heading_before_the_sections_gives_no_chapters_of_its_own():
+    """An API page printed from the web: bold outdented titles in a summary (each over a table of
+    names), then the same titles over the detailed sections; only the second run are chapters."""
+    titles = ["Class Blob", "Class Face", "Class Font", "Class Buffer"]
+    pages = [[]]
+    for title in titles:  # the summary, on the first page
+        pages[0].append(Text(title, 10.0, font="hebo", x=72))
+        pages[0] += [Text(f"name_{k} short description of {title.lower()}", 10.0, x=102) for k in range(3)]
+    for n, title in enumerate(titles, 1):
+        pages.append([Text(title, 10.0, font="hebo", x=72)] + [Text(t, 10.0, x=102) for t, _ in body(8, 100 * n)])
+    book = load_book(make_pdf(pages), name="api.pdf")
+    chapters = [(h.title, h.page) for h in book.headings if h.kind == "chapter"]
+    assert chapters == [(t, n) for n, t in enumerate(titles, 2)]

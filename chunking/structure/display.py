@@ -160,5 +160,21 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     # NOTE: headings at two or more indents (chapters 30 pt out, their sections 15 pt): the
     # outermost are the chapters; the others are found as sections by the line reading
     outermost = min((x0 for x0, _ in found), default=0.0)
-    out = [d for x0, d in found if x0 <= outermost + INDENT_SLACK]
+    out = _without_summary([d for x0, d in found if x0 <= outermost + INDENT_SLACK])
     return out if len(out) >= MIN_OPENINGS else []
+
+
+def _without_summary(drafts: list[Draft]) -> list[Draft]:
+    """``drafts`` without a summary's copies of the headings: where the titles printed twice
+    (``MIN_OPENINGS`` of them or more) all stand once in a run before they all stand again (an
+    API page printed from the web: a summary of its sections over tables of names, then the
+    sections), the first run is the summary. Titles that recur in every chapter (``Global
+    Variables`` under each module) interleave and are left as they are."""
+    seen: dict[str, list[int]] = {}
+    for k, d in enumerate(drafts):
+        seen.setdefault(compact_key(d.title), []).append(k)
+    twice = [ks for ks in seen.values() if len(ks) == 2]
+    if len(twice) < MIN_OPENINGS or max(ks[0] for ks in twice) > min(ks[1] for ks in twice):
+        return drafts
+    first = {ks[0] for ks in twice}
+    return [d for k, d in enumerate(drafts) if k not in first]
