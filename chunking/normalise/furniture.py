@@ -74,7 +74,7 @@ CONSTANT_SHARE = 0.8
 """A zone line standing in the same zone, its digits aside, on this share of a book's printed
 pages, or of its left-hand or of its right-hand pages (a verso's running head), is the book's
 constant furniture: its title, a manual's name, a print date, the parts of a three-part header
-that the text layer splits into lines (``CLISP(1)`` / ``Platform: …`` / ``CLISP(1)``)."""
+that the text layer splits into lines (``TOOL(1)`` / ``General Commands Manual`` / ``TOOL(1)``)."""
 
 CONSTANT_MIN_PAGES = 5
 """Pages a constant line must stand on: on fewer, a recurring body line looks the same."""

@@ -737,7 +737,7 @@ def _set_as_listed(
     """``chosen`` with the lines set as the contents' chapters are: where the chapters the printed
     contents placed (``LISTED_FORM`` of them, at least ``OUTDENT_MIN``) all stand out of an indented
     body at one indent (``_outdented``'s chapter level), every such line is a chapter. A contents
-    that names a chapter otherwise than its heading (``Lynx and Sessions`` for ``Sessions``), or
+    that names a chapter otherwise than its heading (``Tools and Sessions`` for ``Sessions``), or
     two on one line, then leaves none out: two signals agree on the form. Never a line numbered
     below the chapters (``9.6.3.1.``), nor one that recurs with other numbers (a running header
     with its folio), nor one longer than the listed chapters' or run on into its text where they
