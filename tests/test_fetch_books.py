@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import io
 import sys
 import zipfile
@@ -54,12 +56,8 @@ def test_a_book_whose_source_changed_is_named_before_it_is_rendered(tmp_path, mo
 
 def test_a_missing_renderer_is_named_with_the_package_that_brings_it(monkeypatch):
     monkeypatch.setattr(fetch_books.shutil, "which", lambda name, path=None: None)
-    try:
+    with pytest.raises(FileNotFoundError, match=r"pandoc is not installed \(make renderers"):
         fetch_books._rendered(b"# Title\n", "pandoc-markdown-epub3")
-    except FileNotFoundError as e:
-        assert "pandoc is not installed" in str(e) and "make renderers" in str(e)
-    else:
-        raise AssertionError("no error for a missing renderer")
 
 
 def test_a_renderer_that_cannot_read_a_pipe_gets_the_source_as_a_file(monkeypatch):
@@ -77,9 +75,5 @@ def test_groff_without_its_pdf_device_is_named_as_gropdf_from_debians_groff(monk
     monkeypatch.setattr(
         fetch_books.shutil, "which", lambda name, path=None: None if name == "gropdf" else f"/usr/bin/{name}"
     )
-    try:
+    with pytest.raises(FileNotFoundError, match=r"gropdf is not installed.*apt-get install groff"):
         fetch_books._rendered(b".pp\nText.\n", "groff-me-pdf")
-    except FileNotFoundError as e:
-        assert "gropdf is not installed" in str(e) and "apt-get install groff" in str(e)
-    else:
-        raise AssertionError("no error for a missing gropdf")
