@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 import io
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
