@@ -63,8 +63,8 @@ tolerance for "the same heading" (``chunking.structure.evidence.MATCH_CHARS``), 
 label line and a running header about the title."""
 
 LABEL_CHARS = 16
-"""A heading line opens with its title or with a short label before it (``Chapter 12.``, ``A.3``);
-a title further into a line is a mention (``see Getting-help``)."""
+"""A heading line opens with its title or with a short label before it (``Chapter 12.``, ``A.3``),
+its indent aside (a centred title); a title further into a line is a mention (``see Getting-help``)."""
 
 ANCHOR_WORDS = 16
 """Words read from an EPUB entry's anchor on, to find it (title and the start of its text)."""
@@ -161,7 +161,7 @@ def _heads_line(text: str, line_start: int, m: re.Match[str], line_end: int) -> 
     """Whether the match ``m`` of a title in ``text`` is the line from ``line_start`` to
     ``line_end``: after at most a short label, before at most a short tail."""
     rest = text[m.end() : line_end].strip().rstrip("=#").strip()
-    return m.start() - line_start <= LABEL_CHARS and len(rest) <= TAIL_CHARS
+    return len(text[line_start : m.start()].strip()) <= LABEL_CHARS and len(rest) <= TAIL_CHARS
 
 
 def _largest(

@@ -135,3 +135,20 @@ def test_of_two_title_lines_on_a_pdf_page_the_true_start_is_the_one_set_largest(
         line_start = run.book.text.rfind("\n", 0, s.offset) + 1
         line = run.book.text[line_start : run.book.text.find("\n", s.offset)]
         assert line.split()[0].isdigit() and line.endswith(s.title), (s.title, line)
+
+
+def test_a_centred_title_line_is_a_title_line_not_a_mention(tmp_path):
+    """A title page centres the book's title: its indent is no label before it, so the centred line
+    is the start, not a running header repeating the title further down the page."""
+    path, gt = _book(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    opening = " " * 24 + "THE WIDGET MANUAL\n\n" + _body(2) + "\n\nThe Widget Manual   1\n\n"
+    path.write_text(opening + text, encoding="utf-8")
+    shift = opening.count("\n")
+    for entry in gt["entries"]:
+        stem, _, line = entry["href"].partition("#L")
+        entry["href"] = f"{stem}#L{int(line) + shift}"
+    gt["entries"].insert(0, {"title": "The Widget Manual", "kind": "front", "href": "b.txt#L1"})
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, gt, path)
+    assert run.book.text[starts[0].offset :].startswith("THE WIDGET MANUAL\n")

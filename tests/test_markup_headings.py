@@ -4,6 +4,8 @@ heading, and a text is read as markup only on its own syntax's evidence."""
 
 from __future__ import annotations
 
+import pytest
+
 from chunking.ingest import load_book
 from chunking.readers import read_raw
 from chunking.readers.markup import markup_headings, render_pod
@@ -434,6 +436,23 @@ def test_an_me_document_reads_sh_and_uh_but_not_escaped_examples_or_macro_bodies
         (1, "2 TROFF and the — photosetter"),
         (1, "Acknowledgments"),
     ]
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        '.(l C\n.sz 14\n.b "The Widget \\-me Manual"\n.sz\n.sp 2\nA. Writer\n.)l\n',  # me
+        ".ce 2\n.ps +4\nThe Widget \\-me Manual\n.ps\nA. Writer\n",  # plain troff
+    ],
+)
+def test_a_title_set_larger_than_the_body_before_the_first_heading_is_the_title(opening):
+    text = f"{opening}.sh 1 \"Basics\"\n.pp\n{para(0)}\n.sh 1 \"Usage\"\n.pp\n{para(1)}\n"
+    assert titles(text) == [(0, "The Widget -me Manual"), (1, "1 Basics"), (1, "2 Usage")]
+
+
+def test_a_size_set_once_for_the_whole_text_makes_no_title():
+    text = f".ps 12\n.vs 14\n{para(2)}\n.sh 1 \"Basics\"\n.pp\n{para(0)}\n.sh 1 \"Usage\"\n.pp\n{para(1)}\n"
+    assert titles(text) == [(1, "1 Basics"), (1, "2 Usage")]
 
 
 def test_a_mom_document_reads_title_and_heading_requests_numbered_from_its_heading_style():

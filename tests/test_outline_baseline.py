@@ -66,6 +66,36 @@ def test_numbering_that_restarts_under_each_parent_keeps_the_parents_chapters():
     assert _chapter_level(toc) == ["Introduction", "Installation"]
 
 
+def test_chapters_restarting_under_each_parent_with_their_own_sections_make_the_parents_parts():
+    toc = [
+        (1, "User Manual", 1),
+        (2, "1. Introduction", 2),
+        (3, "1.1. Overview", 2),
+        (2, "2. Using the core", 8),
+        (3, "2.1. Options", 9),
+        (1, "Technical Documentation", 40),
+        (2, "1. Design", 41),
+        (2, "2. Writing a tool", 45),
+        (3, "2.1. Basics", 45),
+    ]
+    kinds = [k for k, _ in _kinds(toc)]
+    assert kinds == ["part", "chapter", "section", "chapter", "section", "part", "chapter", "chapter", "section"]
+
+
+def test_numbered_children_without_sections_of_their_own_keep_an_unnumbered_parent_a_chapter():
+    toc = [
+        (1, "Introduction", 1),
+        (2, "1. Scope", 2),
+        (3, "Terms used", 2),
+        (2, "2. Terms", 3),
+        (1, "Installation", 10),
+        (2, "1. Linux", 11),
+        (3, "Packages", 11),
+        (2, "2. Windows", 12),
+    ]
+    assert _chapter_level(toc) == ["Introduction", "Installation"]
+
+
 def test_a_lone_root_holding_the_book_is_not_a_chapter():
     toc = [
         (1, "The Book Title", 1),

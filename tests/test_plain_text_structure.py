@@ -311,6 +311,8 @@ def _numbered_chapters(k: int = 3) -> tuple[str, list[tuple[str, str, str, str]]
         ("The Widget Manual", "The Widget Manual"),
         ("                 The Widget Manual", "The Widget Manual"),  # centred
         ("THE WIDGET MANUAL", "The Widget Manual"),
+        ("−ME REFERENCE MANUAL", "−Me Reference Manual"),  # a sign glued to the name
+        ("                 .NET Widget Manual", ".NET Widget Manual"),
         ("The Widget Manual\n=================", "The Widget Manual"),  # underlined once
         (
             "The Widget Manual\nby A. Writer, with notes\n$Date: 2002/03/18 $",

@@ -10,6 +10,10 @@ headings (groff_man(7), groff_ms(7), groff_me(7), groff_mm(7)):
 * me: ``.sh n "title"`` a numbered heading of depth n (``.sh 0`` without a title only resets the
   numbers), ``.uh "title"`` an unnumbered one (level 1), ``.+c "title"`` a chapter;
 * mm: ``.H n "title"`` a numbered heading of depth n;
+* any package, and the only title me has: before the first heading, the line set larger than the
+  body and then the size set back (``.sz 14``, ``.b "title"``, ``.sz``; or ``.ps +4`` … ``.ps``),
+  as a title page sets its title in a larger size (level 0); a size set once for the whole text
+  is never set back before its prose, so it makes no title;
 * mom (groff_mom(7)): ``.TITLE`` / ``.DOCTITLE`` the title (its arguments, one per printed line,
   joined: level 0), ``.CHAPTER_TITLE`` a chapter (level 1), ``.HEADING n [NAMED id] "title"``
   a heading of depth n (``PARAHEAD`` is a run-in paragraph head, no heading), and mom's older
@@ -80,6 +84,8 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
     below: list[str] = []
     numbering: set[int] = set()  # mom's numbered heading depths
     joined_until = -1
+    enlarged = False  # a size request above the body's before any heading: the title's line follows
+    sized: tuple[int, str] | None = None  # that line, a title once the size is set back
     for i, line in enumerate(lines):
         if i <= joined_until:
             continue
@@ -102,9 +108,17 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
         if request is None:
             if pending is not None and line.strip():
                 below.append(line.strip())
+            elif enlarged and sized is None and line.strip():
+                sized = (i, line.strip())
             continue
         name, args = request.group(1), _arguments(request.group(2) or "")
         marked = marked or name in ("TH", "TL", "Dt", "START", "PRINTSTYLE")
+        if name in _SIZE and not found and pending is None:
+            if sized is not None and not _enlarges(args):
+                found.append((sized[0], 0, sized[1], False))  # the size set back: a title
+            enlarged, sized = _enlarges(args), None
+        elif enlarged and sized is None and name in _FONT and args:
+            sized = (i, " ".join(args))
         if name in _BLOCKS:
             end = _BLOCKS[name]
         elif name == "ds" and args:
@@ -138,6 +152,24 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
     if not marked and requests - len(found) < len(found):
         return None
     return out if sum(level > 0 for _, level, _ in out) >= MIN_HEADINGS else None
+
+
+BODY_POINTS = 10
+"""troff's default point size, the body text's unless the source sets another before its title."""
+
+_SIZE = frozenset({"sz", "ps"})
+"""Size requests: me's ``.sz n`` and troff's own ``.ps n`` (``+n`` relative, none: back to the last)."""
+
+_FONT = frozenset({"b", "i", "r", "bi", "B", "I", "R", "BI"})
+"""Requests that set their argument in a font (me's ``.b "text"``, ms's and man's ``.B text``)."""
+
+
+def _enlarges(args: list[str]) -> bool:
+    """Whether a size request sets type above the body's: ``.sz 14``, ``.ps +4``."""
+    size = args[0] if args else ""
+    if size.startswith("+"):
+        return size[1:].isdigit() and int(size[1:]) > 0
+    return size.isdigit() and int(size) > BODY_POINTS
 
 
 _MOM_HEADINGS = {

@@ -118,7 +118,7 @@ def _is_parts(here: list[_Read], below: list[_Read], read: list[_Read] | None = 
         return False
     if [r.said for r in below].count("chapter") >= 2:
         return True  # ``Chapter N`` below unnumbered titles: those titles are parts
-    return read is not None and _numbers_run_on(holders, read)
+    return read is not None and (_numbers_run_on(holders, read) or _chapters_restart(holders, read))
 
 
 def _numbers_run_on(holders: list[_Read], read: list[_Read]) -> bool:
@@ -140,6 +140,33 @@ def _numbers_run_on(holders: list[_Read], read: list[_Read]) -> bool:
     if len(ranges) < 2 or all(len(r) < 2 for r in ranges):
         return False
     return all(a[-1] < b[0] for a, b in zip(ranges, ranges[1:]))
+
+
+def _chapters_restart(holders: list[_Read], read: list[_Read]) -> bool:
+    """Whether at least two holders each number their own chapters from 1, and those carry
+    sections numbered from their own number (``2. Basics`` over ``2.1.``, ``2.2.``): the
+    books of a set or the volumes of a work, each restarting its chapters, are parts. Children
+    numbered ``1, 2`` with no ``N.M`` of their own below stay the sections of their holder
+    (``_numbers_run_on``'s restart case)."""
+    index = {id(r): i for i, r in enumerate(read)}
+    restarting = 0
+    for h in holders:
+        start = index[id(h)]
+        inside = read[start + 1 : start + 1 + h.children]
+        own = [
+            (k, r)
+            for k, r in enumerate(inside)
+            if r.entry.level == h.entry.level + 1 and r.said == "numbered" and r.number.isdigit()
+        ]
+        if len(own) < 2 or int(own[0][1].number) != 1:
+            continue
+        if any(
+            r.said == "section" and r.number.split(".")[0] == child.number
+            for k, child in own
+            for r in inside[k + 1 : k + 1 + child.children]
+        ):
+            restarting += 1
+    return restarting >= 2
 
 
 def _roman_prefix(title: str) -> bool:

@@ -791,7 +791,7 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
     if (
         (line.blank_after or (nxt is not None and UNDERLINE.match(nxt.text)) or _title_block(lines))
         and not UNDERLINE.match(line.text)
-        and title_like(text, max_words=TITLE_WORDS)
+        and _title_page_like(text)
     ):
         title = text.title() if text.isupper() else text
         return _Candidate(
@@ -819,7 +819,7 @@ def _centred_title(lines: list[_Line], listing: set[int], candidates: list[_Cand
             return None  # prose has begun (a memo's header sets two columns apart: no prose)
         if not _centred(line, right) or UNDERLINE.match(line.text):
             continue
-        if not title_like(line.text, max_words=TITLE_WORDS):
+        if not _title_page_like(line.text):
             return None
         parts = [line.text]
         for below in lines[i + 1 : min(end, i + TITLE_LINES)]:
@@ -827,12 +827,23 @@ def _centred_title(lines: list[_Line], listing: set[int], candidates: list[_Cand
                 break
             parts.append(below.text)
         text = " ".join(parts)
-        if not title_like(text, max_words=TITLE_WORDS):
+        if not _title_page_like(text):
             return None
         title = text.title() if text.isupper() else text
         where = f"line {i + 1}: '{line.text[:60]}'"
         return _Candidate(i, "front", "", title, [("typography", f"{where} centred at the top (the title)")])
     return None
+
+
+_LEADING_SIGN = re.compile(r"[-−.#@+]+(?=[A-Z0-9])")
+"""A sign glued to a name's first letter (``−ME``, ``.NET``, ``#1``): part of the name, no list mark."""
+
+
+def _title_page_like(text: str) -> bool:
+    """``title_like`` for the title at the top of a book, a sign glued to its first word aside:
+    ``−ME Reference Manual`` names the ``-me`` macros; a list's dash stands apart (``- item``)."""
+    sign = _LEADING_SIGN.match(text)
+    return title_like(text[sign.end() :] if sign else text, max_words=TITLE_WORDS)
 
 
 _COLUMN_GAP = re.compile(r"\S {3,}\S")
