@@ -9,7 +9,7 @@ the sample books (the same sets and split as ``bench/structure.py``).
 
 **Where a true start is** (from the ground truth and the book, never from the tool's structure):
 the entry's title, searched word by word (case and punctuation aside; a line that is the title, after a short
-label, before a mention inside a line; letter by letter where a page sets it letter-spaced) in the canonical text of the
+label, before a mention inside a line (in a text book, whose truth names the line, only a mention on or next to that line); letter by letter where a page sets it letter-spaced) in the canonical text of the
 page the entry names (PDF: ``start_page``, and of several title lines there the one set in the
 largest type, read from the file's spans; text, Markdown and markup sources: the synthetic page holding the line
 ``#L<n>`` of the file, and of several title lines there the one nearest that line; EPUB: the pages of the spine document ``href`` names, and with a
@@ -69,6 +69,10 @@ its indent aside (a centred title); a title further into a line is a mention (``
 ANCHOR_WORDS = 16
 """Words read from an EPUB entry's anchor on, to find it (title and the start of its text)."""
 
+MENTION_LINES = 3
+"""In a text book, a title inside a line (markup around it) is the start only this near the line
+the truth names: the reader's page may hold a line or two less than the file (a dropped rule)."""
+
 TAIL_CHARS = 4
 """After its title a heading line holds at most this much (a page number): ``run <arguments>``
 is code that opens with the word, not the heading ``Plot``."""
@@ -89,11 +93,18 @@ class Start:
     offset: int | None
 
 
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+"""Han and kana: scripts that set no space between words, so a title there has no word boundary
+at its edge (``第一章模板功能介绍`` holds the title ``模板功能介绍``)."""
+
+
 def _title_pattern(title: str) -> re.Pattern[str] | None:
     words = re.findall(r"[^\W_]+", title)
     if not words:
         return None
-    return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])", re.I)
+    before = "" if _UNSPACED.match(words[0][0]) else r"(?<![^\W_])"
+    after = "" if _UNSPACED.match(words[-1][-1]) else r"(?![^\W_])"
+    return re.compile(before + r"[\W_]+".join(map(re.escape, words)) + after, re.I)
 
 
 def _spaced_pattern(title: str) -> re.Pattern[str] | None:
@@ -116,7 +127,9 @@ def _find(
     a line that is the title on the pages, else the title set letter-spaced there, else a title
     line on the page after, else the first mention. With ``near_line`` (a text book, where the
     ground truth names the line), of several title lines on the page the one nearest that line
-    of the page (a list of topics may repeat a title above its heading). With ``pdf`` (the
+    of the page (a list of topics may repeat a title above its heading), and a mention only on
+    that line or within ``MENTION_LINES`` of it (a source's ``\\tableofcontents`` line holds no
+    title, and ``contents of the`` in prose further down is no start). With ``pdf`` (the
     book's file), of several title lines on the page the one set largest (``_largest``)."""
     pattern = _title_pattern(title)
     if pattern is None or not pages:
@@ -129,9 +142,7 @@ def _find(
     if near_line is not None:
         lines = [m for m in own if _title_line(book, [m]) is not None]
         if lines:
-            return min(
-                lines, key=lambda m: abs(book.text.count("\n", first.char_start, m.start()) - near_line)
-            ).start()
+            return min(lines, key=lambda m: abs(_line_of(book, pages[0], m) - near_line)).start()
     if pdf is not None and len(pages) == 1:
         lines = [m for m in own if _title_line(book, [m]) is not None]
         largest = _largest(pdf, pages[0], pattern, lines) if len(lines) > 1 else None
@@ -143,7 +154,17 @@ def _find(
         hit = _title_line(book, list(spaced.finditer(book.text, first.char_start, own_end)))
     if hit is None:
         hit = _title_line(book, found)
+    if hit is None and near_line is not None:
+        # NOTE: the truth names the line: the title inside a line of markup (``<title>…</title>``,
+        # ``****** 1 – Title ******``) on it is the start; a mention lines away is none.
+        near = [m for m in own if abs(_line_of(book, pages[0], m) - near_line) <= MENTION_LINES]
+        return min(near, key=lambda m: abs(_line_of(book, pages[0], m) - near_line)).start() if near else None
     return hit if hit is not None else (found[0].start() if found else None)
+
+
+def _line_of(book: Book, page: int, m: re.Match[str]) -> int:
+    """The line of the page ``page`` (0-based, its first line 0) that the match ``m`` stands on."""
+    return book.text.count("\n", book.pages[page].char_start, m.start())
 
 
 def _title_line(book: Book, matches: list[re.Match[str]]) -> int | None:

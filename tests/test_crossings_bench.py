@@ -152,3 +152,18 @@ def test_a_centred_title_line_is_a_title_line_not_a_mention(tmp_path):
     run = run_book(path, Policy())
     starts = crossings.true_starts(run.book, gt, path)
     assert run.book.text[starts[0].offset :].startswith("THE WIDGET MANUAL\n")
+
+
+def test_a_han_title_after_its_label_with_no_space_is_found(tmp_path):
+    """Han script sets no space between words: ``第二章数据结构`` is the label ``第二章`` and the
+    title ``数据结构``, with no word boundary between them."""
+    titles = ["基本概念", "数据结构", "算法分析"]
+    text, entries = "", []
+    for n, title in zip("一二三", titles):
+        entries.append({"title": title, "kind": "chapter", "href": f"b.txt#L{text.count(chr(10)) + 1}"})
+        text += f"第{n}章{title}\n\n" + "本章讲述有关内容，并给出例子与说明。\n\n" * 40
+    path = tmp_path / "b.txt"
+    path.write_text(text, encoding="utf-8")
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, {"format": "txt", "file": "b.txt", "entries": entries}, path)
+    assert [run.book.text[s.offset : s.offset + 4] for s in starts] == titles
