@@ -327,6 +327,21 @@ def test_title_page_the_first_line_alone_is_a_front_unit(first, title):
 
 
 @pytest.mark.parametrize(
+    "below, title",
+    [
+        ("\n" + " " * 27 + "INSTALLATION AND OPERATION GUIDE", "The Widget Installation And Operation Guide"),
+        ("\n" + " " * 39 + "A. Writer", "The Widget"),  # the author, in mixed case, is no title
+        ("\n\n\n" + " " * 27 + "INSTALLATION AND OPERATION GUIDE", "The Widget"),  # set well apart
+    ],
+)
+def test_title_page_centred_capital_lines_below_the_first_continue_the_title(below, title):
+    chapters, expected = _numbered_chapters()
+    first = " " * 38 + "THE WIDGET"  # centred over the body's 87 columns
+    text = f"{first}\n{below}\n\n{_body(1)}\n\n" + chapters
+    _assert_starts(text, [("front", "", title, "THE WIDGET"), *expected])
+
+
+@pytest.mark.parametrize(
     "first",
     [
         "This file documents version 4.9 of the widget, a small tool.",  # a sentence

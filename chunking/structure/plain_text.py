@@ -793,6 +793,7 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
         and not UNDERLINE.match(line.text)
         and _title_page_like(text)
     ):
+        text = " ".join([text, *_capitals_below(lines)])
         title = text.title() if text.isupper() else text
         return _Candidate(
             0,
@@ -802,6 +803,24 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
             [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")],
         )
     return _centred_title(lines, listing, candidates)
+
+
+def _capitals_below(lines: list[_Line]) -> list[str]:
+    """The lines that continue a title set centred in capitals on the file's first line: the
+    centred capital lines right below it, a blank line between them at most, as a title page
+    spaces out ``SENDMAIL`` over ``INSTALLATION AND OPERATION GUIDE``; the first line in mixed
+    case (the author) ends it. A title at the margin, or in mixed case, is one line."""
+    right = _right_edge(lines)
+    if not lines[0].text.isupper() or not _centred(lines[0], right):
+        return []
+    out: list[str] = []
+    for line in lines[1:TITLE_LINES]:
+        if line.blanks_before > 1 or not line.text.isupper() or not _centred(line, right):
+            break
+        if not _title_page_like(line.text):
+            break
+        out.append(line.text)
+    return out
 
 
 def _centred_title(lines: list[_Line], listing: set[int], candidates: list[_Candidate]) -> _Candidate | None:
