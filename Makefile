@@ -49,9 +49,9 @@ tesseract:
 # pod2text comes with the base system): the slow outline-floor test fetches every validation
 # book, and a book whose renderer is missing fails the fetch.
 RENDERER_PROGRAMS := pandoc pod2markdown rst2pdf w3m gropdf mandoc html2text elinks links2 html2markdown asciidoctor pdftotext \
-	xhtml2pdf3 lowdown pod2texi makeinfo vilistextum cmark
+	xhtml2pdf3 lowdown pod2texi makeinfo vilistextum cmark mutool odt2txt pdf2txt
 RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2text elinks links2 python3-html2text asciidoctor poppler-utils \
-	python3-xhtml2pdf lowdown texinfo vilistextum cmark
+	python3-xhtml2pdf lowdown texinfo vilistextum cmark mupdf-tools odt2txt python3-pdfminer
 renderers:
 	@( for p in $(RENDERER_PROGRAMS); do command -v $$p >/dev/null 2>&1 || exit 1; done ) || { \
 		echo "Installing the Debian renderers of the validation books ($(RENDERER_PACKAGES))..."; \

@@ -11,8 +11,10 @@ through w3m, elinks, links2, html2text or html2markdown, an AsciiDoc source thro
 DocBook, a PDF through pdftotext, an HTML page through xhtml2pdf into a PDF or through vilistextum into
 text, an mdoc man page through mandoc into Markdown, a Markdown source through lowdown into text or
 through cmark into LaTeX, a POD document through pod2texi into Texinfo, a Texinfo source through
-makeinfo into DocBook; the source first checked against
-``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
+makeinfo into DocBook or Texinfo XML, an EPUB through MuPDF's mutool into a PDF or text, an
+OpenDocument text through odt2txt into text, a PDF through pdfminer's pdf2txt into text; the source
+first checked against ``source.source_sha256`` when the JSON gives one), and check it against the
+JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
@@ -105,7 +107,9 @@ PANDOC_ID = "urn:book-chunk-inspector:rendered"
 
 INPUT = "{input}"
 """In a renderer's command, the path of a file holding the source, for a program that cannot read it
-from a pipe (links2 reads nothing from ``/dev/stdin`` when it is one); every other gets it on stdin."""
+from a pipe (links2 reads nothing from ``/dev/stdin`` when it is one); every other gets it on stdin.
+``{input.EXT}`` is the same with the file named ``source.EXT``, for a program that tells the
+source's format by its name alone (mutool takes an EPUB only as ``*.epub``)."""
 
 OUTPUT = "{output}"
 """In a renderer's command, the path of a file it writes the book to, for a program that cannot write
@@ -177,6 +181,11 @@ RENDERERS = {
     "vilistextum": ["vilistextum", "-", "-"],
     "cmark-latex": ["cmark", "-t", "latex"],
     "makeinfo-docbook": ["makeinfo", "--docbook", "-o", "-", "-"],
+    "mutool-convert-pdf": ["mutool", "convert", "-F", "pdf", "-o", OUTPUT, "{input.epub}"],
+    "mutool-convert-text": ["mutool", "convert", "-F", "text", "-o", OUTPUT, "{input.epub}"],
+    "makeinfo-xml": ["makeinfo", "--xml", "--ifinfo", "-o", "-", "-"],
+    "odt2txt-utf8": ["odt2txt", "--encoding=UTF-8", INPUT],
+    "pdf2txt": ["pdf2txt", "--boxes-flow", "disabled", INPUT],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -188,19 +197,26 @@ PDF; an mdoc man page into ``mandoc -Tpdf``'s PDF; an AsciiDoc source into Ascii
 XML; a PDF into ``pdftotext -layout``'s text; an HTML page into xhtml2pdf's PDF or vilistextum's
 text; an mdoc man page into ``mandoc -Tmarkdown``'s Markdown; a Markdown source into ``lowdown
 -Tterm``'s text without ANSI styles or into ``cmark -t latex``'s LaTeX; a POD document into
-pod2texi's Texinfo; a Texinfo source into ``makeinfo --docbook``'s DocBook XML).
+pod2texi's Texinfo; a Texinfo source into ``makeinfo --docbook``'s DocBook XML or ``makeinfo --xml``'s
+Texinfo XML (with ``--ifinfo``, so macros defined for Info only are defined); an EPUB into the PDF or
+the text ``mutool convert`` lays out with MuPDF's own HTML engine and built-in fonts; an OpenDocument text
+into ``odt2txt``'s text; a PDF into pdfminer's ``pdf2txt`` text).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
 mandoc 1.14.6, html2text 1.3.2a, ELinks 0.13.2, Links 2.28, python3-html2text 2020.1.16,
 Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 3.6.12, lowdown
-1.0.0, texinfo 6.8 (pod2texi, makeinfo), vilistextum 2.6.9 and cmark 0.30.2). pandoc runs
+1.0.0, texinfo 6.8 (pod2texi, makeinfo), vilistextum 2.6.9, cmark 0.30.2, mupdf-tools 1.21.1,
+odt2txt 0.5 and python3-pdfminer 20221105). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff
 and Asciidoctor run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
 as the PDF's creation date (it takes 0 for unset and writes the time of the run), Asciidoctor as
 the document's ``<date>``. xhtml2pdf runs with ``RL_invariant=1``, ReportLab's invariant mode: the
-PDF's dates are 2000-01-01 and its file identifier is fixed, not the time of the run."""
+PDF's dates are 2000-01-01 and its file identifier is fixed, not the time of the run. pdf2txt runs with
+``--boxes-flow disabled``: pdfminer's advanced layout analysis breaks ties between text boxes by the
+objects' memory addresses, so two runs gave a few lines in another order; without it a page's boxes
+are read top to bottom by their position."""
 
 RENDERER_PACKAGES = {
     "groff": "groff",
@@ -222,6 +238,9 @@ RENDERER_PACKAGES = {
     "vilistextum": "vilistextum",
     "cmark": "cmark",
     "makeinfo": "texinfo",
+    "mutool": "mupdf-tools",
+    "odt2txt": "odt2txt",
+    "pdf2txt": "python3-pdfminer",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
@@ -268,10 +287,11 @@ def _rendered(data: bytes, render: str) -> bytes:
     elif command[0] == "xhtml2pdf3":
         env["RL_invariant"] = "1"
     with tempfile.TemporaryDirectory(prefix="render-") as tmp:
-        if INPUT in command:
-            source = Path(tmp) / "source"
-            source.write_bytes(data)
-            command = [str(source) if arg == INPUT else arg for arg in command]
+        for at, arg in enumerate(command):
+            if arg.startswith(INPUT[:-1]) and arg.endswith("}"):
+                source = Path(tmp) / ("source" + arg[len(INPUT) - 1 : -1])
+                source.write_bytes(data)
+                command = [*command[:at], str(source), *command[at + 1 :]]
         target = Path(tmp) / "book"
         command = [str(target) if arg == OUTPUT else arg for arg in command]
         # cwd "/": rst2pdf writes relative links as file:// URLs under the directory it runs in

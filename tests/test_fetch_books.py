@@ -65,6 +65,14 @@ def test_a_renderer_that_cannot_read_a_pipe_gets_the_source_as_a_file(monkeypatc
     assert fetch_books._rendered(b"<h1>Title</h1>\n", "cat-file") == b"<h1>Title</h1>\n"
 
 
+def test_a_renderer_that_tells_the_format_by_the_name_gets_the_source_under_that_suffix(monkeypatch):
+    # mutool opens an EPUB only as *.epub: '{input.epub}' names the source file so
+    monkeypatch.setitem(
+        fetch_books.RENDERERS, "name-file", ["sh", "-c", 'basename "$0"; cat "$0"', "{input.epub}"]
+    )
+    assert fetch_books._rendered(b"<h1>Title</h1>\n", "name-file") == b"source.epub\n<h1>Title</h1>\n"
+
+
 def test_a_renderer_that_cannot_write_a_pipe_writes_the_book_to_a_file(monkeypatch):
     # xhtml2pdf fails writing to '-': the book is read back from the {output} file (cp prints nothing)
     monkeypatch.setitem(fetch_books.RENDERERS, "cp-file", ["cp", "/dev/stdin", fetch_books.OUTPUT])
