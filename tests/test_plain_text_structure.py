@@ -726,3 +726,32 @@ def test_headings_set_apart_by_two_blank_lines_where_paragraphs_take_one_are_the
 def test_paragraphs_parted_by_two_blank_lines_throughout_give_no_headings():
     text = "".join(f"Short Line {k}\n\n\n{_body(1)}\n\n\n" for k in range(6))
     assert [k for k, _, _, _ in _chapters(text)[1] if k == "chapter"] == []
+
+
+def test_keyword_headings_whose_titles_end_in_a_full_stop_are_chapters():
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:4], 1):
+        line = f"Chapter {n}. {title}."
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n\n{_body(2)}\n\n"
+    _assert_starts(text, expected)
+
+
+def test_a_keyword_heading_wrapped_over_two_lines_takes_both_as_its_title():
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:4], 1):
+        if n == 2:
+            line, wrapped = f"Chapter {n}. Of {title}, with a long subtitle that;", "wraps onto a second line"
+            expected.append(("chapter", str(n), f"Of {title}, with a long subtitle that; {wrapped}", line))
+            text += f"{line}\n{wrapped}\n\n{_body(2)}\n\n"
+            continue
+        line = f"Chapter {n}. {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n\n{_body(2)}\n\n"
+    _assert_starts(text, expected)
+
+
+def test_a_keyword_line_over_a_paragraph_of_prose_is_not_a_wrapped_title():
+    chapters, expected = _numbered_chapters(3)
+    prose = "Chapter 7 of the old manual said this at length, and then it said more than\nthat in a second line of the same paragraph, and a third line followed it\nbefore the paragraph came to its end."
+    _assert_starts(chapters + f"{prose}\n\n{_body(1)}\n", expected)

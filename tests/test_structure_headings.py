@@ -117,6 +117,36 @@ def test_parts_appendices_and_front_back_matter_sit_at_chapter_level_around_part
     ]
 
 
+def test_chapters_numbered_from_1_again_in_each_part_are_all_chapters():
+    pages = []
+    for part, name, chapters in ((1, "Arrival", ["Alpha", "Beta", "Gamma"]), (2, "Departure", ["Delta", "Epsilon"])):
+        pages.append([(f"Part {part}", BIG), (name, BIG)] + body(3, 10 * part))
+        for n, title in enumerate(chapters, 1):
+            pages.append([(f"Chapter {n}", BIG), (title, BIG)] + body(14, 100 * part + 10 * n))
+            pages.append(body(30, 100 * part + 10 * n + 5))
+    book = load_book(make_pdf(pages), name="restart.pdf")
+    assert [(h.level, h.kind, h.number, h.title) for h in book.headings] == [
+        (1, "part", "1", "Arrival"),
+        (2, "chapter", "1", "Alpha"),
+        (2, "chapter", "2", "Beta"),
+        (2, "chapter", "3", "Gamma"),
+        (1, "part", "2", "Departure"),
+        (2, "chapter", "1", "Delta"),
+        (2, "chapter", "2", "Epsilon"),
+    ]
+
+
+def test_a_list_numbered_from_1_inside_a_later_part_at_body_size_is_no_chapters():
+    pages = [[("Part 1", BIG), ("Arrival", BIG)] + body(3, 10)]
+    for n, title in enumerate(["Alpha", "Beta", "Gamma"], 1):
+        pages.append([(f"Chapter {n}", BIG), (title, BIG)] + body(14, 100 + 10 * n))
+    pages.append([("Part 2", BIG), ("Departure", BIG)] + body(3, 20))
+    steps = [("1. Install the widget", 10.0), ("2. Run the widget", 10.0), ("3. Stop the widget", 10.0)]
+    pages.append(body(10, 900) + steps + body(10, 950))
+    book = load_book(make_pdf(pages), name="list.pdf")
+    assert [h.number for h in book.headings if h.kind == "chapter"] == ["1", "2", "3"]
+
+
 def test_numbered_sections_follow_their_chapter_number_and_increase():
     pages = [
         [("Chapter 1", BIG), ("Alpha", BIG)]

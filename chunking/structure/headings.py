@@ -128,13 +128,16 @@ def detect_headings(
     for c in lazy:
         if id(c) not in sizes:
             c.large = None  # never probed: unknown, and so not accepted (it needs to be large)
+    parts = _first_per_number([c for c in chapterish if c.kind == "part"])
+    for run in [chapters, *_restarted(chapterish, chapters, parts)]:
+        if len(run) >= 2:
+            span = f"{run[0].number}..{run[-1].number}"
+            for k, c in enumerate(run):
+                c.evidence.append(("numbering", f"{k + 1} of {len(run)} in the chapter sequence {span}"))
+        if run is not chapters:
+            chapters = sorted(chapters + run, key=lambda d: d.offset)
     for c in chapters:
         c.kind = "chapter"
-    if len(chapters) >= 2:
-        span = f"{chapters[0].number}..{chapters[-1].number}"
-        for k, c in enumerate(chapters):
-            c.evidence.append(("numbering", f"{k + 1} of {len(chapters)} in the chapter sequence {span}"))
-    parts = _first_per_number([c for c in chapterish if c.kind == "part"])
     appendices = _appendices(
         [c for c in chapterish if c.kind == "appendix" or (c.kind == "back" and c.number)], chapters
     )
@@ -362,6 +365,32 @@ def _chapter_chain(cands: list[Draft]) -> list[Draft]:
         end = back[end]
     chain.reverse()
     return chain if len(chain) >= 2 or chain[0].kind == "chapter" else []
+
+
+def _restarted(chapterish: list[Draft], chain: list[Draft], parts: list[Draft]) -> list[list[Draft]]:
+    """The chapters of the parts the chain does not reach, where each part numbers its own
+    chapters from 1 again (``Part 2`` / ``Chapter 1``…): the chain runs through one part only,
+    so in every other part that holds none of its members the run that starts at 1 there is
+    that part's chapters. Only keyword ``Chapter N`` lines and lines confirmed large count, as a
+    chain's members must be; a run must hold two chapters or more."""
+    if len(parts) < 2 or not chain:
+        return []
+    bounds = [p.offset for p in sorted(parts, key=lambda d: d.offset)] + [float("inf")]
+    runs = []
+    for start, end in zip(bounds, bounds[1:]):
+        if any(start < c.offset < end for c in chain):
+            continue
+        inside = [
+            c
+            for c in chapterish
+            if start < c.offset < end
+            and c.kind in ("chapter", "numbered")
+            and (c.kind == "chapter" or c.large)
+        ]
+        run = _chapter_chain(inside)
+        if len(run) >= 2 and number_value(run[0].number) == 1:
+            runs.append(run)
+    return runs
 
 
 def _score(c: Draft) -> int:

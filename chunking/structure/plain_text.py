@@ -368,7 +368,14 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
         seen.add(line.text)
         if not line.blank_before or not _may_head(line.text):
             continue
-        parsed = parse_heading(line.text)
+        text = _wrapped_heading(lines, i) or line.text
+        stop = _KEYWORD.match(text) is not None and (line.blank_after or text != line.text)
+        # NOTE: a keyword line standing alone is a heading even where the book ends its titles
+        # with a full stop (``Chapter 1. Loomings.``): the keyword, not the title, marks it.
+        parsed = parse_heading(text, full_stop=stop)
+        if parsed is None and text != line.text:
+            text, stop = line.text, False
+            parsed = parse_heading(text)
         if parsed is None:
             continue
         where = f"line {i + 1}: '{line.text[:60]}'"
@@ -377,7 +384,7 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
                 _rejected(lines, i, f"repeats {counts[line.text]} times (a running header or footer)")
             )
             continue
-        c = _parsed(i, line.text, False)
+        c = _parsed(i, text, False, full_stop=stop)
         if _KEYWORD.match(line.text) and c.kind in ("chapter", "part", "appendix", "back"):
             if not c.title:
                 c.title = _title_below(lines, i)
@@ -396,6 +403,27 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
             continue
         out.append(c)
     return out
+
+
+def _wrapped_heading(lines: list[_Line], i: int) -> str:
+    """A keyword heading wrapped over the lines below it (``Chapter 56. Of the Less Erroneous
+    Pictures of`` / ``Whales, and the True``): the lines joined, where the keyword line carries
+    a title of its own and the block ends in a blank line within ``TITLE_LINES`` lines; else
+    ``""``. A label alone (``Chapter 3`` over its title) is ``_title_below``'s."""
+    line = lines[i]
+    if line.blank_after or not _KEYWORD.match(line.text):
+        return ""
+    parsed = parse_heading(line.text, full_stop=True)
+    if parsed is not None and not parsed.title:
+        return ""
+    block = [line.text]
+    for below in lines[i + 1 : i + TITLE_LINES]:
+        if below.blank_before:
+            return ""
+        block.append(below.text)
+        if below.blank_after:
+            return " ".join(block)
+    return ""
 
 
 def _bold_heading(line: _Line) -> bool:
@@ -419,8 +447,8 @@ def _may_head(text: str) -> bool:
     return first.isdigit() or len(text) <= SHORT_CHARS or bool(_KEYWORD.match(text))
 
 
-def _parsed(i: int, text: str, underlined: bool) -> _Candidate:
-    parsed = parse_heading(text, full_stop=underlined, lettered=underlined)
+def _parsed(i: int, text: str, underlined: bool, full_stop: bool = False) -> _Candidate:
+    parsed = parse_heading(text, full_stop=underlined or full_stop, lettered=underlined)
     if parsed is None and underlined and (m := SECTION_HEADING.match(text)):
         # NOTE: an underline already marks the line as a heading, so its ``N.M`` number counts
         # even when the title does not read like one (``38.1 lower-case options``).
