@@ -755,3 +755,28 @@ def test_a_keyword_line_over_a_paragraph_of_prose_is_not_a_wrapped_title():
     chapters, expected = _numbered_chapters(3)
     prose = "Chapter 7 of the old manual said this at length, and then it said more than\nthat in a second line of the same paragraph, and a third line followed it\nbefore the paragraph came to its end."
     _assert_starts(chapters + f"{prose}\n\n{_body(1)}\n", expected)
+
+
+def test_a_contents_cut_into_number_title_and_page_lines_lists_sections_as_sections():
+    """An extractor that cuts each contents entry into pieces (``1.1`` / ``Title . . .`` / ``4``):
+    a number on its own line is the next entry's, a page number on its own line no entry, so a
+    listed section whose heading in the body stands alone unnumbered is no chapter."""
+    contents = "Contents\n\n"
+    body = ""
+    for n, title in enumerate(TITLES[:3], 1):
+        contents += f"{n}\n\n{title}\n\n{n * 3}\n\n{n}.1\n\nHow the {title.lower()} work . . . . . . .\n\n{n * 3 + 1}\n\n"
+        body += f"Chapter {n}\n\n{title}\n\n{_body(2)}\n\nHow the {title.lower()} work\n\n{_body(2)}\n\n"
+    canonical, found = _chapters(contents + body)
+    assert [(k, n, t) for k, n, t, _ in found] == [("front", "", "Contents")] + [
+        ("chapter", str(n), t) for n, t in enumerate(TITLES[:3], 1)
+    ]
+
+
+def test_a_contents_section_whose_title_starts_in_lower_case_keeps_its_number():
+    entries = "".join(f"{n} {t} . . . . . {n * 5}\n{n}.1 {t.lower()}() in detail . . . . . {n * 5 + 1}\n" for n, t in enumerate(TITLES[:3], 1))
+    body = "".join(
+        f"Chapter {n}. {t}\n\n{_body(2)}\n\n{n}.1 {t.lower()}() in detail\n\n{_body(2)}\n\n"
+        for n, t in enumerate(TITLES[:3], 1)
+    )
+    canonical, found = _chapters(f"Contents\n\n{entries}\n" + body)
+    assert [(k, n) for k, n, _, _ in found] == [("front", "")] + [("chapter", str(n)) for n in (1, 2, 3)]

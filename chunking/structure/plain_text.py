@@ -299,9 +299,33 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
                 break  # an underlined title: the body has begun
             if entry.blank_before and _CONTENTS_HEADER.match(entry.text):
                 break  # the next list (``List of Examples`` after the contents): a block of its own
-            parsed = _entry(entry.raw)
+            if not any(ch.isalpha() for ch in entry.text):
+                # NOTE: a line of only a number or leaders (an extractor that cuts an entry
+                # into pieces): a number is the next entry's own when that entry starts with a
+                # letter and the number is a section's (``1.2.4`` / ``Pole-Zero Analysis``) or
+                # the next chapter's (``2`` / ``Basics`` after chapter 1); else a page number.
+                nxt_line = lines[k + 1] if k + 1 < len(lines) else None
+                if (
+                    _BARE_NUMBER.fullmatch(entry.text)
+                    and nxt_line is not None
+                    and nxt_line.text[:1].isalpha()
+                    and ("." in entry.text.rstrip(".") or entry.text.rstrip(".") == _next_chapter(found))
+                ):
+                    number = entry.text.rstrip(".")
+                    k += 1
+                    parsed = _entry(f"{number} {lines[k].raw}")
+                    entry = lines[k]
+                else:
+                    k += 1
+                    continue
+            else:
+                parsed = _entry(entry.raw)
             top = min((indent for _, _, indent in found), default=entry.indent)
-            if parsed is None or (parsed[0] in seen and entry.indent <= top):
+            if (
+                parsed is None
+                or (parsed[0] in seen and entry.indent <= top)
+                or _label_over_listed(lines, k, seen)
+            ):
                 break  # prose, or a top-level title listed already: the chapters themselves
             if entry.indent <= top:
                 seen.add(parsed[0])  # sub-entries may repeat (two sections named ``Input Focus``)
@@ -314,6 +338,23 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
     return listing, entries
 
 
+def _label_over_listed(lines: list[_Line], k: int, seen: set[str]) -> bool:
+    """Whether line ``k`` is a chapter label alone (``Chapter 1``) over a title the contents has
+    listed already: the first chapter's opening, the body begun, not an entry."""
+    parsed = parse_heading(lines[k].text)
+    if parsed is None or parsed.title or not _KEYWORD.match(lines[k].text) or k + 1 >= len(lines):
+        return False
+    below = _entry(lines[k + 1].raw)
+    return below is not None and below[0] in seen
+
+
+def _next_chapter(found: list[tuple[str, str, int]]) -> str:
+    """The chapter number a contents' next chapter entry would carry: one after the last
+    whole-number entry so far, ``1`` before any."""
+    numbers = [int(number) for _, number, _ in found if number.isdigit()]
+    return str(numbers[-1] + 1 if numbers else 1)
+
+
 def _entry(text: str) -> tuple[str, str] | None:
     """A contents line: ``(words key of its title, number)``, or None for prose."""
     if len(text) > MAX_TITLE_CHARS:
@@ -324,7 +365,8 @@ def _entry(text: str) -> tuple[str, str] | None:
         return (words_key(parsed.title), parsed.number) if parsed.title else (words_key(title), parsed.number)
     if not title_like(title, max_words=16, full_stop=True):
         return None
-    return words_key(title), ""
+    dotted = _DOTTED_NUMBER.match(title)  # a section whose title reads like none (``5.1.3 par()``)
+    return words_key(title), dotted.group(1) if dotted else ""
 
 
 def _rejected(lines: list[_Line], index: int, why: str) -> Rejected:
@@ -892,6 +934,12 @@ def _title_page_like(text: str) -> bool:
     sign = _LEADING_SIGN.match(text)
     return title_like(text[sign.end() :] if sign else text, max_words=TITLE_WORDS)
 
+
+_DOTTED_NUMBER = re.compile(r"(\d+(?:\.\d+)+)\.?\s")
+"""A section number opening a contents line: ``5.1.3 ``."""
+
+_BARE_NUMBER = re.compile(r"\d+(?:\.\d+)*\.?")
+"""A contents line holding only a (section) number: ``1.2.4``, ``12``."""
 
 _COLUMN_GAP = re.compile(r"\S {3,}\S")
 """Two columns on one line (``Request for Comments: 6787        Voxeo``), never prose."""
