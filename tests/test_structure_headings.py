@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chunking.ingest import load_book
-from pdf_factory import body, make_pdf
+from pdf_factory import LEFT, Text, body, make_pdf
 
 BIG = 20.0
 SMALL = 8.0
@@ -332,3 +332,37 @@ def test_a_numbered_list_of_the_chapters_without_page_numbers_is_no_chapters():
     ]
     assert opened == [(t, 4 + 3 * n) for n, t in enumerate(titles)]
     assert not [h for h in book.headings if h.kind == "chapter" and h.page <= 3]
+
+
+def _modules_book(chapter_size: float) -> bytes:
+    """A printed contents listing five chapters, each opening at the margin in bold at
+    ``chapter_size`` over an indented 10 pt body, with bold 10 pt headings at the margin below it
+    that recur in every chapter (``Global Variables``): no numbers, no keywords, no outline."""
+
+    def indented(n: int, start: int) -> list[Text]:
+        return [Text(t, s, x=LEFT + 24) for t, s in body(n, start)]
+
+    titles = ["Memory Module", "Router Module", "Scanner Module", "Parser Module", "Printer Module"]
+    entries = [Text(f"{t} . . . . . . . . {3 + 3 * k}", 10.0, x=LEFT + 24) for k, t in enumerate(titles)]
+    pages = [[Text("Architecture Manual", 30.0, "hebo")], [Text("Contents", 12.0, "hebo"), *entries]]
+    for k, title in enumerate(titles):
+        pages.append(
+            [Text(title, chapter_size, "hebo"), *indented(6, 100 * k), Text("Global Variables", 10.0, "hebo")]
+            + indented(8, 100 * k + 10)
+        )
+        pages.append([Text("Global Functions", 10.0, "hebo"), *indented(20, 100 * k + 30)])
+        pages.append(indented(30, 100 * k + 70))
+    return make_pdf(pages)
+
+
+def test_bold_headings_set_below_the_listed_chapters_size_are_not_chapters():
+    book = load_book(_modules_book(12.0), name="modules.pdf")
+    chapters = [(h.title, h.page) for h in book.headings if h.kind == "chapter" and h.page > 2]
+    names = ["Memory", "Router", "Scanner", "Parser", "Printer"]
+    assert chapters == [(f"{name} Module", 3 + 3 * k) for k, name in enumerate(names)]
+
+
+def test_a_chapter_the_contents_places_and_the_text_finds_is_one_heading():
+    book = load_book(_modules_book(12.0), name="modules.pdf")
+    offsets = [h.char_offset for h in book.headings]
+    assert len(offsets) == len(set(offsets))

@@ -36,7 +36,7 @@ from .contents import ContentsEntry, read_contents
 from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
 from .guard import keep_outline
-from .heading_lines import Draft
+from .heading_lines import SAME_SIZE, Draft, draft_line
 from .kinds import compact_key
 from .headings import detect_headings
 from .levels import choose_depths
@@ -54,6 +54,10 @@ CONTENTS_TRUSTED = 0.8
 """A printed contents whose chapter-level entries were found on their pages at least this often
 places the rest of them by its page numbers alone (a chapter opening drawn as outlines, or an
 image, leaves no title in the text layer)."""
+
+LISTED_SIZES_MIN = 2
+"""Chapters the printed contents placed (and whose size was read) before their size bounds the
+headings found by size alone."""
 
 
 def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> StructureResult:
@@ -303,10 +307,44 @@ def _from_text(
         shown = display_headings(norm, probe)
         if len(shown) < 2:
             shown = outdented_headings(norm, probe)  # not even a display size: weight and place
+        shown = _no_smaller_than_listed(shown, listed, norm, probe, rejected)
         if len(shown) >= 2:
             drafts = detect_headings(norm, probe, rejected, pages, listed + shown)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
+
+
+def _no_smaller_than_listed(
+    shown: list[Draft],
+    listed: list[Draft],
+    norm: NormalisedBook,
+    probe: FontProbe,
+    rejected: list[Rejected] | None,
+) -> list[Draft]:
+    """The headings found by size alone, less those set smaller than every chapter the printed
+    contents listed and found on its page: where two signals (the contents and the page) place
+    the chapters, a heading set below their size is a section of one (``Global Variables`` in
+    bold at body size under a 14 pt ``Memory Module``), not a chapter the contents forgot."""
+    sizes = [
+        size
+        for d in listed
+        if d.kind != "section" and (size := probe.size_of(d.page, draft_line(norm, d))) is not None
+    ]
+    if len(sizes) < LISTED_SIZES_MIN:
+        return shown
+    smallest = min(sizes)
+    kept = []
+    for d in shown:
+        size = probe.size_of(d.page, draft_line(norm, d))
+        if size is not None and size < smallest - SAME_SIZE:
+            if rejected is not None:
+                line = draft_line(norm, d)
+                why = f"set at {size:.1f} pt, below every chapter the contents lists ({smallest:.1f} pt)"
+                message = f"p. {d.page + 1} '{line[:60]}': {why}"
+                rejected.append(Rejected("headings", line, why, d.page + 1, message))
+            continue
+        kept.append(d)
+    return kept
 
 
 def _chapter_count(headings: tuple[Heading, ...]) -> int:

@@ -294,7 +294,8 @@ def _extend_titles(drafts: list[Draft], norm: NormalisedBook, probe: FontProbe, 
 
 
 def _with_listed(candidates: list[Draft], listed: list[Draft]) -> list[Draft]:
-    """The text candidates with the printed contents' confirmed entries merged in by offset."""
+    """The text candidates with the printed contents' confirmed entries (and the headings found
+    by size alone) merged in by offset: two drafts of one line are one heading."""
     at = {c.offset: c for c in candidates}
     out = list(candidates)
     for d in listed:
@@ -302,6 +303,7 @@ def _with_listed(candidates: list[Draft], listed: list[Draft]) -> list[Draft]:
         if c is None:
             d.listed = True
             out.append(d)
+            at[d.offset] = d
             continue
         c.listed = True
         c.evidence.extend(pair for pair in d.evidence if pair[0] != "keyword")
