@@ -780,3 +780,18 @@ def test_a_contents_section_whose_title_starts_in_lower_case_keeps_its_number():
     )
     canonical, found = _chapters(f"Contents\n\n{entries}\n" + body)
     assert [(k, n) for k, n, _, _ in found] == [("front", "")] + [("chapter", str(n)) for n in (1, 2, 3)]
+
+
+def test_a_title_set_twice_right_above_its_numbered_heading_is_one_heading():
+    """A generator writes a level's title over the numbered heading it opens, only a marker
+    without letters between (``「3」``): one heading, the numbered one, under its part."""
+    text, expected = "", []
+    for part, titles in (("BASICS", TITLES[:2]), ("ADVANCED", TITLES[2:4])):
+        text += f"{part}\n{'*' * len(part)}\n「1」\n\n"
+        expected.append(("part", "", part.title(), part))
+        for title in titles:
+            n = TITLES.index(title) + 1
+            upper, numbered = title.upper(), f"{n}. {title.upper()}"
+            text += f"{upper}\n{'*' * len(upper)}\n「2」\n\n{numbered}\n{'-' * len(numbered)}\n「3」\n\n{_body(2)}\n\n"
+            expected.append(("chapter", str(n), title.title(), numbered))
+    _assert_starts(text, expected)

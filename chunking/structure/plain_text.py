@@ -632,7 +632,27 @@ def _choose(
             rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
     _front_by_form(lines, chosen, listing, first)
     _levels_from_intro_list(lines, chosen)
+    _drop_repeated_titles(lines, chosen, rejected)
     return [chosen[i] for i in sorted(chosen)]
+
+
+def _drop_repeated_titles(
+    lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]], rejected: list[Rejected]
+) -> None:
+    """A heading right above another of the same title, no text between them (only rules and
+    markers without letters, ``「3」``), is one heading set twice: a generator that writes a
+    level's title over the numbered heading it opens. The lower, numbered one stays."""
+    order = sorted(chosen)
+    for upper, lower in zip(order, order[1:]):
+        a, b = chosen[upper][0], chosen[lower][0]
+        if words_key(a.title) != words_key(b.title) or a.number or not b.number:
+            continue
+        between = lines[upper + 1 : lower]
+        if all(not any(ch.isalpha() for ch in line.text) for line in between):
+            rejected.append(
+                _rejected(lines, upper, f"the title of the heading below it, set twice (line {lower + 1})")
+            )
+            del chosen[upper]
 
 
 def _front_by_form(
