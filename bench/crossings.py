@@ -36,7 +36,7 @@ import sys
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 import corpus
 import lxml.etree
@@ -46,6 +46,7 @@ import pymupdf
 from chunking.models import Book, Chunk
 from chunking.pipeline import run_book
 from chunking.policy import Policy
+from chunking.readers.markup import markup_source
 from chunking.readers.text import cut_pages, decode_text
 from chunking.rules import FENCE_KINDS
 
@@ -207,8 +208,11 @@ def _largest(
 
 def _text_page(data: bytes, name: str, line: int) -> tuple[int, int]:
     """The synthetic page (0-based) holding line ``line`` (1-based) of a text file, as the reader
-    cuts it, and that line's index among the page's lines."""
+    cuts it (from a LyX document's rendering, which keeps the file's lines), and that line's
+    index among the page's lines."""
     text, _ = decode_text(data, name)
+    if not name.lower().endswith(".md"):
+        text = markup_source(text, PurePath(name).suffix.lower())[0]
     offset = 0
     for _ in range(line - 1):
         nl = text.find("\n", offset)

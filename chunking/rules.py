@@ -351,10 +351,12 @@ BOOK_FORMATS = {
     ".texi": "txt",
     ".sgml": "txt",
     ".xml": "txt",
+    ".lyx": "txt",
 }
 """File extension (lower case) → the book format its reader gives ``Book.format``; the readers
-accept exactly these. Org, reStructuredText, LaTeX, Texinfo and SGML/XML (LinuxDoc, DebianDoc,
-DocBook) sources are text books whose markup gives their headings (``chunking.readers.markup``)."""
+accept exactly these. Org, reStructuredText, LaTeX, Texinfo, LyX and SGML/XML (LinuxDoc, DebianDoc,
+DocBook, Texinfo XML) sources are text books whose markup gives their headings
+(``chunking.readers.markup``); a LyX document's text is its rendering (``markup_lyx``)."""
 
 EXPORT_FORMATS = {
     "jsonl": ".jsonl",

@@ -41,7 +41,7 @@ def test_zero_byte_file_is_refused(name):
 )
 def test_unsupported_extension_is_refused(name, suffix):
     assert refused(b"PK\x03\x04 whatever", name) == (
-        f"{name}: unsupported file type {suffix}; supported: .pdf, .epub, .txt, .md, .rst, .org, .tex, .texi, .sgml, .xml"
+        f"{name}: unsupported file type {suffix}; supported: .pdf, .epub, .txt, .md, .rst, .org, .tex, .texi, .sgml, .xml, .lyx"
     )
 
 
@@ -79,5 +79,5 @@ def test_python_m_chunking_outline_on_unsupported_type_exits_3(tmp_path):
     )
     assert (done.returncode, done.stdout) == (3, "")
     assert done.stderr == (
-        "chunking: error: report.docx: unsupported file type '.docx'; supported: .pdf, .epub, .txt, .md, .rst, .org, .tex, .texi, .sgml, .xml\n"
+        "chunking: error: report.docx: unsupported file type '.docx'; supported: .pdf, .epub, .txt, .md, .rst, .org, .tex, .texi, .sgml, .xml, .lyx\n"
     )

@@ -505,3 +505,11 @@ def test_a_txt_with_atx_headings_standing_apart_is_read_as_markdown():
 def test_shell_comments_at_the_margin_do_not_make_a_txt_markdown():
     text = "\n".join(f"{para(k)}\n\n# install step {k}\nmake install\n" for k in range(5))
     assert markup_headings(text)[0] != "markdown"
+
+
+def test_latex_printnomenclature_prints_a_nomenclature_unit():
+    text = "\\chapter{Overview}\n\n" + para(0) + "\n\n\\printnomenclature\n\\printindex\n"
+    assert markup_headings(text, ".tex") == (
+        "latex",
+        [(0, 1, "1 Overview"), (text.index("\\printnomenclature"), 1, "Nomenclature"), (text.index("\\printindex"), 1, "Index")],
+    )

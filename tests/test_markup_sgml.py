@@ -275,3 +275,123 @@ def test_outline_command_reports_the_chapters_of_a_docbook_xml_file(tmp_path):
     assert [line for line in done.stdout.splitlines() if '"kind": "chapter"' in line and "sgml" in line]
     chapters = [t for t in ("Overview", "Installing", "Running") if f'"title": "{t}"' in done.stdout]
     assert chapters == ["Overview", "Installing", "Running"]
+
+
+def texinfo_xml(chapters: list[str], top: str = "Sample <sc>Widget</sc>") -> str:
+    """A Texinfo XML document as ``makeinfo --xml`` (6.8) writes one: a doctype naming the
+    TexinfoML DTD, ``<node>`` elements before the sectioning ones, titles in ``<sectiontitle>``."""
+    out = [
+        '<?xml version="1.0"?>\n<!DOCTYPE texinfo PUBLIC "-//GNU//DTD TexinfoML V6.8//EN" '
+        '"http://www.gnu.org/software/texinfo/dtd/6.8/texinfo.dtd">\n<texinfo xml:lang="en">\n'
+        '<filename file="widget.xml"></filename>\n<preamble>\\input texinfo\n</preamble>'
+        '<setfilename file="widget.info" spaces=" ">widget.info</setfilename>\n'
+        '<settitle spaces=" ">The <sc>Widget</sc> Manual</settitle>\n\n'
+        '<macro name="W" line=" W">@sc{Widget}\n@chapter Not a heading\n</macro>\n\n'
+        '<titlepage endspaces=" ">\n<title spaces=" ">Widget</title>\n</titlepage>\n\n'
+        '<node name="Top" spaces=" "><nodename>Top</nodename><nodenext>C0</nodenext></node>\n'
+        f'<top spaces=" "><sectiontitle>{top}</sectiontitle>\n\n<para>{para(0)}\n</para>\n</top>\n'
+    ]
+    for c, name in enumerate(chapters):
+        out.append(
+            f'<node name="C{c}" spaces=" "><nodename>C{c}</nodename><nodeup>Top</nodeup></node>\n'
+            f'<chapter spaces=" "><sectiontitle>{name}</sectiontitle>\n'
+            f'<cindex index="cp" spaces=" "><indexterm index="cp" number="{c}">{name}</indexterm></cindex>\n\n'
+            f"<para>{body(2)}\n</para>\n"
+            '<example endspaces=" ">\n<pre xml:space="preserve">&lt;chapter&gt;&lt;sectiontitle&gt;No'
+            "&lt;/sectiontitle&gt;\n</pre></example>\n"
+            f'<section spaces=" "><sectiontitle>Using <code>widget</code> {c}</sectiontitle>\n\n'
+            f'<para>{para(c + 1)}\n</para>\n<subsection spaces=" "><sectiontitle>Detail {c}</sectiontitle>\n\n'
+            f"<para>{para(c + 2)}\n</para>\n</subsection>\n</section>\n</chapter>\n"
+        )
+    out.append(
+        '<node name="Install" spaces=" "><nodename>Install</nodename></node>\n'
+        '<appendix spaces=" "><sectiontitle>Installing <sc>Widget</sc></sectiontitle>\n\n'
+        f"<para>{para(8)}\n</para>\n</appendix>\n"
+        '<node name="Index" spaces=" "><nodename>Index</nodename></node>\n'
+        '<unnumbered spaces=" "><sectiontitle>Concept index</sectiontitle>\n\n'
+        '<printindex value="cp" line="cp"></printindex>\n\n<contents></contents>\n</unnumbered>\n'
+        "<bye></bye>\n</texinfo>\n"
+    )
+    return "".join(out)
+
+
+def test_texinfo_xml_sectioning_elements_are_headings_titled_by_their_sectiontitle():
+    text = texinfo_xml(["Overview", "Running"])
+    markup, headings = markup_headings(text)
+    assert markup == "sgml"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "Sample WIDGET"),  # NOTE: <top>, the manual's title
+        (1, "1. Overview"),
+        (2, "Using widget 0"),  # NOTE: the inline <code> is text, not a verbatim block
+        (3, "Detail 0"),
+        (1, "2. Running"),
+        (2, "Using widget 1"),
+        (3, "Detail 1"),
+        (1, "Appendix A. Installing WIDGET"),
+        (1, "Concept index"),  # NOTE: an <unnumbered>: no number; no unit for the empty <contents>
+    ]
+    for offset, _, _ in headings:
+        assert text.startswith(("<top", "<chapter", "<section", "<subsection", "<appendix", "<unnumbered"), offset)
+
+
+def test_texinfo_xml_sc_is_set_in_capitals_and_entities_and_accents_render_as_printed():
+    title = "<sc>Fweb</sc>&textrsquo;s &tex; <accent type=\"acute\" bracketed=\"off\">e</accent>tude &amp; &lt;x&gt;"
+    headings = sgml_headings(texinfo_xml([title, "Two"]))
+    assert headings is not None and headings[1][2] == "1. FWEB’s TeX étude & <x>"
+
+
+def test_texinfo_xml_part_holds_its_chapters_one_level_below_the_title():
+    text = texinfo_xml(["Overview"]).replace(
+        '<node name="C0"', '<part spaces=" "><sectiontitle>Basics</sectiontitle>\n<node name="C0"'
+    ).replace('<node name="Install"', '</part>\n<node name="Install"')
+    assert levels(text) == [
+        (0, "Sample WIDGET"),
+        (1, "Part I. Basics"),
+        (2, "1. Overview"),
+        (3, "Using widget 0"),
+        (4, "Detail 0"),
+        (2, "Appendix A. Installing WIDGET"),
+        (2, "Concept index"),
+    ]
+
+
+def test_texinfo_xml_chapheading_and_heading_are_headings_at_the_depth_they_are_printed():
+    text = texinfo_xml(["Overview", "Running"]).replace(
+        "<section ", '<chapheading spaces=" ">Quick start</chapheading>\n<heading spaces=" ">Notes</heading>\n<section ', 1
+    )
+    assert levels(text)[1:5] == [(1, "1. Overview"), (1, "Quick start"), (2, "Notes"), (2, "Using widget 0")]
+
+
+def test_texinfo_xml_untitled_top_takes_the_settitle():
+    assert levels(texinfo_xml(["Overview", "Running"], top=""))[0] == (0, "The WIDGET Manual")
+
+
+def test_a_footnote_in_a_title_is_dropped_with_its_paragraphs_and_the_title_read_on():
+    text = texinfo_xml(["Overview<footnote><para>Since 1.0.</para></footnote> and more", "Running"])
+    assert levels(text)[1] == (1, "1. Overview and more")
+    docbook = "<book><title>B</title><chapter><title>A<footnote><para>n</para></footnote> b</title></chapter></book>"
+    assert [t for _, _, t in sgml_headings(docbook, named=True) or []] == ["B", "1. A b"]
+
+
+def test_a_text_that_only_mentions_texinfo_xml_is_not_read_as_it():
+    """Prose that quotes makeinfo's elements, or a <texinfo> root with a single heading and no
+    doctype, is not a Texinfo XML manual."""
+    prose = (
+        "makeinfo --xml writes <chapter> elements with a <sectiontitle> inside:\n\n"
+        '  <chapter spaces=" "><sectiontitle>Overview</sectiontitle>\n  <chapter><sectiontitle>Two</sectiontitle>\n'
+    )
+    assert sgml_headings(prose) is None and markup_headings(prose)[0] != "sgml"
+    lone = "<texinfo>\n<chapter><sectiontitle>Only</sectiontitle>\n<para>" + para(0) + "</para></chapter>\n</texinfo>"
+    assert sgml_headings(lone) is None
+    assert levels(lone, ".xml") == [(1, "1. Only")]  # NOTE: named .xml, one heading suffices
+
+
+def test_a_texinfo_xml_books_chapters_are_its_chapter_elements():
+    book = load_book(texinfo_xml(["Overview", "Running"]).encode(), name="manual.xml")
+    assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
+        ("front", "Sample WIDGET"),
+        ("chapter", "Overview"),
+        ("chapter", "Running"),
+        ("appendix", "Installing WIDGET"),
+        ("back", "Concept index"),
+    ]

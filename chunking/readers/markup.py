@@ -1,5 +1,5 @@
 """Stage 1 (read), markup sources: the section headings of an SGML/XML (LinuxDoc, DebianDoc,
-DocBook), Texinfo, POD, wiki, AsciiDoc, Org or rST book.
+DocBook, Texinfo XML), Texinfo, LyX, POD, wiki, AsciiDoc, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
 lightweight markups (Org and reStructuredText: ``chunking.readers.markup_org`` and
@@ -27,10 +27,11 @@ A ``.txt`` is taken to be in one of these markups only on its own evidence: POD 
 titles below the document title, or a ``= Title`` document header on its first line and
 ``MIN_HEADINGS`` two-line titles; Org an Org keyword line (``#+TITLE:``) or block and
 ``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
-``MIN_HEADINGS`` section titles; an SGML or XML source (``chunking.readers.markup_sgml``:
-LinuxDoc, DebianDoc or DocBook, by its doctype, or a root element of theirs and ``MIN_HEADINGS``
-sectioning elements, its first non-blank character opening markup; never an HTML page) is tried
-first, no other markup starting with a tag, then a Texinfo source (``chunking.readers.markup_texinfo``: its
+``MIN_HEADINGS`` section titles; a LyX document (``chunking.readers.markup_lyx``: its ``#LyX …
+created this file`` and ``\\lyxformat`` header lines) comes before all, whatever the file's name;
+an SGML or XML source (``chunking.readers.markup_sgml``: LinuxDoc, DebianDoc, DocBook or Texinfo
+XML, by its doctype, or a root element of theirs and ``MIN_HEADINGS`` sectioning elements, its
+first non-blank character opening markup; never an HTML page) is tried first of the rest, no other markup starting with a tag, then a Texinfo source (``chunking.readers.markup_texinfo``: its
 ``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
 lines being unlike any other markup's, then a LaTeX source (``chunking.readers.markup_latex``:
 ``\\documentclass`` or ``\\begin{document}``, or its sectioning commands with its
@@ -43,6 +44,12 @@ headings standing apart (``looks_like_markdown``: a README, a Markdown renderer'
 is read as Markdown (``chunking.readers.markdown``). A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
 (``chunking.structure.plain_text``) reads those.
+
+The text a source's chunks are cut from is the source itself, except a LyX document's:
+``markup_source(text, suffix)`` gives its rendering (``markup_lyx``: line for line, the text
+the document prints, so ``#L<n>`` of the file is line *n* of it), with headings at offsets into
+that rendering; ``markup_headings`` gives a LyX document's headings at the starts of the same
+lines of the source.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from collections.abc import Callable
 
 from .markdown import markdown_headings
 from .markup_latex import latex_headings
+from .markup_lyx import lyx_source
 from .markup_muse import muse_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
@@ -65,6 +73,25 @@ MIN_HEADINGS = 2
 
 Heading = tuple[int, int, str]
 """``(offset, level, title)``: where the heading's source line starts, its depth, its text."""
+
+
+def markup_source(text: str, suffix: str = "") -> tuple[str, str, list[Heading]]:
+    """The text a source's chunks are cut from, its markup and its headings (offsets into that
+    text): a LyX document's rendering, line for line (``chunking.readers.markup_lyx``: its
+    source is more markup than text), else the text itself with ``markup_headings``.
+
+    Args:
+        text (str): the book's text with ``"\\n"`` line ends.
+        suffix (str): the file's extension, lower case (``markup_headings``).
+
+    Returns:
+        tuple[str, str, list[Heading]]: ``(text, markup, headings)``; ``markup`` is ``"lyx"``
+        for a LyX document, else as ``markup_headings`` says.
+    """
+    lyx = lyx_source(text)
+    if lyx is not None:
+        return lyx[0], "lyx", lyx[1]
+    return (text, *markup_headings(text, suffix))
 
 
 def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
@@ -85,6 +112,16 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     starts = [0] * len(lines)
     for i in range(1, len(lines)):
         starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
+    lyx = lyx_source(text)
+    if lyx is not None:
+        # NOTE: the rendering keeps the source's lines: a heading's line is the same here
+        rendering, found = lyx
+        line = at = 0
+        source: list[Heading] = []
+        for offset, level, title in found:  # NOTE: in order: the lines are counted once
+            line, at = line + rendering.count("\n", at, offset), offset
+            source.append((starts[line], level, title))
+        return "lyx", source
     if suffix == ".org":
         return _named("org", org_headings(lines, starts))
     if suffix == ".rst":

@@ -4,9 +4,11 @@ A LaTeX source names its structure with commands (LaTeX's own ``\\part``, ``\\ch
 ``\\section``, ``\\subsection``, ``\\subsubsection``, each with a ``*`` form and an optional short
 title ``[…]``) and prints some units under fixed names: ``\\tableofcontents`` a "Contents",
 ``\\listoffigures``/``\\listoftables`` their lists, ``\\printindex`` an "Index",
-``\\printglossary`` a "Glossary", ``\\bibliography{…}``/``\\printbibliography`` a "Bibliography"
-("References" in a document without chapters, as the article class prints it); the
-``\\title{…}`` that ``\\maketitle`` sets is the title page.
+``\\printglossary`` a "Glossary", ``\\printnomenclature`` (nomencl) a "Nomenclature",
+``\\bibliography{…}``/``\\printbibliography`` a "Bibliography" ("References" in a document
+without chapters, as the article class prints it); the ``\\title{…}`` that ``\\maketitle`` sets
+is the title page. (``levelled``, which numbers and levels the commands, also serves
+``chunking.readers.markup_lyx``, whose layouts are these commands.)
 
 ``latex_headings(lines, starts)`` recognises a source by its own marks: its first line (comments
 aside) is a command, and it holds ``\\documentclass`` or ``\\begin{document}`` and a sectioning
@@ -30,6 +32,7 @@ the printed document shows: ``\\texttt{x}`` → ``x``, ``\\LaTeX`` → ``LaTeX``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..rules import to_roman
 
@@ -51,6 +54,7 @@ NAMED = {
     "printindex": "Index",
     "printglossary": "Glossary",
     "printglossaries": "Glossary",
+    "printnomenclature": "Nomenclature",
     "printbibliography": "",  # NOTE: "Bibliography", or "References" without chapters
     "bibliography": "",
 }
@@ -107,13 +111,24 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
         named or (first.startswith("\\") and (marked or (sectioning >= MIN_HEADINGS and usual)))
     ):
         return None
-    return _levelled(found, starts)
+    return levelled(found, starts)
 
 
-def _levelled(found: list[tuple[int, str, str, bool]], starts: list[int]) -> list[Heading]:
+def levelled(
+    found: list[tuple[int, str, str, bool]], starts: list[int], render: Callable[[str], str] | None = None
+) -> list[Heading]:
     """The commands as headings: levels, numbers as LaTeX prints them, named units' titles.
     With parts, everything below the title moves one level down, so the title stays the lone
-    root above the parts."""
+    root above the parts.
+
+    Args:
+        found (list[tuple[int, str, str, bool]]): ``(line, command, title, starred)`` in order;
+            a named unit's (``NAMED``) title, when not empty, is the one it prints.
+        starts (list[int]): each line's offset.
+        render (Callable[[str], str] | None): how a title's source becomes its text; None:
+            LaTeX's (``rendered``). (``markup_lyx`` gives titles already rendered.)
+    """
+    render = render or rendered
     chapters = any(name == "chapter" for _, name, _, _ in found)
     base = 1 if any(name == "part" for _, name, _, _ in found) else 0
     top = "chapter" if chapters else "section"
@@ -139,9 +154,9 @@ def _levelled(found: list[tuple[int, str, str, bool]], starts: list[int]) -> lis
             appendix, counters[top] = True, 0
             continue
         if name == "title" or (lone and name == "section"):
-            out.append((starts[i], 0, rendered(title)))
+            out.append((starts[i], 0, render(title)))
         elif name in NAMED:
-            named = NAMED[name] or ("Bibliography" if chapters else "References")
+            named = title or NAMED[name] or ("Bibliography" if chapters else "References")
             out.append((starts[i], base + 1, named))
         else:
             label = ""
@@ -151,7 +166,7 @@ def _levelled(found: list[tuple[int, str, str, bool]], starts: list[int]) -> lis
                     counters[deeper] = 0
                 label = _number(name, counters, top, appendix) + " "
             level = 0 if name == "part" else max(1, DEPTHS[name] - shift)
-            out.append((starts[i], base + level, label + rendered(title)))
+            out.append((starts[i], base + level, label + render(title)))
     return [h for h in out if h[2]]
 
 

@@ -1,5 +1,5 @@
-"""Stage 1 (read), SGML and XML book sources: the sectioning elements of a LinuxDoc, DebianDoc
-or DocBook document.
+"""Stage 1 (read), SGML and XML book sources: the sectioning elements of a LinuxDoc, DebianDoc,
+DocBook or Texinfo XML document.
 
 These DTDs name a book's structure with elements:
 
@@ -18,6 +18,18 @@ These DTDs name a book's structure with elements:
   ``<refentry>``'s ``<refentrytitle>``, else its ``<refname>``); a ``<preface>``, ``<index>``,
   ``<glossary>`` or ``<bibliography>`` without one has the name the stylesheets print, and a
   ``<toc>`` (LinuxDoc, DebianDoc, DocBook) is a ``Table of Contents`` unit where it stands.
+* **Texinfo XML** (``makeinfo --xml``: a TexinfoML doctype or a ``<texinfo>`` root): ``<top>``
+  (the manual's title; untitled, the ``<settitle>``'s), ``<part>``, ``<chapter>``,
+  ``<unnumbered>``, ``<appendix>``, ``<centerchap>``, ``<section>``, ``<unnumberedsec>``,
+  ``<appendixsec>``, ``<subsection>``… (``TEXINFO_RANKS``, ``TEXINFO_NESTED``), each titled by
+  its ``<sectiontitle>``; ``<chapheading>``, ``<majorheading>``, ``<heading>``,
+  ``<subheading>``, ``<subsubheading>`` open no section and hold their own title, a heading at
+  the depth Texinfo prints it (``TEXINFO_HEADINGS``). Its ``<code>`` and ``<verb>`` are inline,
+  ``<sc>`` text is set in capitals as the Info output writes it (``@sc{Fweb}`` → ``FWEB``),
+  ``<accent>`` composes with its letter, and the DTD's own entities render as the manual shows
+  them (``&tex;`` → ``TeX``, ``&textrsquo;`` → ``’``; ``TEXINFO_ENTITIES``). ``<macro>``
+  bodies are Texinfo text, not elements; ``<contents>`` is no unit (the Info output prints
+  none).
 
 Levels follow the nesting: the document's title (the root element's) 0, a child one deeper
 than its parent (so ``<sect>`` under a LinuxDoc ``<article>`` is 1, ``<sect1>`` under a DocBook
@@ -34,7 +46,7 @@ each unit is (an unnumbered unit before the first numbered one is front matter).
 Titles are what the printed book shows: entities rendered (``&amp;``, ``&mdash;``, ``&#8212;``
 and entities the doctype's internal subset defines as literal text), inline elements (``<tt/x/``
 in SGML's short form, ``<command>``, ``<emphasis>``) reduced to their text, index terms,
-footnotes and remarks dropped. Nothing inside a comment, a CDATA section, an ``IGNORE`` marked
+footnotes (paragraphs and all: the title reads on after one) and remarks dropped. Nothing inside a comment, a CDATA section, an ``IGNORE`` marked
 section, a processing instruction or a verbatim element (``<programlisting>``, ``<screen>``,
 ``<literallayout>``, ``<synopsis>``, ``<verb>``, ``<code>``, ``<example>``: each up to its end
 tag) is an element. Offsets: the start of the line where the element's start tag is, or the tag
@@ -55,6 +67,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -78,6 +91,30 @@ NET_CHARS = 300
 MAX_LEVEL = 12
 """Deeper nesting than this is given this level (a hostile file nests thousands deep)."""
 
+TEXINFO_RANKS = {"top": 0, "unnumbered": 2, "centerchap": 2}
+"""Texinfo XML's chapter-level elements besides ``<part>``, ``<chapter>`` and ``<appendix>``
+(whose ranks ``RANKS`` gives), and its ``<top>``, the manual's title (``makeinfo --xml``)."""
+
+TEXINFO_NESTED = frozenset(
+    "unnumberedsec appendixsec appendixsection subsection unnumberedsubsec appendixsubsec "
+    "subsubsection unnumberedsubsubsec appendixsubsubsec".split()
+)
+"""Texinfo XML's section-level elements below a chapter (``<section>`` is ``NESTED``): XML, so
+each closes at its end tag."""
+
+TEXINFO_HEADINGS = {"majorheading": 1, "chapheading": 1, "heading": 2, "subheading": 3, "subsubheading": 4}
+"""Texinfo XML's headings that open no section (``@chapheading``…): the element holds its
+title; the depth is the sectioning depth it is printed at (chapter 1, section 2…)."""
+
+TEXINFO_DEPTHS = {
+    **dict.fromkeys(("top", "part"), 0),
+    **dict.fromkeys(("chapter", "unnumbered", "appendix", "centerchap"), 1),
+    **dict.fromkeys(("section", "unnumberedsec", "appendixsec", "appendixsection"), 2),
+    **dict.fromkeys(("subsection", "unnumberedsubsec", "appendixsubsec"), 3),
+    **dict.fromkeys(("subsubsection", "unnumberedsubsubsec", "appendixsubsubsec"), 4),
+}
+"""The sectioning depth of each Texinfo XML element (Texinfo's own, ``markup_texinfo.LEVELS``)."""
+
 RANKS = {
     **dict.fromkeys(("set",), -1),
     **dict.fromkeys(("book", "article", "report"), 0),
@@ -97,17 +134,22 @@ RANKS = {
     ),  # fmt: skip
     "sect": 3,
     **{f"sect{n}": 3 + n for n in range(1, 6)},
+    **TEXINFO_RANKS,
 }
 """Ranked sectioning elements: one closes every open element of its rank or deeper (SGML's
 omitted end tags). Rank orders LinuxDoc's ``article > sect > sect1``, DebianDoc's
 ``book > chapt > sect > sect1`` and DocBook's ``book > part > chapter > sect1`` alike."""
 
-NESTED = frozenset(("section", "simplesect", "refentry", "glossary", "bibliography", "index"))
+NESTED = (
+    frozenset(("section", "simplesect", "refentry", "glossary", "bibliography", "index")) | TEXINFO_NESTED
+)
 """Sectioning elements without a rank: children of whatever is open, closed by their end tags."""
 
 SECTIONING = frozenset(RANKS) | NESTED
 
-ROOTS = frozenset(("book", "article", "report", "set", "part", "chapter", "preface", "appendix", "reference"))
+ROOTS = frozenset(
+    ("book", "article", "report", "set", "part", "chapter", "preface", "appendix", "reference", "texinfo")
+)
 """Root elements that, with ``MIN_HEADINGS`` headings, make a source without a doctype SGML/XML."""
 
 DEFAULT_TITLES = {
@@ -118,7 +160,7 @@ DEFAULT_TITLES = {
 }
 """What the DocBook stylesheets print for these elements without a title."""
 
-TITLES = frozenset(("title", "heading", "refentrytitle", "refname"))
+TITLES = frozenset(("title", "heading", "refentrytitle", "refname", "sectiontitle"))
 """Elements that hold a sectioning element's title."""
 
 WRAPPERS = frozenset(
@@ -146,8 +188,39 @@ STOPS = frozenset(
 )
 """Start tags that end a title whose end tag was omitted (the body has begun)."""
 
-DROPPED = frozenset(("indexterm", "footnote", "nidx", "ncdx", "remark", "comment"))
+TEXINFO_INLINE = frozenset(("code", "verb"))
+"""Texinfo XML's inline ``<code>`` and ``<verb>`` (``@code{x}``), which in LinuxDoc open a
+verbatim block (``STOPS``)."""
+
+DROPPED = frozenset(("indexterm", "footnote", "nidx", "ncdx", "remark", "comment", "anchor"))
 """Inline elements whose content the printed title does not show."""
+
+UPPER = frozenset(("sc",))
+"""Inline elements whose text is printed in capitals: Texinfo's ``<sc>`` (``@sc{Fweb}``), which
+the Info and plain-text output write upper case."""
+
+ACCENTS = {
+    "uml": "\u0308", "tilde": "\u0303", "circ": "\u0302", "grave": "\u0300", "acute": "\u0301",
+    "cedil": "\u0327", "ring": "\u030a", "ogon": "\u0328", "macr": "\u0304", "doubleacute": "\u030b",
+    "breve": "\u0306", "caron": "\u030c", "dotaccent": "\u0307", "tieaccent": "\u0361",
+    "ubaraccent": "\u0332", "udotaccent": "\u0323",
+}  # fmt: skip
+"""Texinfo XML's ``<accent type="…">`` (makeinfo's accent names) → the combining mark it sets on
+the letter it holds."""
+
+TEXINFO_ENTITIES = {
+    "tex": "TeX", "latex": "LaTeX", "ellipsis": "…", "bullet": "•", "copyright": "©", "registered": "®",
+    "pounds": "£", "linebreak": " ", "dots": "…", "enddots": "…", "textlsquo": "‘", "textrsquo": "’",
+    "textldquo": "“", "textrdquo": "”", "textmdash": "—", "textndash": "–", "guillemotleft": "«",
+    "guillemotright": "»", "formfeed": "", "period": ".", "eosperiod": ".", "quest": "?", "eosquest": "?",
+    "excl": "!", "eosexcl": "!", "hyphenbreak": "", "slashbreak": "/", "noeos": "", "arobase": "@",
+    "lbrace": "{", "rbrace": "}", "comma": ",", "atchar": "@", "ampchar": "&", "lbracechar": "{",
+    "rbracechar": "}", "backslashchar": "\\", "hashchar": "#", "expansion": "→", "point": "★",
+    "printglyph": "⊣", "errorglyph": "error-->", "result": "⇒", "equiv": "≡",
+}  # fmt: skip
+"""The entities the TexinfoML DTD defines that HTML's do not (or defines otherwise), as the DTD
+expands them (``&tex;`` is ``<logo>TeX</logo>``): a Texinfo XML document uses them without
+declaring them."""
 
 VERBATIM = frozenset(("programlisting", "screen", "literallayout", "synopsis", "verb", "code", "example"))
 """Elements whose content is literal: no tag inside one is an element."""
@@ -182,6 +255,7 @@ _ENTITY_REF = re.compile(r"&[#\w.-]*;?")
 _MARKUP_FIRST = re.compile(r"\s*<")
 _NUMBERED = re.compile(r"(?i)\d|chapter\b")
 _SUBSET_END = re.compile(r"\]\s*>")
+_ACCENT_TYPE = re.compile(r"""\stype\s*=\s*["']?([a-z]+)""")
 _ENDS: dict[str, re.Pattern[str]] = {}
 
 
@@ -299,6 +373,8 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
     appendix_parent: int | None = None  # LinuxDoc: the stack depth whose children are appendices
     letters = parts = chapters = 0
     entities: dict[str, str] = {}
+    texinfo = False  # a Texinfo XML document (``makeinfo --xml``): its doctype or its root
+    settitle = ""  # Texinfo: the ``<settitle>``, an untitled ``<top>``'s title
     for token in _tokens(text, 0, declarations):
         if len(declarations) > seen and not doctype:
             doctype = _doctype(declarations[seen:], entities)
@@ -306,7 +382,10 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             kind = _DOCTYPE.match(doctype)
             if kind is not None and kind.group(1).rstrip(">[").lower() == "html":
                 return None
-            signed = any(word in doctype.lower() for word in ("linuxdoc", "debiandoc", "docbook"))
+            signed = any(
+                word in doctype.lower() for word in ("linuxdoc", "debiandoc", "docbook", "texinfoml")
+            )
+            texinfo = kind is not None and kind.group(1).rstrip(">[").lower() == "texinfo"
         if token.kind == "end":
             if opened.get(token.name):
                 while stack:
@@ -335,25 +414,40 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             if root == "html":
                 return None
             signed = signed or "docbook.org/ns/docbook" in text[token.start : token.end]
+            texinfo = texinfo or root == "texinfo"
+            if texinfo:
+                entities.update((k, v) for k, v in TEXINFO_ENTITIES.items() if k not in entities)
         name = token.name
+        if texinfo and name == "settitle" and not settitle:
+            settitle = _title(text, token.end, entities, TEXINFO_INLINE)
+            continue
+        if texinfo and name in TEXINFO_HEADINGS:
+            # NOTE: ``<chapheading>``: a heading that opens no section, printed at its depth
+            title = _title(text, token.end, entities, TEXINFO_INLINE)
+            if title:
+                level, parted = _texinfo_level(stack, TEXINFO_HEADINGS[name])
+                found.append((_line_start(text, token.start, found), min(level, MAX_LEVEL), title, parted))
+            continue
         if name not in SECTIONING:
             continue
         rank = RANKS.get(name)
         if rank is not None:
             while stack and RANKS.get(stack[-1].name, -9) >= rank:
                 opened[stack.pop().name] -= 1
-        title = _find_title(text, token.end, entities, direct=name in DIRECT)
+        title = _find_title(
+            text, token.end, entities, name in DIRECT, TEXINFO_INLINE if texinfo else frozenset()
+        )
         if not title and name == "appendix":
             appendix_parent, letters = len(stack), 0  # NOTE: LinuxDoc's empty <appendix> marker
             continue
-        title = title or DEFAULT_TITLES.get(name, "")
+        title = title or DEFAULT_TITLES.get(name, "") or (settitle if texinfo and name == "top" else "")
         parent = stack[-1] if stack else None
         if parent is not None:
             level = parent.level + 1
         else:
             level = 0 if rank is not None and rank <= 0 else 1
         parted = name == "part" or (parent is not None and parent.parted)
-        top = parent is not None and RANKS.get(parent.name, 9) <= 0  # a section of an article
+        top = parent is not None and RANKS.get(parent.name, 9) <= 0 and parent.name != "top"  # an article's
         if title and name == "part":
             parts += 1
             if not re.match(r"(?i)part\b", title):
@@ -364,7 +458,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             letters += 1
             if not re.match(r"(?i)appendix\b", title):
                 title = f"Appendix {_letter(letters)}. {title}"
-        elif title and (name in ("chapter", "chapt") or (name in ("sect", "sect1", "section") and top)):
+        elif title and (
+            name in ("chapter", "chapt", "centerchap") or (name in ("sect", "sect1", "section") and top)
+        ):
             chapters += 1
             if not _NUMBERED.match(title):
                 title = f"{chapters}. {title}"
@@ -380,6 +476,16 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
         (offset, min(level + 1, MAX_LEVEL) if shift and level >= 1 and not parted else level, title)
         for offset, level, title, parted in found
     ]
+
+
+def _texinfo_level(stack: list[_Element], depth: int) -> tuple[int, bool]:
+    """The level and the part flag of a Texinfo heading printed at ``depth`` (``TEXINFO_HEADINGS``):
+    under the innermost open element of a lesser depth, as deep below it as the depths differ."""
+    for element in reversed(stack):
+        own = TEXINFO_DEPTHS.get(element.name)
+        if own is not None and own < depth:
+            return element.level + depth - own, element.parted
+    return depth, False
 
 
 def _doctype(declarations: list[str], entities: dict[str, str]) -> str:
@@ -408,7 +514,9 @@ def _line_start(text: str, at: int, found: list[tuple[int, int, str, bool]]) -> 
     return at if found and found[-1][0] >= start else start
 
 
-def _find_title(text: str, pos: int, entities: dict[str, str], direct: bool) -> str:
+def _find_title(
+    text: str, pos: int, entities: dict[str, str], direct: bool, inline: frozenset[str] = frozenset()
+) -> str:
     """The title of the sectioning element whose start tag ends at ``pos`` (module docstring):
     its first title element, past metadata wrappers, or (``direct``: LinuxDoc) the text straight
     after its tag."""
@@ -430,7 +538,7 @@ def _find_title(text: str, pos: int, entities: dict[str, str], direct: bool) -> 
                 continue
             return ""  # NOTE: the element (or one around it) closed without a title
         if token.name in TITLES:
-            return _title(text, token.end, entities)
+            return _title(text, token.end, entities, inline)
         if token.name in SECTIONING:
             return ""  # NOTE: a title is never past the next sectioning element (bounds the look)
         if token.name in WRAPPERS:
@@ -440,44 +548,67 @@ def _find_title(text: str, pos: int, entities: dict[str, str], direct: bool) -> 
     return ""
 
 
-def _title(text: str, pos: int, entities: dict[str, str]) -> str:
+def _title(text: str, pos: int, entities: dict[str, str], inline: frozenset[str] = frozenset()) -> str:
     """A title's text from ``pos``: up to its end tag, a start tag that begins the body
-    (``STOPS``, a sectioning element), the end tag of an element around it, or a blank line."""
+    (``STOPS``, a sectioning element; inside a dropped element such as a footnote, its
+    paragraphs are no body), the end tag of an element around it, or a blank line. Text in
+    ``UPPER`` elements is set in capitals, an ``<accent>`` composed with its letter; ``inline``:
+    elements of ``STOPS`` that are inline in this document's DTD (``TEXINFO_INLINE``)."""
     parts: list[str] = []
     inner: list[str] = []  # elements opened inside the title
-    dropped = 0
+    marks: list[str] = []  # the combining mark of each open <accent>
+    dropped = upper = 0
     for token in _tokens(text, pos):
         if token.start - pos > TITLE_CHARS:
             break
         if token.kind == "text":
             piece = text[token.start : min(token.end, pos + TITLE_CHARS)]
             blank = re.search(r"\n[ \t]*\n", piece)
-            if blank and "".join(parts).strip() + piece[: blank.start()].strip():
-                if not dropped:
-                    parts.append(piece[: blank.start()])
-                break
+            stop = bool(blank and "".join(parts).strip() + piece[: blank.start()].strip())
+            if blank and stop:
+                piece = piece[: blank.start()]
             if not dropped:
-                parts.append(piece)
+                piece = _references(piece, entities)
+                parts.append(piece.upper() if upper else piece)
+            if stop:
+                break
             continue
         if token.kind == "empty":
             continue
         if token.kind == "start":
-            if token.name in STOPS or token.name in SECTIONING:
+            if token.name in SECTIONING or (token.name in STOPS and token.name not in inline and not dropped):
                 break
             inner.append(token.name)
             dropped += token.name in DROPPED
+            upper += token.name in UPPER
+            if token.name == "accent":
+                kind = _ACCENT_TYPE.search(text, token.start, token.end)
+                marks.append(ACCENTS.get(kind.group(1), "") if kind else "")
             continue
         if token.name not in inner:
             break  # the title's own end tag, or an enclosing element's
-        del inner[len(inner) - 1 - inner[::-1].index(token.name) :]
+        closed = inner[len(inner) - 1 - inner[::-1].index(token.name) :]
+        del inner[len(inner) - len(closed) :]
+        for name in reversed(closed):
+            if name == "accent" and marks:
+                mark = marks.pop()
+                if not dropped:
+                    parts.append(mark)
         dropped = sum(name in DROPPED for name in inner)
-    return rendered("".join(parts), entities)
+        upper = sum(name in UPPER for name in inner)
+    return unicodedata.normalize("NFC", " ".join("".join(parts).split()))
 
 
 def rendered(title: str, entities: dict[str, str] | None = None) -> str:
     """A title's source text as the book prints it: the doctype's literal entities, then HTML's
     named and numeric references, rendered; references to anything else dropped; white space
     collapsed."""
+    return " ".join(_references(title, entities).split())
+
+
+def _references(title: str, entities: dict[str, str] | None = None) -> str:
+    """``title`` with its entity and character references rendered (``rendered``), white space
+    kept."""
     defined = entities or {}
 
     def one(m: re.Match[str]) -> str:
@@ -491,5 +622,4 @@ def rendered(title: str, entities: dict[str, str] | None = None) -> str:
         out = html.unescape(ref)
         return "" if out == ref else out  # NOTE: unchanged: an entity nothing here defines
 
-    text = _ENTITY_REF.sub(one, title)
-    return " ".join(text.split())
+    return _ENTITY_REF.sub(one, title)

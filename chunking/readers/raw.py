@@ -116,8 +116,8 @@ class RawBook:
     """For a PDF, the file open in its bounded page reader (``chunking.readers.pdfchild.BoundedPdf``),
     which answers the layout's questions; ``close`` closes it."""
     markup: str = ""
-    """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``wiki``, ``asciidoc``, ``org``, ``rst``), ``""``
-    for a book without one: such an outline is the author's own structure, at exact offsets."""
+    """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``wiki``, ``asciidoc``, ``org``, ``rst``,
+    ``sgml``, ``texinfo``, ``latex``, ``lyx``…), ``""`` for a book without one: such an outline is the author's own structure, at exact offsets."""
 
     @property
     def layout(self) -> PageLayout | None:

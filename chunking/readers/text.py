@@ -9,8 +9,12 @@ Synthetic pages have the label ``""``. In ``.md`` files, the ATX and setext head
 CommonMark reads (``chunking.readers.markdown``, markdown-it-py: none in code) become outline
 entries at the exact page and offset where the heading starts; a ``.txt`` file written in POD,
 AsciiDoc, Org, reStructuredText, LaTeX, Texinfo, Muse, troff or SGML/XML (LinuxDoc, DebianDoc,
-DocBook) (``chunking.readers.markup``, recognised by its own syntax), and any ``.org``,
+DocBook, Texinfo XML) (``chunking.readers.markup``, recognised by its own syntax), and any ``.org``,
 ``.rst``, ``.tex``, ``.texi``, ``.sgml`` or ``.xml`` file, gets its section headings the same way.
+A LyX document (``.lyx`` or any other name; ``chunking.readers.markup_lyx``, known by its
+``#LyX`` header) is read as its rendering, which keeps the file's lines (line *i* of the text is
+line *i* of the file) but holds only the text the document prints: its pages and chunks are cut
+from that text, not from LyX's markup.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from pathlib import PurePath
 
 from ..errors import UnreadableInputError
 from .markdown import markdown_headings
-from .markup import markup_headings
+from .markup import markup_source
 from .raw import OutlineEntry, RawBook, RawPage
 
 PAGE_CHARS = 2000
@@ -269,13 +273,16 @@ def read_text(data: bytes, name: str) -> RawBook:
         UnreadableInputError: a binary file, or one with no text at all.
     """
     text, warnings = decode_text(data, name)
+    suffix = PurePath(name).suffix.lower()
+    is_markdown = suffix == ".md"
+    if is_markdown:
+        markup, headings = "markdown", markdown_headings(text)
+    else:
+        text, markup, headings = markup_source(text, suffix)  # NOTE: a LyX document's rendering
     spans = cut_pages(text)
     if not spans:
         raise UnreadableInputError(f"{name}: the file holds no text (only whitespace)")
     pages = [RawPage(number=i, label="", text=text[s:e], synthetic=True) for i, (s, e) in enumerate(spans, 1)]
-    suffix = PurePath(name).suffix.lower()
-    is_markdown = suffix == ".md"
-    markup, headings = ("markdown", markdown_headings(text)) if is_markdown else markup_headings(text, suffix)
     outline: list[OutlineEntry] = []
     starts = [s for s, _ in spans]
     for offset, level, title in headings:
