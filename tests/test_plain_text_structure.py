@@ -795,3 +795,26 @@ def test_a_title_set_twice_right_above_its_numbered_heading_is_one_heading():
             text += f"{upper}\n{'*' * len(upper)}\n「2」\n\n{numbered}\n{'-' * len(numbered)}\n「3」\n\n{_body(2)}\n\n"
             expected.append(("chapter", str(n), title.title(), numbered))
     _assert_starts(text, expected)
+
+
+def test_running_headers_naming_a_chapter_that_opens_elsewhere_are_no_chapters():
+    """A PDF's text extraction keeps its running heads: ``CHAPTER 2. BINARY PACKAGES`` atop each
+    page after the opening ``Chapter 2`` / ``Binary Packages``. They repeat; the opening does not."""
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:3], 1):
+        text += f"Chapter {n}\n\n{title}\n\n{_body(3)}\n\n"
+        expected.append(("chapter", str(n), title, f"Chapter {n}"))
+        for page in range(3):
+            text += f"CHAPTER {n}. {title.upper()}\n\n{page + 2}\n\n{_body(3)}\n\n"
+    _assert_starts(text, expected)
+
+
+def test_an_opening_label_without_a_title_takes_its_running_headers_title():
+    text, expected = "", []
+    for n, title in enumerate(TITLES[:3], 1):
+        shown = "" if n == 3 else f"{title}\n\n"
+        text += f"Chapter {n}\n\n{shown}{_body(3)}\n\n"
+        expected.append(("chapter", str(n), title, f"Chapter {n}"))
+        for page in range(3):
+            text += f"CHAPTER {n}. {title.upper()}\n\n{page + 2}\n\n{_body(3)}\n\n"
+    _assert_starts(text, expected)

@@ -559,8 +559,13 @@ def _choose(
             chosen[c.index] = (c, 1)
     plain = [c for c in candidates if not c.char]
     lone = _lone_label(plain)
+    running = _running_openings(lines, plain)
     for c in plain:
-        if c is lone:
+        if id(c) in running:
+            rejected.append(
+                _rejected(lines, c.index, "a running header naming a chapter that opens elsewhere")
+            )
+        elif c is lone:
             rejected.append(
                 _rejected(lines, c.index, "the book's only chapter label, and not chapter 1 (an example)")
             )
@@ -653,6 +658,28 @@ def _drop_repeated_titles(
                 _rejected(lines, upper, f"the title of the heading below it, set twice (line {lower + 1})")
             )
             del chosen[upper]
+
+
+def _running_openings(lines: list[_Line], plain: list[_Candidate]) -> set[int]:
+    """The ``id``s of keyword headings that are running headers: their line's text recurs
+    ``RUNNING_REPEATS`` times or more in the book while another heading of the same kind and
+    number does not (``CHAPTER 2. CIRCUIT DESCRIPTION`` atop the pages after ``Chapter 2`` /
+    ``Circuit Description``: a text extraction keeps a PDF's running heads). An opening whose
+    title no line below it gave takes the header's. Where the opening itself reads as its
+    running header, the first of them stands (``_candidates``)."""
+    counts = Counter(line.text for line in lines)
+    keyed = [c for c in plain if c.kind in ("chapter", "part", "appendix") and c.number]
+    opened = {
+        (c.kind, number_value(c.number)): c for c in keyed if counts[lines[c.index].text] < RUNNING_REPEATS
+    }
+    running = set()
+    for c in keyed:
+        opening = opened.get((c.kind, number_value(c.number)))
+        if counts[lines[c.index].text] >= RUNNING_REPEATS and opening is not None:
+            running.add(id(c))
+            if not opening.title:
+                opening.title = c.title  # an opening whose title no line below gave: the header's
+    return running
 
 
 def _front_by_form(
