@@ -12,9 +12,10 @@ DocBook, a PDF through pdftotext, an HTML page through xhtml2pdf into a PDF or t
 text, an mdoc man page through mandoc into Markdown, a Markdown source through lowdown into text or
 through cmark into LaTeX, a POD document through pod2texi into Texinfo, a Texinfo source through
 makeinfo into DocBook or Texinfo XML, an EPUB through MuPDF's mutool into a PDF or text, an
-OpenDocument text through odt2txt into text, a PDF through pdfminer's pdf2txt into text; the source
-first checked against ``source.source_sha256`` when the JSON gives one), and check it against the
-JSON's ``sha256``. A
+OpenDocument text through odt2txt into text, a PDF through pdfminer's pdf2txt into text, an HTML page
+through htmldoc into an EPUB, an OpenDocument text through LibreOffice into an EPUB, a plain text
+through enscript and Ghostscript into a PDF; the source first checked against
+``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
@@ -115,6 +116,58 @@ OUTPUT = "{output}"
 """In a renderer's command, the path of a file it writes the book to, for a program that cannot write
 it to a pipe (xhtml2pdf fails writing a PDF to ``-``); every other writes it to stdout."""
 
+SOFFICE_EPUB = """
+import os, subprocess, sys, tempfile, time
+import uno
+from com.sun.star.beans import PropertyValue
+def pv(name, value):
+    p = PropertyValue()
+    p.Name, p.Value = name, value
+    return p
+src, out = (os.path.abspath(a) for a in sys.argv[1:3])
+with tempfile.TemporaryDirectory(prefix="soffice-") as profile:
+    pipe = "bci%d" % os.getpid()
+    office = subprocess.Popen(["soffice", "--headless", "--invisible", "--norestore", "--nologo",
+        "-env:UserInstallation=file://" + profile, "--accept=pipe,name=%s;urp;" % pipe],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        local = uno.getComponentContext()
+        resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+        for attempt in range(600):
+            try:
+                ctx = resolver.resolve("uno:pipe,name=%s;urp;StarOffice.ComponentContext" % pipe)
+                break
+            except Exception:
+                if attempt == 599:
+                    raise
+                time.sleep(0.1)
+        desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+        doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0, (pv("Hidden", True),))
+        data = uno.Any("[]com.sun.star.beans.PropertyValue", (pv("RVNGIdentifier", sys.argv[3]),))
+        uno.invoke(doc, "storeToURL", (uno.systemPathToFileUrl(out), (pv("FilterName", "EPUB"), pv("FilterData", data))))
+        doc.close(True)
+        try:
+            desktop.terminate()
+        except Exception:
+            pass
+    finally:
+        office.wait(timeout=120)
+"""
+"""LibreOffice's EPUB export (``soffice-epub``), driven through UNO by Debian's python3-uno: the only
+way to hand the export filter its ``RVNGIdentifier``, without which libepubgen writes a random
+UUID as the book's identifier on every run (``soffice --convert-to epub`` passes no filter data in
+LibreOffice 7.4). A private user profile in a temporary folder, so no setting of the machine's
+LibreOffice reaches the book."""
+
+GS_INVARIANT = "-dOmitID -dOmitInfoDate -dOmitXMP"
+"""Ghostscript's pdfwrite without the parts it makes from the time of the run (the file identifier,
+the Info dates and the XMP packet with its document UUID)."""
+
+FAKETIME = ["faketime", "1980-01-01 00:00:00"]
+"""Before a renderer that stamps the time of the run into the book and offers no way to set it
+(htmldoc's EPUB ``dcterms:modified``, the date in enscript's page header): libfaketime's clock
+stopped at 1980-01-01 00:00 UTC."""
+
 RENDERERS = {
     "groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"],
     "pod2text-utf8": ["pod2text", "--utf8"],
@@ -186,6 +239,9 @@ RENDERERS = {
     "makeinfo-xml": ["makeinfo", "--xml", "--ifinfo", "-o", "-", "-"],
     "odt2txt-utf8": ["odt2txt", "--encoding=UTF-8", INPUT],
     "pdf2txt": ["pdf2txt", "--boxes-flow", "disabled", INPUT],
+    "htmldoc-epub": [*FAKETIME, "htmldoc", "--book", "-t", "epub", "-f", OUTPUT, "{input.html}"],
+    "soffice-epub": ["python3", "-c", SOFFICE_EPUB, "{input.odt}", OUTPUT, PANDOC_ID],
+    "enscript-pdf": [*FAKETIME, "sh", "-c", f"enscript -q -p - | ps2pdf {GS_INVARIANT} - -"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -200,14 +256,18 @@ text; an mdoc man page into ``mandoc -Tmarkdown``'s Markdown; a Markdown source 
 pod2texi's Texinfo; a Texinfo source into ``makeinfo --docbook``'s DocBook XML or ``makeinfo --xml``'s
 Texinfo XML (with ``--ifinfo``, so macros defined for Info only are defined); an EPUB into the PDF or
 the text ``mutool convert`` lays out with MuPDF's own HTML engine and built-in fonts; an OpenDocument text
-into ``odt2txt``'s text; a PDF into pdfminer's ``pdf2txt`` text).
+into ``odt2txt``'s text; a PDF into pdfminer's ``pdf2txt`` text; an HTML page into the EPUB ``htmldoc
+--book`` writes; an OpenDocument text into the EPUB LibreOffice Writer exports (libepubgen); a plain
+text into the PDF that enscript's PostScript, with its default page header, makes through
+Ghostscript's ps2pdf).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
 mandoc 1.14.6, html2text 1.3.2a, ELinks 0.13.2, Links 2.28, python3-html2text 2020.1.16,
 Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 3.6.12, lowdown
 1.0.0, texinfo 6.8 (pod2texi, makeinfo), vilistextum 2.6.9, cmark 0.30.2, mupdf-tools 1.21.1,
-odt2txt 0.5 and python3-pdfminer 20221105). pandoc runs
+odt2txt 0.5, python3-pdfminer 20221105, htmldoc 1.9.16, LibreOffice 7.4.7 with python3-uno, enscript
+1.6.5.90 and Ghostscript 10.0.0). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff
 and Asciidoctor run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -216,7 +276,14 @@ the document's ``<date>``. xhtml2pdf runs with ``RL_invariant=1``, ReportLab's i
 PDF's dates are 2000-01-01 and its file identifier is fixed, not the time of the run. pdf2txt runs with
 ``--boxes-flow disabled``: pdfminer's advanced layout analysis breaks ties between text boxes by the
 objects' memory addresses, so two runs gave a few lines in another order; without it a page's boxes
-are read top to bottom by their position."""
+are read top to bottom by their position. htmldoc and enscript run under faketime
+(``FAKETIME``): htmldoc writes the time of the run as the EPUB's ``dcterms:modified`` and enscript
+prints it in every page header, and neither takes ``SOURCE_DATE_EPOCH``. LibreOffice runs through a
+UNO script (``SOFFICE_EPUB``) that hands its EPUB filter a fixed identifier."""
+
+ALSO_NEEDED = {"soffice-epub": ["soffice"], "enscript-pdf": ["enscript", "ps2pdf"]}
+"""Programs a renderer runs besides its first (LibreOffice under the UNO script; enscript and
+Ghostscript's ps2pdf under the shell)."""
 
 RENDERER_PACKAGES = {
     "groff": "groff",
@@ -241,6 +308,12 @@ RENDERER_PACKAGES = {
     "mutool": "mupdf-tools",
     "odt2txt": "odt2txt",
     "pdf2txt": "python3-pdfminer",
+    "gropdf": "groff",
+    "faketime": "faketime",
+    "htmldoc": "htmldoc",
+    "soffice": "libreoffice-writer-nogui python3-uno",
+    "enscript": "enscript",
+    "ps2pdf": "ghostscript",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
@@ -275,10 +348,16 @@ def _zip_times_fixed(data: bytes) -> bytes:
 def _rendered(data: bytes, render: str) -> bytes:
     command = RENDERERS[render]
     # groff's PDF device, gropdf, is in Debian's groff, not in the groff-base that brings groff itself
-    program = "gropdf" if command[0] == "groff" and "-Tpdf" in command else command[0]
-    if shutil.which(program, path="/usr/bin:/bin") is None:
-        package = RENDERER_PACKAGES.get(command[0], command[0])
-        raise FileNotFoundError(f"{program} is not installed (make renderers, or apt-get install {package})")
+    programs = ["gropdf" if command[0] == "groff" and "-Tpdf" in command else command[0]]
+    if command[: len(FAKETIME)] == FAKETIME:
+        programs.append(command[len(FAKETIME)])
+    programs += ALSO_NEEDED.get(render, [])
+    for program in programs:
+        if shutil.which(program, path="/usr/bin:/bin") is None:
+            package = RENDERER_PACKAGES.get(program, program)
+            raise FileNotFoundError(
+                f"{program} is not installed (make renderers, or apt-get install {package})"
+            )
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
     if command[0] == "pandoc":
         env["SOURCE_DATE_EPOCH"] = "0"
