@@ -79,6 +79,11 @@ def title_label(text: str) -> TitleLabel:
     parsed = parse_heading(text)
     if parsed is not None and parsed.kind in ("front", "back"):
         return TitleLabel(parsed.kind, "", text)
+    if parsed is not None and parsed.kind == "section":
+        # NOTE: ``Section 2`` / ``Section 2. Basics``: a section by its word, as the outline's
+        # plain reading (``baseline.py``) takes it; a generator's placeholder label for an
+        # untitled document reads so too.
+        return TitleLabel("section", parsed.number, parsed.title or text)
     return TitleLabel("", "", text)
 
 
