@@ -8,7 +8,7 @@ import pytest
 from chunking.readers import read_raw
 from chunking.readers.pdf import read_pdf
 from conftest import sample_book
-from pdf_factory import body, line_tops, make_pdf
+from pdf_factory import Text, body, line_tops, make_pdf
 
 
 def test_pages_are_one_based_in_physical_order_with_their_text():
@@ -90,3 +90,23 @@ def test_sample_book_labels_and_outline_are_read():
     first = raw.outline[0]
     assert (first.level, first.title, first.page) == (1, "Preface", 7)
     assert first.y == pytest.approx(72.0, abs=1.0)
+
+
+def _typewritten_page(font: str) -> bytes:
+    """One page of a text file printed in ``font``: two paragraphs and a heading, blank lines
+    between them drawn as nothing."""
+    lines = ["1. INTRODUCTION", "", "The tool reads books and cuts them into chunks,", "one chapter at a time.",
+             "", "", "It keeps the pages and the titles.", "", "2. INSTALLING"]
+    return make_pdf([[Text(line, 10.0, font) for line in lines]])
+
+
+def test_a_typewritten_page_gets_its_blank_lines_back_from_the_line_pitch():
+    text = read_raw(_typewritten_page("cour"), "printout.pdf").pages[0].text
+    assert "1. INTRODUCTION\n\nThe tool reads" in text
+    assert "one chapter at a time.\n\n\nIt keeps" in text
+    assert "the titles.\n\n2. INSTALLING" in text
+
+
+def test_a_page_in_a_proportional_font_keeps_no_blank_lines():
+    text = read_raw(_typewritten_page("helv"), "set.pdf").pages[0].text
+    assert "\n\n" not in text.strip("\n")

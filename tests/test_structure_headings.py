@@ -366,3 +366,23 @@ def test_a_chapter_the_contents_places_and_the_text_finds_is_one_heading():
     book = load_book(_modules_book(12.0), name="modules.pdf")
     offsets = [h.char_offset for h in book.headings]
     assert len(offsets) == len(set(offsets))
+
+
+def test_a_pdf_printed_from_a_text_file_is_read_as_a_plain_text():
+    """Every line in Courier at one pitch (enscript, an RFC): no type size tells a heading, but
+    the text's own marks do once its blank lines are back (``readers/pdftypewriter.py``): the
+    numbered titles under a rule are the chapters."""
+    words = "The tool reads books and cuts them into chunks one chapter at a time".split()
+    pages = []
+    for n, title in enumerate(["INTRODUCTION", "INSTALLING", "RUNNING"], 1):
+        lines = ["=" * 60, f"{n}. {title}", ""]
+        for k in range(6):
+            lines += [" ".join(words[(k + j) % len(words)] for j in range(9)) for _ in range(4)] + [""]
+        pages.append([Text(line, 10.0, "cour") for line in lines])
+        pages.append([Text(" ".join(words[:9]) if k % 5 else "", 10.0, "cour") for k in range(1, 41)])
+    book = load_book(make_pdf(pages), name="printout.pdf")
+    assert [(h.kind, h.number, h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
+        ("chapter", "1", "Introduction", 1),
+        ("chapter", "2", "Installing", 3),
+        ("chapter", "3", "Running", 5),
+    ]

@@ -11,6 +11,7 @@ from typing import Any
 import pymupdf
 
 from .pdfspaces import with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
+from .pdftypewriter import with_typewriter_blank_lines
 
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -177,13 +178,15 @@ def _overprinted(box: tuple[float, float, float], other: tuple[float, float, flo
 
 def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     """A page's plain text (lines drawn twice at nearly one place kept once,
-    ``without_overprints``) and whether it has a text layer.
+    ``without_overprints``; a typewritten page's blank lines put back,
+    ``with_typewriter_blank_lines``) and whether it has a text layer.
 
     NOTE: a page without text is "without a text layer" only when it shows something (an image);
     a blank separator page is just empty.
     """
     stext = _stext(page)
     text = without_overprints(_written(page, stext, spaced=True), stext)
+    text = with_typewriter_blank_lines(text, stext, page)
     return text, bool(text.strip()) or not page.get_images(full=False)
 
 

@@ -55,6 +55,9 @@ CONTENTS_TRUSTED = 0.8
 places the rest of them by its page numbers alone (a chapter opening drawn as outlines, or an
 image, leaves no title in the text layer)."""
 
+TYPEWRITTEN_SHARE = 0.8
+"""Share of a PDF's pages that must be typewritten (``_typewritten``) for it to read as a text."""
+
 LISTED_SIZES_MIN = 2
 """Chapters the printed contents placed (and whose size was read) before their size bounds the
 headings found by size alone."""
@@ -105,7 +108,10 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
         return StructureResult(
             _levelled(checked.drafts, norm, raw.markup, title_unit=True)[0], raw.markup, checked.entries
         )
-    if raw.format == "txt" and mode in ("auto", "headings"):
+    if (raw.format == "txt" or (raw.format == "pdf" and not raw.outline and _typewritten(raw))) and mode in (
+        "auto",
+        "headings",
+    ):
         from .plain_text import plain_text_structure  # NOTE: plain-text books only
 
         plain = plain_text_structure(norm)
@@ -312,6 +318,15 @@ def _from_text(
             drafts = detect_headings(norm, probe, rejected, pages, listed + shown)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
+
+
+def _typewritten(raw: RawBook) -> bool:
+    """Whether a PDF is a printout of a plain text (enscript, an RFC): most of its pages with a
+    text layer hold blank lines, which only a typewritten page's text does (the reader puts them
+    back from its line pitch, ``readers/pdftypewriter.py``). Its structure is read as a plain
+    text's: a fixed pitch offers no type sizes, only what a text file offers."""
+    pages = [p for p in raw.pages if p.text.strip() and not p.ocr]
+    return bool(pages) and sum("\n\n" in p.text for p in pages) >= TYPEWRITTEN_SHARE * len(pages)
 
 
 def _no_smaller_than_listed(

@@ -1,0 +1,95 @@
+"""Stage 1 (read), PDF: the blank lines of a typewritten page.
+
+A PDF printed from a text file (enscript, a2ps, an RFC, a manual kept as plain text) sets every
+line in one monospaced font at one pitch, and draws a blank line as nothing: MuPDF's text of the
+page has none, so the paragraphs, the rules above headings and the space around titles, which a
+plain text's structure is read from (``chunking.structure.plain_text``), are gone. On such a
+page the blank lines come back from the line pitch: a gap of two pitches between two lines is one
+blank line, three are two. A page with another font, or whose lines do not keep one pitch, is
+left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+import pymupdf
+
+MONOSPACED_NAME = re.compile(
+    r"courier|mono|typewriter|cmtt|lmtt|consol|menlo|fixed|terminal|letter ?gothic|ocr-?[ab]", re.I
+)
+"""Font names of monospaced faces: a cheap test before the page's lines are read with their fonts."""
+
+MAX_BLANK_LINES = 3
+"""Blank lines put back for one gap at most (a page's lower part left empty is no text)."""
+
+ON_PITCH = 0.9
+"""Share of the gaps between successive lines that must be whole multiples of the pitch, or the
+page keeps no one pitch (a form, a table laid out by position)."""
+
+PITCH_SLACK = 0.15
+"""How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
+
+
+def with_typewriter_blank_lines(text: str, stext: Any, page: pymupdf.Page) -> str:
+    """``text`` (the page's lines, one per line, as ``page_text`` writes ``stext``) with the blank
+    lines a typewritten page draws as nothing put back (module docstring); any other page's
+    ``text`` unchanged."""
+    fonts = [font[3] for font in page.get_fonts(full=False)]
+    if not fonts or not all(MONOSPACED_NAME.search(name) for name in fonts):
+        return text
+    boxed = _lines(stext)
+    lines = text.split("\n")
+    written = [line for line in lines if line]
+    if boxed is None or len(boxed) != len(written):
+        return text
+    if any(a.replace(" ", "") != b.replace(" ", "") for (a, _, _), b in zip(boxed, written)):
+        return text
+    if not all(mono for _, _, mono in boxed):
+        return text
+    gaps = [b[1] - a[1] for a, b in zip(boxed, boxed[1:]) if b[1] - a[1] > 0]
+    pitch = _pitch(gaps)
+    if pitch is None:
+        return text
+    out = [written[0]]
+    for (_, above, _), (_, below, _), line in zip(boxed, boxed[1:], written[1:]):
+        blanks = round((below - above) / pitch) - 1
+        out.extend([""] * max(0, min(blanks, MAX_BLANK_LINES)))
+        out.append(line)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+def _pitch(gaps: list[float]) -> float | None:
+    """The line pitch of a page whose gaps between successive lines (points) are whole multiples
+    of one pitch: the smallest gap, or else the smallest that recurs (a stray line a little off
+    the grid), when ``ON_PITCH`` of the gaps are within ``PITCH_SLACK`` of a multiple of it;
+    else None (a page laid out by position)."""
+    counts = Counter(round(g) for g in gaps if round(g) > 0)
+    recurring = [g for g, n in counts.items() if n >= 2]
+    for pitch in sorted({min(counts, default=0), min(recurring, default=0)} - {0}):
+        on = sum(abs(g / pitch - round(g / pitch)) <= PITCH_SLACK for g in gaps)
+        if on >= ON_PITCH * len(gaps):
+            return float(pitch)
+    return None
+
+
+def _lines(stext: Any) -> list[tuple[str, float, bool]] | None:
+    """Every text line of ``stext`` as (text, baseline y, set in a monospaced font), from MuPDF's
+    JSON writer; None when its output cannot be read."""
+    buffer = pymupdf.mupdf.FzBuffer(4096)
+    out = pymupdf.mupdf.FzOutput(buffer)
+    pymupdf.mupdf.fz_print_stext_page_as_json(out, stext, 1.0)
+    out.fz_close_output()
+    try:
+        blocks = json.loads(pymupdf.mupdf.fz_buffer_extract(buffer).decode("utf-8", "replace"))["blocks"]
+        return [
+            (line["text"], float(line["y"]), line["font"]["family"] == "monospace")
+            for block in blocks
+            if block.get("type") == "text"
+            for line in block["lines"]
+        ]
+    except (ValueError, KeyError, TypeError):
+        return None
