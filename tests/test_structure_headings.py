@@ -386,3 +386,25 @@ def test_a_pdf_printed_from_a_text_file_is_read_as_a_plain_text():
         ("chapter", "2", "Installing", 3),
         ("chapter", "3", "Running", 5),
     ]
+
+
+def test_bold_outdented_headings_at_several_sizes_are_chapters_only_at_the_largest():
+    """Chapters in bold 12 pt, sections in bold 11 pt and bold 10 pt, all at the margin over an
+    indented 10 pt body, no contents, no numbers: the size steps the levels down, not the place."""
+
+    def indented(n: int, start: int) -> list[Text]:
+        return [Text(t, s, x=LEFT + 24) for t, s in body(n, start)]
+
+    chapters = ["Getting Started", "Input Sources", "Remote Execution", "Saving Output"]
+    pages = []
+    for k, title in enumerate(chapters):
+        pages.append(
+            [Text(title, 12.0, "hebo"), *indented(8, 100 * k), Text("A Single Source", 11.0, "hebo")]
+            + indented(8, 100 * k + 10)
+            + [Text("Linking Arguments", 10.0, "hebo"), *indented(8, 100 * k + 20)]
+        )
+        pages.append([Text("Multiple Sources", 11.0, "hebo"), *indented(30, 100 * k + 40)])
+    book = load_book(make_pdf(pages), name="sizes.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
+        (title, 1 + 2 * k) for k, title in enumerate(chapters)
+    ]

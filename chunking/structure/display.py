@@ -156,12 +156,26 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
                     offset,
                     evidence=[("typography", note)],
                 )
-                found.append((x0, draft))
+                found.append((x0, size, draft))
     # NOTE: headings at two or more indents (chapters 30 pt out, their sections 15 pt): the
     # outermost are the chapters; the others are found as sections by the line reading
-    outermost = min((x0 for x0, _ in found), default=0.0)
-    out = _without_summary([d for x0, d in found if x0 <= outermost + INDENT_SLACK])
+    outermost = min((x0 for x0, _, _ in found), default=0.0)
+    out = _largest_size([(size, d) for x0, size, d in found if x0 <= outermost + INDENT_SLACK])
+    out = _without_summary(out)
     return out if len(out) >= MIN_OPENINGS else []
+
+
+def _largest_size(found: list[tuple[float, Draft]]) -> list[Draft]:
+    """Of bold headings set at several sizes (12 pt chapters over 11 pt sections, bold 10 pt
+    below them), those of the largest size that ``MIN_OPENINGS`` or more are set in, with any set
+    larger still (a title, once): a book steps its heading levels down in size where it does
+    not in place. The smaller ones are found as sections by the line reading."""
+    sizes = sorted({round(size / SIZE_STEP) * SIZE_STEP for size, _ in found}, reverse=True)
+    for tier in sizes:
+        run = [d for size, d in found if abs(size - tier) <= SIZE_STEP / 2 or size > tier]
+        if sum(abs(size - tier) <= SIZE_STEP / 2 for size, _ in found) >= MIN_OPENINGS:
+            return run
+    return [d for _, d in found]
 
 
 def _without_summary(drafts: list[Draft]) -> list[Draft]:
