@@ -136,7 +136,7 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     if not edges:
         return []
     body_edge = edges.most_common(1)[0][0]
-    found: list[tuple[float, Draft]] = []
+    found: list[tuple[float, float, Draft]] = []  # (left x, size, draft)
     for index, lines in pages.items():
         kept = {compact_key(line): offset for offset, line in reversed(norm.lines[index])}
         for text, size, bold, x0 in lines:
