@@ -373,3 +373,22 @@ def test_a_two_line_header_beside_the_folio_over_a_chapter_opening_lower_on_the_
     assert "KAPITEL 2." not in norm.text and "DIE OPTIONEN" not in norm.text
     assert "Kapitel 2\nDie Optionen" in norm.text
     assert norm.text.count("Die Befehle") == 2 and "Kapitel 3" in norm.text
+
+
+def test_a_chapter_title_at_the_top_of_its_page_that_the_contents_page_before_lists_stays():
+    """The contents page lists the first chapter a few lines down its top (``2`` / ``Contents`` /
+    ``System Requirements`` / ``3``); that chapter opens the next page under its folio. The
+    title repeats no header: on the contents page it stands neither by the folio nor outermost."""
+    titles = ["System Requirements", "Installing", "Game Basics", "Credits"]
+    contents = "2\nContents\n" + "".join(f"{t}\n{3 + k}\n" for k, t in enumerate(titles))
+    pages = [f"1\n{_body(6, 'cover')}", contents]
+    pages += [f"{3 + k}\n{t}\n{_body(8, f'p{k}')}" for k, t in enumerate(titles)]
+    norm = normalise(_pages(*pages))
+    opening = norm.pages[2]
+    assert norm.text[opening.char_start : opening.char_end].startswith("System Requirements\n")
+
+
+def test_a_superscript_digit_under_a_top_line_is_no_page_number():
+    pages = [f"{n}\nA Note On Terms\n¹\n{_body(6, f'p{n}')}" for n in range(1, 6)]
+    norm = normalise(_pages(*pages))
+    assert "¹" in norm.text

@@ -259,17 +259,26 @@ def find_furniture(
     masked: dict[tuple[str, str], list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
     exact: dict[tuple[str, str], set[int]] = defaultdict(set)
     folded: dict[tuple[str, str], set[int]] = defaultdict(set)  # a header after its heading's page
+    # NOTE: where a line stands as a header would: by the folio, or the outermost line of its
+    # zone (a contents page's first entry, a few lines down, is neither)
+    beside: dict[tuple[str, str], set[int]] = defaultdict(set)
     for index, (top, bottom) in enumerate(page_zones):
         page = {}
         for where, indices in (("top", top), ("bottom", bottom)):
             page[where] = [
                 _zone_line(page_lines[index][i], i, index, pos, numbers) for pos, i in enumerate(indices)
             ]
+            folios = {zl.pos for zl in page[where] if zl.folio}
+            outermost = True
             for zl in page[where]:
                 if not zl.folio:
                     masked[(where, zl.masked)].append((index, zl.digits))
                     exact[(where, zl.exact)].add(index)
-                    folded[(where, zl.exact.casefold())].add(index)
+                    if zl.embedded or zl.pos - 1 in folios or zl.pos + 1 in folios or outermost:
+                        beside[(where, zl.exact)].add(index)
+                    if where == "bottom" or not _listed_entry(page_lines[index], zl.index, index):
+                        folded[(where, zl.exact.casefold())].add(index)
+                    outermost = False
         lines_of.append(page)
     running = {key for key, pages in exact.items() if _running(pages, key[1])}
     # NOTE: a slug is judged over both zones: on a page that is blank but for it, it is the top line.
@@ -310,6 +319,8 @@ def find_furniture(
                 # neighbouring page is a running header (``326`` / ``12. System Operations``) even
                 # on two pages only, and so is a second one between the folio and the edge (``CONTENTS``
                 # / ``Manual 5.4`` / ``5``); a line further in (``3.2 Title`` / ``45`` / body) is not.
+                # On a neighbouring page before it, it stands by the folio or outermost there too
+                # (``beside``): a contents page's first entry, a few lines down, repeats no header.
                 beyond = bool(folio_pos) and zl.pos < min(folio_pos)  # between the folio and the edge
                 numbered = (
                     adjacent
@@ -317,7 +328,10 @@ def find_furniture(
                     and zl.exact not in common
                     and _LETTERS.search(zl.exact)
                     and (
-                        (len(pages) >= 2 and _near(pages, index, True))
+                        (
+                            len(pages) >= 2
+                            and _near(pages - _before(pages, index) | beside[(where, zl.exact)], index, True)
+                        )
                         or _near(folded[(where, zl.exact.casefold())], index, False)
                     )
                 )
@@ -453,6 +467,24 @@ def _remove_folio(page: dict[str, list[_Line]], removed: set[int], counts: Count
                 removed.add(zl.index)
                 counts["page_numbers"] += 1
                 return
+
+
+def _listed_entry(lines: list[str], i: int, index: int) -> bool:
+    """Whether line ``i`` of page ``index`` (0-based) is a contents entry over the number of a
+    later page (``System Requirements`` / ``3`` on page 2): the heading it names opens that page,
+    where no header repeats it. A number not beyond the page (``List of Tables`` / ``1``, an
+    entry's own number) says nothing."""
+    below = lines[i + 1].strip() if i + 1 < len(lines) else ""
+    return _ARABIC.fullmatch(below) is not None and int(below) > index + 1
+
+
+_ARABIC = re.compile(r"[0-9]{1,4}")
+"""A bare page number in ASCII digits (``str.isdigit`` takes a superscript ``¹`` too)."""
+
+
+def _before(pages: set[int], index: int) -> set[int]:
+    """The pages of ``pages`` before page ``index``."""
+    return {page for page in pages if page < index}
 
 
 def _near(pages: set[int], index: int, both: bool) -> bool:
