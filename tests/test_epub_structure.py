@@ -283,3 +283,12 @@ def test_a_nav_label_section_n_is_a_section_as_the_outlines_plain_reading_takes_
     raw, found = structure(data)
     assert "Section 1" not in [t for _, _, t in chapter_level(found)]
     assert [t for _, _, t in chapter_level(found)][-2:] == ["Getting started", "Going further"]
+
+
+def test_a_nav_label_naming_the_pages_role_gives_way_to_the_heading_the_page_shows():
+    docs = {"title.xhtml": page("<h1>The Widget Book</h1><h2>A. Writer</h2>"),
+            "c1.xhtml": chapter(1, "Alpha"), "c2.xhtml": chapter(2, "Beta")}
+    data = build(docs, nav=("nav.xhtml", [(1, "Title", "title.xhtml"), (1, "1. Alpha", "c1.xhtml"),
+                                          (1, "2. Beta", "c2.xhtml")]))
+    raw, found = structure(data)
+    assert [t for _, _, t in chapter_level(found)] == ["The Widget Book", "Alpha", "Beta"]

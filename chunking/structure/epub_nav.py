@@ -17,7 +17,7 @@ from ..models import Rejected
 from ..rules import CHAPTER_KEYWORDS, ROMAN_LABEL, keyword_alternation
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
-from .kinds import clean_title, number_value, parse_heading, words_key
+from .kinds import clean_title, number_value, parse_heading, title_like, words_key
 from .result import StructureResult
 
 Generic = Callable[[RawBook, NormalisedBook, str], StructureResult]
@@ -46,6 +46,9 @@ _KEYWORD = re.compile(
     r"(?P<title>.*)$",
     re.I,
 )
+ROLE_LABEL = re.compile(r"(?:(?:half[- ])?title|cover|front cover)(?: page)?", re.I)
+"""A nav label that names a page's role, not its text (``Title``, ``Title Page``, ``Cover``): the
+unit takes the heading the page shows (the book's title) where it has one."""
 _NUMBER = re.compile(r"^(?P<num>[0-9]{1,3})\.?\s+(?P<title>\S.*)$")
 _LETTER = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>\S.*)$")
 _SECTION = re.compile(r"^(?:[0-9]{1,3}|[A-Z])(?:\.[0-9]{1,3})+\.?\s+\S")
@@ -304,4 +307,6 @@ def classify(cand: Candidate, tag: Tag | None) -> None:
             label = TitleLabel(from_tag.kind, from_tag.number, label.title if label.kind else from_tag.title)
     if label.kind in ("chapter", "part", "appendix", "numbered", "letter", "section"):
         cand.title = label.title
+    elif tag is not None and ROLE_LABEL.fullmatch(cand.title.strip()) and title_like(tag.text, any_case=True):
+        cand.title = clean_title(tag.text)  # ``Title`` names the page's role; its heading, the book
     cand.kind, cand.number = label.kind, label.number
