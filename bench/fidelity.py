@@ -10,7 +10,9 @@ Method, per page, the same for both texts:
 
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
-  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture; both texts drop it.
+  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture; both texts drop it, the
+  other text wherever it reads the same line (``drop_furniture_alike``; for our text, a line at
+  the edge of the reader's page that the normaliser already removed counts too).
 * words are runs of letters and digits, with Hebrew and Arabic marks inside (``WORD``), NFC; the
   page's word multisets are compared: **lost** = in pdftotext's page, not in ours;
   **invented** = in ours, not in pdftotext's.
@@ -180,7 +182,7 @@ def _alike_key(line: str) -> str:
 
 
 def drop_furniture_alike(
-    reference: list[str], ours: list[str], furniture: EdgeLines, page: int
+    reference: list[str], ours: list[str], furniture: EdgeLines, page: int, ours_raw: list[str] = ()
 ) -> tuple[list[str], list[str]]:
     """Both texts of one page without their furniture, the same lines from both.
 
@@ -188,12 +190,23 @@ def drop_furniture_alike(
     text may stand further in on the other (a margin label, a header read after the first body
     line). Dropped from one text only, its words would count as lost or invented; so a
     furniture line dropped from one text is dropped from the other too, wherever it stands there
-    (the same key: the same words)."""
+    (the same key: the same words).
+
+    ``ours_raw`` is our page as the reader gave it, before the normaliser: a furniture line at
+    its edge that the normaliser has already removed from ``ours`` (a running footer our rules
+    know too) is no line of ``ours`` to drop, but it is furniture by position all the same, so
+    pdftotext's reading of it further in on the page (``C++/Tree Mapping User Manual`` read in
+    the middle of a contents page) is dropped too."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
     texts = (reference, ours)
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other])
     keys = [Counter(_alike_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
+    if ours_raw:
+        # NOTE: only the raw edge lines no longer in ``ours``: one the normaliser kept is cut (or
+        # not) with ``ours``'s own lines
+        raw = Counter(_alike_key(ours_raw[i]) for i in _furniture_at(list(ours_raw), furniture, page))
+        keys[1] += raw - Counter(_alike_key(line) for line in ours)
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
         for i, line in enumerate(texts[this]):
@@ -607,7 +620,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
     furniture = edge_furniture(reference, raw_lines)
     ref, mine = [], []
     for p, (theirs, lines) in enumerate(zip(reference, ours)):
-        a, b = drop_furniture_alike(theirs, lines, furniture, p)
+        a, b = drop_furniture_alike(theirs, lines, furniture, p, raw_lines[p])
         ref.append(a)
         mine.append(b)
     return classify(ref, mine, norm.furniture, reference_failures(path, len(reference), messages)), warnings

@@ -141,6 +141,21 @@ def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both(
     assert ref == ours == body
 
 
+def test_a_furniture_line_our_normaliser_removed_is_dropped_where_pdftotext_reads_it_further_in():
+    # our raw page ends with the running footer (furniture by position); the normaliser already
+    # removed it from our text, and pdftotext reads it in the middle of the page
+    words = "apple birch cedar daisy elm fern grape hazel".split()
+    body = [f"the {w} said" for w in words]
+    raw = [[*(f"{line} {'z' * (n + 1)}" for line in body), "Tree Manual, v4.0.0"] for n in range(6)]
+    edges = fidelity.edge_furniture(raw)
+    reference = [*body[:4], "Tree Manual, v4.0.0", *body[4:]]
+    ref, ours = fidelity.drop_furniture_alike(reference, body, edges, 2, raw[2])
+    assert ref == ours == body
+    # a raw edge line the normaliser kept is cut with our own lines, not twice from pdftotext's
+    ref, ours = fidelity.drop_furniture_alike(reference, [*body, "Tree Manual, v4.0.0"], edges, 2, raw[2])
+    assert ref == ours == body
+
+
 def test_a_contents_entrys_number_one_extractor_reads_on_a_line_of_its_own_is_no_furniture():
     # ours cuts ``6.3.2 Paragraph Formatting . . 112`` after its number: ``#.#.#`` stands at the
     # top of every contents page, but pdftotext keeps the number in a line it keeps
