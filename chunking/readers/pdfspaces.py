@@ -72,9 +72,11 @@ SCRIPT_KERN = -0.1
 """Glyphs whose gap is below this share of the full size are kerned into each other (the raised
 small ``A`` of the LaTeX logo): one word, whatever their sizes."""
 
-_AFTER_UNSPACED = re.compile(r"[^\s\x00-\u06ff\u2000-\u20cf](?=[^\W_])")
+_AFTER_UNSPACED = re.compile(r"[^\s\x00-\u06ff\u2000-\u20cf](?=[^\W_]|\ufffd)")
 """A character after which MuPDF adds no space, followed by a letter or digit on the same line:
-where a word space may be missing (before punctuation a missing space splits no word)."""
+where a word space may be missing (before punctuation a missing space splits no word); or by
+U+FFFD, a glyph the page's text read could not map (``pdfpages._content_text`` reads it again,
+often as a letter)."""
 
 TIGHT_WORD = 9
 """Only on a line whose tokens run at least this many characters long on average (prose averages
