@@ -308,7 +308,8 @@ def classify(
         tally.words += len(ref_words[p])
     vocabulary = {w.casefold() for page in ref_words for w, _ in page}
     for p in range(len(ours)):
-        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary)
+        spaced = _letter_spaced(p, ref_words, lost, invented)
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced)
         _long_runs(p, ref_words, lost, invented, tally)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -340,6 +341,7 @@ def _joined_pieces(
     invented: list[Counter],
     tally: Tally,
     vocabulary: Collection[str] = (),
+    spaced: bool = False,
 ) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
@@ -361,7 +363,7 @@ def _joined_pieces(
                 if joined == target and pieces[0][1] and n == 2:
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
-                    cause = _spacing([w for w, _, _ in pieces], vocabulary)
+                    cause = _spacing([w for w, _, _ in pieces], vocabulary, spaced)
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
@@ -377,12 +379,16 @@ def _joined_pieces(
                 break
 
 
-def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
+def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool = False) -> str:
     """The cause of pdftotext's ``pieces`` read by us as one word: ``cjk boundary`` when every
     cut falls between two Han or kana characters (``_cjk_junctions``); ``letter spacing`` when
     pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
     single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
-    font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one); else
+    font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one), or two
+    single letters, or two single digits, on a page where pdftotext spaces out longer words so
+    (``spaced``, ``_letter_spaced``: the same font's ``o f`` beside its ``E x c e p t i o n``,
+    an index's tracked page number ``2 8`` beside its ``2 8 3``; a letter and a digit, ``σ 2``,
+    is a symbol and its index, and stays ``spacing``); else
     ``small caps`` when pdftotext split a capital from the capitals after it (``R ETURN``,
     ``P ETER``: a word in faked small caps, its first capital at the body size, the rest smaller
     and barely apart; pdftotext starts a new word wherever the font size changes, MuPDF and the
@@ -394,11 +400,34 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
         return "cjk boundary"
     if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
         return "letter spacing"
+    if spaced and len(pieces) == 2 and all(len(w) == 1 for w in pieces):
+        if pieces[0].isalpha() == pieces[1].isalpha():  # NOTE: ``σ 2``, ``x 2``: an index, no
+            return "letter spacing"
     head, *tail = pieces
     if len(tail) == 1 and len(head) == 1 and head.isupper() and len(tail[0]) >= 2:
         if tail[0].isalpha() and tail[0].isupper() and (head + tail[0]).casefold() in vocabulary:
             return "small caps"
     return "spacing"
+
+
+def _letter_spaced(p: int, ref_words, lost: list[Counter], invented: list[Counter]) -> bool:
+    """Whether pdftotext spaces out a word letter by letter on page ``p``: an invented word of
+    ours is three or more consecutive lost pieces of pdftotext's run, all but one a single
+    character (``_spacing``'s ``letter spacing``). Looked at before any difference of the page
+    is given a cause, nothing taken."""
+    run = [w for w, _ in ref_words[p]]
+    for i in range(len(run)):
+        joined, longer = "", 0
+        for j in range(i, min(len(run), i + MAX_RUN)):
+            if lost[p][run[j]] <= 0:
+                break
+            longer += len(run[j]) > 1
+            if longer > 1:
+                break
+            joined += run[j]
+            if j - i >= 2 and invented[p][joined] > 0:
+                return True
+    return False
 
 
 def _cjk_junctions(pieces: list[str]) -> bool:

@@ -104,6 +104,17 @@ def test_a_word_pdftotext_spaces_letter_by_letter_is_letter_spacing():
     assert t.lost == {"letter spacing": 9} and t.invented == {"letter spacing": 1}
 
 
+def test_two_letters_pdftotext_spaces_apart_on_a_page_where_it_spaces_out_words_are_letter_spacing():
+    # the same italic font's ``o f`` beside its ``E x c e p t i o n``; a tracked page number
+    t = _one(["E x c e p t i o n o f the map, 2 8 3 and 2 8"], ["Exception of the map, 283 and 28"])
+    assert t.lost == {"letter spacing": 16} and t.invented == {"letter spacing": 4}
+    # not on a page without it, nor a symbol and its index (``σ 2``): those stay counted
+    t = _one(["the map o f it"], ["the map of it"])
+    assert t.lost == {"spacing": 2}
+    t = _one(["E x c e p t i o n σ 2"], ["Exception σ2"])
+    assert t.lost == {"letter spacing": 9, "spacing": 2}
+
+
 def test_a_word_we_space_letter_by_letter_stays_counted_as_spacing():
     t = _one(["aàáâ here"], ["a à á â here"])
     assert t.lost == {"spacing": 1} and t.invented == {"spacing": 4}
