@@ -30,6 +30,12 @@ More places where the page shows a word boundary and MuPDF reads none, found the
 * **a name and its version**: the LaTeX2e logo sets its ``2`` 0.15 em after the ``X``, no more
   than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
   touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
+* **a change of direction**: right-to-left text sets each glyph left of the one before; where
+  a line switches direction (a vowel mark, to which MuPDF gives none, after a word's last
+  letter; a comma; a Latin word before an Arabic one) MuPDF ignores the jump and adds no space,
+  and vowelled Arabic came out with every word glued. There the gap is measured between the
+  run of glyphs since the last space and the next glyph, on whichever side it stands
+  (``_DIRECTION_SPOT``, ``_run_gap``).
 
 And two where MuPDF breaks a word the page shows whole: a letter-spaced (tracked) heading read
 letter by letter (``with_tracking_joined``) and a mirrored glyph inside a word, the XeTeX logo's
@@ -108,9 +114,30 @@ _WIDE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 """CJK characters, kana and their punctuation: a line of them has no word spaces, and a gap
 between two of them is justification (letter spacing), no word boundary."""
 
-_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP = 1, 2, 4, 8
+_RTL_LETTERS = (
+    "\u05d0-\u05ea\u05ef-\u05f2\u0620-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef"
+    "\u06fa-\u06fc\u06ff\u0750-\u077f\u08a0-\u08c9\ufb1d-\ufb4f\ufb50-\ufdfb\ufe70-\ufefc"
+)
+"""Letters of the right-to-left scripts MuPDF reads (Hebrew, Arabic, their presentation forms)."""
+
+_RTL_MARKS = "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u08d3-\u08ff"
+"""Their vowel signs and other marks."""
+
+_DIRECTION_SPOT = re.compile(
+    f"[^\\s{_RTL_LETTERS}](?=[{_RTL_LETTERS}])|[{_RTL_LETTERS}{_RTL_MARKS}](?=[^\\s{_RTL_LETTERS}{_RTL_MARKS}])"
+)
+"""A right-to-left letter after a character that is none (a mark, a comma, a Latin word), or a
+character that is none after a right-to-left letter or mark, with no space between: where
+MuPDF may have glued two words (``with_gap_spaces``, ``_run_gap``)."""
+
+_RTL_LEAD = re.compile(b"[\xd6-\xdd]|\xe0[\xa2\xa3]|\xef[\xac-\xbb]")
+"""The UTF-8 lead bytes of ``_RTL_LETTERS``'s blocks: a page without one has no
+``_DIRECTION_SPOT`` (a byte scan, found in C before the regular expression runs)."""
+
+_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP, _DIRECTION_GAP = 1, 2, 4, 8, 16
 """What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
-a tight line, or before a version number), a script's end."""
+a tight line, or before a version number), a script's end, a gap between the run of glyphs
+before and the next glyph wherever that one stands (``_run_gap``)."""
 
 
 def _paired(written: str, stext: Any) -> tuple[list[str], list[int], list[Any]] | None:
@@ -200,7 +227,8 @@ def _places(written: str) -> dict[int, dict[int, int]]:
     ``_SCRIPT_GAP``/``_VERSION_GAP`` bits)."""
     found: list[tuple[int, int]] = []
     ascii_only = written.isascii()
-    shapes = written.encode("utf-8", "surrogatepass").translate(_SHAPES)
+    encoded = written.encode("utf-8", "surrogatepass")
+    shapes = encoded.translate(_SHAPES)
     if not ascii_only:
         for m in _AFTER_UNSPACED.finditer(written):
             k = m.start()
@@ -218,6 +246,8 @@ def _places(written: str) -> dict[int, dict[int, int]]:
             start -= 1
         if start == 0 or not (written[start - 1].isalnum() or written[start - 1] == "_"):
             found.append((k, _SCRIPT_GAP))  # digits that open a word: a footnote's mark
+    if not ascii_only and _RTL_LEAD.search(encoded):
+        found.extend((m.start(), _DIRECTION_GAP) for m in _DIRECTION_SPOT.finditer(written))
     for m in _TIGHT.finditer(written) if _TIGHT_SHAPE in shapes else ():
         if m.start() and written[m.start() - 1] == "\\":
             continue  # a TeX control word
@@ -257,18 +287,48 @@ def _gaps(line: Any, text: str, spots: dict[int, int]) -> list[tuple[int, bool]]
         return []
     found = []
     last = max(spots)
+    runs = any(look & _DIRECTION_GAP for look in spots.values())
+    left = right = 0.0
     ch, k = line.first_char, 0
     while ch is not None and k <= last:
         nxt = ch.next
         look = spots.get(k)
+        if runs:  # NOTE: the box of the run of glyphs since the last space (``_run_gap``)
+            if ch.c == 32 or k == 0:
+                left, right = (ch.quad.ll.x, ch.quad.lr.x) if ch.c != 32 else (float("inf"), float("-inf"))
+            else:
+                left, right = min(left, ch.quad.ll.x), max(right, ch.quad.lr.x)
         if look:
             if nxt is None or ch.c != ord(text[k]) or nxt.c != ord(text[k + 1]):
                 return []
-            space = _space_between(ch, nxt, look)
+            space = _space_between(ch, nxt, look & ~_DIRECTION_GAP)
+            if not space and look & _DIRECTION_GAP and _run_gap(left, right, nxt, ch.size):
+                space = _DIRECTION_GAP
             if space:
                 found.append((k, space == _TIGHT_GAP))
         ch, k = nxt, k + 1
     return found
+
+
+def _run_gap(left: float, right: float, nxt: Any, size: float) -> bool:
+    """Whether glyph ``nxt`` stands over ``SPACE_DIST`` of ``size`` apart from the run of glyphs
+    before it on its line (``left``..``right``, since the last space), on either side.
+
+    Why: MuPDF measures a gap from the pen's last position, forwards; right-to-left text sets
+    each glyph left of the one before, and where a line switches direction (a vowel mark, which
+    MuPDF gives no direction, after a word's last letter; a comma; a Latin word before an
+    Arabic one) MuPDF "ignores the jump" and adds no space: context-mk's vowelled Arabic came
+    out as ``اَلْحَمْدُلِلّٰهِحَمْدَ``. The next word's glyph stands a word space left of the last
+    word's leftmost glyph (right of its rightmost, in a left-to-right run); a glyph of the same
+    word touches the run."""
+    if size <= 0:
+        return False
+    near, far = nxt.quad.ll.x, nxt.quad.lr.x
+    if far <= left:
+        return (left - far) / size > SPACE_DIST
+    if near >= right:
+        return (near - right) / size > SPACE_DIST
+    return False
 
 
 def _space_between(ch: Any, nxt: Any, look: int) -> int:
