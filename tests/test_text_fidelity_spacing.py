@@ -109,6 +109,18 @@ def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to
     assert text == "3 https://example.org"
 
 
+def test_a_footnote_mark_opening_its_line_is_read_apart_from_a_word_of_any_case():
+    # the footnote opens with a lowercase word, or one in capitals: ``16assuming``, ``14CTAN``
+    text = _canonical(
+        _set_page([[("16", 7.0, 0.0, 4.0), ("assuming", 10.0, 0.2, 0.0), ("it", 10.0, 2.5, 0.0)]])
+    )
+    assert text == "16 assuming it"
+    text = _canonical(_set_page([[("14", 7.0, 0.0, 4.0), ("CTAN", 10.0, 0.2, 0.0)]]))
+    assert text == "14 CTAN"
+    # a unit or an ordinal opening a line, set at the full size, stays one word
+    assert _canonical(_set_page([[("12pt", 10.0, 0.0, 0.0), ("wide", 10.0, 2.5, 0.0)]])) == "12pt wide"
+
+
 def test_script_rule_keeps_an_index_with_its_symbol_and_a_unit_with_its_number():
     # ``e`` with index ``1`` is one word (the script belongs to what stands before it); ``12pt``
     # set at one size on one baseline is no script at all

@@ -23,10 +23,10 @@ More places where the page shows a word boundary and MuPDF reads none, found the
 * **footnote marks**: a script (a footnote mark, an index, an exponent) is set smaller and off
   the baseline; it belongs to what stands before it, so a glyph back at the full size after it
   starts a new word (``script_ends``). Where digits open a word before a capitalised word, a
-  CJK character or a web address (``5This``: a footnote's mark and its first word, MuPDF reads
-  one word), the two glyphs are read and a space goes between them when the digit is such a
-  script; an index after its symbol (``e1``) stays one word, as pdftotext reads it, and so does
-  a unit after its number (``12pt``).
+  CJK character or a web address, or open a line before any word (``5This``, ``16assuming``:
+  a footnote's mark and its first word, MuPDF reads one word), the two glyphs are read and a
+  space goes between them when the digit is such a script; an index after its symbol (``e1``)
+  stays one word, as pdftotext reads it, and so does a unit after its number (``12pt``).
 * **a name and its version**: the LaTeX2e logo sets its ``2`` 0.15 em after the ``X``, no more
   than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
   touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
@@ -109,6 +109,11 @@ apart by the character before the digit):
 
 SCRIPT_DIGITS = 3
 """A footnote mark opens its word with at most this many digits (``_places``)."""
+
+_LINE_MARK = re.compile(r"\n\d{1,3}(?=[^\W\d_])")
+"""Digits opening a line before a letter: where a footnote's mark may touch the footnote's first
+word whatever its case (``16assuming``, ``14CTAN``); the glyphs tell a mark (``script_ends``)
+from a unit or an ordinal set at the full size (``12pt``, ``2nd``)."""
 
 _WIDE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 """CJK characters, kana and their punctuation: a line of them has no word spaces, and a gap
@@ -246,6 +251,8 @@ def _places(written: str) -> dict[int, dict[int, int]]:
             start -= 1
         if start == 0 or not (written[start - 1].isalnum() or written[start - 1] == "_"):
             found.append((k, _SCRIPT_GAP))  # digits that open a word: a footnote's mark
+    for m in _LINE_MARK.finditer("\n" + written) if b"0a" in shapes or b"0A" in shapes else ():
+        found.append((m.end() - 2, _SCRIPT_GAP))  # NOTE: ``m`` counts the newline put first
     if not ascii_only and _RTL_LEAD.search(encoded):
         found.extend((m.start(), _DIRECTION_GAP) for m in _DIRECTION_SPOT.finditer(written))
     for m in _TIGHT.finditer(written) if _TIGHT_SHAPE in shapes else ():
