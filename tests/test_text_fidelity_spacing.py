@@ -109,6 +109,17 @@ def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to
     assert text == "3 https://example.org"
 
 
+def test_a_number_and_its_unit_a_thin_space_apart_are_two_words():
+    # ``1\\,em``: a thin space (0.12 em), under MuPDF's 0.15 em; a unit set solid stays one word,
+    # and so do letters after a number inside a word
+    def line(number: str, unit: str, gap: float) -> list:
+        return [("indent", 12.0, 0.0, 0.0), (number, 12.0, 4.0, 0.0), (unit, 12.0, gap * 12, 0.0)]
+
+    assert _canonical(_set_page([line("1", "em", 0.12)])) == "indent 1 em"
+    assert _canonical(_set_page([line("12", "pt", 0.0)])) == "indent 12pt"
+    assert _canonical(_set_page([line("x2", "y", 0.12)])) == "indent x2y"
+
+
 def test_a_footnote_mark_opening_its_line_is_read_apart_from_a_word_of_any_case():
     # the footnote opens with a lowercase word, or one in capitals: ``16assuming``, ``14CTAN``
     text = _canonical(
