@@ -166,6 +166,7 @@ def test_version_set_a_thin_space_after_a_capitalised_name_is_a_word_of_its_own(
     # the LaTeX2e logo: ``2`` a thin space after ``X``, under MuPDF's threshold; touching
     # glyphs stay one word
     assert _canonical(_set_page([_words("LATEX 2e", 0.13 * 12)])) == "LATEX 2e"
+    assert _canonical(_set_page([_words("LATEX 2\u03b5", 0.13 * 12)])) == "LATEX 2\u03b5"
     assert _canonical(_set_page([_words("ISO 8859x", 0.0)])) == "ISO8859x"
 
 

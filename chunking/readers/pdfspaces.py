@@ -259,7 +259,9 @@ def _places(written: str) -> dict[int, dict[int, int]]:
             k = m.start()
             if not (_WIDE.match(written, k) and _WIDE.match(written, k + 1)):
                 found.append((k, _UNSPACED))
-    digit_spots = b"0A" in shapes or b"AA0a" in shapes or b"0C" in shapes
+    # NOTE: ``AA0`` and anything after it: the version may be a Greek letter (``LATEX2ε``), a
+    # byte ``_SHAPES`` reads as a space
+    digit_spots = b"0A" in shapes or b"AA0" in shapes or b"0C" in shapes
     if not digit_spots and ("http" in written or "www." in written):
         digit_spots = b"0a" in shapes
     for m in _DIGIT_SPOT.finditer(written) if digit_spots else ():
