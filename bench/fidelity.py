@@ -534,7 +534,8 @@ def _glyph_map(
     pdftotext falls back to the code, and the page shows the bracket. Only a symbol of ours
     (``GLYPH_MAP_CATEGORIES``) against a letter or digit of pdftotext's, at the same place of
     the same run of characters, counts, and only where the symbols are at most a third of the
-    word; ours then keeps every other letter of the word. The longest lost words are matched
+    word, or are its first and last characters around two or more (``hboxi`` for our
+    ``⟨box⟩``); ours then keeps every other letter of the word. The longest lost words are matched
     first, each at the place that needs the fewest symbols. The reverse (a letter of ours where
     pdftotext has a symbol) stays counted.
     """
@@ -554,7 +555,9 @@ def _glyph_map(
                 break
             piece = m.group(0)
             diff = [a for a, b in zip(piece, w) if a != b]
-            if not diff or len(diff) * 2 > len(w) - len(diff):
+            # NOTE: a word bracketed whole (``hboxi``: our ``⟨box⟩``) is one however short
+            bracketed = len(w) >= 4 and all(a == b for a, b in zip(piece[1:-1], w[1:-1]))
+            if not diff or (len(diff) * 2 > len(w) - len(diff) and not bracketed):
                 continue  # most of the word must be the same letters
             if any(unicodedata.category(a) not in GLYPH_MAP_CATEGORIES for a in diff):
                 continue

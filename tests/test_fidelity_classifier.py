@@ -89,6 +89,15 @@ def test_a_symbol_pdftotext_reads_as_its_code_letter_is_a_glyph_map_and_no_loss(
     assert "glyph map" in fidelity.NOT_LOST
 
 
+def test_a_short_word_bracketed_whole_is_a_glyph_map_too():
+    # ``⟨box⟩``, ``⟨cs⟩``: two symbols around two or three letters, more than a third of the word
+    t = _one(["the hboxi and hcsi here"], ["the ⟨box⟩ and ⟨cs⟩ here"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+    # a symbol inside a short word stays counted
+    t = _one(["the bhxi here"], ["the b⟨x⟩ here"])
+    assert "glyph map" not in t.lost
+
+
 def test_a_letter_of_ours_where_pdftotext_has_a_symbol_stays_counted():
     t = _one(["the ⟨number⟩ here"], ["the hnumberi here"])
     assert t.lost["glyph map"] == 0 and t.invented["unknown"] == 1
