@@ -118,10 +118,12 @@ _UNIT_SPOT = re.compile(r"\d+(?=[a-z])")
 (``1\\,em``: 0.12 em, under MuPDF's threshold) came out as one word (``1em``); ``_places``
 keeps only a number that opens its word (not ``x2y``, ``v1.2a``)."""
 
-_LINE_MARK = re.compile(r"\n\d{1,3}(?=[^\W\d_])")
-"""Digits opening a line before a letter: where a footnote's mark may touch the footnote's first
-word whatever its case (``16assuming``, ``14CTAN``); the glyphs tell a mark (``script_ends``)
-from a unit or an ordinal set at the full size (``12pt``, ``2nd``)."""
+_LINE_MARK = re.compile(r"\n\d{1,3}(?=[^\W\d_]{3})")
+"""Digits opening a line before a word of three letters or more: where a footnote's mark may
+touch the footnote's first word whatever its case (``16assuming``, ``14CTAN``); the glyphs tell
+a mark (``script_ends``) from a number set at the full size (``100pages``). NOTE: not before one
+or two letters, a unit or a table's cell (``12pt``, ``97a``), which TeX manuals open lines with
+by the hundred."""
 
 _WIDE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 """CJK characters, kana and their punctuation: a line of them has no word spaces, and a gap
