@@ -119,22 +119,28 @@ def _content_text(page: pymupdf.Page) -> tuple[str, Any]:
     Read first with an unknown glyph as U+FFFD (``_UNKNOWN_AS_REPLACEMENT``): a page without one
     (nearly every page) is read once, as before. Where one stands, the page is read again with
     MuPDF's own reading of such glyphs, by their character ids, and each U+FFFD becomes that
-    reading, or nothing (``_unknown_glyphs``)."""
+    reading, or nothing (``_unknown_glyphs``); a page without a CID-keyed font that maps its
+    glyphs (``_textless_glyphs``: TeX's font tables, symbol fonts) is simply MuPDF's own reading,
+    as before."""
     stext = _stext(page, _UNKNOWN_AS_REPLACEMENT)
     text = _writer_text(stext)
     if text is None:
         return _without_blank_lines(page.get_text()), stext
     if "\ufffd" not in text:
         return _without_blank_lines(_spaced(text, stext)), stext
-    readings = _unknown_glyphs(page, text, stext)
+    textless = _textless_glyphs(page)
+    again = _stext(page)
+    if textless is None:
+        return _written(page, again, spaced=True), again
+    readings = _unknown_glyphs(text, stext, again, textless)
     if readings is None:
         # NOTE: the two reads do not pair up (MuPDF orders a right-to-left line by its letters,
         # and U+FFFD has no direction): MuPDF's own reading, its glyphs without text marked
-        stext = _stext(page)
+        stext = again
         marked = _writer_text(stext)
         if marked is None:
             return _without_blank_lines(page.get_text()), stext
-        text, readings = _textless_marked(page, marked, stext)
+        text, readings = _textless_marked(marked, stext, textless)
     spaced = _spaced(text, stext)
     pieces = spaced.split("\ufffd")
     if len(pieces) != len(readings) + 1:
@@ -155,7 +161,7 @@ def _content_text(page: pymupdf.Page) -> tuple[str, Any]:
     return _without_blank_lines("".join(out)), stext
 
 
-def _unknown_glyphs(page: pymupdf.Page, text: str, stext: Any) -> list[str] | None:
+def _unknown_glyphs(text: str, stext: Any, again: Any, textless: Callable[[int], bool]) -> list[str] | None:
     """What each U+FFFD of ``text`` (``stext`` written, unknown glyphs read as U+FFFD) stands
     for, in order: nothing for a glyph a CID-keyed font's own map gives no text
     (``_textless_glyphs``), else MuPDF's own reading (the glyph's character id: a simple font's
@@ -170,11 +176,9 @@ def _unknown_glyphs(page: pymupdf.Page, text: str, stext: Any) -> list[str] | No
     lines = text.split("\n")
     numbered = [i for i, line in enumerate(lines) if line]
     first = _text_lines(stext)
-    again = _stext(page)  # NOTE: held while its lines are read: they are its memory
     second = _text_lines(again)
     if len(numbered) != len(first) or len(first) != len(second):
         return None
-    textless: Callable[[int], bool] | None = None
     readings: list[str] = []
     for i, one, two in zip(numbered, first, second):
         line = lines[i]
@@ -196,7 +200,6 @@ def _unknown_glyphs(page: pymupdf.Page, text: str, stext: Any) -> list[str] | No
                 continue
             if line[k] == "\ufffd":
                 if a.c == 0xFFFD and b.flags & _UNICODE_FROM_ID:
-                    textless = textless or _textless_glyphs(page)
                     readings.append("" if textless(b.c) else _character(b.c))
                 else:
                     readings.append(_character(b.c))
@@ -206,7 +209,7 @@ def _unknown_glyphs(page: pymupdf.Page, text: str, stext: Any) -> list[str] | No
     return readings
 
 
-def _textless_marked(page: pymupdf.Page, text: str, stext: Any) -> tuple[str, list[str]]:
+def _textless_marked(text: str, stext: Any, textless: Callable[[int], bool]) -> tuple[str, list[str]]:
     """``text`` (``stext`` written with MuPDF's own reading of unknown glyphs) with each glyph
     read by an id that a CID-keyed font's map gives no text (``_textless_glyphs``) made U+FFFD,
     and what each U+FFFD of the result stands for, in order (as ``_unknown_glyphs``): nothing
@@ -215,7 +218,6 @@ def _textless_marked(page: pymupdf.Page, text: str, stext: Any) -> tuple[str, li
     lines = text.split("\n")
     numbered = [i for i, line in enumerate(lines) if line]
     stext_lines = _text_lines(stext)
-    textless = _textless_glyphs(page)
     if len(numbered) != len(stext_lines):
         return text, ["\ufffd"] * text.count("\ufffd")
     readings: list[str] = []
@@ -248,13 +250,13 @@ _TO_NO_TEXT = re.compile(rb"<([0-9A-Fa-f]{2,8})>\s*<[Ff][Ff][Ff][Dd]>")
 no text."""
 
 
-def _textless_glyphs(page: pymupdf.Page) -> Callable[[int], bool]:
+def _textless_glyphs(page: pymupdf.Page) -> Callable[[int], bool] | None:
     """Which of MuPDF's readings of a glyph without Unicode (its id) on ``page`` stand for a glyph
     without text: where the page sets a CID-keyed (Type0) font with a ToUnicode map, an id its
     map gives U+FFFD, or any id beyond a one-byte code (``SIMPLE_CODES``: no simple font's; the
     map gave it no entry). The PDF says which text each glyph of such a font is; one it gives
     none has none. A simple font's code stays read as before (TeX's font tables, a symbol font
-    without a map), and so does every id on a page without such a font.
+    without a map); None on a page without such a font (every id read as before).
 
     NOTE: by the id, not by the glyph's font: MuPDF's structured text names a font by its
     program's name, which need not be the PDF's."""
@@ -272,7 +274,9 @@ def _textless_glyphs(page: pymupdf.Page) -> Callable[[int], bool]:
         except (ValueError, RuntimeError):
             continue
         no_text.update(int(m.group(1), 16) for m in _TO_NO_TEXT.finditer(stream or b""))
-    return lambda code: mapped and (code in no_text or code >= SIMPLE_CODES)
+    if not mapped:
+        return None
+    return lambda code: code in no_text or code >= SIMPLE_CODES
 
 
 def _without_blank_lines(text: str) -> str:
