@@ -10,7 +10,9 @@ Method, per page, the same for both texts:
 
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
-  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture; both texts drop it.
+  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture; both texts drop it, the
+  other text wherever it reads the same line (``drop_furniture_alike``; for our text, a line at
+  the edge of the reader's page that the normaliser already removed counts too).
 * words are runs of letters and digits, with Hebrew and Arabic marks inside (``WORD``), NFC; the
   page's word multisets are compared: **lost** = in pdftotext's page, not in ours;
   **invented** = in ours, not in pdftotext's.
@@ -180,7 +182,7 @@ def _alike_key(line: str) -> str:
 
 
 def drop_furniture_alike(
-    reference: list[str], ours: list[str], furniture: EdgeLines, page: int
+    reference: list[str], ours: list[str], furniture: EdgeLines, page: int, ours_raw: list[str] = ()
 ) -> tuple[list[str], list[str]]:
     """Both texts of one page without their furniture, the same lines from both.
 
@@ -188,12 +190,23 @@ def drop_furniture_alike(
     text may stand further in on the other (a margin label, a header read after the first body
     line). Dropped from one text only, its words would count as lost or invented; so a
     furniture line dropped from one text is dropped from the other too, wherever it stands there
-    (the same key: the same words)."""
+    (the same key: the same words).
+
+    ``ours_raw`` is our page as the reader gave it, before the normaliser: a furniture line at
+    its edge that the normaliser has already removed from ``ours`` (a running footer our rules
+    know too) is no line of ``ours`` to drop, but it is furniture by position all the same, so
+    pdftotext's reading of it further in on the page (``C++/Tree Mapping User Manual`` read in
+    the middle of a contents page) is dropped too."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
     texts = (reference, ours)
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other])
     keys = [Counter(_alike_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
+    if ours_raw:
+        # NOTE: only the raw edge lines no longer in ``ours``: one the normaliser kept is cut (or
+        # not) with ``ours``'s own lines
+        raw = Counter(_alike_key(ours_raw[i]) for i in _furniture_at(list(ours_raw), furniture, page))
+        keys[1] += raw - Counter(_alike_key(line) for line in ours)
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
         for i, line in enumerate(texts[this]):
@@ -295,7 +308,8 @@ def classify(
         tally.words += len(ref_words[p])
     vocabulary = {w.casefold() for page in ref_words for w, _ in page}
     for p in range(len(ours)):
-        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary)
+        spaced = _letter_spaced(p, ref_words, lost, invented)
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced)
         _long_runs(p, ref_words, lost, invented, tally)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -327,6 +341,7 @@ def _joined_pieces(
     invented: list[Counter],
     tally: Tally,
     vocabulary: Collection[str] = (),
+    spaced: bool = False,
 ) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
@@ -348,7 +363,7 @@ def _joined_pieces(
                 if joined == target and pieces[0][1] and n == 2:
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
-                    cause = _spacing([w for w, _, _ in pieces], vocabulary)
+                    cause = _spacing([w for w, _, _ in pieces], vocabulary, spaced)
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
@@ -364,12 +379,16 @@ def _joined_pieces(
                 break
 
 
-def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
+def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool = False) -> str:
     """The cause of pdftotext's ``pieces`` read by us as one word: ``cjk boundary`` when every
     cut falls between two Han or kana characters (``_cjk_junctions``); ``letter spacing`` when
     pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
     single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
-    font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one); else
+    font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one), or two
+    single letters, or two single digits, on a page where pdftotext spaces out longer words so
+    (``spaced``, ``_letter_spaced``: the same font's ``o f`` beside its ``E x c e p t i o n``,
+    an index's tracked page number ``2 8`` beside its ``2 8 3``; a letter and a digit, ``σ 2``,
+    is a symbol and its index, and stays ``spacing``); else
     ``small caps`` when pdftotext split a capital from the capitals after it (``R ETURN``,
     ``P ETER``: a word in faked small caps, its first capital at the body size, the rest smaller
     and barely apart; pdftotext starts a new word wherever the font size changes, MuPDF and the
@@ -381,11 +400,34 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = ()) -> str:
         return "cjk boundary"
     if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
         return "letter spacing"
+    if spaced and len(pieces) == 2 and all(len(w) == 1 for w in pieces):
+        if pieces[0].isalpha() == pieces[1].isalpha():  # NOTE: ``σ 2``, ``x 2``: an index, no
+            return "letter spacing"
     head, *tail = pieces
     if len(tail) == 1 and len(head) == 1 and head.isupper() and len(tail[0]) >= 2:
         if tail[0].isalpha() and tail[0].isupper() and (head + tail[0]).casefold() in vocabulary:
             return "small caps"
     return "spacing"
+
+
+def _letter_spaced(p: int, ref_words, lost: list[Counter], invented: list[Counter]) -> bool:
+    """Whether pdftotext spaces out a word letter by letter on page ``p``: an invented word of
+    ours is three or more consecutive lost pieces of pdftotext's run, all but one a single
+    character (``_spacing``'s ``letter spacing``). Looked at before any difference of the page
+    is given a cause, nothing taken."""
+    run = [w for w, _ in ref_words[p]]
+    for i in range(len(run)):
+        joined, longer = "", 0
+        for j in range(i, min(len(run), i + MAX_RUN)):
+            if lost[p][run[j]] <= 0:
+                break
+            longer += len(run[j]) > 1
+            if longer > 1:
+                break
+            joined += run[j]
+            if j - i >= 2 and invented[p][joined] > 0:
+                return True
+    return False
 
 
 def _cjk_junctions(pieces: list[str]) -> bool:
@@ -492,7 +534,8 @@ def _glyph_map(
     pdftotext falls back to the code, and the page shows the bracket. Only a symbol of ours
     (``GLYPH_MAP_CATEGORIES``) against a letter or digit of pdftotext's, at the same place of
     the same run of characters, counts, and only where the symbols are at most a third of the
-    word; ours then keeps every other letter of the word. The longest lost words are matched
+    word, or are its first and last characters around two or more (``hboxi`` for our
+    ``⟨box⟩``); ours then keeps every other letter of the word. The longest lost words are matched
     first, each at the place that needs the fewest symbols. The reverse (a letter of ours where
     pdftotext has a symbol) stays counted.
     """
@@ -512,7 +555,9 @@ def _glyph_map(
                 break
             piece = m.group(0)
             diff = [a for a, b in zip(piece, w) if a != b]
-            if not diff or len(diff) * 2 > len(w) - len(diff):
+            # NOTE: a word bracketed whole (``hboxi``: our ``⟨box⟩``) is one however short
+            bracketed = len(w) >= 4 and all(a == b for a, b in zip(piece[1:-1], w[1:-1]))
+            if not diff or (len(diff) * 2 > len(w) - len(diff) and not bracketed):
                 continue  # most of the word must be the same letters
             if any(unicodedata.category(a) not in GLYPH_MAP_CATEGORIES for a in diff):
                 continue
@@ -607,7 +652,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
     furniture = edge_furniture(reference, raw_lines)
     ref, mine = [], []
     for p, (theirs, lines) in enumerate(zip(reference, ours)):
-        a, b = drop_furniture_alike(theirs, lines, furniture, p)
+        a, b = drop_furniture_alike(theirs, lines, furniture, p, raw_lines[p])
         ref.append(a)
         mine.append(b)
     return classify(ref, mine, norm.furniture, reference_failures(path, len(reference), messages)), warnings

@@ -89,6 +89,15 @@ def test_a_symbol_pdftotext_reads_as_its_code_letter_is_a_glyph_map_and_no_loss(
     assert "glyph map" in fidelity.NOT_LOST
 
 
+def test_a_short_word_bracketed_whole_is_a_glyph_map_too():
+    # ``⟨box⟩``, ``⟨cs⟩``: two symbols around two or three letters, more than a third of the word
+    t = _one(["the hboxi and hcsi here"], ["the ⟨box⟩ and ⟨cs⟩ here"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+    # a symbol inside a short word stays counted
+    t = _one(["the bhxi here"], ["the b⟨x⟩ here"])
+    assert "glyph map" not in t.lost
+
+
 def test_a_letter_of_ours_where_pdftotext_has_a_symbol_stays_counted():
     t = _one(["the ⟨number⟩ here"], ["the hnumberi here"])
     assert t.lost["glyph map"] == 0 and t.invented["unknown"] == 1
@@ -102,6 +111,17 @@ def test_a_private_use_glyph_of_ours_is_no_glyph_map():
 def test_a_word_pdftotext_spaces_letter_by_letter_is_letter_spacing():
     t = _one(["/* E x c e p t i o n : the map */"], ["/* Exception: the map */"])
     assert t.lost == {"letter spacing": 9} and t.invented == {"letter spacing": 1}
+
+
+def test_two_letters_pdftotext_spaces_apart_on_a_page_where_it_spaces_out_words_are_letter_spacing():
+    # the same italic font's ``o f`` beside its ``E x c e p t i o n``; a tracked page number
+    t = _one(["E x c e p t i o n o f the map, 2 8 3 and 2 8"], ["Exception of the map, 283 and 28"])
+    assert t.lost == {"letter spacing": 16} and t.invented == {"letter spacing": 4}
+    # not on a page without it, nor a symbol and its index (``σ 2``): those stay counted
+    t = _one(["the map o f it"], ["the map of it"])
+    assert t.lost == {"spacing": 2}
+    t = _one(["E x c e p t i o n σ 2"], ["Exception σ2"])
+    assert t.lost == {"letter spacing": 9, "spacing": 2}
 
 
 def test_a_word_we_space_letter_by_letter_stays_counted_as_spacing():
@@ -138,6 +158,21 @@ def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both(
     ref, ours = fidelity.drop_furniture_alike(
         ["Running Head", *body], [*body[:4], "Running Head", *body[4:]], edges, 2
     )
+    assert ref == ours == body
+
+
+def test_a_furniture_line_our_normaliser_removed_is_dropped_where_pdftotext_reads_it_further_in():
+    # our raw page ends with the running footer (furniture by position); the normaliser already
+    # removed it from our text, and pdftotext reads it in the middle of the page
+    words = "apple birch cedar daisy elm fern grape hazel".split()
+    body = [f"the {w} said" for w in words]
+    raw = [[*(f"{line} {'z' * (n + 1)}" for line in body), "Tree Manual, v4.0.0"] for n in range(6)]
+    edges = fidelity.edge_furniture(raw)
+    reference = [*body[:4], "Tree Manual, v4.0.0", *body[4:]]
+    ref, ours = fidelity.drop_furniture_alike(reference, body, edges, 2, raw[2])
+    assert ref == ours == body
+    # a raw edge line the normaliser kept is cut with our own lines, not twice from pdftotext's
+    ref, ours = fidelity.drop_furniture_alike(reference, [*body, "Tree Manual, v4.0.0"], edges, 2, raw[2])
     assert ref == ours == body
 
 

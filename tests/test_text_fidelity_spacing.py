@@ -3,6 +3,8 @@ glyph, and MuPDF adds the space after a few scripts' characters only."""
 
 from __future__ import annotations
 
+import re
+
 import pymupdf
 
 from chunking.normalise import normalise
@@ -107,6 +109,30 @@ def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to
     assert text == "3 https://example.org"
 
 
+def test_a_number_and_its_unit_a_thin_space_apart_are_two_words():
+    # ``1\\,em``: a thin space (0.12 em), under MuPDF's 0.15 em; a unit set solid stays one word,
+    # and so do letters after a number inside a word
+    def line(number: str, unit: str, gap: float) -> list:
+        return [("indent", 12.0, 0.0, 0.0), (number, 12.0, 4.0, 0.0), (unit, 12.0, gap * 12, 0.0)]
+
+    assert _canonical(_set_page([line("1", "em", 0.12)])) == "indent 1 em"
+    assert _canonical(_set_page([line("12", "pt", 0.0)])) == "indent 12pt"
+    assert _canonical(_set_page([line("x2", "y", 0.12)])) == "indent x2y"
+
+
+def test_a_footnote_mark_opening_its_line_is_read_apart_from_a_word_of_any_case():
+    # the footnote opens with a lowercase word, or one in capitals: ``16assuming``, ``14CTAN``
+    text = _canonical(
+        _set_page([[("16", 7.0, 0.0, 4.0), ("assuming", 10.0, 0.2, 0.0), ("it", 10.0, 2.5, 0.0)]])
+    )
+    assert text == "16 assuming it"
+    text = _canonical(_set_page([[("14", 7.0, 0.0, 4.0), ("CTAN", 10.0, 0.2, 0.0)]]))
+    assert text == "14 CTAN"
+    # digits opening a line at the full size are no mark: the word stays whole
+    text = _canonical(_set_page([[("3rdparty", 10.0, 0.0, 0.0), ("code", 10.0, 2.5, 0.0)]]))
+    assert text == "3rdparty code"
+
+
 def test_script_rule_keeps_an_index_with_its_symbol_and_a_unit_with_its_number():
     # ``e`` with index ``1`` is one word (the script belongs to what stands before it); ``12pt``
     # set at one size on one baseline is no script at all
@@ -141,6 +167,7 @@ def test_version_set_a_thin_space_after_a_capitalised_name_is_a_word_of_its_own(
     # the LaTeX2e logo: ``2`` a thin space after ``X``, under MuPDF's threshold; touching
     # glyphs stay one word
     assert _canonical(_set_page([_words("LATEX 2e", 0.13 * 12)])) == "LATEX 2e"
+    assert _canonical(_set_page([_words("LATEX 2\u03b5", 0.13 * 12)])) == "LATEX 2\u03b5"
     assert _canonical(_set_page([_words("ISO 8859x", 0.0)])) == "ISO8859x"
 
 
@@ -164,3 +191,61 @@ def test_tracking_letters_set_evenly_apart_are_one_word_and_a_wider_gap_a_word_s
 def test_tracking_rule_leaves_single_letter_words_at_word_spaces_apart():
     # variables or initials each a word of its own, a word space (0.3 em) apart
     assert _canonical(_set_page([_tracked("x y z w", 0.0, 0.3)])) == "x y z w"
+
+
+_ARABIC = {"a": 0x0627, "b": 0x0644, "c": 0x064E, "d": 0x062D, "e": 0x0645, "f": 0x064F, "g": 0x062F}
+"""Times glyphs standing for Arabic letters and marks (``c`` fatha, ``f`` damma: marks of no
+width) through the font's ToUnicode map (``_right_to_left_page``)."""
+
+
+def _right_to_left_page(words: list[str], gap: float) -> bytes:
+    """``words`` (of ``_ARABIC``'s keys) set right to left, ``gap`` em apart, as ConTeXt sets
+    vowelled Arabic: every glyph in a text object of its own, in logical order, each letter left
+    of the one before, a mark at its letter's right edge; the font's map gives the glyphs their
+    Arabic letters (MuPDF gives a mark drawn alone no direction, and read the line without its
+    word spaces)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    face = pymupdf.Font("tiro")
+    writer = pymupdf.TextWriter(page.rect)
+    writer.append((72, 50), "".join(_ARABIC), font=face, fontsize=12)
+    writer.write_text(page)
+    (xref, _ext, _kind, _base, name, _enc), *_ = page.get_fonts()
+    cmap_xref = int(doc.xref_get_key(xref, "ToUnicode")[1].split()[0])
+    cids = {}
+    ranges = r"<([0-9a-f]{4})> <([0-9a-f]{4})> <([0-9a-f]{4})>"
+    for m in re.finditer(ranges, doc.xref_stream(cmap_xref).decode()):
+        low, high, first = (int(x, 16) for x in m.groups())
+        cids.update((chr(first + k), low + k) for k in range(high - low + 1))
+    pairs = "\n".join(f"<{cids[k]:04x}> <{v:04x}>" for k, v in _ARABIC.items())
+    cmap = (
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Adobe-Identity-UCS def"
+        f" /CMapType 2 def 1 begincodespacerange <0000> <FFFF> endcodespacerange {len(_ARABIC)} beginbfchar\n"
+        f"{pairs}\nendbfchar endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    doc.update_stream(cmap_xref, cmap.encode())
+    width = {k: 0 if k in "cf" else round(face.text_length(k, fontsize=1000)) for k in _ARABIC}
+    descendant = int(doc.xref_get_key(xref, "DescendantFonts")[1].strip("[]").split()[0])
+    doc.xref_set_key(descendant, "W", "[" + " ".join(f"{cids[k]} [{width[k]}]" for k in _ARABIC) + "]")
+    x, ops = 400.0, []
+    for word in words:
+        for k in word:
+            x -= width[k] * 12 / 1000
+            ops.append(f"BT /{name} 12 Tf 1 0 0 1 {x:.2f} 100 Tm <{cids[k]:04x}> Tj ET")
+        x -= gap * 12
+    doc.update_stream(page.get_contents()[0], "\n".join(ops).encode())
+    return doc.tobytes()
+
+
+def test_right_to_left_words_a_word_space_apart_are_words_where_mupdf_reads_them_glued():
+    # a word ending in a vowel mark: MuPDF saw the line switch direction there and "ignored the
+    # jump", so every word of context-mk's vowelled Arabic lines came out glued
+    text = _canonical(_right_to_left_page(["acbf", "dcef", "bca"], 0.3))
+    assert text == "\u0627\u064e\u0644\u064f \u062d\u064e\u0645\u064f \u0644\u064e\u0627"
+
+
+def test_right_to_left_rule_keeps_the_letters_of_one_word_together():
+    one_word = "\u0627\u064e\u0644\u064f\u062d\u064e\u0645\u064f"
+    assert _canonical(_right_to_left_page(["acbfdcef"], 0.3)) == one_word
+    # a narrow gap (kerning, 0.05 em) is no word space
+    assert _canonical(_right_to_left_page(["acbf", "dcef"], 0.05)) == one_word

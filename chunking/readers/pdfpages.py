@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pymupdf
 
-from .pdfspaces import with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
+from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
 from .pdftypewriter import with_typewriter_blank_lines
 
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
@@ -44,6 +45,14 @@ ligature that ends a word (``off``, ``stuff``, ``Dayhoff``). Expanded, the ligat
 character is a letter and the space is found. The normaliser expands ligatures anyway."""
 
 
+_UNKNOWN_AS_REPLACEMENT = TEXT_FLAGS & ~pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+"""``TEXT_FLAGS`` with a glyph that has no Unicode read as U+FFFD instead of its character id
+(``page_content`` tells such glyphs apart by it, ``_unknown_glyphs``)."""
+
+_UNICODE_FROM_ID = pymupdf.mupdf.FZ_STEXT_UNICODE_IS_CID | pymupdf.mupdf.FZ_STEXT_UNICODE_IS_GID
+"""A structured-text character's flags: its character is its glyph's id, the font gave none."""
+
+
 def page_text(page: pymupdf.Page) -> str:
     """A page's plain text: every text line of MuPDF's structured text, in content order, each
     ended by one newline.
@@ -59,10 +68,10 @@ def page_text(page: pymupdf.Page) -> str:
     return _written(page, _stext(page))
 
 
-def _stext(page: pymupdf.Page) -> Any:
-    """The page's structured text (MuPDF's), with ``TEXT_FLAGS``."""
+def _stext(page: pymupdf.Page, flags: int = TEXT_FLAGS) -> Any:
+    """The page's structured text (MuPDF's), with ``TEXT_FLAGS`` (or ``flags``)."""
     options = pymupdf.mupdf.FzStextOptions()
-    options.flags = TEXT_FLAGS
+    options.flags = flags
     return pymupdf.mupdf.FzStextPage(page.this, options)
 
 
@@ -72,6 +81,17 @@ def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
     tight lines, after a footnote mark), a letter-spaced word read as one
     (``with_tracking_joined``) and a mirrored glyph read back into its word
     (``with_mirrored_glyphs_joined``)."""
+    text = _writer_text(stext)
+    if text is None:  # bytes MuPDF's writer should never produce: PyMuPDF's own path
+        return _without_blank_lines(page.get_text())
+    if spaced:
+        text = _spaced(text, stext)
+    return _without_blank_lines(text)
+
+
+def _writer_text(stext: Any) -> str | None:
+    """``stext`` as MuPDF's text writer writes it (orphaned surrogates made U+FFFD); None when
+    its bytes are no UTF-8."""
     buffer = pymupdf.mupdf.FzBuffer(4096)
     out = pymupdf.mupdf.FzOutput(buffer)
     pymupdf.mupdf.fz_print_stext_page_as_text(out, stext)
@@ -79,14 +99,184 @@ def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
     raw = pymupdf.mupdf.fz_buffer_extract(buffer).replace(_MUPDF_NUL, b"\x00")
     try:
         text = raw.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError:  # bytes MuPDF's writer should never produce: PyMuPDF's own path
-        return _without_blank_lines(page.get_text())
+    except UnicodeDecodeError:
+        return None
     if b"\xed" in raw:  # NOTE: the lead byte of every surrogate's (invalid) UTF-8 form
         text = _SURROGATES.sub("\ufffd", text)
-    if spaced:
-        text = with_gap_spaces(text, stext)
-        text = with_mirrored_glyphs_joined(with_tracking_joined(text, stext), stext)
-    return _without_blank_lines(text)
+    return text
+
+
+def _spaced(text: str, stext: Any) -> str:
+    """The reader's word-space rules on a page's written ``text`` (see ``_written``)."""
+    text = with_gap_spaces(text, stext)
+    return with_mirrored_glyphs_joined(with_tracking_joined(text, stext), stext)
+
+
+def _content_text(page: pymupdf.Page) -> tuple[str, Any]:
+    """A page's text with the word-space rules (``_written``, ``spaced``) and glyphs without
+    text dropped (``_unknown_glyphs``), and the structured text it was read from.
+
+    Read first with an unknown glyph as U+FFFD (``_UNKNOWN_AS_REPLACEMENT``): a page without one
+    (nearly every page) is read once, as before. Where one stands, the page is read again with
+    MuPDF's own reading of such glyphs, by their character ids, and each U+FFFD becomes that
+    reading, or nothing (``_unknown_glyphs``); a page without a CID-keyed font that maps its
+    glyphs (``_textless_glyphs``: TeX's font tables, symbol fonts) is simply MuPDF's own reading,
+    as before."""
+    stext = _stext(page, _UNKNOWN_AS_REPLACEMENT)
+    text = _writer_text(stext)
+    if text is None:
+        return _without_blank_lines(page.get_text()), stext
+    if "\ufffd" not in text:
+        return _without_blank_lines(_spaced(text, stext)), stext
+    textless = _textless_glyphs(page)
+    again = _stext(page)
+    if textless is None:
+        return _written(page, again, spaced=True), again
+    readings = _unknown_glyphs(text, stext, again, textless)
+    if readings is None:
+        # NOTE: the two reads do not pair up (MuPDF orders a right-to-left line by its letters,
+        # and U+FFFD has no direction): MuPDF's own reading, its glyphs without text marked
+        stext = again
+        marked = _writer_text(stext)
+        if marked is None:
+            return _without_blank_lines(page.get_text()), stext
+        text, readings = _textless_marked(marked, stext, textless)
+    spaced = _spaced(text, stext)
+    pieces = spaced.split("\ufffd")
+    if len(pieces) != len(readings) + 1:
+        stext = _stext(page)
+        return _written(page, stext, spaced=True), stext
+    out = [pieces[0]]
+    last = pieces[0][-1:]
+    for reading, piece in zip(readings, pieces[1:]):
+        if reading == "" and last not in ("", " ", "\n") and piece[:1] not in ("", " ", "\n"):
+            reading = " "  # NOTE: glyphs dropped between two others still part them
+        elif reading == "" and last in ("", " ", "\n") and piece[:1] == " ":
+            piece = piece[1:]  # NOTE: one word space where a dropped glyph stood between two
+        elif reading.endswith(" ") and piece[:1] in (" ", "\n"):
+            reading = reading[:-1]  # NOTE: a space the word-space rules put there too
+        out.append(reading)
+        out.append(piece)
+        last = (reading + piece)[-1:] or last
+    return _without_blank_lines("".join(out)), stext
+
+
+def _unknown_glyphs(text: str, stext: Any, again: Any, textless: Callable[[int], bool]) -> list[str] | None:
+    """What each U+FFFD of ``text`` (``stext`` written, unknown glyphs read as U+FFFD) stands
+    for, in order: nothing for a glyph a CID-keyed font's own map gives no text
+    (``_textless_glyphs``), else MuPDF's own reading (the glyph's character id: a simple font's
+    code, as TeX's font tables and symbol fonts without a map are read), or U+FFFD where MuPDF
+    has none either. None when the page's second read does not pair up with the first.
+
+    Why: a CID-keyed font's glyph id is no character. FontAwesome's icons, set by a PDF whose
+    map gives them U+FFFD (no text), came out of MuPDF as the letters of their ids (``æ``,
+    ``¼``, ``Ƥ``: 1,300 words of glossaries-user), and a font specimen's glyph variants without
+    Unicode as runs of Latin letters (alkalami-features' ``ǡǢǣ``). pdftotext reads nothing
+    there; nor does the page show a letter."""
+    lines = text.split("\n")
+    numbered = [i for i, line in enumerate(lines) if line]
+    first = _text_lines(stext)
+    second = _text_lines(again)
+    if len(numbered) != len(first) or len(first) != len(second):
+        return None
+    readings: list[str] = []
+    for i, one, two in zip(numbered, first, second):
+        line = lines[i]
+        if "\ufffd" not in line:
+            continue
+        a, b, k = one.first_char, two.first_char, 0
+        while a is not None and k < len(line):
+            if b is None:
+                return None
+            added = b.c == 32 and a.c != 32 and b.flags & pymupdf.mupdf.FZ_STEXT_SYNTHETIC
+            if a.c != b.c and (a.c != 0xFFFD or added):
+                if not added or not k or line[k - 1] != "\ufffd":
+                    return None
+                # NOTE: the word space MuPDF adds after a glyph id it reads as a letter (not after
+                # U+FFFD): kept with that reading, never with a glyph dropped
+                if readings[-1]:
+                    readings[-1] += " "
+                b = b.next
+                continue
+            if line[k] == "\ufffd":
+                if a.c == 0xFFFD and b.flags & _UNICODE_FROM_ID:
+                    readings.append("" if textless(b.c) else _character(b.c))
+                else:
+                    readings.append(_character(b.c))
+            a, b, k = a.next, b.next, k + 1
+        if k != len(line):
+            return None
+    return readings
+
+
+def _textless_marked(text: str, stext: Any, textless: Callable[[int], bool]) -> tuple[str, list[str]]:
+    """``text`` (``stext`` written with MuPDF's own reading of unknown glyphs) with each glyph
+    read by an id that a CID-keyed font's map gives no text (``_textless_glyphs``) made U+FFFD,
+    and what each U+FFFD of the result stands for, in order (as ``_unknown_glyphs``): nothing
+    for such a glyph, U+FFFD for one the text already had. Unchanged where the writer's lines
+    do not pair up with the structured text's."""
+    lines = text.split("\n")
+    numbered = [i for i, line in enumerate(lines) if line]
+    stext_lines = _text_lines(stext)
+    if len(numbered) != len(stext_lines):
+        return text, ["\ufffd"] * text.count("\ufffd")
+    readings: list[str] = []
+    for i, one in zip(numbered, stext_lines):
+        line = list(lines[i])
+        ch, k = one.first_char, 0
+        while ch is not None and k < len(line):
+            if line[k] == "\ufffd":
+                readings.append("\ufffd")
+            elif ch.flags & _UNICODE_FROM_ID and ch.c == ord(line[k]) and textless(ch.c):
+                line[k] = "\ufffd"
+                readings.append("")
+            ch, k = ch.next, k + 1
+        readings.extend("\ufffd" for c in line[k:] if c == "\ufffd")
+        lines[i] = "".join(line)
+    return "\n".join(lines), readings
+
+
+def _character(code: int) -> str:
+    """A structured-text character's code as text (an orphaned surrogate as U+FFFD)."""
+    return "\ufffd" if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF else chr(code)
+
+
+SIMPLE_CODES = 256
+"""A simple font's character codes are one byte: MuPDF's reading of an unknown glyph at or
+beyond this can only be a CID-keyed font's glyph id."""
+
+_TO_NO_TEXT = re.compile(rb"<([0-9A-Fa-f]{2,8})>\s*<[Ff][Ff][Ff][Dd]>")
+"""A ToUnicode map's entry giving a code U+FFFD (a ``bfchar`` pair): the PDF says the glyph has
+no text."""
+
+
+def _textless_glyphs(page: pymupdf.Page) -> Callable[[int], bool] | None:
+    """Which of MuPDF's readings of a glyph without Unicode (its id) on ``page`` stand for a glyph
+    without text: where the page sets a CID-keyed (Type0) font with a ToUnicode map, an id its
+    map gives U+FFFD, or any id beyond a one-byte code (``SIMPLE_CODES``: no simple font's; the
+    map gave it no entry). The PDF says which text each glyph of such a font is; one it gives
+    none has none. A simple font's code stays read as before (TeX's font tables, a symbol font
+    without a map); None on a page without such a font (every id read as before).
+
+    NOTE: by the id, not by the glyph's font: MuPDF's structured text names a font by its
+    program's name, which need not be the PDF's."""
+    doc = page.parent
+    mapped, no_text = False, set[int]()
+    for xref, _ext, kind, *_ in page.get_fonts():
+        if kind != "Type0":
+            continue
+        key, value = doc.xref_get_key(xref, "ToUnicode")
+        if key != "xref":
+            continue
+        mapped = True
+        try:
+            stream = doc.xref_stream(int(value.split()[0]))
+        except (ValueError, RuntimeError):
+            continue
+        no_text.update(int(m.group(1), 16) for m in _TO_NO_TEXT.finditer(stream or b""))
+    if not mapped:
+        return None
+    return lambda code: code in no_text or code >= SIMPLE_CODES
 
 
 def _without_blank_lines(text: str) -> str:
@@ -184,8 +374,8 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     NOTE: a page without text is "without a text layer" only when it shows something (an image);
     a blank separator page is just empty.
     """
-    stext = _stext(page)
-    text = without_overprints(_written(page, stext, spaced=True), stext)
+    text, stext = _content_text(page)
+    text = without_overprints(text, stext)
     text = with_typewriter_blank_lines(text, stext, page)
     return text, bool(text.strip()) or not page.get_images(full=False)
 

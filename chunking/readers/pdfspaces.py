@@ -23,13 +23,22 @@ More places where the page shows a word boundary and MuPDF reads none, found the
 * **footnote marks**: a script (a footnote mark, an index, an exponent) is set smaller and off
   the baseline; it belongs to what stands before it, so a glyph back at the full size after it
   starts a new word (``script_ends``). Where digits open a word before a capitalised word, a
-  CJK character or a web address (``5This``: a footnote's mark and its first word, MuPDF reads
-  one word), the two glyphs are read and a space goes between them when the digit is such a
-  script; an index after its symbol (``e1``) stays one word, as pdftotext reads it, and so does
-  a unit after its number (``12pt``).
+  CJK character or a web address, or open a line before any word (``5This``, ``16assuming``:
+  a footnote's mark and its first word, MuPDF reads one word), the two glyphs are read and a
+  space goes between them when the digit is such a script; an index after its symbol (``e1``)
+  stays one word, as pdftotext reads it, and so does a unit after its number (``12pt``).
 * **a name and its version**: the LaTeX2e logo sets its ``2`` 0.15 em after the ``X``, no more
   than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
   touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
+* **a number and its unit**: set a thin space apart (``1\\,em``, 0.12 em), under MuPDF's
+  threshold: ``1em``; where a number opening a word touches lowercase letters
+  (``_UNIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space (``12pt`` set solid stays one).
+* **a change of direction**: right-to-left text sets each glyph left of the one before; where
+  a line switches direction (a vowel mark, to which MuPDF gives none, after a word's last
+  letter; a comma; a Latin word before an Arabic one) MuPDF ignores the jump and adds no space,
+  and vowelled Arabic came out with every word glued. There the gap is measured between the
+  run of glyphs since the last space and the next glyph, on whichever side it stands
+  (``_DIRECTION_SPOT``, ``_run_gap``).
 
 And two where MuPDF breaks a word the page shows whole: a letter-spaced (tracked) heading read
 letter by letter (``with_tracking_joined``) and a mirrored glyph inside a word, the XeTeX logo's
@@ -72,9 +81,11 @@ SCRIPT_KERN = -0.1
 """Glyphs whose gap is below this share of the full size are kerned into each other (the raised
 small ``A`` of the LaTeX logo): one word, whatever their sizes."""
 
-_AFTER_UNSPACED = re.compile(r"[^\s\x00-\u06ff\u2000-\u20cf](?=[^\W_])")
+_AFTER_UNSPACED = re.compile(r"[^\s\x00-\u06ff\u2000-\u20cf](?=[^\W_]|\ufffd)")
 """A character after which MuPDF adds no space, followed by a letter or digit on the same line:
-where a word space may be missing (before punctuation a missing space splits no word)."""
+where a word space may be missing (before punctuation a missing space splits no word); or by
+U+FFFD, a glyph the page's text read could not map (``pdfpages._content_text`` reads it again,
+often as a letter)."""
 
 TIGHT_WORD = 9
 """Only on a line whose tokens run at least this many characters long on average (prose averages
@@ -102,13 +113,58 @@ apart by the character before the digit):
 SCRIPT_DIGITS = 3
 """A footnote mark opens its word with at most this many digits (``_places``)."""
 
+_UNIT_SPOT = re.compile(r"\d+(?=[a-z])")
+"""A number touching lowercase letters: where a number and its unit set a thin space apart
+(``1\\,em``: 0.12 em, under MuPDF's threshold) came out as one word (``1em``); ``_places``
+keeps only a number that opens its word (not ``x2y``, ``v1.2a``)."""
+
+_LINE_MARK = re.compile(r"\n\d{1,3}(?=[^\W\d_]{3})")
+"""Digits opening a line before a word of three letters or more: where a footnote's mark may
+touch the footnote's first word whatever its case (``16assuming``, ``14CTAN``); the glyphs tell
+a mark (``script_ends``) from a number set at the full size (``100pages``). NOTE: not before one
+or two letters, a unit or a table's cell (``12pt``, ``97a``), which TeX manuals open lines with
+by the hundred."""
+
 _WIDE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 """CJK characters, kana and their punctuation: a line of them has no word spaces, and a gap
 between two of them is justification (letter spacing), no word boundary."""
 
-_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP = 1, 2, 4, 8
+_RTL_LETTERS = (
+    "\u05d0-\u05ea\u05ef-\u05f2\u0620-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef"
+    "\u06fa-\u06fc\u06ff\u0750-\u077f\u08a0-\u08c9\ufb1d-\ufb4f\ufb50-\ufdfb\ufe70-\ufefc"
+)
+"""Letters of the right-to-left scripts MuPDF reads (Hebrew, Arabic, their presentation forms)."""
+
+_RTL_MARKS = "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u08d3-\u08ff"
+"""Their vowel signs and other marks."""
+
+_DIRECTION_SPOT = re.compile(
+    f"[^\\s{_RTL_LETTERS}](?=[{_RTL_LETTERS}])|[{_RTL_LETTERS}{_RTL_MARKS}](?=[^\\s{_RTL_LETTERS}{_RTL_MARKS}])"
+)
+"""A right-to-left letter after a character that is none (a mark, a comma, a Latin word), or a
+character that is none after a right-to-left letter or mark, with no space between: where
+MuPDF may have glued two words (``with_gap_spaces``, ``_run_gap``)."""
+
+_RTL_BYTES = bytes(
+    ord("R")
+    if 0xD6 <= b <= 0xDD
+    else ord("E")
+    if b in (0xE0, 0xEF)
+    else ord("x")
+    if 0xA2 <= b <= 0xBB
+    else 32
+    for b in range(256)
+)
+"""A byte table that reads a text's UTF-8 as the lead bytes of ``_RTL_LETTERS``'s blocks (``R``:
+U+0580-U+077F; ``Ex``: U+08A0-U+08FF and U+FB00-U+FEFF, and some neighbours): a page whose
+bytes hold neither has no ``_DIRECTION_SPOT`` (NOTE: found in C, ten times faster than a
+regular expression over the bytes)."""
+
+_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP, _DIRECTION_GAP = 1, 2, 4, 8, 16
 """What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
-a tight line, or before a version number), a script's end."""
+a tight line, before a version number, or between a number and its unit), a script's end, a
+gap between the run of glyphs before and the next glyph wherever that one stands
+(``_run_gap``)."""
 
 
 def _paired(written: str, stext: Any) -> tuple[list[str], list[int], list[Any]] | None:
@@ -198,13 +254,16 @@ def _places(written: str) -> dict[int, dict[int, int]]:
     ``_SCRIPT_GAP``/``_VERSION_GAP`` bits)."""
     found: list[tuple[int, int]] = []
     ascii_only = written.isascii()
-    shapes = written.encode("utf-8", "surrogatepass").translate(_SHAPES)
+    encoded = written.encode("utf-8", "surrogatepass")
+    shapes = encoded.translate(_SHAPES)
     if not ascii_only:
         for m in _AFTER_UNSPACED.finditer(written):
             k = m.start()
             if not (_WIDE.match(written, k) and _WIDE.match(written, k + 1)):
                 found.append((k, _UNSPACED))
-    digit_spots = b"0A" in shapes or b"AA0a" in shapes or b"0C" in shapes
+    # NOTE: ``AA0`` and anything after it: the version may be a Greek letter (``LATEX2ε``), a
+    # byte ``_SHAPES`` reads as a space
+    digit_spots = b"0A" in shapes or b"AA0" in shapes or b"0C" in shapes
     if not digit_spots and ("http" in written or "www." in written):
         digit_spots = b"0a" in shapes
     for m in _DIGIT_SPOT.finditer(written) if digit_spots else ():
@@ -216,6 +275,15 @@ def _places(written: str) -> dict[int, dict[int, int]]:
             start -= 1
         if start == 0 or not (written[start - 1].isalnum() or written[start - 1] == "_"):
             found.append((k, _SCRIPT_GAP))  # digits that open a word: a footnote's mark
+    for m in _UNIT_SPOT.finditer(written) if b"0a" in shapes else ():
+        start = m.start()
+        if start == 0 or not (written[start - 1].isalnum() or written[start - 1] in "_.,"):
+            found.append((m.end() - 1, _VERSION_GAP))  # a number and its unit, a thin space apart
+    for m in _LINE_MARK.finditer("\n" + written) if b"0a" in shapes or b"0A" in shapes else ():
+        found.append((m.end() - 2, _SCRIPT_GAP))  # NOTE: ``m`` counts the newline put first
+    rtl = encoded.translate(_RTL_BYTES) if not ascii_only else b""
+    if b"R" in rtl or b"Ex" in rtl:
+        found.extend((m.start(), _DIRECTION_GAP) for m in _DIRECTION_SPOT.finditer(written))
     for m in _TIGHT.finditer(written) if _TIGHT_SHAPE in shapes else ():
         if m.start() and written[m.start() - 1] == "\\":
             continue  # a TeX control word
@@ -255,18 +323,48 @@ def _gaps(line: Any, text: str, spots: dict[int, int]) -> list[tuple[int, bool]]
         return []
     found = []
     last = max(spots)
+    runs = any(look & _DIRECTION_GAP for look in spots.values())
+    left = right = 0.0
     ch, k = line.first_char, 0
     while ch is not None and k <= last:
         nxt = ch.next
         look = spots.get(k)
+        if runs:  # NOTE: the box of the run of glyphs since the last space (``_run_gap``)
+            if ch.c == 32 or k == 0:
+                left, right = (ch.quad.ll.x, ch.quad.lr.x) if ch.c != 32 else (float("inf"), float("-inf"))
+            else:
+                left, right = min(left, ch.quad.ll.x), max(right, ch.quad.lr.x)
         if look:
             if nxt is None or ch.c != ord(text[k]) or nxt.c != ord(text[k + 1]):
                 return []
-            space = _space_between(ch, nxt, look)
+            space = _space_between(ch, nxt, look & ~_DIRECTION_GAP)
+            if not space and look & _DIRECTION_GAP and _run_gap(left, right, nxt, ch.size):
+                space = _DIRECTION_GAP
             if space:
                 found.append((k, space == _TIGHT_GAP))
         ch, k = nxt, k + 1
     return found
+
+
+def _run_gap(left: float, right: float, nxt: Any, size: float) -> bool:
+    """Whether glyph ``nxt`` stands over ``SPACE_DIST`` of ``size`` apart from the run of glyphs
+    before it on its line (``left``..``right``, since the last space), on either side.
+
+    Why: MuPDF measures a gap from the pen's last position, forwards; right-to-left text sets
+    each glyph left of the one before, and where a line switches direction (a vowel mark, which
+    MuPDF gives no direction, after a word's last letter; a comma; a Latin word before an
+    Arabic one) MuPDF "ignores the jump" and adds no space: context-mk's vowelled Arabic came
+    out as ``اَلْحَمْدُلِلّٰهِحَمْدَ``. The next word's glyph stands a word space left of the last
+    word's leftmost glyph (right of its rightmost, in a left-to-right run); a glyph of the same
+    word touches the run."""
+    if size <= 0:
+        return False
+    near, far = nxt.quad.ll.x, nxt.quad.lr.x
+    if far <= left:
+        return (left - far) / size > SPACE_DIST
+    if near >= right:
+        return (near - right) / size > SPACE_DIST
+    return False
 
 
 def _space_between(ch: Any, nxt: Any, look: int) -> int:
