@@ -3,7 +3,6 @@ reads from every page."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -12,7 +11,7 @@ from typing import Any
 import pymupdf
 
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
-from .pdftypewriter import with_typewriter_blank_lines
+from .pdftypewriter import stext_lines, with_typewriter_blank_lines
 
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -342,19 +341,17 @@ def without_overprints(text: str, stext: Any) -> str:
 
 def _boxed_lines(stext: Any) -> list[tuple[str, tuple[float, float, float]]] | None:
     """Every text line of ``stext`` as (text, (left, top, height)), from MuPDF's JSON writer (whole
-    points); None when its output cannot be read."""
-    buffer = pymupdf.mupdf.FzBuffer(4096)
-    out = pymupdf.mupdf.FzOutput(buffer)
-    pymupdf.mupdf.fz_print_stext_page_as_json(out, stext, 1.0)
-    out.fz_close_output()
+    points, ``stext_lines``); None when its output cannot be read."""
+    lines = stext_lines(stext)
     try:
-        blocks = json.loads(pymupdf.mupdf.fz_buffer_extract(buffer).decode("utf-8", "replace"))["blocks"]
-        return [
-            (line["text"], (float(line["bbox"]["x"]), float(line["bbox"]["y"]), float(line["bbox"]["h"])))
-            for block in blocks
-            if block.get("type") == "text"
-            for line in block["lines"]
-        ]
+        return (
+            None
+            if lines is None
+            else [
+                (ln["text"], (float(ln["bbox"]["x"]), float(ln["bbox"]["y"]), float(ln["bbox"]["h"])))
+                for ln in lines
+            ]
+        )
     except (ValueError, KeyError, TypeError):
         return None
 

@@ -76,20 +76,30 @@ def _pitch(gaps: list[float]) -> float | None:
     return None
 
 
-def _lines(stext: Any) -> list[tuple[str, float, bool]] | None:
-    """Every text line of ``stext`` as (text, baseline y, set in a monospaced font), from MuPDF's
-    JSON writer; None when its output cannot be read."""
+def stext_lines(stext: Any) -> list[dict] | None:
+    """Every text line of ``stext`` as MuPDF's JSON writer gives it (``text``, ``bbox`` in whole
+    points, baseline ``y``, ``font`` with its ``family``), in the order its text writer writes
+    them; None when its output cannot be read."""
     buffer = pymupdf.mupdf.FzBuffer(4096)
     out = pymupdf.mupdf.FzOutput(buffer)
     pymupdf.mupdf.fz_print_stext_page_as_json(out, stext, 1.0)
     out.fz_close_output()
     try:
         blocks = json.loads(pymupdf.mupdf.fz_buffer_extract(buffer).decode("utf-8", "replace"))["blocks"]
-        return [
-            (line["text"], float(line["y"]), line["font"]["family"] == "monospace")
-            for block in blocks
-            if block.get("type") == "text"
-            for line in block["lines"]
-        ]
+        return [line for block in blocks if block.get("type") == "text" for line in block["lines"]]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _lines(stext: Any) -> list[tuple[str, float, bool]] | None:
+    """Every text line of ``stext`` as (text, baseline y, set in a monospaced font); None when
+    MuPDF's JSON cannot be read."""
+    lines = stext_lines(stext)
+    try:
+        return (
+            None
+            if lines is None
+            else [(ln["text"], float(ln["y"]), ln["font"]["family"] == "monospace") for ln in lines]
+        )
     except (ValueError, KeyError, TypeError):
         return None
