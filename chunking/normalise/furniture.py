@@ -471,7 +471,7 @@ def _remove_folio(page: dict[str, list[_Line]], removed: set[int], counts: Count
 
 def _listed_entry(lines: list[str], i: int, index: int) -> bool:
     """Whether line ``i`` of page ``index`` (0-based) is a contents entry over the number of a
-    later page (``System Requirements`` / ``3`` on page 2): the heading it names opens that page,
+    later page (``Getting Started`` / ``3`` on page 2): the heading it names opens that page,
     where no header repeats it. A number not beyond the page (``List of Tables`` / ``1``, an
     entry's own number) says nothing."""
     below = lines[i + 1].strip() if i + 1 < len(lines) else ""

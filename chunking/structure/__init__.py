@@ -338,8 +338,8 @@ def _no_smaller_than_listed(
 ) -> list[Draft]:
     """The headings found by size alone, less those set smaller than every chapter the printed
     contents listed and found on its page: where two signals (the contents and the page) place
-    the chapters, a heading set below their size is a section of one (``Global Variables`` in
-    bold at body size under a 14 pt ``Memory Module``), not a chapter the contents forgot."""
+    the chapters, a heading set below their size is a section of one (``Options`` in
+    bold at body size under a 14 pt ``The Parser``, in every chapter), not a chapter the contents forgot."""
     sizes = [
         size
         for d in listed

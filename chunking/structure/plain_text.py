@@ -302,7 +302,7 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
             if not any(ch.isalpha() for ch in entry.text):
                 # NOTE: a line of only a number or leaders (an extractor that cuts an entry
                 # into pieces): a number is the next entry's own when that entry starts with a
-                # letter and the number is a section's (``1.2.4`` / ``Pole-Zero Analysis``) or
+                # letter and the number is a section's (``1.2.4`` / ``Further Reading``) or
                 # the next chapter's (``2`` / ``Basics`` after chapter 1); else a page number.
                 nxt_line = lines[k + 1] if k + 1 < len(lines) else None
                 if (
@@ -365,7 +365,7 @@ def _entry(text: str) -> tuple[str, str] | None:
         return (words_key(parsed.title), parsed.number) if parsed.title else (words_key(title), parsed.number)
     if not title_like(title, max_words=16, full_stop=True):
         return None
-    dotted = _DOTTED_NUMBER.match(title)  # a section whose title reads like none (``5.1.3 par()``)
+    dotted = _DOTTED_NUMBER.match(title)  # a section whose title reads like none (``5.1.3 eval()``)
     return words_key(title), dotted.group(1) if dotted else ""
 
 
@@ -413,7 +413,7 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
         text = _wrapped_heading(lines, i) or line.text
         stop = _KEYWORD.match(text) is not None and (line.blank_after or text != line.text)
         # NOTE: a keyword line standing alone is a heading even where the book ends its titles
-        # with a full stop (``Chapter 1. Loomings.``): the keyword, not the title, marks it.
+        # with a full stop (``Chapter 1. The Voyage.``): the keyword, not the title, marks it.
         parsed = parse_heading(text, full_stop=stop)
         if parsed is None and text != line.text:
             text, stop = line.text, False
@@ -448,8 +448,8 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
 
 
 def _wrapped_heading(lines: list[_Line], i: int) -> str:
-    """A keyword heading wrapped over the lines below it (``Chapter 56. Of the Less Erroneous
-    Pictures of`` / ``Whales, and the True``): the lines joined, where the keyword line carries
+    """A keyword heading wrapped over the lines below it (``Chapter 12. Of the Older Maps and
+    the Newer`` / ``Charts of the Coast``): the lines joined, where the keyword line carries
     a title of its own and the block ends in a blank line within ``TITLE_LINES`` lines; else
     ``""``. A label alone (``Chapter 3`` over its title) is ``_title_below``'s."""
     line = lines[i]
@@ -663,8 +663,8 @@ def _drop_repeated_titles(
 def _running_openings(lines: list[_Line], plain: list[_Candidate]) -> set[int]:
     """The ``id``s of keyword headings that are running headers: their line's text recurs
     ``RUNNING_REPEATS`` times or more in the book while another heading of the same kind and
-    number does not (``CHAPTER 2. CIRCUIT DESCRIPTION`` atop the pages after ``Chapter 2`` /
-    ``Circuit Description``: a text extraction keeps a PDF's running heads). An opening whose
+    number does not (``CHAPTER 2. DATA TYPES`` atop the pages after ``Chapter 2`` /
+    ``Data Types``: a text extraction keeps a PDF's running heads). An opening whose
     title no line below it gave takes the header's. Where the opening itself reads as its
     running header, the first of them stands (``_candidates``)."""
     counts = Counter(line.text for line in lines)
@@ -925,7 +925,7 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
 def _capitals_below(lines: list[_Line]) -> list[str]:
     """The lines that continue a title set centred in capitals on the file's first line: the
     centred capital lines right below it, a blank line between them at most, as a title page
-    spaces out ``SENDMAIL`` over ``INSTALLATION AND OPERATION GUIDE``; the first line in mixed
+    spaces out ``THE WIDGET`` over ``INSTALLATION AND OPERATION GUIDE``; the first line in mixed
     case (the author) ends it. A title at the margin, or in mixed case, is one line."""
     right = _right_edge(lines)
     if not lines[0].text.isupper() or not _centred(lines[0], right):
@@ -977,7 +977,7 @@ _LEADING_SIGN = re.compile(r"[-−.#@+]+(?=[A-Z0-9])")
 
 def _title_page_like(text: str) -> bool:
     """``title_like`` for the title at the top of a book, a sign glued to its first word aside:
-    ``−ME Reference Manual`` names the ``-me`` macros; a list's dash stands apart (``- item``)."""
+    ``−ME Reference Manual`` names a macro package; a list's dash stands apart (``- item``)."""
     sign = _LEADING_SIGN.match(text)
     return title_like(text[sign.end() :] if sign else text, max_words=TITLE_WORDS)
 
