@@ -25,7 +25,7 @@ These DTDs name a book's structure with elements:
   its ``<sectiontitle>``; ``<chapheading>``, ``<majorheading>``, ``<heading>``,
   ``<subheading>``, ``<subsubheading>`` open no section and hold their own title, a heading at
   the depth Texinfo prints it (``TEXINFO_HEADINGS``). Its ``<code>`` and ``<verb>`` are inline,
-  ``<sc>`` text is set in capitals as the Info output writes it (``@sc{Fweb}`` → ``FWEB``),
+  ``<sc>`` text is set in capitals as the Info output writes it (``@sc{Widget}`` → ``WIDGET``),
   ``<accent>`` composes with its letter, and the DTD's own entities render as the manual shows
   them (``&tex;`` → ``TeX``, ``&textrsquo;`` → ``’``; ``TEXINFO_ENTITIES``). ``<macro>``
   bodies are Texinfo text, not elements; ``<contents>`` is no unit (the Info output prints
@@ -196,7 +196,7 @@ DROPPED = frozenset(("indexterm", "footnote", "nidx", "ncdx", "remark", "comment
 """Inline elements whose content the printed title does not show."""
 
 UPPER = frozenset(("sc",))
-"""Inline elements whose text is printed in capitals: Texinfo's ``<sc>`` (``@sc{Fweb}``), which
+"""Inline elements whose text is printed in capitals: Texinfo's ``<sc>`` (``@sc{Widget}``), which
 the Info and plain-text output write upper case."""
 
 ACCENTS = {

@@ -169,8 +169,8 @@ def _unknown_glyphs(text: str, stext: Any, again: Any, textless: Callable[[int],
 
     Why: a CID-keyed font's glyph id is no character. FontAwesome's icons, set by a PDF whose
     map gives them U+FFFD (no text), came out of MuPDF as the letters of their ids (``æ``,
-    ``¼``, ``Ƥ``: 1,300 words of glossaries-user), and a font specimen's glyph variants without
-    Unicode as runs of Latin letters (alkalami-features' ``ǡǢǣ``). pdftotext reads nothing
+    ``¼``, ``Ƥ``: over a thousand words in one manual), and a font specimen's glyph variants
+    without Unicode as runs of Latin letters (``ǡǢǣ``). pdftotext reads nothing
     there; nor does the page show a letter."""
     lines = text.split("\n")
     numbered = [i for i, line in enumerate(lines) if line]

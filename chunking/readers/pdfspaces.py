@@ -353,7 +353,7 @@ def _run_gap(left: float, right: float, nxt: Any, size: float) -> bool:
     Why: MuPDF measures a gap from the pen's last position, forwards; right-to-left text sets
     each glyph left of the one before, and where a line switches direction (a vowel mark, which
     MuPDF gives no direction, after a word's last letter; a comma; a Latin word before an
-    Arabic one) MuPDF "ignores the jump" and adds no space: context-mk's vowelled Arabic came
+    Arabic one) MuPDF "ignores the jump" and adds no space: vowelled Arabic set by ConTeXt came
     out as ``اَلْحَمْدُلِلّٰهِحَمْدَ``. The next word's glyph stands a word space left of the last
     word's leftmost glyph (right of its rightmost, in a left-to-right run); a glyph of the same
     word touches the run."""
