@@ -167,3 +167,15 @@ def test_a_han_title_after_its_label_with_no_space_is_found(tmp_path):
     run = run_book(path, Policy())
     starts = crossings.true_starts(run.book, {"format": "txt", "file": "b.txt", "entries": entries}, path)
     assert [run.book.text[s.offset : s.offset + 4] for s in starts] == titles
+
+
+def test_a_texinfo_sources_entries_are_located_by_the_line_the_truth_names(tmp_path):
+    text, entries = "\\input texinfo\n@settitle The Widget\n\n", []
+    for title in TITLES:
+        entries.append({"title": title, "kind": "chapter", "href": f"b.texi#L{text.count(chr(10)) + 1}"})
+        text += f"@node {title}\n@chapter {title}\n\n{_body(20)}\n\n"
+    path = tmp_path / "b.texi"
+    path.write_text(text, encoding="utf-8")
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, {"format": "texi", "file": "b.texi", "entries": entries}, path)
+    assert [s.offset is not None for s in starts] == [True] * len(TITLES)
