@@ -335,9 +335,9 @@ def test_texinfo_xml_sectioning_elements_are_headings_titled_by_their_sectiontit
 
 
 def test_texinfo_xml_sc_is_set_in_capitals_and_entities_and_accents_render_as_printed():
-    title = "<sc>Fweb</sc>&textrsquo;s &tex; <accent type=\"acute\" bracketed=\"off\">e</accent>tude &amp; &lt;x&gt;"
+    title = "<sc>Widget</sc>&textrsquo;s &tex; <accent type=\"acute\" bracketed=\"off\">e</accent>tude &amp; &lt;x&gt;"
     headings = sgml_headings(texinfo_xml([title, "Two"]))
-    assert headings is not None and headings[1][2] == "1. FWEB’s TeX étude & <x>"
+    assert headings is not None and headings[1][2] == "1. WIDGET’s TeX étude & <x>"
 
 
 def test_texinfo_xml_part_holds_its_chapters_one_level_below_the_title():

@@ -22,7 +22,7 @@ def _canonical(data: bytes) -> str:
 def _page_with_unmapped(words: list[str], symbol: str, mapping: str | None) -> bytes:
     """One line of ``words`` set in a CID-keyed font (MuPDF writes Times as Type0, Identity-H, with
     a ToUnicode map), each a word space apart; the map's entry for ``symbol``'s glyph made
-    ``mapping`` (``"FFFD"``: the PDF says the glyph has no text, as glossaries-user's PDF does
+    ``mapping`` (``"FFFD"``: the PDF says the glyph has no text, as a manual's icon font does
     for its FontAwesome icons) or left out (None: a font specimen's glyph variant)."""
     doc = pymupdf.open()
     page = doc.new_page()

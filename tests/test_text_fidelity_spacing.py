@@ -239,7 +239,7 @@ def _right_to_left_page(words: list[str], gap: float) -> bytes:
 
 def test_right_to_left_words_a_word_space_apart_are_words_where_mupdf_reads_them_glued():
     # a word ending in a vowel mark: MuPDF saw the line switch direction there and "ignored the
-    # jump", so every word of context-mk's vowelled Arabic lines came out glued
+    # jump", so every word of a ConTeXt book's vowelled Arabic lines came out glued
     text = _canonical(_right_to_left_page(["acbf", "dcef", "bca"], 0.3))
     assert text == "\u0627\u064e\u0644\u064f \u062d\u064e\u0645\u064f \u0644\u064e\u0627"
 
