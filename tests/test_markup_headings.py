@@ -513,3 +513,56 @@ def test_latex_printnomenclature_prints_a_nomenclature_unit():
         "latex",
         [(0, 1, "1 Overview"), (text.index("\\printnomenclature"), 1, "Nomenclature"), (text.index("\\printindex"), 1, "Index")],
     )
+
+
+def html2text_page(banner: str) -> str:
+    return banner + "".join(
+        f"****** {n} – {name} ******\n{para(n)}\n***** {n}.1 – Detail *****\n{para(n + 5)}\n"
+        for n, name in enumerate(["Basics", "Language", "Libraries"], 1)
+    )
+
+
+def test_a_markup_pages_title_boxed_between_rules_above_its_first_heading_is_its_title_page():
+    """A converted page sets its ``<h1>`` as a banner (a rule, the title, its authors, the rule
+    again) above the first marked heading: the title is a front unit, as a text's title line is."""
+    rule = "=" * 79
+    book = load_book(html2text_page(f"{rule}\n The Manual\nby A. Writer and B. Writer\n{rule}\n").encode(), name="m.txt")
+    assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
+        ("front", "The Manual"),
+        ("chapter", "1 – Basics"),
+        ("chapter", "2 – Language"),
+        ("chapter", "3 – Libraries"),
+    ]
+
+
+def test_a_markup_pages_opening_sentence_or_open_rule_is_no_title():
+    """Prose above the first heading, or a rule that boxes nothing, gives no title page."""
+    sentence = "This page describes the language and its libraries in some detail for users.\n\n"
+    for banner in (sentence, "=" * 79 + "\n" + para(0) + "\n\n"):
+        book = load_book(html2text_page(banner).encode(), name="m.txt")
+        assert [h.kind for h in book.headings if h.kind != "section"] == ["chapter"] * 3
+
+
+def test_a_markdown_title_set_as_a_bare_line_above_its_first_heading_is_its_title_page():
+    """A renderer that drops the ``#`` of the document title leaves it a bare line standing alone
+    at the top: it is the title page; the ``##`` headings stay the chapters."""
+    text = "File Handling\n\n" + para(0) + "\n\n" + "".join(
+        f"## {name}\n\n{body(3)}\n\n" for name in ["Opening Files", "Reading Files", "Closing Files"]
+    )
+    book = load_book(text.encode(), name="guide.md")
+    assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
+        ("front", "File Handling"),
+        ("chapter", "Opening Files"),
+        ("chapter", "Reading Files"),
+        ("chapter", "Closing Files"),
+    ]
+
+
+def test_a_manual_pages_header_above_its_first_heading_is_no_title_page():
+    """``mandoc -Tmarkdown`` opens with the page's header (``TOOL(1) - General Commands
+    Manual``), which names the page on every printed page: no title unit of its own."""
+    text = "TOOL(1) - General Commands Manual\n\n" + "".join(
+        f"# {name}\n\n{body(3)}\n\n" for name in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS"]
+    )
+    book = load_book(text.encode(), name="tool.md")
+    assert not any("General Commands" in h.title for h in book.headings)

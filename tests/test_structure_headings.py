@@ -408,3 +408,25 @@ def test_bold_outdented_headings_at_several_sizes_are_chapters_only_at_the_large
     assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
         (title, 1 + 2 * k) for k, title in enumerate(chapters)
     ]
+
+
+def test_a_bold_outdented_chapter_heading_may_be_a_name_opening_with_a_sign():
+    """A manual titles a chapter by the option it covers (``--pipe``): set in the chapters' bold
+    12 pt at the margin, it is a chapter like its neighbours; the same name in bold at the body
+    size is a term in a list, not a heading."""
+
+    def indented(n: int, start: int) -> list[Text]:
+        return [Text(t, s, x=LEFT + 24) for t, s in body(n, start)]
+
+    chapters = ["Getting Started", "Input Sources", "--pipe", "Saving Output"]
+    pages = []
+    for k, title in enumerate(chapters):
+        pages.append(
+            [Text(title, 12.0, "hebo"), *indented(8, 100 * k), Text("--keep-order", 10.0, "hebo")]
+            + indented(20, 100 * k + 10)
+        )
+        pages.append(indented(30, 100 * k + 40))
+    book = load_book(make_pdf(pages), name="options.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
+        (title, 1 + 2 * k) for k, title in enumerate(chapters)
+    ]

@@ -106,7 +106,9 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     if raw.markup and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
         return StructureResult(
-            _levelled(checked.drafts, norm, raw.markup, title_unit=True)[0], raw.markup, checked.entries
+            _levelled(_with_opening_title(checked.drafts, norm), norm, raw.markup, title_unit=True)[0],
+            raw.markup,
+            checked.entries,
         )
     if (raw.format == "txt" or (raw.format == "pdf" and not raw.outline and _typewritten(raw))) and mode in (
         "auto",
@@ -202,6 +204,19 @@ def _numbering_filled(
     if not added:
         return headings
     return tuple(sorted((*headings, *added), key=lambda h: (h.char_offset, h.level)))
+
+
+def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -> list[tuple[Draft, int]]:
+    """A markup source's headings with the title it sets as plain text above the first of them
+    (``plain_text.opening_title``) put first, at the top depth: its title page, a front unit."""
+    if not drafts or drafts[0][0].offset == 0:
+        return drafts
+    from .plain_text import opening_title  # NOTE: text-reading rules, loaded for markup sources only
+
+    title = opening_title(norm, drafts[0][0].offset)
+    if title is None:
+        return drafts
+    return [(title, min(depth for _, depth in drafts)), *drafts]
 
 
 def _top_holds(raw: RawBook, drafts: list[tuple[Draft, int]]) -> bool:

@@ -111,6 +111,8 @@ INDENT_SLACK = 3.0
 """Points within which outdented headings stand at one indent (the outermost are the chapters)."""
 
 _CAPS = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
+_SIGNS = "-/.@$%#:"
+"""Signs a name may open with (an option, a path, a directive, a variable)."""
 _SUB_NUMBER = re.compile(r"\d+\.\d+")
 """A heading numbered below the chapters (``2.1.``): a section, whatever its weight and place."""
 
@@ -143,7 +145,7 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
             text = text.strip()
             if not (bold and size >= body - SIZE_STEP and x0 <= body_edge - OUTDENT):
                 continue
-            if len(text.split()) > MAX_WEIGHT_WORDS or not (_CAPS.match(text) or title_like(text)):
+            if len(text.split()) > MAX_WEIGHT_WORDS or not _heading_text(text, size > body + SIZE_STEP):
                 continue
             offset = kept.get(compact_key(text))
             if offset is not None and not _SUB_NUMBER.match(text):
@@ -163,6 +165,17 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     out = _largest_size([(size, d) for x0, size, d in found if x0 <= outermost + INDENT_SLACK])
     out = _without_summary(out)
     return out if len(out) >= MIN_OPENINGS else []
+
+
+def _heading_text(text: str, larger: bool) -> bool:
+    """Whether a bold outdented line reads as a heading: upper case or title-like; set larger
+    than the body, also a name that opens with a sign and goes on in lower case (a command-line
+    option ``--pipe``, a path ``/etc``, a directive ``.include``), which a manual's chapter may be
+    titled by. At body size such a line is a term in a list, not a heading."""
+    if _CAPS.match(text) or title_like(text):
+        return True
+    name = text.lstrip(_SIGNS)
+    return larger and name != text and bool(name) and title_like(name, any_case=True)
 
 
 def _largest_size(found: list[tuple[float, Draft]]) -> list[Draft]:

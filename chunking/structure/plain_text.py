@@ -919,7 +919,42 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
             title,
             [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")],
         )
-    return _centred_title(lines, listing, candidates)
+    return _centred_title(lines, listing, candidates) or _boxed_title(lines, listing)
+
+
+def _boxed_title(lines: list[_Line], listing: set[int]) -> _Candidate | None:
+    """The title of a file that opens with a title block boxed between two identical rules
+    (``=====`` / the title / its authors, copyright / ``=====``), as a converted page's banner
+    sets it: the first line in the box, when it reads like a title. A rule that closes no box
+    within ``TITLE_BLOCK_LINES`` lines is a separator."""
+    if len(lines) < 3 or not UNDERLINE.match(lines[0].text) or 1 in listing:
+        return None
+    box = lines[1 : TITLE_BLOCK_LINES + 2]
+    close = next((k for k, line in enumerate(box, 1) if line.text == lines[0].text), None)
+    text = clean_title(lines[1].text)
+    if close is None or close < 2 or UNDERLINE.match(text) or not _title_page_like(text):
+        return None
+    where = f"line 2: '{lines[1].text[:60]}' first in the box that opens the file (the title)"
+    return _Candidate(1, "front", "", text, [("typography", where)])
+
+
+_MAN_HEADER = re.compile(r"[\w.:+-]+\(\d\w*\)(?:\s|$)")
+"""A manual page's header: its name and section, ``DASH(1)``, ``Git::Repo(3pm)``."""
+
+
+def opening_title(norm: NormalisedBook, before: int) -> Draft | None:
+    """The document title a markup source sets as plain text above its first heading (at
+    ``before``): read as a plain text's title line is (``_title_line``), so a converted page
+    whose ``<h1>`` came out as a bare line, or as a banner boxed between rules, still has its
+    title page. None when the text above the first heading holds no such line, or when that
+    line is a manual page's header (``DASH(1) - General Commands Manual``: the page's name and
+    section, printed atop every page of it, not a title the page's own headings lack)."""
+    lines = [line for line in _lines(norm) if line.offset < before]
+    title = _title_line(lines, set(), []) if lines else None
+    if title is None or _MAN_HEADER.match(lines[title.index].text):
+        return None
+    line = lines[title.index]
+    return Draft("front", "", title.title, line.page, line.offset, evidence=title.evidence)
 
 
 def _capitals_below(lines: list[_Line]) -> list[str]:
