@@ -33,6 +33,7 @@ from ..readers.raw import RawBook
 from ..rules import FENCE_KINDS
 from .baseline import outline_baseline
 from .contents import ContentsEntry, read_contents
+from .contents_unpaged import unpaged_contents
 from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
 from .guard import keep_outline
@@ -317,6 +318,9 @@ def _from_text(
 ) -> StructureResult:
     listed = _listed(norm) if raw.format == "pdf" and pages is None else []
     probe = FontProbe(raw.layout)
+    contents_lines: set[int] = set()
+    if raw.format == "pdf" and pages is None and not listed:
+        listed, contents_lines = unpaged_contents(norm, probe)  # numbered chapters, no pages
     drafts = detect_headings(norm, probe, rejected, pages, listed)
     if (
         pages is None
@@ -331,8 +335,29 @@ def _from_text(
         shown = _no_smaller_than_listed(shown, listed, norm, probe, rejected)
         if len(shown) >= 2:
             drafts = detect_headings(norm, probe, rejected, pages, listed + shown)
+    if contents_lines:
+        drafts = _not_contents_lines(drafts, contents_lines, norm, rejected)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
     return StructureResult(headings, "headings", len(raw.outline), warnings=warnings)
+
+
+def _not_contents_lines(
+    drafts: list[Draft], offsets: set[int], norm: NormalisedBook, rejected: list[Rejected] | None
+) -> list[Draft]:
+    """``drafts`` less those on the lines of a printed contents (``contents_unpaged``): an entry
+    set larger than the body is still the contents' line, its chapter opens where the contents
+    placed it."""
+    kept = []
+    for d in drafts:
+        if d.offset not in offsets:
+            kept.append(d)
+        elif rejected is not None:
+            line = draft_line(norm, d)
+            why = "a line of the printed contents"
+            rejected.append(
+                Rejected("headings", line, why, d.page + 1, f"p. {d.page + 1} '{line[:60]}': {why}")
+            )
+    return kept
 
 
 def _typewritten(raw: RawBook) -> bool:
