@@ -185,10 +185,10 @@ with tempfile.TemporaryDirectory(prefix="dbepub-") as tmp:
 """
 """An AsciiDoc source through Asciidoctor's DocBook 5 and DocBook XSL's EPUB 3 stylesheets
 (``asciidoctor-docbook-xsl-epub3``): the stylesheets write the EPUB's files into a folder and leave
-the zipping to the user, as their documentation says (``mimetype`` first and stored, then the rest,
-here in sorted order); xsltproc runs under libfaketime's clock frozen at 1980-01-01 00:00 UTC
-(``-f``: the stylesheets stamp the time of the run as ``dcterms:modified``, and a ticking clock
-moved its seconds between runs), Asciidoctor with ``SOURCE_DATE_EPOCH`` (the book's date)."""
+the zipping to the user, as their README.epub3 says (``mimetype`` first, here stored as the EPUB
+container requires, then the rest in sorted order, with fixed times and modes); xsltproc runs under libfaketime's clock frozen at 1980-01-01 00:00 UTC
+(``-f``: the stylesheets stamp the time of the run as ``dcterms:modified``, and under a ticking
+clock a run of over a second stamped 00:00:01), Asciidoctor with ``SOURCE_DATE_EPOCH`` (the book's date)."""
 
 GS_INVARIANT = "-dOmitID -dOmitInfoDate -dOmitXMP"
 """Ghostscript's pdfwrite without the parts it makes from the time of the run (the file identifier,
