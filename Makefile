@@ -46,14 +46,16 @@ tesseract:
 # pod2markdown, rst2pdf, w3m, groff's gropdf (Debian's groff; the base system's groff-base has
 # groff without it), mandoc, html2text, elinks, links2, html2markdown, asciidoctor, pdftotext,
 # xhtml2pdf, lowdown, pod2texi and makeinfo (Debian's texinfo), vilistextum, cmark, mutool, odt2txt,
-# pdf2txt, htmldoc and faketime, LibreOffice Writer with python3-uno, enscript and Ghostscript's ps2pdf;
+# pdf2txt, htmldoc and faketime, LibreOffice Writer with python3-uno, enscript, a2ps and Ghostscript's ps2pdf
+# and txtwrite, xsltproc with the DocBook XSL stylesheets, unrtf;
 # pod2text comes with the base system): the slow outline-floor test fetches every validation
 # book, and a book whose renderer is missing fails the fetch.
 RENDERER_PROGRAMS := pandoc pod2markdown rst2pdf w3m gropdf mandoc html2text elinks links2 html2markdown asciidoctor pdftotext \
-	xhtml2pdf3 lowdown pod2texi makeinfo vilistextum cmark mutool odt2txt pdf2txt htmldoc faketime soffice enscript ps2pdf
+	xhtml2pdf3 lowdown pod2texi makeinfo vilistextum cmark mutool odt2txt pdf2txt htmldoc faketime soffice enscript ps2pdf \
+	a2ps xsltproc unrtf
 RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2text elinks links2 python3-html2text asciidoctor poppler-utils \
 	python3-xhtml2pdf lowdown texinfo vilistextum cmark mupdf-tools odt2txt python3-pdfminer htmldoc faketime \
-	libreoffice-writer-nogui python3-uno enscript ghostscript
+	libreoffice-writer-nogui python3-uno enscript ghostscript a2ps xsltproc docbook-xsl unrtf
 renderers:
 	@( for p in $(RENDERER_PROGRAMS); do command -v $$p >/dev/null 2>&1 || exit 1; done ) || { \
 		echo "Installing the Debian renderers of the validation books ($(RENDERER_PACKAGES))..."; \

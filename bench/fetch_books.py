@@ -14,7 +14,9 @@ through cmark into LaTeX, a POD document through pod2texi into Texinfo, a Texinf
 makeinfo into DocBook or Texinfo XML, an EPUB through MuPDF's mutool into a PDF or text, an
 OpenDocument text through odt2txt into text, a PDF through pdfminer's pdf2txt into text, an HTML page
 through htmldoc into an EPUB, an OpenDocument text through LibreOffice into an EPUB, a plain text
-through enscript and Ghostscript into a PDF; the source first checked against
+through enscript or a2ps and Ghostscript into a PDF, an AsciiDoc source through Asciidoctor's DocBook
+and DocBook XSL's EPUB 3 stylesheets into an EPUB, an RTF document through UnRTF into text, a PDF
+through Ghostscript's txtwrite device into text; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -159,6 +161,35 @@ UUID as the book's identifier on every run (``soffice --convert-to epub`` passes
 LibreOffice 7.4). A private user profile in a temporary folder, so no setting of the machine's
 LibreOffice reaches the book."""
 
+DOCBOOK_XSL_EPUB3 = """
+import os, subprocess, sys, tempfile, zipfile
+src, out = sys.argv[1:3]
+env = dict(os.environ, SOURCE_DATE_EPOCH="315532800")
+docbook = subprocess.run(["asciidoctor", "-b", "docbook5", "-d", "book", "-o", "-", src],
+    capture_output=True, check=True, env=env).stdout
+style = "/usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl"
+with tempfile.TemporaryDirectory(prefix="dbepub-") as tmp:
+    with open(os.path.join(tmp, "book.xml"), "wb") as f:
+        f.write(docbook)
+    subprocess.run(["faketime", "-f", "1980-01-01 00:00:00", "xsltproc", "--nonet", style, "book.xml"],
+        cwd=tmp, capture_output=True, check=True, env=env)
+    os.remove(os.path.join(tmp, "book.xml"))
+    names = sorted(os.path.relpath(os.path.join(d, n), tmp) for d, _, ns in os.walk(tmp) for n in ns)
+    with zipfile.ZipFile(out, "w") as z:
+        for name in ["mimetype"] + [n for n in names if n != "mimetype"]:
+            info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED
+            with open(os.path.join(tmp, name), "rb") as f:
+                z.writestr(info, f.read())
+"""
+"""An AsciiDoc source through Asciidoctor's DocBook 5 and DocBook XSL's EPUB 3 stylesheets
+(``asciidoctor-docbook-xsl-epub3``): the stylesheets write the EPUB's files into a folder and leave
+the zipping to the user, as their README.epub3 says (``mimetype`` first, here stored as the EPUB
+container requires, then the rest in sorted order, with fixed times and modes); xsltproc runs under libfaketime's clock frozen at 1980-01-01 00:00 UTC
+(``-f``: the stylesheets stamp the time of the run as ``dcterms:modified``, and under a ticking
+clock a run of over a second stamped 00:00:01), Asciidoctor with ``SOURCE_DATE_EPOCH`` (the book's date)."""
+
 GS_INVARIANT = "-dOmitID -dOmitInfoDate -dOmitXMP"
 """Ghostscript's pdfwrite without the parts it makes from the time of the run (the file identifier,
 the Info dates and the XMP packet with its document UUID)."""
@@ -242,6 +273,19 @@ RENDERERS = {
     "htmldoc-epub": [*FAKETIME, "htmldoc", "--book", "-t", "epub", "-f", OUTPUT, "{input.html}"],
     "soffice-epub": ["python3", "-c", SOFFICE_EPUB, "{input.odt}", OUTPUT, PANDOC_ID],
     "enscript-pdf": [*FAKETIME, "sh", "-c", f"enscript -q -p - | ps2pdf {GS_INVARIANT} - -"],
+    "asciidoctor-docbook-xsl-epub3": ["python3", "-c", DOCBOOK_XSL_EPUB3, "{input.adoc}", OUTPUT],
+    "unrtf-text": ["unrtf", "--text", "{input.rtf}"],
+    "a2ps-pdf": [*FAKETIME, "sh", "-c", f"a2ps -q --medium=A4 --header= -o - | ps2pdf {GS_INVARIANT} - -"],
+    "gs-txtwrite": [
+        "gs",
+        "-q",
+        "-dSAFER",
+        "-dBATCH",
+        "-dNOPAUSE",
+        "-sDEVICE=txtwrite",
+        "-sOutputFile=-",
+        "{input.pdf}",
+    ],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -259,7 +303,10 @@ the text ``mutool convert`` lays out with MuPDF's own HTML engine and built-in f
 into ``odt2txt``'s text; a PDF into pdfminer's ``pdf2txt`` text; an HTML page into the EPUB ``htmldoc
 --book`` writes; an OpenDocument text into the EPUB LibreOffice Writer exports (libepubgen); a plain
 text into the PDF that enscript's PostScript, with its default page header, makes through
-Ghostscript's ps2pdf).
+Ghostscript's ps2pdf, or that a2ps's, two pages to an A4 sheet without the sheet header that names
+the user, makes the same way; an AsciiDoc source into the EPUB 3 of DocBook XSL's stylesheets over
+Asciidoctor's DocBook 5; an RTF document into ``unrtf --text``'s text; a PDF into the text of
+Ghostscript's txtwrite device).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -267,7 +314,8 @@ mandoc 1.14.6, html2text 1.3.2a, ELinks 0.13.2, Links 2.28, python3-html2text 20
 Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 3.6.12, lowdown
 1.0.0, texinfo 6.8 (pod2texi, makeinfo), vilistextum 2.6.9, cmark 0.30.2, mupdf-tools 1.21.1,
 odt2txt 0.5, python3-pdfminer 20221105, htmldoc 1.9.16, LibreOffice 7.4.7 with python3-uno, enscript
-1.6.5.90 and Ghostscript 10.0.0). pandoc runs
+1.6.5.90, a2ps 4.14, docbook-xsl 1.79.2 with xsltproc (libxslt 1.1.35), UnRTF 0.21.10 and
+Ghostscript 10.0.0). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff
 and Asciidoctor run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -276,14 +324,20 @@ the document's ``<date>``. xhtml2pdf runs with ``RL_invariant=1``, ReportLab's i
 PDF's dates are 2000-01-01 and its file identifier is fixed, not the time of the run. pdf2txt runs with
 ``--boxes-flow disabled``: pdfminer's advanced layout analysis breaks ties between text boxes by the
 objects' memory addresses, so two runs gave a few lines in another order; without it a page's boxes
-are read top to bottom by their position. htmldoc and enscript run under faketime
+are read top to bottom by their position. htmldoc, enscript and a2ps run under faketime
 (``FAKETIME``): htmldoc writes the time of the run as the EPUB's ``dcterms:modified`` and enscript
-prints it in every page header, and neither takes ``SOURCE_DATE_EPOCH``. LibreOffice runs through a
+prints it in every page header (a2ps too), and none takes ``SOURCE_DATE_EPOCH``. LibreOffice runs through a
 UNO script (``SOFFICE_EPUB``) that hands its EPUB filter a fixed identifier."""
 
-ALSO_NEEDED = {"soffice-epub": ["soffice"], "enscript-pdf": ["enscript", "ps2pdf"]}
-"""Programs a renderer runs besides its first (LibreOffice under the UNO script; enscript and
-Ghostscript's ps2pdf under the shell)."""
+ALSO_NEEDED = {
+    "soffice-epub": ["soffice"],
+    "enscript-pdf": ["enscript", "ps2pdf"],
+    "asciidoctor-docbook-xsl-epub3": ["asciidoctor", "xsltproc", "faketime"],
+    "a2ps-pdf": ["a2ps", "ps2pdf"],
+}
+"""Programs a renderer runs besides its first (LibreOffice under the UNO script; enscript or a2ps and
+Ghostscript's ps2pdf under the shell; Asciidoctor, xsltproc and faketime under the DocBook XSL
+script)."""
 
 RENDERER_PACKAGES = {
     "groff": "groff",
@@ -314,6 +368,10 @@ RENDERER_PACKAGES = {
     "soffice": "libreoffice-writer-nogui python3-uno",
     "enscript": "enscript",
     "ps2pdf": "ghostscript",
+    "xsltproc": "xsltproc docbook-xsl",
+    "unrtf": "unrtf",
+    "a2ps": "a2ps",
+    "gs": "ghostscript",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
