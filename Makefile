@@ -56,8 +56,10 @@ RENDERER_PROGRAMS := pandoc pod2markdown rst2pdf w3m gropdf mandoc html2text eli
 RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2text elinks links2 python3-html2text asciidoctor poppler-utils \
 	python3-xhtml2pdf lowdown texinfo vilistextum cmark mupdf-tools odt2txt python3-pdfminer htmldoc faketime \
 	libreoffice-writer-nogui python3-uno enscript ghostscript a2ps xsltproc docbook-xsl unrtf
+RENDERER_FILES := /usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl
 renderers:
-	@( for p in $(RENDERER_PROGRAMS); do command -v $$p >/dev/null 2>&1 || exit 1; done ) || { \
+	@( for p in $(RENDERER_PROGRAMS); do command -v $$p >/dev/null 2>&1 || exit 1; done; \
+	   for f in $(RENDERER_FILES); do test -e $$f || exit 1; done ) || { \
 		echo "Installing the Debian renderers of the validation books ($(RENDERER_PACKAGES))..."; \
 		apt-get update -qq && apt-get install -y -qq $(RENDERER_PACKAGES) >/dev/null && echo "renderers installed."; }
 
