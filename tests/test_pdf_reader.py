@@ -107,6 +107,18 @@ def test_a_typewritten_page_gets_its_blank_lines_back_from_the_line_pitch():
     assert "the titles.\n\n2. INSTALLING" in text
 
 
+def test_a_typewritten_page_under_a_printers_header_in_another_font_gets_its_blank_lines_back():
+    """a2ps sets its own header (date, file name, ``Page N/M``) in Helvetica over the Courier
+    text: the header is passed over, the text's blank lines still come back from its pitch."""
+    lines = ["1. INTRODUCTION", "", "The tool reads books and cuts them into chunks,", "one chapter at a time.",
+             "", "", "It keeps the pages and the titles.", "", "2. INSTALLING", ""]
+    lines += [f"Step {k}: the tool is installed from the package registry." for k in range(8)]
+    header = [Text("Jan 01, 80 0:00", 9.0, "helv"), Text("Page 1/4", 9.0, "hebo", inline=True)]
+    text = read_raw(make_pdf([[*header, *(Text(line, 10.0, "cour") for line in lines)]]), "printout.pdf").pages[0].text
+    assert "1. INTRODUCTION\n\nThe tool reads" in text
+    assert "one chapter at a time.\n\n\nIt keeps" in text
+
+
 def test_a_page_in_a_proportional_font_keeps_no_blank_lines():
     text = read_raw(_typewritten_page("helv"), "set.pdf").pages[0].text
     assert "\n\n" not in text.strip("\n")

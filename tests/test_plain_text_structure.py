@@ -818,3 +818,44 @@ def test_an_opening_label_without_a_title_takes_its_running_headers_title():
         for page in range(3):
             text += f"CHAPTER {n}. {title.upper()}\n\n{page + 2}\n\n{_body(3)}\n\n"
     _assert_starts(text, expected)
+
+
+def _paragraph_lines(k: int, indent: str = "") -> str:
+    """``k`` paragraphs with no blank line between them, each one long line (a paragraph a line,
+    as an extractor that writes no blank lines leaves them)."""
+    return "\n".join(
+        f"{indent}Paragraph {j} says something about the subject at hand, at some length, so that it"
+        " runs on as the body of a real manual does."
+        for j in range(k)
+    )
+
+
+def test_a_text_without_blank_lines_has_the_chapters_its_contents_lists_with_their_numbers():
+    """No blank line anywhere (Ghostscript's txtwrite, UnRTF): the contents (its leaders running
+    over the line) lists ``1 Introduction`` and its sections; the numbered lines bearing those
+    titles are the chapters, though no blank line sets them off, and a running header repeating
+    a title bare is none."""
+    leaders = "." * 110
+    contents = ["Table of Contents"]
+    body = []
+    for n, title in enumerate(TITLES[:4], 1):
+        contents += [f"{n} {title}{leaders}{3 * n}", f" {n}.1 Details of it{leaders}{3 * n + 1}"]
+        body += [f"{' ' * 40}{TITLES[n - 2] if n > 1 else 'Preface'}", f"{n} {title}", _paragraph_lines(3)]
+        body += [f"{n}.1 Details of it", _paragraph_lines(4)]
+    text = "\n".join(["The Widget Manual", *contents, *body]) + "\n"
+    expected = [("front", "", "The Widget Manual", "The Widget Manual"), ("front", "", "Table of Contents", "Table")]
+    expected += [("chapter", str(n), title, f"{n} {title}") for n, title in enumerate(TITLES[:4], 1)]
+    _assert_starts(text, expected)
+
+
+def test_a_printers_header_repeated_further_out_than_the_body_does_not_set_its_margin():
+    """A printout's own lines (``Page N/M``, the file name) stand at column 0 on every page
+    while the text is set ten columns in: ``N.  Title`` at the text's margin, over its indented
+    body, is a chapter."""
+    pages = []
+    for n, title in enumerate(TITLES[:4], 1):
+        footer = f"\n\nstdin\n\nPage {n}/4\n"
+        pages.append(f"          {n}.  {title}\n\n{_body(3, '               ')}\n{footer}")
+    text = "\n\n".join(pages)
+    expected = [("chapter", str(n), title, f"{n}.  {title}") for n, title in enumerate(TITLES[:4], 1)]
+    _assert_starts(text, expected)

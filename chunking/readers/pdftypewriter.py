@@ -5,8 +5,10 @@ line in one monospaced font at one pitch, and draws a blank line as nothing: MuP
 page has none, so the paragraphs, the rules above headings and the space around titles, which a
 plain text's structure is read from (``chunking.structure.plain_text``), are gone. On such a
 page the blank lines come back from the line pitch: a gap of two pitches between two lines is one
-blank line, three are two. A page with another font, or whose lines do not keep one pitch, is
-left as it is.
+blank line, three are two. A printer's own header in another font (a2ps's date and ``Page N/M``
+over each page) is passed over: the monospaced lines must hold ``MONOSPACED_SHARE`` of the
+page's characters, and only gaps between them count. A page whose lines do not keep one pitch is left
+as it is.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ ON_PITCH = 0.9
 """Share of the gaps between successive lines that must be whole multiples of the pitch, or the
 page keeps no one pitch (a form, a table laid out by position)."""
 
+MONOSPACED_SHARE = 0.9
+"""Share of a page's characters that must be set in a monospaced font (the rest: a printer's
+header, short lines of a date, a file name and ``Page N/M``)."""
+
 PITCH_SLACK = 0.15
 """How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
 
@@ -39,7 +45,7 @@ def with_typewriter_blank_lines(text: str, stext: Any, page: pymupdf.Page) -> st
     lines a typewritten page draws as nothing put back (module docstring); any other page's
     ``text`` unchanged."""
     fonts = [font[3] for font in page.get_fonts(full=False)]
-    if not fonts or not all(MONOSPACED_NAME.search(name) for name in fonts):
+    if not any(MONOSPACED_NAME.search(name) for name in fonts):
         return text
     boxed = _lines(stext)
     lines = text.split("\n")
@@ -48,16 +54,22 @@ def with_typewriter_blank_lines(text: str, stext: Any, page: pymupdf.Page) -> st
         return text
     if any(a.replace(" ", "") != b.replace(" ", "") for (a, _, _), b in zip(boxed, written)):
         return text
-    if not all(mono for _, _, mono in boxed):
+    typed_chars = sum(len(line.strip()) for line, _, mono in boxed if mono)
+    if typed_chars < MONOSPACED_SHARE * sum(len(line.strip()) for line, _, _ in boxed):
         return text
-    gaps = [b[1] - a[1] for a, b in zip(boxed, boxed[1:]) if b[1] - a[1] > 0]
+    typed = [pos for _, pos, mono in boxed if mono]
+    gaps = [below - above for above, below in zip(typed, typed[1:]) if below > above]
     pitch = _pitch(gaps)
     if pitch is None:
         return text
     out = [written[0]]
-    for (_, above, _), (_, below, _), line in zip(boxed, boxed[1:], written[1:]):
-        blanks = round((below - above) / pitch) - 1
-        out.extend([""] * max(0, min(blanks, MAX_BLANK_LINES)))
+    above: float | None = boxed[0][1] if boxed[0][2] else None
+    for (_, below, mono), line in zip(boxed[1:], written[1:]):
+        if mono and above is not None:
+            blanks = round((below - above) / pitch) - 1
+            out.extend([""] * max(0, min(blanks, MAX_BLANK_LINES)))
+        if mono:
+            above = below
         out.append(line)
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 

@@ -101,6 +101,11 @@ OUTDENT_BODY = 3
 OUTDENT_MIN = 3
 """Fewer outdented lines than this at the least indent are not a book's chapters."""
 
+BLANKLESS_SHARE = 0.04
+"""A text with at most this many runs of blank lines per line was written without blank lines
+between its paragraphs (a few stand in its examples); a text that has them has one every few
+lines (a tenth of its lines or more in every bench text)."""
+
 _DIGITS = re.compile(r"\d+")
 _SUB_NUMBER = re.compile(r"\d+\.\d+")
 """A heading numbered below the chapters (``9.6.3.1.``)."""
@@ -214,14 +219,18 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
     after a blank line (pages are cut at paragraph ends, and the blank line between them is not
     kept). Indents are counted from the book's left margin, the least indent of any line: a text
     set with a uniform margin (every line two columns in, as some formatters and ``pr -o`` write
-    it) is read as the same text set flush left, so ``N.  Title`` at the margin is at "column 0"."""
+    it) is read as the same text set flush left, so ``N.  Title`` at the margin is at "column 0".
+    Lines repeated ``RUNNING_REPEATS`` times or more, their digits aside (a printer's header left
+    in the text), do not set the margin; one further out counts as at it."""
     out: list[_Line] = []
+    gaps = 0  # runs of blank lines inside pages
     for page, kept in enumerate(norm.lines):
         previous_blank = gap = True
         blanks = 0
         for offset, raw in kept:
             stripped = raw.strip()
             if not stripped:
+                gaps += not previous_blank
                 previous_blank = gap = True
                 blanks += 1
                 continue
@@ -240,9 +249,20 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
             previous_blank = len(stripped) >= SEPARATOR_CHARS and UNDERLINE.match(stripped) is not None
     if out:
         out[-1].blank_after = out[-1].gap_after = True
-        margin = min(line.indent for line in out)
+        if gaps <= BLANKLESS_SHARE * len(out):
+            # NOTE: an extractor that writes no blank lines between paragraphs (Ghostscript's
+            # txtwrite; UnRTF, a paragraph a line) leaves no line after one: every line may then
+            # stand alone, and the other marks decide.
+            for line in out:
+                line.blank_before = line.blank_after = line.gap_after = True
+                line.blanks_before = 1
+        masked = Counter(_DIGITS.sub("#", line.text) for line in out)
+        # NOTE: the margin is the body's: a line repeated page after page (a printer's header
+        # left in the text, ``Page 3/96``) may stand further out than any of the book's own
+        body_lines = [line.indent for line in out if masked[_DIGITS.sub("#", line.text)] < RUNNING_REPEATS]
+        margin = min(body_lines or [line.indent for line in out])
         for line in out:
-            line.indent -= margin
+            line.indent = max(0, line.indent - margin)
     return out
 
 
@@ -356,10 +376,11 @@ def _next_chapter(found: list[tuple[str, str, int]]) -> str:
 
 
 def _entry(text: str) -> tuple[str, str] | None:
-    """A contents line: ``(words key of its title, number)``, or None for prose."""
-    if len(text) > MAX_TITLE_CHARS:
-        return None
+    """A contents line: ``(words key of its title, number)``, or None for prose. Its length is
+    the title's, without the leaders and page (a contents may run its leaders over the line)."""
     title = clean_title(_ENTRY_PAGE.sub("", text))
+    if len(title) > MAX_TITLE_CHARS:
+        return None
     parsed = parse_heading(title, full_stop=True, lettered=True)
     if parsed is not None:
         return (words_key(parsed.title), parsed.number) if parsed.title else (words_key(title), parsed.number)
@@ -1163,21 +1184,39 @@ def _contents_evidence(
         if key in listed:
             c.evidence.append(("contents", f"contents entry '{c.title[:60]}'"))
             listed.pop(key)
-    wanted = {key for key, (number, indent) in listed.items() if indent == top and "." not in number}
+    wanted = {key: number for key, (number, indent) in listed.items() if indent == top and "." not in number}
     if not wanted:
         return
     taken = {c.index for c in candidates if c.char}
-    for i, line in enumerate(lines):
-        if i in listing or i in chosen or i in taken or len(line.text) > MAX_TITLE_CHARS:
-            continue
-        if line.blank_before and line.blank_after and words_key(line.text) in wanted:
-            title = line.text.title() if line.text.isupper() else line.text
-            kind = "unnumbered"
+    # NOTE: first the lines that carry the entry's number too (``1 Introduction``), then bare
+    # titles: a running header repeating a title bare may stand before its numbered heading.
+    for numbered in (True, False):
+        for i, line in enumerate(lines):
+            if i in listing or i in chosen or i in taken or len(line.text) > MAX_TITLE_CHARS:
+                continue
+            if not (line.blank_before and line.blank_after):
+                continue
             parsed = parse_heading(line.text)
+            key, number = words_key(line.text), ""
+            if numbered:
+                if parsed is None or not parsed.number or not parsed.title:
+                    continue
+                key, number = words_key(parsed.title), parsed.number.rstrip(".")
+                if wanted.get(key) != number:
+                    continue
+            elif key not in wanted:
+                continue
+            title = parsed.title if number and parsed is not None else line.text
+            title = title.title() if title.isupper() else title
+            kind = "numbered" if number else "unnumbered"
             if parsed is not None and parsed.kind in ("front", "back"):
                 kind = parsed.kind
             c = _Candidate(
-                i, kind, "", title, [("contents", f"line {i + 1}: '{line.text[:60]}' listed in the contents")]
+                i,
+                kind,
+                number,
+                title,
+                [("contents", f"line {i + 1}: '{line.text[:60]}' listed in the contents")],
             )
             chosen[i] = (c, 1)
-            wanted.discard(words_key(line.text))
+            del wanted[key]
