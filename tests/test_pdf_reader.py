@@ -109,14 +109,25 @@ def test_a_typewritten_page_gets_its_blank_lines_back_from_the_line_pitch():
 
 def test_a_typewritten_page_under_a_printers_header_in_another_font_gets_its_blank_lines_back():
     """a2ps sets its own header (date, file name, ``Page N/M``) in Helvetica over the Courier
-    text: the header is passed over, the text's blank lines still come back from its pitch."""
+    text, which keeps the file's margin as spaces: the header is passed over, the text's blank
+    lines still come back from its pitch."""
     lines = ["1. INTRODUCTION", "", "The tool reads books and cuts them into chunks,", "one chapter at a time.",
              "", "", "It keeps the pages and the titles.", "", "2. INSTALLING", ""]
     lines += [f"Step {k}: the tool is installed from the package registry." for k in range(8)]
     header = [Text("Jan 01, 80 0:00", 9.0, "helv"), Text("Page 1/4", 9.0, "hebo", inline=True)]
-    text = read_raw(make_pdf([[*header, *(Text(line, 10.0, "cour") for line in lines)]]), "printout.pdf").pages[0].text
-    assert "1. INTRODUCTION\n\nThe tool reads" in text
-    assert "one chapter at a time.\n\n\nIt keeps" in text
+    page = [*header, *(Text(f"     {line}" if line else "", 10.0, "cour") for line in lines)]
+    text = read_raw(make_pdf([page]), "printout.pdf").pages[0].text
+    assert "1. INTRODUCTION\n\n     The tool reads" in text
+    assert "one chapter at a time.\n\n\n     It keeps" in text
+
+
+def test_a_typeset_page_of_code_under_a_proportional_heading_keeps_its_text_as_read():
+    """A typeset book's page of code (a listing in Courier under a heading in Helvetica) draws
+    no margin of spaces: it is no printout, and no blank line is put into it."""
+    lines = ["(define (f x)", "  (g x))", "", "(define (g y)", "  y)"] * 4
+    page = [Text("Listing 3", 12.0, "hebo"), *(Text(line, 10.0, "cour") for line in lines)]
+    text = read_raw(make_pdf([page]), "book.pdf").pages[0].text
+    assert "\n\n" not in text.strip("\n")
 
 
 def test_a_page_in_a_proportional_font_keeps_no_blank_lines():

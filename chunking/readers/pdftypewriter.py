@@ -7,7 +7,8 @@ plain text's structure is read from (``chunking.structure.plain_text``), are gon
 page the blank lines come back from the line pitch: a gap of two pitches between two lines is one
 blank line, three are two. A printer's own header in another font (a2ps's date and ``Page N/M``
 over each page) is passed over: the monospaced lines must hold ``MONOSPACED_SHARE`` of the
-page's characters, and only gaps between them count. A page whose lines do not keep one pitch is left
+page's characters and ``INDENTED_SHARE`` of its lines must open with spaces (the file's margin,
+which a typeset page with code on it never draws), and only gaps between them count. A page whose lines do not keep one pitch is left
 as it is.
 """
 
@@ -36,6 +37,11 @@ MONOSPACED_SHARE = 0.9
 """Share of a page's characters that must be set in a monospaced font (the rest: a printer's
 header, short lines of a date, a file name and ``Page N/M``)."""
 
+INDENTED_SHARE = 0.85
+"""Share of a page's lines that open with spaces, on a page with fonts of both kinds, before it is
+taken for a printout under a printer's header: a printout keeps the text file's own spaces as
+glyphs (its margin, its indents), which a typeset page, code listings and all, never draws."""
+
 PITCH_SLACK = 0.15
 """How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
 
@@ -45,11 +51,14 @@ def with_typewriter_blank_lines(text: str, stext: Any, page: pymupdf.Page) -> st
     lines a typewritten page draws as nothing put back (module docstring); any other page's
     ``text`` unchanged."""
     fonts = [font[3] for font in page.get_fonts(full=False)]
-    if not any(MONOSPACED_NAME.search(name) for name in fonts):
+    mono = [bool(MONOSPACED_NAME.search(name)) for name in fonts]
+    if not any(mono):
         return text
-    boxed = _lines(stext)
     lines = text.split("\n")
     written = [line for line in lines if line]
+    if not all(mono) and sum(line.startswith(" ") for line in written) < INDENTED_SHARE * len(written):
+        return text  # NOTE: a typeset page with code in it, not a printout under a header
+    boxed = _lines(stext)
     if boxed is None or len(boxed) != len(written):
         return text
     if any(a.replace(" ", "") != b.replace(" ", "") for (a, _, _), b in zip(boxed, written)):
