@@ -51,12 +51,12 @@ def with_typewriter_blank_lines(text: str, stext: Any, page: pymupdf.Page) -> st
     lines a typewritten page draws as nothing put back (module docstring); any other page's
     ``text`` unchanged."""
     fonts = [font[3] for font in page.get_fonts(full=False)]
-    mono = [bool(MONOSPACED_NAME.search(name)) for name in fonts]
-    if not any(mono):
+    monospaced = [bool(MONOSPACED_NAME.search(name)) for name in fonts]
+    if not any(monospaced):
         return text
     lines = text.split("\n")
     written = [line for line in lines if line]
-    if not all(mono) and sum(line.startswith(" ") for line in written) < INDENTED_SHARE * len(written):
+    if not all(monospaced) and sum(line.startswith(" ") for line in written) < INDENTED_SHARE * len(written):
         return text  # NOTE: a typeset page with code in it, not a printout under a header
     boxed = _lines(stext)
     if boxed is None or len(boxed) != len(written):
