@@ -39,8 +39,8 @@ RISING_SHARE = 0.6
 """On a contents or index page at least this share of successive line-end numbers do not fall."""
 
 _STACK_KEYWORDS = CHAPTER_KEYWORDS
-_LETTER_LINE = re.compile(r"[A-Z]")
-"""A line that is a capital letter alone (``A``): an appendix label, when set large."""
+_LETTER_LINE = re.compile(r"[A-Z]\.?")
+"""A line that is a capital letter alone (``A``, ``A.``): an appendix label, when set large."""
 
 _KEYWORD_START = re.compile(rf"(?:{keyword_alternation(KIND_KEYWORDS)})\b", re.I)
 
@@ -181,7 +181,8 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         # NOTE: ``A`` / ``Installation Notes``: an appendix letter above its title; must be set
         # large, and appendices must follow the chapters in a run A, B, C (see _appendices).
         title = _stacked_title(texts, i)
-        return Draft("appendix", text, title, index, offset, top=top, needs_large=True) if title else None
+        letter = text.rstrip(".")
+        return Draft("appendix", letter, title, index, offset, top=top, needs_large=True) if title else None
     m = SECTION_NUMBER_ONLY.match(text)
     if m and m.group("num").count(".") == 1:
         title = _next_title(texts, i)

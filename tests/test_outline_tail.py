@@ -1,0 +1,61 @@
+"""An outline that stops at the last chapter (issue 22, failure class 6): the appendices and back
+matter the text sets after its last entry are units of their own, not the last chapter's pages."""
+
+from __future__ import annotations
+
+from chunking.ingest import load_book
+from pdf_factory import Text, body, make_pdf
+
+CHAPTER = 16.0
+
+
+def _book(appendix_label: str) -> bytes:
+    """Four chapters (``N.`` over the title, 16 pt, five pages each), then appendices A and B
+    labelled ``appendix_label`` (``A.``) over their titles at the chapter size, with ``B.1``
+    sections; the outline lists the chapters only."""
+    pages, toc = [], []
+    for n, title in enumerate(["Overview", "Input Language", "User Guide", "A Sample Compiler"], 1):
+        pages.append([Text(f"{n}.", CHAPTER, "hebo"), Text(title, CHAPTER, "hebo"), *body(20, 100 * n)])
+        toc.append((1, f"{n}. {title}", len(pages), None))
+        pages += [body(30, 100 * n + 40 + k) for k in range(4)]
+    for letter, title in (("A", "Syntax of the Language"), ("B", "Sources of the Sample")):
+        label = appendix_label.replace("A", letter)
+        pages.append([Text(label, CHAPTER, "hebo"), Text(title, CHAPTER, "hebo"), *body(10, 900)])
+        pages.append([Text(f"{letter}.1 Listing", 13.0, "hebo"), *body(30, 950)])
+    return make_pdf(pages, toc=toc)
+
+
+def _units(data: bytes) -> list[tuple[str, str, int]]:
+    book = load_book(data, name="manual.pdf")
+    return [(h.kind, h.number, h.page) for h in book.headings if h.kind in ("chapter", "appendix")]
+
+
+def test_appendices_after_the_outlines_last_chapter_are_units_of_their_own():
+    got = _units(_book("A."))
+    assert got[-2:] == [("appendix", "A", 21), ("appendix", "B", 23)]
+    assert [kind for kind, _, _ in got[:4]] == ["chapter"] * 4
+
+
+def test_a_bare_appendix_letter_without_its_full_stop_is_a_label_too():
+    assert _units(_book("A"))[-2:] == [("appendix", "A", 21), ("appendix", "B", 23)]
+
+
+
+def test_an_outline_that_reaches_its_index_says_where_the_book_ends():
+    """An outline whose last entry is the index: the index's letter groups (``A`` over
+    ``Abstract syntax``, set large) are no appendices."""
+    pages, toc = [], []
+    for n, title in enumerate(["Overview", "Input Language", "User Guide"], 1):
+        toc.append((1, f"{n}. {title}", len(pages) + 1, None))
+        pages.append([Text(f"{n}.", CHAPTER, "hebo"), Text(title, CHAPTER, "hebo"), *body(20, 100 * n)])
+        pages += [body(30, 100 * n + 40 + k) for k in range(4)]
+    toc.append((1, "Index", len(pages) + 1, None))
+    pages.append([Text("Index", CHAPTER, "hebo"), *body(5, 900)])
+    for letter, first in (("A", "Abstract syntax, parsing of"), ("B", "Buffer, size of the")):
+        pages.append([Text(letter, 14.0, "hebo"), Text(first, 10.0), *body(20, 950)])
+    assert [h.kind for h in load_book(make_pdf(pages, toc=toc), name="m.pdf").headings if h.level == 1] == [
+        "chapter",
+        "chapter",
+        "chapter",
+        "back",
+    ]
