@@ -164,12 +164,12 @@ CONTENTS_SECTIONS = 4
 contents page, whose entries are no running headers (``_outer``)."""
 
 
-def _outer(lines: list[str]) -> list[tuple[list[int], str]]:
+def _outer(lines: list[str]) -> list[tuple[list[int], str, str]]:
     """The first and the last line of a page that is not a bare number (a folio, a section
     number read on a line of its own), where a running header stands: each as its lines'
     indices and text, with a bare section number (``_NUMBERING``) right before it joined to it
     (``1.4`` / ``Input File Structure``: an extractor may read a header's number and title
-    apart). None on a page too short to hold a header above or below its body (``EDGE_LINES``
+    apart), and the edge it stands at (``top``, ``bottom``). None on a page too short to hold a header above or below its body (``EDGE_LINES``
     each way: a page with only a heading) or on a contents page (``CONTENTS_SECTIONS``)."""
     filled = [i for i, line in enumerate(lines) if line.strip()]
     kept = [i for i in filled if not lines[i].strip().replace(".", "").isdigit()]
@@ -178,13 +178,13 @@ def _outer(lines: list[str]) -> list[tuple[list[int], str]]:
     if sum(_SECTION_HEADER.match(" ".join(lines[i].split())) is not None for i in kept) >= CONTENTS_SECTIONS:
         return []
     found = []
-    for i in (kept[0], kept[-1]):
+    for i, edge in ((kept[0], "top"), (kept[-1], "bottom")):
         k = filled.index(i)
         before = filled[k - 1] if k else None
         if before is not None and _NUMBERING.match(lines[before].strip()):
-            found.append(([before, i], lines[before].strip() + " " + lines[i].strip()))
+            found.append(([before, i], lines[before].strip() + " " + lines[i].strip(), edge))
         else:
-            found.append(([i], lines[i]))
+            found.append(([i], lines[i], edge))
     return found
 
 
@@ -203,11 +203,11 @@ class EdgeLines(dict):
         """Per section (``_section_name``), on how many lines of each page it is named (in the
         text that names it most there)."""
 
-    def is_section_header(self, line: str, page: int | None) -> bool:
-        """Whether ``line``, the outermost line of ``page`` (``_outer``), is a running header
-        that names the current section: the outermost line of another page within
-        ``NEAR_PAGES`` has the same section shape (``_section_shape``), and its folio, if the
-        shape has one, advances with the page.
+    def is_section_header(self, line: str, page: int | None, edge: str = "top") -> bool:
+        """Whether ``line``, the outermost line of ``page`` at ``edge`` (``_outer``), is a
+        running header (or footer) that names the current section: the outermost line of
+        another page within ``NEAR_PAGES`` at the same edge has the same section shape
+        (``_section_shape``), and its folio, if the shape has one, advances with the page.
 
         Why: a book that heads its right-hand pages with the current section (``2.3. COMMENTS
         9``, ``1.2 Basics``) prints a short section's header on one page only; its digit-blind
@@ -227,7 +227,7 @@ class EdgeLines(dict):
         shape, folio = found
         return any(
             q != page and abs(q - page) <= NEAR_PAGES and (folio is None or other == folio + q - page)
-            for q, other in self.sections.get(shape, ())
+            for q, other in self.sections.get(f"{edge} {shape}", ())
         )
 
     def is_furniture(self, key: str, page: int | None = None) -> bool:
@@ -261,10 +261,10 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
         for p, lines in enumerate(pages):
             for i in _edges(lines):
                 seen.setdefault(_key(lines[i]), set()).add(p)
-            for _, text in _outer(lines):
+            for _, text, edge in _outer(lines):
                 found = _section_shape(text)
                 if found is not None:
-                    seen.sections.setdefault(found[0], set()).add((p, found[1]))
+                    seen.sections.setdefault(f"{edge} {found[0]}", set()).add((p, found[1]))
             names = Counter(filter(None, map(_section_name, _with_numbers_joined(lines))))
             for name, n in names.items():
                 counts = seen.named.setdefault(name, Counter())
@@ -281,12 +281,15 @@ def _furniture_at(lines: list[str], furniture: EdgeLines, page: int | None) -> s
     return found | _section_headers_at(lines, furniture, page)
 
 
-def _section_headers_at(lines: list[str], furniture: EdgeLines, page: int | None) -> set[int]:
+def _section_headers_at(
+    lines: list[str], furniture: EdgeLines, page: int | None, apart: bool = False
+) -> set[int]:
     """The lines of a page that are a running header naming its section
-    (``EdgeLines.is_section_header``), its number and title read apart or not."""
+    (``EdgeLines.is_section_header``), its number and title read apart or not; ``apart``: only
+    those of a header read as its number and its title apart."""
     found: set[int] = set()
-    for at, text in _outer(lines):
-        if furniture.is_section_header(text, page):
+    for at, text, edge in _outer(lines):
+        if (len(at) > 1 or not apart) and furniture.is_section_header(text, page, edge):
             found.update(at)
     return found
 
@@ -326,11 +329,11 @@ def drop_furniture_alike(
     the middle of a contents page) is dropped too."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
     texts = (reference, ours)
-    # NOTE: a section header (``_section_headers_at``) is found in each text by its own place
-    # there, its number and title read apart or not: it is not looked for by its lines' keys in
-    # the other text (a title read apart would match the title of the heading it repeats), and
-    # its number read apart stays dropped with it
-    headers = [_section_headers_at(text, furniture, page) for text in texts]
+    # NOTE: a section header (``_section_headers_at``) read as its number and its title apart is
+    # found in each text by its own place there: it is not looked for by its lines' keys in the
+    # other text (the title alone would match the title of the heading it repeats), and its
+    # number stays dropped with it
+    headers = [_section_headers_at(text, furniture, page, apart=True) for text in texts]
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
     keys = [
@@ -341,7 +344,9 @@ def drop_furniture_alike(
         # NOTE: only the raw edge lines no longer in ``ours``: one the normaliser kept is cut (or
         # not) with ``ours``'s own lines
         raw_lines = list(ours_raw)
-        raw_cut = _furniture_at(raw_lines, furniture, page) - _section_headers_at(raw_lines, furniture, page)
+        raw_cut = _furniture_at(raw_lines, furniture, page) - _section_headers_at(
+            raw_lines, furniture, page, apart=True
+        )
         raw = Counter(_alike_key(raw_lines[i]) for i in raw_cut)
         keys[1] += raw - Counter(_alike_key(line) for line in ours)
     for this, other in ((0, 1), (1, 0)):
