@@ -415,10 +415,15 @@ SCRIPT_APART = 0.03
 """A script standing at least this share of the full size away from the glyph before or after
 it is a word of its own (``script_apart``)."""
 
+SCRIPT_APART_SHIFT = 0.1
+"""A script set apart (``script_apart``) has its baseline off its word's by at least this share
+of the full size: TeX lowers a subscript by 0.15 em, which a glyph's rounded position may bring
+just under ``SCRIPT_SHIFT``; small capitals stand on the baseline."""
+
 
 def script_apart(size: float, base: float, next_size: float, next_base: float, gap: float) -> bool:
     """Whether two glyphs of one line (font size, baseline), one a script of the other (smaller
-    by ``SCRIPT_SIZE``, its baseline off by ``SCRIPT_SHIFT`` of the full size), stand
+    by ``SCRIPT_SIZE``, its baseline off by ``SCRIPT_APART_SHIFT`` of the full size), stand
     ``SCRIPT_APART`` of the full size apart or more (``gap``, like the sizes and baselines, in
     points): a script set apart from its word is a word.
 
@@ -432,7 +437,7 @@ def script_apart(size: float, base: float, next_size: float, next_base: float, g
     full = max(size, next_size)
     if full <= 0 or min(size, next_size) > SCRIPT_SIZE * full:
         return False
-    return abs(base - next_base) >= SCRIPT_SHIFT * full and gap >= SCRIPT_APART * full
+    return abs(base - next_base) >= SCRIPT_APART_SHIFT * full and gap >= SCRIPT_APART * full
 
 
 MIRROR_REACH = 0.3
