@@ -24,14 +24,15 @@ _SPAN = re.compile(r'<span style="font-family:([^;"]*);font-size:([0-9.]+)pt[^"]
 family), its size (points, one decimal) and its text (escaped)."""
 
 _SIZE = re.compile(r"font-size:([0-9.]+)pt")
+_FAMILY = re.compile(r'font-family:([^;"]*)')
 
 
 @dataclass
 class Styles:
     """A page's text runs as MuPDF's HTML writer gives them: per text line (in the order of its
-    text writer's lines), the runs as (size, text); and every font family the runs are set in,
-    as the writer names it: the font's name cut at ``-``, a comma, MuPDF's generic family
-    (``Courier,monospace``, ``CMR10,serif``)."""
+    text writer's lines), the runs as (size, text), none on a line set at one size; and every
+    font family the runs are set in, as the writer names it: the font's name cut at ``-``, a
+    comma, MuPDF's generic family (``Courier,monospace``, ``CMR10,serif``)."""
 
     lines: list[list[tuple[float, str]]]
     fonts: set[str]
@@ -92,14 +93,21 @@ def page_styles(stext: Any) -> Styles | None:
         written = pymupdf.mupdf.fz_buffer_extract(buffer).decode("utf-8")
     except UnicodeDecodeError:
         return None
-    fonts = set()
+    fonts = set(_FAMILY.findall(written))
+    paragraphs = written.split("<p ")[1:]
+    if len(set(_SIZE.findall(written))) < 2:  # NOTE: a page set at one size has no size change
+        return Styles([[] for _ in paragraphs], fonts)
     lines: list[list[tuple[float, str]]] = []
-    one_size = len(set(_SIZE.findall(written))) < 2
-    for paragraph in written.split("<p ")[1:]:
-        runs = []
-        for family, size, text in _SPAN.findall(paragraph):
-            fonts.add(family)
-            if not one_size:  # NOTE: a page set at one size has no size change to find
-                runs.append((float(size), html.unescape(text) if "&" in text else text))
-        lines.append(runs)
+    for paragraph in paragraphs:
+        # NOTE: only a line of two runs or more is parsed (a regular expression per run costs
+        # more than the page's HTML did to write)
+        if paragraph.count("font-size:") < 2 or len(set(_SIZE.findall(paragraph))) < 2:
+            lines.append([])
+            continue
+        lines.append(
+            [
+                (float(size), html.unescape(text) if "&" in text else text)
+                for _, size, text in _SPAN.findall(paragraph)
+            ]
+        )
     return Styles(lines, fonts)
