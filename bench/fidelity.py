@@ -10,7 +10,9 @@ Method, per page, the same for both texts:
 
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
-  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture; both texts drop it, the
+  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture, and so is a page's outermost
+  line that names a numbered section where another page's within ``NEAR_PAGES`` does too
+  (``EdgeLines.is_section_header``: a running header of a section one page long); both texts drop it, the
   other text wherever it reads the same line (``drop_furniture_alike``; for our text, a line at
   the edge of the reader's page that the normaliser already removed counts too).
 * words are runs of letters and digits, with Hebrew and Arabic marks inside (``WORD``), NFC; the
@@ -116,11 +118,117 @@ def _edges(lines: list[str]) -> list[int]:
     return sorted(set(kept[:EDGE_LINES] + kept[-EDGE_LINES:]))
 
 
+_SECTION_HEADER = re.compile(r"^(?:(\d+) )?(\d+(?:\.\d+)+\.?) ((?=[^\W\d_]).*?)(?: (\d+))?$")
+"""A line that opens with a section's number and its title's first letter, a folio before or
+after it or none: ``2.3. COMMENTS 9``, ``1.2 Basics``, ``10 4.1 Tables`` (``_section_shape``)."""
+
+
+def _section_shape(line: str) -> tuple[str, int | None] | None:
+    """The shape of a line that names a numbered section (``_SECTION_HEADER``): its number's
+    digit-blind shape and where a folio stands (``#.#. … #``), and that folio; None for any
+    other line."""
+    m = _SECTION_HEADER.match(" ".join(line.split()))
+    if m is None:
+        return None
+    folio = m.group(1) or m.group(4)
+    shape = ("# " if m.group(1) else "") + re.sub(r"\d+", "#", m.group(2)) + (" … #" if m.group(4) else " …")
+    return shape, None if folio is None else int(folio)
+
+
+def _section_name(line: str) -> str | None:
+    """The section a line names (``_SECTION_HEADER``): its number and its title's letters and
+    digits, case aside (``2.3. COMMENTS 9`` and ``2.3 Comments`` name one section); None for
+    any other line."""
+    m = _SECTION_HEADER.match(" ".join(line.split()))
+    if m is None:
+        return None
+    return m.group(2).rstrip(".") + " " + "".join(ch for ch in m.group(3).casefold() if ch.isalnum())
+
+
+def _with_numbers_joined(lines: list[str]) -> list[str]:
+    """``lines`` without empty ones, a bare section number (``_NUMBERING``) joined to the line
+    after it: a heading that an extractor reads as its number and its title on two lines
+    (``1.2`` / ``Acquiring and Installing``) names its section as one line does."""
+    kept = [line.strip() for line in lines if line.strip()]
+    out = []
+    for k, line in enumerate(kept):
+        if k and _NUMBERING.match(kept[k - 1]):
+            out[-1] = kept[k - 1] + " " + line
+        else:
+            out.append(line)
+    return out
+
+
+CONTENTS_SECTIONS = 4
+"""A page with this many lines that name a numbered section (``_section_shape``) lists them: a
+contents page, whose entries are no running headers (``_outer``)."""
+
+
+def _outer(lines: list[str]) -> list[tuple[list[int], str, str]]:
+    """The first and the last line of a page that is not a bare number (a folio, a section
+    number read on a line of its own), where a running header stands: each as its lines'
+    indices and text, with a bare section number (``_NUMBERING``) right before it joined to it
+    (``1.4`` / ``Input File Structure``: an extractor may read a header's number and title
+    apart), and the edge it stands at (``top``, ``bottom``). None on a page too short to hold a header above or below its body (``EDGE_LINES``
+    each way: a page with only a heading) or on a contents page (``CONTENTS_SECTIONS``)."""
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    kept = [i for i in filled if not lines[i].strip().replace(".", "").isdigit()]
+    if len(kept) <= 2 * EDGE_LINES:
+        return []
+    if sum(_SECTION_HEADER.match(" ".join(lines[i].split())) is not None for i in kept) >= CONTENTS_SECTIONS:
+        return []
+    found = []
+    for i, edge in ((kept[0], "top"), (kept[-1], "bottom")):
+        k = filled.index(i)
+        before = filled[k - 1] if k else None
+        if before is not None and _NUMBERING.match(lines[before].strip()):
+            found.append(([before, i], lines[before].strip() + " " + lines[i].strip(), edge))
+        else:
+            found.append(([i], lines[i], edge))
+    return found
+
+
 class EdgeLines(dict):
     """Per digit-blind key, the 0-based pages on which a line with that key stands at the top or
-    bottom edge (``_edges``), over every text of the book; and the book's page count."""
+    bottom edge (``_edges``), over every text of the book; per section shape, the pages whose
+    outermost line has it, with its folio (``sections``, ``_section_shape``); and the book's
+    page count."""
 
     pages: int = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: dict[str, set[tuple[int, int | None]]] = {}
+        self.named: dict[str, Counter] = {}
+        """Per section (``_section_name``), on how many lines of each page it is named (in the
+        text that names it most there)."""
+
+    def is_section_header(self, line: str, page: int | None, edge: str = "top") -> bool:
+        """Whether ``line``, the outermost line of ``page`` at ``edge`` (``_outer``), is a
+        running header (or footer) that names the current section: the outermost line of
+        another page within ``NEAR_PAGES`` at the same edge has the same section shape
+        (``_section_shape``), and its folio, if the shape has one, advances with the page.
+
+        Why: a book that heads its right-hand pages with the current section (``2.3. COMMENTS
+        9``, ``1.2 Basics``) prints a short section's header on one page only; its digit-blind
+        key recurs nowhere, but the next right-hand page's header has the same shape, the next
+        section's number and title (``2.5. NUMERIC LITERALS 11``). Position and shape, not our
+        rules, make it furniture. A header repeats its section's heading, which stands on its
+        page or a page before it (within ``NEAR_PAGES``): a heading that opens a page, of a
+        book whose sections start at the top of pages two apart, is the only line naming its
+        section there. A contents page's first entry has the shape too, but its page number
+        does not advance with the page."""
+        found = _section_shape(line) if page is not None else None
+        if found is None or page is None:
+            return False
+        named = self.named.get(_section_name(line) or "", Counter())
+        if sum(named[q] for q in range(page - NEAR_PAGES, page + 1)) < 2:
+            return False
+        shape, folio = found
+        return any(
+            q != page and abs(q - page) <= NEAR_PAGES and (folio is None or other == folio + q - page)
+            for q, other in self.sections.get(f"{edge} {shape}", ())
+        )
 
     def is_furniture(self, key: str, page: int | None = None) -> bool:
         """Whether a line with ``key`` at the edge of ``page`` is furniture: its key stands at the
@@ -153,15 +261,37 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
         for p, lines in enumerate(pages):
             for i in _edges(lines):
                 seen.setdefault(_key(lines[i]), set()).add(p)
+            for _, text, edge in _outer(lines):
+                found = _section_shape(text)
+                if found is not None:
+                    seen.sections.setdefault(f"{edge} {found[0]}", set()).add((p, found[1]))
+            names = Counter(filter(None, map(_section_name, _with_numbers_joined(lines))))
+            for name, n in names.items():
+                counts = seen.named.setdefault(name, Counter())
+                counts[p] = max(counts[p], n)
     return seen
 
 
 def _furniture_at(lines: list[str], furniture: EdgeLines, page: int | None) -> set[int]:
-    return {
+    found = {
         i
         for i in _edges(lines)
         if furniture.is_furniture(_key(lines[i]), page) or _FOLIO.match(lines[i].strip())
     }
+    return found | _section_headers_at(lines, furniture, page)
+
+
+def _section_headers_at(
+    lines: list[str], furniture: EdgeLines, page: int | None, apart: bool = False
+) -> set[int]:
+    """The lines of a page that are a running header naming its section
+    (``EdgeLines.is_section_header``), its number and title read apart or not; ``apart``: only
+    those of a header read as its number and its title apart."""
+    found: set[int] = set()
+    for at, text, edge in _outer(lines):
+        if (len(at) > 1 or not apart) and furniture.is_section_header(text, page, edge):
+            found.update(at)
+    return found
 
 
 def drop_furniture(lines: list[str], furniture: EdgeLines, page: int | None = None) -> list[str]:
@@ -199,13 +329,25 @@ def drop_furniture_alike(
     the middle of a contents page) is dropped too."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
     texts = (reference, ours)
+    # NOTE: a section header (``_section_headers_at``) read as its number and its title apart is
+    # found in each text by its own place there: it is not looked for by its lines' keys in the
+    # other text (the title alone would match the title of the heading it repeats), and its
+    # number stays dropped with it
+    headers = [_section_headers_at(text, furniture, page, apart=True) for text in texts]
     for this, other in ((0, 1), (1, 0)):
-        gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other])
-    keys = [Counter(_alike_key(text[i]) for i in cut) for text, cut in zip(texts, gone)]
+        gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
+    keys = [
+        Counter(_alike_key(text[i]) for i in cut - cut_headers)
+        for text, cut, cut_headers in zip(texts, gone, headers)
+    ]
     if ours_raw:
         # NOTE: only the raw edge lines no longer in ``ours``: one the normaliser kept is cut (or
         # not) with ``ours``'s own lines
-        raw = Counter(_alike_key(ours_raw[i]) for i in _furniture_at(list(ours_raw), furniture, page))
+        raw_lines = list(ours_raw)
+        raw_cut = _furniture_at(raw_lines, furniture, page) - _section_headers_at(
+            raw_lines, furniture, page, apart=True
+        )
+        raw = Counter(_alike_key(raw_lines[i]) for i in raw_cut)
         keys[1] += raw - Counter(_alike_key(line) for line in ours)
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]

@@ -150,6 +150,36 @@ def test_a_running_header_of_a_few_pages_is_furniture_by_position():
     assert fidelity.drop_furniture(pages[0], edges, 0) == pages[0]
 
 
+def test_a_section_header_printed_on_one_page_is_furniture_when_the_next_header_has_its_shape():
+    def body(n, heading=None):
+        lines = [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+        return lines[:3] + [heading] + lines[3:] if heading else lines
+
+    # right-hand pages headed by the current section and the folio, under or after the heading
+    # it repeats; each short section's header stands on one page only, the left-hand pages'
+    # header names the chapter
+    pages = [
+        ["2.3. COMMENTS 9", *body(0, "2.3 Comments")],
+        ["10 CHAPTER 2. LEXICAL STRUCTURE", *body(1, "2.5 Numeric Literals")],
+        ["2.5. NUMERIC LITERALS 11", *body(2)],
+    ]
+    edges = fidelity.edge_furniture(pages)
+    assert fidelity.drop_furniture(pages[0], edges, 0) == body(0, "2.3 Comments")
+    assert fidelity.drop_furniture(pages[2], edges, 2) == body(2)
+    # the same header read as its number and its title apart
+    split = ["2.5.", "NUMERIC LITERALS 11", *body(2)]
+    assert fidelity.drop_furniture(split, fidelity.edge_furniture([*pages[:2], split]), 2) == body(2)
+    # sections that open pages two apart: each heading is the only line naming its section
+    opening = [["21.3. Radicals", *body(0)], ["Other text", *body(1)], ["21.4. Math accents", *body(2)]]
+    edges = fidelity.edge_furniture(opening)
+    assert fidelity.drop_furniture(opening[0], edges, 0) == opening[0]
+    # a contents page's first entries (each named again on its own page, far away): their page
+    # numbers do not advance with the page
+    entries = [["2.3 Comments 9", *body(0, "2.3 Comments")], ["3.1 Errors 17", *body(2, "3.1 Errors")]]
+    edges = fidelity.edge_furniture([entries[0], [], entries[1]])
+    assert fidelity.drop_furniture(entries[0], edges, 0) == entries[0]
+
+
 def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both():
     words = "apple birch cedar daisy elm fern grape hazel iris juniper kale lime".split()
     body = [f"the {w} said" for w in words[:8]]

@@ -140,6 +140,32 @@ def test_script_rule_keeps_an_index_with_its_symbol_and_a_unit_with_its_number()
     assert _canonical(_set_page([[("12", 10.0, 0.0, 0.0), ("Pt", 10.0, 0.0, 0.0)]])) == "12Pt"
 
 
+def test_a_script_set_apart_from_its_word_is_a_word_of_its_own():
+    # ``exp`` with index ``i`` 0.06 em after the italic ``p``, ``M`` with index ``HAC``: MuPDF
+    # reads one word under its 0.15 em (``expi``, ``MHAC``); the page sets the script apart
+    text = _canonical(_set_page([[("aexp", 10.0, 0.0, 0.0), ("i", 7.0, 0.6, -1.5), ("then", 10.0, 3.0, 0.0)]]))
+    assert text == "aexp i then"
+    # (an index lowered 0.12 em: TeX's 0.15 em, its position rounded)
+    text = _canonical(_set_page([[("the", 10.0, 0.0, 0.0), ("M", 10.0, 2.5, 0.0), ("HAC", 7.0, 0.5, -1.2)]]))
+    assert text == "the M HAC"
+    # and a word after a script set apart from it (TeX's space after a script)
+    text = _canonical(_set_page([[("with", 10.0, 0.0, 0.0), ("x", 10.0, 2.5, 0.0), ("2", 7.0, 0.0, 3.5),
+                                  ("terms", 10.0, 0.5, 0.0)]]))
+    assert text == "with x2 terms"
+
+
+def test_script_apart_rule_keeps_touching_scripts_small_capitals_and_lone_glyphs_whole():
+    # an index touching its symbol stays one word with it, as pdftotext reads it
+    text = _canonical(_set_page([[("vars", 10.0, 0.0, 0.0), ("var", 10.0, 2.5, 0.0), ("1", 7.0, 0.03, -1.5)]]))
+    assert text == "vars var1"
+    # faked small capitals change size on one baseline: one word
+    text = _canonical(_set_page([[("press", 10.0, 0.0, 0.0), ("R", 10.0, 2.5, 0.0), ("ETURN", 8.0, 0.5, 0.0)]]))
+    assert text == "press RETURN"
+    # a formula's glyphs set one by one (``d`` and its exponent alone on a line): no run of
+    # letters to tell a script's gap from the glyphs' own
+    assert _canonical(_set_page([[("d", 10.0, 0.0, 0.0), ("2", 7.0, 0.5, 3.5)]])) == "d2"
+
+
 def _logo_page(mirrored: bool) -> bytes:
     """``the XeTeX logo`` with its ``E`` drawn reflected (as the logo sets it) or upright, the
     three parts touching."""

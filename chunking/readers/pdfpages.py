@@ -11,6 +11,7 @@ from typing import Any
 import pymupdf
 
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
+from .pdfstyles import Styles, page_styles
 from .pdftypewriter import stext_lines, with_typewriter_blank_lines
 
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
@@ -74,18 +75,22 @@ def _stext(page: pymupdf.Page, flags: int = TEXT_FLAGS) -> Any:
     return pymupdf.mupdf.FzStextPage(page.this, options)
 
 
-def _written(page: pymupdf.Page, stext: Any, spaced: bool = False) -> str:
-    """``stext`` written as text by MuPDF's writer (see ``page_text``); ``spaced``: with the word
-    spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
-    tight lines, after a footnote mark), a letter-spaced word read as one
-    (``with_tracking_joined``) and a mirrored glyph read back into its word
-    (``with_mirrored_glyphs_joined``)."""
+def _written(page: pymupdf.Page, stext: Any) -> str:
+    """``stext`` written as text by MuPDF's writer (see ``page_text``)."""
     text = _writer_text(stext)
     if text is None:  # bytes MuPDF's writer should never produce: PyMuPDF's own path
         return _without_blank_lines(page.get_text())
-    if spaced:
-        text = _spaced(text, stext)
     return _without_blank_lines(text)
+
+
+def _spaced_read(page: pymupdf.Page, stext: Any) -> tuple[str, Any, Styles | None]:
+    """``_written`` with the reader's word-space rules (``_spaced``), ``stext`` and the page's
+    text runs: what ``_content_text`` gives."""
+    text = _writer_text(stext)
+    if text is None:
+        return _without_blank_lines(page.get_text()), stext, None
+    text, styles = _spaced(text, stext)
+    return _without_blank_lines(text), stext, styles
 
 
 def _writer_text(stext: Any) -> str | None:
@@ -105,15 +110,21 @@ def _writer_text(stext: Any) -> str | None:
     return text
 
 
-def _spaced(text: str, stext: Any) -> str:
-    """The reader's word-space rules on a page's written ``text`` (see ``_written``)."""
-    text = with_gap_spaces(text, stext)
-    return with_mirrored_glyphs_joined(with_tracking_joined(text, stext), stext)
+def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
+    """The reader's word-space rules on a page's written ``text`` (``stext`` written): the word
+    spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
+    tight lines, after a footnote mark, around a script set apart from its word), a
+    letter-spaced word read as one (``with_tracking_joined``) and a mirrored glyph read back
+    into its word (``with_mirrored_glyphs_joined``); and the page's text runs
+    (``pdfstyles.page_styles``), which tell where the font size changes inside a word."""
+    styles = page_styles(stext)
+    text = with_gap_spaces(text, stext, styles.size_changes(text) if styles is not None else None)
+    return with_mirrored_glyphs_joined(with_tracking_joined(text, stext), stext), styles
 
 
-def _content_text(page: pymupdf.Page) -> tuple[str, Any]:
-    """A page's text with the word-space rules (``_written``, ``spaced``) and glyphs without
-    text dropped (``_unknown_glyphs``), and the structured text it was read from.
+def _content_text(page: pymupdf.Page) -> tuple[str, Any, Styles | None]:
+    """A page's text with the word-space rules (``_spaced``) and glyphs without text dropped
+    (``_unknown_glyphs``), the structured text it was read from and its text runs.
 
     Read first with an unknown glyph as U+FFFD (``_UNKNOWN_AS_REPLACEMENT``): a page without one
     (nearly every page) is read once, as before. Where one stands, the page is read again with
@@ -124,13 +135,14 @@ def _content_text(page: pymupdf.Page) -> tuple[str, Any]:
     stext = _stext(page, _UNKNOWN_AS_REPLACEMENT)
     text = _writer_text(stext)
     if text is None:
-        return _without_blank_lines(page.get_text()), stext
+        return _without_blank_lines(page.get_text()), stext, None
     if "\ufffd" not in text:
-        return _without_blank_lines(_spaced(text, stext)), stext
+        spaced, styles = _spaced(text, stext)
+        return _without_blank_lines(spaced), stext, styles
     textless = _textless_glyphs(page)
     again = _stext(page)
     if textless is None:
-        return _written(page, again, spaced=True), again
+        return _spaced_read(page, again)
     readings = _unknown_glyphs(text, stext, again, textless)
     if readings is None:
         # NOTE: the two reads do not pair up (MuPDF orders a right-to-left line by its letters,
@@ -138,13 +150,13 @@ def _content_text(page: pymupdf.Page) -> tuple[str, Any]:
         stext = again
         marked = _writer_text(stext)
         if marked is None:
-            return _without_blank_lines(page.get_text()), stext
+            return _without_blank_lines(page.get_text()), stext, None
         text, readings = _textless_marked(marked, stext, textless)
-    spaced = _spaced(text, stext)
+    spaced, styles = _spaced(text, stext)
     pieces = spaced.split("\ufffd")
     if len(pieces) != len(readings) + 1:
         stext = _stext(page)
-        return _written(page, stext, spaced=True), stext
+        return _spaced_read(page, stext)
     out = [pieces[0]]
     last = pieces[0][-1:]
     for reading, piece in zip(readings, pieces[1:]):
@@ -157,7 +169,7 @@ def _content_text(page: pymupdf.Page) -> tuple[str, Any]:
         out.append(reading)
         out.append(piece)
         last = (reading + piece)[-1:] or last
-    return _without_blank_lines("".join(out)), stext
+    return _without_blank_lines("".join(out)), stext, styles
 
 
 def _unknown_glyphs(text: str, stext: Any, again: Any, textless: Callable[[int], bool]) -> list[str] | None:
@@ -371,9 +383,9 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     NOTE: a page without text is "without a text layer" only when it shows something (an image);
     a blank separator page is just empty.
     """
-    text, stext = _content_text(page)
+    text, stext, styles = _content_text(page)
     text = without_overprints(text, stext)
-    text = with_typewriter_blank_lines(text, stext, page)
+    text = with_typewriter_blank_lines(text, stext, page, None if styles is None else styles.fonts)
     return text, bool(text.strip()) or not page.get_images(full=False)
 
 

@@ -160,11 +160,11 @@ U+0580-U+077F; ``Ex``: U+08A0-U+08FF and U+FB00-U+FEFF, and some neighbours): a 
 bytes hold neither has no ``_DIRECTION_SPOT`` (NOTE: found in C, ten times faster than a
 regular expression over the bytes)."""
 
-_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP, _DIRECTION_GAP = 1, 2, 4, 8, 16
+_UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP, _DIRECTION_GAP, _SIZE_GAP = 1, 2, 4, 8, 16, 32
 """What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
 a tight line, before a version number, or between a number and its unit), a script's end, a
 gap between the run of glyphs before and the next glyph wherever that one stands
-(``_run_gap``)."""
+(``_run_gap``), a script set apart from its word (``script_apart``)."""
 
 
 def _paired(written: str, stext: Any) -> tuple[list[str], list[int], list[Any]] | None:
@@ -176,14 +176,21 @@ def _paired(written: str, stext: Any) -> tuple[list[str], list[int], list[Any]] 
     return (lines, numbered, stext_lines) if len(numbered) == len(stext_lines) else None
 
 
-def with_gap_spaces(written: str, stext: Any) -> str:
+def with_gap_spaces(written: str, stext: Any, size_changes: dict[int, list[int]] | None = None) -> str:
     """``written`` (MuPDF's text writer's output for ``stext``: each line ended by a newline,
     each block by another) with a space put into every gap MuPDF skipped (see the module).
+    ``size_changes``: per line of ``written``, the characters after which the font size changes
+    between two letters or digits (``pdfstyles.Styles.size_changes``), where a script may stand
+    apart from its word (``script_apart``).
 
     Cheap on most pages: regular expressions over the page's text find the places to look at;
     only the lines that hold one have their glyphs read. When the writer's lines do not pair up
     one for one with the structured text's, the text is left as it is."""
     wanted = _places(written)
+    for i, spots in (size_changes or {}).items():
+        line = wanted.setdefault(i, {})
+        for k in spots:
+            line[k] = line.get(k, 0) | _SIZE_GAP
     if not wanted:
         return written
     paired = _paired(written, stext)
@@ -384,6 +391,8 @@ def _space_between(ch: Any, nxt: Any, look: int) -> int:
         return _VERSION_GAP
     if look & _SCRIPT_GAP and script_ends(size, ch.origin.y, nxt.size, nxt.origin.y, gap * size):
         return _SCRIPT_GAP
+    if look & _SIZE_GAP and script_apart(size, ch.origin.y, nxt.size, nxt.origin.y, gap * size):
+        return _SIZE_GAP
     return 0
 
 
@@ -400,6 +409,35 @@ def script_ends(size: float, base: float, next_size: float, next_base: float, ga
     if next_size <= 0 or gap < SCRIPT_KERN * next_size:
         return False
     return size <= SCRIPT_SIZE * next_size and abs(base - next_base) >= SCRIPT_SHIFT * next_size
+
+
+SCRIPT_APART = 0.03
+"""A script standing at least this share of the full size away from the glyph before or after
+it is a word of its own (``script_apart``)."""
+
+SCRIPT_APART_SHIFT = 0.1
+"""A script set apart (``script_apart``) has its baseline off its word's by at least this share
+of the full size: TeX lowers a subscript by 0.15 em, which a glyph's rounded position may bring
+just under ``SCRIPT_SHIFT``; small capitals stand on the baseline."""
+
+
+def script_apart(size: float, base: float, next_size: float, next_base: float, gap: float) -> bool:
+    """Whether two glyphs of one line (font size, baseline), one a script of the other (smaller
+    by ``SCRIPT_SIZE``, its baseline off by ``SCRIPT_APART_SHIFT`` of the full size), stand
+    ``SCRIPT_APART`` of the full size apart or more (``gap``, like the sizes and baselines, in
+    points): a script set apart from its word is a word.
+
+    Why: TeX sets an index or an exponent on its symbol, touching it (``x2``, ``e1``: 0.003 em),
+    but a script after an italic word or a symbol with a wide side bearing stands apart
+    (``exp i``: 0.06 em after the italic ``p``; ``M HAC``, ``jth``), and so does a word after a
+    script (TeX's ``\\scriptspace``). MuPDF's structured text reads such glyphs as one word
+    (``expi``, ``MHAC``) wherever they stand under its 0.15 em; pdftotext starts a word at every
+    change of size and sets it apart at 0.03 em, as the page shows it. Small capitals change
+    size on one baseline and stay one word (``RETURN``)."""
+    full = max(size, next_size)
+    if full <= 0 or min(size, next_size) > SCRIPT_SIZE * full:
+        return False
+    return abs(base - next_base) >= SCRIPT_APART_SHIFT * full and gap >= SCRIPT_APART * full
 
 
 MIRROR_REACH = 0.3

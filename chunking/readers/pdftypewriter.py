@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 import pymupdf
@@ -46,11 +47,16 @@ PITCH_SLACK = 0.15
 """How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
 
 
-def with_typewriter_blank_lines(text: str, stext: Any, page: pymupdf.Page) -> str:
+def with_typewriter_blank_lines(
+    text: str, stext: Any, page: pymupdf.Page, fonts: Collection[str] | None = None
+) -> str:
     """``text`` (the page's lines, one per line, as ``page_text`` writes ``stext``) with the blank
     lines a typewritten page draws as nothing put back (module docstring); any other page's
-    ``text`` unchanged."""
-    fonts = [font[3] for font in page.get_fonts(full=False)]
+    ``text`` unchanged. ``fonts``: the names of the fonts the page's text is set in
+    (``pdfstyles.Styles.fonts``, with MuPDF's generic family); by default the page's font
+    resources are read for them (NOTE: a tenth of a page read more)."""
+    if fonts is None:
+        fonts = [font[3] for font in page.get_fonts(full=False)]
     monospaced = [bool(MONOSPACED_NAME.search(name)) for name in fonts]
     if not any(monospaced):
         return text
