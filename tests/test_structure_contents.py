@@ -11,7 +11,7 @@ from chunking.ingest import load_book
 from chunking.normalise import normalise
 from chunking.readers import read_raw
 from chunking.structure.contents import read_contents
-from chunking.structure.contents_lines import SCAN_MIN_PAGES
+from chunking.structure.contents_lines import SCAN_MIN_PAGES, _ends_paged
 from pdf_factory import body, make_pdf
 
 BIG = 20.0
@@ -311,3 +311,15 @@ def test_unnumbered_entries_running_on_inside_the_last_chapter_are_its_sections_
         ("Alpha", "chapter"), ("Beta", "chapter"), ("Problems", "chapter"),
         ("Install Problems", "section"), ("Export Problems", "section"), ("Memory Problems", "section"),
         ("Further Material", "back"), ("Bibliography", "back")]
+
+
+def test_a_line_ending_in_a_page_number_or_leaders_counts_towards_a_contents_page():
+    # the cheap test before a page is parsed: a page number alone, after a space or leaders
+    # (arabic or lower-case roman, trailing blanks allowed), or three leaders at the end
+    for line in ("12", "xiv", " 7 ", "Preface xiv", "Getting Started 12", "Title . . . . 12",
+                 "Title....12", "Title . . .", "Title………  ", "Title\t12\t"):
+        assert _ends_paged(line), line
+    # a number glued to a word, inside the line or too long, and two leaders, are not
+    for line in ("Version12", "In 1999 we met", "Title 12345", "Title ..", "", "Overview"):
+        assert not _ends_paged(line), line
+

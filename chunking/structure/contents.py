@@ -163,6 +163,14 @@ class _Pages:
         self.norm = norm
         self._blobs: dict[int, str] = {}
         self._cache: dict[int, tuple[list[str], list[tuple[str, str] | None]]] = {}
+        self._keys: dict[str, str] = {}
+
+    def key(self, text: str) -> str:
+        """``words_key`` of an entry's title or number, computed once: the fit looks for the same
+        few titles on every page of its window."""
+        if text not in self._keys:
+            self._keys[text] = words_key(text)
+        return self._keys[text]
 
     def blob(self, index: int) -> str:
         if index not in self._blobs:
@@ -186,7 +194,7 @@ class _Pages:
         ``number`` ``title`` begins."""
         if not 0 <= index < len(self.norm.lines) or not self.norm.lines[index]:
             return None
-        want = words_key(title)
+        want = self.key(title)
         if not want:
             return None
         blob = self.blob(index)
@@ -195,7 +203,7 @@ class _Pages:
         ):
             return None
         keys, heads = self.page(index)
-        own = words_key(number) + " " if number else ""
+        own = self.key(number) + " " if number else ""
         for j, key in enumerate(keys):
             if j < start:
                 continue

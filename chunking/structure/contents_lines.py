@@ -51,8 +51,15 @@ _LEADER_LINE = re.compile(rf"^{_LEADER}{{3,}}\s*{_PAGE}?$")
 _LEADER_CHARS = " .·…_"
 _TAIL_TOKEN = re.compile(rf"(?:\d{{1,4}}|{ROMAN_FOLIO})$")
 _ARABIC_LINE = re.compile(r"^\d{1,4}$")
-_PAGED_TAIL = re.compile(rf"(?:^|[\s.·…_])(?:\d{{1,4}}|{ROMAN_FOLIO})\s*$|[.·…_]\s*[.·…_]\s*[.·…_]\s*$")
-"""A line that ends in a page number (a word of its own) or in leaders: the cheap test."""
+_PAGED_TAIL = re.compile(rf"[\s.·…_](?:(?:\d{{1,4}}|{ROMAN_FOLIO})\s*$|(?<=[.·…_])\s*[.·…_]\s*[.·…_]\s*$)")
+"""A line that ends in a page number after a space or a leader, or in three leaders (with
+``_PAGE_ALONE``, the cheap test ``_ends_paged``).
+
+NOTE: the pattern opens with one character class, so a search skips every other character
+without trying a match there; opened by an alternation (``^`` or a space) it tries every
+position of every line of the front pages, at twice the cost."""
+_PAGE_ALONE = re.compile(rf"(?:\d{{1,4}}|{ROMAN_FOLIO})\s*$")
+"""A line that is a page number alone."""
 ROMAN_LOWER = re.compile(rf"^{ROMAN_PATTERN}$")
 _KEYWORDS = KEYWORD_ALTERNATION
 _NUMBER_LINE = re.compile(
@@ -219,6 +226,11 @@ def parse_lines(lines: list[tuple[int, str]]) -> tuple[list[RawEntry], int]:
     return out, used
 
 
+def _ends_paged(text: str) -> bool:
+    """Whether a line ends in a page number (a word of its own) or in leaders."""
+    return _PAGE_ALONE.match(text) is not None or _PAGED_TAIL.search(text) is not None
+
+
 def _page_score(lines: list[tuple[int, str]]) -> tuple[int, int, int]:
     """(entries with a page number, first and last arabic printed page) of a contents page;
     (0, 0, 0) when the page is no contents page."""
@@ -227,7 +239,7 @@ def _page_score(lines: list[tuple[int, str]]) -> tuple[int, int, int]:
         return 0, 0, 0
     # NOTE: a cheap look before the parse (most of the cost): a contents page has at least
     # MIN_HEADED_ENTRIES lines that end in a page number or a leader; a page of prose has not.
-    if sum(1 for t in texts if _PAGED_TAIL.search(t)) < MIN_HEADED_ENTRIES:
+    if sum(1 for t in texts if _ends_paged(t)) < MIN_HEADED_ENTRIES:
         return 0, 0, 0
     entries, used = parse_lines(lines)
     paged = [e for e in entries if e.page]

@@ -105,16 +105,16 @@ def _contents_like(line: str) -> bool:
 
 def line_candidates(norm: NormalisedBook, pages: set[int] | None = None) -> list[Draft]:
     out: list[Draft] = []
+    may_start = _MAY_START.match  # NOTE: one lookup for the book's every line
     for index, lines in enumerate(norm.lines):
         if pages is not None and index not in pages:
             continue
         texts = [line.strip() for _, line in lines]
         found = []
-        for i, (offset, _) in enumerate(lines):
-            text = texts[i]
-            if i and not _MAY_START.match(text) and (text[:1] <= "\x7f" or not _MAY_START_CJK.match(text)):
+        for i, text in enumerate(texts):
+            if i and not may_start(text) and (text[:1] <= "\x7f" or not _MAY_START_CJK.match(text)):
                 continue
-            draft = _candidate(texts, i, index, offset)
+            draft = _candidate(texts, i, index, lines[i][0])
             if draft is not None:
                 found.append(draft)
         if found and is_contents_page(texts):
@@ -195,6 +195,11 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         if not title:
             return None
         return Draft("numbered", bare.group(1), title, index, offset, top=top, needs_large=True, stacked=True)
+    if text.isdecimal():
+        # NOTE: a longer number alone on its line (an index's or a contents' page number, a
+        # table's value) is no heading: numbered headings carry a title. Said here so that the
+        # many such lines of an index skip the heading patterns.
+        return None
     parsed = parse_heading(text)
     needs_large = False
     if parsed is None:

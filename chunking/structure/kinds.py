@@ -163,9 +163,13 @@ def title_like(title: str, max_words: int = 14, full_stop: bool = False, any_cas
         return False
     if full_stop and title.endswith("..") and not title.endswith("..."):
         return False
-    if re.search(r"\.\s?\.\s?\.|\s\d+$", title):
+    if _LEADERS_OR_PAGE.search(title):
         return False
     return True
+
+
+_LEADERS_OR_PAGE = re.compile(r"\.\s?\.\s?\.|\s\d+$")
+"""Dot leaders or a trailing page number: a contents line, not a title (``title_like``)."""
 
 
 _NOT_WORD = re.compile(r"[^\w\s]")
@@ -238,7 +242,8 @@ def parse_heading(
         return Parsed("appendix", m.group("num"), _drop_full_stop(m.group("title")))
     if FRONT_WORDS.match(text):
         return Parsed("front", "", text)
-    if BACK_WORDS.match(text) or (BACK_WORDS.search(text) and len(text.split()) <= 3 and title_like(text)):
+    # NOTE: the word count before the search: the search tries every position of the line
+    if BACK_WORDS.match(text) or (len(text.split()) <= 3 and BACK_WORDS.search(text) and title_like(text)):
         return Parsed("back", "", text)
     return None
 

@@ -43,10 +43,11 @@ def _headers(norm: NormalisedBook) -> list[list[str]]:
     if not norm.furniture:
         return [[] for _ in norm.pages]
     pages = [[line for line in lines if _LETTERS.search(line)] for lines in norm.furniture]
-    counts = Counter(_shape(line) for lines in pages for line in set(lines))
+    shapes = {line: _shape(line) for lines in pages for line in lines}  # NOTE: each line's once
+    counts = Counter(shapes[line] for lines in pages for line in set(lines))
     printed = sum(1 for lines in pages if lines)
     constant = {key for key, n in counts.items() if n > BOOK_WIDE_SHARE * printed}
-    return [[line for line in lines if _shape(line) not in constant] for lines in pages]
+    return [[line for line in lines if shapes[line] not in constant] for lines in pages]
 
 
 def _shape(line: str) -> str:
