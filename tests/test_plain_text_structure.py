@@ -859,3 +859,12 @@ def test_a_printers_header_repeated_further_out_than_the_body_does_not_set_its_m
     text = "\n\n".join(pages)
     expected = [("chapter", str(n), title, f"{n}.  {title}") for n, title in enumerate(TITLES[:4], 1)]
     _assert_starts(text, expected)
+
+
+def test_a_converters_banner_above_the_title_is_no_part_of_the_title_page():
+    """UnRTF opens its text with comment lines (``###  Translation from RTF performed by
+    UnRTF``) and a rule: the title page is the first line below them."""
+    banner = "###  Translation from RTF performed by UnRTF, version 0.21.10\n### font table contains 3 fonts total\n\n"
+    chapters, expected = _numbered_chapters()
+    text = f"{banner}-----------------\nThe Widget Manual\n\n{_body(1)}\n\n" + chapters
+    _assert_starts(text, [("front", "", "The Widget Manual", "The Widget Manual"), *expected])

@@ -57,7 +57,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
@@ -918,6 +918,12 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
     of the tool.``), a rule or a contents header is no title."""
     if not lines or 0 in listing:
         return None
+    start = _converter_banner(lines)
+    if start:
+        # NOTE: read the title below a converter's banner as the file's first line
+        shifted = [replace(c, index=c.index - start) for c in candidates if c.index >= start]
+        inner = _title_line(lines[start:], {i - start for i in listing if i >= start}, shifted)
+        return replace(inner, index=inner.index + start) if inner is not None else None
     line = lines[0]
     nxt = lines[1] if len(lines) > 1 else None
     first = next((c for c in candidates if c.index == 0), None)
@@ -941,6 +947,21 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
             [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")],
         )
     return _centred_title(lines, listing, candidates) or _boxed_title(lines, listing)
+
+
+_COMMENT = re.compile(r"(?:#{2,}|%{1,2}|//)\s")
+"""A converter's comment line (``###  Translation from RTF performed by UnRTF``)."""
+
+
+def _converter_banner(lines: list[_Line]) -> int:
+    """How many lines at the top of the file are a converter's banner: its comment lines and a
+    rule below them (0 when the file opens with its own text)."""
+    k = 0
+    while k < min(len(lines) - 1, TITLE_BLOCK_LINES) and _COMMENT.match(lines[k].text):
+        k += 1
+    while k and k < len(lines) - 1 and UNDERLINE.match(lines[k].text):
+        k += 1
+    return k
 
 
 def _boxed_title(lines: list[_Line], listing: set[int]) -> _Candidate | None:
