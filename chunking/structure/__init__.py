@@ -229,15 +229,15 @@ the front matter alone)."""
 
 
 def _tail_pages(headings: tuple[Heading, ...], norm: NormalisedBook) -> set[int]:
-    """The 0-based pages after the page of the outline's last entry, when they are few
+    """The 0-based pages from the page of the outline's last entry on, when they are few
     (``TAIL_SHARE``) and its last chapter-level unit is no back matter: where an outline that
     stops at the last chapter leaves the appendices and the back matter after it. One that
     reaches its index has said where the book ends (an index's letter groups are no units)."""
     fence = [h for h in headings if h.kind in FENCE_KINDS]
     if not fence or fence[-1].kind == "back":
         return set()
-    last = max(h.page for h in headings)
-    tail = set(range(last, len(norm.pages)))  # NOTE: ``page`` is 1-based: from the next page on
+    last = max(h.page for h in headings) - 1
+    tail = set(range(last, len(norm.pages)))  # NOTE: its own page too, from the entry's line on
     return tail if len(tail) <= TAIL_SHARE * len(norm.pages) else set()
 
 

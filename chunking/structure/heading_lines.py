@@ -182,7 +182,9 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         # large, and appendices must follow the chapters in a run A, B, C (see _appendices).
         title = _stacked_title(texts, i)
         letter = text.rstrip(".")
-        return Draft("appendix", letter, title, index, offset, top=top, needs_large=True) if title else None
+        if not title:
+            return None
+        return Draft("appendix", letter, title, index, offset, top=top, needs_large=True, stacked=True)
     m = SECTION_NUMBER_ONLY.match(text)
     if m and m.group("num").count(".") == 1:
         title = _next_title(texts, i)
