@@ -339,19 +339,16 @@ def _modules_book(chapter_size: float) -> bytes:
     ``chapter_size`` over an indented 10 pt body, with bold 10 pt headings at the margin below it
     that recur in every chapter (``Global Variables``): no numbers, no keywords, no outline."""
 
-    def indented(n: int, start: int) -> list[Text]:
-        return [Text(t, s, x=LEFT + 24) for t, s in body(n, start)]
-
     titles = ["Memory Module", "Router Module", "Scanner Module", "Parser Module", "Printer Module"]
     entries = [Text(f"{t} . . . . . . . . {3 + 3 * k}", 10.0, x=LEFT + 24) for k, t in enumerate(titles)]
     pages = [[Text("Architecture Manual", 30.0, "hebo")], [Text("Contents", 12.0, "hebo"), *entries]]
     for k, title in enumerate(titles):
         pages.append(
-            [Text(title, chapter_size, "hebo"), *indented(6, 100 * k), Text("Global Variables", 10.0, "hebo")]
-            + indented(8, 100 * k + 10)
+            [Text(title, chapter_size, "hebo"), *_indented(6, 100 * k), Text("Global Variables", 10.0, "hebo")]
+            + _indented(8, 100 * k + 10)
         )
-        pages.append([Text("Global Functions", 10.0, "hebo"), *indented(20, 100 * k + 30)])
-        pages.append(indented(30, 100 * k + 70))
+        pages.append([Text("Global Functions", 10.0, "hebo"), *_indented(20, 100 * k + 30)])
+        pages.append(_indented(30, 100 * k + 70))
     return make_pdf(pages)
 
 
@@ -388,26 +385,30 @@ def test_a_pdf_printed_from_a_text_file_is_read_as_a_plain_text():
     ]
 
 
+def _indented(n: int, start: int) -> list[Text]:
+    """Body lines set 24 pt in from the margin the outdented headings stand at."""
+    return [Text(t, s, x=LEFT + 24) for t, s in body(n, start)]
+
+
+def _chapter_pages(book: bytes, name: str) -> list[tuple[str, int]]:
+    return [(h.title, h.page) for h in load_book(book, name=name).headings if h.kind == "chapter"]
+
+
 def test_bold_outdented_headings_at_several_sizes_are_chapters_only_at_the_largest():
     """Chapters in bold 12 pt, sections in bold 11 pt and bold 10 pt, all at the margin over an
     indented 10 pt body, no contents, no numbers: the size steps the levels down, not the place."""
-
-    def indented(n: int, start: int) -> list[Text]:
-        return [Text(t, s, x=LEFT + 24) for t, s in body(n, start)]
 
     chapters = ["Getting Started", "Input Sources", "Remote Execution", "Saving Output"]
     pages = []
     for k, title in enumerate(chapters):
         pages.append(
-            [Text(title, 12.0, "hebo"), *indented(8, 100 * k), Text("A Single Source", 11.0, "hebo")]
-            + indented(8, 100 * k + 10)
-            + [Text("Linking Arguments", 10.0, "hebo"), *indented(8, 100 * k + 20)]
+            [Text(title, 12.0, "hebo"), *_indented(8, 100 * k), Text("A Single Source", 11.0, "hebo")]
+            + _indented(8, 100 * k + 10)
+            + [Text("Linking Arguments", 10.0, "hebo"), *_indented(8, 100 * k + 20)]
         )
-        pages.append([Text("Multiple Sources", 11.0, "hebo"), *indented(30, 100 * k + 40)])
-    book = load_book(make_pdf(pages), name="sizes.pdf")
-    assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
-        (title, 1 + 2 * k) for k, title in enumerate(chapters)
-    ]
+        pages.append([Text("Multiple Sources", 11.0, "hebo"), *_indented(30, 100 * k + 40)])
+    expected = [(title, 1 + 2 * k) for k, title in enumerate(chapters)]
+    assert _chapter_pages(make_pdf(pages), "sizes.pdf") == expected
 
 
 def test_a_bold_outdented_chapter_heading_may_be_a_name_opening_with_a_sign():
@@ -415,18 +416,13 @@ def test_a_bold_outdented_chapter_heading_may_be_a_name_opening_with_a_sign():
     12 pt at the margin, it is a chapter like its neighbours; the same name in bold at the body
     size is a term in a list, not a heading."""
 
-    def indented(n: int, start: int) -> list[Text]:
-        return [Text(t, s, x=LEFT + 24) for t, s in body(n, start)]
-
     chapters = ["Getting Started", "Input Sources", "--pipe", "Saving Output"]
     pages = []
     for k, title in enumerate(chapters):
         pages.append(
-            [Text(title, 12.0, "hebo"), *indented(8, 100 * k), Text("--keep-order", 10.0, "hebo")]
-            + indented(20, 100 * k + 10)
+            [Text(title, 12.0, "hebo"), *_indented(8, 100 * k), Text("--keep-order", 10.0, "hebo")]
+            + _indented(20, 100 * k + 10)
         )
-        pages.append(indented(30, 100 * k + 40))
-    book = load_book(make_pdf(pages), name="options.pdf")
-    assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
-        (title, 1 + 2 * k) for k, title in enumerate(chapters)
-    ]
+        pages.append(_indented(30, 100 * k + 40))
+    expected = [(title, 1 + 2 * k) for k, title in enumerate(chapters)]
+    assert _chapter_pages(make_pdf(pages), "options.pdf") == expected
