@@ -296,9 +296,25 @@ def line_at(cand: Candidate, norm: NormalisedBook) -> Tag | None:
     return Tag(0, lines[at][1].strip(), lines[at][0], cand.page, cand.doc)
 
 
+def _titled_line(tag: Tag, cand: Candidate) -> bool:
+    """Whether the line at a candidate's target reads as a title of its own (not its label)."""
+    return title_like(tag.text, any_case=True) and words_key(tag.text) != words_key(cand.title)
+
+
 def classify(cand: Candidate, tag: Tag | None) -> None:
     """Kind and number from the heading at the target (richer) or from the nav title."""
     label = title_label(cand.title)
+    if (
+        label.kind == "section"
+        and label.title == cand.title.strip()
+        and tag is not None
+        and _titled_line(tag, cand)
+    ):
+        # NOTE: a bare ``Section 1`` is a generator's placeholder for a document without a
+        # heading (a title page): the line it opens with is its title, as a role label's heading is
+        cand.title = clean_title(tag.text)
+        label = TitleLabel("", "", cand.title)
+        tag = None
     if tag is not None:
         from_tag = title_label(tag.text)
         if words_key(label.title) not in words_key(tag.text):
