@@ -8,10 +8,10 @@ from chunking.ingest import load_book
 from pdf_factory import Text, body, make_pdf
 
 CHAPTER, SECTION = 18.0, 13.0
-TITLES = ["Notices", "Introduction", "Command Reference", "Predefined Sets", "Colour Schemes", "File Formats"]
+TITLES = ["Overview", "Installation", "Command Guide", "Built-in Values", "Output Styles", "File Formats"]
 
 
-def _book(contents: list[str], printed: dict[str, str] | None = None, small: str = "Predefined Sets") -> bytes:
+def _book(contents: list[str], printed: dict[str, str] | None = None, small: str = "Built-in Values") -> bytes:
     """A title page, a contents page listing ``contents`` as ``N. Title`` in body type with
     sub-entries between them, then one chapter per title: at the chapter size on a page of its
     own, except ``small``, set at the section size mid-page after the chapter before it.
@@ -39,7 +39,7 @@ def _chapters(data: bytes) -> list[tuple[str, int]]:
 def _expected() -> list[tuple[str, int]]:
     out, page = [], 3
     for title in TITLES:
-        if title == "Predefined Sets":
+        if title == "Built-in Values":
             out.append((title, page - 1))  # mid-page on the previous chapter's last page
             continue
         out.append((title, page))
@@ -63,10 +63,10 @@ def test_without_a_numbered_contents_a_heading_at_the_section_size_is_no_chapter
     is a section (what the contents adds is its word, nothing else)."""
     pages = [[Text("The Widget Manual", 24.0, "hebo"), *body(4)]]
     for k, title in enumerate(TITLES):
-        if title == "Predefined Sets":
+        if title == "Built-in Values":
             pages[-1] += [Text(title, SECTION, "hebo"), *body(6, 100 * k)]
             continue
         pages.append([Text(title, CHAPTER, "hebo"), *body(12, 100 * k), Text(f"Detail {k}", SECTION, "hebo")])
         pages.append(body(30, 100 * k + 40))
     bare = load_book(make_pdf(pages), name="bare.pdf")
-    assert "Predefined Sets" not in [h.title for h in bare.headings if h.kind == "chapter"]
+    assert "Built-in Values" not in [h.title for h in bare.headings if h.kind == "chapter"]

@@ -271,29 +271,27 @@ def test_headings_mode_finds_chapters_from_html_headings_without_the_nav():
     assert chapter_level(found) == [(1, "chapter", "Alpha"), (1, "chapter", "Beta")]
 
 
-def test_a_bare_nav_label_section_n_gives_way_to_the_title_its_document_opens_with():
-    """A generator names a document without a heading ``Section 1`` in its NCX (a title page of
-    paragraphs): a placeholder, so the line the document opens with is its title."""
-    docs = {"s1.xhtml": page("<p>The Widget Book</p><p>A. Writer</p>"),
+def _placeholder_first(first: str) -> bytes:
+    """An EPUB whose NCX names its first document, ``first`` without a heading, ``Section 1``."""
+    docs = {"s1.xhtml": page(first),
             "s2.xhtml": page(f"<h1>Copyright</h1>{PARA}"),
             "s3.xhtml": page(f"<h1>Getting started</h1>{PARA}"),
             "s4.xhtml": page(f"<h1>Going further</h1>{PARA}")}
-    data = build(docs, ncx_entries=[(1, "Section 1", "s1.xhtml"), (1, "Copyright", "s2.xhtml"),
-                                    (1, "Getting started", "s3.xhtml"), (1, "Going further", "s4.xhtml")])
-    raw, found = structure(data)
+    return build(docs, ncx_entries=[(1, "Section 1", "s1.xhtml"), (1, "Copyright", "s2.xhtml"),
+                                     (1, "Getting started", "s3.xhtml"), (1, "Going further", "s4.xhtml")])
+
+
+def test_a_bare_nav_label_section_n_gives_way_to_the_title_its_document_opens_with():
+    """A generator names a document without a heading ``Section 1`` in its NCX (a title page of
+    paragraphs): a placeholder, so the line the document opens with is its title."""
+    raw, found = structure(_placeholder_first("<p>The Widget Book</p><p>A. Writer</p>"))
     assert [t for _, _, t in chapter_level(found)] == ["The Widget Book", "Copyright", "Getting started", "Going further"]
 
 
 def test_a_nav_label_section_n_is_a_section_as_the_outlines_plain_reading_takes_it():
     """A ``Section 1`` over a document that opens with a sentence, no title: by its word a
     section, not a chapter, as ``baseline.py`` reads the label."""
-    docs = {"s1.xhtml": page("<p>This book was written for the users of the widget, old and new.</p>"),
-            "s2.xhtml": page(f"<h1>Copyright</h1>{PARA}"),
-            "s3.xhtml": page(f"<h1>Getting started</h1>{PARA}"),
-            "s4.xhtml": page(f"<h1>Going further</h1>{PARA}")}
-    data = build(docs, ncx_entries=[(1, "Section 1", "s1.xhtml"), (1, "Copyright", "s2.xhtml"),
-                                    (1, "Getting started", "s3.xhtml"), (1, "Going further", "s4.xhtml")])
-    raw, found = structure(data)
+    raw, found = structure(_placeholder_first("<p>This book was written for the users of the widget, old and new.</p>"))
     assert "Section 1" not in [t for _, _, t in chapter_level(found)]
     assert [t for _, _, t in chapter_level(found)][-2:] == ["Getting started", "Going further"]
 

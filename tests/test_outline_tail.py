@@ -18,7 +18,7 @@ def _book(appendix_label: str) -> bytes:
         pages.append([Text(f"{n}.", CHAPTER, "hebo"), Text(title, CHAPTER, "hebo"), *body(20, 100 * n)])
         toc.append((1, f"{n}. {title}", len(pages), None))
         pages += [body(30, 100 * n + 40 + k) for k in range(4)]
-    for letter, title in (("A", "Syntax of Grammars"), ("B", "Sources of the Sample")):
+    for letter, title in (("A", "Grammar of Inputs"), ("B", "Listings of the Sample")):
         label = appendix_label.replace("A", letter)
         code = Text("Grammar =", 10.0, "cour")  # reads like a title, set at the body size
         pages.append([Text(label, CHAPTER, "hebo"), Text(title, CHAPTER, "hebo"), code, *body(10, 900)])
@@ -38,11 +38,11 @@ def test_appendices_after_the_outlines_last_chapter_are_units_of_their_own():
 
 
 def test_an_appendix_title_under_its_letter_is_the_lines_set_at_the_letters_size():
-    """``A.`` over ``Syntax of Grammars`` over a first line of code that reads like a title:
+    """``A.`` over ``Grammar of Inputs`` over a first line of code that reads like a title:
     the title ends where the size does."""
     book = load_book(_book("A."), name="manual.pdf")
     titles = [h.title for h in book.headings if h.kind == "appendix"]
-    assert titles == ["Syntax of Grammars", "Sources of the Sample"]
+    assert titles == ["Grammar of Inputs", "Listings of the Sample"]
 
 
 def test_a_bare_appendix_letter_without_its_full_stop_is_a_label_too():

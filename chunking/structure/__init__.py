@@ -246,7 +246,7 @@ def _tail_filled(
 ) -> tuple[Heading, ...]:
     """The outline's headings with the appendices, back matter and chapters numbered on from its
     last chapter that the text finds on the pages after its last entry (``_tail_pages``): an
-    outline that stops at chapter 6 leaves ``A. Syntax`` and ``B. Sources`` out, and they would
+    outline that stops at chapter 6 leaves ``A. Grammar`` and ``B. Listings`` out, and they would
     be chapter 6's pages. Set at the outline's chapter level; a heading the outline has is kept
     once."""
     chapters = [h for h in headings if h.kind in ("chapter", "appendix")]

@@ -8,7 +8,7 @@ line of its own after the contents, in the contents' order, set larger than the 
 returns drafts for the placed entries, which the text detector takes as listed chapters.
 
 Why: a contents set by hand or by a word processor's list may number the chapters and give no
-pages (``1. Notices`` … ``12. Bibliography``). Its lines are no headings (``read_contents``
+pages (``1. Introduction`` … ``9. Index``). Its lines are no headings (``read_contents``
 needs page numbers to know a contents page, and the lines themselves are rejected as small), yet
 the order and the titles are the book's word on what its chapters are: a chapter whose heading
 the text sets at the size of the sections (one that opens mid-page inside the chapter before
@@ -137,8 +137,8 @@ def _find(
 def _is_heading_of(line: str, number: str, title: str) -> bool:
     """Whether ``line`` is the heading of entry ``number``/``title``: its title, with or
     without the number, or the title less words at one end (two words left at least), as a
-    contents and the page may word one title apart (``File Machine-Specific Support`` listed,
-    ``Machine-Specific Support`` printed)."""
+    contents and the page may word one title apart (``Binary File Formats`` listed, ``File
+    Formats`` printed)."""
     m = _ENTRY.match(line.strip())
     if m and m.group(1) == number:
         line = m.group(2)

@@ -981,7 +981,7 @@ def _boxed_title(lines: list[_Line], listing: set[int]) -> _Candidate | None:
 
 
 _MAN_HEADER = re.compile(r"[\w.:+-]+\(\d\w*\)(?:\s|$)")
-"""A manual page's header: its name and section, ``DASH(1)``, ``Git::Repo(3pm)``."""
+"""A manual page's header: its name and section, ``TOOL(1)``, ``Git::Repo(3pm)``."""
 
 
 def opening_title(norm: NormalisedBook, before: int) -> Draft | None:
@@ -989,7 +989,7 @@ def opening_title(norm: NormalisedBook, before: int) -> Draft | None:
     ``before``): read as a plain text's title line is (``_title_line``), so a converted page
     whose ``<h1>`` came out as a bare line, or as a banner boxed between rules, still has its
     title page. None when the text above the first heading holds no such line, or when that
-    line is a manual page's header (``DASH(1) - General Commands Manual``: the page's name and
+    line is a manual page's header (``TOOL(1) - General Commands Manual``: the page's name and
     section, printed atop every page of it, not a title the page's own headings lack)."""
     lines = [line for line in _lines(norm) if line.offset < before]
     title = _title_line(lines, set(), []) if lines else None
