@@ -303,3 +303,29 @@ def test_a_nav_label_naming_the_pages_role_gives_way_to_the_heading_the_page_sho
                                           (1, "2. Beta", "c2.xhtml")]))
     raw, found = structure(data)
     assert [t for _, _, t in chapter_level(found)] == ["The Widget Book", "Alpha", "Beta"]
+
+
+def _one_file_book(opening: str) -> bytes:
+    """The whole book in one document: ``opening``, then three chapters as fragments the nav
+    points to."""
+    body = opening + "".join(f'<h2 id="c{n}">{t}</h2>{PARA}{PARA}' for n, t in enumerate(["Alpha", "Beta", "Gamma"], 1))
+    entries = [(1, t, f"body.xhtml#c{n}") for n, t in enumerate(["Alpha", "Beta", "Gamma"], 1)]
+    return build({"body.xhtml": page(body)}, nav=("nav.xhtml", entries))
+
+
+def test_a_heading_above_the_first_nav_entry_in_its_document_opens_a_front_unit():
+    """A one-file book's title (its ``h1``, author and copyright under it) above the first
+    chapter's fragment is in no nav entry: the stretch is the book's title page."""
+    _, found = structure(_one_file_book(f"<h1>Widget Programming Manual</h1><p>A. Author</p>{PARA}"))
+    assert chapter_level(found) == [
+        (1, "front", "Widget Programming Manual"),
+        (1, "chapter", "Alpha"),
+        (1, "chapter", "Beta"),
+        (1, "chapter", "Gamma"),
+    ]
+    assert found.headings[0].char_offset == 0
+
+
+def test_a_lead_in_paragraph_above_the_first_nav_entry_is_no_unit():
+    _, found = structure(_one_file_book(PARA))
+    assert [kind for _, kind, _ in chapter_level(found)] == ["chapter"] * 3

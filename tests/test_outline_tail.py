@@ -49,6 +49,28 @@ def test_a_bare_appendix_letter_without_its_full_stop_is_a_label_too():
     assert _units(_book("A"))[-2:] == [("appendix", "A", 21), ("appendix", "B", 23)]
 
 
+def _references_mid_page(size: float) -> list[tuple[str, str, int]]:
+    """Three chapters in the outline; the last chapter's page goes on, after its text, with
+    ``References`` set at ``size`` over a list of works, and a page of text after it."""
+    pages, toc = [], []
+    for n, title in enumerate(["Overview", "Input Language", "Acknowledgements"], 1):
+        toc.append((1, f"{n}. {title}", len(pages) + 1, None))
+        pages.append([Text(f"{n}.", CHAPTER, "hebo"), Text(title, CHAPTER, "hebo"), *body(20, 100 * n)])
+        pages += [body(30, 100 * n + 40 + k) for k in range(2)]
+    pages[-1] = [*body(12, 700), Text("References", size, "hebo"), *body(8, 800)]
+    pages.append(body(30, 900))
+    book = load_book(make_pdf(pages, toc=toc), name="m.pdf")
+    return [(h.kind, h.title, h.page) for h in book.headings if h.level == 1]
+
+
+def test_back_matter_set_as_the_chapters_mid_page_after_the_outlines_end_is_a_unit():
+    assert _references_mid_page(CHAPTER)[-1] == ("back", "References", 9)
+
+
+def test_a_back_matter_name_mid_page_at_another_size_than_the_chapters_is_text():
+    assert [kind for kind, _, _ in _references_mid_page(12.0)] == ["chapter"] * 3
+
+
 
 def test_an_outline_that_reaches_its_index_says_where_the_book_ends():
     """An outline whose last entry is the index: the index's letter groups (``A`` over

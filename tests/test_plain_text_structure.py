@@ -868,3 +868,55 @@ def test_a_converters_banner_above_the_title_is_no_part_of_the_title_page():
     chapters, expected = _numbered_chapters()
     text = f"{banner}-----------------\nThe Widget Manual\n\n{_body(1)}\n\n" + chapters
     _assert_starts(text, [("front", "", "The Widget Manual", "The Widget Manual"), *expected])
+
+
+@pytest.mark.parametrize("label", ["{n}", "—{n}—", "- {n} -"])
+@pytest.mark.parametrize("first_section", ["Introduction", "Overview"])
+def test_a_number_alone_over_a_contents_title_opens_that_chapter(label, first_section):
+    """A chapter set as its number alone (maybe framed by dashes) over its title, where the
+    printed contents lists that title under that number, opens at the number's line, even when
+    a section of another chapter has the same title (``3.1 Introduction``)."""
+    contents = "Contents\n\n" + "\n".join(f"{n} {t}{' ' * 20}{n * 4}" for n, t in enumerate(TITLES[:3], 1))
+    contents += f"\n  3.1 {first_section} . . . . . . . . 12\n\n"
+    titles = ["Introduction", *TITLES[1:3]]
+    contents = contents.replace(TITLES[0], titles[0], 1)
+    text, expected = contents, [("front", "", "Contents", "Contents")]
+    for n, title in enumerate(titles, 1):
+        mark = label.format(n=n)
+        text += f"{mark}\n{title}\n\n{_body(2)}\n\n"
+        expected.append(("chapter", str(n), title, mark))
+    text += f"3.1 {first_section}\n\n{_body(1)}\n"
+    _assert_starts(text, expected)
+
+
+def test_a_framed_number_over_a_title_the_contents_does_not_number_so_is_no_chapter():
+    """The same pair whose number is not the one the contents gives the title (a folio over a
+    line of text) opens nothing."""
+    contents = "Contents\n\n" + "\n".join(f"{n} {t}{' ' * 20}{n * 4}" for n, t in enumerate(TITLES[:3], 1))
+    text = contents + "\n\n"
+    for n, title in enumerate(TITLES[:3], 1):
+        text += f"- {n + 1} -\n{title}\n\n{_body(2)}\n\n"
+    found = _chapters(text)[1]
+    assert [(k, n) for k, n, _, _ in found if k == "chapter"] == []
+
+
+def _texinfo_dump(navigation: bool) -> str:
+    """A Texinfo manual's HTML dumped as text: its title, a contents, then nodes, each under a
+    navigation line when ``navigation``; the top node (``Widgets``) first, unnumbered."""
+    nodes = [("", "Widgets"), *((str(n), t) for n, t in enumerate(TITLES[:3], 1))]
+    text = "Widgets: a manual\n\nTable of Contents\n\n" + "".join(f"  * {n} {t}\n" for n, t in nodes[1:])
+    for k, (n, title) in enumerate(nodes):
+        following = nodes[k + 1][1] if k + 1 < len(nodes) else "Index"
+        if navigation:
+            text += f"\nNext: {following}, Up: Top   [Contents][Index]\n"
+        text += f"\n{f'{n} ' if n else ''}{title}\n\n{_body(2)}\n"
+    return text
+
+
+@pytest.mark.parametrize("navigation", [True, False])
+def test_the_top_node_under_its_navigation_line_is_a_front_unit(navigation):
+    """Below a Texinfo node's navigation line, before the first chapter, a title alone opens the
+    top node; without the navigation lines the same line is text of the contents' unit."""
+    found = [(k, n, t) for k, n, t, _ in _chapters(_texinfo_dump(navigation))[1]]
+    assert (("front", "", "Widgets") in found) is navigation
+    assert [n for k, n, _ in found if k == "chapter"] == ["1", "2", "3"]

@@ -44,6 +44,7 @@ from .levels import choose_depths
 from .levels import levelled as _levelled
 from .outline import check_outline
 from .outline_sizes import relevel_by_size
+from .outline_tail import tail_back_matter, tail_filled, tail_pages
 from .result import StructureResult
 from .running import running_evidence
 from .typography import FontProbe
@@ -146,12 +147,13 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             # NOTE: the text is then evidence only, read on the pages of chapter-level entries
             # (reading and probing the whole book would cost more than the outline check).
             pages = {h.page - 1 for h in headings if h.kind in FENCE_KINDS}
-            tail = _tail_pages(headings, norm)
+            tail = tail_pages(headings, norm)
             found = _from_text(raw, norm, [], None, pages | tail)
             drafts_listed = _listed(norm) if raw.format == "pdf" else []
             listed = _levelled([(d, 1) for d in drafts_listed], norm, "headings")[0] if drafts_listed else ()
             outlined.headings = _numbering_filled(outlined.headings, drafts_listed, norm)
-            outlined.headings = _tail_filled(outlined.headings, found.headings, tail)
+            outlined.headings = tail_back_matter(outlined.headings, norm, FontProbe(raw.layout), tail)
+            outlined.headings = tail_filled(outlined.headings, found.headings, tail)
             return _explained(outlined, norm, found.headings, "the outline", rejected, listed)
         found = _from_text(raw, norm, warnings, rejected)
         if holds and _chapter_count(found.headings) <= _chapter_count(headings):
@@ -220,54 +222,6 @@ def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -
     if title is None:
         return drafts
     return [(title, min(depth for _, depth in drafts)), *drafts]
-
-
-TAIL_SHARE = 0.4
-"""The outline's tail is read for the units it left out only when the pages after its last entry
-are at most this share of the book (an outline that stops a few pages early, not one that holds
-the front matter alone)."""
-
-
-def _tail_pages(headings: tuple[Heading, ...], norm: NormalisedBook) -> set[int]:
-    """The 0-based pages from the page of the outline's last entry on, when they are few
-    (``TAIL_SHARE``) and its last chapter-level unit is no back matter: where an outline that
-    stops at the last chapter leaves the appendices and the back matter after it. One that
-    reaches its index has said where the book ends (an index's letter groups are no units)."""
-    fence = [h for h in headings if h.kind in FENCE_KINDS]
-    if not fence or fence[-1].kind == "back":
-        return set()
-    last = max(h.page for h in headings) - 1
-    tail = set(range(last, len(norm.pages)))  # NOTE: its own page too, from the entry's line on
-    return tail if len(tail) <= TAIL_SHARE * len(norm.pages) else set()
-
-
-def _tail_filled(
-    headings: tuple[Heading, ...], found: tuple[Heading, ...], tail: set[int]
-) -> tuple[Heading, ...]:
-    """The outline's headings with the appendices, back matter and chapters numbered on from its
-    last chapter that the text finds on the pages after its last entry (``_tail_pages``): an
-    outline that stops at chapter 6 leaves ``A. Grammar`` and ``B. Listings`` out, and they would
-    be chapter 6's pages. Set at the outline's chapter level; a heading the outline has is kept
-    once."""
-    chapters = [h for h in headings if h.kind in ("chapter", "appendix")]
-    if not tail or not chapters:
-        return headings
-    level = chapters[0].level
-    numbers = [int(h.number) for h in chapters if h.number.isdigit()]
-    following = str(max(numbers) + 1) if numbers else ""
-    end = max(h.char_offset for h in headings)
-    titled = {compact_key(h.title) for h in headings}
-    added = []
-    for h in found:
-        if h.page - 1 not in tail or h.char_offset <= end or compact_key(h.title) in titled:
-            continue
-        if h.kind in ("appendix", "back") or (h.kind == "chapter" and following and h.number == following):
-            if h.kind == "chapter":
-                following = str(int(following) + 1)
-            added.append(dataclasses.replace(h, level=level))
-    if not added:
-        return headings
-    return tuple(sorted((*headings, *added), key=lambda h: (h.char_offset, h.level)))
 
 
 def _top_holds(raw: RawBook, drafts: list[tuple[Draft, int]]) -> bool:

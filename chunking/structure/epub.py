@@ -200,7 +200,40 @@ def _unlisted(
             rejected.append(Rejected("spine", doc.path, why, doc.first + 1, f"spine: {doc.path} is {why}"))
             continue
         out.append(Candidate(title, doc.start, doc.first, doc.path, kind="unlisted", evidence=evidence))
-    return out
+    opening = _opening_before_nav(docs, nav)
+    return [opening, *out] if opening is not None else out
+
+
+def _opening_before_nav(docs: list[NavDoc], nav: list[Candidate]) -> Candidate | None:
+    """The book's opening when the first nav entry points into its document past a heading: a
+    one-file book whose title (an ``h1``, with the author and copyright under it) stands above
+    the first chapter's fragment. That stretch is in no entry; its heading titles it, as an
+    un-navigated document's first heading does. A document that opens with text and no heading
+    before the entry gives nothing (a lead-in paragraph is the first chapter's)."""
+    if not nav:
+        return None
+    first = min(nav, key=lambda c: c.offset)
+    doc = next((d for d in docs if d.path == first.doc), None)
+    if (
+        doc is None
+        or not doc.linear
+        or any(d.start < doc.start and d.linear and d.start < d.end for d in docs)
+    ):
+        return None
+    tag = doc.tags[0] if doc.tags else None
+    if (
+        tag is None
+        or not doc.start <= tag.offset < first.offset
+        or words_key(tag.text) == words_key(first.title)
+    ):
+        return None  # NOTE: a title block repeating the first entry's title is that entry's
+    evidence = [
+        ("spine", f"{doc.path} opens before its first nav entry {first.title!r}"),
+        ("html_heading", f"{doc.path} h{tag.level} {tag.text!r}"),
+    ]
+    return Candidate(
+        clean_title(tag.text), doc.start, doc.first, doc.path, kind="unlisted", evidence=evidence
+    )
 
 
 def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Generic) -> StructureResult:

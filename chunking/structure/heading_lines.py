@@ -44,9 +44,9 @@ _LETTER_LINE = re.compile(r"[A-Z]\.?")
 
 _KEYWORD_START = re.compile(rf"(?:{keyword_alternation(KIND_KEYWORDS)})\b", re.I)
 
-_BARE_NUMBER = re.compile(r"[-–—]?\s*(\d{1,2})\s*[-–—]?")
-"""``7``, ``—7—``, ``- 7 -``: a chapter number alone on its line, maybe framed by dashes."""
-"""A chapter number standing alone on its line (the title follows on the next lines)."""
+FRAMED_NUMBER = re.compile(r"[-–—]?\s*(\d{1,2})\s*[-–—]?")
+"""``7``, ``—7—``, ``- 7 -``: a chapter number alone on its line, maybe framed by dashes (the
+title follows on the next lines)."""
 
 STACK_TITLE_LINES = 3
 """A title under a bare chapter number may wrap over this many lines."""
@@ -189,7 +189,7 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
     if m and m.group("num").count(".") == 1:
         title = _next_title(texts, i)
         return Draft("section", m.group("num"), title, index, offset, top=top) if title else None
-    bare = _BARE_NUMBER.fullmatch(text)
+    bare = FRAMED_NUMBER.fullmatch(text)
     if bare:
         # NOTE: a bare number then the title on 1-3 lines (``3`` / ``Graphical`` / ``procedures``):
         # a page number or a table cell looks the same, so it must be set large.

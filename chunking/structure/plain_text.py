@@ -35,7 +35,10 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   dashes, a memo's two-column header), the first centred line of the opening, before any
   heading or prose, with the centred lines right below it (a title over two lines).
   A line set as such a named front-matter heading is (its column, alone between blank lines,
-  over text set further in) is a front unit too (``_front_by_form``).
+  over text set further in) is a front unit too (``_front_by_form``), and so is, before the first
+  chapter, a title standing alone below a Texinfo node's navigation line (``Next: Introduction``,
+  as a dump of Texinfo's HTML prints it above every node): the manual's top node
+  (``_top_node``).
 * **indentation** (``typography``), only for a book the marks above leave without chapters: where
   the body is indented, title-like lines less indented than the body are headings (``_outdented``:
   a man page as ``man`` shows it).
@@ -63,7 +66,7 @@ from ..models import Rejected
 from ..normalise import NormalisedBook
 from ..rules import CHAPTER_KEYWORDS, ROMAN_FOLIO, keyword_alternation
 from .evidence import signal_counts
-from .heading_lines import Draft
+from .heading_lines import FRAMED_NUMBER, Draft
 from .kinds import LIST_OF, SECTION_HEADING, clean_title, number_value, parse_heading, title_like, words_key
 from .levels import levelled
 from .result import StructureResult
@@ -320,6 +323,8 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
             if entry.blank_before and _CONTENTS_HEADER.match(entry.text):
                 break  # the next list (``List of Examples`` after the contents): a block of its own
             if not any(ch.isalpha() for ch in entry.text):
+                if _label_over_listed(lines, k, seen):
+                    break
                 # NOTE: a line of only a number or leaders (an extractor that cuts an entry
                 # into pieces): a number is the next entry's own when that entry starts with a
                 # letter and the number is a section's (``1.2.4`` / ``Further Reading``) or
@@ -359,11 +364,17 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
 
 
 def _label_over_listed(lines: list[_Line], k: int, seen: set[str]) -> bool:
-    """Whether line ``k`` is a chapter label alone (``Chapter 1``) over a title the contents has
-    listed already: the first chapter's opening, the body begun, not an entry."""
-    parsed = parse_heading(lines[k].text)
-    if parsed is None or parsed.title or not _KEYWORD.match(lines[k].text) or k + 1 >= len(lines):
+    """Whether line ``k`` is a chapter label alone (``Chapter 1``, or a number framed by dashes,
+    ``—1—``) over a title the contents has listed already: the first chapter's opening, the body
+    begun, not an entry. (A bare ``2`` over a title not yet listed is an entry an extractor cut in
+    two.)"""
+    if k + 1 >= len(lines):
         return False
+    text = lines[k].text
+    if not FRAMED_NUMBER.fullmatch(text):
+        parsed = parse_heading(text)
+        if parsed is None or parsed.title or not _KEYWORD.match(text):
+            return False
     below = _entry(lines[k + 1].raw)
     return below is not None and below[0] in seen
 
@@ -657,6 +668,7 @@ def _choose(
         elif c.kind in ("front", "back"):
             rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
     _front_by_form(lines, chosen, listing, first)
+    _top_node(lines, chosen, listing, first)
     _levels_from_intro_list(lines, chosen)
     _drop_repeated_titles(lines, chosen, rejected)
     return [chosen[i] for i in sorted(chosen)]
@@ -735,6 +747,34 @@ def _front_by_form(
         where = f"line {i + 1}: '{line.text[:60]}'"
         evidence = [("typography", f"{where} set as the front matter's headings, over an indented text")]
         chosen[i] = (_Candidate(i, "front", "", line.text, evidence), 1)
+
+
+_NODE_NAVIGATION = re.compile(r"(?:Next|Previous|Prev|Up): \S")
+"""A Texinfo node's navigation line as its HTML prints it above the node (``Next: Overview,
+Previous: Top, Up: Top  [Contents][Index]``)."""
+
+
+def _top_node(
+    lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]], listing: set[int], first: int
+) -> None:
+    """A text dumped from Texinfo's HTML prints a navigation line above every node, then the
+    node's title alone. Before the first chapter that title opens the manual's top node (what the
+    manual is, its version, its copying terms): a front unit, not the end of the contents or of
+    the title page. Only where the chapters carry the same line above them (two or more nodes),
+    so a stray ``Next: step`` in a text is no mark."""
+    marked = [i for i in range(len(lines) - 1) if _NODE_NAVIGATION.match(lines[i].text)]
+    if sum(1 for i in marked if i + 1 in chosen or i + 2 in chosen) < 2:
+        return
+    for i in marked:
+        k = i + 1
+        if k >= first or k in chosen or k in listing:
+            continue
+        line = lines[k]
+        if not (line.blank_before and line.blank_after) or not title_like(line.text, max_words=TITLE_WORDS):
+            continue
+        where = f"line {k + 1}: '{line.text[:60]}'"
+        evidence = [("typography", f"{where} below a node's navigation line, before the first chapter")]
+        chosen[k] = (_Candidate(k, "front", "", line.text, evidence), 1)
 
 
 def _lone_label(plain: list[_Candidate]) -> _Candidate | None:
@@ -1172,6 +1212,29 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
     return [numbered[k] for k in reversed(keep)]
 
 
+def _label_over_entry(lines: list[_Line], i: int, wanted: dict[str, str]) -> _Candidate | None:
+    """A chapter opening set as two lines, its number alone (``3``, ``—3—``, ``- 3 -``) over its
+    title, where the contents lists that title under that number: the heading starts at the label.
+
+    A framed number alone is also a common folio, so the label counts only with the title the
+    contents gives it right below, and the pair stands apart from the text around it (a page's
+    first line stands apart above)."""
+    line = lines[i]
+    if i + 1 >= len(lines) or not (m := FRAMED_NUMBER.fullmatch(line.text)):
+        return None
+    if not (line.blank_before or i == 0 or lines[i - 1].page != line.page):
+        return None
+    below = lines[i + 1]
+    if line.blank_after or not below.blank_after or below.page != line.page:
+        return None
+    key = words_key(below.text)
+    if wanted.get(key) != m[1].lstrip("0"):
+        return None
+    title = below.text.title() if below.text.isupper() else below.text
+    evidence = f"line {i + 1}: '{line.text}' over '{below.text[:60]}', listed in the contents as {m[1]}"
+    return _Candidate(i, "numbered", m[1].lstrip("0"), title, [("contents", evidence)])
+
+
 def _opens(starts: list[int], block: int) -> bool:
     """Whether a contents block at line ``block`` comes right after a chapter heading (within
     ``LABEL_TITLE_LINES`` lines): the chapter's own table of contents."""
@@ -1199,7 +1262,12 @@ def _contents_evidence(
         if not entries:
             return
     top = min(indent for _, _, indent, _ in entries)
-    listed = {key: (number, indent) for key, number, indent, _ in entries}
+    listed: dict[str, tuple[str, int]] = {}
+    for key, number, indent, _ in entries:
+        # NOTE: a title listed twice (chapter ``1 Introduction``, section ``3.1 Introduction``)
+        # keeps its shallowest entry, so the chapter is still wanted
+        if key not in listed or indent < listed[key][1]:
+            listed[key] = (number, indent)
     for c, _ in chosen.values():
         key = words_key(c.title)
         if key in listed:
@@ -1214,6 +1282,10 @@ def _contents_evidence(
     for numbered in (True, False):
         for i, line in enumerate(lines):
             if i in listing or i in chosen or i in taken or len(line.text) > MAX_TITLE_CHARS:
+                continue
+            if numbered and (label := _label_over_entry(lines, i, wanted)) is not None:
+                chosen[i] = (label, 1)
+                del wanted[words_key(label.title)]
                 continue
             if not (line.blank_before and line.blank_after):
                 continue
