@@ -47,21 +47,25 @@ tesseract:
 # groff without it), mandoc, html2text, elinks, links2, html2markdown, asciidoctor, pdftotext,
 # xhtml2pdf, lowdown, pod2texi and makeinfo (Debian's texinfo), vilistextum, cmark, mutool, odt2txt,
 # pdf2txt, htmldoc and faketime, LibreOffice Writer with python3-uno, enscript, a2ps and Ghostscript's ps2pdf
-# and txtwrite, xsltproc with the DocBook XSL stylesheets, unrtf;
-# pod2text comes with the base system): the slow outline-floor test fetches every validation
+# and txtwrite, xsltproc with the DocBook XSL stylesheets, unrtf, Asciidoctor PDF, AsciiDoc-py (without
+# its recommended xmlto, which brings dblatex and TeX Live), docbook2X with the DocBook XML DTD, and
+# Docutils' rst2latex and rst2xml; pod2text comes with the base system): the slow outline-floor test fetches every validation
 # book, and a book whose renderer is missing fails the fetch.
 RENDERER_PROGRAMS := pandoc pod2markdown rst2pdf w3m gropdf mandoc html2text elinks links2 html2markdown asciidoctor pdftotext \
 	xhtml2pdf3 lowdown pod2texi makeinfo vilistextum cmark mutool odt2txt pdf2txt htmldoc faketime soffice enscript ps2pdf \
-	a2ps xsltproc unrtf
+	a2ps xsltproc unrtf asciidoctor-pdf asciidoc docbook2x-texi rst2latex rst2xml
 RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2text elinks links2 python3-html2text asciidoctor poppler-utils \
 	python3-xhtml2pdf lowdown texinfo vilistextum cmark mupdf-tools odt2txt python3-pdfminer htmldoc faketime \
-	libreoffice-writer-nogui python3-uno enscript ghostscript a2ps xsltproc docbook-xsl unrtf
+	libreoffice-writer-nogui python3-uno enscript ghostscript a2ps xsltproc docbook-xsl unrtf \
+	ruby-asciidoctor-pdf docbook2x docbook-xml python3-docutils
+RENDERER_PACKAGES_NO_RECOMMENDS := asciidoc-base
 RENDERER_FILES := /usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl
 renderers:
 	@( for p in $(RENDERER_PROGRAMS); do command -v $$p >/dev/null 2>&1 || exit 1; done; \
 	   for f in $(RENDERER_FILES); do test -e $$f || exit 1; done ) || { \
-		echo "Installing the Debian renderers of the validation books ($(RENDERER_PACKAGES))..."; \
-		apt-get update -qq && apt-get install -y -qq $(RENDERER_PACKAGES) >/dev/null && echo "renderers installed."; }
+		echo "Installing the Debian renderers of the validation books ($(RENDERER_PACKAGES) $(RENDERER_PACKAGES_NO_RECOMMENDS))..."; \
+		apt-get update -qq && apt-get install -y -qq $(RENDERER_PACKAGES) >/dev/null && \
+		apt-get install -y -qq --no-install-recommends $(RENDERER_PACKAGES_NO_RECOMMENDS) >/dev/null && echo "renderers installed."; }
 
 # Run every test: lint and format (ruff, the rules in pyproject.toml), types (mypy), then unit,
 # property, CLI, AppTest and real-browser tests in parallel; last, in one process and a fixed

@@ -16,7 +16,10 @@ OpenDocument text through odt2txt into text, a PDF through pdfminer's pdf2txt in
 through htmldoc into an EPUB, an OpenDocument text through LibreOffice into an EPUB, a plain text
 through enscript or a2ps and Ghostscript into a PDF, an AsciiDoc source through Asciidoctor's DocBook
 and DocBook XSL's EPUB 3 stylesheets into an EPUB, an RTF document through UnRTF into text, a PDF
-through Ghostscript's txtwrite device into text; the source first checked against
+through Ghostscript's txtwrite device into text, an AsciiDoc source through Asciidoctor PDF into a PDF
+or through AsciiDoc-py's DocBook (and docbook2X into Texinfo), a reStructuredText source through
+Docutils into LaTeX or Docutils XML or through pandoc into an EPUB or Org, Texinfo or MediaWiki markup; the
+source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -190,9 +193,29 @@ container requires, then the rest in sorted order, with fixed times and modes); 
 (``-f``: the stylesheets stamp the time of the run as ``dcterms:modified``, and under a ticking
 clock a run of over a second stamped 00:00:01), Asciidoctor with ``SOURCE_DATE_EPOCH`` (the book's date)."""
 
+ASCIIDOC_DOCBOOK2X_TEXI = """
+import glob, os, shutil, subprocess, sys, tempfile
+src, out = sys.argv[1:3]
+with tempfile.TemporaryDirectory(prefix="db2x-") as tmp:
+    subprocess.run(["asciidoc", "-b", "docbook", "-d", "book", "-o", os.path.join(tmp, "book.xml"), src],
+        capture_output=True, check=True)
+    subprocess.run(["docbook2x-texi", "--encoding=utf-8", "book.xml"], cwd=tmp, capture_output=True, check=True)
+    (texi,) = glob.glob(os.path.join(tmp, "*.texi"))
+    shutil.copyfile(texi, out)
+"""
+"""An AsciiDoc source through AsciiDoc-py's DocBook 4.5 and docbook2X's ``docbook2x-texi`` into
+Texinfo (``asciidoc-docbook2x-texi``), the way Git's own build made its user manual's Info edition:
+docbook2X names the file after the book's title and writes it where it runs, so both run in a
+temporary folder and the one ``.texi`` written there is the book; UTF-8 out (docbook2X's default,
+US-ASCII, stops on the first other letter)."""
+
 GS_INVARIANT = "-dOmitID -dOmitInfoDate -dOmitXMP"
 """Ghostscript's pdfwrite without the parts it makes from the time of the run (the file identifier,
 the Info dates and the XMP packet with its document UUID)."""
+
+DOCUTILS = ["env", "DOCUTILSCONFIG="]
+"""Before a Docutils front end: no configuration file (``/etc/docutils.conf``, ``./docutils.conf``,
+``~/.docutils``) reaches the book, since an empty ``DOCUTILSCONFIG`` names none."""
 
 FAKETIME = ["faketime", "1980-01-01 00:00:00"]
 """Before a renderer that stamps the time of the run into the book and offers no way to set it
@@ -286,6 +309,25 @@ RENDERERS = {
         "-sOutputFile=-",
         "{input.pdf}",
     ],
+    "asciidoctor-pdf-book": ["asciidoctor-pdf", "-d", "book", "-o", "-", "-"],
+    "asciidoc-docbook": ["asciidoc", "-b", "docbook", "-d", "book", "-o", "-", "-"],
+    "asciidoc-docbook2x-texi": ["python3", "-c", ASCIIDOC_DOCBOOK2X_TEXI, "{input.txt}", OUTPUT],
+    "rst2latex": [*DOCUTILS, "rst2latex", "--no-file-insertion"],
+    "rst2xml": [*DOCUTILS, "rst2xml", "--no-file-insertion"],
+    "pandoc-rst-epub3": [
+        "pandoc",
+        "--from",
+        "rst",
+        "--to",
+        "epub3",
+        "-M",
+        f"identifier={PANDOC_ID}",
+        "-o",
+        "-",
+    ],
+    "pandoc-rst-org": ["pandoc", "--standalone", "--from", "rst", "--to", "org"],
+    "pandoc-rst-texinfo": ["pandoc", "--standalone", "--from", "rst", "--to", "texinfo"],
+    "pandoc-rst-mediawiki": ["pandoc", "--standalone", "--from", "rst", "--to", "mediawiki"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -306,7 +348,12 @@ text into the PDF that enscript's PostScript, with its default page header, make
 Ghostscript's ps2pdf, or that a2ps's, two pages to an A4 sheet without the sheet header that names
 the user, makes the same way; an AsciiDoc source into the EPUB 3 of DocBook XSL's stylesheets over
 Asciidoctor's DocBook 5; an RTF document into ``unrtf --text``'s text; a PDF into the text of
-Ghostscript's txtwrite device).
+Ghostscript's txtwrite device; an AsciiDoc source into Asciidoctor PDF's PDF of a book, or into
+AsciiDoc-py's DocBook 4.5 XML of a book, or through that into docbook2X's Texinfo; a
+reStructuredText source into the LaTeX of Docutils' ``rst2latex`` or the Docutils XML of
+``rst2xml``, with the ``include`` directive off (the documents include a header file from a folder
+the renderer does not see, and Docutils stops on an include it cannot read), or into pandoc's EPUB 3,
+Org, Texinfo or MediaWiki markup).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -314,13 +361,14 @@ mandoc 1.14.6, html2text 1.3.2a, ELinks 0.13.2, Links 2.28, python3-html2text 20
 Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 3.6.12, lowdown
 1.0.0, texinfo 6.8 (pod2texi, makeinfo), vilistextum 2.6.9, cmark 0.30.2, mupdf-tools 1.21.1,
 odt2txt 0.5, python3-pdfminer 20221105, htmldoc 1.9.16, LibreOffice 7.4.7 with python3-uno, enscript
-1.6.5.90, a2ps 4.14, docbook-xsl 1.79.2 with xsltproc (libxslt 1.1.35), UnRTF 0.21.10 and
-Ghostscript 10.0.0). pandoc runs
+1.6.5.90, a2ps 4.14, docbook-xsl 1.79.2 with xsltproc (libxslt 1.1.35), UnRTF 0.21.10,
+Ghostscript 10.0.0, Asciidoctor PDF 2.3.4 on Prawn 2.4.0, AsciiDoc-py 10.2.0, docbook2X 0.8.8 and
+Docutils 0.19). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
-to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff
-and Asciidoctor run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
+to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
+Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
 as the PDF's creation date (it takes 0 for unset and writes the time of the run), Asciidoctor as
-the document's ``<date>``. xhtml2pdf runs with ``RL_invariant=1``, ReportLab's invariant mode: the
+the document's ``<date>``, Asciidoctor PDF as the PDF's creation and modification dates. xhtml2pdf runs with ``RL_invariant=1``, ReportLab's invariant mode: the
 PDF's dates are 2000-01-01 and its file identifier is fixed, not the time of the run. pdf2txt runs with
 ``--boxes-flow disabled``: pdfminer's advanced layout analysis breaks ties between text boxes by the
 objects' memory addresses, so two runs gave a few lines in another order; without it a page's boxes
@@ -334,10 +382,13 @@ ALSO_NEEDED = {
     "enscript-pdf": ["enscript", "ps2pdf"],
     "asciidoctor-docbook-xsl-epub3": ["asciidoctor", "xsltproc", "faketime"],
     "a2ps-pdf": ["a2ps", "ps2pdf"],
+    "asciidoc-docbook2x-texi": ["asciidoc", "docbook2x-texi"],
+    "rst2latex": ["rst2latex"],
+    "rst2xml": ["rst2xml"],
 }
 """Programs a renderer runs besides its first (LibreOffice under the UNO script; enscript or a2ps and
 Ghostscript's ps2pdf under the shell; Asciidoctor, xsltproc and faketime under the DocBook XSL
-script)."""
+script; AsciiDoc-py and docbook2X under theirs; the Docutils front ends under ``env``)."""
 
 RENDERER_PACKAGES = {
     "groff": "groff",
@@ -372,6 +423,11 @@ RENDERER_PACKAGES = {
     "unrtf": "unrtf",
     "a2ps": "a2ps",
     "gs": "ghostscript",
+    "asciidoctor-pdf": "ruby-asciidoctor-pdf",
+    "asciidoc": "asciidoc-base",
+    "docbook2x-texi": "docbook2x",
+    "rst2latex": "python3-docutils",
+    "rst2xml": "python3-docutils",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
@@ -419,7 +475,7 @@ def _rendered(data: bytes, render: str) -> bytes:
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
     if command[0] == "pandoc":
         env["SOURCE_DATE_EPOCH"] = "0"
-    elif command[0] in ("groff", "asciidoctor"):
+    elif command[0] in ("groff", "asciidoctor", "asciidoctor-pdf"):
         env["SOURCE_DATE_EPOCH"] = "315532800"
     elif command[0] == "xhtml2pdf3":
         env["RL_invariant"] = "1"
