@@ -29,6 +29,7 @@ from ..models import Rejected
 from ..normalise import NormalisedBook
 from .heading_lines import MAX_GAP, SAME_SIZE, STACK_TITLE_LINES, Draft, draft_line, line_candidates
 from .kinds import SECTION_NUMBER_ONLY, number_value, parse_heading, title_like
+from .styled_back import styled_back_matter
 from .typography import HEADING_RATIO, FontProbe
 
 
@@ -158,6 +159,9 @@ def detect_headings(
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
     matter = _front_back([c for c in chapterish if c.kind in ("front", "back") and not c.number], first, last)
+    if pages is None and body:
+        styled = styled_back_matter(chapters, appendices, parts + numbered + matter, norm, probe)
+        matter = sorted(matter + styled, key=lambda d: d.offset)
     sections = _sections(
         [c for c in candidates if c.kind == "section"], sorted(chapters + appendices, key=lambda d: d.offset)
     )

@@ -96,6 +96,19 @@ class FontProbe:
                 sizes[round(size * 2) / 2] += len(text)
         return sizes
 
+    def style_of(self, index: int, line: str) -> tuple[float, bool] | None:
+        """The largest font size and the weight (every span bold) of the PDF line of page
+        ``index`` (the whole page read) whose text is ``line``; None when no line has it."""
+        if self.layout is None:
+            return None
+        target = _key(line)
+        if not target:
+            return None
+        for ln in self._read(index, False):
+            if _key(ln.text) == target:
+                return ln.size, ln.bold
+        return None
+
     def size_of(self, index: int, line: str, top: bool = False) -> float | None:
         """The largest font size on the PDF line of page ``index`` whose text is ``line``.
 
