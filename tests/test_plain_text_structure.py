@@ -920,3 +920,35 @@ def test_the_top_node_under_its_navigation_line_is_a_front_unit(navigation):
     found = [(k, n, t) for k, n, t, _ in _chapters(_texinfo_dump(navigation))[1]]
     assert (("front", "", "Widgets") in found) is navigation
     assert [n for k, n, _ in found if k == "chapter"] == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize("glued", [True, False])
+def test_an_underlined_title_glued_to_the_contents_above_is_a_heading_where_chapters_are_underlined_so(glued):
+    """A Texinfo plain-text manual opens with its contents (no header, no blank lines) run
+    straight into the top node's title, underlined as the chapters are: that title opens a front
+    unit. Glued to the text above with an underline no heading standing apart uses, it is none."""
+    chapters = "".join(f"{n} {t}\n{'*' * (len(t) + 2)}\n\n{_body(2)}\n\n" for n, t in enumerate(TITLES[:3], 1))
+    if not glued:
+        chapters = chapters.replace("*", "~")
+    contents = "Widget Manual\n" + "".join(f"{n} {t}\n" for n, t in enumerate(TITLES[:3], 1))
+    text = contents + "Widget Manual\n*************\n\n" + _body(1) + "\n\n" + chapters
+    canonical, found = _chapters(text)
+    top_node = [o for k, _, t, o in found if k == "front" and canonical.startswith("Widget Manual\n*", o)]
+    assert bool(top_node) is glued
+    assert [n for k, n, _, _ in found if k == "chapter"] == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize("sub_entries", [0, 2])
+def test_a_contents_without_a_header_never_places_the_first_chapter(sub_entries):
+    """``1.  Title`` over its indented sub-entries (``    1.1 …``) and the next chapters' lines
+    run on below, no blank line between, is a contents without a header: chapter 1 opens at its
+    heading in the body, not at the contents' first line."""
+    contents = ""
+    for n, title in enumerate(TITLES[:4], 1):
+        contents += f"{n}.  {title}\n" + "".join(f"    {n}.{m} Part {m}\n" for m in range(1, sub_entries + 1))
+    text = f"Some words about this manual.\n\n{contents}\nMore words.\n\n"
+    expected = []
+    for n, title in enumerate(TITLES[:4], 1):
+        text += f"{n}. {title}\n\n{_body(2)}\n\n"
+        expected.append(("chapter", str(n), title, f"{n}. {title}"))
+    _assert_starts(text, expected)

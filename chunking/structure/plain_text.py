@@ -86,6 +86,13 @@ MAX_TITLE_CHARS = 100
 RUNNING_REPEATS = 3
 """A line whose exact text occurs this many times is a running header or footer."""
 
+_NUMBERED_LINE = re.compile(r"\d{1,3}\.?\s+\S")
+"""A line opening with a chapter number (``2.  Expression syntax``)."""
+
+GLUED_UNDERLINES = 2
+"""An underlined line glued to the text above it is a heading when this many headings standing
+apart carry the same underline."""
+
 LIST_RUN = 3
 """This many numbered lines in a row with no text between them are a list or a contents."""
 
@@ -413,6 +420,7 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
     counts = Counter(line.text for line in lines)
     seen: set[str] = set()
     out: list[_Candidate] = []
+    glued: list[_Candidate] = []  # underlined right below a line of text
     skip = -1
     for i, line in enumerate(lines):
         if i <= skip or i in listing or len(line.text) > MAX_TITLE_CHARS:
@@ -422,14 +430,17 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
         char = (_underline(nxt, line) or _framed(lines, i)) if nxt is not None and not is_rule else ""
         if char:
             over = i > 0 and lines[i - 1].text == nxt.text if nxt else False
-            if line.blank_before or over:
+            if line.blank_before or over or (nxt is not None and nxt.blank_after):
                 where = f"line {i + 1}: '{line.text[:60]}'"
                 c = _parsed(i, line.text, True)
                 c.char = char
                 c.evidence.append(("typography", f"{where} underlined with '{char}'"))
                 if over:
                     c.offset = lines[i - 1].offset
-                out.append(c)
+                if line.blank_before or over:
+                    out.append(c)
+                else:
+                    glued.append(c)
                 skip = i + 1
                 continue
         if _bold_heading(line):
@@ -476,7 +487,12 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
         else:
             continue
         out.append(c)
-    return out
+    # NOTE: an underlined title glued to the line above (a contents list run straight into the
+    # title of the top node, no blank line between) is a heading where the book underlines other
+    # headings, standing apart, with the same character.
+    chars = Counter(c.char for c in out if c.char and c.char != BOLD)
+    out += [c for c in glued if chars[c.char] >= GLUED_UNDERLINES and title_like(lines[c.index].text)]
+    return sorted(out, key=lambda c: c.index)
 
 
 def _wrapped_heading(lines: list[_Line], i: int) -> str:
@@ -1172,7 +1188,8 @@ def _char_levels(underlined: list[_Candidate]) -> dict[str, int]:
 def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Rejected]) -> list[_Candidate]:
     """The longest run of chapter numbers 1, 2, 3… (or 0, 1, 2…) among column-0 numbered lines,
     in book order, skipping lines outside it; lines in a list block (``LIST_RUN`` numbered lines
-    with no text between) never count."""
+    with no text between, or a numbered line over such lines run on below it: a contents without
+    a header) never count."""
     listed: set[int] = set()
     run: list[int] = []
     for index in [c.index for c in numbered] + [-2]:
@@ -1182,6 +1199,7 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
         if len(run) >= LIST_RUN:
             listed.update(run)
         run = [index]
+    listed.update(c.index for c in numbered if _heads_a_list(lines, c.index))
     best: dict[int, tuple[int, int]] = {}  # value -> (chain length, position in numbered)
     back: list[int] = []
     for k, c in enumerate(numbered):
@@ -1210,6 +1228,22 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
             why = "in a list of numbered lines" if c.index in listed else "outside the sequence 1, 2, 3…"
             rejected.append(_rejected(lines, c.index, why))
     return [numbered[k] for k in reversed(keep)]
+
+
+def _heads_a_list(lines: list[_Line], i: int) -> bool:
+    """Whether numbered line ``i`` opens a block of numbered lines run on below it, no blank line
+    between, with only indented numbered sub-entries among them (``1.  Variables`` /
+    ``    1.1 Variable types`` / ``2.  Expression syntax`` …): a contents without a header."""
+    count = 0
+    for line in lines[i + 1 :]:
+        if line.blank_before:
+            break
+        if line.indent > 0 and SECTION_HEADING.match(line.text):
+            continue
+        if line.indent > 0 or not _NUMBERED_LINE.match(line.text):
+            break
+        count += 1
+    return count >= LIST_RUN - 1
 
 
 def _label_over_entry(lines: list[_Line], i: int, wanted: dict[str, str]) -> _Candidate | None:
