@@ -426,3 +426,54 @@ def test_a_chapter_the_outline_never_bookmarked_is_put_in_from_the_contents_wher
     chapters = [(h.number, h.title, h.page) for h in book.headings if h.kind == "chapter"]
     assert chapters[0] == ("1", "Overview", 3)
     assert [n for n, _, _ in chapters] == ["1", "2", "3", "4"]
+
+
+def _footer_first_manual(label_above: bool, header: str = "") -> bytes:
+    """Three programs' manual pages, two pages each, outlined at the page top (y 0). Each page's
+    content stream draws a running header naming the program (or ``header``) and the version,
+    then its footer (a date and the folio, so the folio is read right before the title, too far
+    down the page's text to be taken for furniture), then the program's
+    name set large (with ``label_above``: a chapter number set right above it), then text where
+    the name recurs in lower case as a command."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    toc = []
+    for k, name in enumerate(["AVSTOOL", "RENDER", "RIBBON"]):
+        for half in range(2):
+            index = 2 * k + half
+            page = doc.new_page(width=595, height=842)
+            page.insert_text((72, 30), header or name, fontsize=8, fontname="hebo")
+            page.insert_text((400, 30), "Suite Version 2.7", fontsize=8, fontname="hebo")
+            month = ["May", "August", "June", "March", "July", "October"][index]
+            page.insert_text((72, 800), f"27 {month} 2003", fontsize=9)
+            page.insert_text((500, 800), str(index + 1), fontsize=9)
+            y = 80
+            if half == 0:
+                toc.append([1, name, index + 1, {"kind": pymupdf.LINK_GOTO, "page": index, "to": pymupdf.Point(0, 0)}])
+                if label_above:
+                    page.insert_text((72, y), str(index + 1), fontsize=18, fontname="hebo")
+                    y += 26
+                page.insert_text((72, y), name, fontsize=18, fontname="hebo")
+                y += 30
+            for j, (text, _) in enumerate(body(28, 100 * index)):
+                page.insert_text((72, y), name.lower() if j == 5 else text, fontsize=10, fontname="cour" if j == 5 else "helv")
+                y += 15
+    doc.set_toc(toc)
+    return doc.tobytes()
+
+
+def test_a_folio_read_before_the_title_is_no_label_and_the_title_is_not_its_lowercase_mention():
+    book = load_book(_footer_first_manual(label_above=False), name="m.pdf")
+    chapters = [h for h in book.headings if h.level == 1]
+    assert [(h.title, h.number, h.page) for h in chapters] == [("AVSTOOL", "", 1), ("RENDER", "", 3), ("RIBBON", "", 5)]
+    for h in chapters:
+        assert book.text.startswith(h.title + "\n", h.char_offset)
+
+
+def test_a_chapter_number_set_right_above_its_title_is_still_its_label():
+    book = load_book(_footer_first_manual(label_above=True, header="Programs of the suite"), name="m.pdf")
+    chapters = [h for h in book.headings if h.level == 1]
+    assert [h.page for h in chapters] == [1, 3, 5]
+    for h in chapters:
+        assert book.text.startswith(f"{h.page}\n{h.title}", h.char_offset)

@@ -381,6 +381,21 @@ def test_display_size_chapter_opening_mid_page_is_found_by_the_whole_page_pass()
     assert _starts(book)[3] == titles[3]
 
 
+def test_a_second_display_size_opening_on_a_page_whose_top_opened_a_chapter_is_found():
+    """A short chapter opens at the top of a page and the next one lower on the same page: both
+    are set at the display size, both open chapters."""
+    titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
+    pages = [[("A Handbook of Things", 30.0)] + body(2, 900)]
+    for k, title in enumerate(titles[:2]):
+        pages += [[(title, 18.0)] + body(20, 100 * k), body(22, 100 * k + 50)]
+    pages.append([(titles[2], 18.0)] + body(8, 300) + [(titles[3], 18.0)] + body(10, 450))
+    pages.append(body(22, 500))
+    book = load_book(make_pdf(pages), name="x.pdf")
+    assert [(h.kind, h.title, h.page) for h in book.headings] == [
+        ("chapter", titles[0], 2), ("chapter", titles[1], 4), ("chapter", titles[2], 6), ("chapter", titles[3], 6)]
+    assert _starts(book)[3] == titles[3]
+
+
 # --- running headers as evidence (structure/running.py) -----------------------------------------
 
 

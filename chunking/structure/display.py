@@ -10,8 +10,8 @@ in the largest type the book uses more than once or twice (the title page is lar
 chapters open at the top of a page; and a size used on most pages is a running header, not a
 heading. Consecutive lines at that size are one title (a title wrapped over lines).
 
-It costs a top-band read of every page (and a whole-page read of pages whose top shows no
-opening: chapters also open mid-page), more than the rest of the detector together, so
+It costs a top-band read of every page and then a whole-page read of every page (chapters also
+open mid-page, one or more on a page), more than the rest of the detector together, so
 ``chunking.structure`` calls it only when nothing else (outline, numbering, keywords, the
 printed contents) found two chapters.
 """
@@ -68,37 +68,50 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
         return []
     tier = tiers[0]
     out = []
-    for index, top_lines in tops.items():
-        draft = _opening(norm, index, top_lines, tier, body)
-        if draft is None:
-            # NOTE: the tier is proven by the page tops; a chapter that opens lower on its page
-            # (after the previous one's last lines) is set in it too: read that page whole.
-            draft = _opening(norm, index, probe.lines(index), tier, body)
-        if draft is not None:
-            out.append(draft)
+    for index in tops:
+        # NOTE: the tier is proven by the page tops; a chapter that opens lower on its page
+        # (after the previous one's last lines, or after a short chapter that opened at its
+        # top) is set in it too: every page is read whole for its openings.
+        out += _openings(norm, index, probe.lines(index), tier, body)
     return out
 
 
-def _opening(
-    norm: NormalisedBook, index: int, lines: list[tuple[str, float]], tier: float, body: float
-) -> Draft | None:
-    """The first run of lines set at ``tier`` on the page, placed on its canonical line."""
+def _runs(lines: list[tuple[str, float]], tier: float) -> list[list[str]]:
+    """The runs of consecutive lines set at ``tier`` (each at most ``MAX_TITLE_LINES`` long)."""
+    runs: list[list[str]] = []
     run: list[str] = []
     for text, size in lines:
-        at_tier = abs(round(size / SIZE_STEP) * SIZE_STEP - tier) < 1e-6
-        if at_tier and len(run) < MAX_TITLE_LINES:
+        if abs(round(size / SIZE_STEP) * SIZE_STEP - tier) < 1e-6 and len(run) < MAX_TITLE_LINES:
             run.append(text.strip())
         elif run:
-            break
-    if not run or not title_like(run[0], full_stop=True):
-        return None
-    want = compact_key(run[0])
-    for offset, line in norm.lines[index]:
-        if compact_key(line) == want:
-            title = " ".join(run).rstrip(".")
-            size_note = f"p. {index + 1}: {tier:.1f} pt display size, body {body:.1f} pt"
-            return Draft("unnumbered", "", title, index, offset, evidence=[("typography", size_note)])
-    return None
+            runs.append(run)
+            run = []
+    return runs + [run] if run else runs
+
+
+def _openings(
+    norm: NormalisedBook, index: int, lines: list[tuple[str, float]], tier: float, body: float
+) -> list[Draft]:
+    """Every run of lines set at ``tier`` on the page that reads as a title, placed on its
+    canonical line (each canonical line once)."""
+    out: list[Draft] = []
+    kept = norm.lines[index]
+    start = 0
+    for run in _runs(lines, tier):
+        if not title_like(run[0], full_stop=True):
+            continue
+        want = compact_key(run[0])
+        for k in range(start, len(kept)):
+            offset, line = kept[k]
+            if compact_key(line) == want:
+                title = " ".join(run).rstrip(".")
+                size_note = f"p. {index + 1}: {tier:.1f} pt display size, body {body:.1f} pt"
+                out.append(
+                    Draft("unnumbered", "", title, index, offset, evidence=[("typography", size_note)])
+                )
+                start = k + 1
+                break
+    return out
 
 
 OUTDENT = 6.0

@@ -65,6 +65,9 @@ WINDOW_LINES = 4
 SHORT_TITLE = 4
 """Titles of at most this many characters must match a line exactly (a ratio means little)."""
 
+FOLIO_GAP = 0.2
+"""A folio this share of the page height or more away from the next line stands apart from it."""
+
 EDGE_SHARE = 0.2
 """A destination this share of the page height away from an edge does not point at the edge line."""
 
@@ -236,6 +239,14 @@ class _Pages:
                     by_key.setdefault(words_key(row), []).append(
                         block.y0 + (block.y1 - block.y0) * k / len(rows)
                     )
+            # NOTE: the lines the normaliser removed as furniture are no kept line's: each takes
+            # the occurrence of its text nearest a page edge, so a chapter title that a running
+            # header repeats (``RENDER`` under ``RENDER``) gets its own top, not the header's.
+            height = self.layout.page_height(index)
+            for text in self.norm.furniture[index] if index < len(self.norm.furniture) else ():
+                tops = by_key.get(words_key(text))
+                if tops:
+                    tops.remove(min(tops, key=lambda top: min(top, height - top)))
             self._tops[index] = by_key
         return self._tops[index]
 
@@ -258,7 +269,7 @@ class _Pages:
         hits: list[tuple[int, float]] = []
         covered = 0
         for i, (_, line) in enumerate(lines):
-            if len(line) > 3 * len(title) + 20:
+            if len(line) > 3 * len(title) + 20 or self.detached_folio(index, i):
                 continue
             score = _best(wants, variants[i])
             joined = line
@@ -292,6 +303,27 @@ class _Pages:
             if placed:
                 return min(placed)[1]
         return max(hits, key=lambda h: (h[1], -h[0]))[0]
+
+    def detached_folio(self, index: int, i: int) -> bool:
+        """Whether kept line ``i`` of page ``index`` is the page's folio standing apart from the
+        line after it (a footer the reading order put first): the page's own number, its label
+        or its physical number, whose top is ``FOLIO_GAP`` of the page height or more from the
+        next line's. Such a line is never a label over the title after it; a chapter number set
+        right above its title (``1`` over ``Introduction`` on page 1) still is."""
+        lines = self.norm.lines[index]
+        page = self.norm.pages[index]
+        if (
+            self.layout is None
+            or i + 1 >= len(lines)
+            or lines[i][1].strip() not in {page.label, str(page.number)}
+        ):
+            return False
+        top, below = self._top(index, i), self._top(index, i + 1)
+        return (
+            top is not None
+            and below is not None
+            and abs(top - below) >= FOLIO_GAP * self.layout.page_height(index)
+        )
 
     def find_prefix(self, index: int, title: str, y: float | None) -> int | None:
         """The first kept line of page ``index`` that begins with the whole title, two words or
@@ -453,7 +485,8 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
         lines = pages.norm.lines[page]
         label = ""
         for _ in range(_LABEL_LINES_ABOVE):
-            if line_i > 0 and _LABEL_LINE.match(lines[line_i - 1][1].strip()):
+            above = lines[line_i - 1][1].strip() if line_i > 0 else ""
+            if above and _LABEL_LINE.match(above) and not pages.detached_folio(page, line_i - 1):
                 line_i -= 1
                 label = lines[line_i][1].strip() + (" " + label if label else "")
             else:
