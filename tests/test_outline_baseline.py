@@ -3,6 +3,8 @@ level is chosen by numbering, ``Part``/``Chapter`` words and nesting alone."""
 
 from __future__ import annotations
 
+import pytest
+
 from chunking.readers.raw import OutlineEntry
 from chunking.structure.baseline import outline_baseline
 
@@ -80,6 +82,25 @@ def test_chapters_restarting_under_each_parent_with_their_own_sections_make_the_
     ]
     kinds = [k for k, _ in _kinds(toc)]
     assert kinds == ["part", "chapter", "section", "chapter", "section", "part", "chapter", "chapter", "section"]
+
+
+@pytest.mark.parametrize("references", ["References", "Références", "Literatur", "Bibliografía"])
+def test_articles_each_with_their_own_references_stay_chapters_though_their_sections_restart(references):
+    """A journal issue or an edited volume: each contributed article numbers its sections from 1,
+    with subsections of their own, and lists its own references: the articles are the chapters."""
+    toc = []
+    for k, title in enumerate(["On Graphs", "On Groups"]):
+        start = 30 * k + 1
+        toc += [
+            (1, title, start),
+            (2, "Introduction", start + 1),
+            (2, "1 First section", start + 3),
+            (3, "1.1 A subsection", start + 4),
+            (2, "2 Second section", start + 8),
+            (3, "2.1 Another subsection", start + 9),
+            (2, references if k == 0 else "References", start + 20),
+        ]
+    assert _chapter_level(toc) == ["On Graphs", "On Groups"]
 
 
 def test_numbered_children_without_sections_of_their_own_keep_an_unnumbered_parent_a_chapter():

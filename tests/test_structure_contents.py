@@ -323,3 +323,23 @@ def test_a_line_ending_in_a_page_number_or_leaders_counts_towards_a_contents_pag
     for line in ("Version12", "In 1999 we met", "Title 12345", "Title ..", "", "Overview"):
         assert not _ends_paged(line), line
 
+
+
+def test_a_part_label_set_large_on_the_contents_page_is_its_entry_not_the_parts_opening():
+    """The contents sets ``PART I`` / ``PART II`` large over the part titles, with the chapters
+    under them: those lines are entries, and each part opens on its own page, the second as the
+    first does (not taken for a repeat of the contents' line)."""
+    pages = [[("A Book About Things", BIG)]]
+    contents = [("Contents", BIG), ("PART I", 14.0), ("FOUNDATIONS", 10.0), ("1", 10.0),
+                ("1 Basics" + DOTS + " 3", 10.0), ("2 Terms" + DOTS + " 5", 10.0),
+                ("PART II", 14.0), ("PRACTICE", 10.0), ("7", 10.0), ("3 Tools" + DOTS + " 9", 10.0)]
+    pages.append(contents)
+    openings = {2: ["PART I", "FOUNDATIONS"], 4: ["1 Basics"], 6: ["2 Terms"],
+                8: ["PART II", "PRACTICE"], 10: ["3 Tools"]}
+    for index in range(2, 13):
+        pages.append([(t, BIG) for t in openings[index]] + body(8, index * 100) if index in openings
+                     else body(12, index * 100))
+    book = load_book(make_pdf(pages, labels=[{"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1}]),
+                     name="b.pdf")
+    assert [(h.kind, h.number, h.page) for h in book.headings if h.kind in ("part", "chapter")] == [
+        ("part", "I", 3), ("chapter", "1", 5), ("chapter", "2", 7), ("part", "II", 9), ("chapter", "3", 11)]

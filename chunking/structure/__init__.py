@@ -32,7 +32,7 @@ from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from ..rules import FENCE_KINDS
 from .baseline import outline_baseline
-from .contents import ContentsEntry, read_contents
+from .contents import ContentsEntry, listing_offsets, read_contents
 from .contents_unpaged import unpaged_contents
 from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
@@ -149,7 +149,7 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             pages = {h.page - 1 for h in headings if h.kind in FENCE_KINDS}
             tail = tail_pages(headings, norm)
             found = _from_text(raw, norm, [], None, pages | tail)
-            drafts_listed = _listed(norm) if raw.format == "pdf" else []
+            drafts_listed = _listed(norm)[0] if raw.format == "pdf" else []
             listed = _levelled([(d, 1) for d in drafts_listed], norm, "headings")[0] if drafts_listed else ()
             outlined.headings = _numbering_filled(outlined.headings, drafts_listed, norm)
             outlined.headings = tail_back_matter(outlined.headings, norm, FontProbe(raw.layout), tail)
@@ -260,10 +260,11 @@ def _explained(
     return result
 
 
-def _listed(norm: NormalisedBook) -> list[Draft]:
+def _listed(norm: NormalisedBook) -> tuple[list[Draft], set[int]]:
     """The printed contents' chapter-level entries found on their page, as drafts; and those
     between two found neighbours whose title no line of their page holds (``_in_gap``), at
-    the top of the page the contents gives, unconfirmed."""
+    the top of the page the contents gives, unconfirmed. With them, the offsets of the contents'
+    listing lines (``listing_offsets``), which are never headings."""
     contents = read_contents(norm, sections=False)
     chapters = [e for e in contents.entries if e.chapter_level and e.page is not None]
     found = [e for e in chapters if e.confirmed and e.offset is not None]
@@ -293,7 +294,7 @@ def _listed(norm: NormalisedBook) -> list[Draft]:
                     confirmed=False,
                 )
             )
-    return out
+    return out, listing_offsets(contents, norm) if contents.entries else set()
 
 
 def _in_gap(chapters: list[ContentsEntry], k: int) -> bool:
@@ -320,12 +321,11 @@ def _from_text(
     rejected: list[Rejected] | None = None,
     pages: set[int] | None = None,
 ) -> StructureResult:
-    listed = _listed(norm) if raw.format == "pdf" and pages is None else []
+    listed, contents_lines = _listed(norm) if raw.format == "pdf" and pages is None else ([], set())
     probe = FontProbe(raw.layout)
-    contents_lines: set[int] = set()
     if raw.format == "pdf" and pages is None and not listed:
         listed, contents_lines = unpaged_contents(norm, probe)  # numbered chapters, no pages
-    drafts = detect_headings(norm, probe, rejected, pages, listed)
+    drafts = detect_headings(norm, probe, rejected, pages, listed, contents_lines)
     if (
         pages is None
         and raw.layout is not None
@@ -338,7 +338,7 @@ def _from_text(
             shown = outdented_headings(norm, probe)  # not even a display size: weight and place
         shown = _no_smaller_than_listed(shown, listed, norm, probe, rejected)
         if len(shown) >= 2:
-            drafts = detect_headings(norm, probe, rejected, pages, listed + shown)
+            drafts = detect_headings(norm, probe, rejected, pages, listed + shown, contents_lines)
     if contents_lines:
         drafts = _not_contents_lines(drafts, contents_lines, norm, rejected)
     headings, _ = _levelled([(d, 2 if d.kind == "section" else 1) for d in drafts], norm, "headings")
@@ -348,9 +348,9 @@ def _from_text(
 def _not_contents_lines(
     drafts: list[Draft], offsets: set[int], norm: NormalisedBook, rejected: list[Rejected] | None
 ) -> list[Draft]:
-    """``drafts`` less those on the lines of a printed contents (``contents_unpaged``): an entry
-    set larger than the body is still the contents' line, its chapter opens where the contents
-    placed it."""
+    """``drafts`` less those on the lines of a printed contents (``listing_offsets``,
+    ``contents_unpaged``): an entry set larger than the body is still the contents' line, its
+    chapter opens where the contents placed it."""
     kept = []
     for d in drafts:
         if d.offset not in offsets:

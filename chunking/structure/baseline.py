@@ -19,7 +19,10 @@ The reading, and all of it (``outline_baseline``):
   body entries say ``Part``, or are roman-numbered in sequence, or when it holds no chapter words
   itself while its children do (``Chapter N`` below unnumbered level-1 titles) or the chapter
   numbers inside it (numbered children, or the ``N`` of ``N.M`` sections below) run on across its
-  entries (1, 2 | 3 | 4, 5: not restarting, and not one number per entry as chapters' sections);
+  entries (1, 2 | 3 | 4, 5: not restarting, and not one number per entry as chapters' sections),
+  or restart in each with sections of their own below (volumes of a work), unless most of its
+  entries list their own references (contributed chapters or articles, each numbering its
+  sections from 1);
 * the **chapter level** is the next depth; entries there are chapters, appendices (``Appendix``,
   or lettered after the chapters), front or back matter (by their words, or unnumbered before the
   first / after the last numbered chapter); entries at the part level that say ``Chapter`` are
@@ -118,7 +121,24 @@ def _is_parts(here: list[_Read], below: list[_Read], read: list[_Read] | None = 
         return False
     if [r.said for r in below].count("chapter") >= 2:
         return True  # ``Chapter N`` below unnumbered titles: those titles are parts
-    return read is not None and (_numbers_run_on(holders, read) or _chapters_restart(holders, read))
+    if read is None:
+        return False
+    return _numbers_run_on(holders, read) or (
+        _chapters_restart(holders, read) and not _own_references(holders, read)
+    )
+
+
+def _own_references(holders: list[_Read], read: list[_Read]) -> bool:
+    """Whether most holders list their own references or bibliography among their children:
+    the contributed chapters of an edited volume or the articles of a journal issue, each
+    numbering its sections from 1, not the volumes of a work restarting their chapters."""
+    index = {id(r): i for i, r in enumerate(read)}
+    holding = 0
+    for h in holders:
+        start = index[id(h)]
+        inside = read[start + 1 : start + 1 + h.children]
+        holding += any(r.entry.level == h.entry.level + 1 and BACK_WORDS.search(r.title) for r in inside)
+    return holding >= PART_SHARE * len(holders)
 
 
 def _numbers_run_on(holders: list[_Read], read: list[_Read]) -> bool:

@@ -340,6 +340,23 @@ def _confirm(pages: _Pages, entry: ContentsEntry, target: int, banned: set[int])
     return None
 
 
+def listing_offsets(contents: Contents, norm: NormalisedBook) -> set[int]:
+    """Canonical offsets of the lines of the contents pages from the second down to the end of
+    the listing (``_below_listing``): entries, however large they are set (``PART I`` over its
+    title), never headings of the book. A contents heading itself (``Contents``, ``Table of
+    Contents``) and the line right above it (a label, ``Chapter 1`` over ``Contents``) are not."""
+    out: set[int] = set()
+    for index in contents.pages:
+        lines = norm.lines[index]
+        heading = {k for k, (_, text) in enumerate(lines) if CONTENTS_HEADING.match(text.strip())}
+        out.update(
+            offset
+            for k, (offset, _) in enumerate(lines[: _below_listing(lines)])
+            if k and k not in heading and k + 1 not in heading
+        )
+    return out
+
+
 def _below_listing(lines: list[tuple[int, str]]) -> int:
     """The first line of a contents page after its listing: after the last listing line (one
     ending in a page number or dot leaders) that comes before ``BODY_RUN`` lines in a row that

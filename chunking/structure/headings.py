@@ -47,6 +47,7 @@ def detect_headings(
     rejected: list[Rejected] | None = None,
     pages: set[int] | None = None,
     listed: list[Draft] | None = None,
+    contents_lines: set[int] | None = None,
 ) -> list[Draft]:
     """Find chapter-level and section headings in the text of a book.
 
@@ -60,12 +61,18 @@ def detect_headings(
         listed (list[Draft] | None): chapter-level headings the printed contents lists and that
             were found on their page: they are accepted whatever their size or number (two
             signals agree), and merged with a text candidate on the same line.
+        contents_lines (set[int] | None): offsets of a printed contents' listing lines: no
+            candidate there (an entry set large, ``PART I``, is the contents' line, and would
+            stand for the part's own opening as its first occurrence).
 
     Returns:
         list[Draft]: parts, chapters, appendices, front/back matter and sections in book order;
         each carries its evidence (keyword, typography, numbering).
     """
-    candidates = _with_listed(line_candidates(norm, pages), listed or [])
+    found = line_candidates(norm, pages)
+    if contents_lines:
+        found = [c for c in found if c.offset not in contents_lines]
+    candidates = _with_listed(found, listed or [])
     # NOTE: a font probe reads a page's spans (several times its plain text). Candidates that
     # only count when set large (a bare ``7``, ``9. Title.``) are many and mostly noise, so they
     # are probed lazily: assumed large until they would join the chapter chain, then probed,

@@ -39,9 +39,13 @@ FRONT_WORDS = re.compile(
 )
 BACK_WORDS = re.compile(
     r"(^|\s)(index|indices|bibliography|references|glossary|colophon|afterword|epilogue|endnotes|"
-    r"further reading)$|^(参考文献|索引|后记|跋|あとがき|参考資料)$",
+    r"further reading)$|^(参考文献|索引|后记|跋|あとがき|参考資料)$|"
+    r"^(références|bibliographie|literatur|literaturverzeichnis|referenties|literatuur|referencias|"
+    r"bibliografía|bibliografia|riferimenti|literatura|bibliografie)$",
     re.I,
 )
+"""Back-matter names; a book's references and bibliography in the European languages its
+headings come in too (``Références``, ``Literatur``, ``Referenties``, ``Bibliografía``)."""
 
 # --- CJK (Chinese, Japanese) headings: caseless scripts with their own numerals and labels -----
 
