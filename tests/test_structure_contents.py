@@ -7,6 +7,8 @@ checks the parsed entries, how printed pages map to physical ones, and the confi
 
 from __future__ import annotations
 
+import pytest
+
 from chunking.ingest import load_book
 from chunking.normalise import normalise
 from chunking.readers import read_raw
@@ -343,3 +345,28 @@ def test_a_part_label_set_large_on_the_contents_page_is_its_entry_not_the_parts_
                      name="b.pdf")
     assert [(h.kind, h.number, h.page) for h in book.headings if h.kind in ("part", "chapter")] == [
         ("part", "I", 3), ("chapter", "1", 5), ("chapter", "2", 7), ("part", "II", 9), ("chapter", "3", 11)]
+
+
+@pytest.mark.parametrize("size,unit", [(12.0, False), (BIG, True)])
+def test_a_listed_title_after_the_last_chapter_set_smaller_than_every_chapter_is_no_unit(size, unit):
+    """The contents lists, after the last chapter and without what marks its sections, a title
+    the page sets smaller than every chapter heading: a section of the last chapter, not back
+    matter; set as the chapters are, it is a unit."""
+    contents = [("Contents", BIG), ("1 Basics" + DOTS + " 2", 10.0), ("2 Terms" + DOTS + " 4", 10.0),
+                ("3 Tools" + DOTS + " 6", 10.0), ("A closing look at the tools we met", 10.0), ("7", 10.0),
+                ("Bibliography" + DOTS + " 9", 10.0)]
+    pages = [[("A Book About Things", BIG)], contents]
+    for index in range(2, 11):
+        if index in (2, 4, 6):
+            pages.append([(f"{index // 2} {['Basics', 'Terms', 'Tools'][index // 2 - 1]}", BIG)] + body(8, index * 100))
+        elif index == 7:
+            pages.append(body(6, 700) + [("A closing look at the tools we met", size)] + body(8, 750))
+        elif index == 9:
+            pages.append([("Bibliography", BIG)] + body(8, 900))
+        else:
+            pages.append(body(12, index * 100))
+    book = load_book(make_pdf(pages, labels=[{"startpage": 1, "prefix": "", "style": "D", "firstpagenum": 1}]),
+                     name="b.pdf")
+    titles = [h.title for h in book.headings if h.level == 1]
+    assert ("A closing look at the tools we met" in titles) is unit
+    assert "Bibliography" in titles

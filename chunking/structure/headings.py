@@ -166,6 +166,11 @@ def detect_headings(
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
     matter = _front_back([c for c in chapterish if c.kind in ("front", "back") and not c.number], first, last)
+    listed_after = [c for c in matter if c.listed and c.kind == "back"]
+    dropped = {id(c) for c in listed_after} - {
+        id(c) for c in _not_after_smaller(listed_after, chapters, sizes, norm, probe, rejected)
+    }
+    matter = [c for c in matter if id(c) not in dropped]
     if pages is None and body:
         styled = styled_back_matter(chapters, appendices, parts + numbered + matter, norm, probe)
         matter = sorted(matter + styled, key=lambda d: d.offset)
@@ -176,6 +181,7 @@ def detect_headings(
     # NOTE: listed headings the rules above left out (an unnumbered chapter, a number outside the
     # chain) come in as they are; levelling makes unnumbered ones front/back by position.
     extra = [c for c in candidates if c.listed and id(c) not in taken]
+    extra = _not_after_smaller(extra, chapters, sizes, norm, probe, rejected)
     for c in extra:
         c.kind = {"chapter": "unnumbered" if not c.number else "chapter"}.get(c.kind, c.kind)
         if c.kind == "numbered":
@@ -197,6 +203,38 @@ def detect_headings(
             message = f"p. {c.page + 1} '{line[:60]}': {why}"
             rejected.append(Rejected("headings", line, why, c.page + 1, message))
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
+
+
+def _not_after_smaller(
+    extra: list[Draft],
+    chapters: list[Draft],
+    sizes: dict[int, float | None],
+    norm: NormalisedBook,
+    probe: FontProbe,
+    rejected: list[Rejected] | None,
+) -> list[Draft]:
+    """The contents' unnumbered entries less those after the last numbered chapter that are set
+    smaller than every chapter heading: a section of the last chapter whose contents line lost
+    what marks it as one (its leaders, its indent), not back matter. A back-matter name stays."""
+    known = [size for c in chapters if (size := sizes.get(id(c))) is not None]
+    if not chapters or not known:
+        return extra
+    last, smallest = chapters[-1].offset, min(known)
+    kept = []
+    for c in extra:
+        if c.number or c.offset <= last or parse_heading(c.title) is not None:
+            kept.append(c)
+            continue
+        size = probe.size_of(c.page, draft_line(norm, c), top=c.top)
+        if size is None or size >= smallest - SAME_SIZE:
+            kept.append(c)
+        elif rejected is not None:
+            line = draft_line(norm, c)
+            why = "listed after the last chapter, set smaller than every chapter (a section of it)"
+            rejected.append(
+                Rejected("headings", line, why, c.page + 1, f"p. {c.page + 1} '{line[:60]}': {why}")
+            )
+    return kept
 
 
 def _listing_pages(chapters: list[Draft]) -> set[int]:
