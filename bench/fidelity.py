@@ -4,7 +4,9 @@ measured against an independent extractor, poppler's ``pdftotext``.
 Run: ``python bench/fidelity.py [PDF ...]`` (default: every bench PDF: the samples, the corpus, the
 extra and the validation books, from the cache ``bench/corpus.py`` fetches into); writes the table
 to stdout, ``--write`` rewrites ``bench/FIDELITY.md``, ``--show [--cause C]`` prints every counted
-difference per page to stderr. Needs ``pdftotext`` (``make poppler``).
+difference per page to stderr; ``--only a,b`` keeps the bench PDFs whose names hold one of the
+pieces, ``--over 0.5`` those whose lost or invented share in ``bench/FIDELITY.md``'s table is above
+0.5 % (neither with ``--write``: the table is every book's). Needs ``pdftotext`` (``make poppler``).
 
 Method, per page, the same for both texts:
 
@@ -336,6 +338,7 @@ def drop_furniture_alike(
     headers = [_section_headers_at(text, furniture, page, apart=True) for text in texts]
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
+        gone[this] -= _numbers_read_after(texts[this], gone[this], texts[other], gone[other])
     keys = [
         Counter(_alike_key(text[i]) for i in cut - cut_headers)
         for text, cut, cut_headers in zip(texts, gone, headers)
@@ -373,6 +376,29 @@ def _numbers_read_on(lines: list[str], cut: set[int], other: list[str], other_cu
         if i not in other_cut and line.split() and _NUMBERING.match(line.split()[0])
     }
     return {i for i in cut if _NUMBERING.match(lines[i].strip()) and lines[i].strip() in kept}
+
+
+def _numbers_read_after(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
+    """The lines of ``cut`` that are a bare number (``_FOLIO``) which the ``other`` text reads at
+    the end of the line before it, on a line it keeps: a contents entry's page number
+    (``License`` / ``14`` in one text, ``License 14`` in the other) at the top or foot of a
+    contents page is no folio, whatever its shape; the page's own folio stands on no line of
+    the page's text in the other extractor's reading. The other line is found by its first word
+    and its last, the number: the words between may be read otherwise (``⟨number⟩s`` /
+    ``hnumberis``)."""
+    kept = {
+        (line.split()[0], line.split()[-1])
+        for i, line in enumerate(other)
+        if i not in other_cut and line.split()
+    }
+    found = set()
+    for i in cut:
+        if not _FOLIO.match(lines[i].strip()):
+            continue
+        before = next((k for k in range(i - 1, -1, -1) if lines[k].strip()), None)
+        if before is not None and (lines[before].split()[0], lines[i].strip()) in kept:
+            found.add(i)
+    return found
 
 
 def words(lines: list[str]) -> list[tuple[str, bool]]:
@@ -810,6 +836,29 @@ def bench_pdfs() -> list[Path]:
     return found
 
 
+def recorded_over(percent: float, doc: Path = HERE / "FIDELITY.md") -> set[str]:
+    """The books whose lost or invented share in ``doc``'s table is above ``percent``."""
+    names = set()
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 3 and cells[2].endswith("%") and cells[3].endswith("%"):
+            if max(float(cells[2][:-1]), float(cells[3][:-1])) > percent:
+                names.add(cells[0])
+    names.discard("**all**")
+    return names
+
+
+def select(paths: list[Path], only: str = "", over: float | None = None) -> list[Path]:
+    """The PDFs ``--only`` (pieces of their names) and ``--over`` (their recorded shares) keep."""
+    pieces = [p for p in only.split(",") if p]
+    if pieces:
+        paths = [p for p in paths if any(x in p.name for x in pieces)]
+    if over is not None:
+        keep = recorded_over(over)
+        paths = [p for p in paths if p.name in keep]
+    return paths
+
+
 def _share(n: int, total: int) -> str:
     return f"{100 * n / max(total, 1):.2f}%"
 
@@ -842,13 +891,27 @@ def main(argv: list[str] | None = None) -> int:
         help="print to stderr, per book and page, the counted lost/invented words",
     )
     parser.add_argument("--cause", default="", help="with --show: only the differences of this cause")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated pieces of file names: only the bench PDFs whose name holds one",
+    )
+    parser.add_argument(
+        "--over",
+        type=float,
+        default=None,
+        metavar="PERCENT",
+        help="only the bench PDFs whose lost or invented share in bench/FIDELITY.md's table is above PERCENT",
+    )
     args = parser.parse_args(argv)
+    if args.write and (args.only or args.over is not None):
+        parser.error("--write rewrites the whole table: not with --only or --over")
     if shutil.which("pdftotext") is None:
         print("fidelity: pdftotext not found; install poppler-utils (make poppler)", file=sys.stderr)
         return 2
     rows: list[tuple[str, Tally]] = []
     total = Tally()
-    for path in args.pdfs or bench_pdfs():
+    for path in select(args.pdfs or bench_pdfs(), args.only, args.over):
         tally, warnings = measure(path)
         rows.append((path.name, tally))
         total.add(tally)

@@ -217,6 +217,19 @@ def test_a_contents_entrys_number_one_extractor_reads_on_a_line_of_its_own_is_no
     assert ours[0] == "5.3.2" and "5.3.3" in ours
 
 
+def test_a_contents_entrys_page_number_one_extractor_reads_on_a_line_of_its_own_is_no_folio():
+    # ours reads ``License`` / ``14`` at the top of a contents page and ``… characters`` / ``34``
+    # at its foot; pdftotext keeps each number on its entry's line, and the page's own folio
+    # ``2`` on a line of its own
+    entries = [f"Entry {'q' * n} 2{n}" for n in range(1, 8)]
+    ours = ["Contents", "License", "14", *entries, "Letters and ⟨other⟩ characters", "34"]
+    reference = ["Contents", "License 14", *entries, "Letters and hotheri characters 34", "2"]
+    edges = fidelity.edge_furniture([reference], [ours])
+    ref, mine = fidelity.drop_furniture_alike(reference, ours, edges, 0)
+    assert mine[-1] == "34" and "14" in mine and "2" not in ref
+    assert fidelity.classify([ref], [mine], [[]]).lost.get("unknown", 0) == 0
+
+
 def test_a_section_number_dropped_with_its_running_header_stays_dropped():
     # a running header ``2.11 Environments``: ours reads the number on a line of its own; both
     # texts drop it
