@@ -26,7 +26,9 @@ Method, per page, the same for both texts:
   rules removed as a running header, footer or folio), ``spacing`` (the same letters with other
   word boundaries: a footnote mark glued to the next word, ``LATEX2ε`` as one word or two),
   ``reference`` (a page pdftotext itself could not read whole: it reports a syntax error in the
-  page's content and stops there, ``reference_failures``); the rest is ``unknown``.
+  page's content and stops there, ``reference_failures``), ``rotated`` (text set at a slant,
+  which pdftotext breaks into pieces and MuPDF reads as words, ``_rotated``); the rest is
+  ``unknown``.
 * **lost** and **invented** count every cause but those in ``NOT_LOST``: the rewritings of our
   own rules that keep the page's letters (``REWRITTEN``) and the places where pdftotext departs
   from the page (``UNMEASURED``): where the reference extractor broke off, a word it lacks is its
@@ -45,7 +47,7 @@ import subprocess
 import sys
 import unicodedata
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,6 +75,7 @@ CAUSES = (
     "glyph map",
     "letter spacing",
     "small caps",
+    "rotated",
     "cjk boundary",
     "spacing",
     "reference",
@@ -85,11 +88,12 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps")
+UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
 (``reference``), read a symbol glyph as the letter of its character code (``glyph map``), put a
-space between every letter of a word (``letter spacing``) or between a word's full-size capital
-and the smaller capitals after it (``small caps``); see ``classify`` and ``_spacing``."""
+space between every letter of a word (``letter spacing``), between a word's full-size capital
+and the smaller capitals after it (``small caps``), or broke text set at a slant into pieces
+(``rotated``); see ``classify``, ``_spacing`` and ``_rotated``."""
 SAME_TEXT = ("cjk boundary",)
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
@@ -109,6 +113,9 @@ _NUMBERING = re.compile(r"^\d+(?:\.\d+)+\.?$")
 """A bare section number (``6.3.2``): one extractor may put it on a line of its own, where its
 digit-blind key repeats at the edges of many pages (``drop_furniture_alike``)."""
 PDFTOTEXT_TIMEOUT_S = 300
+SLANT = 0.05
+"""A line whose direction's smaller component (its cosine or sine) passes this stands at a
+slant, neither across nor up or down the page (``_rotated``): 0.05 is 3°."""
 
 
 def _key(line: str) -> str:
@@ -455,6 +462,7 @@ def classify(
     ours: list[list[str]],
     our_furniture: list[list[str]],
     failed: Collection[int] = (),
+    slanted: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -464,6 +472,8 @@ def classify(
         our_furniture: per page, the lines our normaliser removed as furniture.
         failed: 0-based pages pdftotext could not read whole (``reference_failures``): what
             differs there is counted under ``reference``, after the causes that explain it.
+        slanted: per 0-based page, the words MuPDF reads on its lines set at a slant
+            (``slanted_words``), asked only of a page with differences left (``_rotated``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -482,6 +492,8 @@ def classify(
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
+        if slanted is not None and (+lost[p] or +invented[p]):
+            _rotated(p, slanted(p), lost, invented, tally)
         furniture = (
             Counter(w for line in our_furniture[p] for w in WORD.findall(line))
             if p < len(our_furniture)
@@ -741,6 +753,57 @@ def _glyph_map(
             tally.invented["glyph map"] += sum(need.values())
 
 
+def _rotated(p: int, slanted: Counter, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+    """Text set at a slant (neither across nor up or down the page: a label turned 30°) that
+    pdftotext breaks into pieces: ``This text was rotated`` comes out ``T`` ``h`` ``is t``
+    ``ate`` ``rot``, in no order, where the page and MuPDF have the words. An invented word of
+    ours that MuPDF reads on a slanted line of the page (``slanted``) is such text, and a lost
+    word of pdftotext's that is a piece of one of those words is one of its pieces, up to as
+    many letters as the slanted words found hold (so a lost word of the page's upright text
+    is never taken for a piece unless such words are missing too)."""
+    if not slanted:
+        return
+    letters = 0
+    for w, n in list(invented[p].items()):
+        k = min(n, slanted[w])
+        if k > 0:
+            invented[p][w] -= k
+            tally.invented["rotated"] += k
+            letters += k * len(w)
+    pieces = [w for w in slanted if len(w) > 1]
+    for w, n in sorted(lost[p].items(), key=lambda item: -len(item[0])):
+        if n <= 0 or not any(w in whole for whole in pieces):
+            continue
+        k = min(n, letters // len(w))
+        if k > 0:
+            lost[p][w] -= k
+            tally.lost["rotated"] += k
+            letters -= k * len(w)
+
+
+def slanted_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words (``WORD``) of the lines MuPDF reads
+    at a slant (``SLANT``), read when first asked (``classify``'s ``slanted``)."""
+    import pymupdf
+
+    doc: list = []
+
+    def of_page(p: int) -> Counter:
+        if not doc:
+            doc.append(pymupdf.open(path))
+        found: Counter = Counter()
+        for block in doc[0][p].get_text("dict")["blocks"]:
+            for line in block.get("lines", ()):
+                dx, dy = line["dir"]
+                if min(abs(dx), abs(dy)) > SLANT:
+                    found.update(
+                        WORD.findall(unicodedata.normalize("NFC", "".join(s["text"] for s in line["spans"])))
+                    )
+        return found
+
+    return of_page
+
+
 def _single_words(
     p: int, lost: list[Counter], invented: list[Counter], ours: list[list[str]], tally: Tally
 ) -> None:
@@ -823,7 +886,8 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         a, b = drop_furniture_alike(theirs, lines, furniture, p, raw_lines[p])
         ref.append(a)
         mine.append(b)
-    return classify(ref, mine, norm.furniture, reference_failures(path, len(reference), messages)), warnings
+    failed = reference_failures(path, len(reference), messages)
+    return classify(ref, mine, norm.furniture, failed, slanted_words(path)), warnings
 
 
 def bench_pdfs() -> list[Path]:

@@ -4,6 +4,7 @@ pdftotext's page and ours is counted once, under the cause that explains it."""
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -294,3 +295,27 @@ def test_a_vowelled_arabic_word_is_one_word_and_a_lone_mark_none():
     assert [w for w, _ in fidelity.words(["اَلْحَمْدُ لِلّٰهِ \u064e"])] == ["اَلْحَمْدُ", "لِلّٰهِ"]
     t = _one(["اَلْحَمْدُ لِلّٰهِ"], ["اَلْحَمْدُلِلّٰهِ"])
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
+def test_text_set_at_a_slant_that_pdftotext_breaks_into_pieces_is_rotated_and_no_loss(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Upright words stay upright", fontsize=11)
+    at = pymupdf.Point(200, 300)
+    page.insert_text(at, "This text was rotated", fontsize=11, morph=(at, pymupdf.Matrix(-30)))
+    page.insert_text((72, 500), "Sideways labels read up the page", fontsize=11, rotate=90)
+    path = tmp_path / "slant.pdf"
+    doc.save(path)
+    slanted = fidelity.slanted_words(path)
+    assert slanted(0) == {"This": 1, "text": 1, "was": 1, "rotated": 1}
+    # pdftotext's pieces of the slanted line, in no order; one upright word missing from ours
+    reference = ["Upright words stay upright", "ated", "s", "Th", "i", "t", "ex", "rot", "wa", "t"]
+    ours = ["Upright words stay", "This text was rotated"]
+    t = fidelity.classify([reference], [ours], [[]], slanted=slanted)
+    assert t.invented == {"rotated": 4}
+    assert t.lost == {"rotated": 9, "unknown": 1}
+    # without slanted lines on the page, the same pieces stay counted
+    t = fidelity.classify([reference], [ours], [[]], slanted=lambda p: Counter())
+    assert t.lost == {"unknown": 10} and t.invented == {"unknown": 4}
