@@ -197,6 +197,31 @@ def _outer(lines: list[str]) -> list[tuple[list[int], str, str]]:
     return found
 
 
+def _edge_folios(lines: list[str]) -> tuple[list[tuple[str, int]], list[tuple[str, str, int]]]:
+    """The bare numbers (arabic, ``_FOLIO``'s size) among the first two and the last two lines
+    of a page, with their edge (``top``, ``bottom``), where a folio stands beside its header or
+    footer line; and each outermost line that is no bare number, with its edge and a bare number
+    standing right before or after it (``EdgeLines.folio_beside``)."""
+    filled = [" ".join(line.split()) for line in lines if line.strip()]
+    if len(filled) <= 2 * EDGE_LINES:
+        return [], []
+
+    def number(k: int) -> int | None:
+        ok = 0 <= k < len(filled) and filled[k].isascii() and filled[k].isdigit() and len(filled[k]) <= 4
+        return int(filled[k]) if ok else None
+
+    folios, beside = [], []
+    for edge, ks in (("top", range(len(filled))), ("bottom", range(len(filled) - 1, -1, -1))):
+        order = list(ks)
+        folios += [(edge, n) for k in order[:2] if (n := number(k)) is not None]
+        outer = next((k for k in order[:EDGE_LINES] if number(k) is None), None)
+        if outer is not None:
+            beside += [
+                (edge, filled[outer], n) for k in (outer - 1, outer + 1) if (n := number(k)) is not None
+            ]
+    return folios, beside
+
+
 class EdgeLines(dict):
     """Per digit-blind key, the 0-based pages on which a line with that key stands at the top or
     bottom edge (``_edges``), over every text of the book; per section shape, the pages whose
@@ -208,6 +233,11 @@ class EdgeLines(dict):
     def __init__(self) -> None:
         super().__init__()
         self.sections: dict[str, set[tuple[int, int | None]]] = {}
+        self.folios: dict[str, set[tuple[int, int]]] = {"top": set(), "bottom": set()}
+        """Per edge, (page, number) of the bare numbers standing there (``_edge_folios``)."""
+        self.beside: dict[tuple[int, str, str], set[int]] = {}
+        """Per (page, edge, outermost line's text), the bare numbers standing right before or
+        after that line in some text of the book (``_edge_folios``)."""
         self.named: dict[str, Counter] = {}
         """Per section (``_section_name``), on how many lines of each page it is named (in the
         text that names it most there)."""
@@ -237,6 +267,21 @@ class EdgeLines(dict):
         return any(
             q != page and abs(q - page) <= NEAR_PAGES and (folio is None or other == folio + q - page)
             for q, other in self.sections.get(f"{edge} {shape}", ())
+        ) or self.folio_beside(line, page, edge)
+
+    def folio_beside(self, line: str, page: int, edge: str) -> bool:
+        """Whether ``line``, the outermost line of ``page`` at ``edge``, stands right beside a bare
+        number in some text of the book (the same line, word for word and case kept), and that
+        number advances with the page from a bare number at the same edge of another page within
+        ``NEAR_PAGES``: the page's folio, printed with its header (or footer) line. A
+        section-shaped line there, named again as a heading on its page or one before
+        (``is_section_header``), is that header, whatever the shape of its neighbours' headers
+        (``14`` / ``examples`` on a left-hand page, ``2.2 another section`` / ``15`` on the
+        right-hand page after it). The heading a header repeats is set in another case or stands
+        further from the folio, so it is no such line."""
+        here = self.beside.get((page, edge, " ".join(line.split())), set())
+        return any(
+            q != page and abs(q - page) <= NEAR_PAGES and n - (q - page) in here for q, n in self.folios[edge]
         )
 
     def is_furniture(self, key: str, page: int | None = None) -> bool:
@@ -270,6 +315,11 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
         for p, lines in enumerate(pages):
             for i in _edges(lines):
                 seen.setdefault(_key(lines[i]), set()).add(p)
+            folios, beside = _edge_folios(lines)
+            for edge, number in folios:
+                seen.folios[edge].add((p, number))
+            for edge, text, number in beside:
+                seen.beside.setdefault((p, edge, text), set()).add(number)
             for _, text, edge in _outer(lines):
                 found = _section_shape(text)
                 if found is not None:

@@ -181,6 +181,29 @@ def test_a_section_header_printed_on_one_page_is_furniture_when_the_next_header_
     assert fidelity.drop_furniture(entries[0], edges, 0) == entries[0]
 
 
+def test_a_section_header_printed_on_one_page_beside_its_folio_is_furniture_whatever_its_neighbours_shape():
+    def body(n, heading=()):
+        return [*heading, *(f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split())]
+
+    # left-hand pages headed by the folio and the chapter, right-hand pages by the section and
+    # the folio; the section's heading stands on the page before its one header
+    pages = [
+        ["14", "examples", *body(0, ["2.2", "another section in this chapter"])],
+        ["2.2 another section in this chapter", "15", *body(1)],
+        ["16", "examples", *body(2)],
+    ]
+    edges = fidelity.edge_furniture(pages)
+    assert fidelity.drop_furniture(pages[1], edges, 1) == body(1)
+    # a section opening at the top of a page beside its folio, named nowhere before: a heading
+    opening = [["14", "examples", *body(0)], ["2.2 another section in this chapter", "15", *body(1)]]
+    edges = fidelity.edge_furniture(opening)
+    assert fidelity.drop_furniture(opening[1], edges, 1) == [opening[1][0], *body(1)]
+    # the folios do not advance with the page: no header place
+    still = [["14", "examples", *body(0, ["2.2", "another section in this chapter"])], pages[1][:1] + ["9", *body(1)]]
+    edges = fidelity.edge_furniture(still)
+    assert fidelity.drop_furniture(still[1], edges, 1) == [still[1][0], *body(1)]
+
+
 def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both():
     words = "apple birch cedar daisy elm fern grape hazel iris juniper kale lime".split()
     body = [f"the {w} said" for w in words[:8]]
