@@ -298,6 +298,15 @@ def test_a_numbered_header_printed_once_outside_the_folio_is_removed():
     assert "SECTION" not in norm.text and norm.counts["header_lines"] == 8
 
 
+def test_a_chapter_label_over_its_title_beside_the_folio_is_one_header_not_a_title_and_a_body_line():
+    # left-hand pages headed ``10`` / ``CHAPTER 4.`` / ``VARIOUS TOOLS``: after the first page of
+    # the run (where the heading it repeats would stand) both lines go
+    titles = ["VARIOUS TOOLS", "OPERATOR NAMES", "ERROR MESSAGES"]
+    pages = [f"{n}\nCHAPTER {n // 6 + 3}.\n{titles[n // 6]}\n{_body(6, f'p{n}')}" for n in range(18)]
+    norm = normalise(_pages(*pages, labels=tuple(str(n) for n in range(18))))
+    assert [norm.text.count(title) for title in titles] == [1, 1, 1] and "CHAPTER" not in norm.text
+
+
 def test_an_unnumbered_heading_above_a_number_equal_to_the_folio_stays():
     pages = [f"Contents\nI\nUser Manual 1\n{_body(6, 'toc')}"]
     pages += [f"{r}\n{_body(6, f'p{r}')}" for r in ("II", "III", "IV", "V", "VI")]
