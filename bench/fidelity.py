@@ -387,12 +387,15 @@ def drop_furniture_alike(
     pdftotext's reading of it further in on the page (``C++/Tree Mapping User Manual`` read in
     the middle of a contents page) is dropped too."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
+    left, by_key = _headings_left(ours, ours_raw, furniture, page) if ours_raw else (set(), set())
+    gone[1] -= left - by_key
     texts = (reference, ours)
     # NOTE: a section header (``_section_headers_at``) read as its number and its title apart is
     # found in each text by its own place there: it is not looked for by its lines' keys in the
     # other text (the title alone would match the title of the heading it repeats), and its
     # number stays dropped with it
     headers = [_section_headers_at(text, furniture, page, apart=True) for text in texts]
+    headers[1] -= left
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
         gone[this] -= _numbers_read_after(texts[this], gone[this], texts[other], gone[other])
@@ -419,6 +422,38 @@ def drop_furniture_alike(
     return tuple(  # type: ignore[return-value]
         [line for i, line in enumerate(text) if i not in cut] for text, cut in zip(texts, gone)
     )
+
+
+def _headings_left(
+    ours: list[str], ours_raw: list[str], furniture: EdgeLines, page: int
+) -> tuple[set[int], set[int]]:
+    """The lines of ``ours`` that ``_section_headers_at`` takes for a running header but that are
+    the heading it repeats: our normaliser removed the header above it (``1.4 Input File
+    Structure`` over the heading ``1.4`` / ``Input File Structure``), so the heading is now the
+    outermost line of our page. Told by count: our page names that section on fewer lines than
+    the reader's page did (``ours_raw``), so the line named twice there lost its header copy;
+    a heading whose words the position rule finds at the edge of a page nearby (the header of the
+    next page repeats it word for word) is cut from both texts alike, as before; a line the
+    position rule also finds (its key, a folio: the second set returned) stays cut
+    by that rule (a bare section number there is kept when the other text reads it at the start
+    of a line it keeps, ``_numbers_read_on``)."""
+    by_key = {
+        i
+        for i in _edges(ours)
+        if furniture.is_furniture(_key(ours[i]), page) or _FOLIO.match(ours[i].strip())
+    }
+    raw_names = Counter(filter(None, map(_section_name, _with_numbers_joined(ours_raw))))
+    left = set()
+    for at, text, edge in _outer(ours):
+        name = _section_name(text)
+        if name is None or not furniture.is_section_header(text, page, edge):
+            continue
+        if furniture.is_furniture(_key(text), page):
+            continue  # the heading's own words stand at the edge nearby: cut from both texts alike
+        named = sum(_section_name(line) == name for line in _with_numbers_joined(ours))
+        if named < raw_names[name]:
+            left.update(set(at))
+    return left, by_key
 
 
 def _numbers_read_on(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:

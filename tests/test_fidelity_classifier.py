@@ -204,6 +204,26 @@ def test_a_section_header_printed_on_one_page_beside_its_folio_is_furniture_what
     assert fidelity.drop_furniture(still[1], edges, 1) == [still[1][0], *body(1)]
 
 
+def test_a_heading_left_outermost_by_our_removed_header_is_no_header():
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # right-hand pages headed by the current section; on page 2 the section opens at the top,
+    # under its own header; our normaliser removed the header, so the heading ``1.4`` / ``Input
+    # File Structure`` is the outermost line of our page
+    reference = [["1.3 Input Files", "5", *body(0)], ["6", "Things to Know", *body(1)]]
+    reference.append(["1.4 Input File Structure", "1.4 Input File Structure", *body(2), "7"])
+    raw = [page[:] for page in reference[:2]] + [["1.4 Input File Structure", "7", "1.4", "Input File Structure", *body(2)]]
+    ours = ["1.4", "Input File Structure", *body(2)]
+    edges = fidelity.edge_furniture(reference, raw)
+    ref, mine = fidelity.drop_furniture_alike(reference[2], ours, edges, 2, raw[2])
+    assert ref == ["1.4 Input File Structure", *body(2)] and mine == ours
+    assert not fidelity.classify([ref], [mine], [[]]).lost
+    # without the header removed from ours, it goes from both texts as before
+    ref, mine = fidelity.drop_furniture_alike(reference[2], ["1.4 Input File Structure", *ours], edges, 2, raw[2])
+    assert ref == ["1.4 Input File Structure", *body(2)] and mine == ours
+
+
 def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both():
     words = "apple birch cedar daisy elm fern grape hazel iris juniper kale lime".split()
     body = [f"the {w} said" for w in words[:8]]
