@@ -130,13 +130,23 @@ def _edges(lines: list[str]) -> list[int]:
 _SECTION_HEADER = re.compile(r"^(?:(\d+) )?(\d+(?:\.\d+)+\.?) ((?=[^\W\d_]).*?)(?: (\d+))?$")
 """A line that opens with a section's number and its title's first letter, a folio before or
 after it or none: ``2.3. COMMENTS 9``, ``1.2 Basics``, ``10 4.1 Tables`` (``_section_shape``)."""
+_CHAPTER_HEADER = re.compile(r"^(?:(\d+) )?(\d+\.) ((?=[^\W\d_]).*?)(?: (\d+))?$")
+"""The same for a chapter's number and title, ``9. The symbols Module``: its number one figure
+and a full stop (``_numbered``). Not counted towards a contents page (``_outer``): a numbered
+list's items have that shape too."""
+
+
+def _numbered(line: str) -> re.Match | None:
+    """``line`` (whitespace collapsed) as a section's or a chapter's number and title."""
+    text = " ".join(line.split())
+    return _SECTION_HEADER.match(text) or _CHAPTER_HEADER.match(text)
 
 
 def _section_shape(line: str) -> tuple[str, int | None] | None:
     """The shape of a line that names a numbered section (``_SECTION_HEADER``): its number's
     digit-blind shape and where a folio stands (``#.#. … #``), and that folio; None for any
     other line."""
-    m = _SECTION_HEADER.match(" ".join(line.split()))
+    m = _numbered(line)
     if m is None:
         return None
     folio = m.group(1) or m.group(4)
@@ -148,7 +158,7 @@ def _section_name(line: str) -> str | None:
     """The section a line names (``_SECTION_HEADER``): its number and its title's letters and
     digits, case aside (``2.3. COMMENTS 9`` and ``2.3 Comments`` name one section); None for
     any other line."""
-    m = _SECTION_HEADER.match(" ".join(line.split()))
+    m = _numbered(line)
     if m is None:
         return None
     return m.group(2).rstrip(".") + " " + "".join(ch for ch in m.group(3).casefold() if ch.isalnum())
@@ -405,13 +415,18 @@ def drop_furniture_alike(
     ]
     if ours_raw:
         # NOTE: only the raw edge lines no longer in ``ours``: one the normaliser kept is cut (or
-        # not) with ``ours``'s own lines
+        # not) with ``ours``'s own lines. Counted over the whole page: a running header the
+        # normaliser removed over the heading it repeats, lower on the same page (a chapter
+        # opening mid-page), leaves that heading in ``ours`` with the header's words; the header
+        # is gone all the same, and the heading is no furniture to cut.
         raw_lines = list(ours_raw)
         raw_cut = _furniture_at(raw_lines, furniture, page) - _section_headers_at(
             raw_lines, furniture, page, apart=True
         )
         raw = Counter(_alike_key(raw_lines[i]) for i in raw_cut)
-        keys[1] += raw - Counter(_alike_key(line) for line in ours)
+        on_raw = Counter(_alike_key(line) for line in raw_lines if line.strip())
+        on_ours = Counter(_alike_key(line) for line in ours if line.strip())
+        keys[1] += Counter({k: min(n, on_raw[k] - on_ours[k]) for k, n in raw.items()})
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
         for i, line in enumerate(texts[this]):

@@ -224,6 +224,33 @@ def test_a_heading_left_outermost_by_our_removed_header_is_no_header():
     assert ref == ["1.4 Input File Structure", *body(2)] and mine == ours
 
 
+def test_a_header_our_normaliser_removed_over_its_heading_lower_on_the_page_leaves_the_heading():
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # chapter 6 opens mid-page 1 under its own running header, which page 2 repeats
+    reference = [["5. The Charges Module", *body(0)]]
+    reference.append(["6. The Names Module", *body(1)[:3], "6. The Names Module", *body(1)[3:]])
+    reference.append(["6. The Names Module", *body(2)])
+    ours = reference[1][1:]  # the header removed, the heading kept
+    edges = fidelity.edge_furniture(reference, reference)
+    ref, mine = fidelity.drop_furniture_alike(reference[1], ours, edges, 1, reference[1])
+    assert ref == mine == ours
+
+
+def test_a_chapter_header_printed_on_one_page_over_its_heading_is_furniture():
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # each one-page chapter headed by its own number and title, over the same words as its heading
+    reference = [["8. The Phases Module", "8.2. Own Phases", *body(0)]]
+    reference.append(["9. The Symbols Module", "9. The Symbols Module", *body(1)])
+    ours = reference[1][1:]
+    edges = fidelity.edge_furniture(reference, reference)
+    ref, mine = fidelity.drop_furniture_alike(reference[1], ours, edges, 1, reference[1])
+    assert ref == mine == ours
+
+
 def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both():
     words = "apple birch cedar daisy elm fern grape hazel iris juniper kale lime".split()
     body = [f"the {w} said" for w in words[:8]]
