@@ -6,7 +6,9 @@ extra and the validation books, from the cache ``bench/corpus.py`` fetches into)
 to stdout, ``--write`` rewrites ``bench/FIDELITY.md``, ``--show [--cause C]`` prints every counted
 difference per page to stderr; ``--only a,b`` keeps the bench PDFs whose names hold one of the
 pieces, ``--over 0.5`` those whose lost or invented share in ``bench/FIDELITY.md``'s table is above
-0.5 % (neither with ``--write``: the table is every book's). Needs ``pdftotext`` (``make poppler``).
+0.5 %; with a selection, ``--write`` replaces only those books' rows of the table and sums the
+``**all**`` row again (the table must have this version's cause columns). Needs ``pdftotext``
+(``make poppler``).
 
 Method, per page, the same for both texts:
 
@@ -1068,8 +1070,7 @@ def main(argv: list[str] | None = None) -> int:
         help="only the bench PDFs whose lost or invented share in bench/FIDELITY.md's table is above PERCENT",
     )
     args = parser.parse_args(argv)
-    if args.write and (args.only or args.over is not None):
-        parser.error("--write rewrites the whole table: not with --only or --over")
+    partial = bool(args.only or args.over is not None or args.pdfs)
     if shutil.which("pdftotext") is None:
         print("fidelity: pdftotext not found; install poppler-utils (make poppler)", file=sys.stderr)
         return 2
@@ -1092,9 +1093,46 @@ def main(argv: list[str] | None = None) -> int:
         text = doc.read_text(encoding="utf-8") if doc.exists() else ""
         start, end = "<!-- table -->\n", "\n<!-- /table -->"
         if start in text and end in text:
+            old = text[text.index(start) + len(start) : text.index(end)]
+            if partial:
+                merged = recorded_rows(old)
+                if merged is None:
+                    parser.error("--write with a selection needs a table of the same causes to update")
+                out = table(_merged(merged, rows[:-1]))
             text = text[: text.index(start) + len(start)] + out + text[text.index(end) :]
             doc.write_text(text, encoding="utf-8")
     return 0
+
+
+def recorded_rows(table_text: str) -> list[tuple[str, Tally]] | None:
+    """The per-book rows of a table ``table`` wrote, read back (the ``**all**`` row left out);
+    None when its columns are not this version's causes."""
+    lines = table_text.strip().splitlines()
+    if not lines or lines[0] != table([]).splitlines()[0]:
+        return None
+    rows = []
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[0] == "**all**":
+            continue
+        t = Tally(words=int(cells[1]))
+        for cause, cell in zip(CAUSES, cells[4:]):
+            lost, invented = cell.split("/")
+            t.lost[cause], t.invented[cause] = int(lost), int(invented)
+        t.lost, t.invented = +t.lost, +t.invented
+        rows.append((cells[0], t))
+    return rows
+
+
+def _merged(recorded: list[tuple[str, Tally]], measured: list[tuple[str, Tally]]) -> list[tuple[str, Tally]]:
+    """``recorded`` rows with the ``measured`` books' rows in their place (new books at the end),
+    and the ``**all**`` row summed again over them."""
+    fresh = dict(measured)
+    rows = [(name, fresh.pop(name, t)) for name, t in recorded] + list(fresh.items())
+    total = Tally()
+    for _, t in rows:
+        total.add(t)
+    return rows + [("**all**", total)]
 
 
 if __name__ == "__main__":

@@ -389,3 +389,21 @@ def test_text_set_at_a_slant_that_pdftotext_breaks_into_pieces_is_rotated_and_no
     # without slanted lines on the page, the same pieces stay counted
     t = fidelity.classify([reference], [ours], [[]], slanted=lambda p: Counter())
     assert t.lost == {"unknown": 10} and t.invented == {"unknown": 4}
+
+
+def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
+    a = fidelity.classify([["alpha beta gamma"]], [["alpha beta"]], [[]])
+    b = fidelity.classify([["delta epsilon"]], [["delta epsilon zeta"]], [[]])
+    total = fidelity.Tally()
+    total.add(a)
+    total.add(b)
+    text = fidelity.table([("a.pdf", a), ("b.pdf", b), ("**all**", total)])
+    rows = fidelity.recorded_rows(text)
+    assert [(n, t.words, dict(t.lost), dict(t.invented)) for n, t in rows] == [
+        ("a.pdf", 3, {"unknown": 1}, {}),
+        ("b.pdf", 2, {}, {"unknown": 1}),
+    ]
+    fixed = fidelity.classify([["delta epsilon"]], [["delta epsilon"]], [[]])
+    merged = fidelity._merged(rows, [("b.pdf", fixed)])
+    assert merged[-1][0] == "**all**" and merged[-1][1].words == 5 and merged[-1][1].invented == {}
+    assert fidelity.recorded_rows("| book | words |\n|---|") is None
