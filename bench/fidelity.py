@@ -410,7 +410,7 @@ def drop_furniture_alike(
     headers[1] -= left
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
-        gone[this] -= _numbers_read_after(texts[this], gone[this], texts[other], gone[other])
+        gone[this] -= _numbers_read_in_line(texts[this], gone[this], texts[other], gone[other])
     keys = [
         Counter(_alike_key(text[i]) for i in cut - cut_headers)
         for text, cut, cut_headers in zip(texts, gone, headers)
@@ -487,25 +487,32 @@ def _numbers_read_on(lines: list[str], cut: set[int], other: list[str], other_cu
     return {i for i in cut if _NUMBERING.match(lines[i].strip()) and lines[i].strip() in kept}
 
 
-def _numbers_read_after(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
-    """The lines of ``cut`` that are a bare number (``_FOLIO``) which the ``other`` text reads at
-    the end of the line before it, on a line it keeps: a contents entry's page number
+def _numbers_read_in_line(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
+    """The lines of ``cut`` that are a bare number (``_FOLIO``) which the ``other`` text reads in
+    a line it keeps: at the end of the line before it, a contents entry's page number
     (``License`` / ``14`` in one text, ``License 14`` in the other) at the top or foot of a
-    contents page is no folio, whatever its shape; the page's own folio stands on no line of
-    the page's text in the other extractor's reading. The other line is found by its first word
-    and its last, the number: the words between may be read otherwise (``⟨number⟩s`` /
-    ``hnumberis``)."""
-    kept = {
-        (line.split()[0], line.split()[-1])
-        for i, line in enumerate(other)
-        if i not in other_cut and line.split()
-    }
+    contents page; or at the start of the line after it, a footnote's mark (``4`` / ``bidi does
+    not support LuaTeX.`` in one, ``4 bidi does not support LuaTeX.`` in the other) at the foot
+    of a page. Neither is a folio, whatever its shape: the page's own folio stands on no line
+    of the page's text in the other extractor's reading. The other line is found by the number
+    and the word next to it, and the word at its other end: the words between may be read
+    otherwise (``⟨number⟩s`` / ``hnumberis``)."""
+    ends, starts = set(), set()
+    for i, line in enumerate(other):
+        words = line.split()
+        if i not in other_cut and len(words) >= 2:
+            ends.add((words[0], words[-1]))
+            starts.add((words[0], words[1]))
     found = set()
     for i in cut:
-        if not _FOLIO.match(lines[i].strip()):
+        number = lines[i].strip()
+        if not _FOLIO.match(number):
             continue
         before = next((k for k in range(i - 1, -1, -1) if lines[k].strip()), None)
-        if before is not None and (lines[before].split()[0], lines[i].strip()) in kept:
+        after = next((k for k in range(i + 1, len(lines)) if lines[k].strip()), None)
+        if before is not None and (lines[before].split()[0], number) in ends:
+            found.add(i)
+        elif after is not None and (number, lines[after].split()[0]) in starts:
             found.add(i)
     return found
 

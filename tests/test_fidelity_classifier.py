@@ -301,6 +301,16 @@ def test_a_contents_entrys_page_number_one_extractor_reads_on_a_line_of_its_own_
     assert fidelity.classify([ref], [mine], [[]]).lost.get("unknown", 0) == 0
 
 
+def test_a_footnote_mark_one_extractor_reads_on_a_line_of_its_own_at_the_foot_is_no_folio():
+    body = [f"the {w} said so" for w in "apple birch cedar daisy elm fern".split()]
+    reference = [*body, "4", "bidi does not support LuaTeX.", "25"]
+    ours = [*body, "4 bidi does not support LuaTeX."]
+    edges = fidelity.edge_furniture([reference], [ours])
+    ref, mine = fidelity.drop_furniture_alike(reference, ours, edges, 0)
+    assert ref == reference[:-1] and mine == ours
+    assert not fidelity.classify([ref], [mine], [[]]).invented
+
+
 def test_a_section_number_dropped_with_its_running_header_stays_dropped():
     # a running header ``2.11 Environments``: ours reads the number on a line of its own; both
     # texts drop it
