@@ -92,7 +92,8 @@ glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its lett
 missing or added; each column still shows how many words these rules rewrote."""
 UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
-(``reference``), read a symbol glyph as the letter of its character code (``glyph map``), put a
+(``reference``), read a symbol glyph as the letter of its character code or as the control
+character a broken ToUnicode map gives it (``glyph map``, ``_control_glyphs``), put a
 space between every letter of a word (``letter spacing``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), or broke text set at a slant into pieces
 (``rotated``); see ``classify``, ``_spacing`` and ``_rotated``."""
@@ -601,6 +602,7 @@ def classify(
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
+        _control_glyphs(p, reference[p], lost, invented, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
             _rotated(p, slanted(p), lost, invented, tally)
         furniture = (
@@ -888,6 +890,49 @@ def _rotated(p: int, slanted: Counter, lost: list[Counter], invented: list[Count
             lost[p][w] -= k
             tally.lost["rotated"] += k
             letters -= k * len(w)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]+(\w*)")
+"""A run of control characters in pdftotext's text, and the word right after it."""
+
+
+def _control_glyphs(
+    p: int, reference: list[str], lost: list[Counter], invented: list[Counter], tally: Tally
+) -> None:
+    """Glyphs pdftotext reads as control characters: a font whose ToUnicode map gives a code its
+    own value below U+0020 (``<1f> <001f>`` for math italic χ) has pdftotext write that control
+    character, which no page shows and no word holds, where MuPDF, finding no text in the map,
+    reads the glyph's name (``chi``: χ). Our ``χG`` against pdftotext's control character and
+    ``G`` (χ with the index G), or our lone ``κ`` against a lone control character, is that
+    glyph read by its name: ``glyph map``, pdftotext departing from the page. Only a word of
+    ours that starts with letters outside ASCII, the rest pdftotext's word right after a control
+    character on the same page, or wholly such letters, one for each lone control character."""
+    after: Counter = Counter()
+    lone = 0
+    for line in reference:
+        for m in _CONTROL.finditer(unicodedata.normalize("NFC", line)):
+            if m.group(1):
+                after[m.group(1)] += 1
+            else:
+                lone += 1
+    if not after and not lone:
+        return
+    for w in list(invented[p]):
+        head = len(w) - len(w.lstrip("".join(ch for ch in w if not ch.isascii())))
+        if not head or head > 2:
+            continue
+        rest = w[head:]
+        while invented[p][w] > 0:
+            if rest and after[rest] > 0 and lost[p][rest] > 0:
+                after[rest] -= 1
+                lost[p][rest] -= 1
+                tally.lost["glyph map"] += 1
+            elif not rest and lone > 0:
+                lone -= 1
+            else:
+                break
+            invented[p][w] -= 1
+            tally.invented["glyph map"] += 1
 
 
 def slanted_words(path: Path) -> Callable[[int], Counter]:

@@ -417,3 +417,13 @@ def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
     merged = fidelity._merged(rows, [("b.pdf", fixed)])
     assert merged[-1][0] == "**all**" and merged[-1][1].words == 5 and merged[-1][1].invented == {}
     assert fidelity.recorded_rows("| book | words |\n|---|") is None
+
+
+def test_a_glyph_pdftotext_reads_as_a_control_character_is_a_glyph_map_and_no_loss():
+    # a ToUnicode map giving math italic chi the code U+001F: pdftotext writes the control
+    # character, MuPDF reads the glyph's name
+    t = _one(["the chromatic number \x1fG of the graph, and \x1f alone"], ["the chromatic number χG of the graph, and κ alone"])
+    assert t.lost == {"glyph map": 1} and t.invented == {"glyph map": 2}
+    # without the control character on pdftotext's page, the same words stay counted
+    t = _one(["the chromatic number G of the graph, and alone"], ["the chromatic number χG of the graph, and κ alone"])
+    assert t.lost == {"unknown": 1} and t.invented == {"unknown": 2}
