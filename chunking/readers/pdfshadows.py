@@ -9,8 +9,9 @@ two or three times, broken (``OCUMENTATION``, ``NTRODUCTION``), so neither searc
 finds it. ``chunking.readers.pdfpages.without_overprints`` keeps one of two *equal* lines drawn at
 one place; these lines are not equal, only their overlapping parts are.
 
-What tells such a chain from text that merely stands close: consecutive lines of one band (their
-boxes share most of their height) whose boxes overlap across, by about the width the text they
+What tells such a chain from text that merely stands close: consecutive lines on one baseline
+(a fraction's numerator, which may open with its denominator's text, stands a line higher)
+whose boxes overlap across, by about the width the text they
 share takes (the end of one line is the start of the next, ``USTOMIZING`` at the end of ``4.
 CUSTOMIZING`` and the start of ``USTOMIZING Y``), and the chain opens with a line that the next
 one begins with whole (the first run's first copy). Text really set side by side does not
@@ -31,15 +32,18 @@ small and full capitals differ in width, and the JSON writer gives whole points.
 SHARED_WIDTH_MIN_PT = 2.0
 """The least slack of that measure, in points (whole-point boxes)."""
 
-BAND_SHARE = 0.5
-"""Two lines stand in one band when their boxes share this share of the lower one's height."""
+BASELINE_SHARE = 0.2
+"""Two lines stand on one baseline when their baselines are this share of the taller line's
+height apart, or a point (the JSON writer gives whole points): a shadow is drawn a fraction of
+a point off; a fraction's numerator, whose text may open its denominator's (``G(n)`` over
+``G(n)−1``), stands a line's height above it."""
 
 MIN_OPENING_CHARS = 2
 """Non-space characters of the chain's first line (``1. I``): a lone glyph that the next line
 begins with is no evidence of a run drawn twice."""
 
-Box = tuple[float, float, float, float]
-"""A line's box: left, top, width, height (whole points, MuPDF's JSON writer)."""
+Box = tuple[float, float, float, float, float]
+"""A line's box: left, top, width, height, and its baseline (whole points, MuPDF's JSON writer)."""
 
 
 def with_shadow_runs_merged(text: str, stext: Any) -> str:
@@ -93,6 +97,7 @@ def _boxes(stext: Any) -> list[tuple[str, Box]] | None:
                     float(ln["bbox"]["y"]),
                     float(ln["bbox"]["w"]),
                     float(ln["bbox"]["h"]),
+                    float(ln["y"]),
                 ),
             )
             for ln in lines
@@ -126,8 +131,7 @@ def _chains(lines: list[str], boxes: list[Box]) -> dict[int, str]:
 def _shared(line: str, after: str, box: Box, next_box: Box) -> int | None:
     """How many characters ``after`` begins with that end ``line`` where the two boxes overlap
     by the width those characters take; None when the two lines are no pair of a chain."""
-    top, bottom = max(box[1], next_box[1]), min(box[1] + box[3], next_box[1] + next_box[3])
-    if bottom - top < BAND_SHARE * min(box[3], next_box[3]):
+    if abs(box[4] - next_box[4]) > max(1.0, BASELINE_SHARE * max(box[3], next_box[3])):
         return None
     overlap = min(box[0] + box[2], next_box[0] + next_box[2]) - max(box[0], next_box[0])
     if overlap <= 0 or not after:
