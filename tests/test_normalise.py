@@ -45,6 +45,14 @@ def test_hyphenated_line_break_joins_words_the_book_uses_and_keeps_compounds_of_
     assert norm.counts["dehyphenated"] == 1
 
 
+def test_a_soft_hyphen_at_a_line_break_always_joins_the_word_it_broke():
+    # ``cess`` is a word of its own elsewhere and so is ``pro``: a hard hyphen would stay
+    text = "The pro and the cess.\nTools that pro\u00ad\ncess data files, and vari\u00ad\nables too.\nA pro-\ncess."
+    norm = normalise(_pages(text))
+    assert "Tools that process\ndata files, and variables\ntoo." in norm.text
+    assert "A pro-\ncess." in norm.text and norm.counts["dehyphenated"] == 2
+
+
 def test_running_headers_and_page_numbers_are_removed_and_counted_per_kind():
     pages = ["1. Start\n" + _body(8, "opening")]
     for n in range(2, 8):
