@@ -519,7 +519,9 @@ def _numbers_read_in_line(lines: list[str], cut: set[int], other: list[str], oth
 
 
 def words(lines: list[str]) -> list[tuple[str, bool]]:
-    """The words of ``lines`` in order, each with whether it ends its line with a hyphen.
+    """The words of ``lines`` in order, each with whether it ends its line with a hyphen (or a
+    soft hyphen, U+00AD, which pdftotext keeps where a word was broken; one inside a line, where
+    the page shows nothing, is no word boundary).
 
     Arabic presentation forms (``_PRESENTATION``: the initial, medial, final and isolated glyph
     shapes of one letter, and lam-alef ligatures) are read as their letters, on both sides: the
@@ -530,11 +532,17 @@ def words(lines: list[str]) -> list[tuple[str, bool]]:
         line = unicodedata.normalize("NFC", line)
         if _PRESENTATION.search(line):
             line = _PRESENTATION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), line)
+        if "\u00ad" in line:  # invisible inside a line: ``emma\u00adsoft`` is one word
+            line = line.rstrip()
+            line = line[:-1].replace("\u00ad", "") + line[-1:]
         found = list(WORD.finditer(line))
         for k, m in enumerate(found):
             last = k == len(found) - 1
             out.append(
-                (m.group(0), last and line.rstrip().endswith("-") and m.end() == len(line.rstrip()) - 1)
+                (
+                    m.group(0),
+                    last and line.rstrip().endswith(("-", "\u00ad")) and m.end() == len(line.rstrip()) - 1,
+                )
             )
     return out
 

@@ -427,3 +427,11 @@ def test_a_glyph_pdftotext_reads_as_a_control_character_is_a_glyph_map_and_no_lo
     # without the control character on pdftotext's page, the same words stay counted
     t = _one(["the chromatic number G of the graph, and alone"], ["the chromatic number χG of the graph, and κ alone"])
     assert t.lost == {"unknown": 1} and t.invented == {"unknown": 2}
+
+
+def test_a_word_joined_across_a_soft_hyphen_pdftotext_keeps_is_dehyphenation():
+    t = _one(["rotate it clockwise or counter\u00ad", "clockwise with the keys"], ["rotate it clockwise or counterclockwise", "with the keys"])
+    assert t.lost == {"dehyphenation": 2} and t.invented == {"dehyphenation": 1}
+    # inside a line a soft hyphen shows nothing: no word boundary
+    t = _one(["see www.emma\u00adsoft.com now"], ["see www.emmasoft.com now"])
+    assert not t.lost and not t.invented
