@@ -511,9 +511,11 @@ def _numbers_read_in_line(lines: list[str], cut: set[int], other: list[str], oth
             continue
         before = next((k for k in range(i - 1, -1, -1) if lines[k].strip()), None)
         after = next((k for k in range(i + 1, len(lines)) if lines[k].strip()), None)
-        if before is not None and (lines[before].split()[0], number) in ends:
+        # NOTE: only beside a line this text keeps: a header ``8`` / ``Thanks`` cut as a whole
+        # keeps its number cut, though its heading ``8 Thanks`` stands further down
+        if before is not None and before not in cut and (lines[before].split()[0], number) in ends:
             found.add(i)
-        elif after is not None and (number, lines[after].split()[0]) in starts:
+        elif after is not None and after not in cut and (number, lines[after].split()[0]) in starts:
             found.add(i)
     return found
 

@@ -311,6 +311,19 @@ def test_a_footnote_mark_one_extractor_reads_on_a_line_of_its_own_at_the_foot_is
     assert not fidelity.classify([ref], [mine], [[]]).invented
 
 
+def test_a_bare_number_cut_with_the_header_line_beside_it_stays_cut():
+    # ours reads the running header ``8 Thanks`` as ``8`` / ``Thanks``; the chapter's heading
+    # ``8 Thanks`` stands further down: the number is the header's, not the heading's
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    reference = [["8 Thanks", *body(0)], ["8 Thanks", *body(1)[:3], "8 Thanks", *body(1)[3:]]]
+    ours = [["8", "Thanks", *body(0)], ["8", "Thanks", *body(1)[:3], "8 Thanks", *body(1)[3:]]]
+    edges = fidelity.edge_furniture(reference, ours)
+    ref, mine = fidelity.drop_furniture_alike(reference[1], ours[1], edges, 1)
+    assert "8" not in mine and "Thanks" not in mine
+
+
 def test_a_section_number_dropped_with_its_running_header_stays_dropped():
     # a running header ``2.11 Environments``: ours reads the number on a line of its own; both
     # texts drop it
