@@ -4,7 +4,11 @@ measured against an independent extractor, poppler's ``pdftotext``.
 Run: ``python bench/fidelity.py [PDF ...]`` (default: every bench PDF: the samples, the corpus, the
 extra and the validation books, from the cache ``bench/corpus.py`` fetches into); writes the table
 to stdout, ``--write`` rewrites ``bench/FIDELITY.md``, ``--show [--cause C]`` prints every counted
-difference per page to stderr. Needs ``pdftotext`` (``make poppler``).
+difference per page to stderr; ``--only a,b`` keeps the bench PDFs whose names hold one of the
+pieces, ``--over 0.5`` those whose lost or invented share in ``bench/FIDELITY.md``'s table is above
+0.5 %; with a selection, ``--write`` replaces only those books' rows of the table and sums the
+``**all**`` row again (the table must have this version's cause columns). Needs ``pdftotext``
+(``make poppler``).
 
 Method, per page, the same for both texts:
 
@@ -24,7 +28,9 @@ Method, per page, the same for both texts:
   rules removed as a running header, footer or folio), ``spacing`` (the same letters with other
   word boundaries: a footnote mark glued to the next word, ``LATEX2ε`` as one word or two),
   ``reference`` (a page pdftotext itself could not read whole: it reports a syntax error in the
-  page's content and stops there, ``reference_failures``); the rest is ``unknown``.
+  page's content and stops there, ``reference_failures``), ``rotated`` (text set at a slant,
+  which pdftotext breaks into pieces and MuPDF reads as words, ``_rotated``); the rest is
+  ``unknown``.
 * **lost** and **invented** count every cause but those in ``NOT_LOST``: the rewritings of our
   own rules that keep the page's letters (``REWRITTEN``) and the places where pdftotext departs
   from the page (``UNMEASURED``): where the reference extractor broke off, a word it lacks is its
@@ -43,7 +49,7 @@ import subprocess
 import sys
 import unicodedata
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,6 +77,7 @@ CAUSES = (
     "glyph map",
     "letter spacing",
     "small caps",
+    "rotated",
     "cjk boundary",
     "spacing",
     "reference",
@@ -83,11 +90,13 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps")
+UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
-(``reference``), read a symbol glyph as the letter of its character code (``glyph map``), put a
-space between every letter of a word (``letter spacing``) or between a word's full-size capital
-and the smaller capitals after it (``small caps``); see ``classify`` and ``_spacing``."""
+(``reference``), read a symbol glyph as the letter of its character code or as the control
+character a broken ToUnicode map gives it (``glyph map``, ``_control_glyphs``), put a
+space between every letter of a word (``letter spacing``), between a word's full-size capital
+and the smaller capitals after it (``small caps``), or broke text set at a slant into pieces
+(``rotated``); see ``classify``, ``_spacing`` and ``_rotated``."""
 SAME_TEXT = ("cjk boundary",)
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
@@ -107,6 +116,9 @@ _NUMBERING = re.compile(r"^\d+(?:\.\d+)+\.?$")
 """A bare section number (``6.3.2``): one extractor may put it on a line of its own, where its
 digit-blind key repeats at the edges of many pages (``drop_furniture_alike``)."""
 PDFTOTEXT_TIMEOUT_S = 300
+SLANT = 0.05
+"""A line whose direction's smaller component (its cosine or sine) passes this stands at a
+slant, neither across nor up or down the page (``_rotated``): 0.05 is 3°."""
 
 
 def _key(line: str) -> str:
@@ -121,13 +133,23 @@ def _edges(lines: list[str]) -> list[int]:
 _SECTION_HEADER = re.compile(r"^(?:(\d+) )?(\d+(?:\.\d+)+\.?) ((?=[^\W\d_]).*?)(?: (\d+))?$")
 """A line that opens with a section's number and its title's first letter, a folio before or
 after it or none: ``2.3. COMMENTS 9``, ``1.2 Basics``, ``10 4.1 Tables`` (``_section_shape``)."""
+_CHAPTER_HEADER = re.compile(r"^(?:(\d+) )?(\d+\.) ((?=[^\W\d_]).*?)(?: (\d+))?$")
+"""The same for a chapter's number and title, ``9. The symbols Module``: its number one figure
+and a full stop (``_numbered``). Not counted towards a contents page (``_outer``): a numbered
+list's items have that shape too."""
+
+
+def _numbered(line: str) -> re.Match | None:
+    """``line`` (whitespace collapsed) as a section's or a chapter's number and title."""
+    text = " ".join(line.split())
+    return _SECTION_HEADER.match(text) or _CHAPTER_HEADER.match(text)
 
 
 def _section_shape(line: str) -> tuple[str, int | None] | None:
     """The shape of a line that names a numbered section (``_SECTION_HEADER``): its number's
     digit-blind shape and where a folio stands (``#.#. … #``), and that folio; None for any
     other line."""
-    m = _SECTION_HEADER.match(" ".join(line.split()))
+    m = _numbered(line)
     if m is None:
         return None
     folio = m.group(1) or m.group(4)
@@ -139,7 +161,7 @@ def _section_name(line: str) -> str | None:
     """The section a line names (``_SECTION_HEADER``): its number and its title's letters and
     digits, case aside (``2.3. COMMENTS 9`` and ``2.3 Comments`` name one section); None for
     any other line."""
-    m = _SECTION_HEADER.match(" ".join(line.split()))
+    m = _numbered(line)
     if m is None:
         return None
     return m.group(2).rstrip(".") + " " + "".join(ch for ch in m.group(3).casefold() if ch.isalnum())
@@ -188,6 +210,31 @@ def _outer(lines: list[str]) -> list[tuple[list[int], str, str]]:
     return found
 
 
+def _edge_folios(lines: list[str]) -> tuple[list[tuple[str, int]], list[tuple[str, str, int]]]:
+    """The bare numbers (arabic, ``_FOLIO``'s size) among the first two and the last two lines
+    of a page, with their edge (``top``, ``bottom``), where a folio stands beside its header or
+    footer line; and each outermost line that is no bare number, with its edge and a bare number
+    standing right before or after it (``EdgeLines.folio_beside``)."""
+    filled = [" ".join(line.split()) for line in lines if line.strip()]
+    if len(filled) <= 2 * EDGE_LINES:
+        return [], []
+
+    def number(k: int) -> int | None:
+        ok = 0 <= k < len(filled) and filled[k].isascii() and filled[k].isdigit() and len(filled[k]) <= 4
+        return int(filled[k]) if ok else None
+
+    folios, beside = [], []
+    for edge, ks in (("top", range(len(filled))), ("bottom", range(len(filled) - 1, -1, -1))):
+        order = list(ks)
+        folios += [(edge, n) for k in order[:2] if (n := number(k)) is not None]
+        outer = next((k for k in order[:EDGE_LINES] if number(k) is None), None)
+        if outer is not None:
+            beside += [
+                (edge, filled[outer], n) for k in (outer - 1, outer + 1) if (n := number(k)) is not None
+            ]
+    return folios, beside
+
+
 class EdgeLines(dict):
     """Per digit-blind key, the 0-based pages on which a line with that key stands at the top or
     bottom edge (``_edges``), over every text of the book; per section shape, the pages whose
@@ -199,6 +246,11 @@ class EdgeLines(dict):
     def __init__(self) -> None:
         super().__init__()
         self.sections: dict[str, set[tuple[int, int | None]]] = {}
+        self.folios: dict[str, set[tuple[int, int]]] = {"top": set(), "bottom": set()}
+        """Per edge, (page, number) of the bare numbers standing there (``_edge_folios``)."""
+        self.beside: dict[tuple[int, str, str], set[int]] = {}
+        """Per (page, edge, outermost line's text), the bare numbers standing right before or
+        after that line in some text of the book (``_edge_folios``)."""
         self.named: dict[str, Counter] = {}
         """Per section (``_section_name``), on how many lines of each page it is named (in the
         text that names it most there)."""
@@ -228,6 +280,21 @@ class EdgeLines(dict):
         return any(
             q != page and abs(q - page) <= NEAR_PAGES and (folio is None or other == folio + q - page)
             for q, other in self.sections.get(f"{edge} {shape}", ())
+        ) or self.folio_beside(line, page, edge)
+
+    def folio_beside(self, line: str, page: int, edge: str) -> bool:
+        """Whether ``line``, the outermost line of ``page`` at ``edge``, stands right beside a bare
+        number in some text of the book (the same line, word for word and case kept), and that
+        number advances with the page from a bare number at the same edge of another page within
+        ``NEAR_PAGES``: the page's folio, printed with its header (or footer) line. A
+        section-shaped line there, named again as a heading on its page or one before
+        (``is_section_header``), is that header, whatever the shape of its neighbours' headers
+        (``14`` / ``examples`` on a left-hand page, ``2.2 another section`` / ``15`` on the
+        right-hand page after it). The heading a header repeats is set in another case or stands
+        further from the folio, so it is no such line."""
+        here = self.beside.get((page, edge, " ".join(line.split())), set())
+        return any(
+            q != page and abs(q - page) <= NEAR_PAGES and n - (q - page) in here for q, n in self.folios[edge]
         )
 
     def is_furniture(self, key: str, page: int | None = None) -> bool:
@@ -261,6 +328,11 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
         for p, lines in enumerate(pages):
             for i in _edges(lines):
                 seen.setdefault(_key(lines[i]), set()).add(p)
+            folios, beside = _edge_folios(lines)
+            for edge, number in folios:
+                seen.folios[edge].add((p, number))
+            for edge, text, number in beside:
+                seen.beside.setdefault((p, edge, text), set()).add(number)
             for _, text, edge in _outer(lines):
                 found = _section_shape(text)
                 if found is not None:
@@ -328,27 +400,36 @@ def drop_furniture_alike(
     pdftotext's reading of it further in on the page (``C++/Tree Mapping User Manual`` read in
     the middle of a contents page) is dropped too."""
     gone = [_furniture_at(reference, furniture, page), _furniture_at(ours, furniture, page)]
+    left, by_key = _headings_left(ours, ours_raw, furniture, page) if ours_raw else (set(), set())
+    gone[1] -= left - by_key
     texts = (reference, ours)
     # NOTE: a section header (``_section_headers_at``) read as its number and its title apart is
     # found in each text by its own place there: it is not looked for by its lines' keys in the
     # other text (the title alone would match the title of the heading it repeats), and its
     # number stays dropped with it
     headers = [_section_headers_at(text, furniture, page, apart=True) for text in texts]
+    headers[1] -= left
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
+        gone[this] -= _numbers_read_in_line(texts[this], gone[this], texts[other], gone[other])
     keys = [
         Counter(_alike_key(text[i]) for i in cut - cut_headers)
         for text, cut, cut_headers in zip(texts, gone, headers)
     ]
     if ours_raw:
         # NOTE: only the raw edge lines no longer in ``ours``: one the normaliser kept is cut (or
-        # not) with ``ours``'s own lines
+        # not) with ``ours``'s own lines. Counted over the whole page: a running header the
+        # normaliser removed over the heading it repeats, lower on the same page (a chapter
+        # opening mid-page), leaves that heading in ``ours`` with the header's words; the header
+        # is gone all the same, and the heading is no furniture to cut.
         raw_lines = list(ours_raw)
         raw_cut = _furniture_at(raw_lines, furniture, page) - _section_headers_at(
             raw_lines, furniture, page, apart=True
         )
         raw = Counter(_alike_key(raw_lines[i]) for i in raw_cut)
-        keys[1] += raw - Counter(_alike_key(line) for line in ours)
+        on_raw = Counter(_alike_key(line) for line in raw_lines if line.strip())
+        on_ours = Counter(_alike_key(line) for line in ours if line.strip())
+        keys[1] += Counter({k: min(n, on_raw[k] - on_ours[k]) for k, n in raw.items()})
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
         for i, line in enumerate(texts[this]):
@@ -359,6 +440,38 @@ def drop_furniture_alike(
     return tuple(  # type: ignore[return-value]
         [line for i, line in enumerate(text) if i not in cut] for text, cut in zip(texts, gone)
     )
+
+
+def _headings_left(
+    ours: list[str], ours_raw: list[str], furniture: EdgeLines, page: int
+) -> tuple[set[int], set[int]]:
+    """The lines of ``ours`` that ``_section_headers_at`` takes for a running header but that are
+    the heading it repeats: our normaliser removed the header above it (``1.4 Input File
+    Structure`` over the heading ``1.4`` / ``Input File Structure``), so the heading is now the
+    outermost line of our page. Told by count: our page names that section on fewer lines than
+    the reader's page did (``ours_raw``), so the line named twice there lost its header copy;
+    a heading whose words the position rule finds at the edge of a page nearby (the header of the
+    next page repeats it word for word) is cut from both texts alike, as before; a line the
+    position rule also finds (its key, a folio: the second set returned) stays cut
+    by that rule (a bare section number there is kept when the other text reads it at the start
+    of a line it keeps, ``_numbers_read_on``)."""
+    by_key = {
+        i
+        for i in _edges(ours)
+        if furniture.is_furniture(_key(ours[i]), page) or _FOLIO.match(ours[i].strip())
+    }
+    raw_names = Counter(filter(None, map(_section_name, _with_numbers_joined(ours_raw))))
+    left = set()
+    for at, text, edge in _outer(ours):
+        name = _section_name(text)
+        if name is None or not furniture.is_section_header(text, page, edge):
+            continue
+        if furniture.is_furniture(_key(text), page):
+            continue  # the heading's own words stand at the edge nearby: cut from both texts alike
+        named = sum(_section_name(line) == name for line in _with_numbers_joined(ours))
+        if named < raw_names[name]:
+            left.update(set(at))
+    return left, by_key
 
 
 def _numbers_read_on(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
@@ -375,8 +488,42 @@ def _numbers_read_on(lines: list[str], cut: set[int], other: list[str], other_cu
     return {i for i in cut if _NUMBERING.match(lines[i].strip()) and lines[i].strip() in kept}
 
 
+def _numbers_read_in_line(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
+    """The lines of ``cut`` that are a bare number (``_FOLIO``) which the ``other`` text reads in
+    a line it keeps: at the end of the line before it, a contents entry's page number
+    (``License`` / ``14`` in one text, ``License 14`` in the other) at the top or foot of a
+    contents page; or at the start of the line after it, a footnote's mark (``4`` / ``bidi does
+    not support LuaTeX.`` in one, ``4 bidi does not support LuaTeX.`` in the other) at the foot
+    of a page. Neither is a folio, whatever its shape: the page's own folio stands on no line
+    of the page's text in the other extractor's reading. The other line is found by the number
+    and the word next to it, and the word at its other end: the words between may be read
+    otherwise (``⟨number⟩s`` / ``hnumberis``)."""
+    ends, starts = set(), set()
+    for i, line in enumerate(other):
+        words = line.split()
+        if i not in other_cut and len(words) >= 2:
+            ends.add((words[0], words[-1]))
+            starts.add((words[0], words[1]))
+    found = set()
+    for i in cut:
+        number = lines[i].strip()
+        if not _FOLIO.match(number):
+            continue
+        before = next((k for k in range(i - 1, -1, -1) if lines[k].strip()), None)
+        after = next((k for k in range(i + 1, len(lines)) if lines[k].strip()), None)
+        # NOTE: only beside a line this text keeps: a header ``8`` / ``Thanks`` cut as a whole
+        # keeps its number cut, though its heading ``8 Thanks`` stands further down
+        if before is not None and before not in cut and (lines[before].split()[0], number) in ends:
+            found.add(i)
+        elif after is not None and after not in cut and (number, lines[after].split()[0]) in starts:
+            found.add(i)
+    return found
+
+
 def words(lines: list[str]) -> list[tuple[str, bool]]:
-    """The words of ``lines`` in order, each with whether it ends its line with a hyphen.
+    """The words of ``lines`` in order, each with whether it ends its line with a hyphen (or a
+    soft hyphen, U+00AD, which pdftotext keeps where a word was broken; one inside a line, where
+    the page shows nothing, is no word boundary).
 
     Arabic presentation forms (``_PRESENTATION``: the initial, medial, final and isolated glyph
     shapes of one letter, and lam-alef ligatures) are read as their letters, on both sides: the
@@ -387,11 +534,17 @@ def words(lines: list[str]) -> list[tuple[str, bool]]:
         line = unicodedata.normalize("NFC", line)
         if _PRESENTATION.search(line):
             line = _PRESENTATION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), line)
+        if "\u00ad" in line:  # invisible inside a line: ``emma\u00adsoft`` is one word
+            line = line.rstrip()
+            line = line[:-1].replace("\u00ad", "") + line[-1:]
         found = list(WORD.finditer(line))
         for k, m in enumerate(found):
             last = k == len(found) - 1
             out.append(
-                (m.group(0), last and line.rstrip().endswith("-") and m.end() == len(line.rstrip()) - 1)
+                (
+                    m.group(0),
+                    last and line.rstrip().endswith(("-", "\u00ad")) and m.end() == len(line.rstrip()) - 1,
+                )
             )
     return out
 
@@ -429,6 +582,7 @@ def classify(
     ours: list[list[str]],
     our_furniture: list[list[str]],
     failed: Collection[int] = (),
+    slanted: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -438,6 +592,8 @@ def classify(
         our_furniture: per page, the lines our normaliser removed as furniture.
         failed: 0-based pages pdftotext could not read whole (``reference_failures``): what
             differs there is counted under ``reference``, after the causes that explain it.
+        slanted: per 0-based page, the words MuPDF reads on its lines set at a slant
+            (``slanted_words``), asked only of a page with differences left (``_rotated``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -456,6 +612,9 @@ def classify(
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
+        _control_glyphs(p, reference[p], lost, invented, tally)
+        if slanted is not None and (+lost[p] or +invented[p]):
+            _rotated(p, slanted(p), lost, invented, tally)
         furniture = (
             Counter(w for line in our_furniture[p] for w in WORD.findall(line))
             if p < len(our_furniture)
@@ -715,6 +874,100 @@ def _glyph_map(
             tally.invented["glyph map"] += sum(need.values())
 
 
+def _rotated(p: int, slanted: Counter, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+    """Text set at a slant (neither across nor up or down the page: a label turned 30°) that
+    pdftotext breaks into pieces: ``This text was rotated`` comes out ``T`` ``h`` ``is t``
+    ``ate`` ``rot``, in no order, where the page and MuPDF have the words. An invented word of
+    ours that MuPDF reads on a slanted line of the page (``slanted``) is such text, and a lost
+    word of pdftotext's that is a piece of one of those words is one of its pieces, up to as
+    many letters as the slanted words found hold (so a lost word of the page's upright text
+    is never taken for a piece unless such words are missing too)."""
+    if not slanted:
+        return
+    letters = 0
+    for w, n in list(invented[p].items()):
+        k = min(n, slanted[w])
+        if k > 0:
+            invented[p][w] -= k
+            tally.invented["rotated"] += k
+            letters += k * len(w)
+    pieces = [w for w in slanted if len(w) > 1]
+    for w, n in sorted(lost[p].items(), key=lambda item: -len(item[0])):
+        if n <= 0 or not any(w in whole for whole in pieces):
+            continue
+        k = min(n, letters // len(w))
+        if k > 0:
+            lost[p][w] -= k
+            tally.lost["rotated"] += k
+            letters -= k * len(w)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]+(\w*)")
+"""A run of control characters in pdftotext's text, and the word right after it."""
+
+
+def _control_glyphs(
+    p: int, reference: list[str], lost: list[Counter], invented: list[Counter], tally: Tally
+) -> None:
+    """Glyphs pdftotext reads as control characters: a font whose ToUnicode map gives a code its
+    own value below U+0020 (``<1f> <001f>`` for math italic χ) has pdftotext write that control
+    character, which no page shows and no word holds, where MuPDF, finding no text in the map,
+    reads the glyph's name (``chi``: χ). Our ``χG`` against pdftotext's control character and
+    ``G`` (χ with the index G), or our lone ``κ`` against a lone control character, is that
+    glyph read by its name: ``glyph map``, pdftotext departing from the page. Only a word of
+    ours that starts with letters outside ASCII, the rest pdftotext's word right after a control
+    character on the same page, or wholly such letters, one for each lone control character."""
+    after: Counter = Counter()
+    lone = 0
+    for line in reference:
+        for m in _CONTROL.finditer(unicodedata.normalize("NFC", line)):
+            if m.group(1):
+                after[m.group(1)] += 1
+            else:
+                lone += 1
+    if not after and not lone:
+        return
+    for w in list(invented[p]):
+        head = len(w) - len(w.lstrip("".join(ch for ch in w if not ch.isascii())))
+        if not head or head > 2:
+            continue
+        rest = w[head:]
+        while invented[p][w] > 0:
+            if rest and after[rest] > 0 and lost[p][rest] > 0:
+                after[rest] -= 1
+                lost[p][rest] -= 1
+                tally.lost["glyph map"] += 1
+            elif not rest and lone > 0:
+                lone -= 1
+            else:
+                break
+            invented[p][w] -= 1
+            tally.invented["glyph map"] += 1
+
+
+def slanted_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words (``WORD``) of the lines MuPDF reads
+    at a slant (``SLANT``), read when first asked (``classify``'s ``slanted``)."""
+    import pymupdf
+
+    doc: list = []
+
+    def of_page(p: int) -> Counter:
+        if not doc:
+            doc.append(pymupdf.open(path))
+        found: Counter = Counter()
+        for block in doc[0][p].get_text("dict")["blocks"]:
+            for line in block.get("lines", ()):
+                dx, dy = line["dir"]
+                if min(abs(dx), abs(dy)) > SLANT:
+                    found.update(
+                        WORD.findall(unicodedata.normalize("NFC", "".join(s["text"] for s in line["spans"])))
+                    )
+        return found
+
+    return of_page
+
+
 def _single_words(
     p: int, lost: list[Counter], invented: list[Counter], ours: list[list[str]], tally: Tally
 ) -> None:
@@ -797,7 +1050,8 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         a, b = drop_furniture_alike(theirs, lines, furniture, p, raw_lines[p])
         ref.append(a)
         mine.append(b)
-    return classify(ref, mine, norm.furniture, reference_failures(path, len(reference), messages)), warnings
+    failed = reference_failures(path, len(reference), messages)
+    return classify(ref, mine, norm.furniture, failed, slanted_words(path)), warnings
 
 
 def bench_pdfs() -> list[Path]:
@@ -808,6 +1062,29 @@ def bench_pdfs() -> list[Path]:
     for folder in ("corpus", "extra-books", "validation-books"):
         found += sorted((corpus.CACHE / folder).glob("*.pdf"))
     return found
+
+
+def recorded_over(percent: float, doc: Path = HERE / "FIDELITY.md") -> set[str]:
+    """The books whose lost or invented share in ``doc``'s table is above ``percent``."""
+    names = set()
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 3 and cells[2].endswith("%") and cells[3].endswith("%"):
+            if max(float(cells[2][:-1]), float(cells[3][:-1])) > percent:
+                names.add(cells[0])
+    names.discard("**all**")
+    return names
+
+
+def select(paths: list[Path], only: str = "", over: float | None = None) -> list[Path]:
+    """The PDFs ``--only`` (pieces of their names) and ``--over`` (their recorded shares) keep."""
+    pieces = [p for p in only.split(",") if p]
+    if pieces:
+        paths = [p for p in paths if any(x in p.name for x in pieces)]
+    if over is not None:
+        keep = recorded_over(over)
+        paths = [p for p in paths if p.name in keep]
+    return paths
 
 
 def _share(n: int, total: int) -> str:
@@ -842,13 +1119,26 @@ def main(argv: list[str] | None = None) -> int:
         help="print to stderr, per book and page, the counted lost/invented words",
     )
     parser.add_argument("--cause", default="", help="with --show: only the differences of this cause")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated pieces of file names: only the bench PDFs whose name holds one",
+    )
+    parser.add_argument(
+        "--over",
+        type=float,
+        default=None,
+        metavar="PERCENT",
+        help="only the bench PDFs whose lost or invented share in bench/FIDELITY.md's table is above PERCENT",
+    )
     args = parser.parse_args(argv)
+    partial = bool(args.only or args.over is not None or args.pdfs)
     if shutil.which("pdftotext") is None:
         print("fidelity: pdftotext not found; install poppler-utils (make poppler)", file=sys.stderr)
         return 2
     rows: list[tuple[str, Tally]] = []
     total = Tally()
-    for path in args.pdfs or bench_pdfs():
+    for path in select(args.pdfs or bench_pdfs(), args.only, args.over):
         tally, warnings = measure(path)
         rows.append((path.name, tally))
         total.add(tally)
@@ -865,9 +1155,46 @@ def main(argv: list[str] | None = None) -> int:
         text = doc.read_text(encoding="utf-8") if doc.exists() else ""
         start, end = "<!-- table -->\n", "\n<!-- /table -->"
         if start in text and end in text:
+            old = text[text.index(start) + len(start) : text.index(end)]
+            if partial:
+                merged = recorded_rows(old)
+                if merged is None:
+                    parser.error("--write with a selection needs a table of the same causes to update")
+                out = table(_merged(merged, rows[:-1]))
             text = text[: text.index(start) + len(start)] + out + text[text.index(end) :]
             doc.write_text(text, encoding="utf-8")
     return 0
+
+
+def recorded_rows(table_text: str) -> list[tuple[str, Tally]] | None:
+    """The per-book rows of a table ``table`` wrote, read back (the ``**all**`` row left out);
+    None when its columns are not this version's causes."""
+    lines = table_text.strip().splitlines()
+    if not lines or lines[0] != table([]).splitlines()[0]:
+        return None
+    rows = []
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[0] == "**all**":
+            continue
+        t = Tally(words=int(cells[1]))
+        for cause, cell in zip(CAUSES, cells[4:]):
+            lost, invented = cell.split("/")
+            t.lost[cause], t.invented[cause] = int(lost), int(invented)
+        t.lost, t.invented = +t.lost, +t.invented
+        rows.append((cells[0], t))
+    return rows
+
+
+def _merged(recorded: list[tuple[str, Tally]], measured: list[tuple[str, Tally]]) -> list[tuple[str, Tally]]:
+    """``recorded`` rows with the ``measured`` books' rows in their place (new books at the end),
+    and the ``**all**`` row summed again over them."""
+    fresh = dict(measured)
+    rows = [(name, fresh.pop(name, t)) for name, t in recorded] + list(fresh.items())
+    total = Tally()
+    for _, t in rows:
+        total.add(t)
+    return rows + [("**all**", total)]
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ pdftotext's page and ours is counted once, under the cause that explains it."""
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -180,6 +181,76 @@ def test_a_section_header_printed_on_one_page_is_furniture_when_the_next_header_
     assert fidelity.drop_furniture(entries[0], edges, 0) == entries[0]
 
 
+def test_a_section_header_printed_on_one_page_beside_its_folio_is_furniture_whatever_its_neighbours_shape():
+    def body(n, heading=()):
+        return [*heading, *(f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split())]
+
+    # left-hand pages headed by the folio and the chapter, right-hand pages by the section and
+    # the folio; the section's heading stands on the page before its one header
+    pages = [
+        ["14", "examples", *body(0, ["2.2", "another section in this chapter"])],
+        ["2.2 another section in this chapter", "15", *body(1)],
+        ["16", "examples", *body(2)],
+    ]
+    edges = fidelity.edge_furniture(pages)
+    assert fidelity.drop_furniture(pages[1], edges, 1) == body(1)
+    # a section opening at the top of a page beside its folio, named nowhere before: a heading
+    opening = [["14", "examples", *body(0)], ["2.2 another section in this chapter", "15", *body(1)]]
+    edges = fidelity.edge_furniture(opening)
+    assert fidelity.drop_furniture(opening[1], edges, 1) == [opening[1][0], *body(1)]
+    # the folios do not advance with the page: no header place
+    still = [["14", "examples", *body(0, ["2.2", "another section in this chapter"])], pages[1][:1] + ["9", *body(1)]]
+    edges = fidelity.edge_furniture(still)
+    assert fidelity.drop_furniture(still[1], edges, 1) == [still[1][0], *body(1)]
+
+
+def test_a_heading_left_outermost_by_our_removed_header_is_no_header():
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # right-hand pages headed by the current section; on page 2 the section opens at the top,
+    # under its own header; our normaliser removed the header, so the heading ``1.4`` / ``Input
+    # File Structure`` is the outermost line of our page
+    reference = [["1.3 Input Files", "5", *body(0)], ["6", "Things to Know", *body(1)]]
+    reference.append(["1.4 Input File Structure", "1.4 Input File Structure", *body(2), "7"])
+    raw = [page[:] for page in reference[:2]] + [["1.4 Input File Structure", "7", "1.4", "Input File Structure", *body(2)]]
+    ours = ["1.4", "Input File Structure", *body(2)]
+    edges = fidelity.edge_furniture(reference, raw)
+    ref, mine = fidelity.drop_furniture_alike(reference[2], ours, edges, 2, raw[2])
+    assert ref == ["1.4 Input File Structure", *body(2)] and mine == ours
+    assert not fidelity.classify([ref], [mine], [[]]).lost
+    # without the header removed from ours, it goes from both texts as before
+    ref, mine = fidelity.drop_furniture_alike(reference[2], ["1.4 Input File Structure", *ours], edges, 2, raw[2])
+    assert ref == ["1.4 Input File Structure", *body(2)] and mine == ours
+
+
+def test_a_header_our_normaliser_removed_over_its_heading_lower_on_the_page_leaves_the_heading():
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # chapter 6 opens mid-page 1 under its own running header, which page 2 repeats
+    reference = [["5. The Charges Module", *body(0)]]
+    reference.append(["6. The Names Module", *body(1)[:3], "6. The Names Module", *body(1)[3:]])
+    reference.append(["6. The Names Module", *body(2)])
+    ours = reference[1][1:]  # the header removed, the heading kept
+    edges = fidelity.edge_furniture(reference, reference)
+    ref, mine = fidelity.drop_furniture_alike(reference[1], ours, edges, 1, reference[1])
+    assert ref == mine == ours
+
+
+def test_a_chapter_header_printed_on_one_page_over_its_heading_is_furniture():
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # each one-page chapter headed by its own number and title, over the same words as its heading
+    reference = [["8. The Phases Module", "8.2. Own Phases", *body(0)]]
+    reference.append(["9. The Symbols Module", "9. The Symbols Module", *body(1)])
+    ours = reference[1][1:]
+    edges = fidelity.edge_furniture(reference, reference)
+    ref, mine = fidelity.drop_furniture_alike(reference[1], ours, edges, 1, reference[1])
+    assert ref == mine == ours
+
+
 def test_a_furniture_line_read_further_in_by_one_extractor_is_dropped_from_both():
     words = "apple birch cedar daisy elm fern grape hazel iris juniper kale lime".split()
     body = [f"the {w} said" for w in words[:8]]
@@ -215,6 +286,42 @@ def test_a_contents_entrys_number_one_extractor_reads_on_a_line_of_its_own_is_no
         ["5.3.2 Entry qqqqq . . 112", "5.3.3 tail words"], pages[4], edges, 4
     )
     assert ours[0] == "5.3.2" and "5.3.3" in ours
+
+
+def test_a_contents_entrys_page_number_one_extractor_reads_on_a_line_of_its_own_is_no_folio():
+    # ours reads ``License`` / ``14`` at the top of a contents page and ``… characters`` / ``34``
+    # at its foot; pdftotext keeps each number on its entry's line, and the page's own folio
+    # ``2`` on a line of its own
+    entries = [f"Entry {'q' * n} 2{n}" for n in range(1, 8)]
+    ours = ["Contents", "License", "14", *entries, "Letters and ⟨other⟩ characters", "34"]
+    reference = ["Contents", "License 14", *entries, "Letters and hotheri characters 34", "2"]
+    edges = fidelity.edge_furniture([reference], [ours])
+    ref, mine = fidelity.drop_furniture_alike(reference, ours, edges, 0)
+    assert mine[-1] == "34" and "14" in mine and "2" not in ref
+    assert fidelity.classify([ref], [mine], [[]]).lost.get("unknown", 0) == 0
+
+
+def test_a_footnote_mark_one_extractor_reads_on_a_line_of_its_own_at_the_foot_is_no_folio():
+    body = [f"the {w} said so" for w in "apple birch cedar daisy elm fern".split()]
+    reference = [*body, "4", "bidi does not support LuaTeX.", "25"]
+    ours = [*body, "4 bidi does not support LuaTeX."]
+    edges = fidelity.edge_furniture([reference], [ours])
+    ref, mine = fidelity.drop_furniture_alike(reference, ours, edges, 0)
+    assert ref == reference[:-1] and mine == ours
+    assert not fidelity.classify([ref], [mine], [[]]).invented
+
+
+def test_a_bare_number_cut_with_the_header_line_beside_it_stays_cut():
+    # ours reads the running header ``8 Thanks`` as ``8`` / ``Thanks``; the chapter's heading
+    # ``8 Thanks`` stands further down: the number is the header's, not the heading's
+    def body(n):
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    reference = [["8 Thanks", *body(0)], ["8 Thanks", *body(1)[:3], "8 Thanks", *body(1)[3:]]]
+    ours = [["8", "Thanks", *body(0)], ["8", "Thanks", *body(1)[:3], "8 Thanks", *body(1)[3:]]]
+    edges = fidelity.edge_furniture(reference, ours)
+    ref, mine = fidelity.drop_furniture_alike(reference[1], ours[1], edges, 1)
+    assert "8" not in mine and "Thanks" not in mine
 
 
 def test_a_section_number_dropped_with_its_running_header_stays_dropped():
@@ -281,3 +388,63 @@ def test_a_vowelled_arabic_word_is_one_word_and_a_lone_mark_none():
     assert [w for w, _ in fidelity.words(["اَلْحَمْدُ لِلّٰهِ \u064e"])] == ["اَلْحَمْدُ", "لِلّٰهِ"]
     t = _one(["اَلْحَمْدُ لِلّٰهِ"], ["اَلْحَمْدُلِلّٰهِ"])
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
+def test_text_set_at_a_slant_that_pdftotext_breaks_into_pieces_is_rotated_and_no_loss(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Upright words stay upright", fontsize=11)
+    at = pymupdf.Point(200, 300)
+    page.insert_text(at, "This text was rotated", fontsize=11, morph=(at, pymupdf.Matrix(-30)))
+    page.insert_text((72, 500), "Sideways labels read up the page", fontsize=11, rotate=90)
+    path = tmp_path / "slant.pdf"
+    doc.save(path)
+    slanted = fidelity.slanted_words(path)
+    assert slanted(0) == {"This": 1, "text": 1, "was": 1, "rotated": 1}
+    # pdftotext's pieces of the slanted line, in no order; one upright word missing from ours
+    reference = ["Upright words stay upright", "ated", "s", "Th", "i", "t", "ex", "rot", "wa", "t"]
+    ours = ["Upright words stay", "This text was rotated"]
+    t = fidelity.classify([reference], [ours], [[]], slanted=slanted)
+    assert t.invented == {"rotated": 4}
+    assert t.lost == {"rotated": 9, "unknown": 1}
+    # without slanted lines on the page, the same pieces stay counted
+    t = fidelity.classify([reference], [ours], [[]], slanted=lambda p: Counter())
+    assert t.lost == {"unknown": 10} and t.invented == {"unknown": 4}
+
+
+def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
+    a = fidelity.classify([["alpha beta gamma"]], [["alpha beta"]], [[]])
+    b = fidelity.classify([["delta epsilon"]], [["delta epsilon zeta"]], [[]])
+    total = fidelity.Tally()
+    total.add(a)
+    total.add(b)
+    text = fidelity.table([("a.pdf", a), ("b.pdf", b), ("**all**", total)])
+    rows = fidelity.recorded_rows(text)
+    assert [(n, t.words, dict(t.lost), dict(t.invented)) for n, t in rows] == [
+        ("a.pdf", 3, {"unknown": 1}, {}),
+        ("b.pdf", 2, {}, {"unknown": 1}),
+    ]
+    fixed = fidelity.classify([["delta epsilon"]], [["delta epsilon"]], [[]])
+    merged = fidelity._merged(rows, [("b.pdf", fixed)])
+    assert merged[-1][0] == "**all**" and merged[-1][1].words == 5 and merged[-1][1].invented == {}
+    assert fidelity.recorded_rows("| book | words |\n|---|") is None
+
+
+def test_a_glyph_pdftotext_reads_as_a_control_character_is_a_glyph_map_and_no_loss():
+    # a ToUnicode map giving math italic chi the code U+001F: pdftotext writes the control
+    # character, MuPDF reads the glyph's name
+    t = _one(["the chromatic number \x1fG of the graph, and \x1f alone"], ["the chromatic number χG of the graph, and κ alone"])
+    assert t.lost == {"glyph map": 1} and t.invented == {"glyph map": 2}
+    # without the control character on pdftotext's page, the same words stay counted
+    t = _one(["the chromatic number G of the graph, and alone"], ["the chromatic number χG of the graph, and κ alone"])
+    assert t.lost == {"unknown": 1} and t.invented == {"unknown": 2}
+
+
+def test_a_word_joined_across_a_soft_hyphen_pdftotext_keeps_is_dehyphenation():
+    t = _one(["rotate it clockwise or counter\u00ad", "clockwise with the keys"], ["rotate it clockwise or counterclockwise", "with the keys"])
+    assert t.lost == {"dehyphenation": 2} and t.invented == {"dehyphenation": 1}
+    # inside a line a soft hyphen shows nothing: no word boundary
+    t = _one(["see www.emma\u00adsoft.com now"], ["see www.emmasoft.com now"])
+    assert not t.lost and not t.invented

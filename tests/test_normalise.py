@@ -45,6 +45,14 @@ def test_hyphenated_line_break_joins_words_the_book_uses_and_keeps_compounds_of_
     assert norm.counts["dehyphenated"] == 1
 
 
+def test_a_soft_hyphen_at_a_line_break_always_joins_the_word_it_broke():
+    # ``cess`` is a word of its own elsewhere and so is ``pro``: a hard hyphen would stay
+    text = "The pro and the cess.\nTools that pro\u00ad\ncess data files, and vari\u00ad\nables too.\nA pro-\ncess."
+    norm = normalise(_pages(text))
+    assert "Tools that process\ndata files, and variables\ntoo." in norm.text
+    assert "A pro-\ncess." in norm.text and norm.counts["dehyphenated"] == 2
+
+
 def test_running_headers_and_page_numbers_are_removed_and_counted_per_kind():
     pages = ["1. Start\n" + _body(8, "opening")]
     for n in range(2, 8):
@@ -296,6 +304,15 @@ def test_a_numbered_header_printed_once_outside_the_folio_is_removed():
     ]
     norm = normalise(_pages(*pages))
     assert "SECTION" not in norm.text and norm.counts["header_lines"] == 8
+
+
+def test_a_chapter_label_over_its_title_beside_the_folio_is_one_header_not_a_title_and_a_body_line():
+    # left-hand pages headed ``10`` / ``CHAPTER 4.`` / ``VARIOUS TOOLS``: after the first page of
+    # the run (where the heading it repeats would stand) both lines go
+    titles = ["VARIOUS TOOLS", "OPERATOR NAMES", "ERROR MESSAGES"]
+    pages = [f"{n}\nCHAPTER {n // 6 + 3}.\n{titles[n // 6]}\n{_body(6, f'p{n}')}" for n in range(18)]
+    norm = normalise(_pages(*pages, labels=tuple(str(n) for n in range(18))))
+    assert [norm.text.count(title) for title in titles] == [1, 1, 1] and "CHAPTER" not in norm.text
 
 
 def test_an_unnumbered_heading_above_a_number_equal_to_the_folio_stays():

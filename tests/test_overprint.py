@@ -57,3 +57,40 @@ def test_a_page_with_no_repeated_line_is_its_plain_text():
     data = _pdf([(72, 100, "One line", 11), (72, 120, BODY, 11)])
     page = pymupdf.open(stream=data, filetype="pdf")[0]
     assert page_content(page) == (page.get_text(), True)
+
+
+def _shadowed_runs(x: float, y: float, runs: list[tuple[str, float]]) -> list[tuple[float, float, str, float]]:
+    """Faked small capitals with a drop shadow, drawn run by run: each run in grey 0.7 pt right
+    and down, then in black, the pen then moving on by the run's width."""
+    font = pymupdf.Font("tiro")
+    draws = []
+    for text, size in runs:
+        draws += [(x + 0.7, y + 0.7, text, size), (x, y, text, size)]
+        x += font.text_length(text, fontsize=size)
+    return draws
+
+
+def test_a_shadowed_heading_drawn_run_by_run_is_read_as_one_line():
+    runs = [("4. C", 15.4), ("USTOMIZING", 11.4), (" Y", 15.4), ("OUR", 11.4), (" C", 15.4), ("ONFIGURATION", 11.4)]
+    data = _pdf(_shadowed_runs(72, 100, runs) + [(72, 140, BODY, 11)])
+    page = pymupdf.open(stream=data, filetype="pdf")[0]
+    assert page.get_text().startswith("4. C\n4. CUSTOMIZING\nUSTOMIZING Y\n")  # MuPDF's own lines
+    assert _lines(data) == ["4. CUSTOMIZING YOUR CONFIGURATION", BODY]
+
+
+def test_a_line_that_opens_the_next_line_below_it_stays_whole():
+    draws = [(72, 100, "Section A", 11), (72, 114, "Section A of the form is filled in first.", 11)]
+    assert _lines(_pdf(draws)) == ["Section A", "Section A of the form is filled in first."]
+
+
+def test_a_fraction_whose_numerator_opens_its_denominator_stays_two_lines():
+    # a small display fraction G(time) over G(time)-1, a tall hat after the denominator: the two
+    # lines' boxes share most of their height, their baselines stand 9 pt apart
+    font = pymupdf.Font("tiro")
+    over, under = "G(time)", "G(time)-1"
+    wide, narrow = font.text_length(under, fontsize=7), font.text_length(over, fontsize=7)
+    draws = [(300 + (wide - narrow) / 2, 300, over, 7), (300, 309, under, 7), (300 + wide + 1, 309, "^", 17)]
+    data = _pdf(draws + [(72, 360, BODY, 11)])
+    page = pymupdf.open(stream=data, filetype="pdf")[0]
+    assert page.get_text().startswith(f"{over}\n{under}")  # MuPDF's own lines, one over the other
+    assert _lines(data)[:2] == [over, page.get_text().split("\n")[1]]

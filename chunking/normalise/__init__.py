@@ -56,7 +56,11 @@ _BOLD_GLYPH = re.compile(r"([^\x08\n])(?:\x08\1)+")
 MIN_BOLD_GLYPHS = 2
 """A line is set in bold when it holds at least this many bold glyphs and nothing else but spaces."""
 _PUNCTUATION = "\"'“”‘’()[]{}<>.,;:!?*_/\\|`~"
-_HYPHEN_TAIL = re.compile(r"([^\W\d_]+)-$")
+_HYPHEN_TAIL = re.compile(r"([^\W\d_]+)[-\u00ad]$")
+SOFT_HYPHEN = "\u00ad"
+"""A discretionary hyphen: a typesetter writes it only where it broke a word at the line end
+(``pro\u00ad`` / ``cess``), so the two pieces are always one word, whatever the book's
+vocabulary says (a hard hyphen may join a compound, ``long-term``, so ``_joins`` decides)."""
 _HYPHEN_HEAD = re.compile(r"^(([^\W\d_]+)\S*)\s*")
 """The right fragment of a hyphenated word: its whole token (group 1: ``spectively.``, ``iates),``,
 which moves up punctuation and all) and the token's leading letters (group 2, the word part)."""
@@ -402,7 +406,8 @@ def _dehyphenate(
     when the book uses the hyphenated form elsewhere (``long-term``), or when the right fragment
     is a word elsewhere in the book and so is the left one or it is a prefix
     (``well-``/``known``, ``non-``/``linear``, ``HYPHEN_PREFIXES``); else join (``ho-``/``moscedastic``,
-    ``state-``/``ment``, ``affil-``/``iates``: a right fragment that is no word of its own).
+    ``state-``/``ment``, ``affil-``/``iates``: a right fragment that is no word of its own). A
+    soft hyphen at the line end (``pro\u00ad``/``cess``, ``SOFT_HYPHEN``) always joins.
     The right fragment's whole token (``spectively.``: its punctuation too) moves up to the end
     of the upper line, so line numbers stay stable and the text of a page stays on its page
     except that token. Returns, per page and line, how many characters were cut from the line's
@@ -415,7 +420,7 @@ def _dehyphenate(
         gone = removed[index]
         kept = [i for i in range(len(lines)) if i not in gone and lines[i].strip()]
         kept_per_page.append(kept)
-        if "-\n" not in texts[index]:
+        if "-\n" not in texts[index] and SOFT_HYPHEN not in texts[index]:
             continue
         for a, b in zip(kept, kept[1:]):
             if all(i in gone for i in range(a + 1, b)):  # a blank line between: a paragraph ends
@@ -426,7 +431,7 @@ def _dehyphenate(
             candidates.append((index, kept_per_page[index][-1], index + 1, kept_per_page[index + 1][0]))
     found = []
     for ia, a, ib, b in candidates:
-        if page_lines[ia][a].endswith("-"):
+        if page_lines[ia][a].endswith(("-", SOFT_HYPHEN)):
             tail = _HYPHEN_TAIL.search(page_lines[ia][a])
             head = _HYPHEN_HEAD.match(page_lines[ib][b])
             if tail and head and head.group(2)[0].islower():
@@ -436,10 +441,10 @@ def _dehyphenate(
     vocabulary = _vocabulary(texts)
     as_fragment = Counter(right.casefold() for *_, right in found)
     for ia, a, ib, b, left, right in found:
-        if not _joins(left, right, vocabulary, as_fragment):
-            continue
         upper, lower = page_lines[ia], page_lines[ib]
-        if not upper[a].endswith("-") or not lower[b].startswith(right):
+        if not upper[a].endswith(SOFT_HYPHEN) and not _joins(left, right, vocabulary, as_fragment):
+            continue
+        if not upper[a].endswith(("-", SOFT_HYPHEN)) or not lower[b].startswith(right):
             continue  # an earlier join already changed one of these lines
         head = _HYPHEN_HEAD.match(lower[b])
         if head is None:  # never: the line starts with the letters of ``right``

@@ -389,7 +389,9 @@ def find_furniture(
                 if not take:
                     label = zl if depth == 0 and _LABEL_SHAPE.fullmatch(zl.exact) else None
                     continue
-                title_taken = title_taken or not slug
+                # NOTE: a label alone (``CHAPTER 4.``) is the first line of a header set on two
+                # lines over its title, which may follow it as the zone's running title
+                title_taken = title_taken or not (slug or _LABEL_SHAPE.fullmatch(zl.exact))
                 removed[index].add(zl.index)
                 counts[counter] += 1
     furniture = [[page_lines[i][j].strip() for j in sorted(cut)] for i, cut in enumerate(removed)]
