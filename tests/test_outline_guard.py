@@ -251,3 +251,17 @@ def test_a_chapter_repeating_its_wrappers_title_a_page_on_is_its_own_unit():
     )  # fmt: skip
     headings, _ = keep_outline((wrapper_unit,), base, norm)
     assert [(h.page, h.title) for h in headings if h.level == 1][0] == (3, "The Quick Start Guide")
+
+
+def test_a_title_split_by_a_note_under_its_label_on_a_bare_page_is_still_on_its_page():
+    """``Anhang A`` / ``(informativ)`` / ``Aufteilung der Felder`` over a figure, a page of few
+    words, in a language whose label the parser does not know: the outline's ``Anhang A
+    Aufteilung der Felder`` is on its page (its words in order, a note among them), so one signal
+    is against it and it is kept."""
+    pages = _chapters_pdf()
+    pages.append([("Anhang A", 12.0), ("(informativ)", 10.0), ("Aufteilung der Felder", 12.0)])
+    norm = _book(pages)
+    entries = [(1, f"{n} {t}", 2 * n - 1) for n, t in enumerate(TITLES, 1)] + [(1, "Anhang A Aufteilung der Felder", 9)]
+    headings, notes = keep_outline((), _baseline(entries, len(norm.pages)), norm)
+    assert [h.page for h in headings] == [1, 3, 5, 7, 9]
+    assert not [n for n in notes if n.case != "restored"]

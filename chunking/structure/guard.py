@@ -192,11 +192,44 @@ def _anothers(h: Heading, pages_of: dict[str, list[int]]) -> bool:
     return any(abs(page + 1 - h.page) <= MOVE_PAGES for page in pages_of.get(words_key(h.title), ()))
 
 
+TITLE_SLACK = 3
+"""Words a page may set among a title's words (a label's note between the label and the title:
+``Appendix A`` / ``(informative)`` / ``Title``) and still hold the title."""
+
+
 def _title_near(b: BaselineEntry, norm: NormalisedBook) -> bool:
-    """Whether ``b``'s title is on its page or the pages either side (the ``text`` signal's test)."""
+    """Whether ``b``'s title is on its page or the pages either side (the ``text`` signal's test):
+    its words in order, with at most ``TITLE_SLACK`` other words among them."""
     key = words_key(b.title)
     near = [p for p in range(b.page - 1, b.page + 2) if 0 <= p < len(norm.pages)]
-    return bool(key) and any(key in words_key(" ".join(t for _, t in norm.lines[p])) for p in near)
+    if not key:
+        return False
+    for p in near:
+        text = words_key(" ".join(t for _, t in norm.lines[p]))
+        if key in text or _in_order(key.split(), text.split()):
+            return True
+    return False
+
+
+def _in_order(want: list[str], words: list[str]) -> bool:
+    """Whether ``want`` occurs in ``words`` in order, starting at one of its first word's places,
+    with at most ``TITLE_SLACK`` other words among its words."""
+    for start, word in enumerate(words):
+        if word != want[0]:
+            continue
+        k, skipped = 1, 0
+        for other in words[start + 1 : start + len(want) + TITLE_SLACK]:
+            if k == len(want):
+                break
+            if other == want[k]:
+                k += 1
+            else:
+                skipped += 1
+                if skipped > TITLE_SLACK:
+                    break
+        if k == len(want):
+            return True
+    return False
 
 
 def _named_kind(h: Heading, norm: NormalisedBook) -> str:
