@@ -222,32 +222,19 @@ FAKETIME = ["faketime", "1980-01-01 00:00:00"]
 (htmldoc's EPUB ``dcterms:modified``, the date in enscript's page header): libfaketime's clock
 stopped at 1980-01-01 00:00 UTC."""
 
+
+def _pandoc_ebook(source: str, writer: str) -> list[str]:
+    """pandoc from ``source`` markup to an EPUB (``epub2``/``epub3``) on stdout, its identifier
+    fixed (pandoc draws a random one otherwise, and the book would never rebuild byte for byte)."""
+    return ["pandoc", "--from", source, "--to", writer, "-M", f"identifier={PANDOC_ID}", "-o", "-"]
+
+
 RENDERERS = {
     "groff-man-utf8": ["groff", "-mandoc", "-Tutf8", "-P-cbou"],
     "pod2text-utf8": ["pod2text", "--utf8"],
     "pod2markdown": ["pod2markdown"],
-    "pandoc-markdown-epub3": [
-        "pandoc",
-        "--from",
-        "markdown",
-        "--to",
-        "epub3",
-        "-M",
-        f"identifier={PANDOC_ID}",
-        "-o",
-        "-",
-    ],
-    "pandoc-org-epub2": [
-        "pandoc",
-        "--from",
-        "org",
-        "--to",
-        "epub2",
-        "-M",
-        f"identifier={PANDOC_ID}",
-        "-o",
-        "-",
-    ],
+    "pandoc-markdown-epub3": _pandoc_ebook("markdown", "epub3"),
+    "pandoc-org-epub2": _pandoc_ebook("org", "epub2"),
     "pandoc-rst-plain": ["pandoc", "--standalone", "--from", "rst", "--to", "plain"],
     "rst2pdf": ["rst2pdf", "--date-invariant", "-o", "-"],
     "w3m-dump-utf8": ["w3m", "-dump", "-T", "text/html", "-cols", "80", "-O", "UTF-8"],
@@ -314,17 +301,7 @@ RENDERERS = {
     "asciidoc-docbook2x-texi": ["python3", "-c", ASCIIDOC_DOCBOOK2X_TEXI, "{input.txt}", OUTPUT],
     "rst2latex": [*DOCUTILS, "rst2latex", "--no-file-insertion"],
     "rst2xml": [*DOCUTILS, "rst2xml", "--no-file-insertion"],
-    "pandoc-rst-epub3": [
-        "pandoc",
-        "--from",
-        "rst",
-        "--to",
-        "epub3",
-        "-M",
-        f"identifier={PANDOC_ID}",
-        "-o",
-        "-",
-    ],
+    "pandoc-rst-epub3": _pandoc_ebook("rst", "epub3"),
     "pandoc-rst-org": ["pandoc", "--standalone", "--from", "rst", "--to", "org"],
     "pandoc-rst-texinfo": ["pandoc", "--standalone", "--from", "rst", "--to", "texinfo"],
     "pandoc-rst-mediawiki": ["pandoc", "--standalone", "--from", "rst", "--to", "mediawiki"],

@@ -37,7 +37,7 @@ from .contents_unpaged import unpaged_contents
 from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
 from .guard import keep_outline
-from .heading_lines import SAME_SIZE, Draft, draft_line
+from .heading_lines import SAME_SIZE, Draft, draft_line, rejected_draft
 from .kinds import compact_key
 from .headings import detect_headings
 from .levels import choose_depths
@@ -356,11 +356,7 @@ def _not_contents_lines(
         if d.offset not in offsets:
             kept.append(d)
         elif rejected is not None:
-            line = draft_line(norm, d)
-            why = "a line of the printed contents"
-            rejected.append(
-                Rejected("headings", line, why, d.page + 1, f"p. {d.page + 1} '{line[:60]}': {why}")
-            )
+            rejected.append(rejected_draft(norm, d, "a line of the printed contents"))
     return kept
 
 

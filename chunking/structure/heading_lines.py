@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..models import Rejected
 from ..normalise import NormalisedBook
 from ..rules import CHAPTER_KEYWORDS, KIND_KEYWORDS, ROMAN_LABEL, keyword_alternation
 from .kinds import SECTION_NUMBER_ONLY, is_spelled_number, parse_heading, title_like
@@ -257,6 +258,12 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         evidence=evidence,
         title_below=below,
     )
+
+
+def rejected_draft(norm: NormalisedBook, draft: Draft, why: str) -> Rejected:
+    """A candidate heading left out, with why (what ``--explain`` lists)."""
+    line = draft_line(norm, draft)
+    return Rejected("headings", line, why, draft.page + 1, f"p. {draft.page + 1} '{line[:60]}': {why}")
 
 
 def draft_line(norm: NormalisedBook, draft: Draft) -> str:

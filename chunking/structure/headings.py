@@ -27,7 +27,15 @@ from __future__ import annotations
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
-from .heading_lines import MAX_GAP, SAME_SIZE, STACK_TITLE_LINES, Draft, draft_line, line_candidates
+from .heading_lines import (
+    MAX_GAP,
+    SAME_SIZE,
+    STACK_TITLE_LINES,
+    Draft,
+    draft_line,
+    line_candidates,
+    rejected_draft,
+)
 from .kinds import SECTION_NUMBER_ONLY, number_value, parse_heading, title_like
 from .styled_back import styled_back_matter
 from .typography import HEADING_RATIO, FontProbe
@@ -229,11 +237,8 @@ def _not_after_smaller(
         if size is None or size >= smallest - SAME_SIZE:
             kept.append(c)
         elif rejected is not None:
-            line = draft_line(norm, c)
             why = "listed after the last chapter, set smaller than every chapter (a section of it)"
-            rejected.append(
-                Rejected("headings", line, why, c.page + 1, f"p. {c.page + 1} '{line[:60]}': {why}")
-            )
+            rejected.append(rejected_draft(norm, c, why))
     return kept
 
 
