@@ -7,7 +7,7 @@ mid-page after the last chapter's text. Named back matter is a candidate only at
 no candidate at all, so those pages were the last chapter's. Here two signals must agree: the
 place (after the last chapter's opening, before the appendices) and the type (the size and the
 weight every chapter heading of the book is set in, larger than the body). Only the pages from
-the last chapter on are read, and only when they are few (``TAIL_SHARE``).
+the last chapter on are read, and only when they are few (``MAX_PAGES``, ``TAIL_SHARE``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,11 @@ MIN_CHAPTERS = 2
 
 STYLE_SAMPLE = 4
 """The last chapter headings whose style (all alike) is the chapters' style."""
+
+MAX_PAGES = 10
+"""The stretch read (from the last chapter's page to the appendices or the end) is at most this
+many pages: each is read whole for its type, which costs several times its text. A paper's or a
+report's closing units fit; a book whose last chapter runs long is left to its other signals."""
 
 TITLE_WORDS = 8
 """A unit's title is at most this many words (a longer line in that type is a display)."""
@@ -53,7 +58,7 @@ def styled_back_matter(
     last = chapters[-1]
     stop = min((d.page for d in after if d.offset > last.offset), default=len(norm.pages))
     pages = range(last.page, stop)
-    if not pages or len(pages) > TAIL_SHARE * len(norm.pages):
+    if not pages or len(pages) > min(MAX_PAGES, TAIL_SHARE * len(norm.pages)):
         return []
     out: list[Draft] = []
     taken = {d.offset for d in found}
