@@ -51,14 +51,14 @@ def styled_back_matter(
     theirs)."""
     if len(chapters) < MIN_CHAPTERS or probe.layout is None:
         return []
-    style = _chapter_style(chapters[-STYLE_SAMPLE:], norm, probe)
-    body = probe.body_size()
-    if style is None or not body or style[0] < body * HEADING_RATIO:
-        return []
     last = chapters[-1]
     stop = min((d.page for d in after if d.offset > last.offset), default=len(norm.pages))
     pages = range(last.page, stop)
     if not pages or len(pages) > min(MAX_PAGES, TAIL_SHARE * len(norm.pages)):
+        return []  # NOTE: before the chapters' style is read: that reads their pages whole
+    style = _chapter_style(chapters[-STYLE_SAMPLE:], norm, probe)
+    body = probe.body_size()
+    if style is None or not body or style[0] < body * HEADING_RATIO:
         return []
     out: list[Draft] = []
     taken = {d.offset for d in found}
