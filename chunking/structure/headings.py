@@ -79,6 +79,9 @@ def detect_headings(
     """
     found = line_candidates(norm, pages)
     if contents_lines:
+        if rejected is not None:
+            why = "a line of the printed contents"
+            rejected += [rejected_draft(norm, c, why) for c in found if c.offset in contents_lines]
         found = [c for c in found if c.offset not in contents_lines]
     candidates = _with_listed(found, listed or [])
     # NOTE: a font probe reads a page's spans (several times its plain text). Candidates that
