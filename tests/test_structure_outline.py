@@ -439,14 +439,14 @@ def _footer_first_manual(label_above: bool, header: str = "") -> bytes:
 
     doc = pymupdf.open()
     toc = []
-    for k, name in enumerate(["AVSTOOL", "RENDER", "RIBBON"]):
+    for k, name in enumerate(["ASSEMBLE", "INSTALL", "VALIDATE"]):
         for half in range(2):
             index = 2 * k + half
             page = doc.new_page(width=595, height=842)
             page.insert_text((72, 30), header or name, fontsize=8, fontname="hebo")
             page.insert_text((400, 30), "Suite Version 2.7", fontsize=8, fontname="hebo")
             month = ["May", "August", "June", "March", "July", "October"][index]
-            page.insert_text((72, 800), f"27 {month} 2003", fontsize=9)
+            page.insert_text((72, 800), f"14 {month} 2011", fontsize=9)
             page.insert_text((500, 800), str(index + 1), fontsize=9)
             y = 80
             if half == 0:
@@ -466,7 +466,7 @@ def _footer_first_manual(label_above: bool, header: str = "") -> bytes:
 def test_a_folio_read_before_the_title_is_no_label_and_the_title_is_not_its_lowercase_mention():
     book = load_book(_footer_first_manual(label_above=False), name="m.pdf")
     chapters = [h for h in book.headings if h.level == 1]
-    assert [(h.title, h.number, h.page) for h in chapters] == [("AVSTOOL", "", 1), ("RENDER", "", 3), ("RIBBON", "", 5)]
+    assert [(h.title, h.number, h.page) for h in chapters] == [("ASSEMBLE", "", 1), ("INSTALL", "", 3), ("VALIDATE", "", 5)]
     for h in chapters:
         assert book.text.startswith(h.title + "\n", h.char_offset)
 

@@ -1,5 +1,5 @@
 """Unnumbered units after the last chapter set as the chapter headings are (issue 22): a paper's
-``Computational details``, ``Acknowledgments`` and ``References`` mid-page after its last
+``Data availability``, ``Acknowledgments`` and ``References`` mid-page after its last
 numbered section are units of their own, not the last chapter's text (``styled_back.py``)."""
 
 from __future__ import annotations
@@ -27,18 +27,18 @@ def _paper(closing: Text) -> list[tuple[str, str, int]]:
 
 
 def test_unnumbered_titles_set_as_the_chapters_after_the_last_one_are_back_units():
-    units = _paper(Text("Computational details", CHAPTER, "hebo"))
-    assert units[-2:] == [("back", "Computational details", 12), ("back", "References", 13)]
+    units = _paper(Text("Data availability", CHAPTER, "hebo"))
+    assert units[-2:] == [("back", "Data availability", 12), ("back", "References", 13)]
     assert [kind for kind, _, _ in units[:4]] == ["chapter"] * 4
 
 
 @pytest.mark.parametrize(
     "closing",
-    [Text("Computational details", 10.0, "hebo"), Text("Computational details", CHAPTER, "helv")],
+    [Text("Data availability", 10.0, "hebo"), Text("Data availability", CHAPTER, "helv")],
     ids=["body size", "not bold"],
 )
 def test_a_title_in_another_type_than_the_chapters_is_the_last_chapters_text(closing):
     """(``References`` at the next page's top is a unit by its name, set large, either way.)"""
     units = _paper(closing)
     assert [kind for kind, _, _ in units[:4]] == ["chapter"] * 4
-    assert "Computational details" not in [title for _, title, _ in units]
+    assert "Data availability" not in [title for _, title, _ in units]

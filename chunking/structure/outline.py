@@ -241,7 +241,7 @@ class _Pages:
                     )
             # NOTE: the lines the normaliser removed as furniture are no kept line's: each takes
             # the occurrence of its text nearest a page edge, so a chapter title that a running
-            # header repeats (``RENDER`` under ``RENDER``) gets its own top, not the header's.
+            # header repeats (``INSTALL`` under ``INSTALL``) gets its own top, not the header's.
             height = self.layout.page_height(index)
             for text in self.norm.furniture[index] if index < len(self.norm.furniture) else ():
                 tops = by_key.get(words_key(text))

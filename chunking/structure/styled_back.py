@@ -1,7 +1,7 @@
 """Unnumbered units after a book's last chapter, set as its chapter headings are.
 
 A paper or a manual whose chapters are numbered often ends with unnumbered units set in the very
-type of its chapter headings: ``Computational details``, ``Acknowledgments``, ``References``,
+type of its chapter headings: ``Data availability``, ``Acknowledgments``, ``References``,
 mid-page after the last chapter's text. Named back matter is a candidate only at a page's top
 (mid-page, ``References`` is as often a line of text), and a title without a back-matter name is
 no candidate at all, so those pages were the last chapter's. Here two signals must agree: the
