@@ -35,10 +35,50 @@ from .models import CHAPTER_LEVEL_KINDS, Book, Heading, Page
 FENCE_KINDS = CHAPTER_LEVEL_KINDS | {"part"}
 """Heading kinds whose start is a chapter boundary: chapter-level units and parts."""
 
-CHAPTER_KEYWORDS = ("chapter", "part", "appendix")
-"""Words that open a chapter-level unit or a part when a number follows (``Chapter 3``)."""
+KEYWORD_WORDS: dict[str, tuple[str, ...]] = {
+    "chapter": (
+        "chapter",
+        "chapitre",
+        "kapitel",
+        "kapittel",
+        "capítulo",
+        "capitolo",
+        "hoofdstuk",
+        "rozdział",
+        "kapitola",
+        "глава",
+    ),
+    "part": ("part", "partie", "teil", "parte", "deel", "część", "část", "часть"),
+    "appendix": (
+        "appendix",
+        "annexe",
+        "anhang",
+        "apéndice",
+        "appendice",
+        "anexo",
+        "bijlage",
+        "dodatek",
+        "příloha",
+        "приложение",
+    ),
+    "section": ("section",),
+}
+"""The words that label a numbered heading with its kind, per kind, in the languages books are
+printed in most (English, French, German, the Scandinavian languages, Spanish, Portuguese,
+Italian, Dutch, Polish, Czech and Slovak, Russian): ``Kapitel 3``, ``Partie II``, ``Anhang A``
+and ``Глава 2`` are read as ``Chapter 3``, ``Part II``, ``Appendix A`` and ``Chapter 2`` are.
+Only words that never label anything else; a word that means a chapter in one book and a
+division of a law in another (Russian ``Раздел``) stays out, and ``section`` is English alone
+(a label a sectioned heading rarely prints). Chinese and Japanese labels are patterns of their
+own (``chunking.structure.kinds``)."""
 
-KIND_KEYWORDS = (*CHAPTER_KEYWORDS, "section")
+_KIND_OF_WORD = {word: kind for kind, words in KEYWORD_WORDS.items() for word in words}
+
+CHAPTER_KEYWORDS = (*KEYWORD_WORDS["chapter"], *KEYWORD_WORDS["part"], *KEYWORD_WORDS["appendix"])
+"""Words that open a chapter-level unit or a part when a number follows (``Chapter 3``,
+``Kapitel 3``)."""
+
+KIND_KEYWORDS = (*CHAPTER_KEYWORDS, *KEYWORD_WORDS["section"])
 """Words that name a heading's kind (``Section 2.1`` is a section): the ``HEADING_KINDS`` a
 heading line can spell out."""
 
@@ -46,6 +86,14 @@ HEADING_KEYWORDS = (*KIND_KEYWORDS, "lecture", "unit", "book", "volume")
 """Every word that labels a numbered heading (``Lecture 4``, ``Volume II``). The words beyond
 ``KIND_KEYWORDS`` label a heading without saying its kind, so they count as labels (a contents
 line, a folio's neighbour, a label line above a title), never as a kind."""
+
+
+def keyword_kind(word: str) -> str:
+    """The kind a label word names, in English: ``"Kapitel"`` → ``"chapter"``, ``"ANNEXE"`` →
+    ``"appendix"``; a word of ``HEADING_KEYWORDS`` that names no kind (``lecture``) comes back
+    casefolded, and ``""`` stays ``""``."""
+    word = word.casefold()
+    return _KIND_OF_WORD.get(word, word)
 
 
 def keyword_alternation(words: Sequence[str], cases: bool = False) -> str:

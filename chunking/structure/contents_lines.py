@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..normalise import NormalisedBook
-from ..rules import FENCE_KINDS, KEYWORD_ALTERNATION, ROMAN_FOLIO, ROMAN_LABEL, ROMAN_PATTERN
+from ..rules import FENCE_KINDS, KEYWORD_ALTERNATION, ROMAN_FOLIO, ROMAN_LABEL, ROMAN_PATTERN, keyword_kind
 from .kinds import BACK_WORDS, FRONT_WORDS, NUMBER_RE, number_value
 
 SCAN_MIN_PAGES = 40
@@ -125,7 +125,7 @@ def _split_number(text: str) -> tuple[str, str, str] | None:
     m = _LEAD_NUMBER.match(text)
     if not m:
         return None
-    keyword = (m.group("kw") or "").casefold()
+    keyword = keyword_kind(m.group("kw") or "")
     number = next((m.group(g) for g in HEAD_GROUPS if m.group(g)), "")
     return keyword, number, m.group("title")
 
@@ -195,7 +195,7 @@ def parse_lines(lines: list[tuple[int, str]]) -> tuple[list[RawEntry], int]:
                 finish("")
             pending = RawEntry(
                 number=number.group("kn") or number.group("num") or "",
-                keyword=(number.group("kw") or "").casefold(),
+                keyword=keyword_kind(number.group("kw") or ""),
                 source_page=index,
                 lines=1,
             )

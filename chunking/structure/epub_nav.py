@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..models import Rejected
-from ..rules import CHAPTER_KEYWORDS, ROMAN_LABEL, keyword_alternation
+from ..rules import CHAPTER_KEYWORDS, ROMAN_LABEL, keyword_alternation, keyword_kind
 from ..normalise import NormalisedBook
 from ..readers.raw import RawBook
 from .kinds import clean_title, number_value, parse_heading, title_like, words_key
@@ -68,7 +68,7 @@ def title_label(text: str) -> TitleLabel:
     text = clean_title(text)
     m = _KEYWORD.match(text)
     if m:
-        kind = m.group("kw").casefold()
+        kind = keyword_kind(m.group("kw"))
         return TitleLabel(kind, m.group("num"), m.group("title").strip() or text)
     if _SECTION.match(text):
         num, _, title = text.partition(" ")

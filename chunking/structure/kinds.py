@@ -15,7 +15,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..rules import KIND_KEYWORDS, LIST_OF, ROMAN_FOLIO, ROMAN_PATTERN, keyword_alternation, roman_value
+from ..rules import (
+    KIND_KEYWORDS,
+    LIST_OF,
+    ROMAN_FOLIO,
+    ROMAN_PATTERN,
+    keyword_alternation,
+    keyword_kind,
+    roman_value,
+)
 
 SPELLED = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -222,7 +230,7 @@ def parse_heading(
     text = " ".join(line.split())
     m = KEYWORD_HEADING.match(text)
     if m:
-        kw = m.group("kw").casefold()
+        kw = keyword_kind(m.group("kw"))
         num = m.group("num")
         if kw != "appendix" and len(num) == 1 and num.isalpha() and not re.fullmatch(_ROMAN_RE, num):
             return None

@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 
 from ..models import Disagreement, Heading
 from ..normalise import NormalisedBook
+from ..rules import KEYWORD_WORDS, keyword_alternation
 from .evidence import CHAPTER_LEVEL, confidence
 from .kinds import words_key
 
@@ -33,7 +34,9 @@ NAME_MIN = 85
 
 _LETTERS = re.compile(r"[^\W\d_]{3}")
 _CHAPTER_NUMBER = re.compile(
-    r"^(?:chapter|appendix)\s+([0-9]{1,3}|[A-Z])\b[.:]?|^([0-9]{1,3}|[A-Z])\.\s", re.I
+    rf"^(?:{keyword_alternation((*KEYWORD_WORDS['chapter'], *KEYWORD_WORDS['appendix']))})\s+([0-9]{{1,3}}|[A-Z])\b[.:]?"
+    r"|^([0-9]{1,3}|[A-Z])\.\s",
+    re.I,
 )
 
 
