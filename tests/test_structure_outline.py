@@ -477,3 +477,37 @@ def test_a_chapter_number_set_right_above_its_title_is_still_its_label():
     assert [h.page for h in chapters] == [1, 3, 5]
     for h in chapters:
         assert book.text.startswith(f"{h.page}\n{h.title}", h.char_offset)
+
+
+def _lettered_book(letters: str) -> tuple[list, list]:
+    """Chapters ``1 Title``… then units titled ``A Title``, ``B Title``… (LaTeX's numbered
+    bookmarks of appendices), each holding a section ``A.1 …`` in the outline."""
+    pages, toc = [], []
+    for n, title in enumerate(("Setup", "Usage"), 1):
+        pages.append([(f"{n} {title}", BIG)] + body(12, n * 100))
+        toc.append((1, f"{n} {title}", len(pages), None))
+    for k, letter in enumerate(letters):
+        title = ("Tables of Codes", "Country Lists", "Version History")[k]
+        page = [(f"{letter} {title}", BIG)] + body(6, 500 + k * 40) + [(f"{letter}.1 Details", 14)] + body(6, 520 + k * 40)
+        pages.append(page)
+        toc += [(1, f"{letter} {title}", len(pages), None), (2, f"{letter}.1 Details", len(pages), line_tops(page)[7])]
+    return pages, toc
+
+
+def test_lettered_units_after_the_numbered_chapters_are_appendices_not_parts():
+    pages, toc = _lettered_book("ABC")
+    book = load_book(make_pdf(pages, toc=toc), name="lettered.pdf")
+    assert book.diagnostics.structure_source == "outline"
+    assert [s for s in _summary(book) if s[1] != "section"] == [
+        (1, "chapter", "1", "Setup", 1),
+        (1, "chapter", "2", "Usage", 2),
+        (1, "appendix", "A", "Tables of Codes", 3),
+        (1, "appendix", "B", "Country Lists", 4),
+        (1, "appendix", "C", "Version History", 5),
+    ]
+
+
+def test_a_lone_title_opening_with_a_capital_letter_keeps_its_letter():
+    pages, toc = _lettered_book("B")  # a ``B …`` with no ``A`` before it is no run of labels
+    book = load_book(make_pdf(pages, toc=toc), name="lone.pdf")
+    assert [s[1:4] for s in _summary(book) if s[1] != "section"][-1][1:] == ("", "B Tables of Codes")

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 from ..readers.raw import OutlineEntry
 from ..rules import FENCE_KINDS as CHAPTER_LEVEL
-from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, parse_heading
+from ..rules import roman_value
+from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, parse_heading
 
 WRAPPER_SHARE = 0.75
 """A depth is a wrapper (skipped) while one of its entries holds this share of all deeper entries."""
@@ -113,8 +114,10 @@ def _is_parts(here: list[_Read], below: list[_Read], read: list[_Read] | None = 
     parts = sum(r.said == "part" for r in body)
     if parts >= PART_SHARE * len(body):
         return True
-    romans = [number_value(r.number) for r in body if r.said == "" and _roman_prefix(r.title)]
-    if len(romans) >= 2 and parts + len(romans) >= PART_SHARE * len(body):
+    romans = [_roman_prefix(r.title) for r in body if r.said == "" and _roman_prefix(r.title)]
+    # NOTE: roman-numbered titles are parts only as a run I, II, III… (``C French`` and
+    # ``D British`` after ``A``, ``B`` are letters, and a lone ``V Title`` is a chapter).
+    if len(romans) >= 2 and romans[:2] == [1, 2] and parts + len(romans) >= PART_SHARE * len(body):
         return True
     holders = [r for r in body if r.children]
     if len(holders) < 2 or any(r.said in ("chapter", "numbered", "appendix") for r in body):
@@ -189,9 +192,13 @@ def _chapters_restart(holders: list[_Read], read: list[_Read]) -> bool:
     return restarting >= 2
 
 
-def _roman_prefix(title: str) -> bool:
+def _roman_prefix(title: str) -> int:
+    """The value of the capital roman numeral that opens ``title`` before more words (``IV
+    Results`` → 4), 0 when none does (a letter that is no numeral, ``A Setup``, is none)."""
     head = title.split(" ", 1)[0].rstrip(".:")
-    return head.isupper() and head.isalpha() and number_value(head) > 0 and len(title.split()) > 1
+    if not (head.isupper() and len(title.split()) > 1):
+        return 0
+    return roman_value(head)
 
 
 def outline_baseline(outline: list[OutlineEntry], pages: int) -> list[BaselineEntry]:

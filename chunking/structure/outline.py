@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
@@ -38,6 +38,7 @@ from ..rules import (
 )
 from .heading_lines import Draft, is_contents_page
 from .kinds import (
+    BACK_WORDS,
     LETTER_HEADING,
     NUMBER_RE,
     SECTION_HEADING,
@@ -447,7 +448,56 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
             f"{unconfirmed} of {len(raw.outline)} outline entries were not found in the text "
             "and were kept where their destination points (unconfirmed)"
         )
-    return OutlineResult(drafts, len(raw.outline), repaired, dropped, warnings, unconfirmed)
+    return OutlineResult(_lettered_runs(drafts), len(raw.outline), repaired, dropped, warnings, unconfirmed)
+
+
+_LETTER_TITLE = re.compile(r"^(?P<num>[A-Z])[.:]?\s+(?P<title>\S.*)$")
+"""``A Installation``: an outline title that a capital letter may label (an appendix)."""
+
+MIN_LETTER_RUN = 2
+"""Lettered titles that must run A, B… at one depth before their letters are read as labels."""
+
+
+def _lettered_runs(drafts: list[tuple[Draft, int]]) -> list[tuple[Draft, int]]:
+    """Entries titled ``A Title``, ``B Title``… at one depth, after a numbered entry at that depth,
+    are appendices A, B… (back matter when the title names it: ``D Index``), the letter no part of
+    the title: LaTeX's numbered bookmarks and many contents label appendices so. A title alone
+    (``A Tutorial``) is ambiguous; a run whose letters follow one another from ``A`` after the
+    numbered chapters is not. Entries deeper down between them (``A.1``) do not break a run."""
+    out = list(drafts)
+    numbered_depths: set[int] = set()
+    run: list[int] = []
+    run_depth = -1
+
+    def close() -> None:
+        if len(run) >= MIN_LETTER_RUN:
+            for k in run:
+                d, depth = out[k]
+                m = _LETTER_TITLE.match(d.title)
+                assert m is not None
+                kind = "back" if BACK_WORDS.search(m.group("title")) else "appendix"
+                out[k] = (replace(d, kind=kind, number=m.group("num"), title=m.group("title")), depth)
+        run.clear()
+
+    for k, (d, depth) in enumerate(drafts):
+        if run and depth < run_depth:
+            close()
+        if run and depth > run_depth:
+            continue
+        m = _LETTER_TITLE.match(d.title) if d.kind == "unnumbered" else None
+        want = chr(ord("A") + len(run)) if depth == run_depth or not run else "A"
+        if m and m.group("num") == want and depth in numbered_depths:
+            run_depth = depth
+            run.append(k)
+            continue
+        close()
+        if m and m.group("num") == "A" and depth in numbered_depths:
+            run_depth = depth
+            run.append(k)
+        if d.kind in ("numbered", "chapter"):
+            numbered_depths.add(depth)
+    close()
+    return out
 
 
 def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook, raw_format: str) -> Draft:
