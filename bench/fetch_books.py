@@ -209,6 +209,16 @@ docbook2X names the file after the book's title and writes it where it runs, so 
 temporary folder and the one ``.texi`` written there is the book; UTF-8 out (docbook2X's default,
 US-ASCII, stops on the first other letter)."""
 
+SOFFICE_TEXT = (
+    'd=$(mktemp -d) && HOME="$d" soffice --headless --invisible --norestore --nologo'
+    ' -env:UserInstallation=file://"$d"/profile --convert-to "txt:Text (encoded):UTF8" --outdir "$d" "$0"'
+    ' >/dev/null 2>&1 && cat "$d"/source.txt; s=$?; rm -rf "$d"; exit $s'
+)
+"""LibreOffice Writer's plain-text export (``soffice-text``: the 'Text (encoded)' filter in UTF-8, which
+writes a byte-order mark first), run by ``soffice --convert-to`` with a private user profile and home
+in a temporary folder, so no setting of the machine's user reaches the book; the export stamps no
+date or identifier, so the command line needs no filter data."""
+
 GS_INVARIANT = "-dOmitID -dOmitInfoDate -dOmitXMP"
 """Ghostscript's pdfwrite without the parts it makes from the time of the run (the file identifier,
 the Info dates and the XMP packet with its document UUID)."""
@@ -219,7 +229,8 @@ DOCUTILS = ["env", "DOCUTILSCONFIG="]
 
 FAKETIME = ["faketime", "1980-01-01 00:00:00"]
 """Before a renderer that stamps the time of the run into the book and offers no way to set it
-(htmldoc's EPUB ``dcterms:modified``, the date in enscript's page header): libfaketime's clock
+(htmldoc's EPUB ``dcterms:modified``, the date in enscript's page header, the day mandoc prints for
+an mdoc page dated ``$Mdocdate$``): libfaketime's clock
 stopped at 1980-01-01 00:00 UTC."""
 
 
@@ -305,6 +316,32 @@ RENDERERS = {
     "pandoc-rst-org": ["pandoc", "--standalone", "--from", "rst", "--to", "org"],
     "pandoc-rst-texinfo": ["pandoc", "--standalone", "--from", "rst", "--to", "texinfo"],
     "pandoc-rst-mediawiki": ["pandoc", "--standalone", "--from", "rst", "--to", "mediawiki"],
+    "mandoc-utf8": [*FAKETIME, "mandoc", "-Tutf8"],
+    "pod2man": ["pod2man", "--utf8", "--date", "1980-01-01"],
+    "pandoc-rst-latex-book": [
+        "pandoc",
+        "--standalone",
+        "--from",
+        "rst",
+        "--to",
+        "latex",
+        "--top-level-division=chapter",
+        "-V",
+        "documentclass=book",
+    ],
+    "pandoc-rst-docbook5-book": [
+        "pandoc",
+        "--standalone",
+        "--from",
+        "rst",
+        "--to",
+        "docbook5",
+        "--top-level-division=chapter",
+    ],
+    "pandoc-rst-jats": ["pandoc", "--standalone", "--from", "rst", "--to", "jats"],
+    "rst2man": [*DOCUTILS, "rst2man", "--no-file-insertion"],
+    "soffice-text": ["sh", "-c", SOFFICE_TEXT, "{input.odt}"],
+    "pandoc-markdown-ms": ["pandoc", "--standalone", "--from", "markdown", "--to", "ms"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -330,7 +367,12 @@ AsciiDoc-py's DocBook 4.5 XML of a book, or through that into docbook2X's Texinf
 reStructuredText source into the LaTeX of Docutils' ``rst2latex`` or the Docutils XML of
 ``rst2xml``, with the ``include`` directive off (the documents include a header file from a folder
 the renderer does not see, and Docutils stops on an include it cannot read), or into pandoc's EPUB 3,
-Org, Texinfo or MediaWiki markup).
+Org, Texinfo or MediaWiki markup; an mdoc man page into the text ``mandoc -Tutf8`` prints, its bold and
+underline kept as backspace overstrikes; a POD document into ``pod2man``'s troff source; a
+reStructuredText source into pandoc's LaTeX of a book (chapters at the top), its DocBook 5 with
+chapters at the top, or its JATS XML, or into the troff source of Docutils' ``rst2man``; a Markdown
+source into pandoc's groff -ms source; an OpenDocument text into LibreOffice Writer's plain-text
+export (``SOFFICE_TEXT``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -339,8 +381,8 @@ Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 
 1.0.0, texinfo 6.8 (pod2texi, makeinfo), vilistextum 2.6.9, cmark 0.30.2, mupdf-tools 1.21.1,
 odt2txt 0.5, python3-pdfminer 20221105, htmldoc 1.9.16, LibreOffice 7.4.7 with python3-uno, enscript
 1.6.5.90, a2ps 4.14, docbook-xsl 1.79.2 with xsltproc (libxslt 1.1.35), UnRTF 0.21.10,
-Ghostscript 10.0.0, Asciidoctor PDF 2.3.4 on Prawn 2.4.0, AsciiDoc-py 10.2.0, docbook2X 0.8.8 and
-Docutils 0.19). pandoc runs
+Ghostscript 10.0.0, Asciidoctor PDF 2.3.4 on Prawn 2.4.0, AsciiDoc-py 10.2.0, docbook2X 0.8.8,
+Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -349,9 +391,11 @@ the document's ``<date>``, Asciidoctor PDF as the PDF's creation and modificatio
 PDF's dates are 2000-01-01 and its file identifier is fixed, not the time of the run. pdf2txt runs with
 ``--boxes-flow disabled``: pdfminer's advanced layout analysis breaks ties between text boxes by the
 objects' memory addresses, so two runs gave a few lines in another order; without it a page's boxes
-are read top to bottom by their position. htmldoc, enscript and a2ps run under faketime
+are read top to bottom by their position. htmldoc, enscript, a2ps and mandoc's text run under faketime
 (``FAKETIME``): htmldoc writes the time of the run as the EPUB's ``dcterms:modified`` and enscript
-prints it in every page header (a2ps too), and none takes ``SOURCE_DATE_EPOCH``. LibreOffice runs through a
+prints it in every page header (a2ps too), mandoc prints the day of the run in the footer of a page
+dated ``$Mdocdate$`` (tmux(1)), and none takes ``SOURCE_DATE_EPOCH``. pod2man is given its date
+(``--date 1980-01-01``), since it prints the source file's time, which stdin lacks. LibreOffice runs through a
 UNO script (``SOFFICE_EPUB``) that hands its EPUB filter a fixed identifier."""
 
 ALSO_NEEDED = {
@@ -362,6 +406,8 @@ ALSO_NEEDED = {
     "asciidoc-docbook2x-texi": ["asciidoc", "docbook2x-texi"],
     "rst2latex": ["rst2latex"],
     "rst2xml": ["rst2xml"],
+    "rst2man": ["rst2man"],
+    "soffice-text": ["soffice"],
 }
 """Programs a renderer runs besides its first (LibreOffice under the UNO script; enscript or a2ps and
 Ghostscript's ps2pdf under the shell; Asciidoctor, xsltproc and faketime under the DocBook XSL
@@ -405,6 +451,8 @@ RENDERER_PACKAGES = {
     "docbook2x-texi": "docbook2x",
     "rst2latex": "python3-docutils",
     "rst2xml": "python3-docutils",
+    "rst2man": "python3-docutils",
+    "pod2man": "perl",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
