@@ -423,6 +423,23 @@ def test_an_ms_document_numbers_its_nh_headings_as_troff_prints_them():
     ]
 
 
+def test_an_ms_unnumbered_heading_takes_the_depth_its_sh_request_names():
+    # pandoc's ms writer sets every heading unnumbered, as ``.SH 1`` / ``.SH 2`` / ``.SH 3``
+    text = ".TL\nThe Spec\n"
+    for c, name in enumerate(["Introduction", "Blocks"]):
+        text += f".SH 1\n{name}\n.PP\n{para(c)}\n.SH 2\nPart {c} in detail\n.PP\n{para(c + 3)}\n"
+        text += f".SH 3\nA finer point {c}\n.PP\n{para(c + 6)}\n"
+    assert titles(text) == [
+        (0, "The Spec"),
+        (1, "Introduction"),
+        (2, "Part 0 in detail"),
+        (3, "A finer point 0"),
+        (1, "Blocks"),
+        (2, "Part 1 in detail"),
+        (3, "A finer point 1"),
+    ]
+
+
 def test_an_me_document_reads_sh_and_uh_but_not_escaped_examples_or_macro_bodies():
     text = (
         '.ds T \\s-1TROFF\\s0\n.de XX\n.sh 1 "inside a macro"\n..\n'

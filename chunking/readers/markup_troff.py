@@ -6,7 +6,8 @@ headings (groff_man(7), groff_ms(7), groff_me(7), groff_mm(7)):
 * man: ``.TH NAME SECTION`` the page's title (level 0); ``.SH title`` (level 1), ``.SS title``
   (level 2); mdoc (BSD man pages) the same with ``.Dt``, ``.Sh``, ``.Ss``;
 * ms: ``.TL`` the title, its text on the lines below (level 0); ``.NH n`` a numbered heading of
-  depth n and ``.SH`` an unnumbered one (level 1), each with its text on the lines below;
+  depth n and ``.SH n`` an unnumbered one of depth n (``.SH`` alone: level 1), each with its
+  text on the lines below;
 * me: ``.sh n "title"`` a numbered heading of depth n (``.sh 0`` without a title only resets the
   numbers), ``.uh "title"`` an unnumbered one (level 1), ``.+c "title"`` a chapter;
 * mm: ``.H n "title"`` a numbered heading of depth n;
@@ -125,8 +126,8 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
             strings[args[0]] = " ".join(args[1:])
         elif name in _TEXT_BELOW and not (name in ("SH", "SS") and _inline(args)):
             depth = {"TL": 0, "SS": 2}.get(name, 1)
-            if name == "NH":
-                depth = int(args[0]) if args and args[0].isdigit() else 1
+            if name in ("NH", "SH") and args and args[0].isdigit() and int(args[0]) > 0:
+                depth = int(args[0])  # ``.NH 2``, and ms's unnumbered ``.SH 2`` (groff 1.23)
             pending = (i, depth, name == "NH")
         elif name in ("SH", "SS", "TH", "Sh", "Ss", "Dt") and args:
             depth = {"SH": 1, "SS": 2, "TH": 0, "Sh": 1, "Ss": 2, "Dt": 0}[name]
