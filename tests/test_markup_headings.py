@@ -391,14 +391,13 @@ def test_star_lines_without_a_muse_directive_are_not_muse():
     assert markup_headings(text)[0] != "muse"
 
 
-def test_a_man_page_source_gives_its_name_and_sh_and_ss_headings():
+def test_a_man_page_source_gives_its_sh_and_ss_headings_and_its_th_name_is_no_heading():
     text = (
         '.\\" a generated page\n.TH WIDGET 1 "May 2024" "widget 2.0"\n.SH NAME\nwidget \\- make widgets\n'
         f'.SH SYNOPSIS\n.B widget\n.RI [ options ]\n.SH DESCRIPTION\n{para(0)}\n.SS "Exit status"\n{para(1)}\n'
         '.SH "SEE ALSO"\n.BR gadget (1)\n'
     )
-    assert titles(text) == [
-        (0, "WIDGET"),
+    assert titles(text) == [  # ``.TH`` names the page in its header and footer: no heading
         (1, "NAME"),
         (1, "SYNOPSIS"),
         (1, "DESCRIPTION"),
@@ -491,7 +490,7 @@ def test_a_mom_document_reads_title_and_heading_requests_numbered_from_its_headi
 
 def test_a_line_ending_in_an_escaped_backslash_does_not_continue_the_request():
     text = f".TH WIDGET 1\n.SH NAME\\\\\n{para(0)}\n.SH USAGE\n{para(1)}\n"
-    assert [t for _, t in titles(text)] == ["WIDGET", "NAME", "USAGE"]
+    assert [t for _, t in titles(text)] == ["NAME", "USAGE"]
 
 
 def test_prose_quoting_a_few_requests_is_not_troff():
@@ -504,7 +503,7 @@ def test_an_mdoc_page_and_a_block_closed_by_an_indented_dot_are_read():
         '.\\" a BSD page\n.Dd May 1, 2024\n.Dt WIDGET 1\n.if \\n[.g] \\{\\\n.  am URL\n.    ad l\n.  .\n.\\}\n'
         f".Sh NAME\n.Nm widget\n.Sh DESCRIPTION\n{para(0)}\n.Ss Options\n{para(1)}\n"
     )
-    assert titles(text) == [(0, "WIDGET"), (1, "NAME"), (1, "DESCRIPTION"), (2, "Options")]
+    assert titles(text) == [(1, "NAME"), (1, "DESCRIPTION"), (2, "Options")]
 
 
 def test_a_txt_with_atx_headings_standing_apart_is_read_as_markdown():

@@ -3,8 +3,10 @@
 troff marks structure with requests, lines that start with ``.``, whose macro package names the
 headings (groff_man(7), groff_ms(7), groff_me(7), groff_mm(7)):
 
-* man: ``.TH NAME SECTION`` the page's title (level 0); ``.SH title`` (level 1), ``.SS title``
-  (level 2); mdoc (BSD man pages) the same with ``.Dt``, ``.Sh``, ``.Ss``;
+* man: ``.SH title`` (level 1), ``.SS title`` (level 2); mdoc (BSD man pages) the same with
+  ``.Sh``, ``.Ss``. ``.TH NAME SECTION`` (mdoc's ``.Dt``) is no heading: it names the page in its
+  running header and footer, and prints no title of its own (a page converted from standard
+  input is named ``STDIN``), as the plain-text reader passes over a rendered page's header line;
 * ms: ``.TL`` the title, its text on the lines below (level 0); ``.NH n`` a numbered heading of
   depth n and ``.SH n`` an unnumbered one of depth n (``.SH`` alone: level 1), each with its
   text on the lines below;
@@ -129,9 +131,8 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
             if name in ("NH", "SH") and args and args[0].isdigit() and int(args[0]) > 0:
                 depth = int(args[0])  # ``.NH 2``, and ms's unnumbered ``.SH 2`` (groff 1.23)
             pending = (i, depth, name == "NH")
-        elif name in ("SH", "SS", "TH", "Sh", "Ss", "Dt") and args:
-            depth = {"SH": 1, "SS": 2, "TH": 0, "Sh": 1, "Ss": 2, "Dt": 0}[name]
-            found.append((i, depth, args[0] if name in ("TH", "Dt") else " ".join(args), False))
+        elif name in ("SH", "SS", "Sh", "Ss") and args:
+            found.append((i, {"SH": 1, "SS": 2, "Sh": 1, "Ss": 2}[name], " ".join(args), False))
         elif name in ("sh", "H") and len(args) >= 2 and args[0].isdigit() and int(args[0]) > 0:
             found.append((i, int(args[0]), args[1], True))
         elif name in ("uh", "+c") and args:
