@@ -511,3 +511,39 @@ def test_a_lone_title_opening_with_a_capital_letter_keeps_its_letter():
     pages, toc = _lettered_book("B")  # a ``B …`` with no ``A`` before it is no run of labels
     book = load_book(make_pdf(pages, toc=toc), name="lone.pdf")
     assert [s[1:4] for s in _summary(book) if s[1] != "section"][-1][1:] == ("", "B Tables of Codes")
+
+
+def _unnumbered_book() -> tuple[list, list]:
+    """A bare title page, unnumbered chapters, then ``Appendix A`` and ``Appendix B``."""
+    pages = [[("The Widget Manual", BIG)]]
+    toc = [(1, "The Widget Manual", 1, None)]
+    for k, title in enumerate(("Introduction", "Getting Around", "Working Together")):
+        pages.append([(title, BIG)] + body(14, 100 * k))
+        toc.append((1, title, len(pages), None))
+    for letter, title in (("A", "Quick Reference"), ("B", "Open Questions")):
+        pages.append([(f"Appendix {letter}", BIG), (title, BIG)] + body(10, 700))
+        toc.append((1, f"Appendix {letter}. {title}", len(pages), None))
+    return pages, toc
+
+
+def test_unnumbered_chapters_before_the_first_appendix_are_chapters_not_front_matter():
+    pages, toc = _unnumbered_book()
+    book = load_book(make_pdf(pages, toc=toc), name="unnumbered.pdf")
+    assert [(kind, number, title) for _, kind, number, title, _ in _summary(book)] == [
+        ("front", "", "The Widget Manual"),
+        ("chapter", "", "Introduction"),
+        ("chapter", "", "Getting Around"),
+        ("chapter", "", "Working Together"),
+        ("appendix", "A", "Quick Reference"),
+        ("appendix", "B", "Open Questions"),
+    ]
+
+
+def test_a_bare_chapter_opening_after_a_page_of_text_is_no_title_page():
+    pages, toc = _unnumbered_book()
+    # no title page in the outline: a page of text the outline does not list (a notice), then
+    # the first chapter's opening page, bare, its text on the next page
+    pages = [body(20, 900), [("Introduction", BIG)], body(14, 0)] + pages[2:]
+    toc = [(1, "Introduction", 2, None)] + [(lvl, t, p + 1, y) for lvl, t, p, y in toc[2:]]
+    book = load_book(make_pdf(pages, toc=toc), name="opening.pdf")
+    assert _summary(book)[0][1:4] == ("chapter", "", "Introduction")

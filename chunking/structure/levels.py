@@ -29,6 +29,7 @@ from collections import defaultdict
 from ..models import Heading
 from ..normalise import NormalisedBook
 from .evidence import confidence
+from .guard import BARE_PAGE_WORDS
 from .heading_lines import Draft
 from .kinds import BACK_WORDS, FRONT_WORDS, number_value, spelled_out
 
@@ -104,9 +105,15 @@ def levelled(
         return (), 0
     part_depths, chapter_depth = choose_depths(drafts, nested=source != "headings")
     at_chapter = [
-        d.offset for d, depth in drafts if depth == chapter_depth and d.kind in CHAPTER_KINDS and d.number
+        (d.offset, d.kind)
+        for d, depth in drafts
+        if depth == chapter_depth and d.kind in CHAPTER_KINDS and d.number
     ]
-    first, last = (min(at_chapter), max(at_chapter)) if at_chapter else (None, None)
+    # NOTE: front matter ends at the first numbered chapter, not at the first appendix: a book of
+    # unnumbered chapters followed by ``Appendix A`` has no front matter but what its words say.
+    opening = [offset for offset, kind in at_chapter if kind != "appendix"]
+    first = min(opening) if opening else None
+    last = max(offset for offset, _ in at_chapter) if at_chapter else None
     # NOTE: "Part …" below the chapter depth is a section that happens to start with "Part".
     has_parts = any(
         (depth in part_depths and depth < chapter_depth) or (d.kind == "part" and depth <= chapter_depth)
@@ -147,6 +154,8 @@ def levelled(
             kind = "chapter"
         elif kind == "unnumbered":
             kind = _matter_kind(d, first, last)
+            if kind == "chapter" and _title_page(drafts, k, chapter_depth, norm):
+                kind = "front"
         if number and spelled_out(number):
             number = str(number_value(number))  # ``THREE`` → ``3``: the number, not its spelling
         page = norm.pages[d.page]
@@ -170,6 +179,23 @@ def levelled(
 
 def _confidence(d: Draft) -> float:
     return confidence((signal for signal, _ in d.evidence), d.confirmed)
+
+
+def _title_page(drafts: list[tuple[Draft, int]], k: int, chapter_depth: int, norm: NormalisedBook) -> bool:
+    """Whether unnumbered entry ``k`` is the book's title page: the first entry at the chapter
+    depth or above, on a bare page (fewer than ``BARE_PAGE_WORDS`` words) with only bare pages
+    (a cover, blank pages) before it, the next unit on a later page. A book of unnumbered
+    chapters has no first numbered chapter to end its front matter, and its title page is no
+    chapter; a chapter's opening page set bare comes after pages of text (the title page, the
+    contents)."""
+    d = drafts[k][0]
+    if any(depth <= chapter_depth for _, depth in drafts[:k]):
+        return False
+    after = next((e for e, depth in drafts[k + 1 :] if depth <= chapter_depth), None)
+    if after is not None and after.page <= d.page:
+        return False
+    words = [sum(len(text.split()) for _, text in norm.lines[i]) for i in range(d.page + 1)]
+    return max(words) < BARE_PAGE_WORDS
 
 
 def _matter_kind(d: Draft, first: int | None, last: int | None) -> str:
