@@ -403,7 +403,7 @@ BOOK_FORMATS = {
 }
 """File extension (lower case) → the book format its reader gives ``Book.format``; the readers
 accept exactly these. Org, reStructuredText, LaTeX, Texinfo, LyX and SGML/XML (LinuxDoc, DebianDoc,
-DocBook, Texinfo XML) sources are text books whose markup gives their headings
+DocBook, Texinfo XML, JATS, BITS) sources are text books whose markup gives their headings
 (``chunking.readers.markup``); a LyX document's text is its rendering (``markup_lyx``)."""
 
 EXPORT_FORMATS = {

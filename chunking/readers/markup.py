@@ -1,5 +1,5 @@
 """Stage 1 (read), markup sources: the section headings of an SGML/XML (LinuxDoc, DebianDoc,
-DocBook, Texinfo XML), Texinfo, LyX, POD, wiki, AsciiDoc, Org or rST book.
+DocBook, Texinfo XML, JATS, BITS), Texinfo, LyX, POD, wiki, AsciiDoc, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
 lightweight markups (Org and reStructuredText: ``chunking.readers.markup_org`` and
@@ -29,7 +29,10 @@ titles below the document title, or a ``= Title`` document header on its first l
 ``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
 ``MIN_HEADINGS`` section titles; a LyX document (``chunking.readers.markup_lyx``: its ``#LyX …
 created this file`` and ``\\lyxformat`` header lines) comes before all, whatever the file's name;
-an SGML or XML source (``chunking.readers.markup_sgml``: LinuxDoc, DebianDoc, DocBook or Texinfo
+a JATS journal article or BITS book (``chunking.readers.markup_jats``: a JATS, NLM or BITS
+doctype, or an ``<article>``/``<book>`` root whose first child is JATS's ``<front>``, BITS's
+``<book-meta>``…, never its name) is tried next, before the other XML vocabularies whose
+``<article>`` and ``<book>`` roots it shares; an SGML or XML source (``chunking.readers.markup_sgml``: LinuxDoc, DebianDoc, DocBook or Texinfo
 XML, by its doctype, or a root element of theirs and ``MIN_HEADINGS`` sectioning elements, its
 first non-blank character opening markup; never an HTML page) is tried first of the rest, no other markup starting with a tag, then a Texinfo source (``chunking.readers.markup_texinfo``: its
 ``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
@@ -61,6 +64,7 @@ from .markdown import markdown_headings
 from .markup_latex import latex_headings
 from .markup_lyx import lyx_source
 from .markup_muse import muse_headings
+from .markup_jats import jats_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
 from .markup_sgml import sgml_headings
@@ -104,7 +108,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("markdown", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -129,6 +133,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     # NOTE: in this order: each reader recognises its markup by the text's own marks and says
     # None for a text that is not in it (see the module docstring).
     recognisers: list[tuple[str, Callable[[], list[Heading] | None]]] = [
+        ("jats", lambda: jats_headings(text)),
         ("sgml", lambda: sgml_headings(text, named=suffix in (".sgml", ".xml"))),
         ("texinfo", lambda: texinfo_headings(lines, starts, named=suffix == ".texi")),
         ("latex", lambda: latex_headings(lines, starts, named=suffix == ".tex")),

@@ -1,5 +1,7 @@
 """Stage 1 (read), SGML and XML book sources: the sectioning elements of a LinuxDoc, DebianDoc,
-DocBook or Texinfo XML document.
+DocBook or Texinfo XML document. (JATS articles and BITS books, whose ``<article>`` and
+``<book>`` roots these share, are read before them by ``chunking.readers.markup_jats``, with
+this module's tokenizer.)
 
 These DTDs name a book's structure with elements:
 

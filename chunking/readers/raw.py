@@ -117,7 +117,7 @@ class RawBook:
     which answers the layout's questions; ``close`` closes it."""
     markup: str = ""
     """The markup whose headings make ``outline`` (``markdown``, ``pod``, ``wiki``, ``asciidoc``, ``org``, ``rst``,
-    ``sgml``, ``texinfo``, ``latex``, ``lyx``…), ``""`` for a book without one: such an outline is the author's own structure, at exact offsets."""
+    ``sgml``, ``jats``, ``texinfo``, ``latex``, ``lyx``…), ``""`` for a book without one: such an outline is the author's own structure, at exact offsets."""
 
     @property
     def layout(self) -> PageLayout | None:
