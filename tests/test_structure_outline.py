@@ -547,3 +547,18 @@ def test_a_bare_chapter_opening_after_a_page_of_text_is_no_title_page():
     toc = [(1, "Introduction", 2, None)] + [(lvl, t, p + 1, y) for lvl, t, p, y in toc[2:]]
     book = load_book(make_pdf(pages, toc=toc), name="opening.pdf")
     assert _summary(book)[0][1:4] == ("chapter", "", "Introduction")
+
+
+def test_a_front_matter_name_after_the_last_chapter_is_back_matter():
+    pages, toc = [], []
+    for title in ("Preface", "1 Setup", "2 Usage", "Acknowledgements", "List of Figures"):
+        pages.append([(title, BIG)] + body(12, 100 * len(pages)))
+        toc.append((1, title, len(pages), None))
+    book = load_book(make_pdf(pages, toc=toc), name="acks.pdf")
+    assert [(kind, title) for _, kind, _, title, _ in _summary(book)] == [
+        ("front", "Preface"),
+        ("chapter", "Setup"),
+        ("chapter", "Usage"),
+        ("back", "Acknowledgements"),
+        ("back", "List of Figures"),
+    ]

@@ -24,6 +24,7 @@ depths deeper still.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from ..models import Heading
@@ -35,6 +36,10 @@ from .kinds import BACK_WORDS, FRONT_WORDS, number_value, spelled_out
 
 PART_SHARE = 0.5
 """A depth is the part level when at least this share of its (non front/back) entries are parts."""
+
+_CONTENTS = re.compile(r"^(?:table of )?contents:?$", re.I)
+"""The contents, front matter wherever a book prints it (troff manuals print it last): an
+``Acknowledgements`` after the chapters is back matter, a contents there is still the contents."""
 
 CHAPTER_KINDS = ("chapter", "numbered", "appendix", "roman")
 """Draft kinds that open a chapter-level unit when they stand at the chapter depth."""
@@ -156,6 +161,8 @@ def levelled(
             kind = _matter_kind(d, first, last)
             if kind == "chapter" and _title_page(drafts, k, chapter_depth, norm):
                 kind = "front"
+        elif kind == "front" and last is not None and d.offset > last and not _CONTENTS.match(title):
+            kind = "back"  # a front matter name after the chapters (``_matter_kind``)
         if number and spelled_out(number):
             number = str(number_value(number))  # ``THREE`` → ``3``: the number, not its spelling
         page = norm.pages[d.page]
@@ -199,9 +206,16 @@ def _title_page(drafts: list[tuple[Draft, int]], k: int, chapter_depth: int, nor
 
 
 def _matter_kind(d: Draft, first: int | None, last: int | None) -> str:
-    """An unnumbered chapter-level entry: front before the first chapter, back after the last."""
-    if FRONT_WORDS.match(d.title) or (first is not None and d.offset < first):
+    """An unnumbered chapter-level entry: front before the first chapter, back after the last
+    (an ``Acknowledgements`` or ``List of Figures`` after the chapters is back matter, whatever
+    front matter usually holds); between them, or in a book without numbered chapters, its
+    name decides."""
+    if first is not None and d.offset < first:
         return "front"
-    if BACK_WORDS.search(d.title) or (last is not None and d.offset > last):
+    if last is not None and d.offset > last:
+        return "back"
+    if FRONT_WORDS.match(d.title):
+        return "front"
+    if BACK_WORDS.search(d.title):
         return "back"
     return "chapter"
