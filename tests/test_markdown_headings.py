@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from markdown_it import MarkdownIt
 
 from chunking.ingest import load_book
 from chunking.readers import read_raw
-from chunking.readers.markdown import _front_matter_lines, markdown_headings
+from chunking.readers.markdown import _front_matter_lines, _rendered, markdown_headings
 
 
 def para(i: int, words: int = 50) -> str:
@@ -160,7 +162,7 @@ def _reference(text: str) -> list[tuple[int, int, str]]:
     found = []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.level == 0 and token.map:
-            title = " ".join(tokens[i + 1].content.split())
+            title = _rendered(" ".join(tokens[i + 1].content.split()))  # the same inline reading
             line = lines[token.map[0]]
             if title:
                 found.append(
@@ -174,3 +176,25 @@ def test_skipping_plain_lines_never_changes_the_headings():
     for _ in range(3000):
         text = "\n".join(rng.choice(TRICKY_LINES) for _ in range(rng.randint(1, 30)))
         assert markdown_headings(text) == _reference(text), text
+
+
+@pytest.mark.parametrize(
+    "source,title",
+    [
+        ("# 1\\. Overview of the Tool", "1. Overview of the Tool"),  # a backslash escape
+        ("## The `--strict` option", "The --strict option"),  # a code span
+        ("## *Very* **bold** &amp; [linked](https://example.org)", "Very bold & linked"),
+        ("## A <span>tagged</span> title", "A tagged title"),  # inline HTML
+        ("## Plain title", "Plain title"),
+    ],
+)
+def test_a_heading_title_is_read_as_the_page_shows_it(source, title):
+    assert markdown_headings(f"{source}\n\nSome text.\n") == [(0, int(source.count("#", 0, 2)), title)]
+
+
+def test_an_escaped_chapter_number_numbers_the_chapter():
+    book = load_book(b"# 1\\. Overview\n\nText.\n\n# 2\\. Details\n\nMore text.\n", name="x.md")
+    assert [(h.kind, h.number, h.title) for h in book.headings] == [
+        ("chapter", "1", "Overview"),
+        ("chapter", "2", "Details"),
+    ]

@@ -98,6 +98,36 @@ def _skeleton(lines: list[str]) -> list[int]:
     return kept
 
 
+_INLINE_MARKS = re.compile(r"[\\`*_\[\]<>&!]")
+"""A character that may open inline markup (an escape, code, emphasis, a link, HTML, an entity)."""
+
+
+@cache
+def _inline_parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
+
+
+def _rendered(title: str) -> str:
+    """A heading's text as the page shows it: CommonMark's inline markup read (``1\\. Setup`` →
+    ``1. Setup``, ```--flag``` → ``--flag``, ``*very*`` → ``very``, ``[text](url)`` → ``text``,
+    ``&amp;`` → ``&``, an image → its alt text, inline HTML tags dropped), so a title is matched,
+    numbered and shown as printed. A title without such a mark comes back as it is."""
+    if not _INLINE_MARKS.search(title):
+        return title
+    inline = _inline_parser().parseInline(title)
+    parts: list[str] = []
+    for token in (inline[0].children or []) if inline else []:
+        if token.type in ("text", "code_inline"):
+            parts.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif token.type == "image":
+            parts.append("".join(child.content for child in token.children or []))
+    return " ".join("".join(parts).split())
+
+
 def markdown_headings(text: str) -> list[tuple[int, int, str]]:
     """ATX and setext headings of a Markdown text, outside code, block quotes and lists.
 
@@ -107,8 +137,8 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
     Returns:
         list[tuple[int, int, str]]: ``(offset, level, title)`` in order: ``offset`` is where the
         heading's source starts in ``text`` (its ``#``, or the first character of a setext
-        heading's text); ``title`` is the heading's text as written, whitespace collapsed (a
-        setext heading may span lines), ATX closing ``#``s removed. Headings with an empty title
+        heading's text); ``title`` is the heading's text as rendered (``_rendered``), whitespace
+        collapsed (a setext heading may span lines), ATX closing ``#``s removed. Headings with an empty title
         are left out.
     """
     lines = text.split("\n")
@@ -130,7 +160,7 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
             title = " ".join(" ".join(lines[first : kept[token.map[1] - 1]]).split())
         else:
             title = " ".join(tokens[i + 1].content.split())
-        title = _ATTRIBUTES.sub("", title)
+        title = _rendered(_ATTRIBUTES.sub("", title))
         if not title:
             continue
         line = lines[first]
