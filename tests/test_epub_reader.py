@@ -339,6 +339,28 @@ def test_epub2_ncx_gives_nested_outline_and_page_list():
     assert [p.label for p in book.pages] == ["", "", "7"]
 
 
+
+def _stub_nav_book(nav_entries: str) -> bytes:
+    docs = {
+        "title.xhtml": xhtml("<h1>The Book</h1>"),
+        "a.xhtml": xhtml(f'<h1>Part One</h1><h2 id="c1">Chapter 1</h2>{paragraphs("a", 2)}'),
+        "b.xhtml": xhtml(f'<h2>Chapter 2</h2>{paragraphs("b", 1)}<span id="pg7"/>{paragraphs("seven", 1)}'),
+    }
+    nav = xhtml(f'<nav epub:type="toc"><h1>Table of contents</h1><ol class="toc" hidden="hidden">{nav_entries}</ol></nav>')
+    return build_epub(docs, nav=nav, ncx=NCX)
+
+
+def test_a_stub_nav_of_one_hidden_entry_gives_way_to_the_ncx_contents():
+    # a converter's EPUB 3 nav lists only the first file; its NCX lists the chapters
+    book = read_epub(_stub_nav_book('<li><a href="title.xhtml">Document</a></li>'), "stub.epub")
+    assert [(e.level, e.title) for e in book.outline] == [(1, "Part One"), (2, "Chapter 1"), (2, "Chapter 2")]
+
+
+def test_a_nav_of_two_entries_is_read_as_the_contents_though_the_ncx_lists_more():
+    entries = '<li><a href="title.xhtml">The Book</a></li><li><a href="a.xhtml">Part One</a></li>'
+    book = read_epub(_stub_nav_book(entries), "two.epub")
+    assert [e.title for e in book.outline] == ["The Book", "Part One"]
+
 def test_nav_heading_without_link_takes_its_first_childs_target():
     toc = (
         '<li><span>Part I</span><ol><li><a href="a.xhtml">One</a></li>'

@@ -154,14 +154,20 @@ def read_package(archive: EpubArchive, name: str) -> Package:
     return Package(opf_path, title, spine, toc, page_list, notes, nonlinear)
 
 
+STUB_TOC_ENTRIES = 1
+"""A nav contents of at most this many entries is a stub when the NCX lists more."""
+
+
 def _read_navigation(
     archive: EpubArchive, name: str, nav_path: str | None, ncx_path: str | None, notes: list[str]
 ) -> tuple[list[TocEntry], list[tuple[str, str, str]]]:
-    """Table of contents and page-list: the nav document first, the NCX for what it lacks."""
+    """Table of contents and page-list: the nav document first, the NCX for what it lacks. A nav
+    whose contents is a stub, one entry at most (a converter's hidden ``Document`` link to the
+    first file), lacks the contents: the NCX's is taken when it lists more."""
     toc: list[TocEntry] = []
     page_list: list[tuple[str, str, str]] = []
     for path, lists in ((nav_path, nav_lists), (ncx_path, ncx_lists)):
-        if not path or (toc and page_list):
+        if not path or (len(toc) > STUB_TOC_ENTRIES and page_list):
             continue
         data = archive.read(path)
         if data is None:
@@ -173,7 +179,7 @@ def _read_navigation(
             notes.append(f"{exc}; its table of contents is ignored")
             continue
         where = f"{name}: {path}"
-        if not toc:
+        if len(toc) <= STUB_TOC_ENTRIES and len(entries) > len(toc):
             toc = [
                 TocEntry(e.level, e.title, resolve_href(path, e.href, where) if e.href else None)
                 for e in entries
