@@ -18,8 +18,8 @@ through enscript or a2ps and Ghostscript into a PDF, an AsciiDoc source through 
 and DocBook XSL's EPUB 3 stylesheets into an EPUB, an RTF document through UnRTF into text, a PDF
 through Ghostscript's txtwrite device into text, an AsciiDoc source through Asciidoctor PDF into a PDF
 or through AsciiDoc-py's DocBook (and docbook2X into Texinfo), a reStructuredText source through
-Docutils into LaTeX or Docutils XML or through pandoc into an EPUB or Org, Texinfo or MediaWiki markup, or
-through pandoc's LaTeX and TeX4ht's tex4ebook into an EPUB 3, an HTML page through AbiWord into a PDF; the
+Docutils into LaTeX or Docutils XML or through pandoc into an EPUB or Org, Texinfo or MediaWiki markup, an HTML
+page through AbiWord into a PDF; the
 source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
@@ -240,36 +240,6 @@ FAKETIME_FROZEN = ["faketime", "-f", "1980-01-01 00:00:00"]
 it: libfaketime's clock frozen at 1980-01-01 00:00 UTC (AbiWord's PDF, through cairo, stamps a
 ``CreationDate`` that a ticking clock moved by a second or two from one run to the next)."""
 
-TEX4EBOOK_EPUB3 = """
-import os, subprocess, sys, tempfile, zipfile
-src, out = sys.argv[1:3]
-env = dict(os.environ, SOURCE_DATE_EPOCH="0")
-latex = subprocess.run(["pandoc", "--standalone", "--from", "rst", "--to", "latex",
-    "--top-level-division=chapter", "-V", "documentclass=book", src],
-    capture_output=True, check=True, env=env).stdout
-with tempfile.TemporaryDirectory(prefix="tex4ebook-") as tmp:
-    with open(os.path.join(tmp, "book.tex"), "wb") as f:
-        f.write(latex)
-    subprocess.run(["faketime", "-f", "1980-01-01 00:00:00", "tex4ebook", "-f", "epub3", "book.tex"],
-        cwd=tmp, capture_output=True, check=True, env=dict(env, HOME=tmp))
-    root = os.path.join(tmp, "book-epub3")
-    names = sorted(os.path.relpath(os.path.join(d, n), root) for d, _, ns in os.walk(root) for n in ns)
-    with zipfile.ZipFile(out, "w") as z:
-        for name in ["mimetype"] + [n for n in names if n != "mimetype" and not n.endswith(".epub")]:
-            info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED
-            with open(os.path.join(root, name), "rb") as f:
-                z.writestr(info, f.read())
-"""
-"""A reStructuredText source through pandoc's LaTeX of a book (as ``pandoc-rst-latex-book``) and
-TeX4ht's ``tex4ebook -f epub3`` into an EPUB 3 (``pandoc-rst-tex4ebook-epub3``): tex4ebook runs
-LaTeX and tex4ht in a temporary folder, under libfaketime's clock frozen at 1980-01-01 00:00 UTC
-(it stamps the time of the run as ``dc:date`` and ``dcterms:modified``) with that folder as HOME,
-and tidy cleans its XHTML (without tidy it still writes the book but exits with 1); the files it
-leaves in ``book-epub3/`` (less a copy of its own zip written there) are zipped again, ``mimetype`` first and stored, then the rest in sorted
-order with fixed times and modes, since its own zip takes the files in the folder's order."""
-
 
 def _pandoc_ebook(source: str, writer: str) -> list[str]:
     """pandoc from ``source`` markup to an EPUB (``epub2``/``epub3``) on stdout, its identifier
@@ -380,7 +350,6 @@ RENDERERS = {
     "soffice-text": ["sh", "-c", SOFFICE_TEXT, "{input.odt}"],
     "pandoc-markdown-ms": ["pandoc", "--standalone", "--from", "markdown", "--to", "ms"],
     "abiword-pdf": [*FAKETIME_FROZEN, "abiword", "--to=pdf", "-o", OUTPUT, "{input.html}"],
-    "pandoc-rst-tex4ebook-epub3": ["python3", "-c", TEX4EBOOK_EPUB3, "{input.rst}", OUTPUT],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -411,8 +380,7 @@ underline kept as backspace overstrikes; a POD document into ``pod2man``'s troff
 reStructuredText source into pandoc's LaTeX of a book (chapters at the top), its DocBook 5 with
 chapters at the top, or its JATS XML, or into the troff source of Docutils' ``rst2man``; a Markdown
 source into pandoc's groff -ms source; an OpenDocument text into LibreOffice Writer's plain-text
-export (``SOFFICE_TEXT``); an HTML page into the PDF AbiWord prints through cairo; a
-reStructuredText source into tex4ebook's EPUB 3 of pandoc's LaTeX (``TEX4EBOOK_EPUB3``)).
+export (``SOFFICE_TEXT``); an HTML page into the PDF AbiWord prints through cairo).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -422,8 +390,7 @@ Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 
 odt2txt 0.5, python3-pdfminer 20221105, htmldoc 1.9.16, LibreOffice 7.4.7 with python3-uno, enscript
 1.6.5.90, a2ps 4.14, docbook-xsl 1.79.2 with xsltproc (libxslt 1.1.35), UnRTF 0.21.10,
 Ghostscript 10.0.0, Asciidoctor PDF 2.3.4 on Prawn 2.4.0, AsciiDoc-py 10.2.0, docbook2X 0.8.8,
-Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0, AbiWord 3.0.5 on cairo 1.16.0, tex4ebook of TeX Live
-2022 with tidy 5.6.0). pandoc runs
+Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0, AbiWord 3.0.5 on cairo 1.16.0). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -435,8 +402,8 @@ objects' memory addresses, so two runs gave a few lines in another order; withou
 are read top to bottom by their position. htmldoc, enscript, a2ps and mandoc's text run under faketime
 (``FAKETIME``): htmldoc writes the time of the run as the EPUB's ``dcterms:modified`` and enscript
 prints it in every page header (a2ps too), mandoc prints the day of the run in the footer of a page
-dated ``$Mdocdate$`` (tmux(1)), and none takes ``SOURCE_DATE_EPOCH``; AbiWord and tex4ebook run under its clock
-frozen (``FAKETIME_FROZEN``), since they stamp the time to the second. pod2man is given its date
+dated ``$Mdocdate$`` (tmux(1)), and none takes ``SOURCE_DATE_EPOCH``; AbiWord runs under its clock
+frozen (``FAKETIME_FROZEN``), since it stamps the time to the second. pod2man is given its date
 (``--date 1980-01-01``), since it prints the source file's time, which stdin lacks. LibreOffice runs through a
 UNO script (``SOFFICE_EPUB``) that hands its EPUB filter a fixed identifier."""
 
@@ -450,7 +417,6 @@ ALSO_NEEDED = {
     "rst2xml": ["rst2xml"],
     "rst2man": ["rst2man"],
     "soffice-text": ["soffice"],
-    "pandoc-rst-tex4ebook-epub3": ["pandoc", "tex4ebook", "tidy", "faketime"],
 }
 """Programs a renderer runs besides its first (LibreOffice under the UNO script; enscript or a2ps and
 Ghostscript's ps2pdf under the shell; Asciidoctor, xsltproc and faketime under the DocBook XSL
@@ -497,8 +463,6 @@ RENDERER_PACKAGES = {
     "rst2man": "python3-docutils",
     "pod2man": "perl",
     "abiword": "abiword",
-    "tex4ebook": "texlive-extra-utils",
-    "tidy": "tidy",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
