@@ -327,7 +327,7 @@ DOTS = " . . . . . . . . . . . ."
 
 
 def test_printed_contents_entry_found_on_its_page_accepts_an_unnumbered_chapter():
-    # unnumbered titles set at 12 pt: no number, no keyword, below the display size (1.3 x body)
+    # unnumbered titles set at 12 pt: no number, no keyword; the printed contents, not the size, places them
     titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
     contents = [("Contents", BIG)] + [(f"{title}{DOTS} {1 + 2 * k}", 10.0) for k, title in enumerate(titles)]
     pages = [[("A Handbook of Things", 30.0)] + body(3, 900), contents]
@@ -394,6 +394,36 @@ def test_a_second_display_size_opening_on_a_page_whose_top_opened_a_chapter_is_f
     assert [(h.kind, h.title, h.page) for h in book.headings] == [
         ("chapter", titles[0], 2), ("chapter", titles[1], 4), ("chapter", titles[2], 6), ("chapter", titles[3], 6)]
     assert _starts(book)[3] == titles[3]
+
+
+def _heading_one_book(titles: list[str], size: float) -> bytes:
+    """Three chapters opening at page tops, the fourth mid-page, titles at ``size`` over the
+    factory's 10 pt body, nothing else marking them (no number, no keyword, no contents)."""
+    pages = [[("A Handbook of Things", 30.0)] + body(2, 900)]
+    for k, title in enumerate(titles[:3]):
+        pages += [[(title, size)] + body(20, 100 * k), body(22, 100 * k + 50)]
+    pages.append(body(12, 400) + [(titles[3], size)] + body(10, 450))
+    return make_pdf(pages)
+
+
+def test_a_word_processors_heading_a_fifth_larger_than_the_body_is_a_display_size():
+    # 12 pt chapter titles over a 10 pt body (14 over 12 in a word processor's Heading 1)
+    titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
+    book = load_book(_heading_one_book(titles, 12.0), name="x.pdf")
+    assert [(h.kind, h.title, h.page) for h in book.headings] == [
+        ("chapter", titles[0], 2), ("chapter", titles[1], 4), ("chapter", titles[2], 6), ("chapter", titles[3], 8)]
+
+
+def test_a_display_title_that_is_a_command_line_option_opens_a_chapter():
+    titles = ["Getting Started", "--pipe", "Drawing Pictures", "Where to Go Next"]
+    book = load_book(_heading_one_book(titles, 18.0), name="x.pdf")
+    assert [h.title for h in book.headings if h.kind == "chapter"] == titles
+
+
+def test_a_size_barely_above_the_body_is_no_display_size():
+    titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
+    book = load_book(_heading_one_book(titles, 11.0), name="x.pdf")
+    assert [h.title for h in book.headings if h.kind == "chapter"] == []
 
 
 # --- running headers as evidence (structure/running.py) -----------------------------------------

@@ -26,8 +26,10 @@ from .heading_lines import Draft
 from .kinds import compact_key, title_like
 from .typography import FontProbe
 
-DISPLAY_RATIO = 1.3
-"""A chapter display size is at least this many times the body size (section heads are smaller)."""
+DISPLAY_RATIO = 1.15
+"""A chapter display size is at least this many times the body size: 14 pt chapter titles over a
+12 pt body (a word processor's Heading 1) are display type. The tier is the LARGEST size that opens
+enough pages, so section heads set smaller do not compete with the chapters'."""
 
 MIN_OPENINGS = 3
 """A size that opens fewer pages than this is a title page or a one-off, not the chapter style."""
@@ -56,7 +58,7 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
         seen = {
             round(size / SIZE_STEP) * SIZE_STEP
             for text, size in top_lines
-            if size >= body * DISPLAY_RATIO and title_like(text.strip(), full_stop=True)
+            if size >= body * DISPLAY_RATIO and _display_title(text.strip())
         }
         sizes.update(seen)
     pages_with_text = len(tops)
@@ -74,6 +76,12 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
         # top) is set in it too: every page is read whole for its openings.
         out += _openings(norm, index, probe.lines(index), tier, body)
     return out
+
+
+def _display_title(text: str) -> bool:
+    """Whether a line set in a display size reads as a title: title-like (a full stop may end it),
+    or a name that opens with a sign (``--pipe``, ``/etc``: ``_heading_text``)."""
+    return title_like(text, full_stop=True) or _heading_text(text, larger=True)
 
 
 def _runs(lines: list[tuple[str, float]], tier: float) -> list[list[str]]:
@@ -98,7 +106,7 @@ def _openings(
     kept = norm.lines[index]
     start = 0
     for run in _runs(lines, tier):
-        if not title_like(run[0], full_stop=True):
+        if not _display_title(run[0]):
             continue
         want = compact_key(run[0])
         for k in range(start, len(kept)):
