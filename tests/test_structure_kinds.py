@@ -17,6 +17,8 @@ from chunking.structure.kinds import clean_title, number_value, parse_heading, t
     ("12.1. Exceptions", ("section", "12.1", "Exceptions")),
     ("12. System Operations", ("numbered", "12", "System Operations")),
     ("12 Graphical procedures", ("numbered", "12", "Graphical procedures")),
+    ("3 – The Language", ("numbered", "3", "The Language")),  # a dash between the number and title
+    ("4 - Standard Libraries", ("numbered", "4", "Standard Libraries")),
     ("Appendix A", ("appendix", "A", "")),
     ("Appendix B Invoking R", ("appendix", "B", "Invoking R")),
     ("Appendix D Function and variable index", ("back", "D", "Function and variable index")),
@@ -38,6 +40,7 @@ def test_heading_lines_parse_into_kind_number_and_title(line, expected):
     "Chapter 15 documents the thread system",
     "Introduction",
     "1. To quit the R program, type q().",
+    "5 -3 dB below the peak",  # a minus sign, not a separator
     "Chapter I. this is a sentence, not a title,",
 ])
 def test_sentences_that_look_like_headings_are_not(line):

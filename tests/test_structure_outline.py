@@ -562,3 +562,10 @@ def test_a_front_matter_name_after_the_last_chapter_is_back_matter():
         ("back", "Acknowledgements"),
         ("back", "List of Figures"),
     ]
+
+
+def test_a_dash_between_an_outline_titles_number_and_its_title_is_no_part_of_the_title():
+    pages = [[(f"{n} – {t}", BIG)] + body(12, 100 * n) for n, t in ((1, "Introduction"), (2, "The Language"))]
+    toc = [(1, "1 – Introduction", 1, None), (1, "2 – The Language", 2, None)]
+    book = load_book(make_pdf(pages, toc=toc), name="dash.pdf")
+    assert [(h.number, h.title) for h in book.headings] == [("1", "Introduction"), ("2", "The Language")]

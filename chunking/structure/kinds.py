@@ -111,7 +111,8 @@ KEYWORD_HEADING = re.compile(
     rf"^(?P<kw>{keyword_alternation(KIND_KEYWORDS, cases=True)})\s+"
     rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})+|{NUMBER_RE}|[A-Z](?=$|[\s:.\-–—]))(?:{_SEP}(?P<title>.*?))?\s*$"
 )
-NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?P<dot>\.?)\s+(?P<title>\S.*?)\s*$")
+NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?:\s+[-–—]|\.?)\s+(?P<title>\S.*?)\s*$")
+"""``3 Title``, ``3. Title`` and ``3 – Title`` (a dash set between spaces after the number)."""
 SECTION_HEADING = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})[.:]?\s+(?P<title>\S.*?)\s*$")
 SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})[.:]?$")
 """``2.3 Title`` / ``2.3. Title`` / ``2.3: Title`` / ``2.3``, and appendix sections ``A.1 Title`` / ``A.1``."""

@@ -622,7 +622,8 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
 
 def _after_number(title: str, number: str) -> str | None:
     """What follows ``number`` + an optional ``.``/``:`` + whitespace at the start of ``title``,
-    when something does (the regex ``{number}[.:]?\\s+(?=\\S)``, without compiling one per number)."""
+    when something does (the regex ``{number}[.:]?\\s+(?=\\S)``, without compiling one per number);
+    a dash set between spaces after the number is a separator too (``3 – Title``)."""
     if not title.startswith(number):
         return None
     j = len(number)
@@ -631,7 +632,10 @@ def _after_number(title: str, number: str) -> str | None:
         while k < len(title) and title[k].isspace():
             k += 1
         if k > start and k < len(title):
-            return title[k:]
+            rest = title[k:]
+            if rest[:1] in ("-", "–", "—") and rest[1:2].isspace() and rest[2:].strip():
+                return rest[2:].lstrip()
+            return rest
     return None
 
 
