@@ -569,3 +569,33 @@ def test_a_dash_between_an_outline_titles_number_and_its_title_is_no_part_of_the
     toc = [(1, "1 – Introduction", 1, None), (1, "2 – The Language", 2, None)]
     book = load_book(make_pdf(pages, toc=toc), name="dash.pdf")
     assert [(h.number, h.title) for h in book.headings] == [("1", "Introduction"), ("2", "The Language")]
+
+
+def test_a_lettered_appendix_under_its_parts_label_on_one_page_starts_at_its_own_line():
+    # ``Part V.`` / ``Appendix`` (the part) over ``A. Own Modules`` (its first appendix), one page;
+    # each outline destination points at its own heading
+    pages = [
+        [("Part I.", BIG), ("Basics", BIG)] + body(4),
+        [("1 Setup", BIG)] + body(14, 100),
+        body(6, 200) + [("Part V.", BIG), ("Appendix", 24.0), ("A. Own Modules", 14.0)] + body(8, 300),
+        [("B. Support", 14.0)] + body(10, 400),
+    ]
+    tops = line_tops(pages[2])
+    toc = [
+        (1, "I Basics", 1, None),
+        (2, "1 Setup", 2, None),
+        (1, "V Appendix", 3, tops[6]),
+        (2, "A Own Modules", 3, tops[8]),
+        (2, "B Support", 4, None),
+    ]
+    book = load_book(make_pdf(pages, toc=toc), name="appendix-part.pdf")
+    got = [(kind, number, title) for _, kind, number, title, _ in _summary(book) if kind != "section"]
+    assert got == [
+        ("part", "I", "Basics"),
+        ("chapter", "1", "Setup"),
+        ("part", "V", "Appendix"),
+        ("appendix", "A", "Own Modules"),
+        ("appendix", "B", "Support"),
+    ]
+    appendix = next(h for h in book.headings if h.number == "A")
+    assert book.text.startswith("A. Own Modules", appendix.char_offset)

@@ -268,6 +268,7 @@ class _Pages:
         variants = self.variants(index)
         longest = max(len(w) for w in wants)
         hits: list[tuple[int, float]] = []
+        ends: dict[int, int] = {}
         covered = 0
         for i, (_, line) in enumerate(lines):
             if len(line) > 3 * len(title) + 20 or self.detached_folio(index, i):
@@ -292,6 +293,7 @@ class _Pages:
                 if hits and i < covered:
                     continue  # inside the window of the hit above: the same heading (``1.1`` / ``Title``)
                 hits.append((i, score))
+                ends[i] = end
                 covered = end
         if not hits:
             return None
@@ -299,11 +301,30 @@ class _Pages:
         # one can be the running header while the wrapped heading matches at 88.
         if len(hits) > 1 and y is not None and self.layout is not None:
             hits = self._not_at_the_edges(index, hits, y)
+        best = max(hits, key=lambda h: (h[1], -h[0]))[0]
         if len(hits) > 1 and y is not None and self.layout is not None:
             placed = [(abs(top - y), i) for i, _ in hits if (top := self._top(index, i)) is not None]
             if placed:
-                return min(placed)[1]
-        return max(hits, key=lambda h: (h[1], -h[0]))[0]
+                best = min(placed)[1]
+        # NOTE: a window may open with a label line above the destination (a part's ``Part V.``
+        # / ``Appendix`` over its first appendix's ``A. Title``): the heading starts where the
+        # destination points, not at another unit's label.
+        while (
+            best + 1 < ends.get(best, best + 1)
+            and is_label_line(lines[best][1])
+            and self.above_destination(index, best, y)
+            and not self.above_destination(index, best + 1, y)
+        ):
+            best += 1
+        return best
+
+    def above_destination(self, index: int, i: int, y: float | None) -> bool:
+        """Whether kept line ``i`` of page ``index`` stands above the destination ``y`` (its top
+        more than ``Y_SLACK`` points higher): the line belongs to what comes before the entry."""
+        if y is None or self.layout is None:
+            return False
+        top = self._top(index, i)
+        return top is not None and top < y - Y_SLACK
 
     def detached_folio(self, index: int, i: int) -> bool:
         """Whether kept line ``i`` of page ``index`` is the page's folio standing apart from the
@@ -534,9 +555,21 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
             continue  # a contents/index page lists titles; only its own heading (line 1) starts there
         lines = pages.norm.lines[page]
         label = ""
+        y = entry.y if page == index else None
         for _ in range(_LABEL_LINES_ABOVE):
             above = lines[line_i - 1][1].strip() if line_i > 0 else ""
-            if above and _LABEL_LINE.match(above) and not pages.detached_folio(page, line_i - 1):
+            if (
+                above
+                and _LABEL_LINE.match(above)
+                and not pages.detached_folio(page, line_i - 1)
+                # NOTE: a title that carries its own label (``A. Title``) at the destination takes
+                # no label from above it: that one labels another unit (``Part V.`` over it)
+                and not (
+                    _own_label(title, lines[line_i][1])
+                    and pages.above_destination(page, line_i - 1, y)
+                    and not pages.above_destination(page, line_i, y)
+                )
+            ):
                 line_i -= 1
                 label = lines[line_i][1].strip() + (" " + label if label else "")
             else:
@@ -556,6 +589,14 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
                 kind, number, clean, index, lines[line_i][0], evidence=[("outline", where)], confirmed=False
             ), 0
     return None, 0
+
+
+def _own_label(title: str, line: str) -> bool:
+    """Whether ``line`` opens with the label the outline title opens with (``A. Own Modules``
+    for ``A Own Modules``): the heading carries its number itself."""
+    m = _LEADING_NUMBER.match(line.strip())
+    head = title.split(maxsplit=1)[0].rstrip(".:") if title.strip() else ""
+    return m is not None and bool(head) and m.group(0).strip().rstrip(".:") == head
 
 
 def _between_neighbours(outline: list[OutlineEntry], k: int, title: str, pages: _Pages) -> Draft | None:
