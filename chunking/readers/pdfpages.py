@@ -14,6 +14,7 @@ from .pdfdingbats import dingbats_mapped, sets_dingbats
 from .pdfshadows import with_shadow_runs_merged
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
 from .pdfstyles import Styles, page_styles
+from .pdftracked import with_tracked_capitals_joined
 from .pdftypewriter import stext_lines, with_typewriter_blank_lines
 
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
@@ -116,12 +117,14 @@ def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     """The reader's word-space rules on a page's written ``text`` (``stext`` written): the word
     spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
     tight lines, after a footnote mark, around a script set apart from its word), a
-    letter-spaced word read as one (``with_tracking_joined``) and a mirrored glyph read back
+    letter-spaced word read as one (``with_tracking_joined``; letter-spaced capitals read in
+    pieces, ``pdftracked``) and a mirrored glyph read back
     into its word (``with_mirrored_glyphs_joined``); and the page's text runs
     (``pdfstyles.page_styles``), which tell where the font size changes inside a word."""
     styles = page_styles(stext)
     text = with_gap_spaces(text, stext, styles.size_changes(text) if styles is not None else None)
-    return with_mirrored_glyphs_joined(with_tracking_joined(text, stext), stext), styles
+    text = with_tracked_capitals_joined(with_tracking_joined(text, stext), stext)
+    return with_mirrored_glyphs_joined(text, stext), styles
 
 
 def _content_text(page: pymupdf.Page) -> tuple[str, Any, Styles | None]:
