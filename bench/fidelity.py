@@ -612,8 +612,8 @@ def classify(
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
-        _lone_glyphs(p, reference[p], ours, lost, tally)
         _control_glyphs(p, reference[p], lost, invented, tally)
+        _lone_glyphs(p, reference[p], ours, lost, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
             _rotated(p, slanted(p), lost, invented, tally)
         furniture = (
