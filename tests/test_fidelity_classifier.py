@@ -465,3 +465,12 @@ def test_a_symbol_alone_pdftotext_reads_as_its_code_letter_is_a_glyph_map_and_no
     # a letter of ours where pdftotext has it is no glyph map, nor is a lost letter against our word
     t = _one(["x h y"], ["x hy y"])
     assert "glyph map" not in t.lost
+
+
+def test_a_letter_alone_on_a_line_or_with_the_line_mostly_symbols_of_ours_is_no_glyph_map():
+    # a line that is little more than the letter would match any symbol of ours
+    t = _one(["π", "the rest here"], ["the rest here ."])
+    assert "glyph map" not in t.lost
+    # most of the line's other letters must be ours as they are, not symbols
+    t = _one(["ab cd h ef"], ["+- -+ ⟨ -+"])
+    assert "glyph map" not in t.lost
