@@ -34,17 +34,22 @@ _SHORT_PIECE = re.compile(rf"(?<![{_CAPITAL}])[{_CAPITAL}]{{1,2}}(?![{_CAPITAL}]
 word read apart."""
 
 _CAPITAL_SHAPES = bytes(
-    ord("A") if 65 <= b <= 90 or b >= 0x80 else ord(" ") if b == 32 else ord(".") for b in range(256)
+    ord("A") if 65 <= b <= 90 else ord("a") if 97 <= b <= 122 else ord(" ") if b == 32 else ord(".")
+    for b in range(256)
 )
-"""A byte table that reads a text's UTF-8 as capitals (``A``; any character beyond ASCII too),
-spaces and the rest: a page whose shapes hold no ``A A`` holds no ``_PIECES`` (found in C)."""
+"""A byte table that reads a text's UTF-8 as ASCII capitals (``A``), small letters, spaces and the
+rest: two pieces of capitals, one of them longer than a letter, hold ``AA A`` or ``A AA`` (found
+in C, a tenth of the regular expression's cost). NOTE: a run whose every cut touches a capital
+beyond ASCII (``É``) is missed; a character beyond ASCII counted as a capital let any page of
+symbols through (``⟨a⟩ ⟨b⟩``)."""
 
 
 def with_tracked_capitals_joined(written: str, stext: Any) -> str:
     """``written`` (as in ``pdfspaces.with_gap_spaces``) with letter-spaced capitals that MuPDF
     read in pieces joined into their words (see the module); a line whose glyphs are not its
     text's characters one for one is left as it is."""
-    if b"A A" not in written.encode("utf-8", "surrogatepass").translate(_CAPITAL_SHAPES):
+    shapes = written.encode("utf-8", "surrogatepass").translate(_CAPITAL_SHAPES)
+    if b"AA A" not in shapes and b"A AA" not in shapes:
         return written
     if not any(_SHORT_PIECE.search(m.group(0)) for m in _PIECES.finditer(written)):
         return written
