@@ -92,8 +92,9 @@ glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its lett
 missing or added; each column still shows how many words these rules rewrote."""
 UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
-(``reference``), read a symbol glyph as the letter of its character code or as the control
-character a broken ToUnicode map gives it (``glyph map``, ``_control_glyphs``), put a
+(``reference``), read a symbol glyph as the letter of its character code (inside a word or
+alone, ``_lone_glyphs``) or as the control character a broken ToUnicode map gives it
+(``glyph map``, ``_control_glyphs``), put a
 space between every letter of a word (``letter spacing``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), or broke text set at a slant into pieces
 (``rotated``); see ``classify``, ``_spacing`` and ``_rotated``."""
@@ -613,6 +614,7 @@ def classify(
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
         _control_glyphs(p, reference[p], lost, invented, tally)
+        _lone_glyphs(p, reference[p], ours, lost, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
             _rotated(p, slanted(p), lost, invented, tally)
         furniture = (
@@ -872,6 +874,64 @@ def _glyph_map(
             lost[p][w] -= 1
             tally.lost["glyph map"] += 1
             tally.invented["glyph map"] += sum(need.values())
+
+
+LONE_CONTEXT = 4
+"""The letters and digits a line of pdftotext's must hold besides its lone letters for
+``_lone_glyphs`` to look for it on our page."""
+
+
+def _lone_glyphs(
+    p: int, reference: list[str], ours: list[list[str]], lost: list[Counter], tally: Tally
+) -> None:
+    """Lost one-character words of page ``p`` that stand alone on a line of pdftotext's where
+    our page has that line with a symbol (``GLYPH_MAP_CATEGORIES``) in their place: ``label h
+    Labels in the outer block 4 i`` for our ``label ⟨ Labels in the outer block 4 ⟩``, a
+    bullet's ``ä`` for our ``➤``.
+
+    Why this is pdftotext's reading, not our loss: the same as ``_glyph_map``'s (a math symbol
+    font without a map has ⟨ at ``h``, ⟩ at ``i``; a dingbats font's arrow sits at code 0xE4,
+    Latin-1's ``ä``, and pdftotext falls back to the code), but the symbol stands alone, so no
+    word of ours holds it and ``_glyph_map`` cannot see it. Only where the whole line is ours
+    but for symbols (spaces aside; a letter of its other words may be a symbol of ours too,
+    ``\\dg hword i`` for our ``\\dg ⟨word⟩``, but two thirds of them must be ours as they
+    are, and the line must hold ``LONE_CONTEXT`` of them) does it count; a symbol is no word, so
+    nothing of ours was invented there."""
+    alone = {w for w, n in lost[p].items() if n > 0 and len(w) == 1}
+    if not alone:
+        return
+    text = "\n".join(ours[p])
+    for line in reference:
+        found = [m for m in WORD.finditer(line) if m.group(0) in alone]
+        if not any(lost[p][m.group(0)] > 0 for m in found):
+            continue
+        context = sum(c.isalnum() for c in line) - len(found)
+        if context < LONE_CONTEXT:
+            continue  # NOTE: a line of little more than the letter matches any symbol of ours
+        parts, k = [], 0
+        for w in found:
+            parts.append(_loosely(line[k : w.start()]))
+            parts.append(f"(?:{re.escape(w.group(0))}|([^\\w\\s]))")
+            k = w.end()
+        parts.append(_loosely(line[k:]))
+        at = re.search("".join(parts), text)
+        if at is None or 3 * sum(c.isalnum() for c in at.group(0)) < 2 * context:
+            continue  # NOTE: most of the line's other letters must be ours letter for letter
+        for k, t in enumerate(w.group(0) for w in found):
+            glyph = at.group(k + 1)
+            if glyph is not None and unicodedata.category(glyph) in GLYPH_MAP_CATEGORIES and lost[p][t] > 0:
+                lost[p][t] -= 1
+                tally.lost["glyph map"] += 1
+                tally.note(p, "glyph map", [t], [])
+
+
+def _loosely(piece: str) -> str:
+    """A regular expression for a piece of pdftotext's line as our text may hold it: any run of
+    spaces as any (or none), a letter or digit as itself or a symbol (``_lone_glyphs``)."""
+    return "".join(
+        r"\s*" if c.isspace() else f"(?:{re.escape(c)}|[^\\w\\s])" if c.isalnum() else re.escape(c)
+        for c in piece
+    )
 
 
 def _rotated(p: int, slanted: Counter, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:

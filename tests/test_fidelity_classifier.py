@@ -448,3 +448,29 @@ def test_a_word_joined_across_a_soft_hyphen_pdftotext_keeps_is_dehyphenation():
     # inside a line a soft hyphen shows nothing: no word boundary
     t = _one(["see www.emma\u00adsoft.com now"], ["see www.emmasoft.com now"])
     assert not t.lost and not t.invented
+
+
+def test_a_symbol_alone_pdftotext_reads_as_its_code_letter_is_a_glyph_map_and_no_loss():
+    # ⟨ and ⟩ standing alone (a WEB program's module name), a dingbat bullet pdftotext reads
+    # as Latin-1's ``ä``: the rest of the line ours, spaces aside
+    t = _one(["label h Labels in the block 4 i", "ä Title: a book"], ["label ⟨ Labels in the block 4 ⟩", "➤ Title: a book"])
+    assert t.lost == {"glyph map": 3} and not t.invented
+    # the line's other words may hold symbols pdftotext read as letters too
+    # (and the symbol may stand against punctuation: ``i()``)
+    t = _one(["\\dg hword i here", "\\dg hname i() there"], ["\\dg ⟨word⟩ here", "\\dg ⟨name⟩() there"])
+    assert t.lost == {"glyph map": 4} and t.invented == {"glyph map": 2}
+    # a letter lost on a line that is not ours but for symbols stays counted
+    t = _one(["label h Labels in the block"], ["label ⟨ Tables in the block"])
+    assert "glyph map" not in t.lost
+    # a letter of ours where pdftotext has it is no glyph map, nor is a lost letter against our word
+    t = _one(["x h y"], ["x hy y"])
+    assert "glyph map" not in t.lost
+
+
+def test_a_letter_alone_on_a_line_or_with_the_line_mostly_symbols_of_ours_is_no_glyph_map():
+    # a line that is little more than the letter would match any symbol of ours
+    t = _one(["π", "the rest here"], ["the rest here ."])
+    assert "glyph map" not in t.lost
+    # most of the line's other letters must be ours as they are, not symbols
+    t = _one(["ab cd h ef"], ["+- -+ ⟨ -+"])
+    assert "glyph map" not in t.lost

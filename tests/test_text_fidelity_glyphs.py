@@ -59,3 +59,47 @@ def test_glyphs_the_unicode_map_gives_text_are_read_as_before():
         _canonical(_page_with_unmapped(["Hello", "\u2665", "world"], "\u2663", "FFFD"))
         == "Hello \u2665 world"
     )
+
+
+def _page_with_dingbats(codes: bytes, to_unicode: str = "") -> bytes:
+    """A line ``Marks:`` in Helvetica, then ``codes`` in the standard font ZapfDingbats (not
+    embedded; no ToUnicode map, or ``to_unicode``'s bfchar entries as one), each a space apart."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    keys = ""
+    if to_unicode:
+        cmap = doc.get_new_xref()
+        doc.update_object(cmap, "<<>>")
+        doc.update_stream(
+            cmap,
+            (
+                "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Custom def "
+                "1 begincodespacerange <00> <FF> endcodespacerange "
+                f"{to_unicode.count('> <')} beginbfchar {to_unicode} endbfchar endcmap "
+                "CMapName currentdict /CMap defineresource pop end end"
+            ).encode(),
+        )
+        keys = f"/ToUnicode {cmap} 0 R "
+    dingbats = doc.get_new_xref()
+    doc.update_object(dingbats, f"<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats {keys}>>")
+    helvetica = doc.get_new_xref()
+    doc.update_object(helvetica, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FZ {dingbats} 0 R /FH {helvetica} 0 R >> >>")
+    marks = "".join(f"{c:02X}20" for c in codes)
+    content = doc.get_new_xref()
+    doc.update_object(content, "<<>>")
+    doc.update_stream(content, f"BT /FH 12 Tf 72 700 Td (Marks:) Tj /FZ 12 Tf 50 0 Td <{marks}> Tj ET".encode())
+    doc.xref_set_key(page.xref, "Contents", f"{content} 0 R")
+    return doc.tobytes()
+
+
+def test_a_zapfdingbats_font_without_a_unicode_map_reads_as_the_dingbats_it_draws():
+    # circled digits, a check mark, a bullet, an arrow: MuPDF read them as ``Ê``, ``3``, control
+    # characters (words invented); the font's own encoding names ① ② ③ ✔ ● ➤
+    text = _canonical(_page_with_dingbats(bytes([0xAC, 0xAD, 0xAE, 0x34, 0x6C, 0xE4])))
+    assert text.split() == ["Marks:", "\u2460", "\u2461", "\u2462", "\u2714", "\u25cf", "\u27a4"]
+
+
+def test_a_zapfdingbats_font_with_its_own_unicode_map_is_read_by_that_map():
+    text = _canonical(_page_with_dingbats(bytes([0xAC, 0xAD]), "<AC> <0031> <AD> <0032>"))
+    assert text.split() == ["Marks:", "1", "2"]

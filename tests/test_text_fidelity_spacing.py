@@ -166,15 +166,17 @@ def test_script_apart_rule_keeps_touching_scripts_small_capitals_and_lone_glyphs
     assert _canonical(_set_page([[("d", 10.0, 0.0, 0.0), ("2", 7.0, 0.5, 3.5)]])) == "d2"
 
 
-def _logo_page(mirrored: bool) -> bytes:
-    """``the XeTeX logo`` with its ``E`` drawn reflected (as the logo sets it) or upright, the
-    three parts touching."""
+def _logo_page(mirrored: bool, before: str = "the ", line_above: str = "") -> bytes:
+    """``the XeTeX logo`` (``before`` the logo: ``the ``) with its ``E`` drawn reflected (as the
+    logo sets it) or upright, the three parts touching; ``line_above``, if any, a line above."""
     doc = pymupdf.open()
     page = doc.new_page()
     face = pymupdf.Font("tiro")
     y, size = 100.0, 12.0
-    page.insert_text((72, y), "the X", fontname="tiro", fontsize=size)
-    x = 72 + face.text_length("the X", fontsize=size)
+    if line_above:
+        page.insert_text((72, y - 14), line_above, fontname="tiro", fontsize=size)
+    page.insert_text((72, y), before + "X", fontname="tiro", fontsize=size)
+    x = 72 + face.text_length(before + "X", fontsize=size)
     width = face.text_length("E", fontsize=size)
     pivot = pymupdf.Point(x + width / 2, y)
     morph = (pivot, pymupdf.Matrix(-1, 0, 0, 1, 0, 0)) if mirrored else None
@@ -187,6 +189,12 @@ def test_mirrored_glyph_inside_a_word_is_read_back_into_it():
     # the XeTeX logo's reflected E: MuPDF makes it a line of its own, the word read ``X E TEX``
     assert _canonical(_logo_page(mirrored=True)) == "the XETEX logo"
     assert _canonical(_logo_page(mirrored=False)) == "the XETEX logo"
+
+
+def test_mirrored_glyph_inside_a_word_that_opens_its_line_is_read_back_into_it():
+    # the logo first on its line: its ``X`` is a line alone too, just before the reflected ``E``
+    # (``X`` / ``E`` / ``TEX logo``, after a line ending in a letter)
+    assert _canonical(_logo_page(mirrored=True, before="", line_above="is set with")).split() == ["is", "set", "with", "XETEX", "logo"]
 
 
 def test_version_set_a_thin_space_after_a_capitalised_name_is_a_word_of_its_own():
@@ -212,6 +220,25 @@ def test_tracking_letters_set_evenly_apart_are_one_word_and_a_wider_gap_a_word_s
     # a tracked heading: letters 0.16 em apart (more than MuPDF's 0.15: ``A B S T R A C T``)
     assert _canonical(_set_page([_tracked("ABSTRACT", 0.16, 0.5)])) == "ABSTRACT"
     assert _canonical(_set_page([_tracked("LIST OF FIGURES", 0.16, 0.5)])) == "LIST OF FIGURES"
+
+
+def test_letter_spaced_capitals_read_apart_here_and_there_are_joined_into_their_words():
+    # tracking right at MuPDF's 0.15 em: its letters 0.14 or 0.16 em apart, MuPDF read
+    # ``GRA PHIC AL P RACT IC E``; a word space (0.5 em) stays
+    gaps = [0.14, 0.14, 0.16, 0.14, 0.14, 0.14, 0.16]
+    runs = []
+    for w in "GRAPHICAL PRACTICE OF DATA".split():
+        for k, letter in enumerate(w):
+            gap = gaps[(len(runs) + k) % len(gaps)] if k else (0.5 if runs else 0.0)
+            runs.append((letter, 12.0, gap * 12.0, 0.0))
+    assert _canonical(_set_page([runs])) == "GRAPHICAL PRACTICE OF DATA"
+
+
+def test_tracked_capitals_rule_leaves_untracked_capitals_at_word_spaces_apart():
+    # capitals whose letters touch: ``A`` and ``IN`` are words, however narrow the word space;
+    # tracked capitals (0.12 em) a word space wider than their tracking apart (0.22 em) likewise
+    assert _canonical(_set_page([_tracked("IN A WAY OF X", 0.0, 0.16)])) == "IN A WAY OF X"
+    assert _canonical(_set_page([_tracked("TABLE OF A KIND", 0.12, 0.22)])) == "TABLE OF A KIND"
 
 
 def test_tracking_rule_leaves_single_letter_words_at_word_spaces_apart():

@@ -10,9 +10,11 @@ from typing import Any
 
 import pymupdf
 
+from .pdfdingbats import dingbats_mapped, sets_dingbats
 from .pdfshadows import with_shadow_runs_merged
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
 from .pdfstyles import Styles, page_styles
+from .pdftracked import with_tracked_capitals_joined
 from .pdftypewriter import stext_lines, with_typewriter_blank_lines
 
 # NOTE: MuPDF's messages are read from its log (``mupdf_warnings``), never printed.
@@ -115,12 +117,14 @@ def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     """The reader's word-space rules on a page's written ``text`` (``stext`` written): the word
     spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
     tight lines, after a footnote mark, around a script set apart from its word), a
-    letter-spaced word read as one (``with_tracking_joined``) and a mirrored glyph read back
+    letter-spaced word read as one (``with_tracking_joined``; letter-spaced capitals read in
+    pieces, ``pdftracked``) and a mirrored glyph read back
     into its word (``with_mirrored_glyphs_joined``); and the page's text runs
     (``pdfstyles.page_styles``), which tell where the font size changes inside a word."""
     styles = page_styles(stext)
     text = with_gap_spaces(text, stext, styles.size_changes(text) if styles is not None else None)
-    return with_mirrored_glyphs_joined(with_tracking_joined(text, stext), stext), styles
+    text = with_tracked_capitals_joined(with_tracking_joined(text, stext), stext)
+    return with_mirrored_glyphs_joined(text, stext), styles
 
 
 def _content_text(page: pymupdf.Page) -> tuple[str, Any, Styles | None]:
@@ -380,12 +384,15 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     """A page's plain text (lines drawn twice at nearly one place kept once,
     ``without_overprints``; a shadowed line drawn run by run read as one line,
     ``pdfshadows.with_shadow_runs_merged``; a typewritten page's blank lines put back,
-    ``with_typewriter_blank_lines``) and whether it has a text layer.
+    ``with_typewriter_blank_lines``; a ZapfDingbats font without a Unicode map read as the
+    dingbats it draws, ``pdfdingbats``) and whether it has a text layer.
 
     NOTE: a page without text is "without a text layer" only when it shows something (an image);
     a blank separator page is just empty.
     """
     text, stext, styles = _content_text(page)
+    if styles is not None and sets_dingbats(styles.fonts) and dingbats_mapped(page):
+        text, stext, styles = _content_text(page)
     text = without_overprints(text, stext)
     text = with_shadow_runs_merged(text, stext)
     text = with_typewriter_blank_lines(text, stext, page, None if styles is None else styles.fonts)

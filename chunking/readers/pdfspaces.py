@@ -444,10 +444,12 @@ MIRROR_REACH = 0.3
 """A mirrored glyph joins the lines before and after it when it starts within this share of its
 height of the first's end and ends within it of the second's start."""
 
-_LONE_CAPITAL = re.compile(r"\n\n?([A-Z])\n\n?(?=[^\W\d_])")
+_LONE_CAPITAL = re.compile(r"\n\n?([A-Z])(?=\n\n?[^\W\d_])")
 """A capital on a line of its own (or a block: MuPDF makes a turned glyph a block of its own)
 between a line that ends with a letter and one that starts with one: where a mirrored glyph may
-stand inside a word (``X``, ``E``, ``TEX``)."""
+stand inside a word (``X``, ``E``, ``TEX``). The line after is looked ahead at, not taken: it
+may be a capital alone too (a word that opens its line: ``X`` / ``E`` / ``TEX``, the ``X``
+alone on its line because the mirrored ``E`` breaks it there)."""
 
 
 def with_mirrored_glyphs_joined(written: str, stext: Any) -> str:
