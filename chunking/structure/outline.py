@@ -311,7 +311,7 @@ class _Pages:
         # destination points, not at another unit's label.
         while (
             best + 1 < ends.get(best, best + 1)
-            and is_label_line(lines[best][1])
+            and _labels_another(lines[best][1], title)
             and self.above_destination(index, best, y)
             and not self.above_destination(index, best + 1, y)
         ):
@@ -566,6 +566,7 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
                 # no label from above it: that one labels another unit (``Part V.`` over it)
                 and not (
                     _own_label(title, lines[line_i][1])
+                    and _labels_another(above, title)
                     and pages.above_destination(page, line_i - 1, y)
                     and not pages.above_destination(page, line_i, y)
                 )
@@ -589,6 +590,28 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
                 kind, number, clean, index, lines[line_i][0], evidence=[("outline", where)], confirmed=False
             ), 0
     return None, 0
+
+
+_KEYWORD_LABEL = re.compile(
+    rf"^(?:(?:{keyword_alternation(KIND_KEYWORDS)})\b\.?\s*(?P<num>\S*?)|(?P<bare>\d{{1,3}}(?:\.\d{{1,3}})*))[.:]?$",
+    re.I,
+)
+
+
+def _labels_another(line: str, title: str) -> bool:
+    """Whether ``line`` is a label (``Part V.``, ``Appendix``, a bare ``1``) that may label another
+    unit than the outline entry ``title``: one whose number is not the title's own (``Chapter 7``
+    or ``7`` over ``7 Title`` labels it). Only such a line is worth reading the page's positions
+    for."""
+    m = _KEYWORD_LABEL.match(line.strip())
+    if m is None:
+        return False
+    if m.group("bare"):
+        parsed = parse_heading(title, any_case=True)
+        return parsed is None or parsed.number != m.group("bare")
+    parsed = parse_heading(title, any_case=True)
+    own = parsed.number if parsed is not None and parsed.number else title.split(maxsplit=1)[0].rstrip(".:")
+    return not m.group("num") or m.group("num") != own
 
 
 def _own_label(title: str, line: str) -> bool:
