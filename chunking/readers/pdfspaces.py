@@ -555,22 +555,29 @@ def with_tracking_joined(written: str, stext: Any) -> str:
     return "\n".join(lines) if changed else written
 
 
+def line_glyphs(line: Any, text: str, last: int) -> dict[int, Any] | None:
+    """The glyphs of ``text[: last + 1]`` on MuPDF's stext ``line``, by index into the text; None
+    on a vertical or turned line, or where the glyphs are not the text's characters one for one
+    (the positions of a letter-spaced run are then unknown)."""
+    if line.wmode != 0 or abs(line.dir.y) > 1e-3 or line.dir.x <= 0:
+        return None
+    glyphs: dict[int, Any] = {}
+    ch, k = line.first_char, 0
+    while ch is not None and k <= last:
+        if ch.c != ord(text[k]):
+            return None
+        glyphs[k] = ch
+        ch, k = ch.next, k + 1
+    return glyphs if k > last else None
+
+
 def _tracked_spaces(line: Any, text: str, runs: list[tuple[int, int]]) -> set[int]:
     """Indices of the spaces inside ``runs`` (spans of single letters and spaces in the line's
     ``text``) that stand between two letters of one letter-spaced word (see
     ``with_tracking_joined``); none on a vertical or turned line, or where the line's glyphs are
     not the text's characters one for one."""
-    if line.wmode != 0 or abs(line.dir.y) > 1e-3 or line.dir.x <= 0:
-        return set()
-    glyphs: dict[int, Any] = {}
-    last = runs[-1][1] - 1
-    ch, k = line.first_char, 0
-    while ch is not None and k <= last:
-        if ch.c != ord(text[k]):
-            return set()
-        glyphs[k] = ch
-        ch, k = ch.next, k + 1
-    if k <= last:
+    glyphs = line_glyphs(line, text, runs[-1][1] - 1)
+    if glyphs is None:
         return set()
     drop: set[int] = set()
     for start, end in runs:

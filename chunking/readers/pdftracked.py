@@ -22,7 +22,7 @@ import re
 from statistics import median
 from typing import Any
 
-from .pdfspaces import TRACKING_EVEN, TRACKING_MAX, _paired
+from .pdfspaces import TRACKING_EVEN, TRACKING_MAX, _paired, line_glyphs
 
 _CAPITAL = "A-ZÀ-ÖØ-Þ"
 _PIECES = re.compile(rf"(?<![^\W_])[{_CAPITAL}]+(?: [{_CAPITAL}]+)+(?![^\W_])")
@@ -72,17 +72,8 @@ def with_tracked_capitals_joined(written: str, stext: Any) -> str:
 def _tracked_spaces(line: Any, text: str, runs: list[tuple[int, int]]) -> set[int]:
     """Indices of the spaces inside ``runs`` (spans of ``_PIECES`` in the line's ``text``) that
     stand inside a letter-spaced word; none on a vertical or turned line."""
-    if line.wmode != 0 or abs(line.dir.y) > 1e-3 or line.dir.x <= 0:
-        return set()
-    glyphs: dict[int, Any] = {}
-    last = runs[-1][1] - 1
-    ch, k = line.first_char, 0
-    while ch is not None and k <= last:
-        if ch.c != ord(text[k]):
-            return set()
-        glyphs[k] = ch
-        ch, k = ch.next, k + 1
-    if k <= last:
+    glyphs = line_glyphs(line, text, runs[-1][1] - 1)
+    if glyphs is None:
         return set()
 
     def gap(a: int, b: int) -> float:
