@@ -181,9 +181,9 @@ def test_an_unnamed_entry_with_nothing_below_it_at_the_part_depth_is_matter_not_
 def test_lettered_entries_holding_sections_after_the_chapters_are_appendices_not_parts():
     # ``C`` and ``D`` are roman numerals too, and each lettered entry holds sections: still no
     # run I, II… and still after the numbered chapters, so appendices
-    toc = [(1, "1 Quick Start", 1), (2, "1.1 Basics", 1), (1, "2 Principles", 5), (2, "2.1 Ideas", 5)]
+    toc = [(1, "1 Getting Started", 1), (2, "1.1 Basics", 1), (1, "2 Principles", 5), (2, "2.1 Ideas", 5)]
     for k, letter in enumerate("ABCDE"):
-        toc += [(1, f"{letter} Area Codes {k}", 10 + 4 * k), (2, f"{letter}.1 Geographic", 10 + 4 * k)]
+        toc += [(1, f"{letter} Reference Tables {k}", 10 + 4 * k), (2, f"{letter}.1 Details", 10 + 4 * k)]
     kinds = _kinds(toc)
     assert [k for k, _ in kinds if k != "section"] == ["chapter", "chapter"] + ["appendix"] * 5
 

@@ -17,8 +17,8 @@ from chunking.structure.kinds import clean_title, number_value, parse_heading, t
     ("12.1. Exceptions", ("section", "12.1", "Exceptions")),
     ("12. System Operations", ("numbered", "12", "System Operations")),
     ("12 Graphical procedures", ("numbered", "12", "Graphical procedures")),
-    ("3 – The Language", ("numbered", "3", "The Language")),  # a dash between the number and title
-    ("4 - Standard Libraries", ("numbered", "4", "Standard Libraries")),
+    ("3 – Further Steps", ("numbered", "3", "Further Steps")),  # a dash between the number and title
+    ("4 - Reference Tables", ("numbered", "4", "Reference Tables")),
     ("Appendix A", ("appendix", "A", "")),
     ("Appendix B Invoking R", ("appendix", "B", "Invoking R")),
     ("Appendix D Function and variable index", ("back", "D", "Function and variable index")),

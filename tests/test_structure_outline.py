@@ -487,7 +487,7 @@ def _lettered_book(letters: str) -> tuple[list, list]:
         pages.append([(f"{n} {title}", BIG)] + body(12, n * 100))
         toc.append((1, f"{n} {title}", len(pages), None))
     for k, letter in enumerate(letters):
-        title = ("Tables of Codes", "Country Lists", "Version History")[k]
+        title = ("Tables of Codes", "Country Lists", "Release Notes")[k]
         page = [(f"{letter} {title}", BIG)] + body(6, 500 + k * 40) + [(f"{letter}.1 Details", 14)] + body(6, 520 + k * 40)
         pages.append(page)
         toc += [(1, f"{letter} {title}", len(pages), None), (2, f"{letter}.1 Details", len(pages), line_tops(page)[7])]
@@ -503,7 +503,7 @@ def test_lettered_units_after_the_numbered_chapters_are_appendices_not_parts():
         (1, "chapter", "2", "Usage", 2),
         (1, "appendix", "A", "Tables of Codes", 3),
         (1, "appendix", "B", "Country Lists", 4),
-        (1, "appendix", "C", "Version History", 5),
+        (1, "appendix", "C", "Release Notes", 5),
     ]
 
 
@@ -565,19 +565,19 @@ def test_a_front_matter_name_after_the_last_chapter_is_back_matter():
 
 
 def test_a_dash_between_an_outline_titles_number_and_its_title_is_no_part_of_the_title():
-    pages = [[(f"{n} – {t}", BIG)] + body(12, 100 * n) for n, t in ((1, "Introduction"), (2, "The Language"))]
-    toc = [(1, "1 – Introduction", 1, None), (1, "2 – The Language", 2, None)]
+    pages = [[(f"{n} – {t}", BIG)] + body(12, 100 * n) for n, t in ((1, "Introduction"), (2, "Further Steps"))]
+    toc = [(1, "1 – Introduction", 1, None), (1, "2 – Further Steps", 2, None)]
     book = load_book(make_pdf(pages, toc=toc), name="dash.pdf")
-    assert [(h.number, h.title) for h in book.headings] == [("1", "Introduction"), ("2", "The Language")]
+    assert [(h.number, h.title) for h in book.headings] == [("1", "Introduction"), ("2", "Further Steps")]
 
 
 def test_a_lettered_appendix_under_its_parts_label_on_one_page_starts_at_its_own_line():
-    # ``Part V.`` / ``Appendix`` (the part) over ``A. Own Modules`` (its first appendix), one page;
+    # ``Part V.`` / ``Appendix`` (the part) over ``A. Code Tables`` (its first appendix), one page;
     # each outline destination points at its own heading
     pages = [
         [("Part I.", BIG), ("Basics", BIG)] + body(4),
         [("1 Setup", BIG)] + body(14, 100),
-        body(6, 200) + [("Part V.", BIG), ("Appendix", 24.0), ("A. Own Modules", 14.0)] + body(8, 300),
+        body(6, 200) + [("Part V.", BIG), ("Appendix", 24.0), ("A. Code Tables", 14.0)] + body(8, 300),
         [("B. Support", 14.0)] + body(10, 400),
     ]
     tops = line_tops(pages[2])
@@ -585,7 +585,7 @@ def test_a_lettered_appendix_under_its_parts_label_on_one_page_starts_at_its_own
         (1, "I Basics", 1, None),
         (2, "1 Setup", 2, None),
         (1, "V Appendix", 3, tops[6]),
-        (2, "A Own Modules", 3, tops[8]),
+        (2, "A Code Tables", 3, tops[8]),
         (2, "B Support", 4, None),
     ]
     book = load_book(make_pdf(pages, toc=toc), name="appendix-part.pdf")
@@ -594,8 +594,8 @@ def test_a_lettered_appendix_under_its_parts_label_on_one_page_starts_at_its_own
         ("part", "I", "Basics"),
         ("chapter", "1", "Setup"),
         ("part", "V", "Appendix"),
-        ("appendix", "A", "Own Modules"),
+        ("appendix", "A", "Code Tables"),
         ("appendix", "B", "Support"),
     ]
     appendix = next(h for h in book.headings if h.number == "A")
-    assert book.text.startswith("A. Own Modules", appendix.char_offset)
+    assert book.text.startswith("A. Code Tables", appendix.char_offset)

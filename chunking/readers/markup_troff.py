@@ -5,8 +5,8 @@ headings (groff_man(7), groff_ms(7), groff_me(7), groff_mm(7)):
 
 * man: ``.SH title`` (level 1), ``.SS title`` (level 2); mdoc (BSD man pages) the same with
   ``.Sh``, ``.Ss``. ``.TH NAME SECTION`` (mdoc's ``.Dt``) is no heading: it names the page in its
-  running header and footer, and prints no title of its own (a page converted from standard
-  input is named ``STDIN``), as the plain-text reader passes over a rendered page's header line;
+  running header and footer and prints no title of its own, as a rendered page's header line is
+  none to the plain-text reader;
 * ms: ``.TL`` the title, its text on the lines below (level 0); ``.NH n`` a numbered heading of
   depth n and ``.SH n`` an unnumbered one of depth n (``.SH`` alone: level 1), each with its
   text on the lines below;

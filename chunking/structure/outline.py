@@ -615,8 +615,8 @@ def _labels_another(line: str, title: str) -> bool:
 
 
 def _own_label(title: str, line: str) -> bool:
-    """Whether ``line`` opens with the label the outline title opens with (``A. Own Modules``
-    for ``A Own Modules``): the heading carries its number itself."""
+    """Whether ``line`` opens with the label the outline title opens with (``A. Tables``
+    for ``A Tables``): the heading carries its number itself."""
     m = _LEADING_NUMBER.match(line.strip())
     head = title.split(maxsplit=1)[0].rstrip(".:") if title.strip() else ""
     return m is not None and bool(head) and m.group(0).strip().rstrip(".:") == head
