@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import Any
 
 SPACE_DIST = 0.15
@@ -539,16 +540,30 @@ def with_tracking_joined(written: str, stext: Any) -> str:
         return written
     if not _TRACKED.search(written):
         return written
+    return spaces_dropped(
+        written, stext, lambda text: [m.span() for m in _TRACKED.finditer(text)], _tracked_spaces
+    )
+
+
+def spaces_dropped(
+    written: str,
+    stext: Any,
+    runs_of: Callable[[str], list[tuple[int, int]]],
+    spaces_in: Callable[[Any, str, list[tuple[int, int]]], set[int]],
+) -> str:
+    """``written`` with, on every line paired with its stext line (``_paired``), the spaces that
+    ``spaces_in(line, text, runs)`` names inside the line's ``runs_of(text)`` taken out: the one
+    pass of both letter-spacing rules (this module's and ``pdftracked``'s)."""
     paired = _paired(written, stext)
     if paired is None:
         return written
     lines, numbered, stext_lines = paired
     changed = False
     for i, line in zip(numbered, stext_lines):
-        runs = [m.span() for m in _TRACKED.finditer(lines[i])]
+        runs = runs_of(lines[i])
         if not runs:
             continue
-        drop = _tracked_spaces(line, lines[i], runs)
+        drop = spaces_in(line, lines[i], runs)
         if drop:
             lines[i] = "".join(c for k, c in enumerate(lines[i]) if k not in drop)
             changed = True

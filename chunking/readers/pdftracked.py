@@ -22,7 +22,7 @@ import re
 from statistics import median
 from typing import Any
 
-from .pdfspaces import TRACKING_EVEN, TRACKING_MAX, _paired, line_glyphs
+from .pdfspaces import TRACKING_EVEN, TRACKING_MAX, line_glyphs, spaces_dropped
 
 _CAPITAL = "A-ZÀ-ÖØ-Þ"
 _PIECES = re.compile(rf"(?<![^\W_])[{_CAPITAL}]+(?: [{_CAPITAL}]+)+(?![^\W_])")
@@ -53,20 +53,12 @@ def with_tracked_capitals_joined(written: str, stext: Any) -> str:
         return written
     if not any(_SHORT_PIECE.search(m.group(0)) for m in _PIECES.finditer(written)):
         return written
-    paired = _paired(written, stext)
-    if paired is None:
-        return written
-    lines, numbered, stext_lines = paired
-    changed = False
-    for i, line in zip(numbered, stext_lines):
-        runs = [m.span() for m in _PIECES.finditer(lines[i]) if _SHORT_PIECE.search(m.group(0))]
-        if not runs:
-            continue
-        drop = _tracked_spaces(line, lines[i], runs)
-        if drop:
-            lines[i] = "".join(c for k, c in enumerate(lines[i]) if k not in drop)
-            changed = True
-    return "\n".join(lines) if changed else written
+    return spaces_dropped(written, stext, _short_runs, _tracked_spaces)
+
+
+def _short_runs(text: str) -> list[tuple[int, int]]:
+    """The runs of capital pieces in ``text`` with a piece of one or two letters."""
+    return [m.span() for m in _PIECES.finditer(text) if _SHORT_PIECE.search(m.group(0))]
 
 
 def _tracked_spaces(line: Any, text: str, runs: list[tuple[int, int]]) -> set[int]:
