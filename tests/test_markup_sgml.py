@@ -395,3 +395,69 @@ def test_a_texinfo_xml_books_chapters_are_its_chapter_elements():
         ("appendix", "Installing WIDGET"),
         ("back", "Concept index"),
     ]
+
+
+def docutils_xml(sections: list[str]) -> str:
+    """A Docutils XML document (``rst2xml``) written as it writes one: no line breaks between
+    elements, so each section's start tag follows the previous section's text on its line."""
+    head = (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<!DOCTYPE document PUBLIC "+//IDN docutils.sourceforge.net//DTD Docutils Generic//EN//XML"'
+        ' "http://docutils.sourceforge.net/docs/ref/docutils.dtd">\n'
+        '<document ids="the-widget-guide" names="the\\ widget\\ guide" title="The Widget Guide"><title>'
+        '<reference name="Widget" refuri="https://widget.example/">Widget</reference> Guide</title>'
+        '<docinfo><author>A. Writer</author></docinfo>'
+        '<topic classes="contents" ids="contents" names="contents"><title>Contents</title><bullet_list>'
+        + "".join(
+            f'<list_item><paragraph><reference ids="toc-entry-{k}" refid="s{k}">{name}</reference>'
+            "</paragraph></list_item>"
+            for k, name in enumerate(sections)
+        )
+        + "</bullet_list></topic>"
+    )
+    parts = [head]
+    for k, name in enumerate(sections):
+        parts.append(
+            f'<section ids="s{k}" names="s{k}"><title refid="toc-entry-{k}">{name}</title><paragraph>{para(k)}\n'
+            f"{para(k + 1)}</paragraph>"
+            f'<section ids="d{k}" names="d{k}"><title>Detail {k}</title><paragraph>{para(k + 2)}</paragraph>'
+            "</section></section>"
+        )
+    return "".join(parts) + "</document>\n"
+
+
+def test_docutils_xml_title_contents_and_sections_are_its_units():
+    text = docutils_xml(["Installing", "Using the widget", "Troubleshooting"])
+    assert levels(text, ".xml") == [
+        (0, "Widget Guide"),
+        (1, "Contents"),
+        (1, "Installing"),
+        (2, "Detail 0"),
+        (1, "Using the widget"),
+        (2, "Detail 1"),
+        (1, "Troubleshooting"),
+        (2, "Detail 2"),
+    ]
+
+
+def test_docutils_xml_reference_inside_a_title_is_its_text_not_a_section():
+    text = docutils_xml(["Installing", "Using the widget"]).replace(
+        ">Using the widget</title>", '>Using <reference refuri="https://w.example/">the widget</reference></title>'
+    )
+    assert (1, "Using the widget") in levels(text, ".xml")
+
+
+def test_section_tag_after_the_previous_sections_text_on_its_line_starts_at_the_tag():
+    text = docutils_xml(["Installing", "Using the widget", "Troubleshooting"])
+    offsets = {title: offset for offset, _, title in markup_headings(text, ".xml")[1]}
+    for title in ("Installing", "Using the widget", "Troubleshooting"):
+        line_start = text.rfind("\n", 0, offsets[title]) + 1
+        assert text[offsets[title] :].startswith("<section"), title
+        assert text[line_start : offsets[title]].strip(), "the line holds the previous section's text"
+
+
+def test_indented_section_tag_still_starts_at_its_line():
+    text = docbook_xml(["Installing", "Using the widget"]).replace("<chapter", "  <chapter")
+    for offset, _, title in markup_headings(text, ".xml")[1]:
+        if "Installing" in title:
+            assert offset == 0 or text[offset - 1] == "\n"

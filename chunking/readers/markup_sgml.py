@@ -20,6 +20,10 @@ These DTDs name a book's structure with elements:
   ``<refentry>``'s ``<refentrytitle>``, else its ``<refname>``); a ``<preface>``, ``<index>``,
   ``<glossary>`` or ``<bibliography>`` without one has the name the stylesheets print, and a
   ``<toc>`` (LinuxDoc, DebianDoc, DocBook) is a ``Table of Contents`` unit where it stands.
+* **Docutils XML** (``rst2xml``: a ``<document>`` root): the ``<document>``'s ``<title>`` is the
+  document title, nested ``<section>`` elements and ``<topic>`` blocks (the generated contents,
+  titled ``Contents``) its units; written without line breaks between elements, a section's
+  start tag often follows the end of the previous section's text on one line.
 * **Texinfo XML** (``makeinfo --xml``: a TexinfoML doctype or a ``<texinfo>`` root): ``<top>``
   (the manual's title; untitled, the ``<settitle>``'s), ``<part>``, ``<chapter>``,
   ``<unnumbered>``, ``<appendix>``, ``<centerchap>``, ``<section>``, ``<unnumberedsec>``,
@@ -51,8 +55,9 @@ in SGML's short form, ``<command>``, ``<emphasis>``) reduced to their text, inde
 footnotes (paragraphs and all: the title reads on after one) and remarks dropped. Nothing inside a comment, a CDATA section, an ``IGNORE`` marked
 section, a processing instruction or a verbatim element (``<programlisting>``, ``<screen>``,
 ``<literallayout>``, ``<synopsis>``, ``<verb>``, ``<code>``, ``<example>``: each up to its end
-tag) is an element. Offsets: the start of the line where the element's start tag is, or the tag
-itself when an earlier heading already starts on that line (a document written on one line).
+tag) is an element. Offsets: the start of the line where the element's start tag is when only
+indentation precedes the tag there, else the tag itself (an earlier heading, or the previous
+section's text, on that line: a document written on one line).
 
 ``sgml_headings(text)`` recognises such a source by its own marks: its first non-blank character
 opens markup, and it has a LinuxDoc, DebianDoc or DocBook doctype (or the DocBook namespace) and
@@ -119,7 +124,7 @@ TEXINFO_DEPTHS = {
 
 RANKS = {
     **dict.fromkeys(("set",), -1),
-    **dict.fromkeys(("book", "article", "report"), 0),
+    **dict.fromkeys(("book", "article", "report", "document"), 0),
     "part": 1,
     **dict.fromkeys(
         (
@@ -143,9 +148,12 @@ omitted end tags). Rank orders LinuxDoc's ``article > sect > sect1``, DebianDoc'
 ``book > chapt > sect > sect1`` and DocBook's ``book > part > chapter > sect1`` alike."""
 
 NESTED = (
-    frozenset(("section", "simplesect", "refentry", "glossary", "bibliography", "index")) | TEXINFO_NESTED
+    frozenset(("section", "simplesect", "refentry", "glossary", "bibliography", "index", "topic"))
+    | TEXINFO_NESTED
 )
-"""Sectioning elements without a rank: children of whatever is open, closed by their end tags."""
+"""Sectioning elements without a rank: children of whatever is open, closed by their end tags.
+A ``<topic>`` is a titled block (Docutils XML's contents, abstract or dedication; a DITA topic): a
+unit where it stands, at its depth (inside a section, a section of it)."""
 
 SECTIONING = frozenset(RANKS) | NESTED
 
@@ -193,6 +201,10 @@ STOPS = frozenset(
 TEXINFO_INLINE = frozenset(("code", "verb"))
 """Texinfo XML's inline ``<code>`` and ``<verb>`` (``@code{x}``), which in LinuxDoc open a
 verbatim block (``STOPS``)."""
+
+DOCUTILS_INLINE = frozenset(("reference",))
+"""Docutils XML's inline ``<reference>`` (a hyperlink), which in DocBook is a sectioning element
+(``RANKS``): in a Docutils document it opens nothing and is part of a title's text."""
 
 DROPPED = frozenset(("indexterm", "footnote", "nidx", "ncdx", "remark", "comment", "anchor"))
 """Inline elements whose content the printed title does not show."""
@@ -376,6 +388,7 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
     letters = parts = chapters = 0
     entities: dict[str, str] = {}
     texinfo = False  # a Texinfo XML document (``makeinfo --xml``): its doctype or its root
+    inline: frozenset[str] = frozenset()  # this DTD's inline elements among other DTDs' blocks
     settitle = ""  # Texinfo: the ``<settitle>``, an untitled ``<top>``'s title
     for token in _tokens(text, 0, declarations):
         if len(declarations) > seen and not doctype:
@@ -417,6 +430,7 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
                 return None
             signed = signed or "docbook.org/ns/docbook" in text[token.start : token.end]
             texinfo = texinfo or root == "texinfo"
+            inline = TEXINFO_INLINE if texinfo else DOCUTILS_INLINE if root == "document" else frozenset()
             if texinfo:
                 entities.update((k, v) for k, v in TEXINFO_ENTITIES.items() if k not in entities)
         name = token.name
@@ -430,15 +444,13 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
                 level, parted = _texinfo_level(stack, TEXINFO_HEADINGS[name])
                 found.append((_line_start(text, token.start, found), min(level, MAX_LEVEL), title, parted))
             continue
-        if name not in SECTIONING:
+        if name not in SECTIONING or name in inline:
             continue
         rank = RANKS.get(name)
         if rank is not None:
             while stack and RANKS.get(stack[-1].name, -9) >= rank:
                 opened[stack.pop().name] -= 1
-        title = _find_title(
-            text, token.end, entities, name in DIRECT, TEXINFO_INLINE if texinfo else frozenset()
-        )
+        title = _find_title(text, token.end, entities, name in DIRECT, inline)
         if not title and name == "appendix":
             appendix_parent, letters = len(stack), 0  # NOTE: LinuxDoc's empty <appendix> marker
             continue
@@ -449,7 +461,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
         else:
             level = 0 if rank is not None and rank <= 0 else 1
         parted = name == "part" or (parent is not None and parent.parted)
-        top = parent is not None and RANKS.get(parent.name, 9) <= 0 and parent.name != "top"  # an article's
+        top = (
+            parent is not None and RANKS.get(parent.name, 9) <= 0 and parent.name not in ("top", "document")
+        )  # an article's (Docutils numbers its sections only where the source asks: never here)
         if title and name == "part":
             parts += 1
             if not re.match(r"(?i)part\b", title):
@@ -506,14 +520,18 @@ def _letter(n: int) -> str:
 
 
 def _line_start(text: str, at: int, found: list[tuple[int, int, str, bool]]) -> int:
-    """The start of the line of ``at``, or ``at`` itself when the last heading already starts on
-    that line. NOTE: looks back only to the last heading (``at`` grows), so a file on one line
-    costs no rescan per heading."""
+    """The start of the line of ``at`` when only indentation precedes the tag there, else ``at``
+    itself: the last heading already starts on that line, or the end of the previous section's
+    text does (XML written without line breaks between elements), which belongs to that section.
+    NOTE: looks back only to the last heading (``at`` grows), so a file on one line costs no
+    rescan per heading."""
     since = found[-1][0] if found else 0
     start = text.rfind("\n", since, at) + 1
     if start == 0 and found:
         return at
-    return at if found and found[-1][0] >= start else start
+    if found and found[-1][0] >= start:
+        return at
+    return start if text[start:at].isspace() or start == at else at
 
 
 def _find_title(
@@ -555,7 +573,8 @@ def _title(text: str, pos: int, entities: dict[str, str], inline: frozenset[str]
     (``STOPS``, a sectioning element; inside a dropped element such as a footnote, its
     paragraphs are no body), the end tag of an element around it, or a blank line. Text in
     ``UPPER`` elements is set in capitals, an ``<accent>`` composed with its letter; ``inline``:
-    elements of ``STOPS`` that are inline in this document's DTD (``TEXINFO_INLINE``)."""
+    elements of ``STOPS`` or ``SECTIONING`` that are inline in this document's DTD
+    (``TEXINFO_INLINE``, ``DOCUTILS_INLINE``)."""
     parts: list[str] = []
     inner: list[str] = []  # elements opened inside the title
     marks: list[str] = []  # the combining mark of each open <accent>
@@ -578,7 +597,9 @@ def _title(text: str, pos: int, entities: dict[str, str], inline: frozenset[str]
         if token.kind == "empty":
             continue
         if token.kind == "start":
-            if token.name in SECTIONING or (token.name in STOPS and token.name not in inline and not dropped):
+            if token.name not in inline and (
+                token.name in SECTIONING or (token.name in STOPS and not dropped)
+            ):
                 break
             inner.append(token.name)
             dropped += token.name in DROPPED
