@@ -494,6 +494,27 @@ def _zip_times_fixed(data: bytes) -> bytes:
     return bytes(out)
 
 
+PINNED_FONTS = {"abiword-pdf": ("/usr/share/fonts/truetype/liberation", "/usr/share/fonts/opentype/urw-base35")}
+"""Renderers that draw with whatever fonts fontconfig offers (AbiWord, through cairo), and the only
+font folders they are given: Debian's ``fonts-liberation`` (Liberation 1.07; ``fonts-liberation2``,
+which another package may have brought in, draws other glyphs and gives another book) and
+``fonts-urw-base35`` (Nimbus Mono PS for listings). The system's aliases (``/etc/fonts/conf.d``:
+Times New Roman → Liberation Serif) still apply."""
+
+
+def _fontconfig(folders: tuple[str, ...], tmp: str) -> str:
+    """A fontconfig file that offers only ``folders``' fonts, its cache under ``tmp``."""
+    config = Path(tmp) / "fonts.conf"
+    config.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        + "".join(f"  <dir>{folder}</dir>\n" for folder in folders)
+        + f"  <cachedir>{tmp}/fontconfig</cachedir>\n"
+        + '  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n',
+        encoding="utf-8",
+    )
+    return str(config)
+
+
 def _rendered(data: bytes, render: str) -> bytes:
     command = RENDERERS[render]
     # groff's PDF device, gropdf, is in Debian's groff, not in the groff-base that brings groff itself
@@ -517,6 +538,8 @@ def _rendered(data: bytes, render: str) -> bytes:
     elif command[0] == "xhtml2pdf3":
         env["RL_invariant"] = "1"
     with tempfile.TemporaryDirectory(prefix="render-") as tmp:
+        if render in PINNED_FONTS:
+            env["FONTCONFIG_FILE"] = _fontconfig(PINNED_FONTS[render], tmp)
         for at, arg in enumerate(command):
             if arg.startswith(INPUT[:-1]) and arg.endswith("}"):
                 source = Path(tmp) / ("source" + arg[len(INPUT) - 1 : -1])
