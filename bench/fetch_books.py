@@ -494,7 +494,9 @@ def _zip_times_fixed(data: bytes) -> bytes:
     return bytes(out)
 
 
-PINNED_FONTS = {"abiword-pdf": ("/usr/share/fonts/truetype/liberation", "/usr/share/fonts/opentype/urw-base35")}
+PINNED_FONTS = {
+    "abiword-pdf": ("/usr/share/fonts/truetype/liberation", "/usr/share/fonts/opentype/urw-base35")
+}
 """Renderers that draw with whatever fonts fontconfig offers (AbiWord, through cairo), and the only
 font folders they are given: Debian's ``fonts-liberation`` (Liberation 1.07; ``fonts-liberation2``,
 which another package may have brought in, draws other glyphs and gives another book) and
