@@ -952,3 +952,39 @@ def test_a_contents_without_a_header_never_places_the_first_chapter(sub_entries)
         text += f"{n}. {title}\n\n{_body(2)}\n\n"
         expected.append(("chapter", str(n), title, f"{n}. {title}"))
     _assert_starts(text, expected)
+
+
+def test_numbered_lines_whose_text_hangs_at_their_titles_column_are_list_items_not_chapters():
+    """pandoc's plain text: ``1.  Download it`` over its paragraph indented to where ``Download``
+    starts is a list item, whatever runs 1, 2, 3 it makes."""
+    steps = ["Download the package", "Put it in the load path", "Enable the mode"]
+    items = "".join(f"{n}.  {step}\n\n{_body(1, '    ')}\n\n" for n, step in enumerate(steps, 1))
+    text = f"Installing\n\n{_body(2)}\n\n{items}Using It\n\n{_body(3)}\n\nTroubleshooting\n\n{_body(3)}\n"
+    found = [t for _, _, t, _ in _chapters(text)[1]]
+    assert not set(steps) & set(found)
+
+
+def test_numbered_chapters_over_flush_text_stay_chapters():
+    text = "".join(f"{n}.  {title}\n\n{_body(2)}\n\n" for n, title in enumerate(TITLES[:4], 1))
+    assert [(n, t) for _, n, t, _ in _chapters(text)[1]] == [(str(n), t) for n, t in enumerate(TITLES[:4], 1)]
+
+
+def test_bare_title_lines_over_paragraphs_are_the_headings_of_a_text_with_no_other_marks():
+    """A converter's plain text sets every heading, chapter and section, as a bare line between
+    blank lines; a heading directly over its first section's heading counts too; a sentence, a
+    line ending in a colon and a numbered list item are no headings."""
+    heads = ["Introduction", "Installation", "Checking the Version", "Key Bindings", "Customization", "Faces"]
+    text = ""
+    for k, title in enumerate(heads):
+        text += f"{title}\n\n"
+        if title != "Customization":  # NOTE: straight over its first section's heading
+            text += f"{_body(3)}\n\nHere are the steps:\n\n1.  First step\n\n{_body(1, '    ')}\n\n"
+    book_text, found = _chapters(text)
+    assert [t for _, _, t, _ in found] == heads
+    assert all(book_text[offset:].startswith(title) for _, _, title, offset in found)
+
+
+def test_short_lines_over_short_lines_are_a_list_not_headings():
+    names = "\n\n".join(f"Name Number {k}" for k in range(12))
+    text = f"{_body(2)}\n\n{names}\n\n{_body(2)}\n"
+    assert _chapters(text)[1] == []

@@ -26,7 +26,9 @@ combines them, line by line, in one pass plus a few linear passes over the candi
 * **numbering** (``numbering``): ``N.  TITLE`` at column 0 (nroff/troff, RFC style), after a
   blank line. Columns count from the book's own left margin (the least indent of any line). The chapters are the longest run 1, 2, 3… of such lines in book order (a run may
   skip candidates: a quoted ``6.  Security Considerations`` inside chapter 2 does not break it);
-  a block of numbered lines with no text between them is a list, not headings. ``N.M Title``
+  a block of numbered lines with no text between them is a list, not headings, and so is a
+  numbered line whose paragraph hangs at its title's column, in from the body's margin
+  (``1.  Download it`` over ``    Download the…``: ``_list_item``). ``N.M Title``
   lines are sections of chapter ``N`` when they sit inside it.
 * **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
   blank lines, before the first chapter (front) or after the last one opens (back). The book's
@@ -39,6 +41,10 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   chapter, a title standing alone below a Texinfo node's navigation line (``Next: Introduction``,
   as a dump of Texinfo's HTML prints it above every node): the manual's top node
   (``_top_node``).
+* **standing alone** (``typography``), the very last resort, for a text in which nothing at all
+  was found, not even headings set apart by wider breaks (``_spaced_apart``): title-like lines
+  between blank lines over a paragraph of prose, chapters and sections alike (a converter's plain
+  text that sets every heading as a bare line: ``_standing_alone``).
 * **indentation** (``typography``), only for a book the marks above leave without chapters: where
   the body is indented, title-like lines less indented than the body are headings (``_outdented``:
   a man page as ``man`` shows it).
@@ -210,6 +216,10 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     if sum(depth == 1 and c.kind not in ("part", "front", "back") for c, depth in chosen) < 2:
         # NOTE: still no chapters (a title page and a back unit are none): the last resort
         spaced = _spaced_apart(lines, listing)
+        if not spaced and sum(depth == 1 for _, depth in chosen) < 2:
+            # NOTE: headings that only stand alone, only where nothing at all was found (units
+            # named as front or back matter all through are the book's units, whatever their kind)
+            spaced = _standing_alone(lines, listing)
         chosen = _with_ends(chosen, spaced) if spaced else chosen
     else:
         chosen = _set_as_listed(lines, listing, chosen)
@@ -421,6 +431,7 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
     seen: set[str] = set()
     out: list[_Candidate] = []
     glued: list[_Candidate] = []  # underlined right below a line of text
+    margin = _body_margin(lines)
     skip = -1
     for i, line in enumerate(lines):
         if i <= skip or i in listing or len(line.text) > MAX_TITLE_CHARS:
@@ -477,6 +488,8 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
         elif c.kind == "numbered":
             if line.indent or not (line.blank_after or (nxt is not None and nxt.indent > 0)):
                 continue
+            if _list_item(line, lines[i + 1 : i + 3], margin):
+                continue
         elif c.kind == "section":
             if line.indent > SECTION_INDENT:
                 continue
@@ -493,6 +506,31 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
     chars = Counter(c.char for c in out if c.char and c.char != BOLD)
     out += [c for c in glued if chars[c.char] >= GLUED_UNDERLINES and title_like(lines[c.index].text)]
     return sorted(out, key=lambda c: c.index)
+
+
+_ITEM_NUMBER = re.compile(r"\d{1,3}[.)]?\s+")
+
+
+def _body_margin(lines: list[_Line]) -> int:
+    """The indent of most long lines: where the book's paragraphs start."""
+    body = Counter(line.indent for line in lines if len(line.text) > SHORT_CHARS).most_common(1)
+    return body[0][0] if body else 0
+
+
+def _list_item(line: _Line, below: list[_Line], margin: int) -> bool:
+    """Whether numbered ``line`` is an item of a numbered list: the paragraph below it (``below``:
+    its first lines) hangs at the column where the item's own text starts (``1.  Download it`` over
+    ``    Download the…``), in from the body's ``margin``, as every plain-text writer sets a list
+    item's paragraphs. A chapter's text below its numbered title starts at the body's margin,
+    even where that margin happens to be the title's column (``1. Introduction`` over a body set
+    three columns in), and a paragraph whose first line alone is indented (nroff's ``.PP``)
+    returns to the margin on its second line."""
+    m = _ITEM_NUMBER.match(line.raw or line.text)
+    if m is None or not below:
+        return False
+    column = line.indent + m.end()
+    paragraph = below[:1] + [b for b in below[1:2] if not b.blank_before]
+    return column > margin and all(b.indent == column for b in paragraph)
 
 
 def _wrapped_heading(lines: list[_Line], i: int) -> str:
@@ -902,27 +940,78 @@ def _spaced_apart(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidat
     if not wide or single < SPACED_SHARE * len(wide):
         return []
     repeats = Counter(line.text for line in lines)
-    body = Counter(line.indent for line in lines if len(line.text) > SHORT_CHARS).most_common(1)
-    margin = body[0][0] if body else 0
+    margin = _body_margin(lines)
     found = []
     for i in wide:
         line = lines[i]
         text = line.text
-        if line.indent > margin:
-            continue  # set in from the body's margin: a centred title page line, an indented item
-        if (
-            len(text) > MAX_TITLE_CHARS
-            or repeats[text] >= RUNNING_REPEATS
-            or text[-1] in ".:;,"
-            or text[0].islower()
-        ):
-            continue
-        if not title_like(text, max_words=TITLE_WORDS):
+        if not _bare_title(line, margin, repeats):
             continue
         title = text.title() if text.isupper() else text
         where = f"line {i + 1}: '{text[:60]}' after {line.blanks_before} blank lines, paragraphs after one"
         found.append((_Candidate(i, "unnumbered", "", title, [("typography", where)]), 1))
     return found if len(found) >= OUTDENT_MIN else []
+
+
+def _bare_title(line: _Line, margin: int, repeats: Counter) -> bool:
+    """Whether ``line``, with no mark of its own, may be a heading: title-like, at the body's
+    ``margin`` or out of it (a line set in is a centred title page line, an indented item), not
+    repeated (a header, a footer), not ending in a colon or a full stop, not in lower case."""
+    text = line.text
+    return (
+        line.indent <= margin
+        and len(text) <= MAX_TITLE_CHARS
+        and repeats[text] < RUNNING_REPEATS
+        and text[-1] not in ".:;,"
+        and not text[0].islower()
+        and title_like(text, max_words=TITLE_WORDS)
+    )
+
+
+STANDALONE_MAX_SHARE = 0.15
+"""Title-like lines standing alone may be at most this share of a text's lines to be its headings
+(``_standing_alone``): more, and the text is set in short lines (a list, verse, a table)."""
+
+
+def _standing_alone(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, int]]:
+    """Headings that only stand alone, for a book nothing else, not even wider breaks, gives
+    chapters (a converter's plain text that sets every heading as a bare line, as it sets a
+    paragraph: pandoc's ``plain`` writer): a title-like line at the body's margin, between blank
+    lines, over a paragraph of prose (a line longer than ``SHORT_CHARS``), at the chapter level (at
+    least ``OUTDENT_MIN`` of them). Chapters and their sections look alike there, so both are
+    taken: a chunk then never holds the end of one heading's text and the start of the next. The
+    exclusions are ``_spaced_apart``'s (a line that repeats, ends in a colon or a full stop,
+    starts in lower case or stands in from the margin)."""
+    repeats = Counter(line.text for line in lines)
+    margin = _body_margin(lines)
+    found: list[tuple[_Candidate, int]] = []
+    heads = False  # whether the line below the current one is such a heading
+    for i in range(len(lines) - 2, -1, -1):  # NOTE: bottom up: a heading may stand over its first section's
+        line, nxt = lines[i], lines[i + 1]
+        text = line.text
+        below = heads
+        heads = False
+        if (
+            i in listing
+            or not (line.blank_before and line.gap_after)
+            or not _bare_title(line, margin, repeats)
+        ):
+            continue
+        if not below and (nxt.indent != margin or len(nxt.text) <= SHORT_CHARS):
+            continue  # NOTE: over another short line or an indented block: a list, not a heading
+        heads = True
+        where = f"line {i + 1}: '{text[:60]}' alone between blank lines, over a paragraph"
+        found.append(
+            (
+                _Candidate(
+                    i, "unnumbered", "", text.title() if text.isupper() else text, [("typography", where)]
+                ),
+                1,
+            )
+        )
+    if len(found) < OUTDENT_MIN or len(found) > STANDALONE_MAX_SHARE * len(lines):
+        return []
+    return found[::-1]
 
 
 def _set_as_listed(
