@@ -719,7 +719,12 @@ def test_headings_set_apart_by_two_blank_lines_where_paragraphs_take_one_are_the
         text += f"{title}\n\n{_body(6)}\n\n\n"
     text += "This sentence only follows a wide gap.\n\n" + _body(1) + "\n"
     found = [(k, t) for k, _, t, _ in _chapters(text)[1]]
-    assert [t for k, t in found if k == "chapter"] == ["Definitions", "Plain Mode", "Special Keys", "Mouse Tracking"]
+    assert [t for k, t in found if k == "chapter"] == [
+        "Definitions",
+        "Plain Mode",
+        "Special Keys",
+        "Mouse Tracking",
+    ]
     assert not any("Writer" in t for _, t in found)
 
 
@@ -773,7 +778,10 @@ def test_a_contents_cut_into_number_title_and_page_lines_lists_sections_as_secti
 
 
 def test_a_contents_section_whose_title_starts_in_lower_case_keeps_its_number():
-    entries = "".join(f"{n} {t} . . . . . {n * 5}\n{n}.1 {t.lower()}() in detail . . . . . {n * 5 + 1}\n" for n, t in enumerate(TITLES[:3], 1))
+    entries = "".join(
+        f"{n} {t} . . . . . {n * 5}\n{n}.1 {t.lower()}() in detail . . . . . {n * 5 + 1}\n"
+        for n, t in enumerate(TITLES[:3], 1)
+    )
     body = "".join(
         f"Chapter {n}. {t}\n\n{_body(2)}\n\n{n}.1 {t.lower()}() in detail\n\n{_body(2)}\n\n"
         for n, t in enumerate(TITLES[:3], 1)
@@ -843,7 +851,10 @@ def test_a_text_without_blank_lines_has_the_chapters_its_contents_lists_with_the
         body += [f"{' ' * 40}{TITLES[n - 2] if n > 1 else 'Preface'}", f"{n} {title}", _paragraph_lines(3)]
         body += [f"{n}.1 Details of it", _paragraph_lines(4)]
     text = "\n".join(["The Widget Manual", *contents, *body]) + "\n"
-    expected = [("front", "", "The Widget Manual", "The Widget Manual"), ("front", "", "Table of Contents", "Table")]
+    expected = [
+        ("front", "", "The Widget Manual", "The Widget Manual"),
+        ("front", "", "Table of Contents", "Table"),
+    ]
     expected += [("chapter", str(n), title, f"{n} {title}") for n, title in enumerate(TITLES[:4], 1)]
     _assert_starts(text, expected)
 
@@ -927,7 +938,9 @@ def test_an_underlined_title_glued_to_the_contents_above_is_a_heading_where_chap
     """A Texinfo plain-text manual opens with its contents (no header, no blank lines) run
     straight into the top node's title, underlined as the chapters are: that title opens a front
     unit. Glued to the text above with an underline no heading standing apart uses, it is none."""
-    chapters = "".join(f"{n} {t}\n{'*' * (len(t) + 2)}\n\n{_body(2)}\n\n" for n, t in enumerate(TITLES[:3], 1))
+    chapters = "".join(
+        f"{n} {t}\n{'*' * (len(t) + 2)}\n\n{_body(2)}\n\n" for n, t in enumerate(TITLES[:3], 1)
+    )
     if not glued:
         chapters = chapters.replace("*", "~")
     contents = "Widget Manual\n" + "".join(f"{n} {t}\n" for n, t in enumerate(TITLES[:3], 1))
@@ -988,3 +1001,40 @@ def test_short_lines_over_short_lines_are_a_list_not_headings():
     names = "\n\n".join(f"Name Number {k}" for k in range(12))
     text = f"{_body(2)}\n\n{names}\n\n{_body(2)}\n"
     assert _chapters(text)[1] == []
+
+
+def _unwrapped(k: int) -> str:
+    """``k`` paragraphs, each one long line, with no blank line between them."""
+    return "\n".join(
+        f"Paragraph {j} of a word processor's text export runs on as one long line, because the export "
+        "writes a paragraph a line and leaves the wrapping to whoever reads it."
+        for j in range(k)
+    )
+
+
+def test_paragraphs_a_line_without_blank_lines_between_them_let_numbered_titles_stand_alone():
+    """A word processor's text export: no blank line between paragraphs (a code block alone is set
+    off by blank lines), so a numbered title never follows a blank line."""
+    text = ""
+    for n, title in enumerate(TITLES[:4], 1):
+        code = "\n    $ an example command\n    $ and another\n\n" if n % 2 else ""
+        text += f"{n}. {title}\n{_unwrapped(6)}\n{code}{_unwrapped(2)}\n"
+    assert [(n, t) for _, n, t, _ in _chapters(text)[1]] == [(str(n), t) for n, t in enumerate(TITLES[:4], 1)]
+
+
+def test_of_two_runs_1_2_3_the_one_with_text_under_its_lines_is_the_chapters():
+    """A contents without a header at the top lists ``1. Title`` … as the chapters do further on:
+    the chapters are the numbered lines with text under them."""
+    contents = "The Widget Book\n\n" + "".join(
+        f"{n}. {t}\n\nGroup {n}\n\n" for n, t in enumerate(TITLES[:4], 1)
+    )
+    body = "".join(f"{n}. {t}\n\n{_body(4)}\n\n" for n, t in enumerate(TITLES[:4], 1))
+    book_text, found = _chapters(contents + body)
+    chapters = [(n, offset) for kind, n, _, offset in found if kind == "chapter"]
+    assert [n for n, _ in chapters] == ["1", "2", "3", "4"]
+    assert all(offset >= len(contents) for _, offset in chapters)
+
+
+def test_an_object_number_after_a_title_is_not_part_of_it():
+    text = "".join(f"{n}. {t} 「{10 * n}」\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:4], 1))
+    assert [t for _, _, t, _ in _chapters(text)[1]] == TITLES[:4]

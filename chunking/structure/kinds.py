@@ -200,9 +200,16 @@ def compact_key(text: str) -> str:
     return "".join(text.split()).casefold()
 
 
+OBJECT_NUMBER = re.compile(r"\s*「\d+」$")
+"""An object number after a title (``Installation 「109」``): SiSU numbers every heading and
+paragraph of its outputs so that a citation can name it, and a converted text keeps them."""
+
+
 def clean_title(title: str) -> str:
-    """Strip junk an outline or a line carries: control characters, dot leaders, page numbers."""
+    """Strip junk an outline or a line carries: control characters, dot leaders, page numbers,
+    an object number (``OBJECT_NUMBER``)."""
     title = re.sub(r"[\x00-\x1f\x7f-\x9f\u200b\ufeff]", " ", title)
+    title = OBJECT_NUMBER.sub("", title)
     # "Title .... 12", "Title ........"; an ellipsis inside a title ("The ... argument") stays
     title = re.sub(rf"(\s*\.){{3,}}\s*(\d{{1,4}}|{ROMAN_FOLIO})\s*$|(\s*\.){{4,}}\s*$", "", title)
     title = re.sub(r"\s+\d{1,4}$", "", title) if re.search(r"\s{2,}\d{1,4}$|\t\d{1,4}$", title) else title
@@ -228,7 +235,7 @@ def parse_heading(
         ``full_stop``, a title may end in one full stop, which is dropped from the title. With
         ``lettered``, ``A. Title`` is appendix A (callers that know the line is a heading).
     """
-    text = " ".join(line.split())
+    text = OBJECT_NUMBER.sub("", " ".join(line.split()))
     m = KEYWORD_HEADING.match(text)
     if m:
         kw = keyword_kind(m.group("kw"))

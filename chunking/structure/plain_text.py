@@ -117,6 +117,21 @@ OUTDENT_BODY = 3
 OUTDENT_MIN = 3
 """Fewer outdented lines than this at the least indent are not a book's chapters."""
 
+TEXT_UNDER_CAP = 20
+"""Lines under a numbered line counted, at most, when two runs 1, 2, 3… are as long (``_chain``)."""
+
+UNWRAPPED_CHARS = 100
+"""A line longer than this is a whole paragraph on one line (a word processor's text export), not
+a line of a text wrapped to a page's width."""
+
+UNWRAPPED_MIN = 20
+"""...and a text needs at least this many of them to be read as one written a paragraph a line."""
+
+RUN_ON_SHARE = 0.2
+"""...whose paragraphs run on without a blank line between them: at most this share of those long
+lines has a blank line after it (the last paragraph before a code block or a list that blank lines
+set off); a text that parts its paragraphs by blank lines has one after nearly every such line."""
+
 BLANKLESS_SHARE = 0.04
 """A text with at most this many runs of blank lines per line was written without blank lines
 between its paragraphs (a few stand in its examples); a text that has them has one every few
@@ -269,10 +284,16 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
             previous_blank = len(stripped) >= SEPARATOR_CHARS and UNDERLINE.match(stripped) is not None
     if out:
         out[-1].blank_after = out[-1].gap_after = True
-        if gaps <= BLANKLESS_SHARE * len(out):
+        unwrapped = [line for line in out if len(line.raw) > UNWRAPPED_CHARS]
+        run_on = len(unwrapped) >= UNWRAPPED_MIN and sum(line.gap_after for line in unwrapped) <= (
+            RUN_ON_SHARE * len(unwrapped)
+        )
+        if gaps <= BLANKLESS_SHARE * len(out) or run_on:
             # NOTE: an extractor that writes no blank lines between paragraphs (Ghostscript's
             # txtwrite; UnRTF, a paragraph a line) leaves no line after one: every line may then
-            # stand alone, and the other marks decide.
+            # stand alone, and the other marks decide. Its code blocks may still be set off by
+            # blank lines: a text whose paragraphs, each one long unwrapped line, run on without
+            # a blank line between them (``run_on``) is written so too.
             for line in out:
                 line.blank_before = line.blank_after = line.gap_after = True
                 line.blanks_before = 1
@@ -1289,7 +1310,10 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
             listed.update(run)
         run = [index]
     listed.update(c.index for c in numbered if _heads_a_list(lines, c.index))
-    best: dict[int, tuple[int, int]] = {}  # value -> (chain length, position in numbered)
+    # NOTE: of two runs as long, the one with more text under its lines: a contents without a
+    # header lists the numbers its chapters carry further on, each entry over the next one.
+    below = [min(b.index, len(lines)) - c.index for c, b in zip(numbered, numbered[1:])] + [len(lines)]
+    best: dict[int, tuple[int, int, int]] = {}  # value -> (chain length, lines under it, position)
     back: list[int] = []
     for k, c in enumerate(numbered):
         back.append(-1)
@@ -1298,13 +1322,14 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
         value = int(c.number)
         before = best.get(value - 1)
         length = before[0] + 1 if before else (1 if value <= 1 else 0)
+        text = (before[1] if before else 0) + min(below[k], TEXT_UNDER_CAP)
         if before:
-            back[k] = before[1]
-        if length and length > best.get(value, (0, -1))[0]:
-            best[value] = (length, k)
+            back[k] = before[2]
+        if length and (length, text) > best.get(value, (0, 0, -1))[:2]:
+            best[value] = (length, text, k)
     if not best:
         return []
-    length, k = max(best.values())
+    length, _, k = max(best.values())
     if length < 2:
         return []
     keep: list[int] = []
