@@ -60,7 +60,18 @@ RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2t
 	ruby-asciidoctor-pdf docbook2x docbook-xml python3-docutils abiword fonts-liberation fonts-urw-base35
 RENDERER_PACKAGES_NO_RECOMMENDS := asciidoc-base
 RENDERER_FILES := /usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl
-renderers:
+# The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify: requirements-renderers.txt,
+# every dependency pinned) go into their own venv, .venv-renderers, where bench/fetch_books.py runs them
+# (RENDERER_PYTHON); kept out of .venv, since rinohtype brings Sphinx and another Docutils.
+RENDERER_VENV := .venv-renderers
+
+$(RENDERER_VENV)/.installed: requirements-renderers.txt
+	$(PY) -m venv $(RENDERER_VENV)
+	@echo "Installing the pinned PyPI renderers of the validation books into $(RENDERER_VENV)..."
+	$(RENDERER_VENV)/bin/pip install --disable-pip-version-check -q -r requirements-renderers.txt
+	touch $@
+
+renderers: $(RENDERER_VENV)/.installed
 	@( for p in $(RENDERER_PROGRAMS); do command -v $$p >/dev/null 2>&1 || exit 1; done; \
 	   for f in $(RENDERER_FILES); do test -e $$f || exit 1; done ) || { \
 		echo "Installing the Debian renderers of the validation books ($(RENDERER_PACKAGES) $(RENDERER_PACKAGES_NO_RECOMMENDS))..."; \
