@@ -21,7 +21,8 @@ or through AsciiDoc-py's DocBook (and docbook2X into Texinfo), a reStructuredTex
 Docutils into LaTeX or Docutils XML or through pandoc into an EPUB or Org, Texinfo or MediaWiki markup, an HTML
 page through AbiWord into a PDF, a reStructuredText source through rinohtype into a PDF, a Markdown
 source through pandoc 3's Typst writer into Typst markup or, through the Typst compiler, a PDF, an
-HTML page through markdownify into Markdown; the
+HTML page through markdownify into Markdown or through inscriptis into text, a reStructuredText source
+through pandoc 3 into TEI XML, a Markdown source through go-md2man into a man page's troff; the
 source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
@@ -304,6 +305,16 @@ would take from the clock otherwise. A Lua filter first turns every link to an a
 does not define into its text: pandoc writes such a link as a Typst reference to a missing label, on
 which the compiler stops (GitHub-style anchors that pandoc's identifiers do not match)."""
 
+PANDOC3 = "import os, sys, pypandoc; os.execv(pypandoc.get_pandoc_path(), ['pandoc', *sys.argv[1:]])"
+"""pandoc 3 (pypandoc_binary's static build) with the arguments after it, the source on stdin."""
+
+INSCRIPTIS = """
+import sys, inscriptis
+sys.stdout.write(inscriptis.get_text(sys.stdin.buffer.read().decode("utf-8")))
+"""
+"""An HTML page (UTF-8) through inscriptis' defaults into text (``inscriptis``): its own layout engine,
+which keeps the page's indentation of nested blocks and lays tables out in columns."""
+
 MARKDOWNIFY = """
 import sys, markdownify
 sys.stdout.write(markdownify.markdownify(sys.stdin.buffer.read().decode("utf-8")))
@@ -455,6 +466,9 @@ RENDERERS = {
         "--toc",
     ],
     "markdownify": [RENDERER_PYTHON, "-c", MARKDOWNIFY],
+    "inscriptis": [RENDERER_PYTHON, "-c", INSCRIPTIS],
+    "pandoc3-rst-tei": [RENDERER_PYTHON, "-c", PANDOC3, "--standalone", "--from", "rst", "--to", "tei"],
+    "go-md2man": ["go-md2man"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -488,7 +502,9 @@ source into pandoc's groff -ms source; an OpenDocument text into LibreOffice Wri
 export (``SOFFICE_TEXT``); an HTML page into the PDF AbiWord prints through cairo; a reStructuredText source into rinohtype's PDF
 of a book (``RINOH_BOOK``); a CommonMark or reStructuredText source into pandoc 3's Typst markup, with
 a contents and, from CommonMark, numbered headings, or into the PDF the Typst compiler makes of it
-(``PANDOC3_TYPST``); an HTML page into markdownify's Markdown (``MARKDOWNIFY``)).
+(``PANDOC3_TYPST``); an HTML page into markdownify's Markdown (``MARKDOWNIFY``) or inscriptis' text
+(``INSCRIPTIS``); a reStructuredText source into pandoc 3's TEI XML (``PANDOC3``); a Markdown source into
+the troff of a man page that go-md2man writes).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -501,7 +517,7 @@ Ghostscript 10.0.0, Asciidoctor PDF 2.3.4 on Prawn 2.4.0, AsciiDoc-py 10.2.0, do
 Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0, AbiWord 3.0.5 on cairo 1.16.0; and from PyPI, in
 ``.venv-renderers``, ``requirements-renderers.txt``'s pins: Typst 0.15 (the ``typst`` 0.15.2 wheel),
 pandoc 3.9 (``pypandoc_binary`` 1.17), rinohtype 0.5.6 on Docutils 0.22.4, markdownify 1.2.3 on
-Beautiful Soup 4.15.0). pandoc runs
+Beautiful Soup 4.15.0, inscriptis 2.7.6 on lxml 6.1.3; and Debian's go-md2man 2.0.2). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -574,6 +590,7 @@ RENDERER_PACKAGES = {
     "rst2man": "python3-docutils",
     "pod2man": "perl",
     "abiword": "abiword",
+    "go-md2man": "go-md2man",
     RENDERER_PYTHON: "the pinned PyPI renderers of requirements-renderers.txt in .venv-renderers",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
