@@ -19,7 +19,10 @@ and DocBook XSL's EPUB 3 stylesheets into an EPUB, an RTF document through UnRTF
 through Ghostscript's txtwrite device into text, an AsciiDoc source through Asciidoctor PDF into a PDF
 or through AsciiDoc-py's DocBook (and docbook2X into Texinfo), a reStructuredText source through
 Docutils into LaTeX or Docutils XML or through pandoc into an EPUB or Org, Texinfo or MediaWiki markup, an HTML
-page through AbiWord into a PDF; the
+page through AbiWord into a PDF, a reStructuredText source through rinohtype into a PDF, a Markdown
+source through pandoc 3's Typst writer into Typst markup or, through the Typst compiler, a PDF, an
+HTML page through markdownify into Markdown or through inscriptis into text, a reStructuredText source
+through pandoc 3 into TEI XML, a Markdown source through go-md2man into a man page's troff; the
 source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
@@ -241,6 +244,85 @@ it: libfaketime's clock frozen at 1980-01-01 00:00 UTC (AbiWord's PDF, through c
 ``CreationDate`` that a ticking clock moved by a second or two from one run to the next)."""
 
 
+RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / "bin" / "python")
+"""The Python of the PyPI renderers (``requirements-renderers.txt``, pinned with every dependency), which
+``make renderers`` installs into their own venv, ``.venv-renderers`` at the top of the checkout: the
+Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify."""
+
+RINOH_BOOK = """
+import os, shutil, subprocess, sys, tempfile
+src, out = sys.argv[1:3]
+with tempfile.TemporaryDirectory(prefix="rinoh-") as tmp:
+    shutil.copyfile(src, os.path.join(tmp, "book.rst"))
+    with open(os.path.join(tmp, "docutils.conf"), "w") as f:
+        f.write("[general]\\nfile_insertion_enabled: false\\n")
+    subprocess.run([sys.executable, "-m", "rinoh", "--template", "book", "book.rst"], cwd=tmp,
+        capture_output=True, check=True, env=dict(os.environ, DOCUTILSCONFIG=os.path.join(tmp, "docutils.conf")))
+    shutil.copyfile(os.path.join(tmp, "book.pdf"), out)
+"""
+"""A reStructuredText source through rinohtype's ``book`` template into a PDF (``rinoh-book-pdf``): a
+title page, a table of contents and 'Chapter N' openings, in the TeX Gyre and DejaVu typefaces of its
+pinned ``rinoh-typeface-*`` packages, never the machine's fonts. rinohtype writes the PDF and its
+reference cache (``book.rtc``, which a later run would read) beside the source, so it runs in a
+temporary folder; no Docutils configuration file of the machine reaches it (``DOCUTILSCONFIG`` names
+only its own, which turns the ``include`` directive off, as ``--no-file-insertion`` does for the
+Docutils front ends: the documents include a header file from a folder the renderer does not see); it stamps
+the time of the run as the PDF's dates and hashes it into the file identifier and takes no
+``SOURCE_DATE_EPOCH``, so it runs under libfaketime's frozen clock (``FAKETIME_FROZEN``)."""
+
+PANDOC3_TYPST = """
+import os, subprocess, sys, tempfile
+import pypandoc, typst
+src, out, target, reader = sys.argv[1:5]
+drop = (
+    'local ids = {}\\n'
+    'local function note(e) if e.identifier and e.identifier ~= "" then ids[e.identifier] = true end end\\n'
+    'function Pandoc(doc)\\n'
+    '  doc:walk({Block = note, Inline = note})\\n'
+    '  return doc:walk({Link = function(l)\\n'
+    '    if l.target:sub(1, 1) == "#" and not ids[l.target:sub(2)] then return l.content end\\n'
+    '  end})\\n'
+    'end\\n'
+)
+with tempfile.TemporaryDirectory(prefix="typst-") as tmp:
+    with open(os.path.join(tmp, "drop.lua"), "w") as f:
+        f.write(drop)
+    markup = subprocess.run([pypandoc.get_pandoc_path(), "--standalone", "--from", reader, "--to", "typst",
+        "--lua-filter", os.path.join(tmp, "drop.lua"), *sys.argv[5:], src], capture_output=True, check=True).stdout
+    if target == "typ":
+        with open(out, "wb") as f:
+            f.write(markup)
+    else:
+        with open(os.path.join(tmp, "book.typ"), "wb") as f:
+            f.write(markup)
+        typst.compile(os.path.join(tmp, "book.typ"), output=out, ignore_system_fonts=True, timestamp=315532800)
+"""
+"""A source through the Typst writer of pandoc 3 (pypandoc_binary's, run with ``--standalone`` and the
+arguments after the reader) into Typst markup (``typ``) or, through the Typst compiler (PyPI ``typst``),
+a PDF (``pdf``): the compiler uses only the fonts built into it (``ignore_system_fonts``), so no font of
+the machine reaches the book, and is given the PDF's creation time (1980-01-01 00:00 UTC), which it
+would take from the clock otherwise. A Lua filter first turns every link to an anchor the document
+does not define into its text: pandoc writes such a link as a Typst reference to a missing label, on
+which the compiler stops (GitHub-style anchors that pandoc's identifiers do not match)."""
+
+PANDOC3 = "import os, sys, pypandoc; os.execv(pypandoc.get_pandoc_path(), ['pandoc', *sys.argv[1:]])"
+"""pandoc 3 (pypandoc_binary's static build) with the arguments after it, the source on stdin."""
+
+INSCRIPTIS = """
+import sys, inscriptis
+sys.stdout.write(inscriptis.get_text(sys.stdin.buffer.read().decode("utf-8")))
+"""
+"""An HTML page (UTF-8) through inscriptis' defaults into text (``inscriptis``): its own layout engine,
+which keeps the page's indentation of nested blocks and lays tables out in columns."""
+
+MARKDOWNIFY = """
+import sys, markdownify
+sys.stdout.write(markdownify.markdownify(sys.stdin.buffer.read().decode("utf-8")))
+"""
+"""An HTML page (UTF-8) through markdownify's defaults into Markdown (``markdownify``): levels 1 and 2 as
+setext headings (underlined), deeper ones as ATX."""
+
+
 def _pandoc_ebook(source: str, writer: str) -> list[str]:
     """pandoc from ``source`` markup to an EPUB (``epub2``/``epub3``) on stdout, its identifier
     fixed (pandoc draws a random one otherwise, and the book would never rebuild byte for byte)."""
@@ -350,6 +432,43 @@ RENDERERS = {
     "soffice-text": ["sh", "-c", SOFFICE_TEXT, "{input.odt}"],
     "pandoc-markdown-ms": ["pandoc", "--standalone", "--from", "markdown", "--to", "ms"],
     "abiword-pdf": [*FAKETIME_FROZEN, "abiword", "--to=pdf", "-o", OUTPUT, "{input.html}"],
+    "rinoh-book-pdf": [*FAKETIME_FROZEN, RENDERER_PYTHON, "-c", RINOH_BOOK, "{input.rst}", OUTPUT],
+    "pandoc3-commonmark-typst-pdf": [
+        RENDERER_PYTHON,
+        "-c",
+        PANDOC3_TYPST,
+        "{input.md}",
+        OUTPUT,
+        "pdf",
+        "commonmark_x",
+        "--toc",
+        "--number-sections",
+    ],
+    "pandoc3-commonmark-typst": [
+        RENDERER_PYTHON,
+        "-c",
+        PANDOC3_TYPST,
+        "{input.md}",
+        OUTPUT,
+        "typ",
+        "commonmark_x",
+        "--toc",
+        "--number-sections",
+    ],
+    "pandoc3-rst-typst-pdf": [
+        RENDERER_PYTHON,
+        "-c",
+        PANDOC3_TYPST,
+        "{input.rst}",
+        OUTPUT,
+        "pdf",
+        "rst",
+        "--toc",
+    ],
+    "markdownify": [RENDERER_PYTHON, "-c", MARKDOWNIFY],
+    "inscriptis": [RENDERER_PYTHON, "-c", INSCRIPTIS],
+    "pandoc3-rst-tei": [RENDERER_PYTHON, "-c", PANDOC3, "--standalone", "--from", "rst", "--to", "tei"],
+    "go-md2man": ["go-md2man"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -380,7 +499,12 @@ underline kept as backspace overstrikes; a POD document into ``pod2man``'s troff
 reStructuredText source into pandoc's LaTeX of a book (chapters at the top), its DocBook 5 with
 chapters at the top, or its JATS XML, or into the troff source of Docutils' ``rst2man``; a Markdown
 source into pandoc's groff -ms source; an OpenDocument text into LibreOffice Writer's plain-text
-export (``SOFFICE_TEXT``); an HTML page into the PDF AbiWord prints through cairo).
+export (``SOFFICE_TEXT``); an HTML page into the PDF AbiWord prints through cairo; a reStructuredText source into rinohtype's PDF
+of a book (``RINOH_BOOK``); a CommonMark or reStructuredText source into pandoc 3's Typst markup, with
+a contents and, from CommonMark, numbered headings, or into the PDF the Typst compiler makes of it
+(``PANDOC3_TYPST``); an HTML page into markdownify's Markdown (``MARKDOWNIFY``) or inscriptis' text
+(``INSCRIPTIS``); a reStructuredText source into pandoc 3's TEI XML (``PANDOC3``); a Markdown source into
+the troff of a man page that go-md2man writes).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -390,7 +514,10 @@ Asciidoctor 2.0.18, poppler-utils 22.12.0, python3-xhtml2pdf 0.2.5 on ReportLab 
 odt2txt 0.5, python3-pdfminer 20221105, htmldoc 1.9.16, LibreOffice 7.4.7 with python3-uno, enscript
 1.6.5.90, a2ps 4.14, docbook-xsl 1.79.2 with xsltproc (libxslt 1.1.35), UnRTF 0.21.10,
 Ghostscript 10.0.0, Asciidoctor PDF 2.3.4 on Prawn 2.4.0, AsciiDoc-py 10.2.0, docbook2X 0.8.8,
-Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0, AbiWord 3.0.5 on cairo 1.16.0). pandoc runs
+Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0, AbiWord 3.0.5 on cairo 1.16.0; and from PyPI, in
+``.venv-renderers``, ``requirements-renderers.txt``'s pins: Typst 0.15 (the ``typst`` 0.15.2 wheel),
+pandoc 3.9 (``pypandoc_binary`` 1.17), rinohtype 0.5.6 on Docutils 0.22.4, markdownify 1.2.3 on
+Beautiful Soup 4.15.0, inscriptis 2.7.6 on lxml 6.1.3; and Debian's go-md2man 2.0.2). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -463,6 +590,8 @@ RENDERER_PACKAGES = {
     "rst2man": "python3-docutils",
     "pod2man": "perl",
     "abiword": "abiword",
+    "go-md2man": "go-md2man",
+    RENDERER_PYTHON: "the pinned PyPI renderers of requirements-renderers.txt in .venv-renderers",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
@@ -529,9 +658,8 @@ def _rendered(data: bytes, render: str) -> bytes:
     for program in programs:
         if shutil.which(program, path="/usr/bin:/bin") is None:
             package = RENDERER_PACKAGES.get(program, program)
-            raise FileNotFoundError(
-                f"{program} is not installed (make renderers, or apt-get install {package})"
-            )
+            how = package if program == RENDERER_PYTHON else f"apt-get install {package}"
+            raise FileNotFoundError(f"{program} is not installed (make renderers, or {how})")
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
     if command[0] == "pandoc":
         env["SOURCE_DATE_EPOCH"] = "0"

@@ -85,3 +85,11 @@ def test_groff_without_its_pdf_device_is_named_as_gropdf_from_debians_groff(monk
     )
     with pytest.raises(FileNotFoundError, match=r"gropdf is not installed.*apt-get install groff"):
         fetch_books._rendered(b".pp\nText.\n", "groff-me-pdf")
+
+
+def test_a_pypi_renderer_without_its_venv_is_named_with_the_pinned_requirements(monkeypatch):
+    monkeypatch.setattr(fetch_books.shutil, "which", lambda name, path=None: None)
+    with pytest.raises(
+        FileNotFoundError, match=r"make renderers, or the pinned PyPI renderers of requirements-renderers"
+    ):
+        fetch_books._rendered(b"<h1>Title</h1>\n", "markdownify")
