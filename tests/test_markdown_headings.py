@@ -198,3 +198,15 @@ def test_an_escaped_chapter_number_numbers_the_chapter():
         ("chapter", "1", "Overview"),
         ("chapter", "2", "Details"),
     ]
+
+
+def test_a_page_title_line_over_the_same_words_as_the_first_heading_is_that_heading_the_documents_title():
+    """A converted web page writes its ``<title>`` as a bare first line above its ``<h1>``: the
+    ``=`` heading is the document's title, and the ``-`` headings under it its chapters."""
+    body = "\n\n".join(para(i) for i in range(4))
+    md = "How to Use the Widget\n\n\n\nHow to Use the Widget\n=====================\n\n" + "".join(
+        f"[{n} Part {n} of the guide](#id{n})\n{'-' * 30}\n\n{body}\n\n" for n in (1, 2, 3)
+    )
+    book = load_book(md.encode(), name="page.md")
+    top = [(h.kind, h.title) for h in book.headings if h.level == 1]
+    assert top == [("front", "How to Use the Widget")] + [("chapter", f"Part {n} of the guide") for n in (1, 2, 3)]

@@ -38,7 +38,7 @@ from .display import display_headings, outdented_headings
 from .evidence import corroborate, signal_counts
 from .guard import keep_outline
 from .heading_lines import SAME_SIZE, Draft, draft_line, rejected_draft
-from .kinds import compact_key
+from .kinds import compact_key, words_key
 from .headings import detect_headings
 from .levels import choose_depths
 from .levels import levelled as _levelled
@@ -213,13 +213,16 @@ def _numbering_filled(
 
 def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -> list[tuple[Draft, int]]:
     """A markup source's headings with the title it sets as plain text above the first of them
-    (``plain_text.opening_title``) put first, at the top depth: its title page, a front unit."""
+    (``plain_text.opening_title``) put first, at the top depth: its title page, a front unit;
+    not when that first heading is the same title (then it is the document's title)."""
     if not drafts or drafts[0][0].offset == 0:
         return drafts
     from .plain_text import opening_title  # NOTE: text-reading rules, loaded for markup sources only
 
     title = opening_title(norm, drafts[0][0].offset)
-    if title is None:
+    if title is None or words_key(title.title) == words_key(drafts[0][0].title):
+        # NOTE: the first heading says the same words: the title set twice (a converted page
+        # writes its ``<title>`` above its ``<h1>``), and the heading is the one that counts
         return drafts
     return [(title, min(depth for _, depth in drafts)), *drafts]
 
