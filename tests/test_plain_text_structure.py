@@ -1038,3 +1038,30 @@ def test_of_two_runs_1_2_3_the_one_with_text_under_its_lines_is_the_chapters():
 def test_an_object_number_after_a_title_is_not_part_of_it():
     text = "".join(f"{n}. {t} 「{10 * n}」\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:4], 1))
     assert [t for _, _, t, _ in _chapters(text)[1]] == TITLES[:4]
+
+
+def test_a_bulleted_contents_places_the_chapters_its_top_bullets_list():
+    """A web page's contents as a text rendering prints it: ``*`` before each chapter, ``+`` before
+    its sections (one in lower case); the chapters are bare lines set in like their text, each over
+    a short line (no paragraph of prose right under it)."""
+    sections = {0: ["Details", "more details in lower case"], 2: ["Options"]}
+    contents = "  Contents\n\n" + "".join(
+        f"    * {t}\n" + "".join(f"        + {s}\n" for s in sections.get(k, []))
+        for k, t in enumerate(TITLES[:4])
+    )
+    body = ""
+    for k, title in enumerate(TITLES[:4]):
+        body += f"\n    {title}\n\n    In short:\n{_body(2, '    ')}\n"
+        for sub in sections.get(k, []):
+            body += f"\n      {sub}\n\n{_body(1, '      ')}\n"
+    book_text, found = _chapters(contents + body)
+    chapters = [(t, offset) for kind, _, t, offset in found if kind == "chapter"]
+    assert [t for t, _ in chapters] == TITLES[:4]
+    assert all(book_text[offset:].startswith(t) and offset > len(contents) for t, offset in chapters)
+
+
+def test_a_navigation_bar_above_the_title_is_not_the_title():
+    text = "Widget | Overview | About | Users | Reference\n\n  The Widget Guide\n\n"
+    text += "".join(f"{n}. {t}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
+    fronts = [t for kind, _, t, _ in _chapters(text)[1] if kind == "front"]
+    assert fronts == ["The Widget Guide"]

@@ -353,6 +353,7 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
         if k < len(lines) and UNDERLINE.match(lines[k].text):
             k += 1
         found: list[tuple[str, str, int]] = []
+        bulleted = False  # the first entry has a bullet: the contents is a bulleted list
         seen = set(listed)  # a title an earlier list gave: the chapters themselves
         while k < len(lines):
             entry = lines[k]
@@ -382,7 +383,11 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
                     k += 1
                     continue
             else:
+                if found and bulleted and not _BULLET.match(entry.raw):
+                    break  # NOTE: a bulleted contents ends where its bullets do
                 parsed = _entry(entry.raw)
+            if not found:
+                bulleted = _BULLET.match(entry.raw) is not None
             top = min((indent for _, _, indent in found), default=entry.indent)
             if (
                 parsed is None
@@ -424,17 +429,23 @@ def _next_chapter(found: list[tuple[str, str, int]]) -> str:
     return str(numbers[-1] + 1 if numbers else 1)
 
 
+_BULLET = re.compile(r"[*+•·◦▪‣o-]\s+(?=\S)")
+"""A bullet before a contents entry (a web page's contents list as a text browser or converter
+sets it: ``*`` for the chapters, ``+`` and ``o`` below them): no part of its title."""
+
+
 def _entry(text: str) -> tuple[str, str] | None:
     """A contents line: ``(words key of its title, number)``, or None for prose. Its length is
     the title's, without the leaders and page (a contents may run its leaders over the line)."""
-    title = clean_title(_ENTRY_PAGE.sub("", text))
+    bullet = _BULLET.match(text)
+    title = clean_title(_ENTRY_PAGE.sub("", text[bullet.end() :] if bullet else text))
     if len(title) > MAX_TITLE_CHARS:
         return None
     parsed = parse_heading(title, full_stop=True, lettered=True)
     if parsed is not None:
         return (words_key(parsed.title), parsed.number) if parsed.title else (words_key(title), parsed.number)
-    if not title_like(title, max_words=16, full_stop=True):
-        return None
+    if not title_like(title, max_words=16, full_stop=True, any_case=bullet is not None):
+        return None  # NOTE: a bulleted entry may start in lower case, as its heading does
     dotted = _DOTTED_NUMBER.match(title)  # a section whose title reads like none (``5.1.3 eval()``)
     return words_key(title), dotted.group(1) if dotted else ""
 
@@ -1119,12 +1130,20 @@ _COMMENT = re.compile(r"(?:#{2,}|%{1,2}|//)\s")
 """A converter's comment line (``###  Translation from RTF performed by UnRTF``)."""
 
 
+_NAV_BAR = re.compile(r"[^|]{1,40}(?:\s\|\s[^|]{1,40}){2,}")
+"""A web page's navigation bar as a text rendering prints it: three or more short links parted by
+`` | `` on one line (``Home | About | Users | Reference``)."""
+
+
 def _converter_banner(lines: list[_Line]) -> int:
     """How many lines at the top of the file are a converter's banner: its comment lines and a
-    rule below them (0 when the file opens with its own text)."""
+    rule below them, or a web page's navigation bar (``_NAV_BAR``) standing alone (0 when the
+    file opens with its own text)."""
     k = 0
     while k < min(len(lines) - 1, TITLE_BLOCK_LINES) and _COMMENT.match(lines[k].text):
         k += 1
+    if not k and len(lines) > 1 and lines[0].blank_after and _NAV_BAR.fullmatch(lines[0].text):
+        return 1
     while k and k < len(lines) - 1 and UNDERLINE.match(lines[k].text):
         k += 1
     return k
