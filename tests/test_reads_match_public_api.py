@@ -153,3 +153,24 @@ def test_no_private_part_of_ray_is_touched():
     root = Path(__file__).resolve().parent.parent / "chunking"
     private = re.compile(r"\bray\._private\b|from ray\._|import ray\._|\bNode\b.*\b__dict__\b")
     assert [str(f) for f in root.rglob("*.py") if private.search(f.read_text(encoding="utf-8"))] == []
+
+
+def _typed_label_rules(prefix: str) -> pymupdf.Document:
+    """Three pages whose label rules carry ``/Type /PageLabel`` (as Typst and rinohtype write
+    them): roman, then arabic from 1, with ``prefix`` as the arabic rule's ``/P`` when given."""
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page()
+    xref = doc.get_new_xref()
+    p = f" /P ({prefix})" if prefix else ""
+    doc.update_object(xref, f"<< /Nums [0 << /Type /PageLabel /S /r >> 2 << /Type /PageLabel /S /D /St 1{p} >>] >>")
+    doc.xref_set_key(doc.pdf_catalog(), "PageLabels", f"{xref} 0 R")
+    return doc
+
+
+def test_a_label_rules_type_key_is_no_prefix():
+    assert _labels(_typed_label_rules("")) == ["i", "ii", "1"]
+
+
+def test_a_label_rules_own_prefix_is_kept_beside_its_type_key():
+    assert _labels(_typed_label_rules("A-"))[2] == "A-1"

@@ -214,12 +214,45 @@ def _labels(doc: pymupdf.Document) -> list[str]:
     rules = sorted(doc.get_page_labels() or [], key=lambda r: r.get("startpage", 0))
     if not rules:
         return [""] * doc.page_count
+    if any(rule.get("prefix") for rule in rules) and not _has_prefixes(doc):
+        # NOTE: PyMuPDF 1.28 reads ``/Type /PageLabel`` in a rule as the prefix ``ageLabel`` (its
+        # rule parser finds ``/P`` inside ``/PageLabel``); the rules name no prefix at all
+        rules = [{**rule, "prefix": ""} for rule in rules]
     out, k = [], -1
     for index in range(doc.page_count):
         while k + 1 < len(rules) and rules[k + 1].get("startpage", 0) <= index:
             k += 1
         out.append(label_for(rules[k], index) if k >= 0 else "")
     return out
+
+
+_PREFIX_KEY = re.compile(rb"/P\s*[(<]")
+"""A page-label rule's ``/P`` key with its string (never the ``/PageLabel`` of ``/Type``)."""
+
+_KIDS_MAX = 64
+"""Label-tree nodes read at most when looking for a prefix (a tree of many kids is rare)."""
+
+
+def _has_prefixes(doc: pymupdf.Document) -> bool:
+    """Whether any page-label rule of the PDF's label tree (its root and kids) has a ``/P`` key."""
+    try:
+        kind, value = doc.xref_get_key(doc.pdf_catalog(), "PageLabels")
+        if kind == "xref":
+            pending = [int(value.split()[0])]
+            texts = []
+        else:
+            pending, texts = [], [value]
+        while pending and len(texts) < _KIDS_MAX:
+            xref = pending.pop()
+            text = doc.xref_object(xref, compressed=True)
+            texts.append(text)
+            if "/Kids" in text:
+                pending += [
+                    int(x) for x in re.findall(r"(\d+) 0 R", text.split("/Kids", 1)[1].split("]", 1)[0])
+                ]
+        return any(_PREFIX_KEY.search(t.encode("latin-1", "replace")) for t in texts)
+    except Exception:  # noqa: BLE001 - a damaged label tree: keep what PyMuPDF read
+        return True
 
 
 def label_for(rule: dict, index: int) -> str:
