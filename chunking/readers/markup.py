@@ -32,7 +32,8 @@ created this file`` and ``\\lyxformat`` header lines) comes before all, whatever
 a JATS journal article or BITS book (``chunking.readers.markup_jats``: a JATS, NLM or BITS
 doctype, or an ``<article>``/``<book>`` root whose first child is JATS's ``<front>``, BITS's
 ``<book-meta>``…, never its name) is tried next, before the other XML vocabularies whose
-``<article>`` and ``<book>`` roots it shares; an SGML or XML source (``chunking.readers.markup_sgml``: LinuxDoc, DebianDoc, DocBook or Texinfo
+``<article>`` and ``<book>`` roots it shares; a TEI document (``chunking.readers.markup_tei``: a
+``<TEI>``, ``<teiCorpus>`` or ``<TEI.2>`` root) then; an SGML or XML source (``chunking.readers.markup_sgml``: LinuxDoc, DebianDoc, DocBook or Texinfo
 XML, by its doctype, or a root element of theirs and ``MIN_HEADINGS`` sectioning elements, its
 first non-blank character opening markup; never an HTML page) is tried first of the rest, no other markup starting with a tag, then a Texinfo source (``chunking.readers.markup_texinfo``: its
 ``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
@@ -68,6 +69,7 @@ from .markup_jats import jats_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
 from .markup_sgml import sgml_headings
+from .markup_tei import tei_headings
 from .markup_texinfo import texinfo_headings
 from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
@@ -108,7 +110,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
         ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -134,6 +136,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     # None for a text that is not in it (see the module docstring).
     recognisers: list[tuple[str, Callable[[], list[Heading] | None]]] = [
         ("jats", lambda: jats_headings(text)),
+        ("tei", lambda: tei_headings(text)),
         ("sgml", lambda: sgml_headings(text, named=suffix in (".sgml", ".xml"))),
         ("texinfo", lambda: texinfo_headings(lines, starts, named=suffix == ".texi")),
         ("latex", lambda: latex_headings(lines, starts, named=suffix == ".tex")),

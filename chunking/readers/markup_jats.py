@@ -61,6 +61,7 @@ text, nothing in it raises, and every step is bounded (``TITLE_CHARS``, ``MAX_WR
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..rules import keyword_kind, to_roman
@@ -70,6 +71,7 @@ from .markup_sgml import (
     MAX_LEVEL,
     TITLE_CHARS,
     Heading,
+    Token,
     _doctype,
     _line_start,
     _references,
@@ -180,21 +182,13 @@ def jats_headings(text: str) -> list[Heading] | None:
     entities: dict[str, str] = {}
     for token in _tokens(text, 0, declarations):
         if len(declarations) > seen:
-            doctype = _doctype(declarations[seen:], entities)
+            doctype = xml_doctype(declarations[seen:], entities)
             seen = len(declarations)
-            declared = _DOCTYPE.match(doctype) if doctype else None
-            if declared is not None and declared.group(1).rstrip(">[").lower() == "html":
+            if doctype is None:
                 return None
             signed = signed or bool(doctype and SIGNS.search(doctype))
         if token.kind == "end":
-            if opened.get(token.name):
-                while stack:
-                    name, unit = stack.pop()
-                    opened[name] -= 1
-                    if unit >= 0 and open_units and open_units[-1] == unit:
-                        open_units.pop()
-                    if name == token.name:
-                        break
+            close_element(token.name, stack, opened, open_units)
             continue
         if token.kind != "start":
             continue
@@ -241,6 +235,34 @@ def jats_headings(text: str) -> list[Heading] | None:
     if not any(level >= 1 for _, level, _ in headings):
         return None
     return headings
+
+
+def xml_doctype(declarations: list[str], entities: dict[str, str]) -> str | None:
+    """The doctype among ``declarations`` (``""`` when none is; its literal entities recorded in
+    ``entities``), or None when it declares an HTML page, which no XML vocabulary here reads."""
+    doctype = _doctype(declarations, entities)
+    declared = _DOCTYPE.match(doctype) if doctype else None
+    if declared is not None and declared.group(1).rstrip(">[").lower() == "html":
+        return None
+    return doctype
+
+
+def close_element(
+    name: str, stack: list[tuple[str, int]], opened: dict[str, int], open_units: list[int]
+) -> None:
+    """Close the innermost open element ``name`` and every element still open inside it (their
+    end tags omitted or misplaced), and the units they opened; ``stack`` holds the open elements
+    as ``(name, index of the unit it opens or -1)``, ``opened`` counts them by name (an end tag of
+    nothing open closes nothing, without a look down the stack)."""
+    if not opened.get(name):
+        return
+    while stack:
+        closed, unit = stack.pop()
+        opened[closed] -= 1
+        if unit >= 0 and open_units and open_units[-1] == unit:
+            open_units.pop()
+        if closed == name:
+            return
 
 
 def _take_title(
@@ -290,16 +312,7 @@ def _levelled(text: str, units: list[_Unit]) -> list[Heading]:
             is_part[i] = bool(titles[i])
             parts += is_part[i]
             titles[i] = titles[i] and _worded("Part", "part", u, titles[i], to_roman(parts).upper())
-    level = [0] * len(units)
-    base = [1] * len(units)  # the level a unit's children take
-    inside = [False] * len(units)  # inside a part (or one)
-    for i, u in enumerate(units):
-        if i == 0:
-            continue
-        p = u.parent if u.parent >= 0 else 0
-        level[i] = base[p]
-        base[i] = level[i] + 1 if titles[i] else base[p]
-        inside[i] = is_part[i] or inside[p]
+    level, inside = nested_levels([u.parent for u in units], [bool(t) for t in titles], is_part)
     shift = any(is_part[i] and titles[i] for i in range(len(units)))
     out: list[Heading] = []
     found: list[tuple[int, int, str, bool]] = []  # the offsets so far, as ``_line_start`` reads them
@@ -311,6 +324,22 @@ def _levelled(text: str, units: list[_Unit]) -> list[Heading]:
         found.append((at, 0, "", False))
         out.append((at, min(lv, MAX_LEVEL), titles[i]))
     return out
+
+
+def nested_levels(parents: list[int], titled: list[bool], parted: list[bool]) -> tuple[list[int], list[bool]]:
+    """The level of each unit by the nesting of titled units (unit 0, the document, at 0; a unit
+    one below the nearest titled unit around it: an untitled one adds no level), and whether it
+    is inside a part (or one); ``parents[i]`` is the index of the unit around unit ``i`` (-1:
+    none, the document's child), always before ``i``."""
+    level = [0] * len(parents)
+    base = [1] * len(parents)  # the level a unit's children take
+    inside = [False] * len(parents)
+    for i in range(1, len(parents)):
+        p = parents[i] if parents[i] >= 0 else 0
+        level[i] = base[p]
+        base[i] = level[i] + 1 if titled[i] else base[p]
+        inside[i] = parted[i] or inside[p]
+    return level, inside
 
 
 def _printed(unit: _Unit) -> str:
@@ -342,36 +371,61 @@ def _letter(n: int) -> str:
 
 
 def _title(text: str, pos: int, entities: dict[str, str]) -> str:
-    """A title's text from ``pos`` (the end of its start tag) to its end tag: inline elements
-    reduced to their text, ``DROPPED`` ones (and a footnote's ``<xref>``) left out, of an
-    ``<alternatives>`` the first form only, ``<break/>`` a space; a block that starts (a missing
-    end tag) or ``TITLE_CHARS`` of source end it."""
+    """A title's text from ``pos`` (the end of its start tag) to its end tag (``inline_title``):
+    ``DROPPED`` elements and a footnote's ``<xref>`` left out, of an ``<alternatives>`` the first
+    form only, ``<break/>`` a space; a block or a unit that starts ends it."""
+    return inline_title(text, pos, entities, BLOCKS | UNITS, _dropped, "alternatives", _break)
+
+
+def _dropped(text: str, token: Token) -> bool:
+    if token.name == "xref":
+        ref = _ATTR_TYPE.search(text, token.start, token.end)
+        return bool(ref and ref.group(1).lower() == "fn")
+    return token.name in DROPPED
+
+
+def _break(text: str, token: Token) -> str:
+    return " " if token.name == "break" else ""
+
+
+def inline_title(
+    text: str,
+    pos: int,
+    entities: dict[str, str],
+    stops: frozenset[str],
+    dropped: Callable[[str, Token], bool],
+    alternatives: str,
+    breaks: Callable[[str, Token], str],
+) -> str:
+    """A title's text from ``pos`` (the end of its start tag) to its end tag, in an XML vocabulary
+    whose inline elements print their text: an element ``dropped`` says of is left out with its
+    content, of an ``alternatives`` element only the first child is read, an empty element
+    gives what ``breaks`` says (a space for a line break); a start tag in ``stops`` (a missing end
+    tag: the body has begun), the end tag of an element around the title or ``TITLE_CHARS`` of
+    source end it."""
     parts: list[str] = []
     inner: list[tuple[str, bool]] = []  # elements open inside the title: (name, dropped)
-    children: list[int] = []  # per open <alternatives>: its child elements so far
+    children: list[int] = []  # per open ``alternatives``: its child elements so far
     for token in _tokens(text, pos):
         if token.start - pos > TITLE_CHARS:
             break
-        dropped = any(drop for _, drop in inner)
+        hidden = any(drop for _, drop in inner)
         if token.kind == "text":
-            if not dropped:
+            if not hidden:
                 parts.append(_references(text[token.start : min(token.end, pos + TITLE_CHARS)], entities))
             continue
         if token.kind == "empty":
-            if token.name == "break" and not dropped:
-                parts.append(" ")
+            if not hidden:
+                parts.append(breaks(text, token))
             continue
         if token.kind == "start":
-            if (token.name in BLOCKS or token.name in UNITS) and not dropped:
+            if token.name in stops and not hidden:
                 break
-            drop = token.name in DROPPED
-            if token.name == "xref":
-                ref = _ATTR_TYPE.search(text, token.start, token.end)
-                drop = bool(ref and ref.group(1).lower() == "fn")
-            if inner and inner[-1][0] == "alternatives" and children:
+            drop = dropped(text, token)
+            if inner and inner[-1][0] == alternatives and children:
                 children[-1] += 1
                 drop = drop or children[-1] > 1
-            if token.name == "alternatives":
+            if token.name == alternatives:
                 children.append(0)
             inner.append((token.name, drop))
             continue
@@ -380,7 +434,7 @@ def _title(text: str, pos: int, entities: dict[str, str]) -> str:
             break  # the title's own end tag, or an enclosing element's
         at = len(names) - 1 - names[::-1].index(token.name)
         for n, _ in inner[at:]:
-            if n == "alternatives" and children:
+            if n == alternatives and children:
                 children.pop()
         del inner[at:]
     return " ".join("".join(parts).split())
