@@ -14,7 +14,8 @@ Method, per page, the same for both texts:
 
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
-  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture, and so is a page's outermost
+  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture (a row of three or more bare
+  numbers never is, ``_by_position``), and so is a page's outermost
   line that names a numbered section where another page's within ``NEAR_PAGES`` does too
   (``EdgeLines.is_section_header``: a running header of a section one page long); both texts drop it, the
   other text wherever it reads the same line (``drop_furniture_alike``; for our text, a line at
@@ -124,6 +125,27 @@ slant, neither across nor up or down the page (``_rotated``): 0.05 is 3°."""
 
 def _key(line: str) -> str:
     return re.sub(r"\d+", "#", " ".join(line.casefold().split()))
+
+
+_NUMBER_ROW = re.compile(r"^\d+(?: +\d+){2,}$")
+"""A line of three or more bare numbers and nothing else: a table's row, a diagram's numbered
+columns (``1 2 3 4 5 6 7`` over the fields of a record), never a running header or footer
+(``_by_position``)."""
+
+
+def _by_position(line: str, furniture: EdgeLines, page: int | None) -> bool:
+    """Whether ``line``, at the edge of ``page``, is furniture by position: its key repeats at
+    page edges (``EdgeLines.is_furniture``) or it is a bare folio. A row of bare numbers
+    (``_NUMBER_ROW``) is none: digit-blind, a diagram's numbered columns at the top of one page
+    matched any row of as many numbers at the top of the next (and the field numbers of two
+    records are the same numbers), so the row was cut from the text that read it as one line
+    and kept by the other, which read it broken over several lines (``1`` / ``2 3`` / ``4 5``),
+    and counted lost. Kept in both texts, its words count wherever each text reads them on
+    the page."""
+    bare = " ".join(line.split())
+    if _NUMBER_ROW.match(bare):
+        return False
+    return furniture.is_furniture(_key(line), page) or _FOLIO.match(bare) is not None
 
 
 def _edges(lines: list[str]) -> list[int]:
@@ -346,11 +368,7 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
 
 
 def _furniture_at(lines: list[str], furniture: EdgeLines, page: int | None) -> set[int]:
-    found = {
-        i
-        for i in _edges(lines)
-        if furniture.is_furniture(_key(lines[i]), page) or _FOLIO.match(lines[i].strip())
-    }
+    found = {i for i in _edges(lines) if _by_position(lines[i], furniture, page)}
     return found | _section_headers_at(lines, furniture, page)
 
 
@@ -456,11 +474,7 @@ def _headings_left(
     position rule also finds (its key, a folio: the second set returned) stays cut
     by that rule (a bare section number there is kept when the other text reads it at the start
     of a line it keeps, ``_numbers_read_on``)."""
-    by_key = {
-        i
-        for i in _edges(ours)
-        if furniture.is_furniture(_key(ours[i]), page) or _FOLIO.match(ours[i].strip())
-    }
+    by_key = {i for i in _edges(ours) if _by_position(ours[i], furniture, page)}
     raw_names = Counter(filter(None, map(_section_name, _with_numbers_joined(ours_raw))))
     left = set()
     for at, text, edge in _outer(ours):
