@@ -699,9 +699,9 @@ def _joined_pieces(
 def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool = False) -> str:
     """The cause of pdftotext's ``pieces`` read by us as one word: ``cjk boundary`` when every
     cut falls between two Han or kana characters (``_cjk_junctions``); ``letter spacing`` when
-    pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
-    single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
-    font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one), or two
+    pdftotext put a space between (nearly) every letter (``_spaced_out``: ``E x c e p t i o n``,
+    ``ch e m m ac r o s``: an italic or letter-spaced font whose glyphs pdftotext places apart;
+    the page shows one word, MuPDF reads one), or two
     single letters, or two single digits, on a page where pdftotext spaces out longer words so
     (``spaced``, ``_letter_spaced``: the same font's ``o f`` beside its ``E x c e p t i o n``,
     an index's tracked page number ``2 8`` beside its ``2 8 3``; a letter and a digit, ``σ 2``,
@@ -715,7 +715,7 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool =
     ``LATEX2ε``), which either extractor may be to blame for and which stays counted."""
     if _cjk_junctions(pieces):
         return "cjk boundary"
-    if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
+    if _spaced_out(pieces):
         return "letter spacing"
     if spaced and len(pieces) == 2 and all(len(w) == 1 for w in pieces):
         if pieces[0].isalpha() == pieces[1].isalpha():  # NOTE: ``σ 2``, ``x 2``: an index, no
@@ -727,22 +727,40 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool =
     return "spacing"
 
 
+PAIRS_SHARE = 1 / 3
+"""At most this share of a word's pieces read two letters together where pdftotext spaces out a
+longer word (``_spaced_out``)."""
+
+
+def _spaced_out(pieces: list[str]) -> bool:
+    """Whether ``pieces`` (one word of ours, pdftotext's pieces of it) are a word pdftotext spaced
+    out letter by letter: three pieces or more, all but one a single character; or four or more,
+    none longer than two characters and at most ``PAIRS_SHARE`` of them two (``ch e m m ac r o
+    s``: a name in tracked small capitals, its letters evenly apart on the page, which pdftotext
+    reads in pieces where a pair of glyphs stands a hair closer)."""
+    if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
+        return True
+    pairs = sum(len(w) == 2 for w in pieces)
+    return len(pieces) >= 4 and all(len(w) <= 2 for w in pieces) and pairs <= PAIRS_SHARE * len(pieces)
+
+
 def _letter_spaced(p: int, ref_words, lost: list[Counter], invented: list[Counter]) -> bool:
     """Whether pdftotext spaces out a word letter by letter on page ``p``: an invented word of
-    ours is three or more consecutive lost pieces of pdftotext's run, all but one a single
-    character (``_spacing``'s ``letter spacing``). Looked at before any difference of the page
+    ours is three or more consecutive lost pieces of pdftotext's run, spaced out
+    (``_spaced_out``, ``_spacing``'s ``letter spacing``). Looked at before any difference of the page
     is given a cause, nothing taken."""
     run = [w for w, _ in ref_words[p]]
     for i in range(len(run)):
-        joined, longer = "", 0
+        joined, longer, long = "", 0, False
         for j in range(i, min(len(run), i + MAX_RUN)):
             if lost[p][run[j]] <= 0:
                 break
             longer += len(run[j]) > 1
-            if longer > 1:
-                break
+            long = long or len(run[j]) > 2
+            if longer > 1 and long:
+                break  # NOTE: neither way of spacing out (``_spaced_out``) can hold any more
             joined += run[j]
-            if j - i >= 2 and invented[p][joined] > 0:
+            if j - i >= 2 and invented[p][joined] > 0 and _spaced_out(run[i : j + 1]):
                 return True
     return False
 
