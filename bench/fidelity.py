@@ -124,7 +124,16 @@ slant, neither across nor up or down the page (``_rotated``): 0.05 is 3°."""
 
 
 def _key(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.casefold().split()))
+    """``line``'s digit-blind key: case folded, whitespace collapsed, NFC (``_nfc``), every run
+    of digits ``#``."""
+    return re.sub(r"\d+", "#", " ".join(_nfc(line).casefold().split()))
+
+
+def _nfc(line: str) -> str:
+    """``line`` in NFC, as words are compared: pdftotext may give an accented letter as its letter
+    and a combining mark (``pletikosic`` + U+0301) where our text has the precomposed letter, and
+    the same header line must have the same key in both texts."""
+    return line if line.isascii() else unicodedata.normalize("NFC", line)
 
 
 _NUMBER_ROW = re.compile(r"^\d+(?: +\d+){2,}$")
@@ -398,7 +407,7 @@ def _alike_key(line: str) -> str:
     that one extractor reads last) by its own digits: it is the same line in the other text,
     not any line of that shape (a table row ``0 23 93`` dropped from ours must not drop
     ``0 23 82`` from pdftotext's)."""
-    bare = " ".join(line.split())
+    bare = " ".join(_nfc(line).split())
     return bare if not any(c.isalpha() for c in bare) else _key(line)
 
 

@@ -378,6 +378,20 @@ def test_a_number_row_dropped_at_one_texts_edge_drops_the_same_row_from_the_othe
     assert ref == mine == [*b[:3], "23 70", *b[3:]]
 
 
+def test_a_header_with_an_accent_one_text_decomposes_is_the_same_furniture_in_both():
+    # a title page's authors repeated two pages on: pdftotext gives ``c`` + U+0301, our reader
+    # the spacing acute before the ``c``, which our normaliser composes into ``ć``; one key
+    def page(n: int, head: str) -> list[str]:
+        return [head, *(f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split())]
+
+    reference = [page(n, "ivo pletikosi c\u0301") for n in (0, 2)]
+    raw = [page(n, "ivo pletikosi \u00b4c") for n in (0, 2)]
+    ours = page(0, "ivo pletikosi \u0107")
+    edges = fidelity.edge_furniture(reference, raw)
+    ref, mine = fidelity.drop_furniture_alike(reference[0], ours, edges, 0, raw[0])
+    assert ref == reference[0][1:] and mine == ours[1:]
+
+
 def test_a_row_of_three_or_more_bare_numbers_is_never_furniture_by_position():
     # a record's numbered fields over its layout at the top of two pages running: we read the
     # row as one line, pdftotext broken over several; digit-blind (and as the same numbers) the
