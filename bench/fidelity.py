@@ -129,11 +129,18 @@ def _key(line: str) -> str:
     return re.sub(r"\d+", "#", " ".join(_nfc(line).casefold().split()))
 
 
+_DIACRITIC = re.compile("[\u0300-\u036f]")
+"""A combining diacritical mark of the Latin, Greek and Cyrillic letters (``_nfc``)."""
+
+
 def _nfc(line: str) -> str:
-    """``line`` in NFC, as words are compared: pdftotext may give an accented letter as its letter
-    and a combining mark (``pletikosic`` + U+0301) where our text has the precomposed letter, and
-    the same header line must have the same key in both texts."""
-    return line if line.isascii() else unicodedata.normalize("NFC", line)
+    """``line`` in NFC where it holds a combining diacritical mark (``_DIACRITIC``): pdftotext may
+    give an accented letter as its letter and the mark (``pletikosic`` + U+0301) where our text
+    has the precomposed letter, and the same header line must have the same key in both texts.
+    Other lines stay as read: NFC also reorders the vowel marks of Arabic, and vowelled Arabic
+    sample lines repeated at the foot of pages running (a font manual's) then matched each
+    other's keys in one text only."""
+    return unicodedata.normalize("NFC", line) if not line.isascii() and _DIACRITIC.search(line) else line
 
 
 _NUMBER_ROW = re.compile(r"^\d+(?: +\d+){2,}$")
