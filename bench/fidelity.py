@@ -14,7 +14,8 @@ Method, per page, the same for both texts:
 
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
-  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture, and so is a page's outermost
+  ``max(3, 5 %)`` of the pages, or a bare page number, is furniture (a row of three or more bare
+  numbers never is, ``_by_position``), and so is a page's outermost
   line that names a numbered section where another page's within ``NEAR_PAGES`` does too
   (``EdgeLines.is_section_header``: a running header of a section one page long); both texts drop it, the
   other text wherever it reads the same line (``drop_furniture_alike``; for our text, a line at
@@ -123,7 +124,44 @@ slant, neither across nor up or down the page (``_rotated``): 0.05 is 3°."""
 
 
 def _key(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.casefold().split()))
+    """``line``'s digit-blind key: case folded, whitespace collapsed, NFC (``_nfc``), every run
+    of digits ``#``."""
+    return re.sub(r"\d+", "#", " ".join(_nfc(line).casefold().split()))
+
+
+_DIACRITIC = re.compile("[\u0300-\u036f]")
+"""A combining diacritical mark of the Latin, Greek and Cyrillic letters (``_nfc``)."""
+
+
+def _nfc(line: str) -> str:
+    """``line`` in NFC where it holds a combining diacritical mark (``_DIACRITIC``): pdftotext may
+    give an accented letter as its letter and the mark (``pletikosic`` + U+0301) where our text
+    has the precomposed letter, and the same header line must have the same key in both texts.
+    Other lines stay as read: NFC also reorders the vowel marks of Arabic, and vowelled Arabic
+    sample lines repeated at the foot of pages running (a font manual's) then matched each
+    other's keys in one text only."""
+    return unicodedata.normalize("NFC", line) if not line.isascii() and _DIACRITIC.search(line) else line
+
+
+_NUMBER_ROW = re.compile(r"^\d+(?: +\d+){2,}$")
+"""A line of three or more bare numbers and nothing else: a table's row, a diagram's numbered
+columns (``1 2 3 4 5 6 7`` over the fields of a record), never a running header or footer
+(``_by_position``)."""
+
+
+def _by_position(line: str, furniture: EdgeLines, page: int | None) -> bool:
+    """Whether ``line``, at the edge of ``page``, is furniture by position: its key repeats at
+    page edges (``EdgeLines.is_furniture``) or it is a bare folio. A row of bare numbers
+    (``_NUMBER_ROW``) is none: digit-blind, a diagram's numbered columns at the top of one page
+    matched any row of as many numbers at the top of the next (and the field numbers of two
+    records are the same numbers), so the row was cut from the text that read it as one line
+    and kept by the other, which read it broken over several lines (``1`` / ``2 3`` / ``4 5``),
+    and counted lost. Kept in both texts, its words count wherever each text reads them on
+    the page."""
+    bare = " ".join(line.split())
+    if _NUMBER_ROW.match(bare):
+        return False
+    return furniture.is_furniture(_key(line), page) or _FOLIO.match(bare) is not None
 
 
 def _edges(lines: list[str]) -> list[int]:
@@ -346,11 +384,7 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
 
 
 def _furniture_at(lines: list[str], furniture: EdgeLines, page: int | None) -> set[int]:
-    found = {
-        i
-        for i in _edges(lines)
-        if furniture.is_furniture(_key(lines[i]), page) or _FOLIO.match(lines[i].strip())
-    }
+    found = {i for i in _edges(lines) if _by_position(lines[i], furniture, page)}
     return found | _section_headers_at(lines, furniture, page)
 
 
@@ -380,7 +414,7 @@ def _alike_key(line: str) -> str:
     that one extractor reads last) by its own digits: it is the same line in the other text,
     not any line of that shape (a table row ``0 23 93`` dropped from ours must not drop
     ``0 23 82`` from pdftotext's)."""
-    bare = " ".join(line.split())
+    bare = " ".join(_nfc(line).split())
     return bare if not any(c.isalpha() for c in bare) else _key(line)
 
 
@@ -456,11 +490,7 @@ def _headings_left(
     position rule also finds (its key, a folio: the second set returned) stays cut
     by that rule (a bare section number there is kept when the other text reads it at the start
     of a line it keeps, ``_numbers_read_on``)."""
-    by_key = {
-        i
-        for i in _edges(ours)
-        if furniture.is_furniture(_key(ours[i]), page) or _FOLIO.match(ours[i].strip())
-    }
+    by_key = {i for i in _edges(ours) if _by_position(ours[i], furniture, page)}
     raw_names = Counter(filter(None, map(_section_name, _with_numbers_joined(ours_raw))))
     left = set()
     for at, text, edge in _outer(ours):
@@ -685,9 +715,9 @@ def _joined_pieces(
 def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool = False) -> str:
     """The cause of pdftotext's ``pieces`` read by us as one word: ``cjk boundary`` when every
     cut falls between two Han or kana characters (``_cjk_junctions``); ``letter spacing`` when
-    pdftotext put a space between (nearly) every letter: three pieces or more, all but one a
-    single character (``E x c e p t i o n``, ``c h e m m ac r o s``: an italic or letter-spaced
-    font whose glyphs pdftotext places apart; the page shows one word, MuPDF reads one), or two
+    pdftotext put a space between (nearly) every letter (``_spaced_out``: ``E x c e p t i o n``,
+    ``ch e m m ac r o s``: an italic or letter-spaced font whose glyphs pdftotext places apart;
+    the page shows one word, MuPDF reads one), or two
     single letters, or two single digits, on a page where pdftotext spaces out longer words so
     (``spaced``, ``_letter_spaced``: the same font's ``o f`` beside its ``E x c e p t i o n``,
     an index's tracked page number ``2 8`` beside its ``2 8 3``; a letter and a digit, ``σ 2``,
@@ -701,7 +731,7 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool =
     ``LATEX2ε``), which either extractor may be to blame for and which stays counted."""
     if _cjk_junctions(pieces):
         return "cjk boundary"
-    if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
+    if _spaced_out(pieces):
         return "letter spacing"
     if spaced and len(pieces) == 2 and all(len(w) == 1 for w in pieces):
         if pieces[0].isalpha() == pieces[1].isalpha():  # NOTE: ``σ 2``, ``x 2``: an index, no
@@ -713,22 +743,40 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool =
     return "spacing"
 
 
+PAIRS_SHARE = 1 / 3
+"""At most this share of a word's pieces read two letters together where pdftotext spaces out a
+longer word (``_spaced_out``)."""
+
+
+def _spaced_out(pieces: list[str]) -> bool:
+    """Whether ``pieces`` (one word of ours, pdftotext's pieces of it) are a word pdftotext spaced
+    out letter by letter: three pieces or more, all but one a single character; or four or more,
+    none longer than two characters and at most ``PAIRS_SHARE`` of them two (``ch e m m ac r o
+    s``: a name in tracked small capitals, its letters evenly apart on the page, which pdftotext
+    reads in pieces where a pair of glyphs stands a hair closer)."""
+    if len(pieces) >= 3 and sum(len(w) > 1 for w in pieces) <= 1:
+        return True
+    pairs = sum(len(w) == 2 for w in pieces)
+    return len(pieces) >= 4 and all(len(w) <= 2 for w in pieces) and pairs <= PAIRS_SHARE * len(pieces)
+
+
 def _letter_spaced(p: int, ref_words, lost: list[Counter], invented: list[Counter]) -> bool:
     """Whether pdftotext spaces out a word letter by letter on page ``p``: an invented word of
-    ours is three or more consecutive lost pieces of pdftotext's run, all but one a single
-    character (``_spacing``'s ``letter spacing``). Looked at before any difference of the page
+    ours is three or more consecutive lost pieces of pdftotext's run, spaced out
+    (``_spaced_out``, ``_spacing``'s ``letter spacing``). Looked at before any difference of the page
     is given a cause, nothing taken."""
     run = [w for w, _ in ref_words[p]]
     for i in range(len(run)):
-        joined, longer = "", 0
+        joined, longer, long = "", 0, False
         for j in range(i, min(len(run), i + MAX_RUN)):
             if lost[p][run[j]] <= 0:
                 break
             longer += len(run[j]) > 1
-            if longer > 1:
-                break
+            long = long or len(run[j]) > 2
+            if longer > 1 and long:
+                break  # NOTE: neither way of spacing out (``_spaced_out``) can hold any more
             joined += run[j]
-            if j - i >= 2 and invented[p][joined] > 0:
+            if j - i >= 2 and invented[p][joined] > 0 and _spaced_out(run[i : j + 1]):
                 return True
     return False
 

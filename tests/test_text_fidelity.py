@@ -67,6 +67,16 @@ def _printed_book(*lines: str):
         raw.close()
 
 
+def test_a_spacing_accent_opening_a_lowercase_word_composes_on_a_printed_page_unless_tilde_or_circumflex():
+    # TeX sets ``\\'e`` as the accent, then the letter: a word that opens with an accented
+    # letter (``élève``), an accents table's cells (``¨o``, ``¯o``); an acute opening a word of
+    # plain text stays (groff's quote), as a tilde or a circumflex does anywhere (code)
+    norm = _printed_book("na\u00a8ive, \u00b4el`eve and \u00a8o \u00afo")
+    assert "naïve, élève and ö ō" in norm.text
+    plain = RawPage(number=1, label="", text="Equivalent to \u00b4in N", synthetic=True)
+    assert normalise([plain]).text == "Equivalent to \u00b4in N"
+
+
 def test_grave_accent_tex_sets_before_the_letter_composes_on_a_printed_page():
     # TeX's \` accent comes out of MuPDF as U+0060 before the letter: pi`u, pu`o, PI`U, `E
     norm = _printed_book("molto pi`u grande, ci`o che pu`o essere", "SU PI`U RIGHE. `E perci`o fatto e `e cos`i.")

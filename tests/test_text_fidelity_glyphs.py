@@ -1,5 +1,7 @@
 """Glyphs a PDF gives no text (issue 25): MuPDF reads a glyph without Unicode as its glyph id,
-which for a CID-keyed font is no character (FontAwesome's icons came out as ``æ``, ``Ƥ``)."""
+which for a CID-keyed font is no character (FontAwesome's icons came out as ``æ``, ``Ƥ``); and
+replacement text (``/ActualText``) MuPDF cannot lay over its glyphs: one of several words drawn
+with gaps for its spaces, or one enclosing another, broke its line apart."""
 
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def _page_with_dingbats(codes: bytes, to_unicode: str = "") -> bytes:
     """A line ``Marks:`` in Helvetica, then ``codes`` in the standard font ZapfDingbats (not
     embedded; no ToUnicode map, or ``to_unicode``'s bfchar entries as one), each a space apart."""
     doc = pymupdf.open()
-    page = doc.new_page()
+    doc.new_page()
     keys = ""
     if to_unicode:
         cmap = doc.get_new_xref()
@@ -82,14 +84,22 @@ def _page_with_dingbats(codes: bytes, to_unicode: str = "") -> bytes:
         keys = f"/ToUnicode {cmap} 0 R "
     dingbats = doc.get_new_xref()
     doc.update_object(dingbats, f"<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats {keys}>>")
-    helvetica = doc.get_new_xref()
-    doc.update_object(helvetica, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FZ {dingbats} 0 R /FH {helvetica} 0 R >> >>")
     marks = "".join(f"{c:02X}20" for c in codes)
-    content = doc.get_new_xref()
-    doc.update_object(content, "<<>>")
-    doc.update_stream(content, f"BT /FH 12 Tf 72 700 Td (Marks:) Tj /FZ 12 Tf 50 0 Td <{marks}> Tj ET".encode())
-    doc.xref_set_key(page.xref, "Contents", f"{content} 0 R")
+    return _page_with_content(doc, f"BT /FH 12 Tf 72 700 Td (Marks:) Tj /FZ 12 Tf 50 0 Td <{marks}> Tj ET", FZ=dingbats)
+
+
+def _page_with_content(doc: pymupdf.Document, content: str, **fonts: int) -> bytes:
+    """``doc``'s one page with ``content`` as its content stream, its fonts Helvetica (``/FH``,
+    WinAnsi) and ``fonts`` (resource name: the font's xref), as a PDF's bytes."""
+    page = doc[0]
+    helvetica = doc.get_new_xref()
+    doc.update_object(helvetica, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    names = " ".join(f"/{name} {xref} 0 R" for name, xref in {**fonts, "FH": helvetica}.items())
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << {names} >> >>")
+    stream = doc.get_new_xref()
+    doc.update_object(stream, "<<>>")
+    doc.update_stream(stream, content.encode())
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
     return doc.tobytes()
 
 
@@ -103,3 +113,49 @@ def test_a_zapfdingbats_font_without_a_unicode_map_reads_as_the_dingbats_it_draw
 def test_a_zapfdingbats_font_with_its_own_unicode_map_is_read_by_that_map():
     text = _canonical(_page_with_dingbats(bytes([0xAC, 0xAD]), "<AC> <0031> <AD> <0032>"))
     assert text.split() == ["Marks:", "1", "2"]
+
+
+def _page(body: str) -> bytes:
+    """One page whose text object (in Helvetica, ``/FH``) holds ``body``."""
+    doc = pymupdf.open()
+    doc.new_page()
+    return _page_with_content(doc, f"BT /FH 11 Tf 72 700 Td {body} ET")
+
+
+def test_a_replacement_of_several_words_that_repeats_its_glyphs_is_read_as_drawn():
+    # the words drawn with gaps for spaces (kerning, no space glyph), the replacement with spaces:
+    # MuPDF laid each letter after the first space on the glyph before its own
+    words = "(American)-280(Psychological)-280(Association)-280(of)-280(Readers)"
+    replacement = "/Span << /ActualText (American Psychological Association of Readers) >> BDC"
+    text = _canonical(_page(f"(APA ) Tj {replacement} [{words}] TJ EMC"))
+    assert text.split() == ["APA", "American", "Psychological", "Association", "of", "Readers"]
+
+
+def test_a_replacement_enclosing_another_keeps_the_inner_one_and_reads_the_rest_as_drawn():
+    # an acronym list's entry: the expansion replaces the whole entry, the acronym (drawn in
+    # small capitals, read ``ag``) replaced by its capitals inside it
+    body = (
+        "/Span << /ActualText (Assembl\\351e G\\351n\\351rale) >> BDC "
+        "/Span << /ActualText (AG) >> BDC (ag) Tj EMC "
+        "[( )-200(Assembl\\351e)-280(G\\351n\\351rale)] TJ EMC"
+    )
+    assert _canonical(_page(body)).split() == ["AG", "Assemblée", "Générale"]
+
+
+def test_a_replacement_that_differs_from_its_glyphs_stays():
+    # a copy icon (drawn ``COPY``) replaced by the command it copies, printed above it too
+    body = (
+        "[(make)-280(all)-280(install)] TJ 0 -20 Td (see the icon ) Tj "
+        "/Span << /ActualText (make all install) >> BDC (COPY) Tj EMC"
+    )
+    assert _canonical(_page(body)).split() == [
+        "make",
+        "all",
+        "install",
+        "see",
+        "the",
+        "icon",
+        "make",
+        "all",
+        "install",
+    ]

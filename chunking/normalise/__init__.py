@@ -84,9 +84,9 @@ SPACING_ACCENTS_BEFORE = {
     "\u02c7": "\u030c",  # ˇ caron
 }
 """Spacing accents TeX's ``\\accent`` primitive sets *before* the letter (``Br¨oker``,
-``Juh´asz``): the PDF holds the accent glyph, then the letter. Each maps to its combining mark;
-at a word's start only before a capital (``´Etienne``), since ``˜apat`` or ``ˆcntrl`` at a word's
-start is code typeset with a spacing tilde or circumflex.
+``Juh´asz``): the PDF holds the accent glyph, then the letter. Each maps to its combining mark,
+at a word's start too (``´Etienne``; before a lowercase letter on a printed page only, and not a
+tilde or a circumflex: ``´el`eve``, an accents table's ``¨o``, ``CODE_ACCENTS``).
 ASCII ``^`` is left alone: code uses it. ASCII `````` is TeX's grave accent as MuPDF reads it
 (the ``grave`` glyph of a TeX text font comes out as U+0060: ``pi`u``, ``pu`o``, ``sar`a``), but
 code quotes with it too; so it composes only on a printed page, inside a word or on a lone
@@ -109,6 +109,12 @@ SPACING_ACCENTS_BELOW = {"\u00b8": "\u0327", "\u02db": "\u0328"}
 first: ``Fran¸cois``) on a letter of x-height (``X_HEIGHT``), else overlays the cedilla on the
 letter drawn first (``C¸``); ``\\k`` always overlays (``a˛``). So a cedilla takes an x-height
 letter after it, else the letter before it; an ogonek takes the letter before it."""
+CODE_ACCENTS = frozenset("\u02dc\u02c6")
+"""Spacing accents that open words of code: ``˜apat`` or ``ˆcntrl`` at a word's start is code
+typeset with a spacing tilde or circumflex (a TeX ``\\~{}``), so these compose there only with a
+capital (``˜Nandu``). Any other spacing accent opening a lowercase word composes with its letter
+on a printed page (a PDF's: ``´el`eve``, TeX sets ``\\'e`` as the accent, then the ``e``), where
+no code opens a word with one; not in plain text, where groff quotes with an acute (``´in``)."""
 X_HEIGHT = frozenset("acegmnopqrsuvwxyz")
 """Lowercase letters no taller than the x-height (TeX's ``\\ifdim\\ht=1ex`` test in ``\\c``)."""
 _ACCENT = re.compile(f"[{''.join(SPACING_ACCENTS_BEFORE)}{''.join(SPACING_ACCENTS_BELOW)}]")
@@ -213,7 +219,7 @@ def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, in
     if printed and "`" in text:
         text, accents = _compose_graves(text)
     if not text.isascii():
-        text, more = _compose_accents(text)
+        text, more = _compose_accents(text, printed)
         accents += more
     ligatures = sum(text.count(lig) for lig in LIGATURES) if not text.isascii() else 0
     if ligatures:
@@ -223,7 +229,7 @@ def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, in
     return text, controls, ligatures, accents
 
 
-def _compose_accents(text: str) -> tuple[str, int]:
+def _compose_accents(text: str, printed: bool = False) -> tuple[str, int]:
     """Compose each spacing accent with the letter TeX set it on (``¨o`` → ``ö``, ``c¸`` → ``ç``,
     see ``SPACING_ACCENTS_BEFORE``/``_BELOW``) when a precomposed character exists; an accent
     next to no such letter stays as it is. Returns the text and the number of accents composed.
@@ -241,10 +247,12 @@ def _compose_accents(text: str) -> tuple[str, int]:
         after = text[i + 1] if i + 1 < len(text) else ""
         before = text[i - 1] if i > pos else ""
         if accent in SPACING_ACCENTS_BEFORE:
-            # NOTE: at a word's start only before a capital (``ˇCech``): ``˜apat``, ``ˆcntrl`` are
-            # code set with a spacing tilde or circumflex (a TeX ``\~{}``), not accented letters.
+            # NOTE: at a word's start before a lowercase letter only on a printed page, and never
+            # a tilde or a circumflex (``CODE_ACCENTS``): ``˜apat``, ``ˆcntrl`` are code set with
+            # a spacing accent; groff's plain text quotes with an acute (``´in``).
             inside = i > 0 and text[i - 1].isalpha()
-            letter = _DOTLESS.get(after, after) if inside or after.isupper() else ""
+            code = not inside and not after.isupper() and (accent in CODE_ACCENTS or not printed)
+            letter = "" if code else _DOTLESS.get(after, after)
             single = _composed(letter, SPACING_ACCENTS_BEFORE[accent])
             start, end = i, i + 2
         else:
