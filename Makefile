@@ -60,9 +60,9 @@ RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2t
 	ruby-asciidoctor-pdf docbook2x docbook-xml python3-docutils abiword fonts-liberation fonts-urw-base35 go-md2man
 RENDERER_PACKAGES_NO_RECOMMENDS := asciidoc-base
 RENDERER_FILES := /usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl
-# The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis: requirements-renderers.txt,
-# every dependency pinned) go into their own venv, .venv-renderers, where bench/fetch_books.py runs them
-# (RENDERER_PYTHON); kept out of .venv, since rinohtype brings Sphinx and another Docutils.
+# The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
+# pymupdf4llm, pypdf, pdfplumber and pypdfium2: requirements-renderers.txt, every dependency pinned) go into
+# their own venv, .venv-renderers, where bench/fetch_books.py runs them (RENDERER_PYTHON); kept out of .venv, since rinohtype brings Sphinx and another Docutils.
 RENDERER_VENV := .venv-renderers
 
 $(RENDERER_VENV)/.installed: requirements-renderers.txt

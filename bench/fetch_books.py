@@ -22,7 +22,9 @@ Docutils into LaTeX or Docutils XML or through pandoc into an EPUB or Org, Texin
 page through AbiWord into a PDF, a reStructuredText source through rinohtype into a PDF, a Markdown
 source through pandoc 3's Typst writer into Typst markup or, through the Typst compiler, a PDF, an
 HTML page through markdownify into Markdown or through inscriptis into text, a reStructuredText source
-through pandoc 3 into TEI XML, a Markdown source through go-md2man into a man page's troff; the
+through pandoc 3 into TEI XML, a Markdown source through go-md2man into a man page's troff, a PDF
+through the PDF extractors of retrieval pipelines (pymupdf4llm's Markdown, pypdf's, pdfplumber's or
+pypdfium2's text); the
 source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
@@ -247,7 +249,8 @@ it: libfaketime's clock frozen at 1980-01-01 00:00 UTC (AbiWord's PDF, through c
 RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / "bin" / "python")
 """The Python of the PyPI renderers (``requirements-renderers.txt``, pinned with every dependency), which
 ``make renderers`` installs into their own venv, ``.venv-renderers`` at the top of the checkout: the
-Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify."""
+Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify,
+inscriptis and the PDF extractors of ``PDF_EXTRACT``."""
 
 RINOH_BOOK = """
 import os, shutil, subprocess, sys, tempfile
@@ -321,6 +324,34 @@ sys.stdout.write(markdownify.markdownify(sys.stdin.buffer.read().decode("utf-8")
 """
 """An HTML page (UTF-8) through markdownify's defaults into Markdown (``markdownify``): levels 1 and 2 as
 setext headings (underlined), deeper ones as ATX."""
+
+
+PDF_EXTRACT = """
+import io, sys
+tool, src, out = sys.argv[1:4]
+data = open(src, "rb").read()
+if tool == "pymupdf4llm":
+    import pymupdf, pymupdf4llm
+    text = pymupdf4llm.to_markdown(pymupdf.open(stream=data, filetype="pdf"))
+elif tool == "pypdf":
+    import pypdf
+    text = "\\n\\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages)
+elif tool == "pdfplumber":
+    import pdfplumber
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        text = "\\n\\n".join(page.extract_text() for page in pdf.pages)
+else:
+    import pypdfium2
+    text = "\\n\\n".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(data))
+with open(out, "w", encoding="utf-8", newline="") as f:
+    f.write(text)
+"""
+"""A PDF through one of the extractors retrieval pipelines feed on, each with its defaults, into the text
+it returns (``pdf-extract-*``): pymupdf4llm's ``to_markdown`` (Markdown, ``#`` headings guessed from font
+sizes and bold), pypdf's and pdfplumber's ``extract_text`` and pypdfium2's ``get_text_range`` (its text
+page's lines end in CR LF), a page's text after another's with a blank line between (the tools return
+a page at a time); written to the output file as the tool returned it, since pymupdf4llm prints a note on
+stdout."""
 
 
 def _pandoc_ebook(source: str, writer: str) -> list[str]:
@@ -469,6 +500,10 @@ RENDERERS = {
     "inscriptis": [RENDERER_PYTHON, "-c", INSCRIPTIS],
     "pandoc3-rst-tei": [RENDERER_PYTHON, "-c", PANDOC3, "--standalone", "--from", "rst", "--to", "tei"],
     "go-md2man": ["go-md2man"],
+    **{
+        f"pdf-extract-{tool}": [RENDERER_PYTHON, "-c", PDF_EXTRACT, tool, "{input.pdf}", OUTPUT]
+        for tool in ("pymupdf4llm", "pypdf", "pdfplumber", "pypdfium2")
+    },
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -504,7 +539,8 @@ of a book (``RINOH_BOOK``); a CommonMark or reStructuredText source into pandoc 
 a contents and, from CommonMark, numbered headings, or into the PDF the Typst compiler makes of it
 (``PANDOC3_TYPST``); an HTML page into markdownify's Markdown (``MARKDOWNIFY``) or inscriptis' text
 (``INSCRIPTIS``); a reStructuredText source into pandoc 3's TEI XML (``PANDOC3``); a Markdown source into
-the troff of a man page that go-md2man writes).
+the troff of a man page that go-md2man writes; a PDF into the Markdown of pymupdf4llm or the text of
+pypdf, pdfplumber or pypdfium2 (``PDF_EXTRACT``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -517,7 +553,8 @@ Ghostscript 10.0.0, Asciidoctor PDF 2.3.4 on Prawn 2.4.0, AsciiDoc-py 10.2.0, do
 Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0, AbiWord 3.0.5 on cairo 1.16.0; and from PyPI, in
 ``.venv-renderers``, ``requirements-renderers.txt``'s pins: Typst 0.15 (the ``typst`` 0.15.2 wheel),
 pandoc 3.9 (``pypandoc_binary`` 1.17), rinohtype 0.5.6 on Docutils 0.22.4, markdownify 1.2.3 on
-Beautiful Soup 4.15.0, inscriptis 2.7.6 on lxml 6.1.3; and Debian's go-md2man 2.0.2). pandoc runs
+Beautiful Soup 4.15.0, inscriptis 2.7.6 on lxml 6.1.3, pymupdf4llm 0.0.27 on PyMuPDF 1.28.2, pypdf 7.1.1,
+pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build in its wheel); and Debian's go-md2man 2.0.2). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
