@@ -186,6 +186,10 @@ def test_skipping_plain_lines_never_changes_the_headings():
         ("## *Very* **bold** &amp; [linked](https://example.org)", "Very bold & linked"),
         ("## A <span>tagged</span> title", "A tagged title"),  # inline HTML
         ("## Plain title", "Plain title"),
+        # a PDF converter's wrapped heading: each line a bold run, the word broken at a hyphen
+        ("## **2 Creating commands and environ-** **ments**", "2 Creating commands and environments"),
+        ("## **Pre-** **and post-processing**", "Pre- and post-processing"),  # a suspended hyphen
+        ("## **Input-** **Output**", "Input- Output"),  # a capital: two words
     ],
 )
 def test_a_heading_title_is_read_as_the_page_shows_it(source, title):

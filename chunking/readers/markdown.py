@@ -118,7 +118,11 @@ def _rendered(title: str) -> str:
         return title
     inline = _inline_parser().parseInline(title)
     parts: list[str] = []
-    for token in (inline[0].children or []) if inline else []:
+    tokens = (inline[0].children or []) if inline else []
+    for k, token in enumerate(tokens):
+        if _broken_word(tokens, k, parts):
+            parts[-1] = parts[-1][:-1]  # NOTE: ``**environ-** **ments**``: one word, its runs apart
+            continue
         if token.type in ("text", "code_inline"):
             parts.append(token.content)
         elif token.type in ("softbreak", "hardbreak"):
@@ -126,6 +130,32 @@ def _rendered(title: str) -> str:
         elif token.type == "image":
             parts.append("".join(child.content for child in token.children or []))
     return " ".join("".join(parts).split())
+
+
+_SUSPENDED = frozenset("and or nor to und oder bis et ou y o e".split())
+"""Words after a suspended hyphen (``pre- and post-processing``, ``Ein- und Ausgabe``): the hyphen
+there ends a word of its own, which stays."""
+
+
+def _broken_word(tokens: list, k: int, parts: list[str]) -> bool:
+    """Whether token ``k`` is the space between two emphasis runs that split one word at a
+    hyphen (``**environ-** **ments**``): a converter of a PDF sets each line of a wrapped heading as
+    a run of its own, the first ending in the hyphen the page broke the word with."""
+    token = tokens[k]
+    if token.type != "text" or token.content.strip() or not 0 < k < len(tokens) - 2:
+        return False
+    before, after, nxt = tokens[k - 1], tokens[k + 1], tokens[k + 2]
+    return (
+        before.type.endswith("_close")
+        and after.type.endswith("_open")
+        and nxt.type == "text"
+        and nxt.content[:1].islower()
+        and nxt.content.split()[0].casefold() not in _SUSPENDED
+        and bool(parts)
+        and len(parts[-1]) > 1
+        and parts[-1][-1] == "-"
+        and parts[-1][-2].isalpha()
+    )
 
 
 def markdown_headings(text: str) -> list[tuple[int, int, str]]:
