@@ -1065,3 +1065,13 @@ def test_a_navigation_bar_above_the_title_is_not_the_title():
     text += "".join(f"{n}. {t}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
     fronts = [t for kind, _, t, _ in _chapters(text)[1] if kind == "front"]
     assert fronts == ["The Widget Guide"]
+
+
+def test_a_run_of_chapters_keeps_one_form_of_number():
+    """Chapters numbered ``1 Title`` and, under chapter 1's first lines, a list numbered ``1. …``
+    with more text under its items: chapter 1 is still the ``1 Introduction`` line."""
+    items = "".join(f"{n}. Item number {n} of the list\n\n{_body(3)}\n\n" for n in (1, 2, 3))
+    text = f"1 Introduction\n\nA short opening line.\n\n{items}"
+    text += "".join(f"{n} {t}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[1:4], 2))
+    found = [(n, t) for kind, n, t, _ in _chapters(text)[1] if kind == "chapter"]
+    assert found == [("1", "Introduction"), *((str(n), t) for n, t in enumerate(TITLES[1:4], 2))]

@@ -117,6 +117,9 @@ OUTDENT_BODY = 3
 OUTDENT_MIN = 3
 """Fewer outdented lines than this at the least indent are not a book's chapters."""
 
+_DOTTED_CHAPTER = re.compile(r"\d+\.(?!\d)")
+"""A chapter number followed by a full stop (``1. Title``), not a section's (``1.2``)."""
+
 TEXT_UNDER_CAP = 20
 """Lines under a numbered line counted, at most, when two runs 1, 2, 3… are as long (``_chain``)."""
 
@@ -1318,7 +1321,9 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
     """The longest run of chapter numbers 1, 2, 3… (or 0, 1, 2…) among column-0 numbered lines,
     in book order, skipping lines outside it; lines in a list block (``LIST_RUN`` numbered lines
     with no text between, or a numbered line over such lines run on below it: a contents without
-    a header) never count."""
+    a header) never count. A run keeps one form of number, with or without a full stop after it:
+    a book numbers its chapters one way (``1 Introduction``), and a numbered list inside a
+    chapter (``1. The input encoding, …``) another."""
     listed: set[int] = set()
     run: list[int] = []
     for index in [c.index for c in numbered] + [-2]:
@@ -1332,20 +1337,23 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
     # NOTE: of two runs as long, the one with more text under its lines: a contents without a
     # header lists the numbers its chapters carry further on, each entry over the next one.
     below = [min(b.index, len(lines)) - c.index for c, b in zip(numbered, numbered[1:])] + [len(lines)]
-    best: dict[int, tuple[int, int, int]] = {}  # value -> (chain length, lines under it, position)
+    best: dict[
+        tuple[bool, int], tuple[int, int, int]
+    ] = {}  # (form, value) -> (length, lines under, position)
     back: list[int] = []
     for k, c in enumerate(numbered):
         back.append(-1)
         if c.index in listed or not c.number.isdigit():
             continue
         value = int(c.number)
-        before = best.get(value - 1)
+        form = _DOTTED_CHAPTER.match(lines[c.index].text) is not None
+        before = best.get((form, value - 1))
         length = before[0] + 1 if before else (1 if value <= 1 else 0)
         text = (before[1] if before else 0) + min(below[k], TEXT_UNDER_CAP)
         if before:
             back[k] = before[2]
-        if length and (length, text) > best.get(value, (0, 0, -1))[:2]:
-            best[value] = (length, text, k)
+        if length and (length, text) > best.get((form, value), (0, 0, -1))[:2]:
+            best[(form, value)] = (length, text, k)
     if not best:
         return []
     length, _, k = max(best.values())
