@@ -1075,3 +1075,39 @@ def test_a_run_of_chapters_keeps_one_form_of_number():
     text += "".join(f"{n} {t}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[1:4], 2))
     found = [(n, t) for kind, n, t, _ in _chapters(text)[1] if kind == "chapter"]
     assert found == [("1", "Introduction"), *((str(n), t) for n, t in enumerate(TITLES[1:4], 2))]
+
+
+def _flush_contents(page_break: bool) -> str:
+    """A contents with dot leaders and page numbers that sets every entry flush: chapters
+    ``N. Title``, their sections unnumbered (two named alike), a back-matter ``Index``; with
+    ``page_break`` the folio and a running head of the PDF it was extracted from stand inside it."""
+    rows = []
+    for n, title in enumerate(TITLES[:4], 1):
+        rows += [f"{n}. {title} .......... {n * 5}", f"Input Focus .......... {n * 5 + 1}"]
+        rows.append(f"More on {title} .......... {n * 5 + 2}")
+        if page_break and n == 2:
+            rows += ["iii", "", "The Widget Manual"]
+    rows.append("Index .......... 40")
+    return "Table of Contents\n\n" + "\n".join(rows) + "\n\n"
+
+
+@pytest.mark.parametrize("page_break", [False, True])
+def test_unnumbered_entries_a_flush_contents_lists_after_its_numbered_chapters_are_their_sections(page_break):
+    body = ""
+    for n, title in enumerate(TITLES[:4], 1):
+        body += f"Chapter {n}. {title}\n\n{_body(2)}\n\nInput Focus\n\n{_body(2)}\n\nMore on {title}\n\n{_body(2)}\n\n"
+    body += f"Index\n\n{_body(1)}\n"
+    found = [(k, t) for k, _, t, _ in _chapters(_flush_contents(page_break) + body)[1]]
+    assert [t for k, t in found if k == "chapter"] == TITLES[:4]
+    assert ("back", "Index") in found
+
+
+def test_a_contents_resumes_after_the_folio_and_running_head_of_a_page_break():
+    """A contents extracted from a PDF keeps the folio and the running head between its pages: the
+    entries after them are still the contents' and place their chapters (bare titles)."""
+    rows = [f"{t} .......... {k * 5 + 1}" for k, t in enumerate(TITLES[:2])]
+    rows += ["iii", "", "The Widget Manual"]
+    rows += [f"{t} .......... {k * 5 + 11}" for k, t in enumerate(TITLES[2:4])]
+    text = "Table of Contents\n\n" + "\n".join(rows) + "\n\n"
+    text += "".join(f"{t}\n\n{_body(3)}\n\n" for t in TITLES[:4])
+    assert [t for k, _, t, _ in _chapters(text)[1] if k == "chapter"] == TITLES[:4]

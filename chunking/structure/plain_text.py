@@ -73,7 +73,16 @@ from ..normalise import NormalisedBook
 from ..rules import CHAPTER_KEYWORDS, ROMAN_FOLIO, keyword_alternation
 from .evidence import signal_counts
 from .heading_lines import FRAMED_NUMBER, Draft
-from .kinds import LIST_OF, SECTION_HEADING, clean_title, number_value, parse_heading, title_like, words_key
+from .kinds import (
+    BACK_WORDS,
+    LIST_OF,
+    SECTION_HEADING,
+    clean_title,
+    number_value,
+    parse_heading,
+    title_like,
+    words_key,
+)
 from .levels import levelled
 from .result import StructureResult
 
@@ -392,9 +401,13 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
             if not found:
                 bulleted = _BULLET.match(entry.raw) is not None
             top = min((indent for _, _, indent in found), default=entry.indent)
+            paged = _ENTRY_PAGE.search(entry.raw) is not None
+            if parsed is None and found and (resume := _contents_resumed(lines, k)) is not None:
+                k = resume  # NOTE: a page break inside the contents: its folio and running head
+                continue
             if (
                 parsed is None
-                or (parsed[0] in seen and entry.indent <= top)
+                or (parsed[0] in seen and entry.indent <= top and not paged)
                 or _label_over_listed(lines, k, seen)
             ):
                 break  # prose, or a top-level title listed already: the chapters themselves
@@ -407,6 +420,26 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
             listing.update(range(i, k))
             entries.extend((key, number, indent, i) for key, number, indent in found)
     return listing, entries
+
+
+_APPENDIX_WORD = re.compile(r"appendix|appendices|anhang|annexe?", re.I)
+"""An unnumbered appendix's name, read as a contents entry's words key."""
+
+CONTENTS_BREAK_LINES = 4
+"""Lines a page break may put inside a contents (a folio, a running head over two lines)."""
+
+
+def _contents_resumed(lines: list[_Line], k: int) -> int | None:
+    """Where a contents with page numbers resumes after a page break at line ``k`` (a text
+    extracted from a PDF keeps the folio and the running head between its pages): the next line,
+    within ``CONTENTS_BREAK_LINES``, that is an entry with a page number, when the line before ``k``
+    was one too; else None."""
+    if k == 0 or _ENTRY_PAGE.search(lines[k - 1].raw) is None:
+        return None
+    for j in range(k + 1, min(k + 1 + CONTENTS_BREAK_LINES, len(lines))):
+        if _ENTRY_PAGE.search(lines[j].raw) is not None and _entry(lines[j].raw) is not None:
+            return j
+    return None
 
 
 def _label_over_listed(lines: list[_Line], k: int, seen: set[str]) -> bool:
@@ -1448,7 +1481,30 @@ def _contents_evidence(
         if key in listed:
             c.evidence.append(("contents", f"contents entry '{c.title[:60]}'"))
             listed.pop(key)
-    wanted = {key: number for key, (number, indent) in listed.items() if indent == top and "." not in number}
+    # NOTE: where the contents numbers its chapters (and letters its appendices) and sets every
+    # entry flush, an unnumbered entry listed after the first of them is one of their sections
+    # (only the numbers tell the levels apart), unless its name is back matter's (``Index``);
+    # unnumbered entries before the first (prefaces) stay wanted. A contents that indents its
+    # sections says which unnumbered entries are chapter-level (``Closing Remarks`` flush).
+    numbered_at = [
+        k
+        for k, (_, number, indent, _) in enumerate(entries)
+        if indent == top and (number.isdigit() or (len(number) == 1 and number.isupper()))
+    ]
+    inside = (
+        {
+            key
+            for key, number, _, _ in entries[numbered_at[0] :]
+            if not number and not BACK_WORDS.search(key) and not _APPENDIX_WORD.match(key)
+        }
+        if sum(entries[k][1].isdigit() for k in numbered_at) >= 2 and all(e[2] == top for e in entries)
+        else set()
+    )
+    wanted = {
+        key: number
+        for key, (number, indent) in listed.items()
+        if indent == top and "." not in number and key not in inside
+    }
     if not wanted:
         return
     taken = {c.index for c in candidates if c.char}
