@@ -72,3 +72,16 @@ def test_title_like_rejects_contents_lines_and_sentences():
     assert not title_like("Storage Management . . . . 411")
     assert not title_like("is made of roman letters")
     assert not title_like("A sentence that ends with a full stop.")
+
+
+@pytest.mark.parametrize(
+    "title,clean",
+    [
+        ("L A TEX for authors", "LaTeX for authors"),  # the raised A apart
+        ("Using L [A] TEX", "Using LaTeX"),  # marked as a superscript
+        ("LATEX basics", "LATEX basics"),  # one word already
+        ("PLAIN TEX", "PLAIN TEX"),
+    ],
+)
+def test_a_split_latex_logo_in_a_title_is_one_word(title, clean):
+    assert clean_title(title) == clean
