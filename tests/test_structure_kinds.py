@@ -85,3 +85,17 @@ def test_title_like_rejects_contents_lines_and_sentences():
 )
 def test_a_split_latex_logo_in_a_title_is_one_word(title, clean):
     assert clean_title(title) == clean
+
+
+@pytest.mark.parametrize(
+    "title,heading",
+    [
+        ("If you need to know more ...", True),  # an ellipsis written as three full stops
+        ("Where next…", True),
+        ("Introduction ....", False),  # dot leaders
+        ("Introduction . . .", False),
+        ("Introduction ... 12", False),  # leaders and a page number
+    ],
+)
+def test_an_ellipsis_closing_a_title_is_no_dot_leaders(title, heading):
+    assert title_like(title) is heading

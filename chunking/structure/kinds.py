@@ -176,13 +176,17 @@ def title_like(title: str, max_words: int = 14, full_stop: bool = False, any_cas
         return False
     if full_stop and title.endswith("..") and not title.endswith("..."):
         return False
-    if _LEADERS_OR_PAGE.search(title):
+    if _LEADERS_OR_PAGE.search(_TRAILING_ELLIPSIS.sub("", title)):
         return False
     return True
 
 
 _LEADERS_OR_PAGE = re.compile(r"\.\s?\.\s?\.|\s\d+$")
 """Dot leaders or a trailing page number: a contents line, not a title (``title_like``)."""
+
+_TRAILING_ELLIPSIS = re.compile(r"(?<![.\s])\s?\.\.\.$")
+"""An ellipsis closing a title, written as three full stops (``If you need to know more ...``):
+no dot leaders, which run on longer or end in a page number."""
 
 
 _NOT_WORD = re.compile(r"[^\w\s]")
