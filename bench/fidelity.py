@@ -716,7 +716,7 @@ def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool =
     """The cause of pdftotext's ``pieces`` read by us as one word: ``cjk boundary`` when every
     cut falls between two Han or kana characters (``_cjk_junctions``); ``letter spacing`` when
     pdftotext put a space between (nearly) every letter (``_spaced_out``: ``E x c e p t i o n``,
-    ``ch e m m ac r o s``: an italic or letter-spaced font whose glyphs pdftotext places apart;
+    ``ta b l e m ac r o``: an italic or letter-spaced font whose glyphs pdftotext places apart;
     the page shows one word, MuPDF reads one), or two
     single letters, or two single digits, on a page where pdftotext spaces out longer words so
     (``spaced``, ``_letter_spaced``: the same font's ``o f`` beside its ``E x c e p t i o n``,

@@ -117,12 +117,12 @@ def test_a_word_pdftotext_spaces_letter_by_letter_is_letter_spacing():
 def test_a_tracked_name_pdftotext_reads_as_single_letters_and_a_few_pairs_is_letter_spacing():
     # a name in tracked small capitals, its letters evenly apart on the page: pdftotext reads a
     # pair of glyphs a hair closer as one piece, twice in one word
-    t = _one(["when ch e m m ac r o s is loaded"], ["when chemmacros is loaded"])
+    t = _one(["when ta b l e m ac r o is loaded"], ["when tablemacro is loaded"])
     assert t.lost == {"letter spacing": 8} and t.invented == {"letter spacing": 1}
     # pieces longer than two letters, or pairs more than a third of them, stay counted
-    t = _one(["when che mma cros is loaded"], ["when chemmacros is loaded"])
+    t = _one(["when tab lem acro is loaded"], ["when tablemacro is loaded"])
     assert t.lost == {"spacing": 3}
-    t = _one(["when ch em ma cr os is loaded"], ["when chemmacros is loaded"])
+    t = _one(["when ta bl em ac ro is loaded"], ["when tablemacro is loaded"])
     assert t.lost == {"spacing": 5}
 
 

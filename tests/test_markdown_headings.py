@@ -187,7 +187,7 @@ def test_skipping_plain_lines_never_changes_the_headings():
         ("## A <span>tagged</span> title", "A tagged title"),  # inline HTML
         ("## Plain title", "Plain title"),
         # a PDF converter's wrapped heading: each line a bold run, the word broken at a hyphen
-        ("## **2 Creating commands and environ-** **ments**", "2 Creating commands and environments"),
+        ("## **2 Writing widget configura-** **tions**", "2 Writing widget configurations"),
         ("## **Pre-** **and post-processing**", "Pre- and post-processing"),  # a suspended hyphen
         ("## **Input-** **Output**", "Input- Output"),  # a capital: two words
     ],

@@ -90,7 +90,7 @@ def test_a_split_latex_logo_in_a_title_is_one_word(title, clean):
 @pytest.mark.parametrize(
     "title,heading",
     [
-        ("If you need to know more ...", True),  # an ellipsis written as three full stops
+        ("Where to go from here ...", True),  # an ellipsis written as three full stops
         ("Where next…", True),
         ("Introduction ....", False),  # dot leaders
         ("Introduction . . .", False),

@@ -121,7 +121,7 @@ def _rendered(title: str) -> str:
     tokens = (inline[0].children or []) if inline else []
     for k, token in enumerate(tokens):
         if _broken_word(tokens, k, parts):
-            parts[-1] = parts[-1][:-1]  # NOTE: ``**environ-** **ments**``: one word, its runs apart
+            parts[-1] = parts[-1][:-1]  # NOTE: ``**configura-** **tion**``: one word, its runs apart
             continue
         if token.type in ("text", "code_inline"):
             parts.append(token.content)
@@ -139,7 +139,7 @@ there ends a word of its own, which stays."""
 
 def _broken_word(tokens: list, k: int, parts: list[str]) -> bool:
     """Whether token ``k`` is the space between two emphasis runs that split one word at a
-    hyphen (``**environ-** **ments**``): a converter of a PDF sets each line of a wrapped heading as
+    hyphen (``**configura-** **tion**``): a converter of a PDF sets each line of a wrapped heading as
     a run of its own, the first ending in the hyphen the page broke the word with."""
     token = tokens[k]
     if token.type != "text" or token.content.strip() or not 0 < k < len(tokens) - 2:

@@ -4,13 +4,13 @@ content so the page reads as it shows (what the PDF reader's ``pdfpages.page_con
 Why (issue 25): a marked sequence with an ``/ActualText`` replaces its glyphs' text. MuPDF lays
 the replacement over the glyphs one character per glyph, past the longest prefix and suffix that
 match; a replacement of several words drawn as glyphs with gaps for its word spaces (an acronym
-list's ``American Psychological Association``, a tagging package's words) has one character
+list's ``Open Software Foundation``, a tagging package's words) has one character
 more than its glyphs per space, so every letter after the first space lands on the glyph before
-its own, the rest are piled on one glyph, and the line falls apart (``American Psycho`` /
-``logical Association``, ``(association amé`` / ``ricaine de psychologie)``). A replacement that
-encloses another (``AG`` inside ``AG Assemblée Générale``, replaced by ``Assemblée Générale``)
+its own, the rest are piled on one glyph, and the line falls apart (``Open Soft`` /
+``ware Foundation``, ``(fondation pour les`` / ``logiciels ouverts)``). A replacement that
+encloses another (``CG`` inside ``CG Comité Général``, replaced by ``Comité Général``)
 is written out whole where the inner one begins, before the glyphs it replaces
-(``Assemblée Gé Générale``). poppler's ``pdftotext`` reads such lines as they show: it keeps the
+(``Comité Gé Général``). poppler's ``pdftotext`` reads such lines as they show: it keeps the
 innermost replacement only.
 """
 
@@ -229,7 +229,7 @@ def replacements_dropped(page: pymupdf.Page, flags: int, read: str) -> bool:
     ignored) at least as often as in ``read``: a replacement that differs from the glyphs it
     covers adds its letters to ``read`` (a copy icon replaced by the command it copies, printed
     in full above it: twice in ``read``, once in the glyphs). A replacement of one word stays
-    (``AG`` for small capitals read ``ag``, an empty one over line numbers not to be copied):
+    (``CG`` for small capitals read ``cg``, an empty one over line numbers not to be copied):
     MuPDF lays those over their glyphs one for one. Only a page whose content names
     ``/ActualText`` is followed token by token."""
     content = page.read_contents()

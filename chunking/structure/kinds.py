@@ -185,7 +185,7 @@ _LEADERS_OR_PAGE = re.compile(r"\.\s?\.\s?\.|\s\d+$")
 """Dot leaders or a trailing page number: a contents line, not a title (``title_like``)."""
 
 _TRAILING_ELLIPSIS = re.compile(r"(?<![.\s])\s?\.\.\.$")
-"""An ellipsis closing a title, written as three full stops (``If you need to know more ...``):
+"""An ellipsis closing a title, written as three full stops (``Where to go from here ...``):
 no dot leaders, which run on longer or end in a page number."""
 
 
@@ -205,7 +205,7 @@ def compact_key(text: str) -> str:
 
 
 OBJECT_NUMBER = re.compile(r"\s*「\d+」$")
-"""An object number after a title (``Installation 「109」``): SiSU numbers every heading and
+"""An object number after a title (``Getting started 「12」``): SiSU numbers every heading and
 paragraph of its outputs so that a citation can name it, and a converted text keeps them."""
 
 

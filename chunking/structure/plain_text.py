@@ -1356,7 +1356,7 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
     with no text between, or a numbered line over such lines run on below it: a contents without
     a header) never count. A run keeps one form of number, with or without a full stop after it:
     a book numbers its chapters one way (``1 Introduction``), and a numbered list inside a
-    chapter (``1. The input encoding, …``) another."""
+    chapter (``1. The first step, …``) another."""
     listed: set[int] = set()
     run: list[int] = []
     for index in [c.index for c in numbered] + [-2]:
