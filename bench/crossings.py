@@ -127,11 +127,12 @@ def _find(
     """The first offset of ``title`` on ``pages`` (0-based indexes) and the page after the last:
     a line that is the title on the pages, else the title set letter-spaced there, else a title
     line on the page after, else the first mention. With ``near_line`` (a text book, where the
-    ground truth names the line), of several title lines on the page the one nearest that line
-    of the page (a list of topics may repeat a title above its heading), and a mention only on
-    that line or within ``MENTION_LINES`` of it (a source's ``\\tableofcontents`` line holds no
-    title, and ``contents of the`` in prose further down is no start). With ``pdf`` (the
-    book's file), of several title lines on the page the one set largest (``_largest``)."""
+    ground truth names the line), the title on that very line (a heading in link markup,
+    ``[16 Title](#id)``, is no bare title line), else of several title lines on the page the one
+    nearest that line of the page (a list of topics may repeat a title above its heading), and a
+    mention only on that line or within ``MENTION_LINES`` of it (a source's ``\\tableofcontents``
+    line holds no title, and ``contents of the`` in prose further down is no start). With ``pdf``
+    (the book's file), of several title lines on the page the one set largest (``_largest``)."""
     pattern = _title_pattern(title)
     if pattern is None or not pages:
         return None
@@ -141,6 +142,9 @@ def _find(
     own_end = book.pages[pages[-1]].char_end
     own = [m for m in found if m.start() < own_end]
     if near_line is not None:
+        named = [m for m in own if _line_of(book, pages[0], m) == near_line]
+        if named:
+            return named[0].start()
         lines = [m for m in own if _title_line(book, [m]) is not None]
         if lines:
             return min(lines, key=lambda m: abs(_line_of(book, pages[0], m) - near_line)).start()

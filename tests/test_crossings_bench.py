@@ -179,3 +179,21 @@ def test_a_texinfo_sources_entries_are_located_by_the_line_the_truth_names(tmp_p
     run = run_book(path, Policy())
     starts = crossings.true_starts(run.book, {"format": "texi", "file": "b.texi", "entries": entries}, path)
     assert [s.offset is not None for s in starts] == [True] * len(TITLES)
+
+
+def test_the_title_on_the_line_the_truth_names_is_the_start_though_a_later_line_is_the_bare_title(tmp_path):
+    """A converter writes each heading as a link (``[2 Title](#id2)`` over a setext underline), and
+    the chapter's text later has a line that is only the title's words (``binary packages:``
+    before a code block): the line the truth names holds the start, not the bare line below it."""
+    text, entries = "", []
+    for n, title in enumerate(TITLES, 1):
+        entries.append({"title": title, "kind": "chapter", "href": f"b.md#L{text.count(chr(10)) + 1}"})
+        text += f"[{n} {title}](#id{n})\n{'-' * 30}\n\n{_body(3)}\n\nSet it up for\n{title.lower()}:\n\n{_body(3)}\n\n"
+    path = tmp_path / "b.md"
+    path.write_text(text, encoding="utf-8")
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, {"format": "md", "file": "b.md", "entries": entries}, path)
+    for s in starts:
+        line_start = run.book.text.rfind("\n", 0, s.offset) + 1
+        assert run.book.text[line_start : s.offset].startswith("["), s.title
+    assert crossings.crossings(run.book, run.chunks, starts) == []
