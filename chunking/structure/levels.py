@@ -150,6 +150,11 @@ def levelled(
                 kind, level = "part", 1
         elif depth <= chapter_depth and kind == "part":
             level = 1
+        elif kind == "front" and depth > chapter_depth and not _opened(drafts, k, chapter_depth, part_depths):
+            # NOTE: a front matter name set deeper than the chapters before any chapter or part
+            # (``### Table of Contents`` under the title, the ``##`` chapters after it: a converter
+            # guessed its depth from its type size) has no chapter to be a section of.
+            level = top
         elif kind == "section" or depth > chapter_depth:
             demoted += depth <= chapter_depth
             kind, level = "section", top + max(1, depth - chapter_depth)
@@ -182,6 +187,12 @@ def levelled(
         )
     out.sort(key=lambda h: (h.char_offset, h.level))
     return tuple(out), demoted
+
+
+def _opened(drafts: list[tuple[Draft, int]], k: int, chapter_depth: int, part_depths: set[int]) -> bool:
+    """Whether a chapter or a part opens before entry ``k`` (the book's title above the chapter
+    depth opens none)."""
+    return any(depth == chapter_depth or depth in part_depths for _, depth in drafts[:k])
 
 
 def _confidence(d: Draft) -> float:
