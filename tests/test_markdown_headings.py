@@ -213,4 +213,51 @@ def test_a_page_title_line_over_the_same_words_as_the_first_heading_is_that_head
     )
     book = load_book(md.encode(), name="page.md")
     top = [(h.kind, h.title) for h in book.headings if h.level == 1]
-    assert top == [("front", "How to Use the Widget")] + [("chapter", f"Part {n} of the guide") for n in (1, 2, 3)]
+    assert top == [("front", "How to Use the Widget")] + [
+        ("chapter", f"Part {n} of the guide") for n in (1, 2, 3)
+    ]
+
+
+def test_a_contents_heading_set_deeper_than_the_chapters_before_the_first_of_them_is_a_front_unit():
+    """A converter that guesses heading depth from type size writes the contents' heading as
+    ``###`` under the ``#`` title and above the ``##`` chapters: there is no chapter for it to be
+    a section of, so it is front matter at chapter level; a ``###`` under a chapter stays a
+    section, whatever its name."""
+    body = "\n\n".join(para(i) for i in range(4))
+    chapters = "".join(f"## Chapter title {n}\n\n{body}\n\n### Contents\n\n{body}\n\n" for n in (1, 2, 3))
+    md = f"# The Manual\n\n{body}\n\n### Table of Contents\n\nChapter title 1 ... 2\n\n{chapters}"
+    book = load_book(md.encode(), name="manual.md")
+    got = [(h.level, h.kind, h.title) for h in book.headings]
+    assert got[:3] == [
+        (1, "front", "The Manual"),
+        (1, "front", "Table of Contents"),
+        (1, "chapter", "Chapter title 1"),
+    ]
+    assert got[3] == (2, "section", "Contents")
+
+
+def _converted_page(header: str, entries: int) -> str:
+    """A web page converted to Markdown: the site's menu, the page title as a bare line, a
+    contents box (``header`` over ``entries`` of the headings as bare paragraphs), then the
+    ``#`` chapters."""
+    body = "\n\n".join(para(i) for i in range(4))
+    titles = [f"{n}\\. Chapter title {n}" for n in (1, 2, 3, 4)]
+    menu = "  * [Home](index.html)\n  * [Download](download.html)\n\nSearch the documentation\n\n"
+    listed = "".join(f"{t}\n\n" for t in titles[:entries])
+    return f"{menu}The Widget Manual\n\n{header}\n\n{listed}" + "".join(
+        f"# {t}\n\n{body}\n\n" for t in titles
+    )
+
+
+def test_a_contents_box_above_the_first_heading_is_a_front_unit_under_the_page_title():
+    book = load_book(_converted_page("► Table Of Contents", 4).encode(), name="page.md")
+    top = [(h.kind, h.title) for h in book.headings if h.level == 1]
+    assert top[:2] == [("front", "The Widget Manual"), ("front", "Table Of Contents")]
+    assert [kind for kind, _ in top[2:]] == ["chapter"] * 4
+    assert book.text[book.headings[1].char_offset :].startswith("► Table Of Contents")
+
+
+@pytest.mark.parametrize(("header", "entries"), [("Related pages", 4), ("Table Of Contents", 2)])
+def test_no_contents_unit_without_a_contents_header_over_the_books_own_headings(header, entries):
+    book = load_book(_converted_page(header, entries).encode(), name="page.md")
+    assert [h.kind for h in book.headings if h.level == 1] == ["chapter"] * 4

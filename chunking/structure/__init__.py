@@ -217,10 +217,15 @@ def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -
     not when that first heading is the same title (then it is the document's title)."""
     if not drafts or drafts[0][0].offset == 0:
         return drafts
-    from .plain_text import opening_title  # NOTE: text-reading rules, loaded for markup sources only
+    # NOTE: text-reading rules, loaded for markup sources only
+    from .plain_text import opening_contents, opening_title
 
     title = opening_title(norm, drafts[0][0].offset)
-    if title is None or words_key(title.title) == words_key(drafts[0][0].title):
+    if title is None:
+        keys = [key for d, _ in drafts for key in (words_key(f"{d.number} {d.title}"), words_key(d.title))]
+        depth = min(depth for _, depth in drafts)
+        return [(d, depth) for d in opening_contents(norm, drafts[0][0].offset, keys)] + drafts
+    if words_key(title.title) == words_key(drafts[0][0].title):
         # NOTE: the first heading says the same words: the title set twice (a converted page
         # writes its ``<title>`` above its ``<h1>``), and the heading is the one that counts
         return drafts

@@ -1220,6 +1220,48 @@ def opening_title(norm: NormalisedBook, before: int) -> Draft | None:
     return Draft("front", "", title.title, line.page, line.offset, evidence=title.evidence)
 
 
+PRELUDE_ENTRIES = 3
+"""Lines naming the book's own headings, in their order, that make a contents of the text above
+the first heading (``opening_contents``)."""
+
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+"""A Markdown link's target (``[Install](#install)``): no part of the words a contents entry shows."""
+
+
+def opening_contents(norm: NormalisedBook, before: int, headings: list[str]) -> list[Draft]:
+    """The contents a markup source prints as plain text above its first heading (at
+    ``before``), as a converted web page sets its contents box above its first ``<h1>``: a line
+    that names the contents (``_CONTENTS_HEADER``, a decoration such as ``►`` aside) over at
+    least ``PRELUDE_ENTRIES`` lines that each name one of the book's own headings, in their
+    order (``headings``: the words keys of each heading's ``number title`` and of its title).
+    Returned as a front draft at its header, after the document's title when the line right
+    above the header stands alone and reads like a title (a page sets its title over its
+    contents box); [] when there is no such contents."""
+    lines = [line for line in _lines(norm) if line.offset < before]
+    for i, line in enumerate(lines):
+        header = clean_title(line.text.lstrip("►▼▶▸•*#>-– "))
+        if not _CONTENTS_HEADER.match(header):
+            continue
+        at, named = 0, 0
+        for entry in lines[i + 1 :]:
+            key = words_key(_LINK_TARGET.sub("]", entry.text).lstrip("*+-• "))
+            hit = next((k for k in range(at, len(headings)) if key and headings[k] == key), None)
+            if hit is None:
+                break
+            at, named = hit + 1, named + 1
+        if named < PRELUDE_ENTRIES:
+            continue
+        where = f"'{header}' over {named} lines naming the headings in order (a contents)"
+        out = [Draft("front", "", header, line.page, line.offset, evidence=[("contents", where)])]
+        above = lines[i - 1] if i else None
+        if above is not None and above.blank_after and above.blank_before and _title_page_like(above.text):
+            if not _LINK_TARGET.search(above.text) and not BULLET.match(above.text):
+                evidence = [("typography", f"'{above.text[:60]}' alone over the contents (the title)")]
+                out.insert(0, Draft("front", "", above.text, above.page, above.offset, evidence=evidence))
+        return out
+    return []
+
+
 def _capitals_below(lines: list[_Line]) -> list[str]:
     """The lines that continue a title set centred in capitals on the file's first line: the
     centred capital lines right below it, a blank line between them at most, as a title page
