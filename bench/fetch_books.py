@@ -250,7 +250,8 @@ RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / 
 """The Python of the PyPI renderers (``requirements-renderers.txt``, pinned with every dependency), which
 ``make renderers`` installs into their own venv, ``.venv-renderers`` at the top of the checkout: the
 Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify,
-inscriptis and the PDF extractors of ``PDF_EXTRACT``."""
+inscriptis, the PDF extractors of ``PDF_EXTRACT``, the DOCX readers of ``DOCX_EXTRACT`` and the HTML
+extractors of ``HTML_EXTRACT``."""
 
 RINOH_BOOK = """
 import os, shutil, subprocess, sys, tempfile
@@ -352,6 +353,60 @@ sizes and bold), pypdf's and pdfplumber's ``extract_text`` and pypdfium2's ``get
 page's lines end in CR LF), a page's text after another's with a blank line between (the tools return
 a page at a time); written to the output file as the tool returned it, since pymupdf4llm prints a note on
 stdout."""
+
+DOCX_EXTRACT = """
+import os, subprocess, sys, tempfile
+import pypandoc
+tool, src, out = sys.argv[1:4]
+with tempfile.TemporaryDirectory(prefix="docx-") as tmp:
+    book = os.path.join(tmp, "book.docx")
+    subprocess.run([pypandoc.get_pandoc_path(), "--from", "rst", "--to", "docx", "-o", book, src],
+        capture_output=True, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="0"))
+    if tool == "mammoth":
+        import mammoth
+        with open(book, "rb") as f:
+            text = mammoth.convert_to_markdown(f).value
+    elif tool == "docx2txt":
+        import docx2txt
+        text = docx2txt.process(book)
+    else:
+        import docx
+        text = "\\n".join(p.text for p in docx.Document(book).paragraphs)
+with open(out, "w", encoding="utf-8", newline="") as f:
+    f.write(text)
+"""
+"""A reStructuredText source through pandoc 3's DOCX writer (pypandoc_binary's, ``SOURCE_DATE_EPOCH=0``)
+into a Word document, and that through one of the DOCX readers retrieval pipelines feed on, each with
+its defaults, into the text it returns (``docx-extract-*``): mammoth's ``convert_to_markdown`` (Markdown,
+its default style map: Heading 1-6 as ``#`` headings, each after the bookmarks of the paragraph as
+``<a id>`` anchors; the Title, Author and other pandoc paragraph styles it does not know as plain
+paragraphs), docx2txt's ``process`` (paragraphs a blank line apart, tabs and breaks kept) and
+python-docx's paragraphs (``Document(...).paragraphs``, each paragraph's ``text`` on one line, joined
+by a newline, as pipelines that use python-docx do)."""
+
+HTML_EXTRACT = """
+import sys
+tool, src, out = sys.argv[1:4]
+page = open(src, "rb").read().decode("utf-8")
+if tool == "trafilatura":
+    import trafilatura
+    text = trafilatura.extract(page, output_format="markdown")
+elif tool == "html-to-markdown":
+    import html_to_markdown
+    text = html_to_markdown.convert(page).content
+else:
+    import extractous
+    text, _ = extractous.Extractor().extract_bytes_to_string(bytearray(page.encode("utf-8")))
+with open(out, "w", encoding="utf-8", newline="") as f:
+    f.write(text)
+"""
+"""An HTML page (UTF-8) through one of the HTML extractors retrieval pipelines feed on, each with its
+defaults, into the text it returns (``html-extract-*``): trafilatura's ``extract`` with
+``output_format="markdown"`` (its main-content extraction, which keeps what it judges the page's text),
+html-to-markdown's ``convert`` (Markdown, ATX headings, the page's ``<head>`` metadata as a front-matter
+block) and extractous' ``Extractor`` (Apache Tika's HTML parser compiled into the wheel; its text, one
+line per block). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
+Java exception), so it is given HTML only."""
 
 
 def _pandoc_ebook(source: str, writer: str) -> list[str]:
@@ -504,6 +559,14 @@ RENDERERS = {
         f"pdf-extract-{tool}": [RENDERER_PYTHON, "-c", PDF_EXTRACT, tool, "{input.pdf}", OUTPUT]
         for tool in ("pymupdf4llm", "pypdf", "pdfplumber", "pypdfium2")
     },
+    **{
+        f"docx-extract-{tool}": [RENDERER_PYTHON, "-c", DOCX_EXTRACT, tool, "{input.rst}", OUTPUT]
+        for tool in ("mammoth", "docx2txt", "python-docx")
+    },
+    **{
+        f"html-extract-{tool}": [RENDERER_PYTHON, "-c", HTML_EXTRACT, tool, "{input.html}", OUTPUT]
+        for tool in ("trafilatura", "html-to-markdown", "extractous")
+    },
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -540,7 +603,9 @@ a contents and, from CommonMark, numbered headings, or into the PDF the Typst co
 (``PANDOC3_TYPST``); an HTML page into markdownify's Markdown (``MARKDOWNIFY``) or inscriptis' text
 (``INSCRIPTIS``); a reStructuredText source into pandoc 3's TEI XML (``PANDOC3``); a Markdown source into
 the troff of a man page that go-md2man writes; a PDF into the Markdown of pymupdf4llm or the text of
-pypdf, pdfplumber or pypdfium2 (``PDF_EXTRACT``)).
+pypdf, pdfplumber or pypdfium2 (``PDF_EXTRACT``); a reStructuredText source through pandoc 3's DOCX into the
+Markdown of mammoth or the text of docx2txt or python-docx (``DOCX_EXTRACT``); an HTML page into the
+Markdown of trafilatura or html-to-markdown or the text of extractous (``HTML_EXTRACT``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -554,7 +619,9 @@ Docutils 0.19 and Pod::Man 4.14 of perl 5.36.0, AbiWord 3.0.5 on cairo 1.16.0; a
 ``.venv-renderers``, ``requirements-renderers.txt``'s pins: Typst 0.15 (the ``typst`` 0.15.2 wheel),
 pandoc 3.9 (``pypandoc_binary`` 1.17), rinohtype 0.5.6 on Docutils 0.22.4, markdownify 1.2.3 on
 Beautiful Soup 4.15.0, inscriptis 2.7.6 on lxml 6.1.3, pymupdf4llm 0.0.27 on PyMuPDF 1.28.2, pypdf 7.1.1,
-pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build in its wheel); and Debian's go-md2man 2.0.2). pandoc runs
+pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build in its wheel), mammoth 1.13.0,
+docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3.0.2 and lxml_html_clean
+0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel) and extractous 0.3.0 (Tika compiled into the wheel); and Debian's go-md2man 2.0.2). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
