@@ -261,3 +261,26 @@ def test_a_contents_box_above_the_first_heading_is_a_front_unit_under_the_page_t
 def test_no_contents_unit_without_a_contents_header_over_the_books_own_headings(header, entries):
     book = load_book(_converted_page(header, entries).encode(), name="page.md")
     assert [h.kind for h in book.headings if h.level == 1] == ["chapter"] * 4
+
+
+def test_an_atx_heading_after_empty_anchors_on_its_line_is_a_heading_starting_at_the_first_anchor():
+    """A word-processor converter sets each bookmark as an empty anchor before the heading's
+    ``#`` (and more after its title); CommonMark alone reads such a line as a paragraph."""
+    body = "\n\n".join(para(i) for i in range(3))
+    md = (
+        f'<a id="usage"></a># Usage\n\n{body}\n\n'
+        f'<a id="opts"></a><a name="o2"></a>## Options<a id="flags"></a>\n\n{body}\n\n'
+        f'<span id="faq"></span># Questions\n\n{body}\n\n'
+        f'<a id="x"></a>#hashtag is no heading\n\n{body}\n'
+    )
+    got = markdown_headings(md)
+    assert [(level, title) for _, level, title in got] == [(1, "Usage"), (2, "Options"), (1, "Questions")]
+    assert [md[offset:].split("\n")[0][:8] for offset, _, _ in got] == ['<a id="u', '<a id="o', "<span id"]
+
+
+@pytest.mark.parametrize("title", ["reStructuredText Directives", "iOS Deployment Guide"])
+def test_a_title_line_opening_with_a_camel_case_name_is_the_documents_title(title):
+    body = "\n\n".join(para(i) for i in range(4))
+    md = f"{title}\n\nA. N. Author\n\n{body}\n\n" + "".join(f"# Chapter {n}\n\n{body}\n\n" for n in (1, 2, 3))
+    book = load_book(md.encode(), name="doc.md")
+    assert [(h.kind, h.title) for h in book.headings][0] == ("front", title)

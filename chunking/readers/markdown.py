@@ -4,6 +4,7 @@ Contract: ``markdown_headings`` parses the text with markdown-it-py (the CommonM
 block rules only) and returns the book's top-level headings, ATX (``## Title``) and setext
 (``Title`` underlined by ``===`` or ``---``), each at the exact offset in the text where its
 source starts: the ``#`` of an ATX heading, the first character of a setext heading's text.
+An ATX heading may follow empty anchor elements on its line (``_ANCHORED_ATX``).
 What CommonMark does not read as a heading is not one: ``#`` lines in fenced or indented code,
 ``#tag`` without a space, headings inside block quotes and list items (quoted or listed, not the
 book's structure). A YAML (``---``) or TOML (``+++``) front matter block at the top of the file
@@ -55,6 +56,14 @@ def _front_matter_lines(lines: list[str]) -> int:
             break
     return 0
 
+
+_ANCHORED_ATX = re.compile(
+    r"""(?:<(a|span)\b[^<>]*\b(?:id|name)\s*=\s*["'][^"'<>]*["'][^<>]*>\s*</\1>\s*)+(?=#{1,6}(?:[ \t]|$))"""
+)
+"""Empty anchor elements before an ATX heading's ``#`` (``<a id="usage"></a># Usage``): a
+converter of a word-processor document (mammoth) or of a web page sets each bookmark as a link
+target at the start of its heading's line. CommonMark reads that line as a paragraph; the
+heading is what the page shows, so it is read as one, starting at its line's first anchor."""
 
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}$")
 """Pandoc's heading attributes after the title (``# Usage {#usage .unnumbered}``): no part of it."""
@@ -177,6 +186,9 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
         starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
     front = _front_matter_lines(lines)
     source = [""] * front + lines[front:]  # blanked: the parser's line numbers stay the text's
+    for i in range(front, len(source)):
+        if source[i].startswith("<") and (anchors := _ANCHORED_ATX.match(source[i])):
+            source[i] = source[i][anchors.end() :]
     headings: list[tuple[int, int, str]] = []
     if front and (title := _front_matter_title(lines[:front])):
         headings.append((0, 1, title))  # the title page: the front matter that names it
