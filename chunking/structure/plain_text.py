@@ -1315,11 +1315,19 @@ _LEADING_SIGN = re.compile(r"[-−.#@+]+(?=[A-Z0-9])")
 """A sign glued to a name's first letter (``−ME``, ``.NET``, ``#1``): part of the name, no list mark."""
 
 
+_CAMEL_NAME = re.compile(r"[a-z]+[A-Z][\w-]*(?=\s)")
+"""A name set in camel case with a small first letter (``reStructuredText``, ``iOS``, ``pdfTeX``)."""
+
+
 def _title_page_like(text: str) -> bool:
     """``title_like`` for the title at the top of a book, a sign glued to its first word aside:
-    ``−ME Reference Manual`` names a macro package; a list's dash stands apart (``- item``)."""
+    ``−ME Reference Manual`` names a macro package; a list's dash stands apart (``- item``). A
+    title may open with a name in camel case (``reStructuredText Directives``): its capital is
+    inside the word. (Only here, at the top of the book: a line in a book's body that opens
+    with one is more often an identifier in code.)"""
     sign = _LEADING_SIGN.match(text)
-    return title_like(text[sign.end() :] if sign else text, max_words=TITLE_WORDS)
+    text = text[sign.end() :] if sign else text
+    return title_like(text, max_words=TITLE_WORDS, any_case=_CAMEL_NAME.match(text) is not None)
 
 
 _DOTTED_NUMBER = re.compile(r"(\d+(?:\.\d+)+)\.?\s")
