@@ -284,3 +284,21 @@ def test_a_title_line_opening_with_a_camel_case_name_is_the_documents_title(titl
     md = f"{title}\n\nA. N. Author\n\n{body}\n\n" + "".join(f"# Chapter {n}\n\n{body}\n\n" for n in (1, 2, 3))
     book = load_book(md.encode(), name="doc.md")
     assert [(h.kind, h.title) for h in book.headings][0] == ("front", title)
+
+
+def test_a_converted_pages_title_and_top_node_over_its_numbered_chapters_are_front_matter():
+    """A converted manual sets its title and its top node (version, copyright) as ``#`` and its
+    chapters ``## 1 …`` to ``## 4 …`` under them, sections ``### 1.1``: the numbered run is the
+    chapters; the ``#`` entries before them are front matter, and the front matter block's title,
+    which the first heading repeats, is no second unit."""
+    body = "\n\n".join(para(i) for i in range(3))
+    names = ["Setup", "Usage", "Tuning", "Support"]
+    chapters = "".join(
+        f"## {n} {t}\n\n{body}\n\n### {n}.1 Detail\n\n{body}\n\n" for n, t in enumerate(names, 1)
+    )
+    md = f"---\ntitle: The Manual\n---\n\n# The Manual\n\n# Version\n\nCopyright.\n\n{chapters}## Index\n\n{body}\n"
+    book = load_book(md.encode(), name="manual.md")
+    top = [(h.kind, h.title) for h in book.headings if h.level == 1]
+    assert top == [("front", "The Manual"), ("front", "Version")] + [("chapter", t) for t in names] + [
+        ("back", "Index")
+    ]

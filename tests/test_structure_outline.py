@@ -412,8 +412,14 @@ def test_a_chapter_the_outline_never_bookmarked_is_put_in_from_the_contents_wher
     chapters 2-4; the printed contents lists ``1 Overview`` on page 3, whose text opens with it:
     the contents and the outline's own numbering agree that chapter 1 is there."""
     dots = " . . . . . . . . . . . ."
-    contents = ["Contents", f"1 Overview{dots} 3", f"1.1 Scope{dots} 3", f"2 Usage{dots} 5", f"3 Format{dots} 7",
-                f"4 Index{dots} 9"]
+    contents = [
+        "Contents",
+        f"1 Overview{dots} 3",
+        f"1.1 Scope{dots} 3",
+        f"2 Usage{dots} 5",
+        f"3 Format{dots} 7",
+        f"4 Index{dots} 9",
+    ]
     pages = [[("A Format Specification", BIG)] + body(4, 0), [(t, 10.0) for t in contents]]
     pages.append([("1 Overview", 14.0), ("1.1 Scope", 12.0)] + body(12, 100))
     pages.append(body(16, 150))
@@ -422,7 +428,10 @@ def test_a_chapter_the_outline_never_bookmarked_is_put_in_from_the_contents_wher
         pages.append([(f"{n} {title}", 14.0)] + body(12, 100 * n))
         pages.append(body(16, 100 * n + 50))
         toc.append((1, title, len(pages) - 1, None))
-    book = load_book(make_pdf(pages, toc=toc, labels=[{"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 3}]), name="spec.pdf")
+    book = load_book(
+        make_pdf(pages, toc=toc, labels=[{"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 3}]),
+        name="spec.pdf",
+    )
     chapters = [(h.number, h.title, h.page) for h in book.headings if h.kind == "chapter"]
     assert chapters[0] == ("1", "Overview", 3)
     assert [n for n, _, _ in chapters] == ["1", "2", "3", "4"]
@@ -450,14 +459,26 @@ def _footer_first_manual(label_above: bool, header: str = "") -> bytes:
             page.insert_text((500, 800), str(index + 1), fontsize=9)
             y = 80
             if half == 0:
-                toc.append([1, name, index + 1, {"kind": pymupdf.LINK_GOTO, "page": index, "to": pymupdf.Point(0, 0)}])
+                toc.append(
+                    [
+                        1,
+                        name,
+                        index + 1,
+                        {"kind": pymupdf.LINK_GOTO, "page": index, "to": pymupdf.Point(0, 0)},
+                    ]
+                )
                 if label_above:
                     page.insert_text((72, y), str(index + 1), fontsize=18, fontname="hebo")
                     y += 26
                 page.insert_text((72, y), name, fontsize=18, fontname="hebo")
                 y += 30
             for j, (text, _) in enumerate(body(28, 100 * index)):
-                page.insert_text((72, y), name.lower() if j == 5 else text, fontsize=10, fontname="cour" if j == 5 else "helv")
+                page.insert_text(
+                    (72, y),
+                    name.lower() if j == 5 else text,
+                    fontsize=10,
+                    fontname="cour" if j == 5 else "helv",
+                )
                 y += 15
     doc.set_toc(toc)
     return doc.tobytes()
@@ -466,7 +487,11 @@ def _footer_first_manual(label_above: bool, header: str = "") -> bytes:
 def test_a_folio_read_before_the_title_is_no_label_and_the_title_is_not_its_lowercase_mention():
     book = load_book(_footer_first_manual(label_above=False), name="m.pdf")
     chapters = [h for h in book.headings if h.level == 1]
-    assert [(h.title, h.number, h.page) for h in chapters] == [("ASSEMBLE", "", 1), ("INSTALL", "", 3), ("VALIDATE", "", 5)]
+    assert [(h.title, h.number, h.page) for h in chapters] == [
+        ("ASSEMBLE", "", 1),
+        ("INSTALL", "", 3),
+        ("VALIDATE", "", 5),
+    ]
     for h in chapters:
         assert book.text.startswith(h.title + "\n", h.char_offset)
 
@@ -488,9 +513,17 @@ def _lettered_book(letters: str) -> tuple[list, list]:
         toc.append((1, f"{n} {title}", len(pages), None))
     for k, letter in enumerate(letters):
         title = ("Tables of Codes", "Country Lists", "Release Notes")[k]
-        page = [(f"{letter} {title}", BIG)] + body(6, 500 + k * 40) + [(f"{letter}.1 Details", 14)] + body(6, 520 + k * 40)
+        page = (
+            [(f"{letter} {title}", BIG)]
+            + body(6, 500 + k * 40)
+            + [(f"{letter}.1 Details", 14)]
+            + body(6, 520 + k * 40)
+        )
         pages.append(page)
-        toc += [(1, f"{letter} {title}", len(pages), None), (2, f"{letter}.1 Details", len(pages), line_tops(page)[7])]
+        toc += [
+            (1, f"{letter} {title}", len(pages), None),
+            (2, f"{letter}.1 Details", len(pages), line_tops(page)[7]),
+        ]
     return pages, toc
 
 
@@ -565,7 +598,9 @@ def test_a_front_matter_name_after_the_last_chapter_is_back_matter():
 
 
 def test_a_dash_between_an_outline_titles_number_and_its_title_is_no_part_of_the_title():
-    pages = [[(f"{n} – {t}", BIG)] + body(12, 100 * n) for n, t in ((1, "Introduction"), (2, "Further Steps"))]
+    pages = [
+        [(f"{n} – {t}", BIG)] + body(12, 100 * n) for n, t in ((1, "Introduction"), (2, "Further Steps"))
+    ]
     toc = [(1, "1 – Introduction", 1, None), (1, "2 – Further Steps", 2, None)]
     book = load_book(make_pdf(pages, toc=toc), name="dash.pdf")
     assert [(h.number, h.title) for h in book.headings] == [("1", "Introduction"), ("2", "Further Steps")]
@@ -599,3 +634,50 @@ def test_a_lettered_appendix_under_its_parts_label_on_one_page_starts_at_its_own
     ]
     appendix = next(h for h in book.headings if h.number == "A")
     assert book.text.startswith("A. Code Tables", appendix.char_offset)
+
+
+def test_unnumbered_outline_entries_over_a_run_of_numbered_chapters_are_parts():
+    """An outline whose level 1 holds unnumbered parts (no word ``Part``) and whose level 2 holds
+    ``Chapter 1`` … ``Chapter 4`` in one run through the book: the numbering says where the
+    chapters are, and each level-1 entry that holds some of them is a part."""
+    pages = [
+        [("Foundations", BIG)] + body(3),
+        _chapter_page(1, "Alpha"),
+        _chapter_page(2, "Beta"),
+        [("Practice", BIG)] + body(3, 50),
+        _chapter_page(3, "Gamma"),
+        _chapter_page(4, "Delta"),
+    ]
+    toc = [
+        (1, "Foundations", 1, None),
+        (2, "Chapter 1 Alpha", 2, None),
+        (2, "Chapter 2 Beta", 3, None),
+        (1, "Practice", 4, None),
+        (2, "Chapter 3 Gamma", 5, None),
+        (2, "Chapter 4 Delta", 6, None),
+    ]
+    book = load_book(make_pdf(pages, toc=toc), name="parts.pdf")
+    got = [(level, kind, number, title) for level, kind, number, title, _ in _summary(book)]
+    assert got == [
+        (1, "part", "", "Foundations"),
+        (2, "chapter", "1", "Alpha"),
+        (2, "chapter", "2", "Beta"),
+        (1, "part", "", "Practice"),
+        (2, "chapter", "3", "Gamma"),
+        (2, "chapter", "4", "Delta"),
+    ]
+
+
+def test_sections_numbered_anew_under_each_unnumbered_chapter_stay_sections():
+    pages = [[(title, BIG)] + body(8, k * 10) for k, title in enumerate(["Alpha", "Beta"])]
+    toc = [
+        (1, "Alpha", 1, None),
+        (2, "1 Scope", 1, None),
+        (2, "2 Terms", 1, None),
+        (2, "3 Rules", 1, None),
+        (1, "Beta", 2, None),
+        (2, "1 Scope", 2, None),
+        (2, "2 Terms", 2, None),
+    ]
+    book = load_book(make_pdf(pages, toc=toc), name="sections.pdf")
+    assert [(h.level, h.title) for h in book.headings if h.level == 1] == [(1, "Alpha"), (1, "Beta")]

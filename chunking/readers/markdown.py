@@ -208,4 +208,10 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
         line = lines[first]
         indent = len(line) - len(line.lstrip(" \t"))
         headings.append((starts[first] + indent, int(token.tag[1:]), title))
+    if front and len(headings) > 1 and headings[0][0] == 0 and _same_words(headings[0][2], headings[1][2]):
+        del headings[0]  # NOTE: the first heading repeats the front matter's title: that heading is the title
     return headings
+
+
+def _same_words(a: str, b: str) -> bool:
+    return re.sub(r"\W+", " ", a).casefold().split() == re.sub(r"\W+", " ", b).casefold().split()

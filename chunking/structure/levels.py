@@ -90,8 +90,43 @@ def choose_depths(drafts: list[tuple[Draft, int]], nested: bool = True) -> tuple
             continue
         if nested and len(by_depth[depth]) < 2 and deeper:
             continue  # a single root holds the whole book
+        if nested and deeper and _numbered_below(drafts, depth, depths[k + 1]):
+            if _holders(drafts, depth, depths[k + 1]) >= 2:
+                parts.add(depth)  # unnumbered parts, each over its numbered chapters
+            continue  # else a title or a wrapper above the numbered chapters
         return parts, depth
     return parts, depths[-1] if depths else 1
+
+
+NUMBERED_RUN = 3
+"""Whole numbers from 1 up, at a depth below one whose entries are all unnumbered, that make
+that deeper depth the chapters' (``_numbered_below``)."""
+
+
+def _numbered_below(drafts: list[tuple[Draft, int]], depth: int, below: int) -> bool:
+    """Whether ``depth`` holds no numbered entry while the depth ``below`` it holds a run of
+    chapter numbers: at least ``NUMBERED_RUN`` whole numbers, in book order 1, 2, 3… without a
+    repeat (numbers that start again at 1 under each entry number sections, not chapters). A
+    converted page sets its title and its top node one depth above its ``1``, ``2``… chapters
+    (``# Title``, ``# Version``, ``## 1 About This Document``); an outline sets unnumbered parts
+    above ``Chapter 1``, ``Chapter 2``…: the numbering says where the chapters are."""
+    if any(d.number for d, at in drafts if at == depth):
+        return False
+    numbers = [
+        int(d.number) for d, at in drafts if at == below and d.kind in CHAPTER_KINDS and d.number.isdigit()
+    ]
+    return len(numbers) >= NUMBERED_RUN and numbers[0] == 1 and all(b > a for a, b in zip(numbers, numbers[1:]))
+
+
+def _holders(drafts: list[tuple[Draft, int]], depth: int, below: int) -> int:
+    """How many entries at ``depth`` hold an entry at the depth ``below`` it."""
+    holders, current = set(), None
+    for k, (_, at) in enumerate(drafts):
+        if at <= depth:
+            current = k if at == depth else None
+        elif at == below and current is not None:
+            holders.add(current)
+    return len(holders)
 
 
 def levelled(
@@ -134,11 +169,14 @@ def levelled(
     demoted = 0
     for k, (d, depth) in enumerate(drafts):
         kind, level, title, number = d.kind, top, d.title, d.number
-        if depth < chapter_depth and depth not in part_depths and kind != "part":
-            if not (title_unit and d is drafts[0][0]):
-                continue  # a lone root above the chapters: the book's own title, not a unit of it
-            kind = "front"
         leaf = k + 1 == len(drafts) or drafts[k + 1][1] <= depth
+        if depth < chapter_depth and depth not in part_depths and kind != "part":
+            if title_unit and (d is drafts[0][0] or (first is not None and d.offset < first)):
+                kind = "front"  # a markup source's title, or its top node above the chapters
+            elif leaf and first is not None and last is not None and not first <= d.offset <= last:
+                kind = "front" if d.offset < first else "back"  # matter beside the chapters' wrapper
+            else:
+                continue  # a lone root above the chapters: the book's own title, not a unit of it
         if depth in part_depths and depth < chapter_depth:
             if kind == "unnumbered" and leaf and anchored and not min(anchored) <= d.offset <= max(anchored):
                 # NOTE: an unnumbered entry with nothing below it, before the first part or after
