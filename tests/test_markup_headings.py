@@ -186,10 +186,17 @@ def test_a_wiki_page_without_a_title_heading_has_its_most_signs_as_chapters():
 def test_an_html2text_page_frames_its_headings_in_stars_counted_like_a_wikis():
     """html2text: six ``*`` an <h1> (the chapters here), five an <h2>; a row of ``=`` (an <hr>)
     and Markdown's ``***bold***`` are no headings."""
-    text = "=" * 79 + "\n The Manual\n" + "=" * 79 + "\n" + "".join(
-        f"****** {n} – {name} ******\n{para(n)}\n***** {n}.1 – Detail *****\n***bold*** text\n{para(n + 5)}\n"
-        + "=" * 79 + "\n"
-        for n, name in enumerate(["Basics", "Language"], 1)
+    text = (
+        "=" * 79
+        + "\n The Manual\n"
+        + "=" * 79
+        + "\n"
+        + "".join(
+            f"****** {n} – {name} ******\n{para(n)}\n***** {n}.1 – Detail *****\n***bold*** text\n{para(n + 5)}\n"
+            + "=" * 79
+            + "\n"
+            for n, name in enumerate(["Basics", "Language"], 1)
+        )
     )
     markup, headings = markup_headings(text)
     assert markup == "wiki"
@@ -320,9 +327,14 @@ def test_latex_parts_sit_between_the_title_and_the_chapters():
 def test_a_latex_page_whose_only_section_opens_it_has_it_for_title_and_its_subsections_as_chapters():
     """A Markdown page converted to LaTeX (cmark -t latex): ``\\section{Stream}`` then
     ``\\subsection`` units; the one section is the page's title."""
-    text = "\\section{Stream}\n\n" + para(0) + "\n\n" + "".join(
-        f"\\subsection{{{name}}}\n\n{para(k)}\n\n\\subsubsection{{Detail {k}}}\n\n{para(k + 1)}\n\n"
-        for k, name in enumerate(["Types", "Consumers", "Implementers"], 1)
+    text = (
+        "\\section{Stream}\n\n"
+        + para(0)
+        + "\n\n"
+        + "".join(
+            f"\\subsection{{{name}}}\n\n{para(k)}\n\n\\subsubsection{{Detail {k}}}\n\n{para(k + 1)}\n\n"
+            for k, name in enumerate(["Types", "Consumers", "Implementers"], 1)
+        )
     )
     assert [(lv, t) for _, lv, t in markup_headings(text, ".tex")[1]] == [
         (0, "Stream"),
@@ -462,12 +474,12 @@ def test_an_me_document_reads_sh_and_uh_but_not_escaped_examples_or_macro_bodies
     ],
 )
 def test_a_title_set_larger_than_the_body_before_the_first_heading_is_the_title(opening):
-    text = f"{opening}.sh 1 \"Basics\"\n.pp\n{para(0)}\n.sh 1 \"Usage\"\n.pp\n{para(1)}\n"
+    text = f'{opening}.sh 1 "Basics"\n.pp\n{para(0)}\n.sh 1 "Usage"\n.pp\n{para(1)}\n'
     assert titles(text) == [(0, "The Widget -me Manual"), (1, "1 Basics"), (1, "2 Usage")]
 
 
 def test_a_size_set_once_for_the_whole_text_makes_no_title():
-    text = f".ps 12\n.vs 14\n{para(2)}\n.sh 1 \"Basics\"\n.pp\n{para(0)}\n.sh 1 \"Usage\"\n.pp\n{para(1)}\n"
+    text = f'.ps 12\n.vs 14\n{para(2)}\n.sh 1 "Basics"\n.pp\n{para(0)}\n.sh 1 "Usage"\n.pp\n{para(1)}\n'
     assert titles(text) == [(1, "1 Basics"), (1, "2 Usage")]
 
 
@@ -515,7 +527,11 @@ def test_a_txt_with_atx_headings_standing_apart_is_read_as_markdown():
     )
     markup, headings = markup_headings(text)
     assert markup == "markdown"
-    assert [(lv, t) for _, lv, t in headings][:3] == [(2, "Promises API"), (3, "Detail 0"), (2, "Callback API")]
+    assert [(lv, t) for _, lv, t in headings][:3] == [
+        (2, "Promises API"),
+        (3, "Detail 0"),
+        (2, "Callback API"),
+    ]
 
 
 def test_shell_comments_at_the_margin_do_not_make_a_txt_markdown():
@@ -527,7 +543,11 @@ def test_latex_printnomenclature_prints_a_nomenclature_unit():
     text = "\\chapter{Overview}\n\n" + para(0) + "\n\n\\printnomenclature\n\\printindex\n"
     assert markup_headings(text, ".tex") == (
         "latex",
-        [(0, 1, "1 Overview"), (text.index("\\printnomenclature"), 1, "Nomenclature"), (text.index("\\printindex"), 1, "Index")],
+        [
+            (0, 1, "1 Overview"),
+            (text.index("\\printnomenclature"), 1, "Nomenclature"),
+            (text.index("\\printindex"), 1, "Index"),
+        ],
     )
 
 
@@ -542,7 +562,9 @@ def test_a_markup_pages_title_boxed_between_rules_above_its_first_heading_is_its
     """A converted page sets its ``<h1>`` as a banner (a rule, the title, its authors, the rule
     again) above the first marked heading: the title is a front unit, as a text's title line is."""
     rule = "=" * 79
-    book = load_book(html2text_page(f"{rule}\n The Manual\nby A. Writer and B. Writer\n{rule}\n").encode(), name="m.txt")
+    book = load_book(
+        html2text_page(f"{rule}\n The Manual\nby A. Writer and B. Writer\n{rule}\n").encode(), name="m.txt"
+    )
     assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
         ("front", "The Manual"),
         ("chapter", "Basics"),
@@ -562,8 +584,13 @@ def test_a_markup_pages_opening_sentence_or_open_rule_is_no_title():
 def test_a_markdown_title_set_as_a_bare_line_above_its_first_heading_is_its_title_page():
     """A renderer that drops the ``#`` of the document title leaves it a bare line standing alone
     at the top: it is the title page; the ``##`` headings stay the chapters."""
-    text = "File Handling\n\n" + para(0) + "\n\n" + "".join(
-        f"## {name}\n\n{body(3)}\n\n" for name in ["Opening Files", "Reading Files", "Closing Files"]
+    text = (
+        "File Handling\n\n"
+        + para(0)
+        + "\n\n"
+        + "".join(
+            f"## {name}\n\n{body(3)}\n\n" for name in ["Opening Files", "Reading Files", "Closing Files"]
+        )
     )
     book = load_book(text.encode(), name="guide.md")
     assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [
@@ -582,3 +609,20 @@ def test_a_manual_pages_header_above_its_first_heading_is_no_title_page():
     )
     book = load_book(text.encode(), name="tool.md")
     assert not any("General Commands" in h.title for h in book.headings)
+
+
+def test_a_simple_tables_border_rows_are_no_asciidoc_titles():
+    """``=====  =====`` rows border a reStructuredText simple table set in a text; AsciiDoc's
+    one-line titles carry words."""
+    table = "=====  =====  ======\nInput  Other  Output\n=====  =====  ======\nA      B      C\n=====  =====  ======\n"
+    text = f"Some prose about tables.\n\n{table}\nMore prose.\n\n{table}\nThe end.\n"
+    assert markup_headings(text)[0] != "asciidoc"
+
+
+def test_a_text_showing_title_styles_on_one_example_title_is_not_restructuredtext():
+    """A text about reStructuredText, its examples no longer indented (an extractor flattened
+    them), shows every adornment style on one title: that is no structure of its own."""
+    styles = "".join(f"Section Title\n{mark * 13}\n\n" for mark in "=-`'.~*+^")
+    directive = ".. image:: picture.png\n\n"
+    text = f"Some prose about titles.\n\n{directive}Below are examples of section title styles:\n\n{styles}More prose.\n"
+    assert markup_headings(text) == ("", [])

@@ -156,7 +156,9 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             return "org", org
     if looks_like_rst(lines):
         rst = rst_headings(lines, starts)
-        if len(rst) >= MIN_HEADINGS:
+        if len({title for _, _, title in rst}) >= MIN_HEADINGS:
+            # NOTE: distinct titles: a text about the markup shows its title styles on one
+            # example title (``Section Title`` under each adornment), and is not written in it
             return "rst", rst
     if looks_like_markdown(lines):
         return "markdown", markdown_headings(text)
@@ -318,6 +320,7 @@ def _code(code: str, inner: str) -> str:
 _ONE_LINE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")
 _UNDERLINE_LEVEL = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
 _DELIMITER = re.compile(r"(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--|\|={3,}|`{3}.*)[ \t]*$")
+_LETTER = re.compile(r"[^\W_]")
 UNDERLINE_SLACK = 2
 """How much longer or shorter than its title an AsciiDoc two-line title's underline may be."""
 
@@ -372,7 +375,7 @@ def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | No
                 i += 1
                 continue
         title = _ONE_LINE.fullmatch(line)
-        if title:
+        if title and _LETTER.search(title.group(2)):  # NOTE: ``=====  =====`` is a table's border
             one_line.append((starts[i], len(title.group(1)) - 1, " ".join(title.group(2).split())))
         i += 1
     sections = [h for h in one_line if h[1] >= 1]
