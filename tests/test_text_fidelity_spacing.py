@@ -109,15 +109,29 @@ def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to
     assert text == "3 https://example.org"
 
 
+def _unit_line(number: str, unit: str, gap: float) -> list:
+    """A line ``indent <number><unit>``, the unit ``gap`` em after the number."""
+    return [("indent", 12.0, 0.0, 0.0), (number, 12.0, 4.0, 0.0), (unit, 12.0, gap * 12, 0.0)]
+
+
 def test_a_number_and_its_unit_a_thin_space_apart_are_two_words():
     # ``1\\,em``: a thin space (0.12 em), under MuPDF's 0.15 em; a unit set solid stays one word,
     # and so do letters after a number inside a word
-    def line(number: str, unit: str, gap: float) -> list:
-        return [("indent", 12.0, 0.0, 0.0), (number, 12.0, 4.0, 0.0), (unit, 12.0, gap * 12, 0.0)]
-
+    line = _unit_line
     assert _canonical(_set_page([line("1", "em", 0.12)])) == "indent 1 em"
     assert _canonical(_set_page([line("12", "pt", 0.0)])) == "indent 12pt"
     assert _canonical(_set_page([line("x2", "y", 0.12)])) == "indent x2y"
+
+
+def test_a_decimal_number_and_its_unit_a_thin_space_apart_are_two_words():
+    # ``2.7\\,ex``, ``.4\\,ex``: the point is inside the number, which still opens its word
+    line = _unit_line
+    assert _canonical(_set_page([line("2.7", "ex", 0.12)])) == "indent 2.7 ex"
+    assert _canonical(_set_page([line(".4", "ex", 0.12)])) == "indent .4 ex"
+    assert _canonical(_set_page([line("0,5", "cm", 0.12)])) == "indent 0,5 cm"
+    # set solid, or a version's number after a letter, it stays one word
+    assert _canonical(_set_page([line("1.5", "pt", 0.0)])) == "indent 1.5pt"
+    assert _canonical(_set_page([line("v1.2", "a", 0.12)])) == "indent v1.2a"
 
 
 def test_a_footnote_mark_opening_its_line_is_read_apart_from_a_word_of_any_case():

@@ -31,8 +31,9 @@ More places where the page shows a word boundary and MuPDF reads none, found the
   than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
   touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
 * **a number and its unit**: set a thin space apart (``1\\,em``, 0.12 em), under MuPDF's
-  threshold: ``1em``; where a number opening a word touches lowercase letters
-  (``_UNIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space (``12pt`` set solid stays one).
+  threshold: ``1em``; where a number opening a word, a decimal one too (``2.7\\,ex``), touches
+  lowercase letters (``_UNIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space (``12pt`` set
+  solid stays one).
 * **a change of direction**: right-to-left text sets each glyph left of the one before; where
   a line switches direction (a vowel mark, to which MuPDF gives none, after a word's last
   letter; a comma; a Latin word before an Arabic one) MuPDF ignores the jump and adds no space,
@@ -114,10 +115,11 @@ apart by the character before the digit):
 SCRIPT_DIGITS = 3
 """A footnote mark opens its word with at most this many digits (``_places``)."""
 
-_UNIT_SPOT = re.compile(r"\d+(?=[a-z])")
+_UNIT_SPOT = re.compile(r"(?:\d*[.,])?\d+(?=[a-z])")
 """A number touching lowercase letters: where a number and its unit set a thin space apart
-(``1\\,em``: 0.12 em, under MuPDF's threshold) came out as one word (``1em``); ``_places``
-keeps only a number that opens its word (not ``x2y``, ``v1.2a``)."""
+(``1\\,em``: 0.12 em, under MuPDF's threshold) came out as one word (``1em``); a decimal one
+too, its point inside the number (``2.7\\,ex``, ``.4\\,ex``, ``0,5\\,cm``: ``2.7ex``);
+``_places`` keeps only a number that opens its word (not ``x2y``, ``v1.2a``)."""
 
 _LINE_MARK = re.compile(r"\n\d{1,3}(?=[^\W\d_]{3})")
 """Digits opening a line before a word of three letters or more: where a footnote's mark may
@@ -286,6 +288,7 @@ def _places(written: str) -> dict[int, dict[int, int]]:
     for m in _UNIT_SPOT.finditer(written) if b"0a" in shapes else ():
         start = m.start()
         if start == 0 or not (written[start - 1].isalnum() or written[start - 1] in "_.,"):
+            # NOTE: ``v1.2a``'s number follows a letter, ``1.2.3a``'s ``.3`` a digit: no unit
             found.append((m.end() - 1, _VERSION_GAP))  # a number and its unit, a thin space apart
     for m in _LINE_MARK.finditer("\n" + written) if b"0a" in shapes or b"0A" in shapes else ():
         found.append((m.end() - 2, _SCRIPT_GAP))  # NOTE: ``m`` counts the newline put first
