@@ -134,6 +134,37 @@ def test_a_decimal_number_and_its_unit_a_thin_space_apart_are_two_words():
     assert _canonical(_set_page([line("v1.2", "a", 0.12)])) == "indent v1.2a"
 
 
+def _faced_line(runs: list[tuple[str, str, float]]) -> bytes:
+    """A page of one line of ``runs``, each (text, PyMuPDF font name, gap in em before it) at
+    10 pt, no space glyphs: ``cour`` a monospaced face, ``tiro`` a text face."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    x = 72.0
+    for text, font, gap in runs:
+        face = pymupdf.Font(font)
+        x += gap * 10
+        writer.append((x, 100), text, font=face, fontsize=10)
+        x += face.text_length(text, fontsize=10)
+    writer.write_text(page)
+    return doc.tobytes()
+
+
+def test_a_typewriter_word_and_a_prose_word_a_shrunk_space_apart_are_two_words():
+    # ``\\marginpar należy`` on a line TeX shrank: 0.14 em, under MuPDF's 0.15 em
+    runs = [("using", "tiro", 0.0), ("marginpar", "cour", 0.33), ("needs", "tiro", 0.14), ("it", "tiro", 0.33)]
+    assert _canonical(_faced_line(runs)) == "using marginpar needs it"
+    # and a prose word before a typewriter word
+    runs = [("the", "tiro", 0.0), ("option", "tiro", 0.33), ("draft", "cour", 0.14)]
+    assert _canonical(_faced_line(runs)) == "the option draft"
+
+
+def test_face_rule_keeps_a_typewriter_word_and_the_letters_set_solid_after_it_one_word():
+    # ``\\texttt{file}s``: the plural touches the typewriter word; a kerned gap in one face too
+    assert _canonical(_faced_line([("many", "tiro", 0.0), ("file", "cour", 0.33), ("s", "tiro", 0.0)])) == "many files"
+    assert _canonical(_faced_line([("many", "tiro", 0.0), ("fil", "tiro", 0.33), ("es", "tiro", 0.14)])) == "many files"
+
+
 def test_a_footnote_mark_opening_its_line_is_read_apart_from_a_word_of_any_case():
     # the footnote opens with a lowercase word, or one in capitals: ``16assuming``, ``14CTAN``
     text = _canonical(
