@@ -136,7 +136,8 @@ def test_a_decimal_number_and_its_unit_a_thin_space_apart_are_two_words():
 
 def _faced_line(runs: list[tuple[str, str, float]]) -> bytes:
     """A page of one line of ``runs``, each (text, PyMuPDF font name, gap in em before it) at
-    10 pt, no space glyphs: ``cour`` a monospaced face, ``tiro`` a text face."""
+    10 pt, no space glyphs: ``cour`` a monospaced face, ``tiro`` a text face, ``tiit`` its
+    italic."""
     doc = pymupdf.open()
     page = doc.new_page()
     writer = pymupdf.TextWriter(page.rect)
@@ -157,6 +158,14 @@ def test_a_typewriter_word_and_a_prose_word_a_shrunk_space_apart_are_two_words()
     # and a prose word before a typewriter word
     runs = [("the", "tiro", 0.0), ("option", "tiro", 0.33), ("draft", "cour", 0.14)]
     assert _canonical(_faced_line(runs)) == "the option draft"
+
+
+def test_an_upright_word_and_an_italic_one_a_thin_space_apart_are_two_words():
+    # ``\\sin x``: the operator's name upright, the variable italic, a thin space (0.11 em) apart
+    runs = [("then", "tiro", 0.0), ("sin", "tiro", 0.33), ("x", "tiit", 0.11), ("and", "tiro", 0.33)]
+    assert _canonical(_faced_line(runs)) == "then sin x and"
+    # an italic word and upright letters set solid after it stay one word
+    assert _canonical(_faced_line([("the", "tiro", 0.0), ("Java", "tiit", 0.33), ("s", "tiro", 0.0)])) == "the Javas"
 
 
 def test_face_rule_keeps_a_typewriter_word_and_the_letters_set_solid_after_it_one_word():

@@ -117,8 +117,8 @@ def _writer_text(stext: Any) -> str | None:
 def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     """The reader's word-space rules on a page's written ``text`` (``stext`` written): the word
     spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
-    tight lines, after a footnote mark, around a script set apart from its word, where a
-    typewriter word meets a prose word), a
+    tight lines, after a footnote mark, around a script set apart from its word, where the
+    face changes between two words), a
     letter-spaced word read as one (``with_tracking_joined``; letter-spaced capitals read in
     pieces, ``pdftracked``) and a mirrored glyph read back
     into its word (``with_mirrored_glyphs_joined``); and the page's text runs

@@ -34,11 +34,13 @@ More places where the page shows a word boundary and MuPDF reads none, found the
   threshold: ``1em``; where a number opening a word, a decimal one too (``2.7\\,ex``), touches
   lowercase letters (``_UNIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space (``12pt`` set
   solid stays one).
-* **a typewriter word and the next**: a command's name set in a monospaced face, then a prose
-  word on a line TeX shrank: ``\\marginpar należy`` 0.14 em apart, under MuPDF's threshold,
-  came out ``\\marginparnależy``; where a monospaced face meets another between two letters or
-  digits (``pdfstyles.Styles.face_changes``), a gap over ``TIGHT_DIST`` is a word space (a
-  typewriter word with a plural ``s`` in the text face touches it, 0 em).
+* **a change of face**: a command's name set in a monospaced face, then a prose word on a line
+  TeX shrank: ``\\marginpar należy`` 0.14 em apart, under MuPDF's threshold, came out
+  ``\\marginparnależy``; an operator's upright name and its italic variable a thin space apart,
+  ``sin x`` (0.11 em), came out ``sinx``. Where the face changes (monospaced or not, italic or
+  upright) between two letters or digits (``pdfstyles.Styles.face_changes``), a gap over
+  ``TIGHT_DIST`` is a word space (a typewriter or italic word with a plural ``s`` in the text
+  face touches it, 0 em).
 * **a change of direction**: right-to-left text sets each glyph left of the one before; where
   a line switches direction (a vowel mark, to which MuPDF gives none, after a word's last
   letter; a comma; a Latin word before an Arabic one) MuPDF ignores the jump and adds no space,
@@ -170,8 +172,8 @@ regular expression over the bytes)."""
 
 _UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP, _DIRECTION_GAP, _SIZE_GAP = 1, 2, 4, 8, 16, 32
 """What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
-a tight line, before a version number, between a number and its unit, or where a monospaced
-face meets another), a script's end, a
+a tight line, before a version number, between a number and its unit, or where the face
+changes), a script's end, a
 gap between the run of glyphs before and the next glyph wherever that one stands
 (``_run_gap``), a script set apart from its word (``script_apart``)."""
 
@@ -195,9 +197,9 @@ def with_gap_spaces(
     each block by another) with a space put into every gap MuPDF skipped (see the module).
     ``size_changes``: per line of ``written``, the characters after which the font size changes
     between two letters or digits (``pdfstyles.Styles.size_changes``), where a script may stand
-    apart from its word (``script_apart``); ``face_changes``: those after which a monospaced
-    face meets another (``pdfstyles.Styles.face_changes``), where a gap over ``TIGHT_DIST`` is a
-    word space.
+    apart from its word (``script_apart``); ``face_changes``: those after which the face
+    changes (``pdfstyles.Styles.face_changes``), where a gap over ``TIGHT_DIST`` is a word
+    space.
 
     Cheap on most pages: regular expressions over the page's text find the places to look at;
     only the lines that hold one have their glyphs read. When the writer's lines do not pair up

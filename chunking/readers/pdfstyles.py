@@ -36,6 +36,9 @@ NOTE: the pattern opens with a literal, which the scan finds fast; a look-behind
 scan every character, forty times slower."""
 
 
+_FACE_TOKEN = re.compile(r'<(/?)i>|<span style="font-family:([^;"]*);[^"]*">([^<]*)</span>')
+"""The HTML writer's italic tags and runs (font family, text), in order (``_face_runs``)."""
+
 _SIZE = re.compile(r"font-size:([0-9.]+)pt")
 _FAMILY = re.compile(r'font-family:([^;"]*)')
 
@@ -49,18 +52,20 @@ class Styles:
 
     lines: list[list[tuple[float, str]]]
     fonts: set[str]
-    faces: list[list[tuple[str, str]]] = field(default_factory=list)
-    """Per text line, the runs as (font family, text), only on a line that holds a run of a
-    monospaced face (``MONOSPACED_NAME``) and one of another face; none elsewhere."""
+    faces: list[list[tuple[tuple[bool, bool], str]]] = field(default_factory=list)
+    """Per text line, the runs as (face, text), the face whether the run is monospaced
+    (``MONOSPACED_NAME``) and whether italic, only on a line where runs of two faces meet
+    between two letters or digits; none elsewhere."""
 
     def face_changes(self, written: str) -> dict[int, list[int]]:
         """Per line of ``written`` (as ``size_changes``), the indices of the characters after
-        which a monospaced face gives way to another face, or another face to a monospaced one,
-        and both that character and the next are letters or digits (``str.isalnum``): where a
-        typewriter word (a command's name) may touch the prose word after it, a gap over
-        ``pdfspaces.TIGHT_DIST`` there being a word space (``pdfspaces.with_gap_spaces``). Only
-        a line whose runs spell it exactly is looked at."""
-        return _per_line(written, self.faces, lambda runs: _changes([(_monospaced(f), t) for f, t in runs]))
+        which the face changes (monospaced or not, italic or upright) and both that character
+        and the next are letters or digits (``str.isalnum``): where a typewriter word (a
+        command's name) may touch the prose word after it, or an operator's upright name its
+        italic variable (``sin x``), a gap over ``pdfspaces.TIGHT_DIST`` there being a word
+        space (``pdfspaces.with_gap_spaces``). Only a line whose runs spell it exactly is
+        looked at."""
+        return _per_line(written, self.faces, _changes)
 
     def size_changes(self, written: str) -> dict[int, list[int]]:
         """Per line of ``written`` (the page's text writer's output, lines split at newlines;
@@ -191,24 +196,29 @@ def page_styles(stext: Any) -> Styles | None:
     return Styles(lines, fonts, faces)
 
 
-def _face_runs(written: str, paragraphs: list[str], fonts: set[str]) -> list[list[tuple[str, str]]]:
-    """Per paragraph (a text line) of the HTML writer's page, its runs as (font family, text)
-    where it holds a monospaced face's run and another face's (``Styles.faces``); none on a page
-    whose fonts are not of both kinds."""
-    mono = [font for font in fonts if _monospaced(font)]
-    if not mono or len(mono) == len(fonts) or not _joined(written):
+def _face_runs(
+    written: str, paragraphs: list[str], fonts: set[str]
+) -> list[list[tuple[tuple[bool, bool], str]]]:
+    """Per paragraph (a text line) of the HTML writer's page, its runs as (face, text), the face
+    whether the run is monospaced and whether italic (the writer's ``<i>``), where two runs of
+    different faces meet between two letters or digits (``Styles.faces``); none on a page set
+    in one face."""
+    mono = sum(_monospaced(font) for font in fonts)
+    if not (0 < mono < len(fonts) or "<i>" in written) or not _joined(written):
         return [[] for _ in paragraphs]
-    marks = [f"font-family:{font};" for font in mono]
-    faces: list[list[tuple[str, str]]] = []
+    faces: list[list[tuple[tuple[bool, bool], str]]] = []
     for paragraph in paragraphs:
         # NOTE: only a line with two runs meeting between two letters or digits (``_joined``)
-        # and a monospaced run is parsed: a typewriter word mostly meets a space
-        if not _joined(paragraph) or not any(m in paragraph for m in marks):
+        # is parsed: a change of face mostly meets a space
+        if not _joined(paragraph):
             faces.append([])
             continue
-        runs = [
-            (family, html.unescape(text) if "&" in text else text)
-            for family, _, text in _SPAN.findall(paragraph)
-        ]
-        faces.append(runs if any(not _monospaced(family) for family, _ in runs) else [])
+        italic, runs = False, []
+        for m in _FACE_TOKEN.finditer(paragraph):
+            if m.group(2) is None:
+                italic = not m.group(1)
+                continue
+            text = m.group(3)
+            runs.append(((_monospaced(m.group(2)), italic), html.unescape(text) if "&" in text else text))
+        faces.append(runs if len({face for face, _ in runs}) > 1 else [])
     return faces
