@@ -94,7 +94,8 @@ missing or added; each column still shows how many words these rules rewrote."""
 UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
 (``reference``), read a symbol glyph as the letter of its character code (inside a word or
-alone, ``_lone_glyphs``) or as the control character a broken ToUnicode map gives it
+alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
+character a broken ToUnicode map gives it
 (``glyph map``, ``_control_glyphs``), put a
 space between every letter of a word (``letter spacing``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), or broke text set at a slant into pieces
@@ -643,6 +644,7 @@ def classify(
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
+        _primes(p, ours, lost, invented, tally)
         _control_glyphs(p, reference[p], lost, invented, tally)
         _lone_glyphs(p, reference[p], ours, lost, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
@@ -861,6 +863,25 @@ def _split_words(
             break
 
 
+def _dotless(lost: str, ours: str) -> bool:
+    """Whether pdftotext's ``lost`` word is ``ours`` with a dotless ``ı`` (``ȷ``) bare where ours
+    has an accented ``i`` (``j``), every other letter the same: TeX sets an accented i as the
+    dotless letter under the accent (``cos\\`\\i``), and pdftotext, not composing the two, gives
+    the bare ``ı`` (``cosı`` for the page's ``così``): ``accent``, an accent of ours it lacks.
+    A dotless letter of ours against pdftotext's, or a bare ``i`` of ours against a Turkish
+    ``ı``, is no such word."""
+    if len(lost) != len(ours) or not any(c in "ıȷ" for c in lost):
+        return False
+    for a, b in zip(lost, ours):
+        if a in "ıȷ":
+            base = unicodedata.normalize("NFD", b)
+            if base[:1] != ("i" if a == "ı" else "j") or len(base) < 2:
+                return False
+        elif a != b:
+            return False
+    return True
+
+
 def _marks(word: str) -> int:
     """How many combining marks (accents) ``word`` holds, decomposed."""
     return sum(1 for ch in unicodedata.normalize("NFD", word) if unicodedata.combining(ch))
@@ -922,6 +943,40 @@ def _glyph_map(
             lost[p][w] -= 1
             tally.lost["glyph map"] += 1
             tally.invented["glyph map"] += sum(need.values())
+
+
+_PRIMES = {"\u2032": 1, "\u2033": 2, "\u2034": 3}
+"""Prime, double prime, triple prime: how many primes each draws (``_primes``)."""
+_PRIMED = re.compile(r"(?<![^\W_])([^\W_]*[^\W\d_])([\u2032-\u2034]+)")
+"""A word of ours ending in a letter, primed (``y′′``)."""
+
+
+def _primes(
+    p: int, ours: list[list[str]], lost: list[Counter], invented: list[Counter], tally: Tally
+) -> None:
+    """Lost words of page ``p`` that are a word of ours with a ``0`` for each prime after it on
+    our page: ``y00`` for our ``y′′``, ``X0`` for our ``X′``.
+
+    Why this is pdftotext's reading, not our loss: TeX's math symbol font (cmsy, no ToUnicode
+    map) has the prime at character code 0x30, ASCII's ``0``; MuPDF maps the glyph by its name
+    (``prime``), pdftotext falls back to the code. ``_glyph_map`` leaves these alone, the symbol
+    being too much of so short a word. Only where our page holds the word with exactly that
+    many primes (``_PRIMES``), the word ending in a letter, and as often as both are taken: a
+    lost ``y0`` against our bare ``y`` stays counted, and so does a number (``10`` for our
+    ``1′``)."""
+    if not any(n > 0 and w.endswith("0") for w, n in lost[p].items()):
+        return
+    primed: Counter = Counter()
+    for m in _PRIMED.finditer(unicodedata.normalize("NFC", "\n".join(ours[p]))):
+        primed[m.group(1) + "0" * sum(_PRIMES[c] for c in m.group(2))] += 1
+    for w, n in list(lost[p].items()):
+        base = w.rstrip("0")
+        k = min(n, primed[w], invented[p][base]) if n > 0 and base != w else 0
+        if k > 0:
+            lost[p][w] -= k
+            invented[p][base] -= k
+            tally.lost["glyph map"] += k
+            tally.invented["glyph map"] += k
 
 
 LONE_CONTEXT = 4
@@ -1080,11 +1135,14 @@ def _single_words(
     p: int, lost: list[Counter], invented: list[Counter], ours: list[list[str]], tally: Tally
 ) -> None:
     """One lost word for one invented word of the same page: a ligature or an accent read
-    differently (``accent`` when ours has more accents, ``accent missing`` when pdftotext has);
+    differently (``accent`` when ours has more accents, ``accent missing`` when pdftotext has;
+    a dotless ``ı`` of pdftotext's where ours has the accented ``ì``, ``_dotless``);
     a lost fake-bold doubling (``TThhee``) of a word we have is de-duplication."""
     for w in list(lost[p]):
         for target in list(invented[p]):
-            if lost[p][w] <= 0 or invented[p][target] <= 0 or _bare(w) != _bare(target):
+            if lost[p][w] <= 0 or invented[p][target] <= 0:
+                continue
+            if _bare(w) != _bare(target) and not _dotless(w, target):
                 continue
             if any(c in LIGATURES for c in w + target):
                 cause = "ligature"

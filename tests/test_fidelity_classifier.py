@@ -516,3 +516,21 @@ def test_a_letter_alone_on_a_line_or_with_the_line_mostly_symbols_of_ours_is_no_
     # most of the line's other letters must be ours as they are, not symbols
     t = _one(["ab cd h ef"], ["+- -+ ⟨ -+"])
     assert "glyph map" not in t.lost
+
+
+def test_a_prime_pdftotext_reads_as_the_digit_zero_of_its_code_is_a_glyph_map_and_no_loss():
+    # cmsy's prime sits at code 0x30: pdftotext reads ``y′′`` as ``y00``, ``X′`` as ``X0``
+    t = _one(["so y00 = X0 here"], ["so y′′ = X′ here"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+    # as many zeros as primes, on a word ending in a letter: else it stays counted
+    for theirs, mine in (("so y00 here", "so y′ here"), ("so 10 here", "so 1′ here")):
+        assert "glyph map" not in _one([theirs], [mine]).lost
+
+
+def test_a_dotless_i_pdftotext_leaves_bare_under_our_accent_is_an_accent_and_no_loss():
+    # ``cos\\`\\i``: the dotless i under a grave; pdftotext gives ``cosı``, the page ``così``
+    t = _one(["e cosı via"], ["e così via"])
+    assert t.lost == {"accent": 1} and t.invented == {"accent": 1}
+    # a bare i of ours against a dotless letter of the page's (Turkish ``kırmızı``) stays counted
+    t = _one(["a kırmızı b"], ["a kirmizi b"])
+    assert "accent" not in t.lost and t.lost == {"unknown": 1}

@@ -109,15 +109,69 @@ def test_script_ends_before_a_full_size_word_so_a_footnote_mark_does_not_glue_to
     assert text == "3 https://example.org"
 
 
+def _unit_line(number: str, unit: str, gap: float) -> list:
+    """A line ``indent <number><unit>``, the unit ``gap`` em after the number."""
+    return [("indent", 12.0, 0.0, 0.0), (number, 12.0, 4.0, 0.0), (unit, 12.0, gap * 12, 0.0)]
+
+
 def test_a_number_and_its_unit_a_thin_space_apart_are_two_words():
     # ``1\\,em``: a thin space (0.12 em), under MuPDF's 0.15 em; a unit set solid stays one word,
     # and so do letters after a number inside a word
-    def line(number: str, unit: str, gap: float) -> list:
-        return [("indent", 12.0, 0.0, 0.0), (number, 12.0, 4.0, 0.0), (unit, 12.0, gap * 12, 0.0)]
-
+    line = _unit_line
     assert _canonical(_set_page([line("1", "em", 0.12)])) == "indent 1 em"
     assert _canonical(_set_page([line("12", "pt", 0.0)])) == "indent 12pt"
     assert _canonical(_set_page([line("x2", "y", 0.12)])) == "indent x2y"
+
+
+def test_a_decimal_number_and_its_unit_a_thin_space_apart_are_two_words():
+    # ``2.7\\,ex``, ``.4\\,ex``: the point is inside the number, which still opens its word
+    line = _unit_line
+    assert _canonical(_set_page([line("2.7", "ex", 0.12)])) == "indent 2.7 ex"
+    assert _canonical(_set_page([line(".4", "ex", 0.12)])) == "indent .4 ex"
+    assert _canonical(_set_page([line("0,5", "cm", 0.12)])) == "indent 0,5 cm"
+    # set solid, or a version's number after a letter, it stays one word
+    assert _canonical(_set_page([line("1.5", "pt", 0.0)])) == "indent 1.5pt"
+    assert _canonical(_set_page([line("v1.2", "a", 0.12)])) == "indent v1.2a"
+
+
+def _faced_line(runs: list[tuple[str, str, float]]) -> bytes:
+    """A page of one line of ``runs``, each (text, PyMuPDF font name, gap in em before it) at
+    10 pt, no space glyphs: ``cour`` a monospaced face, ``tiro`` a text face, ``tiit`` its
+    italic."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    x = 72.0
+    for text, font, gap in runs:
+        face = pymupdf.Font(font)
+        x += gap * 10
+        writer.append((x, 100), text, font=face, fontsize=10)
+        x += face.text_length(text, fontsize=10)
+    writer.write_text(page)
+    return doc.tobytes()
+
+
+def test_a_typewriter_word_and_a_prose_word_a_shrunk_space_apart_are_two_words():
+    # ``\\marginpar należy`` on a line TeX shrank: 0.14 em, under MuPDF's 0.15 em
+    runs = [("using", "tiro", 0.0), ("marginpar", "cour", 0.33), ("needs", "tiro", 0.14), ("it", "tiro", 0.33)]
+    assert _canonical(_faced_line(runs)) == "using marginpar needs it"
+    # and a prose word before a typewriter word
+    runs = [("the", "tiro", 0.0), ("option", "tiro", 0.33), ("draft", "cour", 0.14)]
+    assert _canonical(_faced_line(runs)) == "the option draft"
+
+
+def test_an_upright_word_and_an_italic_one_a_thin_space_apart_are_two_words():
+    # ``\\sin x``: the operator's name upright, the variable italic, a thin space (0.11 em) apart
+    runs = [("then", "tiro", 0.0), ("sin", "tiro", 0.33), ("x", "tiit", 0.11), ("and", "tiro", 0.33)]
+    assert _canonical(_faced_line(runs)) == "then sin x and"
+    # an italic word and upright letters set solid after it stay one word
+    assert _canonical(_faced_line([("the", "tiro", 0.0), ("Java", "tiit", 0.33), ("s", "tiro", 0.0)])) == "the Javas"
+
+
+def test_face_rule_keeps_a_typewriter_word_and_the_letters_set_solid_after_it_one_word():
+    # ``\\texttt{file}s``: the plural touches the typewriter word; a kerned gap in one face too
+    assert _canonical(_faced_line([("many", "tiro", 0.0), ("file", "cour", 0.33), ("s", "tiro", 0.0)])) == "many files"
+    assert _canonical(_faced_line([("many", "tiro", 0.0), ("fil", "tiro", 0.33), ("es", "tiro", 0.14)])) == "many files"
 
 
 def test_a_footnote_mark_opening_its_line_is_read_apart_from_a_word_of_any_case():

@@ -117,13 +117,18 @@ def _writer_text(stext: Any) -> str | None:
 def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     """The reader's word-space rules on a page's written ``text`` (``stext`` written): the word
     spaces MuPDF leaves out put back (``with_gap_spaces``: after characters of most scripts, on
-    tight lines, after a footnote mark, around a script set apart from its word), a
+    tight lines, after a footnote mark, around a script set apart from its word, where the
+    face changes between two words), a
     letter-spaced word read as one (``with_tracking_joined``; letter-spaced capitals read in
     pieces, ``pdftracked``) and a mirrored glyph read back
     into its word (``with_mirrored_glyphs_joined``); and the page's text runs
-    (``pdfstyles.page_styles``), which tell where the font size changes inside a word."""
+    (``pdfstyles.page_styles``), which tell where the font size or the face changes inside a
+    word."""
     styles = page_styles(stext)
-    text = with_gap_spaces(text, stext, styles.size_changes(text) if styles is not None else None)
+    if styles is not None:
+        text = with_gap_spaces(text, stext, styles.size_changes(text), styles.face_changes(text))
+    else:
+        text = with_gap_spaces(text, stext)
     text = with_tracked_capitals_joined(with_tracking_joined(text, stext), stext)
     return with_mirrored_glyphs_joined(text, stext), styles
 

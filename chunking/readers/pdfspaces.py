@@ -31,8 +31,16 @@ More places where the page shows a word boundary and MuPDF reads none, found the
   than MuPDF's threshold, so ``LATEX2ε`` came out as one word, the name lost; where capitals
   touch a digit and a letter (``_DIGIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space.
 * **a number and its unit**: set a thin space apart (``1\\,em``, 0.12 em), under MuPDF's
-  threshold: ``1em``; where a number opening a word touches lowercase letters
-  (``_UNIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space (``12pt`` set solid stays one).
+  threshold: ``1em``; where a number opening a word, a decimal one too (``2.7\\,ex``), touches
+  lowercase letters (``_UNIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space (``12pt`` set
+  solid stays one).
+* **a change of face**: a command's name set in a monospaced face, then a prose word on a line
+  TeX shrank: ``\\marginpar należy`` 0.14 em apart, under MuPDF's threshold, came out
+  ``\\marginparnależy``; an operator's upright name and its italic variable a thin space apart,
+  ``sin x`` (0.11 em), came out ``sinx``. Where the face changes (monospaced or not, italic or
+  upright) between two letters or digits (``pdfstyles.Styles.face_changes``), a gap over
+  ``TIGHT_DIST`` is a word space (a typewriter or italic word with a plural ``s`` in the text
+  face touches it, 0 em).
 * **a change of direction**: right-to-left text sets each glyph left of the one before; where
   a line switches direction (a vowel mark, to which MuPDF gives none, after a word's last
   letter; a comma; a Latin word before an Arabic one) MuPDF ignores the jump and adds no space,
@@ -114,10 +122,11 @@ apart by the character before the digit):
 SCRIPT_DIGITS = 3
 """A footnote mark opens its word with at most this many digits (``_places``)."""
 
-_UNIT_SPOT = re.compile(r"\d+(?=[a-z])")
+_UNIT_SPOT = re.compile(r"(?:\d*[.,])?\d+(?=[a-z])")
 """A number touching lowercase letters: where a number and its unit set a thin space apart
-(``1\\,em``: 0.12 em, under MuPDF's threshold) came out as one word (``1em``); ``_places``
-keeps only a number that opens its word (not ``x2y``, ``v1.2a``)."""
+(``1\\,em``: 0.12 em, under MuPDF's threshold) came out as one word (``1em``); a decimal one
+too, its point inside the number (``2.7\\,ex``, ``.4\\,ex``, ``0,5\\,cm``: ``2.7ex``);
+``_places`` keeps only a number that opens its word (not ``x2y``, ``v1.2a``)."""
 
 _LINE_MARK = re.compile(r"\n\d{1,3}(?=[^\W\d_]{3})")
 """Digits opening a line before a word of three letters or more: where a footnote's mark may
@@ -163,7 +172,8 @@ regular expression over the bytes)."""
 
 _UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP, _DIRECTION_GAP, _SIZE_GAP = 1, 2, 4, 8, 16, 32
 """What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
-a tight line, before a version number, or between a number and its unit), a script's end, a
+a tight line, before a version number, between a number and its unit, or where the face
+changes), a script's end, a
 gap between the run of glyphs before and the next glyph wherever that one stands
 (``_run_gap``), a script set apart from its word (``script_apart``)."""
 
@@ -177,21 +187,29 @@ def _paired(written: str, stext: Any) -> tuple[list[str], list[int], list[Any]] 
     return (lines, numbered, stext_lines) if len(numbered) == len(stext_lines) else None
 
 
-def with_gap_spaces(written: str, stext: Any, size_changes: dict[int, list[int]] | None = None) -> str:
+def with_gap_spaces(
+    written: str,
+    stext: Any,
+    size_changes: dict[int, list[int]] | None = None,
+    face_changes: dict[int, list[int]] | None = None,
+) -> str:
     """``written`` (MuPDF's text writer's output for ``stext``: each line ended by a newline,
     each block by another) with a space put into every gap MuPDF skipped (see the module).
     ``size_changes``: per line of ``written``, the characters after which the font size changes
     between two letters or digits (``pdfstyles.Styles.size_changes``), where a script may stand
-    apart from its word (``script_apart``).
+    apart from its word (``script_apart``); ``face_changes``: those after which the face
+    changes (``pdfstyles.Styles.face_changes``), where a gap over ``TIGHT_DIST`` is a word
+    space.
 
     Cheap on most pages: regular expressions over the page's text find the places to look at;
     only the lines that hold one have their glyphs read. When the writer's lines do not pair up
     one for one with the structured text's, the text is left as it is."""
     wanted = _places(written)
-    for i, spots in (size_changes or {}).items():
-        line = wanted.setdefault(i, {})
-        for k in spots:
-            line[k] = line.get(k, 0) | _SIZE_GAP
+    for changes, bit in ((size_changes, _SIZE_GAP), (face_changes, _VERSION_GAP)):
+        for i, spots in (changes or {}).items():
+            line = wanted.setdefault(i, {})
+            for k in spots:
+                line[k] = line.get(k, 0) | bit
     if not wanted:
         return written
     paired = _paired(written, stext)
@@ -286,6 +304,7 @@ def _places(written: str) -> dict[int, dict[int, int]]:
     for m in _UNIT_SPOT.finditer(written) if b"0a" in shapes else ():
         start = m.start()
         if start == 0 or not (written[start - 1].isalnum() or written[start - 1] in "_.,"):
+            # NOTE: ``v1.2a``'s number follows a letter, ``1.2.3a``'s ``.3`` a digit: no unit
             found.append((m.end() - 1, _VERSION_GAP))  # a number and its unit, a thin space apart
     for m in _LINE_MARK.finditer("\n" + written) if b"0a" in shapes or b"0A" in shapes else ():
         found.append((m.end() - 2, _SCRIPT_GAP))  # NOTE: ``m`` counts the newline put first
