@@ -115,7 +115,9 @@ def _numbered_below(drafts: list[tuple[Draft, int]], depth: int, below: int) -> 
     numbers = [
         int(d.number) for d, at in drafts if at == below and d.kind in CHAPTER_KINDS and d.number.isdigit()
     ]
-    return len(numbers) >= NUMBERED_RUN and numbers[0] == 1 and all(b > a for a, b in zip(numbers, numbers[1:]))
+    return (
+        len(numbers) >= NUMBERED_RUN and numbers[0] == 1 and all(b > a for a, b in zip(numbers, numbers[1:]))
+    )
 
 
 def _holders(drafts: list[tuple[Draft, int]], depth: int, below: int) -> int:
