@@ -1111,3 +1111,27 @@ def test_a_contents_resumes_after_the_folio_and_running_head_of_a_page_break():
     text = "Table of Contents\n\n" + "\n".join(rows) + "\n\n"
     text += "".join(f"{t}\n\n{_body(3)}\n\n" for t in TITLES[:4])
     assert [t for k, _, t, _ in _chapters(text)[1] if k == "chapter"] == TITLES[:4]
+
+
+def test_bare_title_lines_are_sought_where_the_front_and_back_units_found_hold_the_body():
+    """A converter's plain text with a named ``Abstract`` on top and ``Acknowledgements`` at the
+    end: those two units would hold the whole book, so the bare headings between them are sought
+    (a title page on the first line stays the title page)."""
+    heads = ["Introduction", "Installation", "Key Bindings", "Customization"]
+    text = "The Widget Manual\n\nAbstract\n\n" + _body(1) + "\n\n"
+    text += "".join(f"{title}\n\n{_body(6)}\n\n" for title in heads)
+    text += f"Acknowledgements\n\n{_body(1)}\n"
+    found = _chapters(text)[1]
+    assert [(k, t) for k, _, t, _ in found] == [("front", "The Widget Manual"), ("front", "Abstract")] + [
+        ("chapter", t) for t in heads
+    ] + [("back", "Acknowledgements")]
+
+
+def test_a_line_over_an_indented_block_in_a_flush_left_text_is_no_front_unit():
+    """A title-like line over an indented block (a table's cells, a code example) after a named
+    ``Abstract`` is a front-matter heading by its form only where headings stand out of an
+    indented body; in a flush-left text it is a label of the block."""
+    cells = "\n\n".join(f"    \\\\symbol{k}" for k in range(6))
+    text = f"Abstract\n\n{_body(1)}\n\nGreek letters\n\n{cells}\n\n{_body(1)}\n\n"
+    text += "".join(f"{n} {t}\n{'=' * (len(t) + 2)}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
+    assert [t for _, _, t, _ in _chapters(text)[1]] == ["Abstract"] + TITLES[:3]

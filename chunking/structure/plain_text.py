@@ -42,7 +42,8 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   as a dump of Texinfo's HTML prints it above every node): the manual's top node
   (``_top_node``).
 * **standing alone** (``typography``), the very last resort, for a text in which nothing at all
-  was found, not even headings set apart by wider breaks (``_spaced_apart``): title-like lines
+  was found, not even headings set apart by wider breaks (``_spaced_apart``), or only front and
+  back units one of which would hold most of the book (``_ends_hold_the_body``): title-like lines
   between blank lines over a paragraph of prose, chapters and sections alike (a converter's plain
   text that sets every heading as a bare line: ``_standing_alone``).
 * **indentation** (``typography``), only for a book the marks above leave without chapters: where
@@ -243,9 +244,10 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     if sum(depth == 1 and c.kind not in ("part", "front", "back") for c, depth in chosen) < 2:
         # NOTE: still no chapters (a title page and a back unit are none): the last resort
         spaced = _spaced_apart(lines, listing)
-        if not spaced and sum(depth == 1 for _, depth in chosen) < 2:
+        if not spaced and (sum(depth == 1 for _, depth in chosen) < 2 or _ends_hold_the_body(lines, chosen)):
             # NOTE: headings that only stand alone, only where nothing at all was found (units
             # named as front or back matter all through are the book's units, whatever their kind)
+            # or where the front and back units found hold the book's body between them
             spaced = _standing_alone(lines, listing)
         chosen = _with_ends(chosen, spaced) if spaced else chosen
     else:
@@ -844,9 +846,11 @@ def _front_by_form(
     after a front-matter heading found by its name (``Abstract``, ``Contents``), a line set as
     that heading is (at its column, alone between blank lines, reading as a title) over text set
     further in (``Status of This Memo`` / ``Copyright Notice`` between a memo's ``Abstract`` and
-    its contents) opens a front unit of its own. Only where headings stand out of an indented
-    body: a flush-left text gives no such form; and never a line that is the title of a chapter or
-    section further on (a Texinfo menu's group label over its items: ``Hash functions``)."""
+    its contents) opens a front unit of its own. Only where the named headings stand out of the
+    front matter's indented body (``_body_margin`` of its lines): in a flush-left text a line
+    over an indented block (a table's cells, a code example) labels the block; and never a line
+    that is the title of a chapter or section further on (a Texinfo menu's group label over its
+    items: ``Hash functions``)."""
     named = sorted(
         i
         for i, (c, _) in chosen.items()
@@ -854,7 +858,10 @@ def _front_by_form(
     )
     if not named:
         return
-    columns = {lines[i].indent for i in named}
+    body = _body_margin(lines[named[0] : first])
+    columns = {lines[i].indent for i in named if lines[i].indent < body}
+    if not columns:
+        return  # NOTE: headings at the front matter's own margin: a flush-left text, no heading form
     later = {words_key(c.title) for i, (c, _) in chosen.items() if i >= first}
     for i in range(named[0] + 1, min(first, len(lines) - 1)):
         line, below = lines[i], lines[i + 1]
@@ -980,14 +987,46 @@ def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, 
     return out
 
 
+ENDS_SHARE = 0.5
+"""A front- or back-matter unit holds at most this share of a book's text (``_ends_hold_the_body``)."""
+
+
+def _ends_hold_the_body(lines: list[_Line], chosen: list[tuple[_Candidate, int]]) -> bool:
+    """Whether one of the units ``chosen`` (a title page, front and back matter: no chapters)
+    runs over more than ``ENDS_SHARE`` of the text: a title page, an ``Abstract`` or an
+    ``Acknowledgements`` is never most of a book, so the chapters between them are still to be
+    found. Units set as the front matter's headings all through the book (each a small share of
+    it) are the book's own."""
+    starts = sorted(lines[c.index].offset for c, depth in chosen if depth == 1)
+    if not starts or not lines:
+        return False
+    end = lines[-1].offset + len(lines[-1].raw or lines[-1].text)
+    spans = [b - a for a, b in zip(starts, starts[1:] + [end])]
+    return max(spans) > ENDS_SHARE * (end - lines[0].offset)
+
+
 def _with_ends(
     chosen: list[tuple[_Candidate, int]], fallback: list[tuple[_Candidate, int]]
 ) -> list[tuple[_Candidate, int]]:
     """The fallback's headings with the front and back units already found on lines of their
-    own (the title page, a ``Further reading``), in text order."""
-    taken = {c.index for c, _ in fallback}
-    ends = [(c, d) for c, d in chosen if c.kind in ("front", "back") and c.index not in taken]
-    return sorted(fallback + ends, key=lambda item: item[0].index)
+    own (the title page, a ``Further reading``), in text order; a line both found stays the
+    front or back unit it was found as (the title page on the first line), and a unit named as
+    front matter after the fallback's last heading (``Acknowledgements`` at the end) is back
+    matter (a printed contents stays a front unit wherever it stands)."""
+    ends = [(c, d) for c, d in chosen if c.kind in ("front", "back")]
+    taken = {c.index for c, _ in ends}
+    heads = [c.index for c, _ in fallback if c.index not in taken]
+    for c, _ in ends:
+        if (
+            c.kind == "front"
+            and heads
+            and c.index > max(heads)
+            and any(s == "keyword" for s, _ in c.evidence)
+        ):
+            c.kind = "back"
+    return sorted(
+        [item for item in fallback if item[0].index not in taken] + ends, key=lambda item: item[0].index
+    )
 
 
 SPACED_SHARE = 3
