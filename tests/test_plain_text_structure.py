@@ -1135,3 +1135,14 @@ def test_a_line_over_an_indented_block_in_a_flush_left_text_is_no_front_unit():
     text = f"Abstract\n\n{_body(1)}\n\nGreek letters\n\n{cells}\n\n{_body(1)}\n\n"
     text += "".join(f"{n} {t}\n{'=' * (len(t) + 2)}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
     assert [t for _, _, t, _ in _chapters(text)[1]] == ["Abstract"] + TITLES[:3]
+
+
+def test_a_sentence_in_brackets_or_quotes_standing_alone_is_no_heading():
+    """A sentence ends in its full stop also inside closing brackets or quotes: a remark in
+    brackets or a quoted docstring on a line of its own over prose is no heading."""
+    heads = ["Introduction", "Installation", "Key Bindings", "Customization"]
+    text = ""
+    for k, title in enumerate(heads):
+        aside = ["(This part was adapted from an older manual.)", '"""Return the widget\'s size."""'][k % 2]
+        text += f"{title}\n\n{_body(3)}\n\n{aside}\n\n{_body(3)}\n\n"
+    assert [t for _, _, t, _ in _chapters(text)[1]] == heads

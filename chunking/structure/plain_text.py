@@ -1060,16 +1060,23 @@ def _spaced_apart(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidat
     return found if len(found) >= OUTDENT_MIN else []
 
 
+_CLOSERS = ")]}\"'»”’"
+"""Closing brackets and quotes, which a sentence's final full stop may stand inside."""
+
+
 def _bare_title(line: _Line, margin: int, repeats: Counter) -> bool:
     """Whether ``line``, with no mark of its own, may be a heading: title-like, at the body's
     ``margin`` or out of it (a line set in is a centred title page line, an indented item), not
-    repeated (a header, a footer), not ending in a colon or a full stop, not in lower case."""
+    repeated (a header, a footer), not ending in a colon or a full stop, not in lower case. A
+    sentence's end inside closing brackets or quotes is its end (``(Adapted from an older manual.)``,
+    ``"A quotation."``)."""
     text = line.text
+    end = text.rstrip(_CLOSERS) or text
     return (
         line.indent <= margin
         and len(text) <= MAX_TITLE_CHARS
         and repeats[text] < RUNNING_REPEATS
-        and text[-1] not in ".:;,"
+        and end[-1] not in ".:;,"
         and not text[0].islower()
         and title_like(text, max_words=TITLE_WORDS)
     )
