@@ -984,8 +984,9 @@ def test_numbered_chapters_over_flush_text_stay_chapters():
 
 def test_bare_title_lines_over_paragraphs_are_the_headings_of_a_text_with_no_other_marks():
     """A converter's plain text sets every heading, chapter and section, as a bare line between
-    blank lines; a heading directly over its first section's heading counts too; a sentence, a
-    line ending in a colon and a numbered list item are no headings."""
+    blank lines; a heading directly over its first section's heading counts too (that section a
+    level below it); a sentence, a line ending in a colon and a numbered list item are no
+    headings."""
     heads = ["Introduction", "Installation", "Checking the Version", "Key Bindings", "Customization", "Faces"]
     text = ""
     for k, title in enumerate(heads):
@@ -993,7 +994,7 @@ def test_bare_title_lines_over_paragraphs_are_the_headings_of_a_text_with_no_oth
         if title != "Customization":  # NOTE: straight over its first section's heading
             text += f"{_body(3)}\n\nHere are the steps:\n\n1.  First step\n\n{_body(1, '    ')}\n\n"
     book_text, found = _chapters(text)
-    assert [t for _, _, t, _ in found] == heads
+    assert [t for _, _, t, _ in found] == heads[:-1]
     assert all(book_text[offset:].startswith(title) for _, _, title, offset in found)
 
 
@@ -1146,3 +1147,23 @@ def test_a_sentence_in_brackets_or_quotes_standing_alone_is_no_heading():
         aside = ["(This part was adapted from an older manual.)", '"""Return the widget\'s size."""'][k % 2]
         text += f"{title}\n\n{_body(3)}\n\n{aside}\n\n{_body(3)}\n\n"
     assert [t for _, _, t, _ in _chapters(text)[1]] == heads
+
+
+def test_a_bare_heading_right_below_another_is_a_level_below_it():
+    """Headings stacked with no text between them: each is the first heading under the one above
+    it. A title page on the first line heads no chapter."""
+    text = "The Widget Manual\n\n"
+    stacked = {"Customization": ["Faces", "Colours"]}
+    for title in ["Introduction", "Installation", "Customization", "Key Bindings"]:
+        text += "".join(f"{t}\n\n" for t in [title, *stacked.get(title, [])]) + f"{_body(6)}\n\n"
+    book = load_book(text.encode(), name="x.txt")
+    found = [(h.title, h.level) for h in book.headings]
+    assert found == [
+        ("The Widget Manual", 1),
+        ("Introduction", 1),
+        ("Installation", 1),
+        ("Customization", 1),
+        ("Faces", 2),
+        ("Colours", 3),
+        ("Key Bindings", 1),
+    ]

@@ -45,7 +45,8 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   was found, not even headings set apart by wider breaks (``_spaced_apart``), or only front and
   back units one of which would hold most of the book (``_ends_hold_the_body``): title-like lines
   between blank lines over a paragraph of prose, chapters and sections alike (a converter's plain
-  text that sets every heading as a bare line: ``_standing_alone``).
+  text that sets every heading as a bare line: ``_standing_alone``), but for a heading right
+  below another, which is a level below it.
 * **indentation** (``typography``), only for a book the marks above leave without chapters: where
   the body is indented, title-like lines less indented than the body are headings (``_outdented``:
   a man page as ``man`` shows it).
@@ -248,7 +249,7 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
             # NOTE: headings that only stand alone, only where nothing at all was found (units
             # named as front or back matter all through are the book's units, whatever their kind)
             # or where the front and back units found hold the book's body between them
-            spaced = _standing_alone(lines, listing)
+            spaced = _standing_alone(lines, listing, frozenset(c.index for c, _ in chosen))
         chosen = _with_ends(chosen, spaced) if spaced else chosen
     else:
         chosen = _set_as_listed(lines, listing, chosen)
@@ -1087,15 +1088,20 @@ STANDALONE_MAX_SHARE = 0.15
 (``_standing_alone``): more, and the text is set in short lines (a list, verse, a table)."""
 
 
-def _standing_alone(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, int]]:
+def _standing_alone(
+    lines: list[_Line], listing: set[int], units: frozenset[int] = frozenset()
+) -> list[tuple[_Candidate, int]]:
     """Headings that only stand alone, for a book nothing else, not even wider breaks, gives
     chapters (a converter's plain text that sets every heading as a bare line, as it sets a
     paragraph: pandoc's ``plain`` writer): a title-like line at the body's margin, between blank
     lines, over a paragraph of prose (a line longer than ``SHORT_CHARS``), at the chapter level (at
     least ``OUTDENT_MIN`` of them). Chapters and their sections look alike there, so both are
-    taken: a chunk then never holds the end of one heading's text and the start of the next. The
-    exclusions are ``_spaced_apart``'s (a line that repeats, ends in a colon or a full stop,
-    starts in lower case or stands in from the margin)."""
+    taken: a chunk then never holds the end of one heading's text and the start of the next. Only
+    a heading right below another, with no text between them, is told apart: it is the first of
+    the headings under the one above, a level below it (a unit already found, ``units``: a title
+    page over the first chapter, heads none). The exclusions are ``_spaced_apart``'s (a line
+    that repeats, ends in a colon or a full stop, starts in lower case or stands in from the
+    margin)."""
     repeats = Counter(line.text for line in lines)
     margin = _body_margin(lines)
     found: list[tuple[_Candidate, int]] = []
@@ -1125,7 +1131,19 @@ def _standing_alone(lines: list[_Line], listing: set[int]) -> list[tuple[_Candid
         )
     if len(found) < OUTDENT_MIN or len(found) > STANDALONE_MAX_SHARE * len(lines):
         return []
-    return found[::-1]
+    out: list[tuple[_Candidate, int]] = []
+    for c, depth in found[::-1]:
+        above = out[-1] if out else None
+        if above is not None and above[0].index == c.index - 1 and above[0].index not in units:
+            # NOTE: a heading right below another, no text between them, is the first of the
+            # headings under it: a level below
+            depth = above[1] + 1
+            c.kind = "section"
+            c.evidence.append(
+                ("typography", f"line {c.index + 1}: right below the heading '{above[0].title[:60]}'")
+            )
+        out.append((c, depth))
+    return out
 
 
 def _set_as_listed(
