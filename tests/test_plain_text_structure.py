@@ -1167,3 +1167,22 @@ def test_a_bare_heading_right_below_another_is_a_level_below_it():
         ("Colours", 3),
         ("Key Bindings", 1),
     ]
+
+
+def test_a_bare_heading_over_a_short_sentence_stands_alone_as_over_a_paragraph():
+    """A short sentence (ending in a colon or a full stop) under a bare heading is prose, as a
+    paragraph is: the heading stands, and so does the heading right above it."""
+    text = ""
+    for title in ["Introduction", "Installation", "Customization", "Key Bindings"]:
+        if title == "Customization":
+            text += f"{title}\n\nFaces\n\nSet them as follows:\n\n    (set-face red)\n\n{_body(5)}\n\n"
+        else:
+            text += f"{title}\n\n{_body(6)}\n\n"
+    book = load_book(text.encode(), name="x.txt")
+    assert [(h.title, h.level) for h in book.headings] == [
+        ("Introduction", 1),
+        ("Installation", 1),
+        ("Customization", 1),
+        ("Faces", 2),
+        ("Key Bindings", 1),
+    ]

@@ -1094,8 +1094,8 @@ def _standing_alone(
     """Headings that only stand alone, for a book nothing else, not even wider breaks, gives
     chapters (a converter's plain text that sets every heading as a bare line, as it sets a
     paragraph: pandoc's ``plain`` writer): a title-like line at the body's margin, between blank
-    lines, over a paragraph of prose (a line longer than ``SHORT_CHARS``), at the chapter level (at
-    least ``OUTDENT_MIN`` of them). Chapters and their sections look alike there, so both are
+    lines, over prose (``_prose``: a line longer than ``SHORT_CHARS``, or a sentence), at the
+    chapter level (at least ``OUTDENT_MIN`` of them). Chapters and their sections look alike there, so both are
     taken: a chunk then never holds the end of one heading's text and the start of the next. Only
     a heading right below another, with no text between them, is told apart: it is the first of
     the headings under the one above, a level below it (a unit already found, ``units``: a title
@@ -1117,7 +1117,7 @@ def _standing_alone(
             or not _bare_title(line, margin, repeats)
         ):
             continue
-        if not below and (nxt.indent != margin or len(nxt.text) <= SHORT_CHARS):
+        if not below and (nxt.indent != margin or not _prose(nxt.text)):
             continue  # NOTE: over another short line or an indented block: a list, not a heading
         heads = True
         where = f"line {i + 1}: '{text[:60]}' alone between blank lines, over a paragraph"
@@ -1144,6 +1144,12 @@ def _standing_alone(
             )
         out.append((c, depth))
     return out
+
+
+def _prose(text: str) -> bool:
+    """Whether a line is prose, not a list item or a table cell: longer than ``SHORT_CHARS``, or a
+    sentence, ending in a full stop or a colon (``See the next part.``, ``It works as follows:``)."""
+    return len(text) > SHORT_CHARS or (text.rstrip(_CLOSERS) or text)[-1] in ".:"
 
 
 def _set_as_listed(
