@@ -1186,3 +1186,12 @@ def test_a_bare_heading_over_a_short_sentence_stands_alone_as_over_a_paragraph()
         ("Faces", 2),
         ("Key Bindings", 1),
     ]
+
+
+def test_a_line_of_two_sentences_standing_alone_is_no_heading():
+    heads = ["Introduction", "Installation", "Key Bindings", "Customization"]
+    text = ""
+    for title in heads:
+        text += f"{title}\n\n{_body(3)}\n\nMerge the {title} files. Keep a list?\n\n{_body(3)}\n\n"
+        text += f"A class for {title.lower()}. (widgets/{title.lower()}.py)\n\n{_body(3)}\n\n"
+    assert [t for _, _, t, _ in _chapters(text)[1]] == heads

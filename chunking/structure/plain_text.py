@@ -1064,13 +1064,18 @@ def _spaced_apart(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidat
 _CLOSERS = ")]}\"'»”’"
 """Closing brackets and quotes, which a sentence's final full stop may stand inside."""
 
+_SENTENCE_END = re.compile(r"[a-z]{3,}[.!?]\s+(?:[\"'“‘]?[A-Z]|\()")
+"""A sentence's end inside a line: a word in lower case, its full stop, and a capital or an
+opening bracket after it."""
+
 
 def _bare_title(line: _Line, margin: int, repeats: Counter) -> bool:
     """Whether ``line``, with no mark of its own, may be a heading: title-like, at the body's
     ``margin`` or out of it (a line set in is a centred title page line, an indented item), not
     repeated (a header, a footer), not ending in a colon or a full stop, not in lower case. A
     sentence's end inside closing brackets or quotes is its end (``(Adapted from an older manual.)``,
-    ``"A quotation."``)."""
+    ``"A quotation."``), and a line with a sentence's end inside it, a word's full stop before a
+    capital or a bracket (``Merge them into one. Keep a list?``), is prose, not a title."""
     text = line.text
     end = text.rstrip(_CLOSERS) or text
     return (
@@ -1078,6 +1083,7 @@ def _bare_title(line: _Line, margin: int, repeats: Counter) -> bool:
         and len(text) <= MAX_TITLE_CHARS
         and repeats[text] < RUNNING_REPEATS
         and end[-1] not in ".:;,"
+        and _SENTENCE_END.search(text) is None
         and not text[0].islower()
         and title_like(text, max_words=TITLE_WORDS)
     )
