@@ -984,8 +984,9 @@ def test_numbered_chapters_over_flush_text_stay_chapters():
 
 def test_bare_title_lines_over_paragraphs_are_the_headings_of_a_text_with_no_other_marks():
     """A converter's plain text sets every heading, chapter and section, as a bare line between
-    blank lines; a heading directly over its first section's heading counts too; a sentence, a
-    line ending in a colon and a numbered list item are no headings."""
+    blank lines; a heading directly over its first section's heading counts too (that section a
+    level below it); a sentence, a line ending in a colon and a numbered list item are no
+    headings."""
     heads = ["Introduction", "Installation", "Checking the Version", "Key Bindings", "Customization", "Faces"]
     text = ""
     for k, title in enumerate(heads):
@@ -993,7 +994,7 @@ def test_bare_title_lines_over_paragraphs_are_the_headings_of_a_text_with_no_oth
         if title != "Customization":  # NOTE: straight over its first section's heading
             text += f"{_body(3)}\n\nHere are the steps:\n\n1.  First step\n\n{_body(1, '    ')}\n\n"
     book_text, found = _chapters(text)
-    assert [t for _, _, t, _ in found] == heads
+    assert [t for _, _, t, _ in found] == heads[:-1]
     assert all(book_text[offset:].startswith(title) for _, _, title, offset in found)
 
 
@@ -1111,3 +1112,86 @@ def test_a_contents_resumes_after_the_folio_and_running_head_of_a_page_break():
     text = "Table of Contents\n\n" + "\n".join(rows) + "\n\n"
     text += "".join(f"{t}\n\n{_body(3)}\n\n" for t in TITLES[:4])
     assert [t for k, _, t, _ in _chapters(text)[1] if k == "chapter"] == TITLES[:4]
+
+
+def test_bare_title_lines_are_sought_where_the_front_and_back_units_found_hold_the_body():
+    """A converter's plain text with a named ``Abstract`` on top and ``Acknowledgements`` at the
+    end: those two units would hold the whole book, so the bare headings between them are sought
+    (a title page on the first line stays the title page)."""
+    heads = ["Introduction", "Installation", "Key Bindings", "Customization"]
+    text = "The Widget Manual\n\nAbstract\n\n" + _body(1) + "\n\n"
+    text += "".join(f"{title}\n\n{_body(6)}\n\n" for title in heads)
+    text += f"Acknowledgements\n\n{_body(1)}\n"
+    found = _chapters(text)[1]
+    assert [(k, t) for k, _, t, _ in found] == [("front", "The Widget Manual"), ("front", "Abstract")] + [
+        ("chapter", t) for t in heads
+    ] + [("back", "Acknowledgements")]
+
+
+def test_a_line_over_an_indented_block_in_a_flush_left_text_is_no_front_unit():
+    """A title-like line over an indented block (a table's cells, a code example) after a named
+    ``Abstract`` is a front-matter heading by its form only where headings stand out of an
+    indented body; in a flush-left text it is a label of the block."""
+    cells = "\n\n".join(f"    \\\\symbol{k}" for k in range(6))
+    text = f"Abstract\n\n{_body(1)}\n\nGreek letters\n\n{cells}\n\n{_body(1)}\n\n"
+    text += "".join(f"{n} {t}\n{'=' * (len(t) + 2)}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
+    assert [t for _, _, t, _ in _chapters(text)[1]] == ["Abstract"] + TITLES[:3]
+
+
+def test_a_sentence_in_brackets_or_quotes_standing_alone_is_no_heading():
+    """A sentence ends in its full stop also inside closing brackets or quotes: a remark in
+    brackets or a quoted docstring on a line of its own over prose is no heading."""
+    heads = ["Introduction", "Installation", "Key Bindings", "Customization"]
+    text = ""
+    for k, title in enumerate(heads):
+        aside = ["(This part was adapted from an older manual.)", '"""Return the widget\'s size."""'][k % 2]
+        text += f"{title}\n\n{_body(3)}\n\n{aside}\n\n{_body(3)}\n\n"
+    assert [t for _, _, t, _ in _chapters(text)[1]] == heads
+
+
+def test_a_bare_heading_right_below_another_is_a_level_below_it():
+    """Headings stacked with no text between them: each is the first heading under the one above
+    it. A title page on the first line heads no chapter."""
+    text = "The Widget Manual\n\n"
+    stacked = {"Customization": ["Faces", "Colours"]}
+    for title in ["Introduction", "Installation", "Customization", "Key Bindings"]:
+        text += "".join(f"{t}\n\n" for t in [title, *stacked.get(title, [])]) + f"{_body(6)}\n\n"
+    book = load_book(text.encode(), name="x.txt")
+    found = [(h.title, h.level) for h in book.headings]
+    assert found == [
+        ("The Widget Manual", 1),
+        ("Introduction", 1),
+        ("Installation", 1),
+        ("Customization", 1),
+        ("Faces", 2),
+        ("Colours", 3),
+        ("Key Bindings", 1),
+    ]
+
+
+def test_a_bare_heading_over_a_short_sentence_stands_alone_as_over_a_paragraph():
+    """A short sentence (ending in a colon or a full stop) under a bare heading is prose, as a
+    paragraph is: the heading stands, and so does the heading right above it."""
+    text = ""
+    for title in ["Introduction", "Installation", "Customization", "Key Bindings"]:
+        if title == "Customization":
+            text += f"{title}\n\nFaces\n\nSet them as follows:\n\n    (set-face red)\n\n{_body(5)}\n\n"
+        else:
+            text += f"{title}\n\n{_body(6)}\n\n"
+    book = load_book(text.encode(), name="x.txt")
+    assert [(h.title, h.level) for h in book.headings] == [
+        ("Introduction", 1),
+        ("Installation", 1),
+        ("Customization", 1),
+        ("Faces", 2),
+        ("Key Bindings", 1),
+    ]
+
+
+def test_a_line_of_two_sentences_standing_alone_is_no_heading():
+    heads = ["Introduction", "Installation", "Key Bindings", "Customization"]
+    text = ""
+    for title in heads:
+        text += f"{title}\n\n{_body(3)}\n\nMerge the {title} files. Keep a list?\n\n{_body(3)}\n\n"
+        text += f"A class for {title.lower()}. (widgets/{title.lower()}.py)\n\n{_body(3)}\n\n"
+    assert [t for _, _, t, _ in _chapters(text)[1]] == heads

@@ -42,9 +42,11 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   as a dump of Texinfo's HTML prints it above every node): the manual's top node
   (``_top_node``).
 * **standing alone** (``typography``), the very last resort, for a text in which nothing at all
-  was found, not even headings set apart by wider breaks (``_spaced_apart``): title-like lines
+  was found, not even headings set apart by wider breaks (``_spaced_apart``), or only front and
+  back units one of which would hold most of the book (``_ends_hold_the_body``): title-like lines
   between blank lines over a paragraph of prose, chapters and sections alike (a converter's plain
-  text that sets every heading as a bare line: ``_standing_alone``).
+  text that sets every heading as a bare line: ``_standing_alone``), but for a heading right
+  below another, which is a level below it.
 * **indentation** (``typography``), only for a book the marks above leave without chapters: where
   the body is indented, title-like lines less indented than the body are headings (``_outdented``:
   a man page as ``man`` shows it).
@@ -243,10 +245,11 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     if sum(depth == 1 and c.kind not in ("part", "front", "back") for c, depth in chosen) < 2:
         # NOTE: still no chapters (a title page and a back unit are none): the last resort
         spaced = _spaced_apart(lines, listing)
-        if not spaced and sum(depth == 1 for _, depth in chosen) < 2:
+        if not spaced and (sum(depth == 1 for _, depth in chosen) < 2 or _ends_hold_the_body(lines, chosen)):
             # NOTE: headings that only stand alone, only where nothing at all was found (units
             # named as front or back matter all through are the book's units, whatever their kind)
-            spaced = _standing_alone(lines, listing)
+            # or where the front and back units found hold the book's body between them
+            spaced = _standing_alone(lines, listing, frozenset(c.index for c, _ in chosen))
         chosen = _with_ends(chosen, spaced) if spaced else chosen
     else:
         chosen = _set_as_listed(lines, listing, chosen)
@@ -844,9 +847,11 @@ def _front_by_form(
     after a front-matter heading found by its name (``Abstract``, ``Contents``), a line set as
     that heading is (at its column, alone between blank lines, reading as a title) over text set
     further in (``Status of This Memo`` / ``Copyright Notice`` between a memo's ``Abstract`` and
-    its contents) opens a front unit of its own. Only where headings stand out of an indented
-    body: a flush-left text gives no such form; and never a line that is the title of a chapter or
-    section further on (a Texinfo menu's group label over its items: ``Hash functions``)."""
+    its contents) opens a front unit of its own. Only where the named headings stand out of the
+    front matter's indented body (``_body_margin`` of its lines): in a flush-left text a line
+    over an indented block (a table's cells, a code example) labels the block; and never a line
+    that is the title of a chapter or section further on (a Texinfo menu's group label over its
+    items: ``Hash functions``)."""
     named = sorted(
         i
         for i, (c, _) in chosen.items()
@@ -854,7 +859,10 @@ def _front_by_form(
     )
     if not named:
         return
-    columns = {lines[i].indent for i in named}
+    body = _body_margin(lines[named[0] : first])
+    columns = {lines[i].indent for i in named if lines[i].indent < body}
+    if not columns:
+        return  # NOTE: headings at the front matter's own margin: a flush-left text, no heading form
     later = {words_key(c.title) for i, (c, _) in chosen.items() if i >= first}
     for i in range(named[0] + 1, min(first, len(lines) - 1)):
         line, below = lines[i], lines[i + 1]
@@ -980,14 +988,46 @@ def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, 
     return out
 
 
+ENDS_SHARE = 0.5
+"""A front- or back-matter unit holds at most this share of a book's text (``_ends_hold_the_body``)."""
+
+
+def _ends_hold_the_body(lines: list[_Line], chosen: list[tuple[_Candidate, int]]) -> bool:
+    """Whether one of the units ``chosen`` (a title page, front and back matter: no chapters)
+    runs over more than ``ENDS_SHARE`` of the text: a title page, an ``Abstract`` or an
+    ``Acknowledgements`` is never most of a book, so the chapters between them are still to be
+    found. Units set as the front matter's headings all through the book (each a small share of
+    it) are the book's own."""
+    starts = sorted(lines[c.index].offset for c, depth in chosen if depth == 1)
+    if not starts or not lines:
+        return False
+    end = lines[-1].offset + len(lines[-1].raw or lines[-1].text)
+    spans = [b - a for a, b in zip(starts, starts[1:] + [end])]
+    return max(spans) > ENDS_SHARE * (end - lines[0].offset)
+
+
 def _with_ends(
     chosen: list[tuple[_Candidate, int]], fallback: list[tuple[_Candidate, int]]
 ) -> list[tuple[_Candidate, int]]:
     """The fallback's headings with the front and back units already found on lines of their
-    own (the title page, a ``Further reading``), in text order."""
-    taken = {c.index for c, _ in fallback}
-    ends = [(c, d) for c, d in chosen if c.kind in ("front", "back") and c.index not in taken]
-    return sorted(fallback + ends, key=lambda item: item[0].index)
+    own (the title page, a ``Further reading``), in text order; a line both found stays the
+    front or back unit it was found as (the title page on the first line), and a unit named as
+    front matter after the fallback's last heading (``Acknowledgements`` at the end) is back
+    matter (a printed contents stays a front unit wherever it stands)."""
+    ends = [(c, d) for c, d in chosen if c.kind in ("front", "back")]
+    taken = {c.index for c, _ in ends}
+    heads = [c.index for c, _ in fallback if c.index not in taken]
+    for c, _ in ends:
+        if (
+            c.kind == "front"
+            and heads
+            and c.index > max(heads)
+            and any(s == "keyword" for s, _ in c.evidence)
+        ):
+            c.kind = "back"
+    return sorted(
+        [item for item in fallback if item[0].index not in taken] + ends, key=lambda item: item[0].index
+    )
 
 
 SPACED_SHARE = 3
@@ -1021,16 +1061,29 @@ def _spaced_apart(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidat
     return found if len(found) >= OUTDENT_MIN else []
 
 
+_CLOSERS = ")]}\"'»”’"
+"""Closing brackets and quotes, which a sentence's final full stop may stand inside."""
+
+_SENTENCE_END = re.compile(r"[a-z]{3,}[.!?]\s+(?:[\"'“‘]?[A-Z]|\()")
+"""A sentence's end inside a line: a word in lower case, its full stop, and a capital or an
+opening bracket after it."""
+
+
 def _bare_title(line: _Line, margin: int, repeats: Counter) -> bool:
     """Whether ``line``, with no mark of its own, may be a heading: title-like, at the body's
     ``margin`` or out of it (a line set in is a centred title page line, an indented item), not
-    repeated (a header, a footer), not ending in a colon or a full stop, not in lower case."""
+    repeated (a header, a footer), not ending in a colon or a full stop, not in lower case. A
+    sentence's end inside closing brackets or quotes is its end (``(Adapted from an older manual.)``,
+    ``"A quotation."``), and a line with a sentence's end inside it, a word's full stop before a
+    capital or a bracket (``Merge them into one. Keep a list?``), is prose, not a title."""
     text = line.text
+    end = text.rstrip(_CLOSERS) or text
     return (
         line.indent <= margin
         and len(text) <= MAX_TITLE_CHARS
         and repeats[text] < RUNNING_REPEATS
-        and text[-1] not in ".:;,"
+        and end[-1] not in ".:;,"
+        and _SENTENCE_END.search(text) is None
         and not text[0].islower()
         and title_like(text, max_words=TITLE_WORDS)
     )
@@ -1041,15 +1094,20 @@ STANDALONE_MAX_SHARE = 0.15
 (``_standing_alone``): more, and the text is set in short lines (a list, verse, a table)."""
 
 
-def _standing_alone(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, int]]:
+def _standing_alone(
+    lines: list[_Line], listing: set[int], units: frozenset[int] = frozenset()
+) -> list[tuple[_Candidate, int]]:
     """Headings that only stand alone, for a book nothing else, not even wider breaks, gives
     chapters (a converter's plain text that sets every heading as a bare line, as it sets a
     paragraph: pandoc's ``plain`` writer): a title-like line at the body's margin, between blank
-    lines, over a paragraph of prose (a line longer than ``SHORT_CHARS``), at the chapter level (at
-    least ``OUTDENT_MIN`` of them). Chapters and their sections look alike there, so both are
-    taken: a chunk then never holds the end of one heading's text and the start of the next. The
-    exclusions are ``_spaced_apart``'s (a line that repeats, ends in a colon or a full stop,
-    starts in lower case or stands in from the margin)."""
+    lines, over prose (``_prose``: a line longer than ``SHORT_CHARS``, or a sentence), at the
+    chapter level (at least ``OUTDENT_MIN`` of them). Chapters and their sections look alike there, so both are
+    taken: a chunk then never holds the end of one heading's text and the start of the next. Only
+    a heading right below another, with no text between them, is told apart: it is the first of
+    the headings under the one above, a level below it (a unit already found, ``units``: a title
+    page over the first chapter, heads none). The exclusions are ``_spaced_apart``'s (a line
+    that repeats, ends in a colon or a full stop, starts in lower case or stands in from the
+    margin)."""
     repeats = Counter(line.text for line in lines)
     margin = _body_margin(lines)
     found: list[tuple[_Candidate, int]] = []
@@ -1065,7 +1123,7 @@ def _standing_alone(lines: list[_Line], listing: set[int]) -> list[tuple[_Candid
             or not _bare_title(line, margin, repeats)
         ):
             continue
-        if not below and (nxt.indent != margin or len(nxt.text) <= SHORT_CHARS):
+        if not below and (nxt.indent != margin or not _prose(nxt.text)):
             continue  # NOTE: over another short line or an indented block: a list, not a heading
         heads = True
         where = f"line {i + 1}: '{text[:60]}' alone between blank lines, over a paragraph"
@@ -1079,7 +1137,25 @@ def _standing_alone(lines: list[_Line], listing: set[int]) -> list[tuple[_Candid
         )
     if len(found) < OUTDENT_MIN or len(found) > STANDALONE_MAX_SHARE * len(lines):
         return []
-    return found[::-1]
+    out: list[tuple[_Candidate, int]] = []
+    for c, depth in found[::-1]:
+        above = out[-1] if out else None
+        if above is not None and above[0].index == c.index - 1 and above[0].index not in units:
+            # NOTE: a heading right below another, no text between them, is the first of the
+            # headings under it: a level below
+            depth = above[1] + 1
+            c.kind = "section"
+            c.evidence.append(
+                ("typography", f"line {c.index + 1}: right below the heading '{above[0].title[:60]}'")
+            )
+        out.append((c, depth))
+    return out
+
+
+def _prose(text: str) -> bool:
+    """Whether a line is prose, not a list item or a table cell: longer than ``SHORT_CHARS``, or a
+    sentence, ending in a full stop or a colon (``See the next part.``, ``It works as follows:``)."""
+    return len(text) > SHORT_CHARS or (text.rstrip(_CLOSERS) or text)[-1] in ".:"
 
 
 def _set_as_listed(
