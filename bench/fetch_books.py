@@ -24,7 +24,9 @@ source through pandoc 3's Typst writer into Typst markup or, through the Typst c
 HTML page through markdownify into Markdown or through inscriptis into text, a reStructuredText source
 through pandoc 3 into TEI XML, a Markdown source through go-md2man into a man page's troff, a PDF
 through the PDF extractors of retrieval pipelines (pymupdf4llm's Markdown, pypdf's, pdfplumber's or
-pypdfium2's text); the
+pypdfium2's text), an HTML page through the HTML extractors of retrieval pipelines (html-text's,
+Resiliparse's or Beautiful Soup's text, among others) or pandoc 3's GitHub-flavoured Markdown or AsciiDoc, an -ms
+paper through groff's gropdf into a PDF, an HTML page through Emacs' shr (eww's renderer) into text; the
 source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
@@ -394,6 +396,16 @@ if tool == "trafilatura":
 elif tool == "html-to-markdown":
     import html_to_markdown
     text = html_to_markdown.convert(page).content
+elif tool == "html-text":
+    import html_text
+    text = html_text.extract_text(page)
+elif tool == "resiliparse":
+    from resiliparse.extract.html2text import extract_plain_text
+    from resiliparse.parse.html import HTMLTree
+    text = extract_plain_text(HTMLTree.parse(page))
+elif tool == "bs4":
+    import bs4
+    text = bs4.BeautifulSoup(page, "html.parser").get_text()
 else:
     import extractous
     text, _ = extractous.Extractor().extract_bytes_to_string(bytearray(page.encode("utf-8")))
@@ -404,9 +416,31 @@ with open(out, "w", encoding="utf-8", newline="") as f:
 defaults, into the text it returns (``html-extract-*``): trafilatura's ``extract`` with
 ``output_format="markdown"`` (its main-content extraction, which keeps what it judges the page's text),
 html-to-markdown's ``convert`` (Markdown, ATX headings, the page's ``<head>`` metadata as a front-matter
-block) and extractous' ``Extractor`` (Apache Tika's HTML parser compiled into the wheel; its text, one
-line per block). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
+block), extractous' ``Extractor`` (Apache Tika's HTML parser compiled into the wheel; its text, one
+line per block), html-text's ``extract_text`` (Zyte's extractor on lxml: a blank line around each
+block, headings unmarked), Resiliparse's ``extract_plain_text`` of its ``HTMLTree`` (the Common Crawl
+tooling's extractor; lists as indented bullets, headings unmarked) and Beautiful Soup's
+``get_text()`` over Python's ``html.parser`` (every text node as the page spells it, the page's own line
+breaks and indentation kept, no markup; what many loaders of retrieval pipelines do). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
 Java exception), so it is given HTML only."""
+
+
+EMACS_SHR = """
+(progn
+  (require 'shr)
+  (setq shr-width 80 shr-use-fonts nil shr-use-colors nil shr-inhibit-images t)
+  (let* ((dom (with-temp-buffer
+                (set-buffer-multibyte t)
+                (let ((coding-system-for-read 'utf-8)) (insert-file-contents (pop command-line-args-left)))
+                (libxml-parse-html-region (point-min) (point-max))))
+         (text (with-temp-buffer (shr-insert-document dom) (buffer-substring-no-properties (point-min) (point-max)))))
+    (let ((coding-system-for-write 'utf-8)) (princ text))))
+"""
+"""An HTML page (UTF-8) through shr, the HTML renderer of Emacs' web browser eww, into text
+(``emacs-shr``): Emacs in batch mode without any init file (``-Q``) parses the page with its libxml2
+and lets shr lay it out 80 columns wide in monospace, without colours or images, the way ``M-x eww``
+shows it in a terminal; the text without its faces (so headings keep no mark of their level) goes to
+stdout. The page is taken off the command line, so Emacs visits no file after the script."""
 
 
 def _pandoc_ebook(source: str, writer: str) -> list[str]:
@@ -565,8 +599,21 @@ RENDERERS = {
     },
     **{
         f"html-extract-{tool}": [RENDERER_PYTHON, "-c", HTML_EXTRACT, tool, "{input.html}", OUTPUT]
-        for tool in ("trafilatura", "html-to-markdown", "extractous")
+        for tool in ("trafilatura", "html-to-markdown", "extractous", "html-text", "resiliparse", "bs4")
     },
+    "pandoc3-html-gfm": [RENDERER_PYTHON, "-c", PANDOC3, "--standalone", "--from", "html", "--to", "gfm"],
+    "pandoc3-html-asciidoc": [
+        RENDERER_PYTHON,
+        "-c",
+        PANDOC3,
+        "--standalone",
+        "--from",
+        "html",
+        "--to",
+        "asciidoc",
+    ],
+    "groff-ms-pdf": ["groff", "-p", "-ms", "-Tpdf"],
+    "emacs-shr": ["emacs", "--batch", "-Q", "--eval", EMACS_SHR, "{input.html}"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -605,7 +652,10 @@ a contents and, from CommonMark, numbered headings, or into the PDF the Typst co
 the troff of a man page that go-md2man writes; a PDF into the Markdown of pymupdf4llm or the text of
 pypdf, pdfplumber or pypdfium2 (``PDF_EXTRACT``); a reStructuredText source through pandoc 3's DOCX into the
 Markdown of mammoth or the text of docx2txt or python-docx (``DOCX_EXTRACT``); an HTML page into the
-Markdown of trafilatura or html-to-markdown or the text of extractous (``HTML_EXTRACT``)).
+Markdown of trafilatura or html-to-markdown or the text of extractous, html-text, Resiliparse or
+Beautiful Soup's ``get_text()`` (``HTML_EXTRACT``); an HTML page into pandoc 3's GitHub-flavoured
+Markdown (``gfm``, its raw HTML kept where Markdown has no form for it) or AsciiDoc; an -ms paper, its pictures
+through pic, into gropdf's PDF; an HTML page into the text Emacs' shr lays out (``EMACS_SHR``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -621,7 +671,9 @@ pandoc 3.9 (``pypandoc_binary`` 1.17), rinohtype 0.5.6 on Docutils 0.22.4, markd
 Beautiful Soup 4.15.0, inscriptis 2.7.6 on lxml 6.1.3, pymupdf4llm 0.0.27 on PyMuPDF 1.28.2, pypdf 7.1.1,
 pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build in its wheel), mammoth 1.13.0,
 docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3.0.2 and lxml_html_clean
-0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel) and extractous 0.3.0 (Tika compiled into the wheel); and Debian's go-md2man 2.0.2). pandoc runs
+0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel), extractous 0.3.0 (Tika compiled into the wheel),
+html-text 0.7.1 on lxml 6.1.3 and Resiliparse 2.0.1 (with FastWARC 2.0.1); and Debian's go-md2man 2.0.2 and
+Emacs 28.2 (emacs-nox)). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -695,6 +747,7 @@ RENDERER_PACKAGES = {
     "pod2man": "perl",
     "abiword": "abiword",
     "go-md2man": "go-md2man",
+    "emacs": "emacs-nox",
     RENDERER_PYTHON: "the pinned PyPI renderers of requirements-renderers.txt in .venv-renderers",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
