@@ -1195,3 +1195,43 @@ def test_a_line_of_two_sentences_standing_alone_is_no_heading():
         text += f"{title}\n\n{_body(3)}\n\nMerge the {title} files. Keep a list?\n\n{_body(3)}\n\n"
         text += f"A class for {title.lower()}. (widgets/{title.lower()}.py)\n\n{_body(3)}\n\n"
     assert [t for _, _, t, _ in _chapters(text)[1]] == heads
+
+
+def _web_page_text(titles: list[str], sub: str = "2.1.1.1.1. option¶") -> str:
+    """A web page of a Sphinx manual as an HTML-to-text extractor gives it: the site's chrome
+    first, each heading glued to the text below it and ending in its permalink sign."""
+    text = "Navigation\n\n  • Home »\n  • Manuals »\n\nThe Widget Manual¶\n\nA. Writer\n\n"
+    for n, title in enumerate(titles, 1):
+        text += f"{n}. {title}¶\n{_body(2)}\n\n{n}.1. More on it¶\n{_body(2)}\n\n"
+        if n == 2:
+            text += f"{sub}\n{_body(1)}\n\n"
+    return text
+
+
+def test_a_line_ending_in_a_permalink_sign_is_a_heading_and_the_pages_title_is_the_first_one():
+    titles = ["Getting Started", "Moving to Version 3", "Source Packages"]
+    expected = [("front", "", "The Widget Manual", "The Widget Manual¶")] + [
+        ("chapter", str(n), t, f"{n}. {t}¶") for n, t in enumerate(titles, 1)
+    ]
+    _assert_starts(_web_page_text(titles), expected)
+
+
+def test_a_pilcrow_after_a_space_is_no_permalink():
+    text = "Notes on style\n\n" + "".join(f"Rule {n} of the house ¶\n{_body(2)}\n\n" for n in range(4))
+    _, found = _chapters(text)
+    assert all(not t.startswith("Rule") for _, _, t, _ in found)
+
+
+def test_a_headerless_bulleted_contents_says_which_bare_lines_are_the_chapters():
+    """A text browser renders a page's table of contents (a list of links with no heading) as
+    bullets, the sections indented, and every heading as a bare line: the list's top-level
+    items are the chapters, its nested items the sections, and it opens no unit of its own."""
+    titles = ["Introduction", "Using the tool", "Writing input files"]
+    toc = "".join(f"* {t}\n\n  * First topic of {t}\n  * Second topic of {t}\n\n" for t in titles)
+    text = f"The Tool Manual\n\n The Tool Manual\n\n{toc}"
+    for t in titles:
+        text += f" {t}\n\n{_body(2)}\n\n First topic of {t}\n\n{_body(2)}\n\n Second topic of {t}\n\n{_body(2)}\n\n"
+    _, found = _chapters(text)
+    assert [(k, t) for k, _, t, _ in found] == [("front", "The Tool Manual")] + [
+        ("chapter", t) for t in titles
+    ]

@@ -113,9 +113,10 @@ KEYWORD_HEADING = re.compile(
 )
 NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?:\s+[-–—]|\.?)\s+(?P<title>\S.*?)\s*$")
 """``3 Title``, ``3. Title`` and ``3 – Title`` (a dash set between spaces after the number)."""
-SECTION_HEADING = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})[.:]?\s+(?P<title>\S.*?)\s*$")
-SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,3})[.:]?$")
-"""``2.3 Title`` / ``2.3. Title`` / ``2.3: Title`` / ``2.3``, and appendix sections ``A.1 Title`` / ``A.1``."""
+SECTION_HEADING = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,4})[.:]?\s+(?P<title>\S.*?)\s*$")
+SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,4})[.:]?$")
+"""``2.3 Title`` / ``2.3. Title`` / ``2.3: Title`` / ``2.3``, and appendix sections ``A.1 Title`` / ``A.1``,
+down to five numbers (``6.6.3.1.1. string``)."""
 LETTER_HEADING = re.compile(r"^(?P<num>[A-Z])\.?\s+(?P<title>[A-Z].*?)\s*$")
 LETTERED_HEADING = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>[A-Z].*?)\s*$")
 """``A. Installation Notes``: a letter and a full stop label an appendix (``A Tutorial`` without the
@@ -152,14 +153,18 @@ def number_value(number: str) -> int:
     return 0
 
 
-def title_like(title: str, max_words: int = 14, full_stop: bool = False, any_case: bool = False) -> bool:
+def title_like(
+    title: str, max_words: int = 14, full_stop: bool = False, any_case: bool = False, marked: bool = False
+) -> bool:
     """True when ``title`` reads like a heading title, not a sentence or a list item.
 
     Starts with an uppercase letter, digit or quote (any letter with ``any_case``: for titles a
     book's outline or nav gives, which are headings whatever their case, ``6. pdfmom: …``); at
     most ``max_words`` words; no trailing comma/semicolon/colon, no trailing full stop unless
     ``full_stop`` (some books end every heading with one: ``9. Power Series.``; callers then
-    demand other evidence, e.g. size); no dot leaders or trailing page number (contents lines).
+    demand other evidence, e.g. size); no dot leaders or trailing page number (contents lines),
+    unless ``marked``: a line an underline, bold or a permalink marks as a heading may end in a
+    number of its title's (``Moving to Python 3``).
     """
     title = title.strip()
     if not title or len(title) > 120 or len(title.split()) > max_words:
@@ -176,12 +181,13 @@ def title_like(title: str, max_words: int = 14, full_stop: bool = False, any_cas
         return False
     if full_stop and title.endswith("..") and not title.endswith("..."):
         return False
-    if _LEADERS_OR_PAGE.search(_TRAILING_ELLIPSIS.sub("", title)):
+    if (_LEADERS if marked else _LEADERS_OR_PAGE).search(_TRAILING_ELLIPSIS.sub("", title)):
         return False
     return True
 
 
 _LEADERS_OR_PAGE = re.compile(r"\.\s?\.\s?\.|\s\d+$")
+_LEADERS = re.compile(r"\.\s?\.\s?\.")
 """Dot leaders or a trailing page number: a contents line, not a title (``title_like``)."""
 
 _TRAILING_ELLIPSIS = re.compile(r"(?<![.\s])\s?\.\.\.$")
@@ -228,7 +234,7 @@ def clean_title(title: str) -> str:
 
 
 def parse_heading(
-    line: str, full_stop: bool = False, lettered: bool = False, any_case: bool = False
+    line: str, full_stop: bool = False, lettered: bool = False, any_case: bool = False, marked: bool = False
 ) -> Parsed | None:
     """Understand one line as a heading, or return None.
 
@@ -236,6 +242,8 @@ def parse_heading(
         line (str): a line of text or an outline title.
         any_case (bool): the line is a heading whatever it says (an outline or nav title), so its
             title may start in lower case (``title_like``).
+        marked (bool): an underline, bold or a permalink marks the line as a heading, so its
+            title may end in a number (``title_like``).
 
     Returns:
         Parsed | None: ``kind`` is ``part``/``chapter``/``section``/``appendix`` for keyword
@@ -253,7 +261,7 @@ def parse_heading(
         if kw != "appendix" and len(num) == 1 and num.isalpha() and not re.fullmatch(_ROMAN_RE, num):
             return None
         title = (m.group("title") or "").strip()
-        if title and not title_like(title, full_stop=full_stop, any_case=any_case):
+        if title and not title_like(title, full_stop=full_stop, any_case=any_case, marked=marked):
             return None
         title = _drop_full_stop(title) if full_stop else title
         if kw == "appendix":
@@ -262,13 +270,13 @@ def parse_heading(
     if text[:1] > "\x7f" and _caseless(text[0]) and (cjk := _parse_cjk(text, full_stop)) is not None:
         return cjk
     m = SECTION_HEADING.match(text)
-    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case, marked=marked):
         return Parsed("section", m.group("num"), _drop_full_stop(m.group("title")))
     m = NUMBERED_HEADING.match(text)
-    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case, marked=marked):
         return Parsed("numbered", m.group("num"), _drop_full_stop(m.group("title")))
     m = LETTERED_HEADING.match(text) if lettered else None
-    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case, marked=marked):
         return Parsed("appendix", m.group("num"), _drop_full_stop(m.group("title")))
     if FRONT_WORDS.match(text):
         return Parsed("front", "", text)

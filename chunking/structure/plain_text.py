@@ -422,7 +422,54 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
             listed.update(key for key, _, _ in found)
             listing.update(range(i, k))
             entries.extend((key, number, indent, i) for key, number, indent in found)
+    if not entries and (headerless := _headerless_contents(lines)) is not None:
+        block, found = headerless
+        listing.update(block)
+        entries.extend((key, number, indent, block.start) for key, number, indent in found)
     return listing, entries
+
+
+HEADERLESS_ENTRIES = 3
+"""Top-level items of a bulleted list that make it a contents without a header
+(``_headerless_contents``)."""
+
+
+def _headerless_contents(lines: list[_Line]) -> tuple[range, list[tuple[str, str, int]]] | None:
+    """A contents set as a bulleted list with no header above it, as a text browser renders a
+    web page's table of contents (a ``<div class="toc">`` of nested links): a run of bullet lines
+    (blank lines between them allowed) starting within the first ``OPENING_LINES`` lines, whose
+    top-level items (the least indented), at least ``HEADERLESS_ENTRIES`` of them, each name a
+    line standing alone below the list, in the list's order. Returns the list's lines and its
+    entries (``(words key of the title, number, indent)``), or None. Only where the file has no
+    contents under a header (``_contents``)."""
+    for i, line in enumerate(lines[:OPENING_LINES]):
+        if not _BULLET.match(line.raw) or (i and _BULLET.match(lines[i - 1].raw)):
+            continue
+        end = i
+        while end < len(lines) and _BULLET.match(lines[end].raw):
+            end += 1
+        items = [(_entry(lines[k].raw), lines[k].indent) for k in range(i, end)]
+        if any(entry is None for entry, _ in items):
+            continue
+        found = [(entry[0], entry[1], indent) for entry, indent in items if entry is not None]
+        top = min(indent for _, _, indent in found)
+        at = end
+        for key, _, indent in found:
+            if indent != top:
+                continue
+            at = next(
+                (
+                    m + 1
+                    for m in range(at, len(lines))
+                    if lines[m].blank_before and lines[m].blank_after and words_key(lines[m].text) == key
+                ),
+                -1,
+            )
+            if at < 0:
+                break
+        if at >= 0 and sum(indent == top for _, _, indent in found) >= HEADERLESS_ENTRIES:
+            return range(i, end), found
+    return None
 
 
 _APPENDIX_WORD = re.compile(r"appendix|appendices|anhang|annexe?", re.I)
@@ -531,6 +578,12 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
             c.evidence.append(("typography", f"line {i + 1}: '{line.text[:60]}' set in bold"))
             out.append(c)
             continue
+        if (linked := _permalinked(line)) is not None:
+            c = _parsed(i, linked, True)
+            c.char = PERMALINK
+            c.evidence.append(("typography", f"line {i + 1}: '{line.text[:60]}' ends in a permalink sign"))
+            out.append(c)
+            continue
         repeated = counts[line.text] >= RUNNING_REPEATS and line.text in seen
         seen.add(line.text)
         if not line.blank_before or not _may_head(line.text):
@@ -637,6 +690,22 @@ def _bold_heading(line: _Line) -> bool:
     )
 
 
+PERMALINK = "¶"
+"""The sign a web page's heading ends in, its permalink (Sphinx, MkDocs: ``<a class="headerlink">¶</a>``),
+which a text rendering of the page keeps: the line is a heading, as an underline marks one (its
+pseudo-character in ``_char_levels``)."""
+
+
+def _permalinked(line: _Line) -> str | None:
+    """The title of a line that ends in a permalink sign (``PERMALINK``) right after its last
+    word and reads as a heading (``2.1. Removal of old packages¶``), else None; a sign after
+    a space or alone is a pilcrow in the text, not a link."""
+    if not line.text.endswith(PERMALINK) or len(line.text) < 2 or line.text[-2].isspace():
+        return None
+    title = line.text[:-1]
+    return title if parse_heading(title, marked=True) is not None or title_like(title, marked=True) else None
+
+
 def _may_head(text: str) -> bool:
     """Cheap test before ``parse_heading``: a numbered or keyword line, or a short one (a front or
     back matter name); never an underline."""
@@ -647,7 +716,7 @@ def _may_head(text: str) -> bool:
 
 
 def _parsed(i: int, text: str, underlined: bool, full_stop: bool = False) -> _Candidate:
-    parsed = parse_heading(text, full_stop=underlined or full_stop, lettered=underlined)
+    parsed = parse_heading(text, full_stop=underlined or full_stop, lettered=underlined, marked=underlined)
     if parsed is None and underlined and (m := SECTION_HEADING.match(text)):
         # NOTE: an underline already marks the line as a heading, so its ``N.M`` number counts
         # even when the title does not read like one (``38.1 lower-case options``).
@@ -762,6 +831,8 @@ def _choose(
         # Before the chapters: before the first numbered one where they are numbered (an
         # unnumbered ``Copyright Notice`` set as a chapter may come first).
         if (block < before or block > last) and not _opens(starts, block) and block not in chosen:
+            if _BULLET.match(lines[block].raw):
+                continue  # NOTE: a headerless contents (``_headerless_contents``) opens no unit of its own
             title = lines[block].text
             chosen[block] = (
                 _Candidate(block, "front", "", title, [("contents", f"line {block + 1}: '{title}'")]),
@@ -1207,6 +1278,9 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
     of the tool.``), a rule or a contents header is no title."""
     if not lines or 0 in listing:
         return None
+    linked = next((c for c in candidates if c.char == PERMALINK), None)
+    if linked is not None and linked.index > 0 and linked.kind == "unnumbered":
+        return None  # NOTE: a web page's title carries its permalink as its headings do: the chrome above it is none
     start = _converter_banner(lines)
     if start:
         # NOTE: read the title below a converter's banner as the file's first line
