@@ -543,3 +543,29 @@ def test_a_summary_printing_every_outdented_heading_before_the_sections_gives_no
     book = load_book(make_pdf(pages), name="api.pdf")
     chapters = [(h.title, h.page) for h in book.headings if h.kind == "chapter"]
     assert chapters == [(t, n) for n, t in enumerate(titles, 2)]
+
+
+def _ms_paper(first_number: int = 1) -> bytes:
+    """An -ms paper through groff's own PDF driver: '1. Title' in Times-Bold at the body's size,
+    flush with the body, mid-page; a bold term and a numbered list item at body size too."""
+    pages = []
+    for n, title in enumerate(["Basics", "Requests", "Displays", "Annotations"], first_number):
+        page = [Text(t, 10.0, font="tiro", x=72) for t, _ in body(8, 100 * n)]
+        page.append(Text(f"{n}. {title}", 10.0, font="tibo", x=72))
+        page += [Text(t, 10.0, font="tiro", x=72) for t, _ in body(6, 100 * n + 50)]
+        page.append(Text(f"{n + 4}. A numbered item of a list", 10.0, font="tiro", x=72))
+        page.append(Text("Important Term", 10.0, font="tibo", x=72))
+        pages.append(page)
+    return make_pdf(pages)
+
+
+def test_bold_numbered_lines_at_body_size_flush_with_the_body_are_chapters_when_their_numbers_run():
+    book = load_book(_ms_paper(), name="ms.pdf")
+    assert [(h.number, h.title) for h in book.headings if h.kind == "chapter"] == [
+        ("1", "Basics"), ("2", "Requests"), ("3", "Displays"), ("4", "Annotations")
+    ]
+
+
+def test_bold_numbered_lines_whose_numbers_do_not_start_at_one_are_no_chapters():
+    book = load_book(_ms_paper(first_number=5), name="ms.pdf")
+    assert not [h for h in book.headings if h.kind == "chapter"]

@@ -34,7 +34,7 @@ from ..rules import FENCE_KINDS
 from .baseline import outline_baseline
 from .contents import ContentsEntry, listing_offsets, read_contents
 from .contents_unpaged import unpaged_contents
-from .display import display_headings, outdented_headings
+from .display import display_headings, numbered_bold_headings, outdented_headings
 from .evidence import corroborate, signal_counts
 from .guard import keep_outline
 from .heading_lines import SAME_SIZE, Draft, draft_line, rejected_draft
@@ -344,6 +344,8 @@ def _from_text(
         shown = display_headings(norm, probe)
         if len(shown) < 2:
             shown = outdented_headings(norm, probe)  # not even a display size: weight and place
+        if len(shown) < 2:
+            shown = numbered_bold_headings(norm, probe)  # weight and a run of numbers
         shown = _no_smaller_than_listed(shown, listed, norm, probe, rejected)
         if len(shown) >= 2:
             drafts = detect_headings(norm, probe, rejected, pages, listed + shown, contents_lines)

@@ -23,7 +23,7 @@ from collections import Counter
 
 from ..normalise import NormalisedBook
 from .heading_lines import Draft
-from .kinds import compact_key, title_like
+from .kinds import compact_key, parse_heading, title_like
 from .typography import FontProbe
 
 DISPLAY_RATIO = 1.15
@@ -186,6 +186,45 @@ def outdented_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
     out = _largest_size([(size, d) for x0, size, d in found if x0 <= outermost + INDENT_SLACK])
     out = _without_summary(out)
     return out if len(out) >= MIN_OPENINGS else []
+
+
+def numbered_bold_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
+    """Chapter-level headings set apart by weight alone, flush with the body at its size, and
+    numbered: whole bold lines at body size reading ``N. Title`` whose numbers run 1, 2, 3… in
+    book order, none skipped or repeated (an -ms paper's ``.NH 1`` headings, Times-Bold 10 pt in
+    a Times-Roman 10 pt body, without an outline). Two signals agree, the weight and an unbroken
+    run of chapter numbers, where neither alone would do (a bold term in a list, a numbered
+    list item). The last resort after ``outdented_headings``: it reads every page's spans, and
+    only a run of at least ``MIN_OPENINGS`` counts."""
+    body = probe.body_size()
+    if probe.layout is None or not body:
+        return []
+    run: list[Draft] = []
+    for index, kept_lines in enumerate(norm.lines):
+        if not kept_lines:
+            continue
+        kept = {compact_key(line): offset for offset, line in reversed(kept_lines)}
+        for text, size, bold, _ in probe.styled_lines(index):
+            text = text.strip()
+            if not bold or abs(size - body) > SIZE_STEP or not text[:1].isdigit():
+                continue
+            parsed = parse_heading(text)
+            offset = kept.get(compact_key(text))
+            if parsed is None or parsed.kind != "numbered" or offset is None:
+                continue
+            if parsed.number.isdigit() and int(parsed.number) == len(run) + 1:
+                note = f"p. {index + 1}: bold at {size:.1f} pt, body {body:.1f} pt, chapter {parsed.number} of a run"
+                run.append(
+                    Draft(
+                        "numbered",
+                        parsed.number,
+                        parsed.title,
+                        index,
+                        offset,
+                        evidence=[("typography", note)],
+                    )
+                )
+    return run if len(run) >= MIN_OPENINGS else []
 
 
 def _heading_text(text: str, larger: bool) -> bool:
