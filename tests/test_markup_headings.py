@@ -626,3 +626,18 @@ def test_a_text_showing_title_styles_on_one_example_title_is_not_restructuredtex
     directive = ".. image:: picture.png\n\n"
     text = f"Some prose about titles.\n\n{directive}Below are examples of section title styles:\n\n{styles}More prose.\n"
     assert markup_headings(text) == ("", [])
+
+
+def test_asciidoc_inline_anchors_are_no_part_of_a_title():
+    """Pandoc writes each heading's HTML id as an anchor on a marked run (``[#INTRO]#…#``); an
+    ``[[id]]`` anchor may open a title too: the page shows neither."""
+    text = (
+        "= Manual\n\n== [#CONTENTS]#Table of Contents#\n\nx\n\n"
+        "== [#INTRO]#Chapter 1 - Introduction#\n\ny\n\n== [[usage]]Using It\n\nz\n"
+    )
+    assert titles(text) == [
+        (0, "Manual"),
+        (1, "Table of Contents"),
+        (1, "Chapter 1 - Introduction"),
+        (1, "Using It"),
+    ]

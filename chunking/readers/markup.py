@@ -339,6 +339,20 @@ def _underline(title: str, line: str) -> int | None:
     return _UNDERLINE_LEVEL[mark[0]]
 
 
+_INLINE_ANCHOR = re.compile(r"\[\[[^\]]*\]\]|\[#[^\]#]*\]#([^#]*)#|\[#[^\]#]*\]")
+"""AsciiDoc's inline anchors in a title, as the page does not show them: ``[[intro]]``, and an
+id on a marked run, ``[#INTRO]#Chapter 1 - Introduction#`` (pandoc writes each heading's HTML
+id so), whose text stays."""
+
+
+def _asciidoc_title(title: str) -> str:
+    """A section title as the page shows it: its anchors dropped (``_INLINE_ANCHOR``), whitespace
+    collapsed."""
+    if "[" in title:
+        title = _INLINE_ANCHOR.sub(lambda m: m.group(1) or "", title)
+    return " ".join(title.split())
+
+
 def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
     """The section titles of an AsciiDoc text, or None when the text does not read as AsciiDoc
     (see the module docstring)."""
@@ -376,7 +390,7 @@ def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | No
                 continue
         title = _ONE_LINE.fullmatch(line)
         if title and _LETTER.search(title.group(2)):  # NOTE: ``=====  =====`` is a table's border
-            one_line.append((starts[i], len(title.group(1)) - 1, " ".join(title.group(2).split())))
+            one_line.append((starts[i], len(title.group(1)) - 1, _asciidoc_title(title.group(2))))
         i += 1
     sections = [h for h in one_line if h[1] >= 1]
     first = next((line for line in lines if line.strip() and not line.startswith("//")), "")
