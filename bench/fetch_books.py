@@ -252,8 +252,8 @@ RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / 
 """The Python of the PyPI renderers (``requirements-renderers.txt``, pinned with every dependency), which
 ``make renderers`` installs into their own venv, ``.venv-renderers`` at the top of the checkout: the
 Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify,
-inscriptis, the PDF extractors of ``PDF_EXTRACT``, the DOCX readers of ``DOCX_EXTRACT`` and the HTML
-extractors of ``HTML_EXTRACT``."""
+inscriptis, the PDF extractors of ``PDF_EXTRACT``, the DOCX readers of ``DOCX_EXTRACT``, the HTML
+extractors of ``HTML_EXTRACT`` and docx2python and striprtf of ``OFFICE_EXTRACT``."""
 
 RINOH_BOOK = """
 import os, shutil, subprocess, sys, tempfile
@@ -424,6 +424,44 @@ tooling's extractor; lists as indented bullets, headings unmarked) and Beautiful
 breaks and indentation kept, no markup; what many loaders of retrieval pipelines do). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
 Java exception), so it is given HTML only."""
 
+
+OFFICE_EXTRACT = """
+import os, subprocess, sys, tempfile
+import pypandoc
+tool, src, out = sys.argv[1:4]
+pandoc = pypandoc.get_pandoc_path()
+env = dict(os.environ, SOURCE_DATE_EPOCH="0")
+with tempfile.TemporaryDirectory(prefix="office-") as tmp:
+    if tool == "striprtf":
+        from striprtf.striprtf import rtf_to_text
+        rtf = subprocess.run([pandoc, "--standalone", "--from", "html", "--to", "rtf", src],
+            capture_output=True, check=True, env=env).stdout
+        text = rtf_to_text(rtf.decode("utf-8"))
+    else:
+        book = os.path.join(tmp, "book.docx")
+        subprocess.run([pandoc, "--from", "html", "--to", "docx", "-o", book, src],
+            capture_output=True, check=True, env=env)
+        if tool == "docx2python":
+            from docx2python import docx2python
+            with docx2python(book) as content:
+                text = content.text
+        else:
+            subprocess.run(["soffice", "--headless", "--invisible", "--norestore", "--nologo",
+                "-env:UserInstallation=file://" + tmp + "/profile", "--convert-to", "doc:MS Word 97",
+                "--outdir", tmp, book], capture_output=True, check=True, env=dict(env, HOME=tmp))
+            doc = os.path.join(tmp, "book.doc")
+            command = ["antiword", "-m", "UTF-8.txt", doc] if tool == "antiword" else ["catdoc", "-d", "utf-8", doc]
+            text = subprocess.run(command, capture_output=True, check=True, env=env).stdout.decode("utf-8")
+with open(out, "w", encoding="utf-8", newline="") as f:
+    f.write(text)
+"""
+"""An HTML page (UTF-8) through pandoc 3's DOCX or RTF writer (pypandoc_binary's, ``SOURCE_DATE_EPOCH=0``)
+and one of the word-processor readers retrieval pipelines feed on, each with its defaults, into the
+text it returns (``office-extract-*``): docx2python's ``text`` of the DOCX (paragraphs a blank line
+apart, headings unmarked), striprtf's ``rtf_to_text`` of pandoc's standalone RTF, and of the Word 97
+``.doc`` LibreOffice Writer saves the DOCX as (``soffice --convert-to "doc:MS Word 97"``, a private
+profile and home in a temporary folder) the text of ``antiword`` (its UTF-8 map, lines wrapped at
+its default width) or of ``catdoc`` (UTF-8 out, paragraphs as one line each)."""
 
 EMACS_SHR = """
 (progn
@@ -613,6 +651,11 @@ RENDERERS = {
         "asciidoc",
     ],
     "groff-ms-pdf": ["groff", "-p", "-ms", "-Tpdf"],
+    **{
+        f"office-extract-{tool}": [RENDERER_PYTHON, "-c", OFFICE_EXTRACT, tool, "{input.html}", OUTPUT]
+        for tool in ("antiword", "catdoc", "docx2python", "striprtf")
+    },
+    "abiword-text": ["abiword", "--to=txt", "-o", OUTPUT, "{input.html}"],
     "emacs-shr": ["emacs", "--batch", "-Q", "--eval", EMACS_SHR, "{input.html}"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
@@ -655,7 +698,10 @@ Markdown of mammoth or the text of docx2txt or python-docx (``DOCX_EXTRACT``); a
 Markdown of trafilatura or html-to-markdown or the text of extractous, html-text, Resiliparse or
 Beautiful Soup's ``get_text()`` (``HTML_EXTRACT``); an HTML page into pandoc 3's GitHub-flavoured
 Markdown (``gfm``, its raw HTML kept where Markdown has no form for it) or AsciiDoc; an -ms paper, its pictures
-through pic, into gropdf's PDF; an HTML page into the text Emacs' shr lays out (``EMACS_SHR``)).
+through pic, into gropdf's PDF; an HTML page into the text Emacs' shr lays out (``EMACS_SHR``); an HTML page
+into AbiWord's text export, or through pandoc 3's DOCX into docx2python's text or, saved by LibreOffice as a
+Word 97 document, into antiword's or catdoc's text, or through pandoc 3's RTF into striprtf's text
+(``OFFICE_EXTRACT``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -672,8 +718,8 @@ Beautiful Soup 4.15.0, inscriptis 2.7.6 on lxml 6.1.3, pymupdf4llm 0.0.27 on PyM
 pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build in its wheel), mammoth 1.13.0,
 docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3.0.2 and lxml_html_clean
 0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel), extractous 0.3.0 (Tika compiled into the wheel),
-html-text 0.7.1 on lxml 6.1.3 and Resiliparse 2.0.1 (with FastWARC 2.0.1); and Debian's go-md2man 2.0.2 and
-Emacs 28.2 (emacs-nox)). pandoc runs
+html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
+and striprtf 0.0.35; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox), antiword 0.37 and catdoc 0.95). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -700,8 +746,11 @@ ALSO_NEEDED = {
     "rst2xml": ["rst2xml"],
     "rst2man": ["rst2man"],
     "soffice-text": ["soffice"],
+    "office-extract-antiword": ["soffice", "antiword"],
+    "office-extract-catdoc": ["soffice", "catdoc"],
 }
-"""Programs a renderer runs besides its first (LibreOffice under the UNO script; enscript or a2ps and
+"""Programs a renderer runs besides its first (LibreOffice under the UNO script, and with antiword or
+catdoc under ``OFFICE_EXTRACT``; enscript or a2ps and
 Ghostscript's ps2pdf under the shell; Asciidoctor, xsltproc and faketime under the DocBook XSL
 script; AsciiDoc-py and docbook2X under theirs; the Docutils front ends under ``env``)."""
 
@@ -748,6 +797,8 @@ RENDERER_PACKAGES = {
     "abiword": "abiword",
     "go-md2man": "go-md2man",
     "emacs": "emacs-nox",
+    "antiword": "antiword",
+    "catdoc": "catdoc",
     RENDERER_PYTHON: "the pinned PyPI renderers of requirements-renderers.txt in .venv-renderers",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
