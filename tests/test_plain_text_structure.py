@@ -1235,3 +1235,44 @@ def test_a_headerless_bulleted_contents_says_which_bare_lines_are_the_chapters()
     assert [(k, t) for k, _, t, _ in found] == [("front", "The Tool Manual")] + [
         ("chapter", t) for t in titles
     ]
+
+
+def test_a_numbered_heading_standing_alone_may_end_in_a_number_of_its_title():
+    """``3. Upgrading from Release 2`` alone on its line is chapter 3, not a contents line with
+    its page number: missing it would break the run and lose chapters 4 and 5 too."""
+    titles = [
+        "Getting Started",
+        "Binary Packages",
+        "Upgrading from Release 2",
+        "Control Files",
+        "Version Numbering",
+    ]
+    text = "".join(f"{n}.\u00a0{t}\n\n{_body(3)}\n\n" for n, t in enumerate(titles, 1))
+    _assert_starts(text, [("chapter", str(n), t, f"{n}.\u00a0{t}") for n, t in enumerate(titles, 1)])
+
+
+def test_a_contents_header_set_right_under_a_paragraph_is_still_the_contents():
+    """A word processor's text export leaves no blank line between paragraphs: ``Table of
+    Contents`` follows the copyright notice's last line directly; its unnumbered first entry
+    is the preface, placed on its bare line."""
+    titles = ["Purposes and Goals", "Overview of the Interface", "Internal Data Structures"]
+    entries = "".join(f"\t{n}. {t}\n" for n, t in enumerate(titles, 1))
+    text = (
+        "The Interface\n\n\nCopyright 1993 Some Corporation. All rights reserved, every one of them.\n"
+        f"Table of Contents\n\tAbout This Interface\n{entries}\n"
+        f"About This Interface\n\n{_body(2)}\n\n"
+        + "".join(f"{n}. {t}\n\n{_body(3)}\n\n" for n, t in enumerate(titles, 1))
+    )
+    _, found = _chapters(text)
+    assert [(k, t) for k, _, t, _ in found] == [
+        ("front", "The Interface"),
+        ("front", "Table of Contents"),
+        ("front", "About This Interface"),
+    ] + [("chapter", t) for t in titles]
+
+
+@pytest.mark.parametrize("title", ["bc Command Manual", "gzip User's Guide"])
+def test_a_title_opening_with_a_programs_name_in_small_letters_is_the_title(title):
+    text = f"{title}\n\n" + "".join(f"{n}. {t}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
+    _, found = _chapters(text)
+    assert found[0][:3] == ("front", "", title)

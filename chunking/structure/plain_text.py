@@ -362,8 +362,8 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
     entries: list[tuple[str, str, int, int]] = []
     listed: set[str] = set()
     for i, line in enumerate(lines):
-        if not _CONTENTS_HEADER.match(line.text) or not line.blank_before:
-            continue
+        if not _CONTENTS_HEADER.match(line.text) or not (line.blank_before or line.text[0].isupper()):
+            continue  # NOTE: a header set right under a paragraph (no blank line) is still one
         k = i + 1
         if k < len(lines) and UNDERLINE.match(lines[k].text):
             k += 1
@@ -596,6 +596,13 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
         if parsed is None and text != line.text:
             text, stop = line.text, False
             parsed = parse_heading(text)
+        alone = parsed is None and line.blank_after
+        if alone:
+            # NOTE: a numbered or keyword line standing alone may end in a number of its title's
+            # (``3. Updating from Release 3``): a contents line's page number stands in a list
+            parsed = parse_heading(text, full_stop=stop, marked=True)
+            if parsed is not None and parsed.kind not in _ALONE_KINDS:
+                parsed = None
         if parsed is None:
             continue
         where = f"line {i + 1}: '{line.text[:60]}'"
@@ -604,7 +611,7 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
                 _rejected(lines, i, f"repeats {counts[line.text]} times (a running header or footer)")
             )
             continue
-        c = _parsed(i, text, False, full_stop=stop)
+        c = _parsed(i, text, False, full_stop=stop, marked=alone)
         if _KEYWORD.match(line.text) and c.kind in ("chapter", "part", "appendix", "back"):
             if not c.title:
                 c.title = _title_below(lines, i)
@@ -678,6 +685,10 @@ def _wrapped_heading(lines: list[_Line], i: int) -> str:
     return ""
 
 
+_ALONE_KINDS = ("numbered", "chapter", "part", "appendix", "section")
+"""Headings whose number or keyword, on a line standing alone, lets their title end in a number."""
+
+
 def _bold_heading(line: _Line) -> bool:
     """A line set wholly in terminal bold, alone between blank lines, that reads as a title: a
     heading of a text whose only typography is bold (nroff, a text browser's rendering of HTML),
@@ -715,8 +726,10 @@ def _may_head(text: str) -> bool:
     return first.isdigit() or len(text) <= SHORT_CHARS or bool(_KEYWORD.match(text))
 
 
-def _parsed(i: int, text: str, underlined: bool, full_stop: bool = False) -> _Candidate:
-    parsed = parse_heading(text, full_stop=underlined or full_stop, lettered=underlined, marked=underlined)
+def _parsed(i: int, text: str, underlined: bool, full_stop: bool = False, marked: bool = False) -> _Candidate:
+    parsed = parse_heading(
+        text, full_stop=underlined or full_stop, lettered=underlined, marked=underlined or marked
+    )
     if parsed is None and underlined and (m := SECTION_HEADING.match(text)):
         # NOTE: an underline already marks the line as a heading, so its ``N.M`` number counts
         # even when the title does not read like one (``38.1 lower-case options``).
@@ -1468,16 +1481,22 @@ _LEADING_SIGN = re.compile(r"[-−.#@+]+(?=[A-Z0-9])")
 _CAMEL_NAME = re.compile(r"[a-z]+[A-Z][\w-]*(?=\s)")
 """A name set in camel case with a small first letter (``reStructuredText``, ``iOS``, ``pdfTeX``)."""
 
+_NAME_OVER_CAPITALS = re.compile(r"[a-z][\w+-]*(?:\s+[A-Z][\w'’-]*)+")
+"""A program's name in small letters before capitalised words (``bc Command Manual``, ``gzip
+User's Guide``): every word after the first capitalised, as a title is."""
+
 
 def _title_page_like(text: str) -> bool:
     """``title_like`` for the title at the top of a book, a sign glued to its first word aside:
     ``−ME Reference Manual`` names a macro package; a list's dash stands apart (``- item``). A
     title may open with a name in camel case (``reStructuredText Directives``): its capital is
-    inside the word. (Only here, at the top of the book: a line in a book's body that opens
+    inside the word; or with a name in small letters before capitalised words (``bc Command
+    Manual``). (Only here, at the top of the book: a line in a book's body that opens
     with one is more often an identifier in code.)"""
     sign = _LEADING_SIGN.match(text)
     text = text[sign.end() :] if sign else text
-    return title_like(text, max_words=TITLE_WORDS, any_case=_CAMEL_NAME.match(text) is not None)
+    named = _CAMEL_NAME.match(text) is not None or _NAME_OVER_CAPITALS.fullmatch(text) is not None
+    return title_like(text, max_words=TITLE_WORDS, any_case=named)
 
 
 _DOTTED_NUMBER = re.compile(r"(\d+(?:\.\d+)+)\.?\s")
