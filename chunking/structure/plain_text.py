@@ -72,7 +72,7 @@ from dataclasses import dataclass, field, replace
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
-from ..rules import CHAPTER_KEYWORDS, ROMAN_FOLIO, keyword_alternation
+from ..rules import CHAPTER_KEYWORDS, ROMAN_FOLIO, SENTENCE_CLOSERS, SENTENCE_FINAL, keyword_alternation
 from .evidence import signal_counts
 from .heading_lines import FRAMED_NUMBER, Draft
 from .kinds import (
@@ -1145,12 +1145,9 @@ def _spaced_apart(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidat
     return found if len(found) >= OUTDENT_MIN else []
 
 
-_CLOSERS = ")]}\"'»”’"
-"""Closing brackets and quotes, which a sentence's final full stop may stand inside."""
-
-_SENTENCE_END = re.compile(r"[a-z]{3,}[.!?]\s+(?:[\"'“‘]?[A-Z]|\()")
-"""A sentence's end inside a line: a word in lower case, its full stop, and a capital or an
-opening bracket after it."""
+_SENTENCE_END = re.compile(rf"[a-z]{{3,}}[{re.escape(SENTENCE_FINAL)}]\s+(?:[\"'“‘]?[A-Z]|\()")
+"""A sentence's end inside a line (``rules.SENTENCE_FINAL``): a word in lower case, its full
+stop, and a capital or an opening bracket after it."""
 
 
 def _bare_title(line: _Line, margin: int, repeats: Counter) -> bool:
@@ -1161,7 +1158,7 @@ def _bare_title(line: _Line, margin: int, repeats: Counter) -> bool:
     ``"A quotation."``), and a line with a sentence's end inside it, a word's full stop before a
     capital or a bracket (``Merge them into one. Keep a list?``), is prose, not a title."""
     text = line.text
-    end = text.rstrip(_CLOSERS) or text
+    end = text.rstrip(SENTENCE_CLOSERS) or text
     return (
         line.indent <= margin
         and len(text) <= MAX_TITLE_CHARS
@@ -1239,7 +1236,7 @@ def _standing_alone(
 def _prose(text: str) -> bool:
     """Whether a line is prose, not a list item or a table cell: longer than ``SHORT_CHARS``, or a
     sentence, ending in a full stop or a colon (``See the next part.``, ``It works as follows:``)."""
-    return len(text) > SHORT_CHARS or (text.rstrip(_CLOSERS) or text)[-1] in ".:"
+    return len(text) > SHORT_CHARS or (text.rstrip(SENTENCE_CLOSERS) or text)[-1] in ".:"
 
 
 def _set_as_listed(
