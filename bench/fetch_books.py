@@ -415,6 +415,9 @@ elif tool == "lxml":
 elif tool == "boilerpy3":
     from boilerpy3 import extractors
     text = extractors.DefaultExtractor().get_content(page)
+elif tool == "html2text-rs":
+    import html2text_rs
+    text = html2text_rs.text_markdown(page)
 elif tool == "justext":
     import justext
     paragraphs = justext.justext(page.encode("utf-8"), justext.get_stoplist("English"))
@@ -440,8 +443,10 @@ body on its own line), lxml's ``document_fromstring(...).text_content()`` (the p
 refuses a string with an XML declaration; every text node as the page spells it, the ``<head>``'s title
 and style text too), boilerpy3's ``DefaultExtractor().get_content``
 (Boilerpipe's boilerplate removal: the blocks it judges content, one per line, headings it judges
-boilerplate dropped) and jusText's ``justext`` with its English stoplist (the paragraphs it does not
-judge boilerplate, a blank line apart; short headings among boilerplate dropped). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
+boilerplate dropped), jusText's ``justext`` with its English stoplist (the paragraphs it does not
+judge boilerplate, a blank line apart; short headings among boilerplate dropped) and html2text-rs'
+``text_markdown`` (the Rust html2text crate's Markdown, at its default width of 100: ATX headings, tables
+drawn with box-drawing characters, links as numbered references). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
 Java exception), so it is given HTML only."""
 
 
@@ -668,6 +673,7 @@ RENDERERS = {
             "lxml",
             "boilerpy3",
             "justext",
+            "html2text-rs",
         )
     },
     "pandoc3-html-gfm": [RENDERER_PYTHON, "-c", PANDOC3, "--standalone", "--from", "html", "--to", "gfm"],
@@ -728,8 +734,8 @@ the troff of a man page that go-md2man writes; a PDF into the Markdown of pymupd
 pypdf, pdfplumber or pypdfium2 (``PDF_EXTRACT``); a reStructuredText source through pandoc 3's DOCX into the
 Markdown of mammoth or the text of docx2txt or python-docx (``DOCX_EXTRACT``); an HTML page into the
 Markdown of trafilatura or html-to-markdown or the text of extractous, html-text, Resiliparse or
-Beautiful Soup's ``get_text()``, selectolax's or lxml's text, or the content boilerpy3 or jusText keep
-(``HTML_EXTRACT``); an HTML page into pandoc 3's GitHub-flavoured
+Beautiful Soup's ``get_text()``, selectolax's or lxml's text, the content boilerpy3 or jusText keep, or
+html2text-rs' Markdown (``HTML_EXTRACT``); an HTML page into pandoc 3's GitHub-flavoured
 Markdown (``gfm``, its raw HTML kept where Markdown has no form for it) or AsciiDoc; an -ms paper, its pictures
 through pic, into gropdf's PDF; an HTML page into the text Emacs' shr lays out (``EMACS_SHR``); an HTML page
 into AbiWord's text export, or through pandoc 3's DOCX into docx2python's text or, saved by LibreOffice as a
@@ -753,7 +759,7 @@ pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build
 docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3.0.2 and lxml_html_clean
 0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel), extractous 0.3.0 (Tika compiled into the wheel),
 html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
-and striprtf 0.0.35, selectolax 1.0.2 and boilerpy3 1.0.7; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
+and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
 antiword 0.37, catdoc 0.95 and unhtml 2.3.9). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
