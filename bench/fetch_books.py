@@ -26,7 +26,7 @@ through pandoc 3 into TEI XML, a Markdown source through go-md2man into a man pa
 through the PDF extractors of retrieval pipelines (pymupdf4llm's Markdown, pypdf's, pdfplumber's or
 pypdfium2's text), an HTML page through the HTML extractors of retrieval pipelines (html-text's,
 Resiliparse's or Beautiful Soup's text, among others) or pandoc 3's GitHub-flavoured Markdown or AsciiDoc, an -ms
-paper through groff's gropdf into a PDF, an HTML page through Emacs' shr (eww's renderer) into text; the
+paper through groff's gropdf into a PDF, an HTML page through Emacs' shr (eww's renderer) or unhtml into text; the
 source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
@@ -406,6 +406,22 @@ elif tool == "resiliparse":
 elif tool == "bs4":
     import bs4
     text = bs4.BeautifulSoup(page, "html.parser").get_text()
+elif tool == "selectolax":
+    from selectolax.lexbor import LexborHTMLParser
+    text = LexborHTMLParser(page).body.text(separator="\\n")
+elif tool == "lxml":
+    import lxml.html
+    text = lxml.html.document_fromstring(page.encode("utf-8")).text_content()
+elif tool == "boilerpy3":
+    from boilerpy3 import extractors
+    text = extractors.DefaultExtractor().get_content(page)
+elif tool == "html2text-rs":
+    import html2text_rs
+    text = html2text_rs.text_markdown(page)
+elif tool == "justext":
+    import justext
+    paragraphs = justext.justext(page.encode("utf-8"), justext.get_stoplist("English"))
+    text = "\\n\\n".join(p.text for p in paragraphs if not p.is_boilerplate)
 else:
     import extractous
     text, _ = extractous.Extractor().extract_bytes_to_string(bytearray(page.encode("utf-8")))
@@ -421,7 +437,16 @@ line per block), html-text's ``extract_text`` (Zyte's extractor on lxml: a blank
 block, headings unmarked), Resiliparse's ``extract_plain_text`` of its ``HTMLTree`` (the Common Crawl
 tooling's extractor; lists as indented bullets, headings unmarked) and Beautiful Soup's
 ``get_text()`` over Python's ``html.parser`` (every text node as the page spells it, the page's own line
-breaks and indentation kept, no markup; what many loaders of retrieval pipelines do). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
+breaks and indentation kept, no markup; what many loaders of retrieval pipelines do). Round 27 added
+selectolax's Lexbor parser (``LexborHTMLParser(page).body.text(separator="\\n")``: every text node of the
+body on its own line), lxml's ``document_fromstring(...).text_content()`` (the page's bytes, since lxml
+refuses a string with an XML declaration; every text node as the page spells it, the ``<head>``'s title
+and style text too), boilerpy3's ``DefaultExtractor().get_content``
+(Boilerpipe's boilerplate removal: the blocks it judges content, one per line, headings it judges
+boilerplate dropped), jusText's ``justext`` with its English stoplist (the paragraphs it does not
+judge boilerplate, a blank line apart; short headings among boilerplate dropped) and html2text-rs'
+``text_markdown`` (the Rust html2text crate's Markdown, at its default width of 100: ATX headings, tables
+drawn with box-drawing characters, links as numbered references). extractous reads no DOCX here (its compiled Tika fails on a Word document with a
 Java exception), so it is given HTML only."""
 
 
@@ -637,7 +662,19 @@ RENDERERS = {
     },
     **{
         f"html-extract-{tool}": [RENDERER_PYTHON, "-c", HTML_EXTRACT, tool, "{input.html}", OUTPUT]
-        for tool in ("trafilatura", "html-to-markdown", "extractous", "html-text", "resiliparse", "bs4")
+        for tool in (
+            "trafilatura",
+            "html-to-markdown",
+            "extractous",
+            "html-text",
+            "resiliparse",
+            "bs4",
+            "selectolax",
+            "lxml",
+            "boilerpy3",
+            "justext",
+            "html2text-rs",
+        )
     },
     "pandoc3-html-gfm": [RENDERER_PYTHON, "-c", PANDOC3, "--standalone", "--from", "html", "--to", "gfm"],
     "pandoc3-html-asciidoc": [
@@ -657,6 +694,7 @@ RENDERERS = {
     },
     "abiword-text": ["abiword", "--to=txt", "-o", OUTPUT, "{input.html}"],
     "emacs-shr": ["emacs", "--batch", "-Q", "--eval", EMACS_SHR, "{input.html}"],
+    "unhtml": ["unhtml", "{input.html}"],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -696,12 +734,14 @@ the troff of a man page that go-md2man writes; a PDF into the Markdown of pymupd
 pypdf, pdfplumber or pypdfium2 (``PDF_EXTRACT``); a reStructuredText source through pandoc 3's DOCX into the
 Markdown of mammoth or the text of docx2txt or python-docx (``DOCX_EXTRACT``); an HTML page into the
 Markdown of trafilatura or html-to-markdown or the text of extractous, html-text, Resiliparse or
-Beautiful Soup's ``get_text()`` (``HTML_EXTRACT``); an HTML page into pandoc 3's GitHub-flavoured
+Beautiful Soup's ``get_text()``, selectolax's or lxml's text, the content boilerpy3 or jusText keep, or
+html2text-rs' Markdown (``HTML_EXTRACT``); an HTML page into pandoc 3's GitHub-flavoured
 Markdown (``gfm``, its raw HTML kept where Markdown has no form for it) or AsciiDoc; an -ms paper, its pictures
 through pic, into gropdf's PDF; an HTML page into the text Emacs' shr lays out (``EMACS_SHR``); an HTML page
 into AbiWord's text export, or through pandoc 3's DOCX into docx2python's text or, saved by LibreOffice as a
 Word 97 document, into antiword's or catdoc's text, or through pandoc 3's RTF into striprtf's text
-(``OFFICE_EXTRACT``)).
+(``OFFICE_EXTRACT``); an HTML page into the text ``unhtml`` prints (its tags removed, its entities decoded, its
+line breaks kept)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -719,7 +759,8 @@ pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build
 docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3.0.2 and lxml_html_clean
 0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel), extractous 0.3.0 (Tika compiled into the wheel),
 html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
-and striprtf 0.0.35; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox), antiword 0.37 and catdoc 0.95). pandoc runs
+and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
+antiword 0.37, catdoc 0.95 and unhtml 2.3.9). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -799,6 +840,7 @@ RENDERER_PACKAGES = {
     "emacs": "emacs-nox",
     "antiword": "antiword",
     "catdoc": "catdoc",
+    "unhtml": "unhtml",
     RENDERER_PYTHON: "the pinned PyPI renderers of requirements-renderers.txt in .venv-renderers",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
