@@ -641,3 +641,17 @@ def test_asciidoc_inline_anchors_are_no_part_of_a_title():
         (1, "Chapter 1 - Introduction"),
         (1, "Using It"),
     ]
+
+
+@pytest.mark.parametrize("example", ["==== update script ====\n", "== Install ==\n"])
+def test_a_light_markups_headings_bunched_in_one_example_are_no_structure_of_the_text(example):
+    """A manual quotes a script whose output frames its titles in ``====`` (a wiki's or AsciiDoc's
+    marks): three such lines in one place, in a text of keyword chapters, are an example."""
+    chapters = "".join(f"Chapter {n}. Topic number {n}\n\n{body(12)}\n\n" for n in (1, 2, 3, 4))
+    snippet = "".join(f"{example}echo step {k}\n\n" for k in range(3))
+    text = chapters.replace(f"{body(12)}\n\nChapter 3", f"{body(12)}\n\n{snippet}Chapter 3", 1)
+    assert markup_headings(text) == ("", [])
+    book = load_book(text.encode(), name="manual.txt")
+    assert [h.title for h in book.headings if h.kind == "chapter"] == [
+        f"Topic number {n}" for n in (1, 2, 3, 4)
+    ]

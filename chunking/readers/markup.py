@@ -148,21 +148,42 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     ]
     for markup, recognise in recognisers:
         headings = recognise()
-        if headings is not None:
+        if headings is not None and (markup not in _LIGHT or _spread(headings, len(text))):
             return markup, headings
     if looks_like_org(lines):
         org = org_headings(lines, starts)
-        if sum(level >= 1 for _, level, _ in org) >= MIN_HEADINGS:
+        if sum(level >= 1 for _, level, _ in org) >= MIN_HEADINGS and _spread(org, len(text)):
             return "org", org
     if looks_like_rst(lines):
         rst = rst_headings(lines, starts)
-        if len({title for _, _, title in rst}) >= MIN_HEADINGS:
+        if len({title for _, _, title in rst}) >= MIN_HEADINGS and _spread(rst, len(text)):
             # NOTE: distinct titles: a text about the markup shows its title styles on one
             # example title (``Section Title`` under each adornment), and is not written in it
             return "rst", rst
     if looks_like_markdown(lines):
-        return "markdown", markdown_headings(text)
+        headings = markdown_headings(text)
+        if _spread(headings, len(text)):
+            return "markdown", headings
     return "", []
+
+
+_LIGHT = ("wiki", "asciidoc")
+"""Markups whose marks a text may show as an example (``==== title ====`` in a shell script's
+output, ``== Title`` in a quoted snippet): read by the text alone only when their headings
+structure it (``_spread``). The marks of the others (``@chapter``, ``\\section``, ``.SH``, XML
+elements, ``=head1``) are the file's own."""
+
+SPREAD_SHARE = 0.1
+"""Share of a text the headings of a markup read by its marks alone must span (``_spread``)."""
+
+
+def _spread(headings: list[Heading], size: int) -> bool:
+    """Whether ``headings`` (of a text ``size`` characters long) span at least ``SPREAD_SHARE``
+    of it, first to last: a few headings bunched in one place are an example the text quotes
+    (a wiki page's or a script's ``==== title ====`` lines in a manual), not its structure."""
+    if len(headings) < 2 or not size:
+        return bool(headings)
+    return headings[-1][0] - headings[0][0] >= SPREAD_SHARE * size
 
 
 MIN_ATX = 3
