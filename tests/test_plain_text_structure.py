@@ -1276,3 +1276,19 @@ def test_a_title_opening_with_a_programs_name_in_small_letters_is_the_title(titl
     text = f"{title}\n\n" + "".join(f"{n}. {t}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
     _, found = _chapters(text)
     assert found[0][:3] == ("front", "", title)
+
+
+def test_a_run_of_chapter_numbers_may_open_at_two_where_the_text_lost_chapter_one():
+    """A boilerplate remover drops a page's first heading with its lead paragraph: the chapters
+    run 2, 3, 4, 5 and are still the chapters; their ``N.M`` sections stay sections."""
+    text = f"{_body(2)}\n\n" + "".join(
+        f"{n} {t}\n\n{_body(2)}\n\n{n}.1 First part\n\n{_body(2)}\n\n" for n, t in enumerate(TITLES[1:], 2)
+    )
+    _assert_starts(text, [("chapter", str(n), t, f"{n} {t}") for n, t in enumerate(TITLES[1:], 2)])
+
+
+def test_two_numbered_lines_opening_at_two_are_no_run_of_chapters():
+    text = "Getting Started\n===============\n\n" + _body(2) + "\n\n2 Binary Packages\n\n" + _body(2)
+    text += "\n\n3 Source Packages\n\n" + _body(2) + "\n"
+    _, found = _chapters(text)
+    assert not [t for k, _, t, _ in found if k == "chapter" and t in ("Binary Packages", "Source Packages")]

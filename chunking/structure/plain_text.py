@@ -1566,8 +1566,13 @@ def _char_levels(underlined: list[_Candidate]) -> dict[str, int]:
     return levels
 
 
+OPENING_NUMBER = 2
+"""The highest number a run of chapter numbers may open with (``_chain``)."""
+
+
 def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Rejected]) -> list[_Candidate]:
-    """The longest run of chapter numbers 1, 2, 3… (or 0, 1, 2…) among column-0 numbered lines,
+    """The longest run of chapter numbers 1, 2, 3… (or 0, 1, 2…, or 2, 3, 4… of at least
+    ``LIST_RUN`` chapters: a boilerplate remover drops a page's first heading with its lead) among column-0 numbered lines,
     in book order, skipping lines outside it; lines in a list block (``LIST_RUN`` numbered lines
     with no text between, or a numbered line over such lines run on below it: a contents without
     a header) never count. A run keeps one form of number, with or without a full stop after it:
@@ -1597,7 +1602,7 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
         value = int(c.number)
         form = _DOTTED_CHAPTER.match(lines[c.index].text) is not None
         before = best.get((form, value - 1))
-        length = before[0] + 1 if before else (1 if value <= 1 else 0)
+        length = before[0] + 1 if before else (1 if value <= OPENING_NUMBER else 0)
         text = (before[1] if before else 0) + min(below[k], TEXT_UNDER_CAP)
         if before:
             back[k] = before[2]
@@ -1606,8 +1611,8 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
     if not best:
         return []
     length, _, k = max(best.values())
-    if length < 2:
-        return []
+    if length < 2 or (length < LIST_RUN and int(numbered[k].number) - length + 1 == OPENING_NUMBER):
+        return []  # NOTE: a run that opens at 2 is one only when long: ``2.`` ``3.`` alone is a list's end
     keep: list[int] = []
     while k >= 0:
         keep.append(k)
