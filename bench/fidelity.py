@@ -639,7 +639,8 @@ def classify(
     vocabulary = {w.casefold() for page in ref_words for w, _ in page}
     for p in range(len(ours)):
         spaced = _letter_spaced(p, ref_words, lost, invented)
-        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced)
+        on_slant = _asked(slanted, p)
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, on_slant)
         _long_runs(p, ref_words, lost, invented, tally)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -648,7 +649,7 @@ def classify(
         _control_glyphs(p, reference[p], lost, invented, tally)
         _lone_glyphs(p, reference[p], ours, lost, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
-            _rotated(p, slanted(p), lost, invented, tally)
+            _rotated(p, on_slant(), lost, invented, tally)
         furniture = (
             Counter(w for line in our_furniture[p] for w in WORD.findall(line))
             if p < len(our_furniture)
@@ -669,6 +670,18 @@ def classify(
     return tally
 
 
+def _asked(slanted: Callable[[int], Counter] | None, p: int) -> Callable[[], Counter]:
+    """Page ``p``'s words on slanted lines (``slanted_words``), read once and only when asked."""
+    got: list[Counter] = []
+
+    def words_on_slant() -> Counter:
+        if not got:
+            got.append(slanted(p) if slanted is not None else Counter())
+        return got[0]
+
+    return words_on_slant
+
+
 def _joined_pieces(
     p: int,
     ref_words,
@@ -677,11 +690,15 @@ def _joined_pieces(
     tally: Tally,
     vocabulary: Collection[str] = (),
     spaced: bool = False,
+    on_slant: Callable[[], Counter] = Counter,
 ) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
     page), the same letters with other word boundaries (``_spacing``), else an accent (a spacing
-    accent split the word) or a ligature."""
+    accent split the word) or a ligature. Pieces of a word MuPDF reads on a slanted line of the
+    page (``on_slant``: a tick label turned 45°, ``1000`` that pdftotext reads ``10`` ``00``) are
+    ``rotated``, as many times as the page's slanted lines hold the word (``_rotated``)."""
+    slant_left: Counter | None = None
     run = [(w, h, p) for w, h in ref_words[p]]
     if p + 1 < len(ref_words):
         run += [(w, h, p + 1) for w, h in ref_words[p + 1][:1]]
@@ -699,6 +716,12 @@ def _joined_pieces(
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
                     cause = _spacing([w for w, _, _ in pieces], vocabulary, spaced)
+                    if cause == "spacing":
+                        if slant_left is None:
+                            slant_left = Counter(on_slant())
+                        if slant_left[target] > 0:
+                            slant_left[target] -= 1
+                            cause = "rotated"
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:

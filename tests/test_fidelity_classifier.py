@@ -456,6 +456,33 @@ def test_text_set_at_a_slant_that_pdftotext_breaks_into_pieces_is_rotated_and_no
     assert t.lost == {"unknown": 10} and t.invented == {"unknown": 4}
 
 
+def test_a_tick_label_at_a_slant_pdftotext_reads_in_two_pieces_is_rotated_and_no_loss(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Axis 1000 upright", fontsize=11)
+    at = pymupdf.Point(200, 300)
+    page.insert_text(at, "1000", fontsize=11, morph=(at, pymupdf.Matrix(-45)))
+    path = tmp_path / "ticks.pdf"
+    doc.save(path)
+    slanted = fidelity.slanted_words(path)
+    assert slanted(0) == {"1000": 1}
+    # pdftotext reads the slanted label as two pieces next to each other in its run
+    t = fidelity.classify(
+        [["Axis 1000 upright", "10", "00"]], [["Axis 1000 upright", "1000"]], [[]], slanted=slanted
+    )
+    assert t.lost == {"rotated": 2} and t.invented == {"rotated": 1}
+    # the upright line's word read in pieces stays spacing: only as often as the slanted lines hold it
+    t = fidelity.classify(
+        [["Axis 10 00 upright", "10", "00"]], [["Axis 1000 upright", "1000"]], [[]], slanted=slanted
+    )
+    assert t.lost == {"rotated": 2, "spacing": 2} and t.invented == {"rotated": 1, "spacing": 1}
+    # without slanted lines on the page, the same pieces stay counted
+    t = fidelity.classify([["10", "00"]], [["1000"]], [[]], slanted=lambda p: Counter())
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
 def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
     a = fidelity.classify([["alpha beta gamma"]], [["alpha beta"]], [[]])
     b = fidelity.classify([["delta epsilon"]], [["delta epsilon zeta"]], [[]])
