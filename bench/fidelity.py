@@ -30,8 +30,9 @@ Method, per page, the same for both texts:
   word boundaries: a footnote mark glued to the next word, ``LATEX2ε`` as one word or two),
   ``reference`` (a page pdftotext itself could not read whole: it reports a syntax error in the
   page's content and stops there, ``reference_failures``), ``rotated`` (text set at a slant,
-  which pdftotext breaks into pieces and MuPDF reads as words, ``_rotated``); the rest is
-  ``unknown``.
+  which pdftotext breaks into pieces and MuPDF reads as words, ``_rotated``), ``math italic``
+  (a name in a formula that pdftotext cuts at a letter's italic correction, ``yM ax``,
+  ``math_italic_words``); the rest is ``unknown``.
 * **lost** and **invented** count every cause but those in ``NOT_LOST``: the rewritings of our
   own rules that keep the page's letters (``REWRITTEN``) and the places where pdftotext departs
   from the page (``UNMEASURED``): where the reference extractor broke off, a word it lacks is its
@@ -79,6 +80,7 @@ CAUSES = (
     "letter spacing",
     "small caps",
     "rotated",
+    "math italic",
     "cjk boundary",
     "spacing",
     "reference",
@@ -91,15 +93,16 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated")
+UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated", "math italic")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
 (``reference``), read a symbol glyph as the letter of its character code (inside a word or
 alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
 character a broken ToUnicode map gives it
 (``glyph map``, ``_control_glyphs``), put a
 space between every letter of a word (``letter spacing``), between a word's full-size capital
-and the smaller capitals after it (``small caps``), or broke text set at a slant into pieces
-(``rotated``); see ``classify``, ``_spacing`` and ``_rotated``."""
+and the smaller capitals after it (``small caps``), broke text set at a slant into pieces
+(``rotated``), or cut a name set in TeX's math italic at a letter's italic correction (``math
+italic``); see ``classify``, ``_spacing``, ``_rotated`` and ``math_italic_words``."""
 SAME_TEXT = ("cjk boundary",)
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
@@ -615,6 +618,7 @@ def classify(
     our_furniture: list[list[str]],
     failed: Collection[int] = (),
     slanted: Callable[[int], Counter] | None = None,
+    math_italic: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -626,6 +630,9 @@ def classify(
             differs there is counted under ``reference``, after the causes that explain it.
         slanted: per 0-based page, the words MuPDF reads on its lines set at a slant
             (``slanted_words``), asked only of a page with differences left (``_rotated``).
+        math_italic: per 0-based page, the words MuPDF reads in a math italic font
+            (``math_italic_words``), asked only of a page where pdftotext reads one of ours in
+            pieces (``_joined_pieces``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -640,7 +647,8 @@ def classify(
     for p in range(len(ours)):
         spaced = _letter_spaced(p, ref_words, lost, invented)
         on_slant = _asked(slanted, p)
-        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, on_slant)
+        in_math = _asked(math_italic, p)
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, on_slant, in_math)
         _long_runs(p, ref_words, lost, invented, tally)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -670,16 +678,17 @@ def classify(
     return tally
 
 
-def _asked(slanted: Callable[[int], Counter] | None, p: int) -> Callable[[], Counter]:
-    """Page ``p``'s words on slanted lines (``slanted_words``), read once and only when asked."""
+def _asked(of_page: Callable[[int], Counter] | None, p: int) -> Callable[[], Counter]:
+    """Page ``p``'s words of ``of_page`` (``slanted_words``, ``math_italic_words``), read once
+    and only when asked."""
     got: list[Counter] = []
 
-    def words_on_slant() -> Counter:
+    def page_words() -> Counter:
         if not got:
-            got.append(slanted(p) if slanted is not None else Counter())
+            got.append(of_page(p) if of_page is not None else Counter())
         return got[0]
 
-    return words_on_slant
+    return page_words
 
 
 def _joined_pieces(
@@ -691,14 +700,18 @@ def _joined_pieces(
     vocabulary: Collection[str] = (),
     spaced: bool = False,
     on_slant: Callable[[], Counter] = Counter,
+    in_math: Callable[[], Counter] = Counter,
 ) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
     page), the same letters with other word boundaries (``_spacing``), else an accent (a spacing
     accent split the word) or a ligature. Pieces of a word MuPDF reads on a slanted line of the
     page (``on_slant``: a tick label turned 45°, ``1000`` that pdftotext reads ``10`` ``00``) are
-    ``rotated``, as many times as the page's slanted lines hold the word (``_rotated``)."""
-    slant_left: Counter | None = None
+    ``rotated``, as many times as the page's slanted lines hold the word (``_rotated``); pieces
+    of a word MuPDF reads whole in a math italic font (``in_math``: ``yM ax`` for our ``yMax``)
+    are ``math italic``, as many times as the page's math italic holds the word
+    (``math_italic_words``)."""
+    left: dict[str, Counter] = {}
     run = [(w, h, p) for w, h in ref_words[p]]
     if p + 1 < len(ref_words):
         run += [(w, h, p + 1) for w, h in ref_words[p + 1][:1]]
@@ -716,12 +729,12 @@ def _joined_pieces(
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
                     cause = _spacing([w for w, _, _ in pieces], vocabulary, spaced)
-                    if cause == "spacing":
-                        if slant_left is None:
-                            slant_left = Counter(on_slant())
-                        if slant_left[target] > 0:
-                            slant_left[target] -= 1
-                            cause = "rotated"
+                    for why, of_page in (("rotated", on_slant), ("math italic", in_math)):
+                        if cause == "spacing":
+                            held = left.setdefault(why, Counter(of_page()))
+                            if held[target] > 0:
+                                held[target] -= 1
+                                cause = why
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
@@ -1154,6 +1167,38 @@ def slanted_words(path: Path) -> Callable[[int], Counter]:
     return of_page
 
 
+MATH_ITALIC = re.compile(r"(?i)(?:^|\+)cmmib?\d|mathitalic")
+"""The name of a TeX math italic font: Computer Modern's ``CMMI10`` (``CMMIB10`` bold), Latin
+Modern's ``LMMathItalic10-Regular`` (a subset's ``ABCDEF+`` prefix allowed)."""
+
+
+def math_italic_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words (``WORD``) MuPDF reads in one span of a
+    TeX math italic font (``MATH_ITALIC``), read when first asked (``classify``'s
+    ``math_italic``). TeX sets a formula's letters with no word space between them (math mode
+    has no interword glue; its smallest space, ``\\,``, is 3/18 em, over MuPDF's 0.15 em word
+    break), but after a letter it adds the letter's italic correction, 0.11 em after an italic
+    ``M``: a gap of the glyph's slant, not of a space, where pdftotext,
+    breaking words at 0.1 em, cuts ``yMax`` into ``yM ax``. A word of ours read whole in such a
+    span is one word on the page, and pdftotext's pieces of it are ``math italic``."""
+    import pymupdf
+
+    doc: list = []
+
+    def of_page(p: int) -> Counter:
+        if not doc:
+            doc.append(pymupdf.open(path))
+        found: Counter = Counter()
+        for block in doc[0][p].get_text("dict")["blocks"]:
+            for line in block.get("lines", ()):
+                for span in line["spans"]:
+                    if MATH_ITALIC.search(span["font"]):
+                        found.update(WORD.findall(unicodedata.normalize("NFC", span["text"])))
+        return found
+
+    return of_page
+
+
 def _single_words(
     p: int, lost: list[Counter], invented: list[Counter], ours: list[list[str]], tally: Tally
 ) -> None:
@@ -1240,7 +1285,8 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         ref.append(a)
         mine.append(b)
     failed = reference_failures(path, len(reference), messages)
-    return classify(ref, mine, norm.furniture, failed, slanted_words(path)), warnings
+    tally = classify(ref, mine, norm.furniture, failed, slanted_words(path), math_italic_words(path))
+    return tally, warnings
 
 
 def bench_pdfs() -> list[Path]:

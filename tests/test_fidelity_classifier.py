@@ -483,6 +483,30 @@ def test_a_tick_label_at_a_slant_pdftotext_reads_in_two_pieces_is_rotated_and_no
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
 
 
+def test_a_name_in_math_italic_pdftotext_cuts_at_an_italic_correction_is_math_italic_and_no_loss(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "plot yMax here", fontsize=10, fontname="tiro")
+    page.insert_text((72, 140), "yMax", fontsize=10, fontname="tiit")
+    for xref, _, _, base, _, _ in page.get_fonts():
+        if base == "Times-Italic":  # the formula's font: TeX's math italic
+            doc.xref_set_key(xref, "BaseFont", "/ABCDEF+CMMI10")
+    path = tmp_path / "math.pdf"
+    doc.save(path)
+    in_math = fidelity.math_italic_words(path)
+    assert in_math(0) == {"yMax": 1}
+    # pdftotext cuts the formula's name after the italic M; the line set upright too
+    t = fidelity.classify(
+        [["plot yM ax here", "yM ax"]], [["plot yMax here", "yMax"]], [[]], math_italic=in_math
+    )
+    assert t.lost == {"math italic": 2, "spacing": 2} and t.invented == {"math italic": 1, "spacing": 1}
+    # without math italic on the page, the same pieces stay counted
+    t = fidelity.classify([["yM ax"]], [["yMax"]], [[]], math_italic=lambda p: Counter())
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
 def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
     a = fidelity.classify([["alpha beta gamma"]], [["alpha beta"]], [[]])
     b = fidelity.classify([["delta epsilon"]], [["delta epsilon zeta"]], [[]])
