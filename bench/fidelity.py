@@ -81,6 +81,7 @@ CAUSES = (
     "small caps",
     "rotated",
     "math italic",
+    "clipped",
     "cjk boundary",
     "spacing",
     "reference",
@@ -93,7 +94,7 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated", "math italic")
+UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated", "math italic", "clipped")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
 (``reference``), read a symbol glyph as the letter of its character code (inside a word or
 alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
@@ -101,8 +102,9 @@ character a broken ToUnicode map gives it
 (``glyph map``, ``_control_glyphs``), put a
 space between every letter of a word (``letter spacing``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), broke text set at a slant into pieces
-(``rotated``), or cut a name set in TeX's math italic at a letter's italic correction (``math
-italic``); see ``classify``, ``_spacing``, ``_rotated`` and ``math_italic_words``."""
+(``rotated``), cut a name set in TeX's math italic at a letter's italic correction (``math
+italic``), or read text the page's clip hides (``clipped``); see ``classify``, ``_spacing``,
+``_rotated``, ``math_italic_words`` and ``clipped_words``."""
 SAME_TEXT = ("cjk boundary",)
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
@@ -619,6 +621,7 @@ def classify(
     failed: Collection[int] = (),
     slanted: Callable[[int], Counter] | None = None,
     math_italic: Callable[[int], Counter] | None = None,
+    clipped: Callable[[int], tuple[Counter, Counter]] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -633,6 +636,8 @@ def classify(
         math_italic: per 0-based page, the words MuPDF reads in a math italic font
             (``math_italic_words``), asked only of a page where pdftotext reads one of ours in
             pieces (``_joined_pieces``).
+        clipped: per 0-based page, the words the page's clip hides and the pieces of them it
+            leaves (``clipped_words``), asked only of a page with differences left.
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -658,6 +663,8 @@ def classify(
         _lone_glyphs(p, reference[p], ours, lost, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
             _rotated(p, on_slant(), lost, invented, tally)
+        if clipped is not None and (+lost[p] or +invented[p]):
+            _clipped(p, *clipped(p), lost, invented, tally)
         furniture = (
             Counter(w for line in our_furniture[p] for w in WORD.findall(line))
             if p < len(our_furniture)
@@ -1101,6 +1108,24 @@ def _rotated(p: int, slanted: Counter, lost: list[Counter], invented: list[Count
             letters -= k * len(w)
 
 
+def _clipped(
+    p: int, hidden: Counter, slivers: Counter, lost: list[Counter], invented: list[Counter], tally: Tally
+) -> None:
+    """Text the page's clip hides (``clipped_words``): a lost word of pdftotext's that MuPDF reads
+    only when told to ignore the clip (``hidden``), and an invented word of ours that MuPDF reads
+    only with the clip (``slivers``: the letters whose tops show above the clip's edge, ``h d``
+    for a line cut at its x-height), each as often as the page holds it so: ``clipped``."""
+    for side, found in ((lost, hidden), (invented, slivers)):
+        for w, n in list(side[p].items()):
+            k = min(n, found[w])
+            if k > 0:
+                side[p][w] -= k
+                if side is lost:
+                    tally.lost["clipped"] += k
+                else:
+                    tally.invented["clipped"] += k
+
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]+(\w*)")
 """A run of control characters in pdftotext's text, and the word right after it."""
 
@@ -1199,6 +1224,30 @@ def math_italic_words(path: Path) -> Callable[[int], Counter]:
     return of_page
 
 
+def clipped_words(path: Path) -> Callable[[int], tuple[Counter, Counter]]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``clipped``): the words (``WORD``) MuPDF reads with its clip flag off and not with it on,
+    text the page's clip hides (an example page drawn inside a frame, its last line below the
+    frame's edge; pdftotext reads what the clip hides), and the words it reads only with the flag
+    on, the pieces a clip leaves of a line it cuts (MuPDF keeps a glyph whose box reaches into
+    the clip: a line cut near its x-height leaves letters with ascenders, ``h``, ``d``)."""
+    import pymupdf
+
+    doc: list = []
+
+    def of_page(p: int) -> tuple[Counter, Counter]:
+        if not doc:
+            doc.append(pymupdf.open(path))
+        flags = pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_MEDIABOX_CLIP
+        seen, whole = (
+            Counter(WORD.findall(unicodedata.normalize("NFC", doc[0][p].get_text(flags=f))))
+            for f in (flags, flags & ~pymupdf.TEXT_MEDIABOX_CLIP)
+        )
+        return whole - seen, seen - whole
+
+    return of_page
+
+
 def _single_words(
     p: int, lost: list[Counter], invented: list[Counter], ours: list[list[str]], tally: Tally
 ) -> None:
@@ -1285,7 +1334,9 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         ref.append(a)
         mine.append(b)
     failed = reference_failures(path, len(reference), messages)
-    tally = classify(ref, mine, norm.furniture, failed, slanted_words(path), math_italic_words(path))
+    tally = classify(
+        ref, mine, norm.furniture, failed, slanted_words(path), math_italic_words(path), clipped_words(path)
+    )
     return tally, warnings
 
 

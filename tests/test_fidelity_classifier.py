@@ -507,6 +507,36 @@ def test_a_name_in_math_italic_pdftotext_cuts_at_an_italic_correction_is_math_it
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
 
 
+def test_words_the_page_clip_hides_that_pdftotext_reads_are_clipped_and_no_loss(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "shown line stays", fontsize=10, fontname="tiro")
+    page.insert_text((72, 350), "hidden words here", fontsize=10, fontname="tiro")
+    streams = page.get_contents()
+    body = b"".join(doc.xref_stream(x) for x in streams)
+    # a frame's clip: the page shows its top, the second line lies below the frame's edge
+    doc.update_stream(streams[0], b"q 0 548 612 244 re W n\n" + body + b"\nQ\n")
+    for x in streams[1:]:
+        doc.update_stream(x, b"")
+    path = tmp_path / "clip.pdf"
+    doc.save(path)
+    clipped = fidelity.clipped_words(path)
+    assert clipped(0) == ({"hidden": 1, "words": 1, "here": 1}, Counter())
+    reference = ["shown line stays", "hidden words here", "lost"]
+    t = fidelity.classify([reference], [["shown line stays", "made"]], [[]], clipped=clipped)
+    assert t.lost == {"clipped": 3, "unknown": 1} and t.invented == {"unknown": 1}
+    # the pieces a clip leaves of a line it cuts (its ascenders) are clipped too, as often as held
+    t = fidelity.classify(
+        [["shown"]], [["shown h d h"]], [[]], clipped=lambda p: (Counter(), Counter({"h": 1, "d": 1}))
+    )
+    assert t.invented == {"clipped": 2, "unknown": 1}
+    # without a clip, the same words stay counted
+    t = fidelity.classify([reference], [["shown line stays", "made"]], [[]], clipped=lambda p: (Counter(), Counter()))
+    assert t.lost == {"unknown": 4}
+
+
 def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
     a = fidelity.classify([["alpha beta gamma"]], [["alpha beta"]], [[]])
     b = fidelity.classify([["delta epsilon"]], [["delta epsilon zeta"]], [[]])
