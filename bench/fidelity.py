@@ -622,6 +622,7 @@ def classify(
     slanted: Callable[[int], Counter] | None = None,
     math_italic: Callable[[int], Counter] | None = None,
     clipped: Callable[[int], tuple[Counter, Counter]] | None = None,
+    tracked: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -635,6 +636,9 @@ def classify(
             (``slanted_words``), asked only of a page with differences left (``_rotated``).
         math_italic: per 0-based page, the words MuPDF reads in a math italic font
             (``math_italic_words``), asked only of a page where pdftotext reads one of ours in
+            pieces (``_joined_pieces``).
+        tracked: per 0-based page, the words MuPDF reads with their letters evenly spaced out
+            (``tracked_words``), asked only of a page where pdftotext reads one of ours in
             pieces (``_joined_pieces``).
         clipped: per 0-based page, the words the page's clip hides and the pieces of them it
             leaves (``clipped_words``), asked only of a page with differences left.
@@ -652,9 +656,15 @@ def classify(
     for p in range(len(ours)):
         spaced = _letter_spaced(p, ref_words, lost, invented)
         on_slant = _asked(slanted, p)
-        in_math = _asked(math_italic, p)
-        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, on_slant, in_math)
-        _long_runs(p, ref_words, lost, invented, tally)
+        set_so = _SetSo(
+            (
+                ("rotated", on_slant),
+                ("math italic", _asked(math_italic, p)),
+                ("letter spacing", _asked(tracked, p)),
+            )
+        )
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
+        _long_runs(p, ref_words, lost, invented, tally, set_so)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
@@ -698,6 +708,27 @@ def _asked(of_page: Callable[[int], Counter] | None, p: int) -> Callable[[], Cou
     return page_words
 
 
+class _SetSo:
+    """Words of one page that MuPDF reads set so that a cut pdftotext makes inside one is no word
+    space: per cause, the page's words of that setting (``slanted_words``, ``math_italic_words``,
+    ``tracked_words``), each read when first asked, each word taken as often as the page holds
+    it."""
+
+    def __init__(self, settings: tuple[tuple[str, Callable[[], Counter]], ...]) -> None:
+        self.settings = settings
+        self.left: dict[str, Counter] = {}
+
+    def cause(self, cause: str, target: str) -> str:
+        """``cause`` of pdftotext's pieces of our word ``target``: when ``spacing``, the cause of
+        the first setting that holds ``target`` (once more), else ``spacing``."""
+        for why, of_page in self.settings if cause == "spacing" else ():
+            held = self.left.setdefault(why, Counter(of_page()))
+            if held[target] > 0:
+                held[target] -= 1
+                return why
+        return cause
+
+
 def _joined_pieces(
     p: int,
     ref_words,
@@ -706,19 +737,20 @@ def _joined_pieces(
     tally: Tally,
     vocabulary: Collection[str] = (),
     spaced: bool = False,
-    on_slant: Callable[[], Counter] = Counter,
-    in_math: Callable[[], Counter] = Counter,
+    set_so: _SetSo | None = None,
 ) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
     page), the same letters with other word boundaries (``_spacing``), else an accent (a spacing
     accent split the word) or a ligature. Pieces of a word MuPDF reads on a slanted line of the
-    page (``on_slant``: a tick label turned 45°, ``1000`` that pdftotext reads ``10`` ``00``) are
+    page (``set_so``: a tick label turned 45°, ``1000`` that pdftotext reads ``10`` ``00``) are
     ``rotated``, as many times as the page's slanted lines hold the word (``_rotated``); pieces
-    of a word MuPDF reads whole in a math italic font (``in_math``: ``yM ax`` for our ``yMax``)
+    of a word MuPDF reads whole in a math italic font (``yM ax`` for our ``yMax``)
     are ``math italic``, as many times as the page's math italic holds the word
-    (``math_italic_words``)."""
-    left: dict[str, Counter] = {}
+    (``math_italic_words``); pieces of a word MuPDF reads with its letters evenly spaced out
+    (a name in tracked small capitals, ``A rseneau``, pdftotext cutting at one of its
+    equal gaps) are ``letter spacing``, as many times as the page holds the word so
+    (``tracked_words``)."""
     run = [(w, h, p) for w, h in ref_words[p]]
     if p + 1 < len(ref_words):
         run += [(w, h, p + 1) for w, h in ref_words[p + 1][:1]]
@@ -736,12 +768,8 @@ def _joined_pieces(
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
                     cause = _spacing([w for w, _, _ in pieces], vocabulary, spaced)
-                    for why, of_page in (("rotated", on_slant), ("math italic", in_math)):
-                        if cause == "spacing":
-                            held = left.setdefault(why, Counter(of_page()))
-                            if held[target] > 0:
-                                held[target] -= 1
-                                cause = why
+                    if set_so is not None:
+                        cause = set_so.cause(cause, target)
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
@@ -838,9 +866,17 @@ MAX_RUN = 64
 """The most pieces ``_long_runs`` joins (a letter-spaced word of up to that many letters)."""
 
 
-def _long_runs(p: int, ref_words, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+def _long_runs(
+    p: int,
+    ref_words,
+    lost: list[Counter],
+    invented: list[Counter],
+    tally: Tally,
+    set_so: _SetSo | None = None,
+) -> None:
     """Invented words of page ``p`` that are four or more consecutive lost pieces of pdftotext's
-    run of the page joined, letter for letter (``_spacing`` names the cause)."""
+    run of the page joined, letter for letter (``_spacing`` names the cause, or ``set_so`` where
+    the page sets the word so: ``_joined_pieces``)."""
     if not any(n > 0 for n in invented[p].values()):
         return
     longest = max(len(w) for w, n in invented[p].items() if n > 0)
@@ -858,6 +894,8 @@ def _long_runs(p: int, ref_words, lost: list[Counter], invented: list[Counter], 
             if any(lost[p][w] < k for w, k in need.items()):
                 continue
             cause = _spacing(run[i : j + 1])
+            if set_so is not None:
+                cause = set_so.cause(cause, joined)
             lost[p] -= need
             invented[p][joined] -= 1
             tally.lost[cause] += n
@@ -1224,6 +1262,49 @@ def math_italic_words(path: Path) -> Callable[[int], Counter]:
     return of_page
 
 
+TRACKED_GAP = 0.05
+"""Letters set at least this share of the font size apart are spaced out (``tracked_words``); a
+word's own letters sit about 0 apart, kerned by a few hundredths of an em."""
+TRACKED_EVEN = 0.02
+"""Gaps within this share of the font size of each other are one tracking (``tracked_words``)."""
+
+
+def tracked_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words (``WORD``, two letters or more, in one
+    span) that MuPDF reads with their letters evenly spaced out, read when first asked
+    (``classify``'s ``tracked``): its widest gap between two glyphs at least ``TRACKED_GAP`` em,
+    at least two of its gaps that wide (within ``TRACKED_EVEN`` em), the others narrower (a
+    kerned pair, ``au``). A name in tracked small capitals sets its letters 0.1 em apart, which
+    pdftotext, breaking words at 0.1 em, cuts where a glyph's width rounds it over (``A
+    rseneau``); the page shows one evenly spaced word. Two words we glued would stand a word
+    space apart, wider than the gaps between their letters: no such word."""
+    import pymupdf
+
+    doc: list = []
+
+    def of_page(p: int) -> Counter:
+        if not doc:
+            doc.append(pymupdf.open(path))
+        found: Counter = Counter()
+        for block in doc[0][p].get_text("rawdict")["blocks"]:
+            for line in block.get("lines", ()):
+                for span in line["spans"]:
+                    size = span["size"] or 1.0
+                    run: list = []
+                    for c in [*span["chars"], None]:
+                        if c is not None and WORD.fullmatch(c["c"]):
+                            run.append(c)
+                            continue
+                        gaps = [(b["bbox"][0] - a["bbox"][2]) / size for a, b in zip(run, run[1:])]
+                        widest = max(gaps, default=0.0)
+                        if widest >= TRACKED_GAP and sum(g >= widest - TRACKED_EVEN for g in gaps) >= 2:
+                            found[unicodedata.normalize("NFC", "".join(g["c"] for g in run))] += 1
+                        run = []
+        return found
+
+    return of_page
+
+
 def clipped_words(path: Path) -> Callable[[int], tuple[Counter, Counter]]:
     """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
     ``clipped``): the words (``WORD``) MuPDF reads with its clip flag off and not with it on,
@@ -1335,7 +1416,14 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         mine.append(b)
     failed = reference_failures(path, len(reference), messages)
     tally = classify(
-        ref, mine, norm.furniture, failed, slanted_words(path), math_italic_words(path), clipped_words(path)
+        ref,
+        mine,
+        norm.furniture,
+        failed,
+        slanted_words(path),
+        math_italic_words(path),
+        clipped_words(path),
+        tracked_words(path),
     )
     return tally, warnings
 

@@ -537,6 +537,30 @@ def test_words_the_page_clip_hides_that_pdftotext_reads_are_clipped_and_no_loss(
     assert t.lost == {"unknown": 4}
 
 
+def test_a_tracked_word_pdftotext_cuts_at_one_of_its_even_gaps_is_letter_spacing_and_no_loss(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "plain Arseneau", fontsize=10, fontname="tiro")
+    streams = page.get_contents()
+    body = b"".join(doc.xref_stream(x) for x in streams)
+    # a name in the index set with its letters 0.1 em apart (1 pt character spacing at 10 pt)
+    tracked = b"BT /tiro 10 Tf 1 Tc 72 600 Td (Arseneau) Tj ET"
+    doc.update_stream(streams[0], body + b"\n" + tracked + b"\n")
+    for x in streams[1:]:
+        doc.update_stream(x, b"")
+    path = tmp_path / "tracked.pdf"
+    doc.save(path)
+    evenly = fidelity.tracked_words(path)
+    assert evenly(0) == {"Arseneau": 1}
+    t = fidelity.classify([["plain Arseneau", "A rseneau"]], [["plain Arseneau", "Arseneau"]], [[]], tracked=evenly)
+    assert t.lost == {"letter spacing": 2} and t.invented == {"letter spacing": 1}
+    # on a page that sets the name solid, the same pieces stay counted
+    t = fidelity.classify([["A rseneau"]], [["Arseneau"]], [[]], tracked=lambda p: Counter())
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
 def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
     a = fidelity.classify([["alpha beta gamma"]], [["alpha beta"]], [[]])
     b = fidelity.classify([["delta epsilon"]], [["delta epsilon zeta"]], [[]])
