@@ -52,6 +52,7 @@ import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection
+from typing import Any, TypeVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -1207,18 +1208,31 @@ def _control_glyphs(
             tally.invented["glyph map"] += 1
 
 
+T = TypeVar("T")
+
+
+def _per_page(path: Path, read: Callable[[Any], T]) -> Callable[[int], T]:
+    """``read`` of a 0-based page of the PDF at ``path`` (a MuPDF page), the PDF opened when
+    first asked."""
+    doc: list = []
+
+    def of_page(p: int) -> T:
+        if not doc:
+            import pymupdf
+
+            doc.append(pymupdf.open(path))
+        return read(doc[0][p])
+
+    return of_page
+
+
 def slanted_words(path: Path) -> Callable[[int], Counter]:
     """Per 0-based page of the PDF at ``path``, the words (``WORD``) of the lines MuPDF reads
     at a slant (``SLANT``), read when first asked (``classify``'s ``slanted``)."""
-    import pymupdf
 
-    doc: list = []
-
-    def of_page(p: int) -> Counter:
-        if not doc:
-            doc.append(pymupdf.open(path))
+    def of_page(page) -> Counter:
         found: Counter = Counter()
-        for block in doc[0][p].get_text("dict")["blocks"]:
+        for block in page.get_text("dict")["blocks"]:
             for line in block.get("lines", ()):
                 dx, dy = line["dir"]
                 if min(abs(dx), abs(dy)) > SLANT:
@@ -1227,7 +1241,7 @@ def slanted_words(path: Path) -> Callable[[int], Counter]:
                     )
         return found
 
-    return of_page
+    return _per_page(path, of_page)
 
 
 MATH_ITALIC = re.compile(r"(?i)(?:^|\+)cmmib?\d|mathitalic")
@@ -1244,22 +1258,17 @@ def math_italic_words(path: Path) -> Callable[[int], Counter]:
     ``M``: a gap of the glyph's slant, not of a space, where pdftotext,
     breaking words at 0.1 em, cuts ``yMax`` into ``yM ax``. A word of ours read whole in such a
     span is one word on the page, and pdftotext's pieces of it are ``math italic``."""
-    import pymupdf
 
-    doc: list = []
-
-    def of_page(p: int) -> Counter:
-        if not doc:
-            doc.append(pymupdf.open(path))
+    def of_page(page) -> Counter:
         found: Counter = Counter()
-        for block in doc[0][p].get_text("dict")["blocks"]:
+        for block in page.get_text("dict")["blocks"]:
             for line in block.get("lines", ()):
                 for span in line["spans"]:
                     if MATH_ITALIC.search(span["font"]):
                         found.update(WORD.findall(unicodedata.normalize("NFC", span["text"])))
         return found
 
-    return of_page
+    return _per_page(path, of_page)
 
 
 TRACKED_GAP = 0.05
@@ -1278,15 +1287,10 @@ def tracked_words(path: Path) -> Callable[[int], Counter]:
     pdftotext, breaking words at 0.1 em, cuts where a glyph's width rounds it over (``A
     rseneau``); the page shows one evenly spaced word. Two words we glued would stand a word
     space apart, wider than the gaps between their letters: no such word."""
-    import pymupdf
 
-    doc: list = []
-
-    def of_page(p: int) -> Counter:
-        if not doc:
-            doc.append(pymupdf.open(path))
+    def of_page(page) -> Counter:
         found: Counter = Counter()
-        for block in doc[0][p].get_text("rawdict")["blocks"]:
+        for block in page.get_text("rawdict")["blocks"]:
             for line in block.get("lines", ()):
                 for span in line["spans"]:
                     size = span["size"] or 1.0
@@ -1302,7 +1306,7 @@ def tracked_words(path: Path) -> Callable[[int], Counter]:
                         run = []
         return found
 
-    return of_page
+    return _per_page(path, of_page)
 
 
 def clipped_words(path: Path) -> Callable[[int], tuple[Counter, Counter]]:
@@ -1314,19 +1318,15 @@ def clipped_words(path: Path) -> Callable[[int], tuple[Counter, Counter]]:
     the clip: a line cut near its x-height leaves letters with ascenders, ``h``, ``d``)."""
     import pymupdf
 
-    doc: list = []
-
-    def of_page(p: int) -> tuple[Counter, Counter]:
-        if not doc:
-            doc.append(pymupdf.open(path))
+    def of_page(page) -> tuple[Counter, Counter]:
         flags = pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_MEDIABOX_CLIP
         seen, whole = (
-            Counter(WORD.findall(unicodedata.normalize("NFC", doc[0][p].get_text(flags=f))))
+            Counter(WORD.findall(unicodedata.normalize("NFC", page.get_text(flags=f))))
             for f in (flags, flags & ~pymupdf.TEXT_MEDIABOX_CLIP)
         )
         return whole - seen, seen - whole
 
-    return of_page
+    return _per_page(path, of_page)
 
 
 def _single_words(
