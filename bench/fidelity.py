@@ -1276,17 +1276,21 @@ TRACKED_GAP = 0.05
 word's own letters sit about 0 apart, kerned by a few hundredths of an em."""
 TRACKED_EVEN = 0.02
 """Gaps within this share of the font size of each other are one tracking (``tracked_words``)."""
+TRACKED_SHARE = 2 / 3
+"""At least this share of a tracked word's gaps are its widest (``tracked_words``): the rest are
+kerned pairs. A tight line's glued words have a few wide gaps among many of 0 em."""
 
 
 def tracked_words(path: Path) -> Callable[[int], Counter]:
     """Per 0-based page of the PDF at ``path``, the words (``WORD``, two letters or more, in one
     span) that MuPDF reads with their letters evenly spaced out, read when first asked
     (``classify``'s ``tracked``): its widest gap between two glyphs at least ``TRACKED_GAP`` em,
-    at least two of its gaps that wide (within ``TRACKED_EVEN`` em), the others narrower (a
-    kerned pair, ``au``). A name in tracked small capitals sets its letters 0.1 em apart, which
+    at least two of its gaps and ``TRACKED_SHARE`` of them that wide (within ``TRACKED_EVEN``
+    em), the others narrower (a kerned pair, ``au``). A name in tracked small capitals sets its letters 0.1 em apart, which
     pdftotext, breaking words at 0.1 em, cuts where a glyph's width rounds it over (``A
     rseneau``); the page shows one evenly spaced word. Two words we glued would stand a word
-    space apart, wider than the gaps between their letters: no such word."""
+    space apart, wider than the gaps between their letters, set solid: no such word (a tight
+    line's ``stepsinas``, 0.15 em twice among 0 em gaps, is none)."""
 
     def of_page(page) -> Counter:
         found: Counter = Counter()
@@ -1301,7 +1305,8 @@ def tracked_words(path: Path) -> Callable[[int], Counter]:
                             continue
                         gaps = [(b["bbox"][0] - a["bbox"][2]) / size for a, b in zip(run, run[1:])]
                         widest = max(gaps, default=0.0)
-                        if widest >= TRACKED_GAP and sum(g >= widest - TRACKED_EVEN for g in gaps) >= 2:
+                        even = sum(g >= widest - TRACKED_EVEN for g in gaps)
+                        if widest >= TRACKED_GAP and even >= max(2, TRACKED_SHARE * len(gaps)):
                             found[unicodedata.normalize("NFC", "".join(g["c"] for g in run))] += 1
                         run = []
         return found
