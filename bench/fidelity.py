@@ -30,8 +30,9 @@ Method, per page, the same for both texts:
   word boundaries: a footnote mark glued to the next word, ``LATEX2ε`` as one word or two),
   ``reference`` (a page pdftotext itself could not read whole: it reports a syntax error in the
   page's content and stops there, ``reference_failures``), ``rotated`` (text set at a slant,
-  which pdftotext breaks into pieces and MuPDF reads as words, ``_rotated``); the rest is
-  ``unknown``.
+  which pdftotext breaks into pieces and MuPDF reads as words, ``_rotated``), ``math italic``
+  (a name in a formula that pdftotext cuts at a letter's italic correction, ``yM ax``,
+  ``math_italic_words``); the rest is ``unknown``.
 * **lost** and **invented** count every cause but those in ``NOT_LOST``: the rewritings of our
   own rules that keep the page's letters (``REWRITTEN``) and the places where pdftotext departs
   from the page (``UNMEASURED``): where the reference extractor broke off, a word it lacks is its
@@ -51,6 +52,7 @@ import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection
+from typing import Any, TypeVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,6 +81,8 @@ CAUSES = (
     "letter spacing",
     "small caps",
     "rotated",
+    "math italic",
+    "clipped",
     "cjk boundary",
     "spacing",
     "reference",
@@ -91,15 +95,17 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated")
+UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated", "math italic", "clipped")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
 (``reference``), read a symbol glyph as the letter of its character code (inside a word or
 alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
 character a broken ToUnicode map gives it
 (``glyph map``, ``_control_glyphs``), put a
 space between every letter of a word (``letter spacing``), between a word's full-size capital
-and the smaller capitals after it (``small caps``), or broke text set at a slant into pieces
-(``rotated``); see ``classify``, ``_spacing`` and ``_rotated``."""
+and the smaller capitals after it (``small caps``), broke text set at a slant into pieces
+(``rotated``), cut a name set in TeX's math italic at a letter's italic correction (``math
+italic``), or read text the page's clip hides (``clipped``); see ``classify``, ``_spacing``,
+``_rotated``, ``math_italic_words`` and ``clipped_words``."""
 SAME_TEXT = ("cjk boundary",)
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
@@ -615,6 +621,9 @@ def classify(
     our_furniture: list[list[str]],
     failed: Collection[int] = (),
     slanted: Callable[[int], Counter] | None = None,
+    math_italic: Callable[[int], Counter] | None = None,
+    clipped: Callable[[int], tuple[Counter, Counter]] | None = None,
+    tracked: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -626,6 +635,14 @@ def classify(
             differs there is counted under ``reference``, after the causes that explain it.
         slanted: per 0-based page, the words MuPDF reads on its lines set at a slant
             (``slanted_words``), asked only of a page with differences left (``_rotated``).
+        math_italic: per 0-based page, the words MuPDF reads in a math italic font
+            (``math_italic_words``), asked only of a page where pdftotext reads one of ours in
+            pieces (``_joined_pieces``).
+        tracked: per 0-based page, the words MuPDF reads with their letters evenly spaced out
+            (``tracked_words``), asked only of a page where pdftotext reads one of ours in
+            pieces (``_joined_pieces``).
+        clipped: per 0-based page, the words the page's clip hides and the pieces of them it
+            leaves (``clipped_words``), asked only of a page with differences left.
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -639,8 +656,16 @@ def classify(
     vocabulary = {w.casefold() for page in ref_words for w, _ in page}
     for p in range(len(ours)):
         spaced = _letter_spaced(p, ref_words, lost, invented)
-        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced)
-        _long_runs(p, ref_words, lost, invented, tally)
+        on_slant = _asked(slanted, p)
+        set_so = _SetSo(
+            (
+                ("rotated", on_slant),
+                ("math italic", _asked(math_italic, p)),
+                ("letter spacing", _asked(tracked, p)),
+            )
+        )
+        _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
+        _long_runs(p, ref_words, lost, invented, tally, set_so)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
@@ -648,7 +673,9 @@ def classify(
         _control_glyphs(p, reference[p], lost, invented, tally)
         _lone_glyphs(p, reference[p], ours, lost, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
-            _rotated(p, slanted(p), lost, invented, tally)
+            _rotated(p, on_slant(), lost, invented, tally)
+        if clipped is not None and (+lost[p] or +invented[p]):
+            _clipped(p, *clipped(p), lost, invented, tally)
         furniture = (
             Counter(w for line in our_furniture[p] for w in WORD.findall(line))
             if p < len(our_furniture)
@@ -669,6 +696,40 @@ def classify(
     return tally
 
 
+def _asked(of_page: Callable[[int], Counter] | None, p: int) -> Callable[[], Counter]:
+    """Page ``p``'s words of ``of_page`` (``slanted_words``, ``math_italic_words``), read once
+    and only when asked."""
+    got: list[Counter] = []
+
+    def page_words() -> Counter:
+        if not got:
+            got.append(of_page(p) if of_page is not None else Counter())
+        return got[0]
+
+    return page_words
+
+
+class _SetSo:
+    """Words of one page that MuPDF reads set so that a cut pdftotext makes inside one is no word
+    space: per cause, the page's words of that setting (``slanted_words``, ``math_italic_words``,
+    ``tracked_words``), each read when first asked, each word taken as often as the page holds
+    it."""
+
+    def __init__(self, settings: tuple[tuple[str, Callable[[], Counter]], ...]) -> None:
+        self.settings = settings
+        self.left: dict[str, Counter] = {}
+
+    def cause(self, cause: str, target: str) -> str:
+        """``cause`` of pdftotext's pieces of our word ``target``: when ``spacing``, the cause of
+        the first setting that holds ``target`` (once more), else ``spacing``."""
+        for why, of_page in self.settings if cause == "spacing" else ():
+            held = self.left.setdefault(why, Counter(of_page()))
+            if held[target] > 0:
+                held[target] -= 1
+                return why
+        return cause
+
+
 def _joined_pieces(
     p: int,
     ref_words,
@@ -677,11 +738,20 @@ def _joined_pieces(
     tally: Tally,
     vocabulary: Collection[str] = (),
     spaced: bool = False,
+    set_so: _SetSo | None = None,
 ) -> None:
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
     page), the same letters with other word boundaries (``_spacing``), else an accent (a spacing
-    accent split the word) or a ligature."""
+    accent split the word) or a ligature. Pieces of a word MuPDF reads on a slanted line of the
+    page (``set_so``: a tick label turned 45°, ``1000`` that pdftotext reads ``10`` ``00``) are
+    ``rotated``, as many times as the page's slanted lines hold the word (``_rotated``); pieces
+    of a word MuPDF reads whole in a math italic font (``yM ax`` for our ``yMax``)
+    are ``math italic``, as many times as the page's math italic holds the word
+    (``math_italic_words``); pieces of a word MuPDF reads with its letters evenly spaced out
+    (a name in tracked small capitals, ``A rseneau``, pdftotext cutting at one of its
+    equal gaps) are ``letter spacing``, as many times as the page holds the word so
+    (``tracked_words``)."""
     run = [(w, h, p) for w, h in ref_words[p]]
     if p + 1 < len(ref_words):
         run += [(w, h, p + 1) for w, h in ref_words[p + 1][:1]]
@@ -699,6 +769,8 @@ def _joined_pieces(
                     cause = "dehyphenation"
                 elif joined == target and all(q == p for _, _, q in pieces):
                     cause = _spacing([w for w, _, _ in pieces], vocabulary, spaced)
+                    if set_so is not None:
+                        cause = set_so.cause(cause, target)
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
@@ -795,9 +867,17 @@ MAX_RUN = 64
 """The most pieces ``_long_runs`` joins (a letter-spaced word of up to that many letters)."""
 
 
-def _long_runs(p: int, ref_words, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+def _long_runs(
+    p: int,
+    ref_words,
+    lost: list[Counter],
+    invented: list[Counter],
+    tally: Tally,
+    set_so: _SetSo | None = None,
+) -> None:
     """Invented words of page ``p`` that are four or more consecutive lost pieces of pdftotext's
-    run of the page joined, letter for letter (``_spacing`` names the cause)."""
+    run of the page joined, letter for letter (``_spacing`` names the cause, or ``set_so`` where
+    the page sets the word so: ``_joined_pieces``)."""
     if not any(n > 0 for n in invented[p].values()):
         return
     longest = max(len(w) for w, n in invented[p].items() if n > 0)
@@ -815,6 +895,8 @@ def _long_runs(p: int, ref_words, lost: list[Counter], invented: list[Counter], 
             if any(lost[p][w] < k for w, k in need.items()):
                 continue
             cause = _spacing(run[i : j + 1])
+            if set_so is not None:
+                cause = set_so.cause(cause, joined)
             lost[p] -= need
             invented[p][joined] -= 1
             tally.lost[cause] += n
@@ -1065,6 +1147,24 @@ def _rotated(p: int, slanted: Counter, lost: list[Counter], invented: list[Count
             letters -= k * len(w)
 
 
+def _clipped(
+    p: int, hidden: Counter, slivers: Counter, lost: list[Counter], invented: list[Counter], tally: Tally
+) -> None:
+    """Text the page's clip hides (``clipped_words``): a lost word of pdftotext's that MuPDF reads
+    only when told to ignore the clip (``hidden``), and an invented word of ours that MuPDF reads
+    only with the clip (``slivers``: the letters whose tops show above the clip's edge, ``h d``
+    for a line cut at its x-height), each as often as the page holds it so: ``clipped``."""
+    for side, found in ((lost, hidden), (invented, slivers)):
+        for w, n in list(side[p].items()):
+            k = min(n, found[w])
+            if k > 0:
+                side[p][w] -= k
+                if side is lost:
+                    tally.lost["clipped"] += k
+                else:
+                    tally.invented["clipped"] += k
+
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]+(\w*)")
 """A run of control characters in pdftotext's text, and the word right after it."""
 
@@ -1108,18 +1208,31 @@ def _control_glyphs(
             tally.invented["glyph map"] += 1
 
 
+T = TypeVar("T")
+
+
+def _per_page(path: Path, read: Callable[[Any], T]) -> Callable[[int], T]:
+    """``read`` of a 0-based page of the PDF at ``path`` (a MuPDF page), the PDF opened when
+    first asked."""
+    doc: list = []
+
+    def of_page(p: int) -> T:
+        if not doc:
+            import pymupdf
+
+            doc.append(pymupdf.open(path))
+        return read(doc[0][p])
+
+    return of_page
+
+
 def slanted_words(path: Path) -> Callable[[int], Counter]:
     """Per 0-based page of the PDF at ``path``, the words (``WORD``) of the lines MuPDF reads
     at a slant (``SLANT``), read when first asked (``classify``'s ``slanted``)."""
-    import pymupdf
 
-    doc: list = []
-
-    def of_page(p: int) -> Counter:
-        if not doc:
-            doc.append(pymupdf.open(path))
+    def of_page(page) -> Counter:
         found: Counter = Counter()
-        for block in doc[0][p].get_text("dict")["blocks"]:
+        for block in page.get_text("dict")["blocks"]:
             for line in block.get("lines", ()):
                 dx, dy = line["dir"]
                 if min(abs(dx), abs(dy)) > SLANT:
@@ -1128,7 +1241,97 @@ def slanted_words(path: Path) -> Callable[[int], Counter]:
                     )
         return found
 
-    return of_page
+    return _per_page(path, of_page)
+
+
+MATH_ITALIC = re.compile(r"(?i)(?:^|\+)cmmib?\d|mathitalic")
+"""The name of a TeX math italic font: Computer Modern's ``CMMI10`` (``CMMIB10`` bold), Latin
+Modern's ``LMMathItalic10-Regular`` (a subset's ``ABCDEF+`` prefix allowed)."""
+
+
+def math_italic_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words (``WORD``) MuPDF reads in one span of a
+    TeX math italic font (``MATH_ITALIC``), read when first asked (``classify``'s
+    ``math_italic``). TeX sets a formula's letters with no word space between them (math mode
+    has no interword glue; its smallest space, ``\\,``, is 3/18 em, over MuPDF's 0.15 em word
+    break), but after a letter it adds the letter's italic correction, 0.11 em after an italic
+    ``M``: a gap of the glyph's slant, not of a space, where pdftotext,
+    breaking words at 0.1 em, cuts ``yMax`` into ``yM ax``. A word of ours read whole in such a
+    span is one word on the page, and pdftotext's pieces of it are ``math italic``."""
+
+    def of_page(page) -> Counter:
+        found: Counter = Counter()
+        for block in page.get_text("dict")["blocks"]:
+            for line in block.get("lines", ()):
+                for span in line["spans"]:
+                    if MATH_ITALIC.search(span["font"]):
+                        found.update(WORD.findall(unicodedata.normalize("NFC", span["text"])))
+        return found
+
+    return _per_page(path, of_page)
+
+
+TRACKED_GAP = 0.05
+"""Letters set at least this share of the font size apart are spaced out (``tracked_words``); a
+word's own letters sit about 0 apart, kerned by a few hundredths of an em."""
+TRACKED_EVEN = 0.02
+"""Gaps within this share of the font size of each other are one tracking (``tracked_words``)."""
+TRACKED_SHARE = 2 / 3
+"""At least this share of a tracked word's gaps are its widest (``tracked_words``): the rest are
+kerned pairs. A tight line's glued words have a few wide gaps among many of 0 em."""
+
+
+def tracked_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words (``WORD``, two letters or more, in one
+    span) that MuPDF reads with their letters evenly spaced out, read when first asked
+    (``classify``'s ``tracked``): its widest gap between two glyphs at least ``TRACKED_GAP`` em,
+    at least two of its gaps and ``TRACKED_SHARE`` of them that wide (within ``TRACKED_EVEN``
+    em), the others narrower (a kerned pair, ``au``). A name in tracked small capitals sets its letters 0.1 em apart, which
+    pdftotext, breaking words at 0.1 em, cuts where a glyph's width rounds it over (``A
+    rseneau``); the page shows one evenly spaced word. Two words we glued would stand a word
+    space apart, wider than the gaps between their letters, set solid: no such word (a tight
+    line's ``stepsinas``, 0.15 em twice among 0 em gaps, is none)."""
+
+    def of_page(page) -> Counter:
+        found: Counter = Counter()
+        for block in page.get_text("rawdict")["blocks"]:
+            for line in block.get("lines", ()):
+                for span in line["spans"]:
+                    size = span["size"] or 1.0
+                    run: list = []
+                    for c in [*span["chars"], None]:
+                        if c is not None and WORD.fullmatch(c["c"]):
+                            run.append(c)
+                            continue
+                        gaps = [(b["bbox"][0] - a["bbox"][2]) / size for a, b in zip(run, run[1:])]
+                        widest = max(gaps, default=0.0)
+                        even = sum(g >= widest - TRACKED_EVEN for g in gaps)
+                        if widest >= TRACKED_GAP and even >= max(2, TRACKED_SHARE * len(gaps)):
+                            found[unicodedata.normalize("NFC", "".join(g["c"] for g in run))] += 1
+                        run = []
+        return found
+
+    return _per_page(path, of_page)
+
+
+def clipped_words(path: Path) -> Callable[[int], tuple[Counter, Counter]]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``clipped``): the words (``WORD``) MuPDF reads with its clip flag off and not with it on,
+    text the page's clip hides (an example page drawn inside a frame, its last line below the
+    frame's edge; pdftotext reads what the clip hides), and the words it reads only with the flag
+    on, the pieces a clip leaves of a line it cuts (MuPDF keeps a glyph whose box reaches into
+    the clip: a line cut near its x-height leaves letters with ascenders, ``h``, ``d``)."""
+    import pymupdf
+
+    def of_page(page) -> tuple[Counter, Counter]:
+        flags = pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_MEDIABOX_CLIP
+        seen, whole = (
+            Counter(WORD.findall(unicodedata.normalize("NFC", page.get_text(flags=f))))
+            for f in (flags, flags & ~pymupdf.TEXT_MEDIABOX_CLIP)
+        )
+        return whole - seen, seen - whole
+
+    return _per_page(path, of_page)
 
 
 def _single_words(
@@ -1217,7 +1420,17 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         ref.append(a)
         mine.append(b)
     failed = reference_failures(path, len(reference), messages)
-    return classify(ref, mine, norm.furniture, failed, slanted_words(path)), warnings
+    tally = classify(
+        ref,
+        mine,
+        norm.furniture,
+        failed,
+        slanted_words(path),
+        math_italic_words(path),
+        clipped_words(path),
+        tracked_words(path),
+    )
+    return tally, warnings
 
 
 def bench_pdfs() -> list[Path]:

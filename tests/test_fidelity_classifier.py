@@ -432,17 +432,25 @@ def test_a_vowelled_arabic_word_is_one_word_and_a_lone_mark_none():
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
 
 
-def test_text_set_at_a_slant_that_pdftotext_breaks_into_pieces_is_rotated_and_no_loss(tmp_path):
+def _slant_pdf(path: Path, upright: str, slanted: str, degrees: int, sideways: str = "") -> Path:
+    """A one-page PDF at ``path``: an ``upright`` line, ``slanted`` text turned ``degrees``, and
+    a ``sideways`` line turned 90° (up the page)."""
     import pymupdf
 
     doc = pymupdf.open()
     page = doc.new_page()
-    page.insert_text((72, 100), "Upright words stay upright", fontsize=11)
+    page.insert_text((72, 100), upright, fontsize=11)
     at = pymupdf.Point(200, 300)
-    page.insert_text(at, "This text was rotated", fontsize=11, morph=(at, pymupdf.Matrix(-30)))
-    page.insert_text((72, 500), "Sideways labels read up the page", fontsize=11, rotate=90)
-    path = tmp_path / "slant.pdf"
+    page.insert_text(at, slanted, fontsize=11, morph=(at, pymupdf.Matrix(-degrees)))
+    if sideways:
+        page.insert_text((72, 500), sideways, fontsize=11, rotate=90)
     doc.save(path)
+    return path
+
+
+def test_text_set_at_a_slant_that_pdftotext_breaks_into_pieces_is_rotated_and_no_loss(tmp_path):
+    lines = ("Upright words stay upright", "This text was rotated", 30, "Sideways labels read up the page")
+    path = _slant_pdf(tmp_path / "slant.pdf", *lines)
     slanted = fidelity.slanted_words(path)
     assert slanted(0) == {"This": 1, "text": 1, "was": 1, "rotated": 1}
     # pdftotext's pieces of the slanted line, in no order; one upright word missing from ours
@@ -454,6 +462,99 @@ def test_text_set_at_a_slant_that_pdftotext_breaks_into_pieces_is_rotated_and_no
     # without slanted lines on the page, the same pieces stay counted
     t = fidelity.classify([reference], [ours], [[]], slanted=lambda p: Counter())
     assert t.lost == {"unknown": 10} and t.invented == {"unknown": 4}
+
+
+def test_a_tick_label_at_a_slant_pdftotext_reads_in_two_pieces_is_rotated_and_no_loss(tmp_path):
+    path = _slant_pdf(tmp_path / "ticks.pdf", "Axis 1000 upright", "1000", 45)
+    slanted = fidelity.slanted_words(path)
+    assert slanted(0) == {"1000": 1}
+    # pdftotext reads the slanted label as two pieces next to each other in its run
+    t = fidelity.classify(
+        [["Axis 1000 upright", "10", "00"]], [["Axis 1000 upright", "1000"]], [[]], slanted=slanted
+    )
+    assert t.lost == {"rotated": 2} and t.invented == {"rotated": 1}
+    # the upright line's word read in pieces stays spacing: only as often as the slanted lines hold it
+    t = fidelity.classify(
+        [["Axis 10 00 upright", "10", "00"]], [["Axis 1000 upright", "1000"]], [[]], slanted=slanted
+    )
+    assert t.lost == {"rotated": 2, "spacing": 2} and t.invented == {"rotated": 1, "spacing": 1}
+    # without slanted lines on the page, the same pieces stay counted
+    t = fidelity.classify([["10", "00"]], [["1000"]], [[]], slanted=lambda p: Counter())
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
+def test_a_name_in_math_italic_pdftotext_cuts_at_an_italic_correction_is_math_italic_and_no_loss(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "plot yMax here", fontsize=10, fontname="tiro")
+    page.insert_text((72, 140), "yMax", fontsize=10, fontname="tiit")
+    for xref, _, _, base, _, _ in page.get_fonts():
+        if base == "Times-Italic":  # the formula's font: TeX's math italic
+            doc.xref_set_key(xref, "BaseFont", "/ABCDEF+CMMI10")
+    path = tmp_path / "math.pdf"
+    doc.save(path)
+    in_math = fidelity.math_italic_words(path)
+    assert in_math(0) == {"yMax": 1}
+    # pdftotext cuts the formula's name after the italic M; the line set upright too
+    t = fidelity.classify(
+        [["plot yM ax here", "yM ax"]], [["plot yMax here", "yMax"]], [[]], math_italic=in_math
+    )
+    assert t.lost == {"math italic": 2, "spacing": 2} and t.invented == {"math italic": 1, "spacing": 1}
+    # without math italic on the page, the same pieces stay counted
+    t = fidelity.classify([["yM ax"]], [["yMax"]], [[]], math_italic=lambda p: Counter())
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
+def _page_pdf(path: Path, lines: dict[int, str], before: bytes = b"", after: bytes = b"") -> Path:
+    """A one-page PDF at ``path``: ``lines`` (y: text) in Times, its content stream wrapped in
+    raw PDF operators ``before`` and ``after`` (a clip, more text)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for y, text in lines.items():
+        page.insert_text((72, y), text, fontsize=10, fontname="tiro")
+    streams = page.get_contents()
+    body = b"".join(doc.xref_stream(x) for x in streams)
+    doc.update_stream(streams[0], before + b"\n" + body + b"\n" + after + b"\n")
+    for x in streams[1:]:
+        doc.update_stream(x, b"")
+    doc.save(path)
+    return path
+
+
+def test_words_the_page_clip_hides_that_pdftotext_reads_are_clipped_and_no_loss(tmp_path):
+    # a frame's clip: the page shows its top, the second line lies below the frame's edge
+    lines = {100: "shown line stays", 350: "hidden words here"}
+    path = _page_pdf(tmp_path / "clip.pdf", lines, b"q 0 548 612 244 re W n", b"Q")
+    clipped = fidelity.clipped_words(path)
+    assert clipped(0) == ({"hidden": 1, "words": 1, "here": 1}, Counter())
+    reference = ["shown line stays", "hidden words here", "lost"]
+    t = fidelity.classify([reference], [["shown line stays", "made"]], [[]], clipped=clipped)
+    assert t.lost == {"clipped": 3, "unknown": 1} and t.invented == {"unknown": 1}
+    # the pieces a clip leaves of a line it cuts (its ascenders) are clipped too, as often as held
+    t = fidelity.classify(
+        [["shown"]], [["shown h d h"]], [[]], clipped=lambda p: (Counter(), Counter({"h": 1, "d": 1}))
+    )
+    assert t.invented == {"clipped": 2, "unknown": 1}
+    # without a clip, the same words stay counted
+    t = fidelity.classify([reference], [["shown line stays", "made"]], [[]], clipped=lambda p: (Counter(), Counter()))
+    assert t.lost == {"unknown": 4}
+
+
+def test_a_tracked_word_pdftotext_cuts_at_one_of_its_even_gaps_is_letter_spacing_and_no_loss(tmp_path):
+    # a name in the index set with its letters 0.1 em apart (1 pt character spacing at 10 pt)
+    tracked = b"BT /tiro 10 Tf 1 Tc 72 600 Td (Arseneau) Tj ET"
+    path = _page_pdf(tmp_path / "tracked.pdf", {100: "plain Arseneau"}, after=tracked)
+    evenly = fidelity.tracked_words(path)
+    assert evenly(0) == {"Arseneau": 1}
+    t = fidelity.classify([["plain Arseneau", "A rseneau"]], [["plain Arseneau", "Arseneau"]], [[]], tracked=evenly)
+    assert t.lost == {"letter spacing": 2} and t.invented == {"letter spacing": 1}
+    # on a page that sets the name solid, the same pieces stay counted
+    t = fidelity.classify([["A rseneau"]], [["Arseneau"]], [[]], tracked=lambda p: Counter())
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
 
 
 def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
