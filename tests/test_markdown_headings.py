@@ -278,7 +278,7 @@ def test_an_atx_heading_after_empty_anchors_on_its_line_is_a_heading_starting_at
     assert [md[offset:].split("\n")[0][:8] for offset, _, _ in got] == ['<a id="u', '<a id="o', "<span id"]
 
 
-@pytest.mark.parametrize("title", ["reStructuredText Directives", "iOS Deployment Guide"])
+@pytest.mark.parametrize("title", ["macOS Setup Guide", "iOS Deployment Guide"])
 def test_a_title_line_opening_with_a_camel_case_name_is_the_documents_title(title):
     body = "\n\n".join(para(i) for i in range(4))
     md = f"{title}\n\nA. N. Author\n\n{body}\n\n" + "".join(f"# Chapter {n}\n\n{body}\n\n" for n in (1, 2, 3))

@@ -643,7 +643,7 @@ def test_asciidoc_inline_anchors_are_no_part_of_a_title():
     ]
 
 
-@pytest.mark.parametrize("example", ["==== update script ====\n", "== Install ==\n"])
+@pytest.mark.parametrize("example", ["==== build step ====\n", "== Install ==\n"])
 def test_a_light_markups_headings_bunched_in_one_example_are_no_structure_of_the_text(example):
     """A manual quotes a script whose output frames its titles in ``====`` (a wiki's or AsciiDoc's
     marks): three such lines in one place, in a text of keyword chapters, are an example."""

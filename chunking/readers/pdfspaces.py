@@ -35,8 +35,8 @@ More places where the page shows a word boundary and MuPDF reads none, found the
   lowercase letters (``_UNIT_SPOT``), a gap over ``TIGHT_DIST`` is a word space (``12pt`` set
   solid stays one).
 * **a change of face**: a command's name set in a monospaced face, then a prose word on a line
-  TeX shrank: ``\\marginpar należy`` 0.14 em apart, under MuPDF's threshold, came out
-  ``\\marginparnależy``; an operator's upright name and its italic variable a thin space apart,
+  TeX shrank: ``\\hspace sets`` 0.14 em apart, under MuPDF's threshold, came out
+  ``\\hspacesets``; an operator's upright name and its italic variable a thin space apart,
   ``sin x`` (0.11 em), came out ``sinx``. Where the face changes (monospaced or not, italic or
   upright) between two letters or digits (``pdfstyles.Styles.face_changes``), a gap over
   ``TIGHT_DIST`` is a word space (a typewriter or italic word with a plural ``s`` in the text

@@ -116,7 +116,7 @@ NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?:\s+[-–—]|\.?)\s+(?P<titl
 SECTION_HEADING = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,4})[.:]?\s+(?P<title>\S.*?)\s*$")
 SECTION_NUMBER_ONLY = re.compile(r"^(?P<num>(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,4})[.:]?$")
 """``2.3 Title`` / ``2.3. Title`` / ``2.3: Title`` / ``2.3``, and appendix sections ``A.1 Title`` / ``A.1``,
-down to five numbers (``6.6.3.1.1. string``)."""
+down to five numbers (``4.2.1.3.1. Options``)."""
 LETTER_HEADING = re.compile(r"^(?P<num>[A-Z])\.?\s+(?P<title>[A-Z].*?)\s*$")
 LETTERED_HEADING = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>[A-Z].*?)\s*$")
 """``A. Installation Notes``: a letter and a full stop label an appendix (``A Tutorial`` without the
@@ -164,7 +164,7 @@ def title_like(
     ``full_stop`` (some books end every heading with one: ``9. Power Series.``; callers then
     demand other evidence, e.g. size); no dot leaders or trailing page number (contents lines),
     unless ``marked``: a line an underline, bold or a permalink marks as a heading may end in a
-    number of its title's (``Moving to Python 3``).
+    number of its title's (``Upgrading to Release 3``).
     """
     title = title.strip()
     if not title or len(title) > 120 or len(title.split()) > max_words:

@@ -108,7 +108,7 @@ def _numbered_below(drafts: list[tuple[Draft, int]], depth: int, below: int) -> 
     chapter numbers: at least ``NUMBERED_RUN`` whole numbers, in book order 1, 2, 3… without a
     repeat (numbers that start again at 1 under each entry number sections, not chapters). A
     converted page sets its title and its top node one depth above its ``1``, ``2``… chapters
-    (``# Title``, ``# Version``, ``## 1 About This Document``); an outline sets unnumbered parts
+    (``# Title``, ``# Release``, ``## 1 Getting Started``); an outline sets unnumbered parts
     above ``Chapter 1``, ``Chapter 2``…: the numbering says where the chapters are."""
     if any(d.number for d, at in drafts if at == depth):
         return False

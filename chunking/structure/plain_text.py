@@ -709,7 +709,7 @@ pseudo-character in ``_char_levels``)."""
 
 def _permalinked(line: _Line) -> str | None:
     """The title of a line that ends in a permalink sign (``PERMALINK``) right after its last
-    word and reads as a heading (``2.1. Removal of old packages¶``), else None; a sign after
+    word and reads as a heading (``2.1. Installing from source¶``), else None; a sign after
     a space or alone is a pilcrow in the text, not a link."""
     if not line.text.endswith(PERMALINK) or len(line.text) < 2 or line.text[-2].isspace():
         return None
@@ -1479,15 +1479,15 @@ _CAMEL_NAME = re.compile(r"[a-z]+[A-Z][\w-]*(?=\s)")
 """A name set in camel case with a small first letter (``reStructuredText``, ``iOS``, ``pdfTeX``)."""
 
 _NAME_OVER_CAPITALS = re.compile(r"[a-z][\w+-]*(?:\s+[A-Z][\w'’-]*)+")
-"""A program's name in small letters before capitalised words (``bc Command Manual``, ``gzip
+"""A program's name in small letters before capitalised words (``frob Command Manual``, ``qux
 User's Guide``): every word after the first capitalised, as a title is."""
 
 
 def _title_page_like(text: str) -> bool:
     """``title_like`` for the title at the top of a book, a sign glued to its first word aside:
     ``−ME Reference Manual`` names a macro package; a list's dash stands apart (``- item``). A
-    title may open with a name in camel case (``reStructuredText Directives``): its capital is
-    inside the word; or with a name in small letters before capitalised words (``bc Command
+    title may open with a name in camel case (``macOS Setup Guide``): its capital is
+    inside the word; or with a name in small letters before capitalised words (``frob Command
     Manual``). (Only here, at the top of the book: a line in a book's body that opens
     with one is more often an identifier in code.)"""
     sign = _LEADING_SIGN.match(text)
