@@ -204,6 +204,18 @@ def test_an_escaped_chapter_number_numbers_the_chapter():
     ]
 
 
+def test_a_heading_title_ending_in_a_number_keeps_its_chapter_number():
+    """A Markdown heading is no contents line: ``## 2 Using HTTP 2`` is chapter 2 titled ``Using
+    HTTP 2``, as its siblings are chapters, not front matter for want of a number."""
+    body = "\n\n".join(para(i) for i in range(3))
+    titles = ["Topic 1", "Using HTTP 2", "Last chapter"]
+    md = f"# Guide\n\n{body}\n\n" + "".join(f"## {n} {t}\n\n{body}\n\n" for n, t in enumerate(titles, 1))
+    book = load_book(md.encode(), name="guide.md")
+    assert [(h.kind, h.number, h.title) for h in book.headings if h.level == 1][1:] == [
+        ("chapter", str(n), t) for n, t in enumerate(titles, 1)
+    ]
+
+
 def test_a_page_title_line_over_the_same_words_as_the_first_heading_is_that_heading_the_documents_title():
     """A converted web page writes its ``<title>`` as a bare first line above its ``<h1>``: the
     ``=`` heading is the document's title, and the ``-`` headings under it its chapters."""

@@ -353,6 +353,18 @@ def test_an_outline_title_that_starts_in_lower_case_keeps_its_number_apart():
     ]
 
 
+def test_an_outline_title_ending_in_a_number_keeps_its_number_and_its_chapter():
+    """An outline entry is no contents line: ``2 Using HTTP 2`` is chapter 2 titled ``Using HTTP
+    2``, not an unnumbered entry whose last number would be its page."""
+    titles = ["Getting Started", "Using HTTP 2", "Moving to Release 3", "Closing Remarks"]
+    pages = [[(f"{n} {t}", BIG), *body(30, n * 100)] for n, t in enumerate(titles, 1)]
+    toc = [(1, f"{n} {t}", n, None) for n, t in enumerate(titles, 1)]
+    book = load_book(make_pdf(pages, toc=toc), name="trailing.pdf")
+    assert [(h.kind, h.number, h.title) for h in book.headings] == [
+        ("chapter", str(n), t) for n, t in enumerate(titles, 1)
+    ]
+
+
 def test_an_outline_title_that_is_the_short_form_of_its_heading_stays_on_its_page():
     """The outline says ``Table of Questions`` where the page prints ``Table of Questions Asked
     Most Often``; the next page's running header prints the short form exactly. The entry stays

@@ -648,13 +648,17 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
     The text (the heading's first line, a label line when it has one, then its first 2, 3…
     lines joined, then the outline title itself) tells the kind and the number; the title is the
     outline's, without its number: it is whole where the printed title wraps over lines.
-    A heading that ends in a full stop (``3. Title.``) counts: the outline vouches for it.
+    A heading that ends in a full stop (``3. Title.``) counts: the outline vouches for it. So
+    does one whose title ends in a number (``2 Using HTTP 2``), where the text read is the outline's
+    title itself: it is no contents line, whose number would be its page.
     """
+    own_words = words_key(title)
     for text in (line, *heads, title):
+        marked = bool(text) and words_key(text) == own_words
         parsed = (
             (
-                parse_heading(text, any_case=True)
-                or parse_heading(text, full_stop=True, lettered=True, any_case=True)
+                parse_heading(text, any_case=True, marked=marked)
+                or parse_heading(text, full_stop=True, lettered=True, any_case=True, marked=marked)
             )
             if text
             else None
