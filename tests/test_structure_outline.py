@@ -365,6 +365,52 @@ def test_an_outline_title_ending_in_a_number_keeps_its_number_and_its_chapter():
     ]
 
 
+def test_roman_numbers_standing_above_outline_titles_number_chapters_not_appendices_or_back_matter():
+    """Sections numbered in roman, each number on its own line above the title (``I.`` /
+    ``INTRODUCTION``, as physics journals set them): ``I``, ``V`` and ``X`` are roman numbers
+    where their neighbours run on in roman, not appendices I, V and X, and ``VIII.`` numbers
+    ``Citations and References`` a chapter, whatever its name says."""
+    titles = ["Introduction", "Basics", "The Preamble", "The Front Matter", "The Body", "Equations",
+              "Footnotes", "Citations and References", "Figures", "Tables", "Floats"]  # fmt: skip
+    numerals = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"]
+    pages = [
+        [(f"{r}.", BIG), (t.upper(), BIG), *body(30, n * 100)]
+        for n, (r, t) in enumerate(zip(numerals, titles))
+    ]
+    toc = [(1, t, n, None) for n, t in enumerate(titles, 1)]
+    book = load_book(make_pdf(pages, toc=toc), name="roman.pdf")
+    assert [(h.kind, h.number, h.title) for h in book.headings] == [
+        ("chapter", r, t) for r, t in zip(numerals, titles)
+    ]
+
+
+def test_a_chapter_number_run_into_its_outline_title_numbers_the_chapter():
+    """A layout that sets the number in a box of fixed width runs two digits into the title
+    (``10page layouts``): the rest is the outline's title word for word, so the entry is chapter
+    10, not back matter after chapter 9."""
+    titles = ["Introduction", "Header", "Options", "More Declarations", "Keys Setup", "Event Marks",
+              "User Commands", "Page Styles", "Colour Setup", "Page Layouts", "Year Planner", "Helper Macros"]  # fmt: skip
+    pages = [
+        [(f"{n} {t.lower()}" if n < 10 else f"{n}{t.lower()}", BIG), *body(30, n * 100)]
+        for n, t in enumerate(titles, 1)
+    ]
+    toc = [(1, t, n, None) for n, t in enumerate(titles, 1)]
+    book = load_book(make_pdf(pages, toc=toc), name="glued.pdf")
+    assert [(h.kind, h.number, h.title) for h in book.headings] == [
+        ("chapter", str(n), t) for n, t in enumerate(titles, 1)
+    ]
+
+
+def test_a_lone_letter_after_lettered_appendices_stays_an_appendix():
+    """Appendix ``I`` after ``H`` runs on in letters: no roman number is read into it."""
+    letters = "ABCDEFGHI"
+    pages = [[("1", BIG), ("MAIN TEXT", BIG), *body(30, 100)]]
+    pages += [[(f"{c}.", BIG), (f"TOPIC {c}", BIG), *body(30, n * 100)] for n, c in enumerate(letters, 2)]
+    toc = [(1, "Main Text", 1, None)] + [(1, f"Topic {c}", n, None) for n, c in enumerate(letters, 2)]
+    book = load_book(make_pdf(pages, toc=toc), name="letters.pdf")
+    assert [(h.kind, h.number) for h in book.headings][1:] == [("appendix", c) for c in letters]
+
+
 def test_an_outline_title_that_is_the_short_form_of_its_heading_stays_on_its_page():
     """The outline says ``Table of Questions`` where the page prints ``Table of Questions Asked
     Most Often``; the next page's running header prints the short form exactly. The entry stays

@@ -95,6 +95,16 @@ _ROMAN_TITLE = re.compile(rf"^(?P<num>{ROMAN_SMALL})\.?\s+(?P<title>[A-Z].*)$")
 
 _LETTER_LABEL = re.compile(r"^([A-Z])\.?$")
 
+_NUMBER_LABEL = re.compile(rf"(?P<num>{NUMBER_RE})\.?")
+"""A chapter number standing alone on the line above its title, with or without a full stop."""
+
+_ROMAN_LETTERS = frozenset("IVXLCDM")
+
+_GLUED_NUMBER = re.compile(r"(?P<num>\d{1,3})(?P<rest>[^\W\d].*)")
+"""A heading's number run into its title with no space (``10page layouts``): a layout that sets
+the number in a box of fixed width, which two digits overfill. Read so only when the rest is the
+outline's title word for word."""
+
 _LABEL_LINES_ABOVE = 2
 """How many label lines may stack above a title (Sphinx: ``CHAPTER`` / ``ONE`` / ``Title``)."""
 
@@ -469,7 +479,29 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
             f"{unconfirmed} of {len(raw.outline)} outline entries were not found in the text "
             "and were kept where their destination points (unconfirmed)"
         )
-    return OutlineResult(_lettered_runs(drafts), len(raw.outline), repaired, dropped, warnings, unconfirmed)
+    return OutlineResult(
+        _lettered_runs(_roman_letters(drafts)), len(raw.outline), repaired, dropped, warnings, unconfirmed
+    )
+
+
+def _roman_letters(drafts: list[tuple[Draft, int]]) -> list[tuple[Draft, int]]:
+    """A lone ``I``, ``V`` or ``X`` labelling a title is a roman number, not appendix I, V or X,
+    where the numbered entry before it at its depth is the roman number one less (``IV`` before
+    ``V``) or the one after it one more (``II`` after ``I``): sections numbered in roman, as
+    physics journals set them. An appendix after ``H`` is still appendix I."""
+    out = list(drafts)
+    for k, (d, depth) in enumerate(drafts):
+        if d.kind != "appendix" or d.number not in _ROMAN_LETTERS:
+            continue
+        value = number_value(d.number)
+        before = next((e for e, dep in reversed(drafts[:k]) if dep == depth and e.number), None)
+        after = next((e for e, dep in drafts[k + 1 :] if dep == depth and e.number), None)
+        if any(
+            e is not None and re.fullmatch(ROMAN_SMALL, e.number) and number_value(e.number) == value + step
+            for e, step in ((before, -1), (after, 1))
+        ):
+            out[k] = (replace(d, kind="numbered"), depth)
+    return out
 
 
 _LETTER_TITLE = re.compile(r"^(?P<num>[A-Z])[.:]?\s+(?P<title>\S.*)$")
@@ -652,7 +684,16 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
     does one whose title ends in a number (``2 Using HTTP 2``), where the text read is the outline's
     title itself: it is no contents line, whose number would be its page.
     """
+    m = _NUMBER_LABEL.fullmatch(line)
+    if m and number_value(m.group("num")) and not _LETTER_LABEL.fullmatch(line):
+        # ``3`` / ``II.`` / ``ONE`` standing above the title numbers it, whatever the title names
+        # (``VIII.`` over ``Citations and References``); a lone letter that may be roman (``V``)
+        # is read below and then by its neighbours (``_roman_letters``)
+        return "numbered", m.group("num"), _strip_number(title, m.group("num"))
     own_words = words_key(title)
+    m = _GLUED_NUMBER.fullmatch(line)
+    if m and words_key(m.group("rest")) == own_words:
+        return "numbered", m.group("num"), _strip_number(title)
     for text in (line, *heads, title):
         marked = bool(text) and words_key(text) == own_words
         parsed = (
@@ -680,8 +721,6 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
         # NOTE: a lone capital letter standing above the title labels an appendix (``A`` /
         # ``Installation Notes``); in a title alone ``A Tutorial`` would be ambiguous.
         return "appendix", m.group(1), _strip_number(title, m.group(1))
-    if line and re.fullmatch(NUMBER_RE, line) and number_value(line):
-        return "numbered", line, _strip_number(title, line)  # ``3`` / ``ONE`` standing above the title
     m = _ROMAN_TITLE.match(title)
     if m:
         return "roman", m.group("num"), m.group("title")
