@@ -27,7 +27,7 @@ through the PDF extractors of retrieval pipelines (pymupdf4llm's Markdown, pypdf
 pypdfium2's text), an HTML page through the HTML extractors of retrieval pipelines (html-text's,
 Resiliparse's or Beautiful Soup's text, among others) or pandoc 3's GitHub-flavoured Markdown or AsciiDoc, an -ms
 paper through groff's gropdf into a PDF, an HTML page through Emacs' shr (eww's renderer) or unhtml into text, a
-manual's HTML pages (``source.paths``, one per chapter) bound into an EPUB by ebooklib or mkepub, each through
+manual's HTML pages (``source.paths``, one per chapter) bound into an EPUB by ebooklib, fast-ebook or mkepub, each through
 readability-lxml and markdownify into Markdown, or through pandoc 3's DOCX into pandoc 3's reStructuredText or
 kreuzberg's text; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
@@ -255,8 +255,8 @@ RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / 
 ``make renderers`` installs into their own venv, ``.venv-renderers`` at the top of the checkout: the
 Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify,
 inscriptis, the PDF extractors of ``PDF_EXTRACT``, the DOCX readers of ``DOCX_EXTRACT``, the HTML
-extractors of ``HTML_EXTRACT``, docx2python and striprtf of ``OFFICE_EXTRACT`` and ebooklib, mkepub,
-readability-lxml and kreuzberg of ``PAGES``."""
+extractors of ``HTML_EXTRACT``, docx2python and striprtf of ``OFFICE_EXTRACT`` and ebooklib, fast-ebook,
+mkepub, readability-lxml and kreuzberg of ``PAGES``."""
 
 RINOH_BOOK = """
 import os, shutil, subprocess, sys, tempfile
@@ -547,6 +547,21 @@ if tool == "ebooklib":
     book.add_item(epub.EpubNav())
     book.spine = ["nav", *chapters]
     epub.write_epub(out, book, {"mtime": datetime.datetime(1980, 1, 1)})
+elif tool == "fast-ebook":
+    import fast_ebook.epub
+    book = fast_ebook.epub.EpubBook()
+    book.set_identifier(ident)
+    book.set_title(title_of(pages[0][1]))
+    book.set_language("en")
+    chapters = []
+    for at, (name, data) in enumerate(pages, 1):
+        chapter = fast_ebook.epub.EpubHtml(title=title_of(data), file_name="chap_%02d.xhtml" % at, lang="en", content=data)
+        book.add_item(chapter)
+        chapters.append(chapter)
+    book.toc = [fast_ebook.epub.Link(c.file_name, c.title, c.id) for c in chapters]
+    book.add_item(fast_ebook.epub.EpubNcx())
+    book.spine = chapters
+    fast_ebook.epub.write_epub(out, book)
 elif tool == "mkepub":
     import pathlib
     import lxml.etree
@@ -583,7 +598,10 @@ else:
 """The pages of a manual cut into one HTML file per chapter (``source.paths``, handed over as a tar of
 them in book order by ``_pages_tar``) through a tool that takes a set of pages (``pages-*``): an EPUB built
 with ebooklib (one ``EpubHtml`` per page, the page's ``<title>`` its nav and NCX label, the nav first in
-the spine, the identifier fixed and ``dcterms:modified`` 1980-01-01) or with mkepub (one page per HTML
+the spine, the identifier fixed and ``dcterms:modified`` 1980-01-01), with fast-ebook (ebooklib's API over a Rust core:
+the same calls, the toc as ``Link`` entries, which it takes where ebooklib also takes the documents; it keeps
+each page whole inside its template's body and adds a nav document of its own; its clock frozen by
+``FAKETIME_FROZEN``) or with mkepub (one page per HTML
 page, its body serialised as XHTML, the same labels; mkepub's random UUID replaced by a fixed one, its
 files zipped in sorted order rather than the file system's, its date frozen by ``FAKETIME_FROZEN``);
 each page's main content as readability-lxml's ``Document(...).summary()`` judges it, written out as
@@ -784,7 +802,7 @@ RENDERERS = {
     "unhtml": ["unhtml", "{input.html}"],
     **{
         f"pages-{tool}": [
-            *(FAKETIME_FROZEN if tool == "mkepub" else []),
+            *(FAKETIME_FROZEN if tool in ("mkepub", "fast-ebook") else []),
             RENDERER_PYTHON,
             "-c",
             PAGES,
@@ -793,7 +811,7 @@ RENDERERS = {
             OUTPUT,
             PANDOC_ID,
         ]
-        for tool in ("ebooklib", "mkepub", "readability", "pandoc-rst", "kreuzberg")
+        for tool in ("ebooklib", "fast-ebook", "mkepub", "readability", "pandoc-rst", "kreuzberg")
     },
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
@@ -841,7 +859,7 @@ through pic, into gropdf's PDF; an HTML page into the text Emacs' shr lays out (
 into AbiWord's text export, or through pandoc 3's DOCX into docx2python's text or, saved by LibreOffice as a
 Word 97 document, into antiword's or catdoc's text, or through pandoc 3's RTF into striprtf's text
 (``OFFICE_EXTRACT``); an HTML page into the text ``unhtml`` prints (its tags removed, its entities decoded, its
-line breaks kept); a manual's HTML pages into an EPUB of ebooklib or mkepub, Markdown of readability-lxml's
+line breaks kept); a manual's HTML pages into an EPUB of ebooklib, fast-ebook or mkepub, Markdown of readability-lxml's
 summaries or, through pandoc 3's DOCX, pandoc 3's reStructuredText or kreuzberg's text (``PAGES``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
@@ -860,7 +878,7 @@ pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build
 docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3.0.2 and lxml_html_clean
 0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel), extractous 0.3.0 (Tika compiled into the wheel),
 html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
-and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5, EbookLib 0.20, mkepub 1.2.2, readability-lxml 0.9
+and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5, EbookLib 0.20, fast-ebook 0.2.0, mkepub 1.2.2, readability-lxml 0.9
 and kreuzberg 4.10.4 (its Rust core in the wheel); and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
 antiword 0.37, catdoc 0.95 and unhtml 2.3.9). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
