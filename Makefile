@@ -62,12 +62,15 @@ RENDERER_PACKAGES_NO_RECOMMENDS := asciidoc-base
 RENDERER_FILES := /usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
-# extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf: requirements-renderers.txt, every dependency pinned) go into
+# extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, and round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg: requirements-renderers.txt, every dependency pinned) go into
 # their own venv, .venv-renderers, where bench/fetch_books.py runs them (RENDERER_PYTHON); kept out of .venv, since rinohtype brings Sphinx and another Docutils.
 RENDERER_VENV := .venv-renderers
 
 $(RENDERER_VENV)/.installed: requirements-renderers.txt
 	$(PY) -m venv $(RENDERER_VENV)
+	@# pip 25.3 first: the venv's own pip (23.2.1 here) stops with an internal resolver error when one pin asks
+	@# for lxml[html_clean] and another for lxml[html-clean] (readability-lxml), the same extra spelt twice
+	$(RENDERER_VENV)/bin/pip install --disable-pip-version-check -q pip==25.3
 	@echo "Installing the pinned PyPI renderers of the validation books into $(RENDERER_VENV)..."
 	$(RENDERER_VENV)/bin/pip install --disable-pip-version-check -q -r requirements-renderers.txt
 	touch $@

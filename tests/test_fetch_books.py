@@ -1,9 +1,11 @@
-"""bench/fetch_books.py: a rendered EPUB's zip times are fixed without touching its other bytes."""
+"""bench/fetch_books.py: a rendered EPUB's zip times are fixed without touching its other bytes; a book
+of several pages gets them as one tar, in their order."""
 
 from __future__ import annotations
 
 import io
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -52,6 +54,25 @@ def test_a_book_whose_source_changed_is_named_before_it_is_rendered(tmp_path, mo
     problem = fetch_books.fetch_one(gt, tmp_path, tmp_path)
     assert problem is not None and "source_sha256" in problem and fetch_books.CHECKSUM_CHANGED in problem
     assert not (tmp_path / "book.epub").exists()
+
+
+def test_a_book_of_several_pages_gets_them_as_one_tar_in_their_order(tmp_path, monkeypatch):
+    monkeypatch.setattr(fetch_books, "_from_deb", lambda package, path, work: path.encode() * 3)
+    got = []
+    monkeypatch.setattr(fetch_books, "_rendered", lambda data, render: got.append(data) or b"book")
+    paths = ["/usr/share/doc/p/index.html", "/usr/share/doc/p/ch02.html", "/usr/share/doc/p/ch01.html"]
+    gt = {
+        "file": "b.txt",
+        "sha256": "0" * 64,
+        "source": {"kind": "debian", "package": "p", "paths": paths, "render": "r"},
+    }
+    fetch_books.fetch_one(gt, tmp_path, tmp_path)
+    fetch_books.fetch_one(gt, tmp_path, tmp_path)
+    assert len(got) == 2 and got[0] == got[1]
+    with tarfile.open(fileobj=io.BytesIO(got[0])) as archive:
+        members = archive.getmembers()
+        assert [m.name for m in members] == ["index.html", "ch02.html", "ch01.html"]
+        assert archive.extractfile(members[1]).read() == paths[1].encode() * 3  # type: ignore[union-attr]
 
 
 def test_a_missing_renderer_is_named_with_the_package_that_brings_it(monkeypatch):
