@@ -60,6 +60,12 @@ RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2t
 	ruby-asciidoctor-pdf docbook2x docbook-xml python3-docutils abiword fonts-liberation fonts-urw-base35 go-md2man emacs-nox antiword catdoc unhtml
 RENDERER_PACKAGES_NO_RECOMMENDS := asciidoc-base
 RENDERER_FILES := /usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl
+# Print paths (round 29): CUPS' texttopdf (cups-filters), Vim's :hardcopy, Emacs' ps-print and Ghostscript's gslp
+# (both through ps2pdf), and Qt's QTextDocument through Debian's PyQt5; texttopdf and Qt are given only the DejaVu fonts.
+RENDERER_PROGRAMS += vim gslp
+RENDERER_PACKAGES += vim fonts-dejavu-core
+RENDERER_PACKAGES_NO_RECOMMENDS += cups-filters python3-pyqt5
+RENDERER_FILES += /usr/lib/cups/filter/texttopdf /usr/lib/python3/dist-packages/PyQt5/QtGui.abi3.so
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
 # extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, and round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg: requirements-renderers.txt, every dependency pinned) go into

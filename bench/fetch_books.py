@@ -611,6 +611,88 @@ pandoc 3's reStructuredText writer or into kreuzberg's text of that Word documen
 cache off)."""
 
 
+# Print paths (round 29): a plain text through the text printers of CUPS, Vim, Emacs and Ghostscript, an
+# HTML page through Qt's rich-text engine into a PDF.
+TEXTTOPDF = "/usr/lib/cups/filter/texttopdf"
+"""CUPS' text filter (cups-filters), the program a CUPS queue runs on a plain-text job for a PDF printer."""
+
+VIM_HARDCOPY = (
+    'cd "${1%/*}" && vim -u NONE -i NONE -N -e -s -c "set printoptions=paper:A4" '
+    f'-c "hardcopy > book.ps" -c "qa!" "${{1##*/}}" && sed -i "/^%%For: /d" book.ps && ps2pdf {GS_INVARIANT} book.ps -'
+)
+"""A plain text through Vim's ``:hardcopy`` into PostScript (A4, Vim's default header: the file name
+and ``Page N``; no vimrc, so no syntax colours) and Ghostscript's ps2pdf into a PDF; Vim is run in
+the text's folder on its bare name, which its header prints. The PostScript's ``%%For`` comment (the
+login name of whoever runs it, which ps2pdf makes the PDF's author) is dropped."""
+
+EMACS_PS_PRINT = (
+    'cd "${1%/*}" && HOME="$PWD" emacs --batch -Q "${1##*/}" --eval '
+    "'(progn (setq ps-paper-type (quote a4)) (ps-print-buffer \"book.ps\"))' 2>/dev/null && "
+    f'sed -i "/^%%For: /d" book.ps && ps2pdf {GS_INVARIANT} book.ps -'
+)
+"""A plain text through Emacs' ``ps-print-buffer`` into PostScript (A4, ps-print's default boxed
+header: the file name, its folder, the date and ``Page N``) and ps2pdf into a PDF; ``HOME`` is the
+text's folder, so the header names it ``~/``, not the temporary folder's random name; ``%%For`` is
+dropped as under Vim."""
+
+GSLP = (
+    'cd "${1%/*}" && gs -q -dNOPAUSE -dBATCH -dSAFER --permit-file-read="${1##*/}" -sDEVICE=pdfwrite '
+    f'{GS_INVARIANT} -sPAPERSIZE=a4 -sOutputFile="$2" -- gslp.ps "${{1##*/}}" >/dev/null'
+)
+"""A plain text through Ghostscript's own text lister ``gslp.ps`` (its default header: the file name
+and ``page N``) straight into Ghostscript's pdfwrite; gslp reads its text as Latin-1."""
+
+QT_TEXTDOCUMENT_PDF = """
+import sys
+from PyQt5.QtGui import QGuiApplication, QPageSize, QPdfWriter, QTextDocument
+
+source, output = sys.argv[1], sys.argv[2]
+app = QGuiApplication([sys.argv[0]])
+document = QTextDocument()
+with open(source, encoding="utf-8") as page:
+    document.setHtml(page.read())
+writer = QPdfWriter(output)
+writer.setPageSize(QPageSize(QPageSize.A4))
+writer.setResolution(300)
+document.print_(writer)
+"""
+"""An HTML page (UTF-8) through Qt 5's rich-text engine (``QTextDocument``, Debian's PyQt5) into the
+PDF ``QTextDocument.print_`` paginates on A4 through ``QPdfWriter``, with Qt's own page numbers at
+the foot of every page: the print path of Qt applications' "print to PDF"."""
+
+PRINT_PATHS = {
+    "cups-texttopdf": [
+        "env",
+        "CHARSET=utf-8",
+        *FAKETIME_FROZEN,
+        TEXTTOPDF,
+        "1",
+        "user",
+        "README",
+        "1",
+        "",
+        "{input.txt}",
+    ],
+    "vim-hardcopy-pdf": [*FAKETIME_FROZEN, "sh", "-c", VIM_HARDCOPY, "sh", "{input.txt}"],
+    "emacs-ps-print-pdf": [*FAKETIME_FROZEN, "sh", "-c", EMACS_PS_PRINT, "sh", "{input.txt}"],
+    "gslp-pdf": [*FAKETIME_FROZEN, "sh", "-c", GSLP, "sh", "{input.txt}", OUTPUT],
+    "qt-textdocument-pdf": [
+        *("env", "QT_QPA_PLATFORM=offscreen", "QT_HASH_SEED=0"),
+        *FAKETIME_FROZEN,
+        *("python3", "-c", QT_TEXTDOCUMENT_PDF, "{input.html}", OUTPUT),
+    ],
+}
+"""``source.render`` of the print paths: a plain text into the PDF of CUPS' ``texttopdf`` (its job
+title ``README``, its user ``user``; DejaVu Sans Mono embedded without a ToUnicode map), of Vim's
+``:hardcopy`` (``VIM_HARDCOPY``), Emacs' ps-print (``EMACS_PS_PRINT``) or Ghostscript's gslp
+(``GSLP``); an HTML page into Qt's PDF (``QT_TEXTDOCUMENT_PDF``). All run under a frozen clock
+(``FAKETIME_FROZEN``: texttopdf seeds its font tag with the time, Qt stamps it as the creation date,
+the others print it or write it into the PostScript), Qt with ``QT_HASH_SEED=0`` (its hash order
+otherwise changes the PDF from run to run), texttopdf and Qt given only the DejaVu fonts
+(``PINNED_FONTS``). Made by Debian bookworm's cups-filters 1.28.17, Vim 9.0.1378, Emacs 28.2,
+Ghostscript 10.0.0 and PyQt5 5.15.9 on Qt 5.15.8."""
+
+
 def _pandoc_ebook(source: str, writer: str) -> list[str]:
     """pandoc from ``source`` markup to an EPUB (``epub2``/``epub3``) on stdout, its identifier
     fixed (pandoc draws a random one otherwise, and the book would never rebuild byte for byte)."""
@@ -966,6 +1048,17 @@ RENDERER_PACKAGES = {
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
 base system)."""
 
+RENDERERS |= PRINT_PATHS
+ALSO_NEEDED |= {
+    "cups-texttopdf": ["faketime", TEXTTOPDF],
+    "vim-hardcopy-pdf": ["vim", "ps2pdf"],
+    "emacs-ps-print-pdf": ["emacs", "ps2pdf"],
+    "gslp-pdf": ["gs"],
+    "qt-textdocument-pdf": ["faketime", "python3"],
+}
+RENDERER_PACKAGES |= {TEXTTOPDF: "cups-filters", "vim": "vim", "python3": "python3-pyqt5"}
+
+
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
 
@@ -1001,6 +1094,10 @@ font folders they are given: Debian's ``fonts-liberation`` (Liberation 1.07; ``f
 which another package may have brought in, draws other glyphs and gives another book) and
 ``fonts-urw-base35`` (Nimbus Mono PS for listings). The system's aliases (``/etc/fonts/conf.d``:
 Times New Roman → Liberation Serif) still apply."""
+PINNED_FONTS |= {
+    "cups-texttopdf": ("/usr/share/fonts/truetype/dejavu",),
+    "qt-textdocument-pdf": ("/usr/share/fonts/truetype/dejavu",),
+}
 
 
 def _fontconfig(folders: tuple[str, ...], tmp: str) -> str:
