@@ -168,3 +168,30 @@ def test_rst_book_chapters_come_from_its_second_style_under_the_document_title()
     assert [h.kind for h in book.headings if h.level == 1][0] == "front"
     assert {h.source for h in book.headings} == {"rst"}
     assert read_raw(data, "directives.rst").markup == "rst"
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("`1. Introduction <toc.html#TOC1>`__", "1. Introduction"),
+        ("`2. The ``msgfmt`` Program <toc.html#TOC2>`_", "2. The msgfmt Program"),
+        ("Using ``gettext`` with *emphasis* and **strong**", "Using gettext with emphasis and strong"),
+        ("The :code:`xgettext` role and `Other Section`_", "The xgettext role and Other Section"),
+        ("Notes [1]_ on Python_", "Notes on Python"),
+        ("snake_case_name and a * b", "snake_case_name and a * b"),
+    ],
+)
+def test_rst_titles_are_read_as_docutils_shows_them_without_inline_markup(source: str, shown: str):
+    text = f"{source}\n{'=' * (len(source) + 2)}\n\n{body(1)}\n\nSecond title\n{'=' * 12}\n\n{body(1)}\n"
+    assert titles(text, ".rst")[0] == (1, shown)
+
+
+def test_rst_chapters_written_as_links_to_their_contents_entries_keep_their_numbers():
+    """A converter that writes each heading as a link back to the contents (``3. Usage
+    <toc.html#TOC3>`` backquoted, then ``__``) still numbers the chapter 3, titled ``Usage``."""
+    chapters = ["Introduction", "Installing", "Usage"]
+    text = "".join(f"`{n}. {c} <toc.html#TOC{n}>`__\n{'=' * 40}\n\n{body()}\n\n" for n, c in enumerate(chapters, 1))
+    book = load_book(text.encode(), name="manual.rst")
+    assert [(h.kind, h.number, h.title) for h in book.headings if h.level == 1] == [
+        ("chapter", str(n), c) for n, c in enumerate(chapters, 1)
+    ]

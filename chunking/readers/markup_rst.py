@@ -37,6 +37,36 @@ DIRECTIVE = re.compile(r"\.\. (?:\|[^|]+\| )?[A-Za-z][\w.+:-]*::(?: |$)")
 """A directive line (``.. image:: x``, ``.. |name| replace:: x``): rST's own syntax."""
 
 
+_HYPERLINK = re.compile(r"`(?P<text>(?:[^`<]|``[^`]*``)+?)\s*<[^<>`]*>`__?")
+"""An embedded hyperlink: ``text <target>`` between backquotes, then ``_`` (or ``__``, anonymous);
+the page shows ``text``."""
+
+_INTERPRETED = re.compile(r"(?::[\w.+-]+:)?`(?P<text>[^`]+)`(?::[\w.+-]+:)?__?|:[\w.+-]+:`(?P<role>[^`]+)`")
+"""A phrase reference (backquoted text then ``_``) or a role (``:code:`` before backquoted text):
+its text shows."""
+
+_LITERAL = re.compile(r"``(?P<text>.+?)``")
+_STRONG_OR_EMPHASIS = re.compile(r"(?<![\w*])\*\*?(?P<text>[^*\s](?:[^*]*[^*\s])?)\*\*?(?![\w*])")
+_FOOTNOTE_REFERENCE = re.compile(r"\s*\[(?:\d+|#[\w.-]*|\*|[A-Za-z][\w.-]*)\]_")
+_SIMPLE_REFERENCE = re.compile(r"(?<=\w)__?(?=[\s,.;:!?)]|$)")
+
+
+def rendered_title(title: str) -> str:
+    """A section title as Docutils shows it: inline markup read, not printed. A converter that
+    writes each heading as a link back to its contents entry (``1. Introduction <toc.html#TOC1>``
+    backquoted, then ``__``) titles the section ``1. Introduction``; literals, emphasis and roles show their text, footnote
+    references and the ``_`` of a simple reference (``name_``) nothing."""
+    if "`" in title:
+        title = _HYPERLINK.sub(lambda m: m.group("text"), title)
+        title = _INTERPRETED.sub(lambda m: m.group("text") or m.group("role"), title)
+        title = _LITERAL.sub(lambda m: m.group("text"), title)
+    if "*" in title:
+        title = _STRONG_OR_EMPHASIS.sub(lambda m: m.group("text"), title)
+    if "_" in title:
+        title = _SIMPLE_REFERENCE.sub("", _FOOTNOTE_REFERENCE.sub("", title))
+    return " ".join(title.split())
+
+
 def _adornment(line: str) -> str | None:
     """The character an adornment line repeats, or None when ``line`` is not one."""
     mark = line.rstrip()
@@ -82,14 +112,14 @@ def rst_titles(lines: list[str], starts: list[int]) -> list[tuple[int, tuple[str
                     and under == line.rstrip()
                     and _fits(title, under)
                 ):
-                    out.append((starts[i], (over, True), " ".join(title.split())))
+                    out.append((starts[i], (over, True), rendered_title(title)))
                     i += 3
                     continue  # NOTE: a section's body may open with its first subsection's title
             if over is None and i + 1 < n and not EXPLICIT_MARKUP.match(line):
                 under_char = _adornment(lines[i + 1])
                 title = line.strip()
                 if under_char is not None and _fits(title, lines[i + 1]):
-                    out.append((starts[i], (under_char, False), " ".join(title.split())))
+                    out.append((starts[i], (under_char, False), rendered_title(title)))
                     i += 2
                     continue
         after_blank = False
