@@ -18,7 +18,11 @@ def titles(text: str, suffix: str = "") -> list[tuple[int, str]]:
     return [(level, title) for _, level, title in markup_headings(text, suffix)[1]]
 
 
-def org_book(chapters: list[str], stars: tuple[int, int] = (1, 2), header: str = "#+TITLE: A Generated Manual\n#+AUTHOR: An Author\n") -> str:
+def org_book(
+    chapters: list[str],
+    stars: tuple[int, int] = (1, 2),
+    header: str = "#+TITLE: A Generated Manual\n#+AUTHOR: An Author\n",
+) -> str:
     parts = [f"{header}\n{para(0)}\n"]
     for c, title in enumerate(chapters):
         parts.append(
@@ -30,7 +34,9 @@ def org_book(chapters: list[str], stars: tuple[int, int] = (1, 2), header: str =
 
 def rst_book(chapters: list[str], chapter_mark: str = "-", overline: bool = True) -> str:
     title = "A Generated Manual"
-    parts = [f"{'=' * len(title)}\n{title}\n{'=' * len(title)}\n\n:Author: An Author\n\n.. contents::\n\n{para(0)}\n"]
+    parts = [
+        f"{'=' * len(title)}\n{title}\n{'=' * len(title)}\n\n:Author: An Author\n\n.. contents::\n\n{para(0)}\n"
+    ]
     for c, name in enumerate(chapters):
         adorn = chapter_mark * (len(name) + 2)
         head = f"{adorn}\n {name}\n{adorn}" if overline else f"{name}\n{chapter_mark * len(name)}"
@@ -61,7 +67,10 @@ def test_org_headline_offsets_are_where_the_headline_line_starts():
 
 
 def test_org_blocks_hold_no_headlines_whatever_their_name():
-    text = org_book(["One", "Two"]) + "\n#+begin_example\n* inside an example\n#+end_example\n\n#+BEGIN: clocktable\n* dyn\n#+END:\n"
+    text = (
+        org_book(["One", "Two"])
+        + "\n#+begin_example\n* inside an example\n#+end_example\n\n#+BEGIN: clocktable\n* dyn\n#+END:\n"
+    )
     assert not any("inside" in t or "not a headline" in t or t == "dyn" for _, t in titles(text))
 
 
@@ -83,7 +92,12 @@ def test_org_titles_drop_keywords_priorities_cookies_and_tags(raw: str, clean: s
 
 
 def test_org_declared_todo_keywords_are_dropped_from_titles():
-    text = "#+TODO: WAIT(w) NEXT | CANCELLED\n\n* WAIT Chapter one\n\n" + body(2) + "\n\n* NEXT Chapter two\n\n" + body(2)
+    text = (
+        "#+TODO: WAIT(w) NEXT | CANCELLED\n\n* WAIT Chapter one\n\n"
+        + body(2)
+        + "\n\n* NEXT Chapter two\n\n"
+        + body(2)
+    )
     assert titles(text) == [(1, "Chapter one"), (1, "Chapter two")]
 
 
@@ -138,19 +152,37 @@ def test_rst_heading_offsets_start_at_the_overline_or_the_title_line():
 
 
 def test_rst_indented_literals_transitions_and_directives_hold_no_titles():
-    text = rst_book(["One", "Two"]) + "\n\n----------\n\n" + body(1) + "\n\n.. image:: x.png\n   :alt: Alt\n   ======\n"
+    text = (
+        rst_book(["One", "Two"])
+        + "\n\n----------\n\n"
+        + body(1)
+        + "\n\n.. image:: x.png\n   :alt: Alt\n   ======\n"
+    )
     found = [t for _, t in titles(text)]
     assert not any(t.startswith("Not A Title") or t == ":alt: Alt" for t in found)
     assert found == ["A Generated Manual", "One", "Detail 0", "Two", "Detail 1"]
 
 
 def test_rst_underline_shorter_than_its_title_counts_from_four_characters():
-    text = ".. comment\n.. _x: y\n\nA long title\n----\n\n" + body(1) + "\n\nAnother title\n--\n\n" + body(1) + "\n\nThird title\n----\n\n" + body(1)
+    text = (
+        ".. comment\n.. _x: y\n\nA long title\n----\n\n"
+        + body(1)
+        + "\n\nAnother title\n--\n\n"
+        + body(1)
+        + "\n\nThird title\n----\n\n"
+        + body(1)
+    )
     assert [t for _, t in titles(text)] == ["A long title", "Third title"]
 
 
 def test_rst_title_must_open_its_paragraph():
-    text = ".. note:: x\n\n" + "First\n=====\n\n" + body(1) + "\n\nsome words\nmore words\n==========\n\nSecond\n======\n\n" + body(1)
+    text = (
+        ".. note:: x\n\n"
+        + "First\n=====\n\n"
+        + body(1)
+        + "\n\nsome words\nmore words\n==========\n\nSecond\n======\n\n"
+        + body(1)
+    )
     assert [t for _, t in titles(text)] == ["First", "Second"]
 
 
@@ -190,7 +222,9 @@ def test_rst_chapters_written_as_links_to_their_contents_entries_keep_their_numb
     """A converter that writes each heading as a link back to the contents (``3. Usage
     <toc.html#TOC3>`` backquoted, then ``__``) still numbers the chapter 3, titled ``Usage``."""
     chapters = ["Introduction", "Installing", "Usage"]
-    text = "".join(f"`{n}. {c} <toc.html#TOC{n}>`__\n{'=' * 40}\n\n{body()}\n\n" for n, c in enumerate(chapters, 1))
+    text = "".join(
+        f"`{n}. {c} <toc.html#TOC{n}>`__\n{'=' * 40}\n\n{body()}\n\n" for n, c in enumerate(chapters, 1)
+    )
     book = load_book(text.encode(), name="manual.rst")
     assert [(h.kind, h.number, h.title) for h in book.headings if h.level == 1] == [
         ("chapter", str(n), c) for n, c in enumerate(chapters, 1)
