@@ -329,3 +329,19 @@ def test_a_heading_above_the_first_nav_entry_in_its_document_opens_a_front_unit(
 def test_a_lead_in_paragraph_above_the_first_nav_entry_is_no_unit():
     _, found = structure(_one_file_book(PARA))
     assert [kind for _, kind, _ in chapter_level(found)] == ["chapter"] * 3
+
+
+def test_a_book_name_opening_every_nav_label_is_no_part_of_the_chapter_titles():
+    """A binder that labels each page by its HTML ``<title>`` writes the book's name before every
+    entry (``A Manual: 1. Alpha``): the chapters are ``Alpha``, ``Beta``… numbered 1, 2…, and the
+    entry that is the name alone stays the title page."""
+    docs = {"title.xhtml": page("<h1>A Manual</h1><p>by someone</p>")}
+    entries = [(1, "A Manual", "title.xhtml")]
+    names = ("Alpha", "Beta", "Gamma")
+    for n, name in enumerate(names, 1):
+        docs[f"c{n}.xhtml"] = chapter(n, name)
+        entries.append((1, f"A Manual: {n}. {name}", f"c{n}.xhtml"))
+    _, found = structure(build(docs, nav=("nav.xhtml", entries)))
+    assert [(h.kind, h.number, h.title) for h in found.headings] == [("front", "", "A Manual")] + [
+        ("chapter", str(n), name) for n, name in enumerate(names, 1)
+    ]

@@ -166,7 +166,33 @@ def nav_candidates(raw: RawBook, norm: NormalisedBook, rejected: list[Rejected])
             continue
         where = f"level {entry.level} {title!r} -> {doc}"
         out.append(Candidate(title, offset, index, doc, entry.level, evidence=[("nav", where)]))
+    prefix = shared_prefix([c.title for c in out])
+    for c in out if prefix else ():
+        c.title = c.title[len(prefix) :] if c.title.startswith(prefix) else c.title
     return out
+
+
+TITLE_SEPARATORS = (": ", " - ", " – ", " — ", " | ")
+"""What a page title puts between a site's or book's name and the page's own title."""
+
+MIN_PREFIXED = 3
+"""Entries that must all carry one prefix before it is read as the book's name, not a title's."""
+
+
+def shared_prefix(titles: list[str]) -> str:
+    """The book's name and a separator that every entry's title opens with (``GNU gettext
+    utilities: 1. Introduction``, ``Manual - Installing``), or ``""``. A binder that labels each
+    page by its HTML ``<title>`` writes the name into every entry; the entries' own titles (and
+    their numbers) follow it. An entry that is the name alone (the title page) keeps it."""
+    for sep in TITLE_SEPARATORS:
+        heads = {t.split(sep, 1)[0] for t in titles if sep in t}
+        if len(heads) != 1:
+            continue
+        prefix = heads.pop() + sep
+        carrying = sum(t.startswith(prefix) and bool(t[len(prefix) :].strip()) for t in titles)
+        if carrying >= MIN_PREFIXED and all(t.startswith(prefix) or t == prefix[: -len(sep)] for t in titles):
+            return prefix
+    return ""
 
 
 def is_sequence(values: list[int]) -> bool:
