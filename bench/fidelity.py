@@ -45,6 +45,7 @@ Method, per page, the same for both texts:
 from __future__ import annotations
 
 import argparse
+import html
 import re
 import shutil
 import subprocess
@@ -185,6 +186,17 @@ and a full stop (``_numbered``). Not counted towards a contents page (``_outer``
 list's items have that shape too."""
 
 
+_LABELLED_HEADER = re.compile(r"^(?:\d+ )?[^\W\d_]+ \d+[.:]? ((?=[^\W\d_]).*?)(?: \d+)?$")
+"""A line that names a chapter by a word, its number and its title, a folio before or after it or
+none: ``CHAPTER 7. SUMS``, ``18 KAPITEL 7. SUMMEN`` (``labelled_header``)."""
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _letters(text: str) -> str:
+    """``text``'s letters and digits, case aside: a title as its header and its heading say it."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
 def _numbered(line: str) -> re.Match | None:
     """``line`` (whitespace collapsed) as a section's or a chapter's number and title."""
     text = " ".join(line.split())
@@ -300,6 +312,9 @@ class EdgeLines(dict):
         self.named: dict[str, Counter] = {}
         """Per section (``_section_name``), on how many lines of each page it is named (in the
         text that names it most there)."""
+        self.lines: dict[str, set[int]] = {}
+        """Per line's letters and digits, case aside (``_letters``), the pages on which a line of
+        some text of the book says that and nothing more (a heading: ``labelled_header``)."""
 
     def is_section_header(self, line: str, page: int | None, edge: str = "top") -> bool:
         """Whether ``line``, the outermost line of ``page`` at ``edge`` (``_outer``), is a
@@ -318,7 +333,7 @@ class EdgeLines(dict):
         does not advance with the page."""
         found = _section_shape(line) if page is not None else None
         if found is None or page is None:
-            return False
+            return page is not None and self.labelled_header(line, page, edge)
         named = self.named.get(_section_name(line) or "", Counter())
         if sum(named[q] for q in range(page - NEAR_PAGES, page + 1)) < 2:
             return False
@@ -327,6 +342,25 @@ class EdgeLines(dict):
             q != page and abs(q - page) <= NEAR_PAGES and (folio is None or other == folio + q - page)
             for q, other in self.sections.get(f"{edge} {shape}", ())
         ) or self.folio_beside(line, page, edge)
+
+    def labelled_header(self, line: str, page: int, edge: str) -> bool:
+        """Whether ``line``, the top line of ``page`` (``edge``), is a running header that
+        names its chapter by a word, the chapter's number and its title (``_LABELLED_HEADER``:
+        ``CHAPTER 7. SUMS``), printed beside the page's folio (``folio_beside``), where the
+        title alone, case aside, is a line of this page or of one within ``NEAR_PAGES`` before
+        it: the chapter's heading, set apart from its number (``—7—`` / ``Sums``), the chapter
+        opening lower on this page or on one before. Never at the foot of a page, where a
+        caption beside the folio (``Figure 5: Power Supply``, its section's title a heading
+        above it) or a copyright line (``Copyright 2013 A. Author``) has the shape too. A short chapter's header stands on one
+        page only and its shape with another number matches no neighbour's key; a chapter's own
+        opening at the top of its page (``Chapter 7. Sums`` over its text) is its heading's only
+        line: its title stands alone nowhere."""
+        m = _LABELLED_HEADER.match(" ".join(line.split())) if edge == "top" else None
+        if m is None:
+            return False
+        found = self.lines.get(_letters(m.group(1)), set())
+        near = any(q in found for q in range(page - NEAR_PAGES, page + 1))
+        return near and self.folio_beside(line, page, edge)
 
     def folio_beside(self, line: str, page: int, edge: str) -> bool:
         """Whether ``line``, the outermost line of ``page`` at ``edge``, stands right beside a bare
@@ -387,6 +421,9 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
             for name, n in names.items():
                 counts = seen.named.setdefault(name, Counter())
                 counts[p] = max(counts[p], n)
+            for line in lines:
+                if _LETTER.search(line):
+                    seen.lines.setdefault(_letters(line), set()).add(p)
     return seen
 
 
@@ -624,6 +661,7 @@ def classify(
     math_italic: Callable[[int], Counter] | None = None,
     clipped: Callable[[int], tuple[Counter, Counter]] | None = None,
     tracked: Callable[[int], Counter] | None = None,
+    symbols: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -643,6 +681,9 @@ def classify(
             pieces (``_joined_pieces``).
         clipped: per 0-based page, the words the page's clip hides and the pieces of them it
             leaves (``clipped_words``), asked only of a page with differences left.
+        symbols: per 0-based page, pdftotext's one-character words whose place on the page
+            MuPDF reads as one symbol (``symbol_letters``), asked only of a page where such a
+            word is lost after the other causes.
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -672,6 +713,8 @@ def classify(
         _primes(p, ours, lost, invented, tally)
         _control_glyphs(p, reference[p], lost, invented, tally)
         _lone_glyphs(p, reference[p], ours, lost, tally)
+        if symbols is not None and any(n > 0 and len(w) == 1 for w, n in lost[p].items()):
+            _symbol_letters(p, symbols(p), lost, tally)
         if slanted is not None and (+lost[p] or +invented[p]):
             _rotated(p, on_slant(), lost, invented, tally)
         if clipped is not None and (+lost[p] or +invented[p]):
@@ -1110,6 +1153,17 @@ def _lone_glyphs(
                 tally.note(p, "glyph map", [t], [])
 
 
+def _symbol_letters(p: int, symbols: Counter, lost: list[Counter], tally: Tally) -> None:
+    """Lost one-character words of page ``p`` that pdftotext reads where MuPDF reads one symbol
+    (``symbols``, ``symbol_letters``), each as often as the page holds it so: ``glyph map``."""
+    for w, n in list(lost[p].items()):
+        k = min(n, symbols[w]) if len(w) == 1 else 0
+        if k > 0:
+            lost[p][w] -= k
+            tally.lost["glyph map"] += k
+            tally.note(p, "glyph map", [w] * k, [])
+
+
 def _loosely(piece: str) -> str:
     """A regular expression for a piece of pdftotext's line as our text may hold it: any run of
     spaces as any (or none), a letter or digit as itself or a symbol (``_lone_glyphs``)."""
@@ -1314,6 +1368,55 @@ def tracked_words(path: Path) -> Callable[[int], Counter]:
     return _per_page(path, of_page)
 
 
+_BBOX_WORD = re.compile(
+    r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>'
+)
+"""A word of ``pdftotext -bbox``'s output, with its box (points, from the page's top left)."""
+
+
+def symbol_letters(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``symbols``): pdftotext's one-character words (its own word boxes, ``pdftotext -bbox``)
+    whose box holds the middle of one glyph of MuPDF's reading of the page and no other, a
+    symbol (``GLYPH_MAP_CATEGORIES``). A symbol font without a Unicode map (a table of math
+    symbols, one to a cell: ``≲`` at code 0x2E, ``⊏`` at 0x40) is read by pdftotext as the
+    character of each glyph's code, by MuPDF by the glyph's name: the same glyph, one letter or
+    digit of pdftotext's for one symbol on the page, where ``_lone_glyphs`` has no line of
+    letters around it to match. A letter MuPDF reads as a letter there is never such a word, so
+    a letter our text lost stays counted."""
+
+    def of_page(page) -> Counter:
+        done = subprocess.run(
+            ["pdftotext", "-f", str(page.number + 1), "-l", str(page.number + 1), "-bbox", str(path), "-"],
+            capture_output=True,
+            timeout=PDFTOTEXT_TIMEOUT_S,
+            check=False,
+        )
+        boxes = [
+            (tuple(float(m.group(k)) for k in range(1, 5)), html.unescape(m.group(5)))
+            for m in _BBOX_WORD.finditer(done.stdout.decode("utf-8", "replace"))
+        ]
+        boxes = [(box, w) for box, w in boxes if len(w) == 1 and w.isalnum()]
+        if not boxes:
+            return Counter()
+        middles = [
+            (char["c"], (char["bbox"][0] + char["bbox"][2]) / 2, (char["bbox"][1] + char["bbox"][3]) / 2)
+            for block in page.get_text("rawdict")["blocks"]
+            for line in block.get("lines", ())
+            for span in line["spans"]
+            for char in span["chars"]
+            if not char["c"].isspace()
+        ]
+        found: Counter = Counter()
+        for (x0, y0, x1, y1), w in boxes:
+            inside = [c for c, x, y in middles if x0 <= x <= x1 and y0 <= y <= y1]
+            if len(inside) == 1 and unicodedata.category(inside[0]) in GLYPH_MAP_CATEGORIES:
+                found[w] += 1
+        return found
+
+    return _per_page(path, of_page)
+
+
 def clipped_words(path: Path) -> Callable[[int], tuple[Counter, Counter]]:
     """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
     ``clipped``): the words (``WORD``) MuPDF reads with its clip flag off and not with it on,
@@ -1429,6 +1532,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         math_italic_words(path),
         clipped_words(path),
         tracked_words(path),
+        symbol_letters(path),
     )
     return tally, warnings
 

@@ -216,6 +216,32 @@ def test_a_section_header_printed_on_one_page_beside_its_folio_is_furniture_what
     assert fidelity.drop_furniture(still[1], edges, 1) == [still[1][0], *body(1)]
 
 
+def test_a_chapter_header_by_its_label_printed_once_beside_its_folio_after_its_heading_is_furniture():
+    def body(n, heading=()):
+        return [
+            *heading,
+            *(f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()),
+        ]
+
+    # chapter 7 opens mid-page 0 under its heading, its number set apart from its title; page 1,
+    # the short chapter's only other page, is headed by the folio and ``CHAPTER 7. SUMS``
+    pages = [
+        ["4", "CHAPTER 6. FIRST STEPS", *body(0)[:3], "—7—", "Sums", *body(0)[3:]],
+        ["5", "CHAPTER 7. SUMS", *body(1)],
+        ["6", "CHAPTER 8. PRODUCTS", *body(2)],
+    ]
+    edges = fidelity.edge_furniture(pages)
+    assert fidelity.drop_furniture(pages[1], edges, 1) == body(1)
+    # a caption at the foot of a page beside its folio, its section's title a heading above it
+    foot = [[*body(0), "4"], ["Sums", *body(1), "Figure 5. Sums", "5"], [*body(2), "6"]]
+    edges = fidelity.edge_furniture(foot)
+    assert fidelity.drop_furniture(foot[1], edges, 1) == foot[1][:-1]
+    # a chapter opening at the top of its page beside its folio, its title alone nowhere: a heading
+    opening = [pages[0][:2] + body(0), pages[1], pages[2]]
+    edges = fidelity.edge_furniture(opening)
+    assert fidelity.drop_furniture(opening[1], edges, 1) == opening[1][1:]
+
+
 def test_a_heading_left_outermost_by_our_removed_header_is_no_header():
     def body(n):
         return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
@@ -505,6 +531,39 @@ def test_a_name_in_math_italic_pdftotext_cuts_at_an_italic_correction_is_math_it
     # without math italic on the page, the same pieces stay counted
     t = fidelity.classify([["xM in"]], [["xMin"]], [[]], math_italic=lambda p: Counter())
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
+def test_a_symbol_pdftotext_reads_as_the_letter_of_its_code_where_mupdf_reads_one_symbol_is_a_glyph_map(tmp_path):
+    import pymupdf
+
+    # a table of signs, one to a cell, in a font without a Unicode map whose glyph names
+    # pdftotext does not know: it reads each glyph's code, ``a`` ``b`` ``c``; MuPDF reads the
+    # names, ``≲`` ``△`` ``⊢``; the cell at code ``d`` holds the letter itself, which we lost
+    doc = pymupdf.open()
+    page = doc.new_page()
+    font, helvetica, stream = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
+    diffs = "97 /lessorsimilar /triangle /turnstileleft"
+    doc.update_object(
+        font,
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 97 /LastChar 100 "
+        f"/Widths [600 600 600 600] /Encoding << /Type /Encoding /Differences [{diffs}] >> >>",
+    )
+    doc.update_object(helvetica, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FS {font} 0 R /FH {helvetica} 0 R >> >>")
+    cells = " ".join(f"40 0 Td <{code:02X}> Tj" for code in range(97, 101))
+    doc.update_object(stream, "<<>>")
+    doc.update_stream(stream, f"BT /FH 12 Tf 72 700 Td (Signs) Tj /FS 12 Tf {cells} ET".encode())
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    path = tmp_path / "signs.pdf"
+    doc.save(path)
+    symbols = fidelity.symbol_letters(path)
+    assert symbols(0) == {"a": 1, "b": 1, "c": 1}
+    reference, ours = ["Signs a", "b", "c", "d"], ["Signs \u2272 \u25b3 \u22a2"]
+    t = fidelity.classify([reference], [ours], [[]], symbols=symbols)
+    assert t.lost == {"glyph map": 3, "unknown": 1} and not t.invented
+    # without the symbols' places only the letter on a line of words is matched (``_lone_glyphs``)
+    t = fidelity.classify([reference], [ours], [[]], symbols=lambda p: Counter())
+    assert t.lost == {"glyph map": 1, "unknown": 3}
 
 
 def _page_pdf(path: Path, lines: dict[int, str], before: bytes = b"", after: bytes = b"") -> Path:

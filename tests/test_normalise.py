@@ -409,3 +409,39 @@ def test_a_superscript_digit_under_a_top_line_is_no_page_number():
     pages = [f"{n}\nA Note On Terms\n¹\n{_body(6, f'p{n}')}" for n in range(1, 6)]
     norm = normalise(_pages(*pages))
     assert "¹" in norm.text
+
+
+def test_a_two_line_header_after_its_chapters_mid_page_opening_goes_also_on_the_first_page_of_its_run():
+    """Chapter 4 opens lower on a page under its heading; the pages after it are headed ``12`` /
+    ``CHAPTER 4.`` / ``VARIOUS TOOLS``: on the first of them too the title is the header's second
+    line, not the heading (which stood on the page before)."""
+    pages = [f"{n}\nCHAPTER 3.\nFIRST THINGS\n{_body(6, f'p{n}')}" for n in range(8, 11)]
+    pages.append(
+        f"11\nCHAPTER 3.\nFIRST THINGS\n{_body(3, 'end3')}\nChapter 4\nVarious Tools\n{_body(3, 'ch4')}"
+    )
+    pages += [f"{n}\nCHAPTER 4.\nVARIOUS TOOLS\n{_body(6, f'p{n}')}" for n in range(12, 16)]
+    norm = normalise(_pages(*pages, labels=tuple(str(n) for n in range(8, 16))))
+    assert "VARIOUS TOOLS" not in norm.text and "CHAPTER 4." not in norm.text
+    assert "Chapter 4\nVarious Tools\nch4 sentence 0" in norm.text
+
+
+def test_a_two_line_header_printed_once_after_its_chapters_mid_page_opening_goes():
+    """A short chapter's header, ``CHAPTER 7.`` / ``SUMS`` beside the folio, stands on one page
+    only, the one after the page where the chapter opened lower down under its heading."""
+    pages = [f"{n}\n{_body(6, f'p{n}')}" for n in range(1, 4)]
+    pages.append(f"4\n{_body(3, 'end6')}\nChapter 7\nSums\n{_body(3, 'ch7')}")
+    pages.append(f"5\nCHAPTER 7.\nSUMS\n{_body(6, 'p5')}")
+    pages += [f"{n}\n{_body(6, f'p{n}')}" for n in range(6, 9)]
+    norm = normalise(_pages(*pages, labels=tuple(str(n) for n in range(1, 9))))
+    assert "SUMS" not in norm.text and "CHAPTER 7." not in norm.text and "Chapter 7\nSums" in norm.text
+
+
+def test_a_section_number_read_apart_from_its_header_beside_the_folio_goes_with_it():
+    """A section's header split into ``10.2.`` / ``ERROR MESSAGES`` / ``23`` on the right-hand
+    pages: the title and the folio go, and so does the bare number at the edge outside them."""
+    pages = []
+    for n in range(20, 28):
+        top = "10.2.\nERROR MESSAGES\n" + str(n) if n % 2 else f"{n}\nCHAPTER 10.\nMESSAGES"
+        pages.append(f"{top}\n{_body(6, f'p{n}')}")
+    norm = normalise(_pages(*pages, labels=tuple(str(n) for n in range(20, 28))))
+    assert "10.2." not in norm.text and "ERROR MESSAGES" not in norm.text

@@ -356,3 +356,22 @@ def test_right_to_left_rule_keeps_the_letters_of_one_word_together():
     assert _canonical(_right_to_left_page(["acbfdcef"], 0.3)) == one_word
     # a narrow gap (kerning, 0.05 em) is no word space
     assert _canonical(_right_to_left_page(["acbf", "dcef"], 0.05)) == one_word
+
+
+def test_tight_line_rule_reads_runs_of_lowercase_letters_of_any_script():
+    # a tight line of accented words, 0.13 em apart: ``préféréeélectricité`` has no run of 16
+    # ASCII letters, and its line's words run no longer than the page's others
+    tight = 0.13 * 12
+    text = _canonical(
+        _set_page([_words("la forme préférée électricité du réseau", tight), _words("de la fête", tight)])
+    )
+    assert text == "la forme préférée électricité du réseau\nde la fête"
+
+
+def test_tight_line_rule_leaves_a_tracked_lowercase_word_whole():
+    # a word tracked 0.12 em, letter by letter: its gaps cut it into single letters, no words
+    tracked = _words(" ".join("letterspacedword"), 0.12 * 12)
+    assert (
+        _canonical(_set_page([tracked, _words("so far so good", 0.13 * 12)]))
+        == "letterspacedword\nsofarsogood"
+    )

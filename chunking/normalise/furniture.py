@@ -105,6 +105,8 @@ a running title does not start in lower case and end with sentence-final punctua
 (``rules.SENTENCE_FINAL``) or ``, ; :``."""
 _SHAPE = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[A-Z])(?:[.:]\d+)*[.:]?(?=\s)")
 """The numbered start of a header line: ``CHAPTER 3.``, ``1.4.``, ``Chapter 12:``, ``A.2.``."""
+_SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+\.?")
+"""A bare section number (``10.2.``): the first line of a section's header set on two lines."""
 _SHAPE_NUMBER = re.compile(r"\d+|\b[A-Z]\b")
 _KEYWORD_WORD = re.compile(rf"^(?:{KEYWORD_ALTERNATION})\b", re.I)
 
@@ -380,7 +382,9 @@ def find_furniture(
                     # the page where the chapter opens lower down under its heading: both lines
                     # are the header (a chapter's own opening, ``Chapter 14`` / ``Token Lists`` at
                     # the top of its page, has no folio beside it)
-                    take = _stands_below(page_lines[index], zl, footers)
+                    take = _stands_below(page_lines[index], zl, footers) or _stood_before(
+                        page_lines, index, zl
+                    )
                     if take:
                         removed[index].add(above.index)
                         counts[counter] += 1
@@ -394,8 +398,60 @@ def find_furniture(
                 title_taken = title_taken or not (slug or _LABEL_SHAPE.fullmatch(zl.exact))
                 removed[index].add(zl.index)
                 counts[counter] += 1
+    _split_headers(page_lines, lines_of, removed, common, exact, counts)
     furniture = [[page_lines[i][j].strip() for j in sorted(cut)] for i, cut in enumerate(removed)]
     return removed, furniture
+
+
+def _split_headers(
+    page_lines: list[list[str]],
+    lines_of: list[dict[str, list[_Line]]],
+    removed: list[set[int]],
+    common: set[str],
+    exact: dict[tuple[str, str], set[int]],
+    counts: Counter,
+) -> None:
+    """Take the rest of a header the text layer splits into lines, where one of them was taken:
+    the title under a label taken beside the folio (``CHAPTER 3.`` / ``FIRST STEPS``)
+    when the heading it repeats stands on a page before (``_stood_before``: the first page of
+    the header's run is then no heading's page); and a bare section number at the page edge
+    outside a taken header line beside the folio (``10.2.`` / ``ERROR MESSAGES`` / ``23``),
+    at the top of another page within ``NEAR_PAGES`` too: it names no heading on its own (a
+    section number that stands once is a heading's)."""
+    for index, page in enumerate(lines_of):
+        cut = removed[index]
+        folios = {zl.pos for zl in page["top"] if zl.index in cut}
+        for outer, inner in zip(page["top"], page["top"][1:]):
+            if inner.pos != outer.pos + 1 or outer.folio or inner.folio:
+                continue
+            if outer.index in cut and inner.index not in cut:
+                take = (
+                    (outer.embedded or outer.pos - 1 in folios)
+                    and _LABEL_SHAPE.fullmatch(outer.exact) is not None
+                    and inner.exact not in common
+                    and not _SENTENCE.match(inner.exact)
+                    and _stood_before(page_lines, index, inner)
+                )
+                line = inner
+            else:
+                take = inner.index in cut and outer.index not in cut and outer.pos == 0
+                take = take and (inner.embedded or inner.pos + 1 in folios)
+                take = take and _SECTION_NUMBER.fullmatch(outer.exact) is not None
+                take = take and _near(exact[("top", outer.exact)], index, True)
+                line = outer
+            if take:
+                cut.add(line.index)
+                counts["header_lines"] += 1
+
+
+def _stood_before(page_lines: list[list[str]], index: int, zl: _Line) -> bool:
+    """Whether a line of one of the ``NEAR_PAGES`` pages before page ``index`` says what the
+    top-zone line ``zl`` says, word for word (case, punctuation and quotes aside): the heading a
+    header repeats, where the chapter opened lower on an earlier page."""
+    key = _words(zl.exact)
+    return bool(key) and any(
+        _words(line) == key for q in range(max(0, index - NEAR_PAGES), index) for line in page_lines[q]
+    )
 
 
 def _words(text: str) -> list[str]:

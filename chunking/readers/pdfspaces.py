@@ -15,11 +15,12 @@ More places where the page shows a word boundary and MuPDF reads none, found the
 * **tight lines**: a line whose interword glue TeX shrank under 0.15 em (ConTeXt sets 0.13 em
   on tight lines) comes out as glued words, ``whichcouldfollowcompletely``. A word gap is then
   still far wider than the gaps between a word's own letters (about 0, kerned by a few
-  hundredths of an em). A run of ``TIGHT_RUN`` lowercase letters on a line of long tokens
-  (``TIGHT_WORD``) may be such words: the gaps inside it are read, and when one is over
-  ``TIGHT_DIST`` em (pdftotext's own word break) the page sets tight lines, and every gap of
-  every line over ``TIGHT_DIST`` em is a word space (a tight line's short words, ``sogood``,
-  make no long run of their own).
+  hundredths of an em). A run of ``TIGHT_RUN`` lowercase letters, of any script with case
+  (``préféréeélectricité``), may be such words: the gaps inside it are read, and when one is over
+  ``TIGHT_DIST`` em (pdftotext's own word break) and such gaps cut the run into pieces of
+  ``TIGHT_PIECE`` letters or more on average (words, not the letters of a tracked word) the
+  page sets tight lines, and every gap of every line over ``TIGHT_DIST`` em is a word space (a
+  tight line's short words, ``sogood``, make no long run of their own).
 * **footnote marks**: a script (a footnote mark, an index, an exponent) is set smaller and off
   the baseline; it belongs to what stands before it, so a glyph back at the full size after it
   starts a new word (``script_ends``). Where digits open a word before a capitalised word, a
@@ -96,14 +97,18 @@ where a word space may be missing (before punctuation a missing space splits no 
 U+FFFD, a glyph the page's text read could not map (``pdfpages._content_text`` reads it again,
 often as a letter)."""
 
-TIGHT_WORD = 9
-"""Only on a line whose tokens run at least this many characters long on average (prose averages
-about 6 with its space; glued words run longer) is such a run read."""
+TIGHT_PIECE = 2
+"""A run's gaps over ``TIGHT_DIST`` mark tight lines only where they cut it into pieces this many
+letters long on average: glued words (``putitinthetwoplaces``, 3.8 letters a piece), not a
+tracked word's letters set apart one by one (a kerned pair here and there)."""
 
-_TIGHT = re.compile(f"[a-z]{{{TIGHT_RUN},}}")
-"""A run that may be glued words (``TIGHT_RUN``); one after a backslash is a TeX control word
-(``\\displaywidowpenalty``), no glued words (``_places``). NOTE: no look-behind in the
-pattern: a pattern that opens with a character class is scanned for in C, fast."""
+_TIGHT = re.compile(f"[^\\W\\d_]{{{TIGHT_RUN},}}")
+"""A run of letters that may be glued words (``TIGHT_RUN``), taken where every letter is
+lowercase and has a capital (``_lowercase_runs``: Latin, Greek, Cyrillic…; a caseless script,
+CJK or Arabic, or a formula's mathematical italic makes no run); one after a backslash is a
+TeX control word (``\\displaywidowpenalty``), no glued words (``_places``). NOTE: no
+look-behind in the pattern: a pattern that opens with a character class is scanned for in C,
+fast."""
 
 _DIGIT_SPOT = re.compile(
     r"\d(?:(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff]|[\u3400-\u9fff]|https?:|www\.)"
@@ -220,10 +225,15 @@ def with_gap_spaces(
     for i, line in zip(numbered, stext_lines):
         if i in wanted:
             found[i] = _gaps(line, lines[i], wanted[i])
-    if any(tight for gaps in found.values() for _, tight in gaps):
+    if any(_glued(lines[i], [k for k, tight in gaps if tight]) for i, gaps in found.items()):
         # NOTE: the page sets tight lines: any gap of any line may be a word gap MuPDF missed
         for i, line in zip(numbered, stext_lines):
             found[i] = _gaps(line, lines[i], _every_gap(lines[i], wanted.get(i, {})))
+    else:  # NOTE: a run's wide gaps that cut it into no words (a tracked word's letters) are none
+        for i, line in zip(numbered, stext_lines):
+            if any(tight for _, tight in found.get(i, ())):
+                other = {k: look & ~_TIGHT_GAP for k, look in wanted[i].items() if look & ~_TIGHT_GAP}
+                found[i] = _gaps(line, lines[i], other)
     changed = False
     for i, gaps in found.items():
         text = lines[i]
@@ -232,6 +242,22 @@ def with_gap_spaces(
             changed = True
         lines[i] = text
     return "\n".join(lines) if changed else written
+
+
+def _glued(text: str, wide: list[int]) -> bool:
+    """Whether the gaps over ``TIGHT_DIST`` after characters ``wide`` of the line ``text`` cut a
+    run of letters into glued words: pieces of ``TIGHT_PIECE`` letters or more on average, not a
+    tracked word's single letters."""
+    for k in wide:
+        start, end = k, k + 1
+        while start > 0 and text[start - 1].isalpha():
+            start -= 1
+        while end < len(text) and text[end].isalpha():
+            end += 1
+        cuts = sum(1 for j in wide if start <= j < end - 1)
+        if end - start >= TIGHT_PIECE * (cuts + 1):
+            return True
+    return False
 
 
 def _text_lines(stext: Any) -> list[Any]:
@@ -311,14 +337,10 @@ def _places(written: str) -> dict[int, dict[int, int]]:
     rtl = encoded.translate(_RTL_BYTES) if not ascii_only else b""
     if b"R" in rtl or b"Ex" in rtl:
         found.extend((m.start(), _DIRECTION_GAP) for m in _DIRECTION_SPOT.finditer(written))
-    for m in _TIGHT.finditer(written) if _TIGHT_SHAPE in shapes else ():
-        if m.start() and written[m.start() - 1] == "\\":
-            continue  # a TeX control word
-        start = written.rfind("\n", 0, m.start()) + 1
-        end = written.find("\n", m.end())
-        line = written[start : end if end >= 0 else len(written)]
-        if len(line) >= TIGHT_WORD * (line.count(" ") + 1):
-            found.extend((k, _TIGHT_GAP) for k in range(m.start(), m.end() - 1))
+    for m in _TIGHT.finditer(written) if not ascii_only or _TIGHT_SHAPE in shapes else ():
+        for start, end in _lowercase_runs(written, m.start(), m.end()):
+            if not (start and written[start - 1] == "\\"):  # else a TeX control word
+                found.extend((k, _TIGHT_GAP) for k in range(start, end - 1))
     if not found:
         return {}
     starts = [0] + [m.end() for m in re.finditer("\n", written)]
@@ -328,6 +350,23 @@ def _places(written: str) -> dict[int, dict[int, int]]:
         spots = places.setdefault(i, {})
         spots[pos - starts[i]] = spots.get(pos - starts[i], 0) | bit
     return places
+
+
+def _lowercase_runs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The runs of ``TIGHT_RUN`` lowercase letters or more (``str.islower``, any script with
+    case) in the letters ``text[start:end]``; a letter without a capital (a mathematical italic
+    ``𝑎``, lowercase to ``str.islower`` but a formula's, whose italic corrections open gaps) is
+    none."""
+    runs: list[tuple[int, int]] = []
+    if text[start:end] == text[start:end].upper():
+        return runs  # NOTE: no lowercase letter (a run of CJK characters): a C-speed test first
+    first = start
+    for k in range(start, end + 1):
+        if k == end or not text[k].islower() or text[k].upper() == text[k]:
+            if k - first >= TIGHT_RUN:
+                runs.append((first, k))
+            first = k + 1
+    return runs
 
 
 def _every_gap(text: str, spots: dict[int, int]) -> dict[int, int]:
