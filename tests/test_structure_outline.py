@@ -401,6 +401,19 @@ def test_a_chapter_number_run_into_its_outline_title_numbers_the_chapter():
     ]
 
 
+def test_a_run_of_lettered_appendices_reads_i_as_a_letter_and_runs_on_past_it():
+    """Outline titles ``A Title`` … ``K Title`` after the numbered chapters: ``I Notations`` is
+    appendix I, not chapter 1 in roman, and ``J``, ``K`` after it are appendices too."""
+    letters = "ABCDEFGHIJK"
+    chapters = [f"{n} Chapter Topic {n}" for n in (1, 2, 3)]
+    appendices = [f"{c} Appendix Topic {c}" for c in letters]
+    titles = chapters + appendices
+    pages = [[(t, BIG), *body(30, n * 100)] for n, t in enumerate(titles, 1)]
+    toc = [(1, t, n, None) for n, t in enumerate(titles, 1)]
+    book = load_book(make_pdf(pages, toc=toc), name="lettered.pdf")
+    assert [(h.kind, h.number) for h in book.headings][3:] == [("appendix", c) for c in letters]
+
+
 def test_a_lone_letter_after_lettered_appendices_stays_an_appendix():
     """Appendix ``I`` after ``H`` runs on in letters: no roman number is read into it."""
     letters = "ABCDEFGHI"

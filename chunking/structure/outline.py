@@ -516,7 +516,8 @@ def _lettered_runs(drafts: list[tuple[Draft, int]]) -> list[tuple[Draft, int]]:
     are appendices A, B… (back matter when the title names it: ``D Index``), the letter no part of
     the title: LaTeX's numbered bookmarks and many contents label appendices so. A title alone
     (``A Tutorial``) is ambiguous; a run whose letters follow one another from ``A`` after the
-    numbered chapters is not. Entries deeper down between them (``A.1``) do not break a run."""
+    numbered chapters is not. Entries deeper down between them (``A.1``) do not break a run, nor
+    does a letter that reads as a roman number where the run reaches it (``I`` after ``H``)."""
     out = list(drafts)
     numbered_depths: set[int] = set()
     run: list[int] = []
@@ -527,9 +528,9 @@ def _lettered_runs(drafts: list[tuple[Draft, int]]) -> list[tuple[Draft, int]]:
             for k in run:
                 d, depth = out[k]
                 m = _LETTER_TITLE.match(d.title)
-                assert m is not None
-                kind = "back" if BACK_WORDS.search(m.group("title")) else "appendix"
-                out[k] = (replace(d, kind=kind, number=m.group("num"), title=m.group("title")), depth)
+                number, title = (m.group("num"), m.group("title")) if m else (d.number, d.title)
+                kind = "back" if BACK_WORDS.search(title) else "appendix"
+                out[k] = (replace(d, kind=kind, number=number, title=title), depth)
         run.clear()
 
     for k, (d, depth) in enumerate(drafts):
@@ -539,6 +540,9 @@ def _lettered_runs(drafts: list[tuple[Draft, int]]) -> list[tuple[Draft, int]]:
             continue
         m = _LETTER_TITLE.match(d.title) if d.kind == "unnumbered" else None
         want = chr(ord("A") + len(run)) if depth == run_depth or not run else "A"
+        if run and depth == run_depth and d.kind == "roman" and d.number == want:
+            run.append(k)  # ``I Notations`` after ``H Titles``: the letter I, not the roman one
+            continue
         if m and m.group("num") == want and depth in numbered_depths:
             run_depth = depth
             run.append(k)
