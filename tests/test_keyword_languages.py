@@ -86,3 +86,15 @@ def test_a_plain_text_book_labelled_in_its_own_language_has_its_chapters(languag
 )
 def test_a_label_word_names_its_kind_in_english(word, kind):
     assert keyword_kind(word) == kind
+
+
+@pytest.mark.parametrize(
+    ("label", "letters"), [("Приложение", "АБ"), ("Appendix", "ΑΒ"), ("Appendix", "AB")]
+)
+def test_an_appendix_label_takes_the_capital_letter_of_its_books_alphabet(label: str, letters: str):
+    """``Приложение А`` is appendix А as ``Appendix A`` is appendix A: a Cyrillic or Greek
+    capital after the label word is the appendix's letter, not the start of its title."""
+    text = "\n\n".join(f"Это обычный текст абзаца номер {i}, в котором много слов подряд." for i in range(4))
+    titles = ["1 Введение", "2 Настройка", "3 Использование"] + [f"{label} {c} Расположение {c}" for c in letters]
+    book = load_book("".join(f"# {t}\n\n{text}\n\n" for t in titles).encode(), name="book.md")
+    assert [(h.kind, h.number) for h in book.headings][3:] == [("appendix", c) for c in letters]

@@ -107,9 +107,13 @@ def _caseless(ch: str) -> bool:
 
 
 _SEP = r"(?:\s*[:.\-–—]\s*|\s+)"
+CAPITAL_LETTER = "[A-ZΑ-ΩА-ЯЁ]"
+"""A capital letter of the Latin, Greek or Cyrillic alphabet: what labels an appendix after a
+label word (``Appendix B``, ``Приложение Б``)."""
+
 KEYWORD_HEADING = re.compile(
     rf"^(?P<kw>{keyword_alternation(KIND_KEYWORDS, cases=True)})\s+"
-    rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})+|{NUMBER_RE}|[A-Z](?=$|[\s:.\-–—]))(?:{_SEP}(?P<title>.*?))?\s*$"
+    rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})+|{NUMBER_RE}|{CAPITAL_LETTER}(?=$|[\s:.\-–—]))(?:{_SEP}(?P<title>.*?))?\s*$"
 )
 NUMBERED_HEADING = re.compile(r"^(?P<num>\d{1,3})(?:\s+[-–—]|\.?)\s+(?P<title>\S.*?)\s*$")
 """``3 Title``, ``3. Title`` and ``3 – Title`` (a dash set between spaces after the number)."""
