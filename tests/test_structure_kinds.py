@@ -81,6 +81,9 @@ def test_title_like_rejects_contents_lines_and_sentences():
         ("Using L [A] TEX", "Using LaTeX"),  # marked as a superscript
         ("LATEX basics", "LATEX basics"),  # one word already
         ("PLAIN TEX", "PLAIN TEX"),
+        ("LATEX 2ε for class writers", "LaTeX2ε for class writers"),  # a space before the kerned 2ε
+        ("LaTeX 2 ε fonts", "LaTeX2ε fonts"),
+        ("LaTeX 2 and 3", "LaTeX 2 and 3"),  # no ε: a version number
     ],
 )
 def test_a_split_latex_logo_in_a_title_is_one_word(title, clean):

@@ -224,12 +224,18 @@ SPLIT_LATEX_LOGO = re.compile(r"\bL(?:\s+|\s*\[)A\]?\s*T\s?E\s?X(?=[\s\d(]|$|[^\
 as a superscript (``L [A] TEX``): one word in a title, as the page shows it."""
 
 
+SPLIT_LATEX2E_LOGO = re.compile(r"\b(?:LaTeX|LATEX)\s+2\s?ε")
+"""The LaTeX2ε logo with the space an extractor puts before its kerned ``2ε`` (``LATEX 2ε``):
+one word, as the page shows it."""
+
+
 def clean_title(title: str) -> str:
     """Strip junk an outline or a line carries: control characters, dot leaders, page numbers,
     an object number (``OBJECT_NUMBER``); a split LaTeX logo is one word (``SPLIT_LATEX_LOGO``)."""
     title = re.sub(r"[\x00-\x1f\x7f-\x9f\u200b\ufeff]", " ", title)
     title = OBJECT_NUMBER.sub("", title)
     title = SPLIT_LATEX_LOGO.sub("LaTeX", title)
+    title = SPLIT_LATEX2E_LOGO.sub("LaTeX2ε", title)
     # "Title .... 12", "Title ........"; an ellipsis inside a title ("The ... argument") stays
     title = re.sub(rf"(\s*\.){{3,}}\s*(\d{{1,4}}|{ROMAN_FOLIO})\s*$|(\s*\.){{4,}}\s*$", "", title)
     title = re.sub(r"\s+\d{1,4}$", "", title) if re.search(r"\s{2,}\d{1,4}$|\t\d{1,4}$", title) else title
