@@ -41,6 +41,7 @@ Books never enter a repository: keep ``DEST`` outside any checkout you commit.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import io
@@ -61,6 +62,13 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@functools.lru_cache(maxsize=1)
+def _fsys_tar(deb: str) -> bytes:
+    """The file system tar of the package file ``deb``, kept for the next call: a book made of
+    many pages of one package (``source.paths``) unpacks that package once, not once a page."""
+    return subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], capture_output=True, check=True).stdout
+
+
 def _from_deb(package: str, path: str, work: Path) -> bytes:
     debs = list(work.glob(f"{package}_*.deb"))
     if not debs:
@@ -69,8 +77,7 @@ def _from_deb(package: str, path: str, work: Path) -> bytes:
             subprocess.run(["apt-get", "update"], capture_output=True)
             subprocess.run(["apt-get", "download", package], cwd=work, capture_output=True, check=True)
         debs = list(work.glob(f"{package}_*.deb"))
-    tar = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(debs[0])], capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+    with tarfile.open(fileobj=io.BytesIO(_fsys_tar(str(debs[0])))) as archive:
         member = archive.extractfile("." + path)
         if member is None:
             raise FileNotFoundError(path)
