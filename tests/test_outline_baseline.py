@@ -191,3 +191,20 @@ def test_lettered_entries_holding_sections_after_the_chapters_are_appendices_not
 def test_roman_numbered_titles_in_a_run_from_one_are_parts():
     toc = [(1, "I Foundations", 1), (2, "Sets", 2), (2, "Maps", 8), (1, "II Practice", 20), (2, "Graphs", 21)]
     assert [k for k, _ in _kinds(toc)] == ["part", "chapter", "chapter", "part", "chapter"]
+
+
+def test_an_index_beside_the_parts_holds_its_letter_groups_as_sections_not_chapters():
+    toc = [
+        (1, "Part I User Guide", 3),
+        (2, "1 Introduction", 3),
+        (2, "2 Usage", 9),
+        (1, "Part II Implementation", 20),
+        (2, "1 Helpers", 21),
+        (2, "2 Internals", 30),
+        (1, "Index", 40),
+        (2, "Symbols", 40),
+        (2, "A", 40),
+        (2, "B", 41),
+    ]
+    assert _chapter_level(toc) == ["1 Introduction", "2 Usage", "1 Helpers", "2 Internals"]
+    assert [k for k, t in _kinds(toc) if t in ("Symbols", "A", "B")] == ["section"] * 3

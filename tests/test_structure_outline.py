@@ -414,6 +414,27 @@ def test_a_run_of_lettered_appendices_reads_i_as_a_letter_and_runs_on_past_it():
     assert [(h.kind, h.number) for h in book.headings][3:] == [("appendix", c) for c in letters]
 
 
+def test_an_index_nested_at_the_part_depth_keeps_its_letter_groups_out_of_the_chapters():
+    """``Index`` beside the parts with ``Symbols``, ``A``, ``B`` at the chapter depth under it:
+    those are the index's letter groups, its sections, not chapters or appendices."""
+    pages, toc = [], []
+    chapters = {"User Guide": ("Getting Started", "Daily Use"), "Implementation": ("Helper Macros", "Internals")}
+    for p, part in enumerate(chapters, 1):
+        pages.append([(f"Part {'I' * p}", BIG), (part, BIG)])
+        toc.append((1, f"{'I' * p} {part}", len(pages), None))
+        for n, title in enumerate(chapters[part], 1):
+            pages.append([(f"{n} {title}", BIG), *body(30, p * 100 + n)])
+            toc.append((2, f"{n} {title}", len(pages), None))
+    pages.append([("Index", BIG), ("Symbols", 14.0), ("\\foo, 3", 10.0), ("A", 14.0), ("alpha, 4", 10.0)])
+    toc += [(1, "Index", len(pages), None), (2, "Symbols", len(pages), None), (2, "A", len(pages), None)]
+    pages.append([("B", 14.0), ("beta, 5", 10.0), ("C", 14.0), ("gamma, 6", 10.0)])
+    toc += [(2, "B", len(pages), None), (2, "C", len(pages), None)]
+    book = load_book(make_pdf(pages, toc=toc), name="indexed.pdf")
+    units = [(h.kind, h.title) for h in book.headings if h.kind != "section"]
+    assert units[-1] == ("back", "Index")
+    assert [t for k, t in units if k in ("chapter", "appendix")] == [t for pair in chapters.values() for t in pair]
+
+
 def test_a_lone_letter_after_lettered_appendices_stays_an_appendix():
     """Appendix ``I`` after ``H`` runs on in letters: no roman number is read into it."""
     letters = "ABCDEFGHI"

@@ -26,7 +26,8 @@ The reading, and all of it (``outline_baseline``):
 * the **chapter level** is the next depth; entries there are chapters, appendices (``Appendix``,
   or lettered after the chapters), front or back matter (by their words, or unnumbered before the
   first / after the last numbered chapter); entries at the part level that say ``Chapter`` are
-  chapters beside the parts; every deeper entry is a section.
+  chapters beside the parts; every deeper entry is a section, and so is every entry nested under
+  back matter at the part level (``Index`` over its letter groups ``Symbols``, ``A``, ``B``…).
 
 The result is a list of ``BaselineEntry`` (kind, title, number, 0-based page, offset into that
 page's raw text for EPUB, depth), in outline order.
@@ -243,8 +244,11 @@ def outline_baseline(outline: list[OutlineEntry], pages: int) -> list[BaselineEn
     first, last = (numbered[0], numbered[-1]) if numbered else (None, None)
     inner_first = next((i for i, r in enumerate(read) if r.entry.level == chapter_depth), None)
     out: list[BaselineEntry] = []
+    above = ""  # the kind of the last entry read above the chapter depth
     for i, r in enumerate(read):
         depth = r.entry.level
+        if depth < chapter_depth:
+            above = ""
         if depth < (part_depth if part_depth is not None else chapter_depth):
             out.append(BaselineEntry("book", r.title, "", r.entry.page - 1, r.entry.offset, depth, r.title))
             continue  # a wrapper: the book's title (or its title pages), not a unit of it
@@ -256,8 +260,10 @@ def outline_baseline(outline: list[OutlineEntry], pages: int) -> list[BaselineEn
                 # NOTE: a part holds chapters: an unnamed entry with nothing below it at the part
                 # depth (``Zusammenfassung``, ``Acronyms``) is front or back matter.
                 kind = _matter(r, i, first if first is not None else inner_first)
+            above = kind
         elif depth == chapter_depth:
-            kind = _chapter_kind(r, i, first, last, at_chapter)
+            # NOTE: entries under a back-matter entry are its parts (an index's letter groups)
+            kind = "section" if above == "back" else _chapter_kind(r, i, first, last, at_chapter)
         else:
             kind = "section"
         title = r.rest if kind in ("part", "chapter", "appendix") and r.said else r.title

@@ -173,7 +173,10 @@ def parse_lines(lines: list[tuple[int, str]]) -> tuple[list[RawEntry], int]:
         text = " ".join(raw.split())
         if not text:
             continue
-        if CONTENTS_HEADING.match(text) and not pending.titles and not pending.number:
+        if CONTENTS_HEADING.match(text) and (not out or not (pending.titles or pending.number)):
+            # NOTE: lines above the first contents heading (the book's title set over it) are
+            # no entry: what is pending then is dropped, not read as the first entry's title
+            pending = RawEntry() if not out else pending
             continue
         leader = _LEADER_LINE.match(text)
         if leader:

@@ -195,6 +195,8 @@ def levelled(
             # (``### Table of Contents`` under the title, the ``##`` chapters after it: a converter
             # guessed its depth from its type size) has no chapter to be a section of.
             level = top
+        elif depth == chapter_depth and _under_back_matter(drafts, k):
+            kind, level = "section", top + 1  # an index's letter groups, a bibliography's kinds
         elif kind == "section" or depth > chapter_depth:
             demoted += depth <= chapter_depth
             kind, level = "section", top + max(1, depth - chapter_depth)
@@ -227,6 +229,15 @@ def levelled(
         )
     out.sort(key=lambda h: (h.char_offset, h.level))
     return tuple(out), demoted
+
+
+def _under_back_matter(drafts: list[tuple[Draft, int]], k: int) -> bool:
+    """Whether entry ``k`` is nested under a back-matter unit (``Index`` over ``Symbols``, ``A``,
+    ``B``…; ``Bibliography`` over ``Books``, ``Articles``): its parts, not chapters, however deep
+    the source set the back matter."""
+    depth = drafts[k][1]
+    parent = next((d for d, above in reversed(drafts[:k]) if above < depth), None)
+    return parent is not None and (parent.kind == "back" or BACK_WORDS.search(parent.title) is not None)
 
 
 def _opened(drafts: list[tuple[Draft, int]], k: int, chapter_depth: int, part_depths: set[int]) -> bool:
