@@ -25,8 +25,8 @@ measure (a page with a caption and a folio is never judged):
   shifted by the same offset (29 code points in the standard glyph order: ``aptitude`` reads
   ``DSWLWXGH``, ``the`` reads ``WKH``), so most of the letters that come out stand for
   consonants, the commonest of them all, while the words keep a case pattern the word-like test
-  accepts. A page is garbage on both counts at once: few vowels, and at most one among its six
-  commonest letters. Distinct words, so that a listing repeating one short name (``xchr``,
+  accepts. A page of running text (``MIN_WORDS_PER_LINE``) is garbage on both counts at once:
+  few vowels, and at most one among its six commonest letters. Distinct words, so that a listing repeating one short name (``xchr``,
   ``tk…``) does not weigh as much as its vocabulary. Control characters separate words as spaces
   do (the same font's space is glyph 3, read as U+0003).
 
@@ -67,6 +67,11 @@ MIN_JUDGED_WORDS = 12
 MIN_VOWEL_SHARE = 0.26
 """Few vowels: less than this share of the letters of the page's distinct Latin-script words."""
 
+MIN_WORDS_PER_LINE = 1.5
+"""The vowels are judged only on a page whose lines hold this many words on average: a list of
+one name a line (a programming library's routines, ``ffcalc``, ``ffclos``: a shared prefix of
+consonants) is no running text, whose letters stand for the language's."""
+
 COMMON_LETTERS = 6
 """How many of the page's commonest letters are looked at for vowels (at most one is garbage);
 letters tied with the last of them are looked at too."""
@@ -94,6 +99,7 @@ class TextQuality:
         latin_letters (int): their letters.
         vowels (int): vowels among those letters.
         common_vowels (int): vowels among their ``COMMON_LETTERS`` commonest letters.
+        lines (int): lines holding a candidate token.
     """
 
     chars: int
@@ -104,6 +110,7 @@ class TextQuality:
     latin_letters: int = 0
     vowels: int = 0
     common_vowels: int = COMMON_LETTERS
+    lines: int = 0
 
     @property
     def unmapped_share(self) -> float:
@@ -126,6 +133,7 @@ class TextQuality:
             return True
         if (
             self.latin_words >= MIN_JUDGED_WORDS
+            and self.tokens >= MIN_WORDS_PER_LINE * self.lines
             and self.vowel_share < MIN_VOWEL_SHARE
             and self.common_vowels <= 1
         ):
@@ -151,26 +159,29 @@ def measure(text: str) -> TextQuality:
     """Measure one page's text (see the module docstring for what counts)."""
     chars = len(text) - sum(text.count(c) for c in " \n\t")
     unmapped = len(_UNMAPPED.findall(text))
-    tokens = words = 0
+    tokens = words = lines = 0
     latin: set[str] = set()
-    for raw in _SEPARATORS.split(text):
-        parts = _INNER.split(raw.strip(_EDGE_PUNCTUATION))
-        if not all(part.isalpha() for part in parts) or sum(map(len, parts)) < 2:
-            continue  # NOTE: numbers, identifiers, code and single letters are neutral
-        if not any(ch.isupper() or ch.islower() for part in parts for ch in part):
-            continue  # NOTE: a caseless script (CJK, Arabic) has no case pattern to judge
-        tokens += 1
-        words += _word_like("".join(parts))
-        bases = _latin_bases("".join(parts))
-        if bases:
-            latin.add(bases)
+    for line in text.split("\n"):
+        before = tokens
+        for raw in _SEPARATORS.split(line):
+            parts = _INNER.split(raw.strip(_EDGE_PUNCTUATION))
+            if not all(part.isalpha() for part in parts) or sum(map(len, parts)) < 2:
+                continue  # NOTE: numbers, identifiers, code and single letters are neutral
+            if not any(ch.isupper() or ch.islower() for part in parts for ch in part):
+                continue  # NOTE: a caseless script (CJK, Arabic) has no case pattern to judge
+            tokens += 1
+            words += _word_like("".join(parts))
+            bases = _latin_bases("".join(parts))
+            if bases:
+                latin.add(bases)
+        lines += tokens > before
     counts = Counter(ch for word in latin for ch in word)
     vowels = sum(n for ch, n in counts.items() if ch in _VOWELS)
     # NOTE: letters tied with the last of the commonest count too, so the set does not hang on
     # the order the words were met in
     floor = sorted(counts.values(), reverse=True)[COMMON_LETTERS - 1] if len(counts) >= COMMON_LETTERS else 0
     common = sum(ch in _VOWELS for ch, n in counts.items() if n >= floor)
-    return TextQuality(chars, unmapped, tokens, words, len(latin), counts.total(), vowels, common)
+    return TextQuality(chars, unmapped, tokens, words, len(latin), counts.total(), vowels, common, lines)
 
 
 def _latin_bases(letters: str) -> str:
