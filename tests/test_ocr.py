@@ -149,6 +149,20 @@ def test_garbage_text_layer_over_a_scan_is_replaced_by_ocr_text():
     assert "xQzTrk" in kept.text and not kept.pages[1].ocr
 
 
+def test_a_layer_of_glyph_ids_is_replaced_by_ocr_text():
+    """A TrueType font embedded without a Unicode map reads as its glyph ids: every character 29
+    code points down (``the`` reads ``WKH``, a space U+0003). Its letters keep a case pattern but
+    stand mostly for consonants: the layer is garbage and the page is read by OCR."""
+    text = sentences(200, seed=6)
+    ids = "".join(chr(ord(ch) - 29) if " " <= ch <= "~" else ch for ch in text)
+    doc = pymupdf.open()
+    add_text_page(doc, BORN_DIGITAL, heading="Chapter 1 Beginnings")
+    add_scanned_page(doc, scan_image(text), garbage_layer=ids)
+    book = load_book(save(doc), name="glyph-ids.pdf")
+    assert [p.ocr for p in book.pages] == [False, True]
+    assert word_accuracy(text, _page_text(book, 2)) >= 0.97
+
+
 def test_invalid_image_page_is_one_warning_and_the_other_pages_are_read():
     doc = pymupdf.open()
     add_text_page(doc, BORN_DIGITAL, heading="Chapter 1 Beginnings")

@@ -165,3 +165,50 @@ def test_caseless_script_tokens_are_neutral_so_a_chinese_page_with_word_spaces_i
     page = "学位论文电子文档用 WORD 输入 或 PDF 矢量文件格式 其他格式应经校档案馆特许 原则上应能 " * 3
     assert measure(page).tokens == 6  # WORD and PDF on each of 3 copies: the cased tokens only
     assert not is_garbage(page)
+
+
+def glyph_ids(text: str) -> str:
+    """``text`` as a TrueType font embedded without a Unicode map reads: each printable ASCII
+    character as its glyph id in the standard glyph order, 29 below its code (space → U+0003)."""
+    return "".join(chr(ord(ch) - 29) if " " <= ch <= "~" else ch for ch in text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Příliš žluťoučký kůň úpěl ďábelské ódy. Strč prst skrz krk a vlk zmokl v lese u řeky, "
+        "kde byl mlýn a kostel se zvonicí; hrad stál na skále nad městem a lidé šli na trh.",
+        "Zażółć gęślą jaźń. Chrząszcz brzmi w trzcinie w Szczebrzeszynie, a pszczoły zbierają "
+        "miód na łące przy drodze do miasta, gdzie stoi stary kościół z wysoką wieżą.",
+        "Mae'r llyfr hwn yn dangos sut i ysgrifennu rhaglenni bach yn y gwaith bob dydd, gyda "
+        "chymorth y cyfrifiadur a'r llawlyfr sydd wrth law yn y llyfrgell leol.",
+        "Tiếng Việt có nhiều dấu thanh và chữ cái đặc biệt trong những câu văn dài của sách "
+        "này, người đọc học cách viết chương trình máy tính.",
+        "Die Schriftsteller schrieben nächtelang Geschichten über Angstschweiß und Herbststürme, "
+        "während draußen die Strumpfwirkerei Deutschlands stillstand.",
+    ],
+    ids=["Czech", "Polish", "Welsh", "Vietnamese", "German"],
+)
+def test_a_layer_of_glyph_ids_is_garbage_and_latin_script_prose_is_not(text):
+    """A font without a Unicode map reads as glyph ids: its letters keep a case pattern (``WKH``
+    for ``the``) but stand mostly for consonants, where the words of every language written in
+    Latin letters spell about a third of their letters with vowels."""
+    page = "\n".join([text, PROSE] * 3)
+    assert not is_garbage(page)
+    assert not is_garbage(text * 3)
+    shifted = glyph_ids(PROSE * 3)
+    assert "\x03" in shifted and not measure(shifted).unmapped_share >= MAX_UNMAPPED_SHARE
+    assert is_garbage(shifted)
+    assert is_garbage(shifted.replace("\x03", " "))  # the same glyphs drawn with real spaces
+
+
+def test_a_list_of_one_name_a_line_is_no_running_text_and_not_judged_by_its_vowels():
+    """A programming library's index of routines (``ffcalc``, ``ffclos``…), one a line: their
+    shared prefix makes their letters consonants, but a list is no running text."""
+    names = [
+        f"ff{stem}"
+        for stem in ("calc", "clos", "cmsg", "copy", "crhd", "crim", "dcol", "delt", "dhdu", "dkey")
+    ]
+    page = "\n".join(f"{name}{suffix}" for name in names for suffix in ("", "x", "k", "s"))
+    assert measure(page).vowel_share < 0.26
+    assert not is_garbage(page)

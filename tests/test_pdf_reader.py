@@ -17,13 +17,16 @@ def test_pages_are_one_based_in_physical_order_with_their_text():
     assert [p.text.split("\n")[0] for p in raw.pages] == [
         "Line 0 plain body text about the topic at hand number 0.",
         "Line 10 plain body text about the topic at hand number 10.",
-        "Line 20 plain body text about the topic at hand number 20."]
+        "Line 20 plain body text about the topic at hand number 20.",
+    ]
     assert raw.format == "pdf" and raw.pdf is not None
 
 
 def test_printed_labels_come_from_the_pdf_and_are_empty_when_it_defines_none():
-    labels = [{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
-              {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1}]
+    labels = [
+        {"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+        {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1},
+    ]
     raw = read_pdf(make_pdf([body(1)] * 4, labels=labels), "labels.pdf")
     assert [p.label for p in raw.pages] == ["i", "ii", "1", "2"]
     assert [p.label for p in read_pdf(make_pdf([body(1)] * 2), "plain.pdf").pages] == ["", ""]
@@ -92,12 +95,26 @@ def test_sample_book_labels_and_outline_are_read():
     assert first.y == pytest.approx(72.0, abs=1.0)
 
 
+_PRINTOUT = [
+    "1. INTRODUCTION",
+    "",
+    "The tool reads books and cuts them into chunks,",
+    "one chapter at a time.",
+    "",
+    "",
+    "It keeps the pages and the titles.",
+    "",
+    "2. INSTALLING",
+    "",
+    *(f"Step {k}: the tool is installed from the package registry." for k in range(8)),
+]
+"""The lines of a text file printed under a printer's header (blank lines drawn as nothing)."""
+
+
 def _typewritten_page(font: str) -> bytes:
     """One page of a text file printed in ``font``: two paragraphs and a heading, blank lines
     between them drawn as nothing."""
-    lines = ["1. INTRODUCTION", "", "The tool reads books and cuts them into chunks,", "one chapter at a time.",
-             "", "", "It keeps the pages and the titles.", "", "2. INSTALLING"]
-    return make_pdf([[Text(line, 10.0, font) for line in lines]])
+    return make_pdf([[Text(line, 10.0, font) for line in _PRINTOUT[:9]]])
 
 
 def test_a_typewritten_page_gets_its_blank_lines_back_from_the_line_pitch():
@@ -111,14 +128,53 @@ def test_a_typewritten_page_under_a_printers_header_in_another_font_gets_its_bla
     """a2ps sets its own header (date, file name, ``Page N/M``) in Helvetica over the Courier
     text, which keeps the file's margin as spaces: the header is passed over, the text's blank
     lines still come back from its pitch."""
-    lines = ["1. INTRODUCTION", "", "The tool reads books and cuts them into chunks,", "one chapter at a time.",
-             "", "", "It keeps the pages and the titles.", "", "2. INSTALLING", ""]
-    lines += [f"Step {k}: the tool is installed from the package registry." for k in range(8)]
     header = [Text("Jan 01, 80 0:00", 9.0, "helv"), Text("Page 1/4", 9.0, "hebo", inline=True)]
-    page = [*header, *(Text(f"     {line}" if line else "", 10.0, "cour") for line in lines)]
+    page = [*header, *(Text(f"     {line}" if line else "", 10.0, "cour") for line in _PRINTOUT)]
     text = read_raw(make_pdf([page]), "printout.pdf").pages[0].text
     assert "1. INTRODUCTION\n\n     The tool reads" in text
     assert "one chapter at a time.\n\n\n     It keeps" in text
+
+
+def _printout_under_a_boxed_header() -> bytes:
+    """``_PRINTOUT`` in Courier under a printer's header in Helvetica 14/12 pt (file name and
+    page over folder and date), the file's lines flush left (its headings at the margin, its
+    paragraphs too), a blank line's space between the header and the text."""
+    header = [
+        Text("source.txt", 14.0, "hebo"),
+        Text("1/4", 14.0, "hebo", align="right", inline=True),
+        Text("~/", 12.0, "helv"),
+        Text("01/01/80", 12.0, "helv", align="right", inline=True),
+    ]
+    body = [
+        Text(line, 10.0, "cour", space_before=30.0 if k == 0 else 0.0) for k, line in enumerate(_PRINTOUT)
+    ]
+    return make_pdf([[*header, *body]])
+
+
+def test_a_printout_under_a_header_standing_apart_in_another_font_gets_its_blank_lines_back():
+    """The decision rests on the monospaced body: a printer's header in another font standing
+    above it with a blank line's space between is furniture, even where the file's lines open at
+    the margin (no indent tells a printout); the header stays apart from the text's first line."""
+    text = read_raw(_printout_under_a_boxed_header(), "printout.pdf").pages[0].text
+    assert "01/01/80\n\n1. INTRODUCTION\n\nThe tool" in text
+    assert "one chapter at a time.\n\n\nIt keeps" in text
+    assert "the titles.\n\n2. INSTALLING\n\nStep 0" in text
+
+
+def test_a_fractional_line_pitch_read_from_whole_point_baselines_is_one_pitch():
+    """Courier 5.8 pt at 1.5 leading: a pitch of 8.7 pt, whose baselines in whole points are 8
+    or 9 apart; a blank line (a gap of 17 or 18) is two of that pitch, not 2.25 of the smallest
+    gap."""
+    lines = []
+    for k in range(14):
+        lines += (
+            [f"{k + 1}. STEP", ""]
+            + [f"The tool is installed from the registry, part {k}." for _ in range(3)]
+            + [""]
+        )
+    text = read_raw(make_pdf([[Text(line, 5.8, "cour") for line in lines]]), "printout.pdf").pages[0].text
+    assert text.count("\n\n") == 2 * 14 - 1
+    assert "part 0.\n\n2. STEP\n\nThe tool" in text
 
 
 def test_a_typeset_page_of_code_under_a_proportional_heading_keeps_its_text_as_read():

@@ -119,7 +119,10 @@ def test_parts_appendices_and_front_back_matter_sit_at_chapter_level_around_part
 
 def test_chapters_numbered_from_1_again_in_each_part_are_all_chapters():
     pages = []
-    for part, name, chapters in ((1, "Arrival", ["Alpha", "Beta", "Gamma"]), (2, "Departure", ["Delta", "Epsilon"])):
+    for part, name, chapters in (
+        (1, "Arrival", ["Alpha", "Beta", "Gamma"]),
+        (2, "Departure", ["Delta", "Epsilon"]),
+    ):
         pages.append([(f"Part {part}", BIG), (name, BIG)] + body(3, 10 * part))
         for n, title in enumerate(chapters, 1):
             pages.append([(f"Chapter {n}", BIG), (title, BIG)] + body(14, 100 * part + 10 * n))
@@ -344,7 +347,11 @@ def _modules_book(chapter_size: float) -> bytes:
     pages = [[Text("Architecture Manual", 30.0, "hebo")], [Text("Contents", 12.0, "hebo"), *entries]]
     for k, title in enumerate(titles):
         pages.append(
-            [Text(title, chapter_size, "hebo"), *_indented(6, 100 * k), Text("Global Variables", 10.0, "hebo")]
+            [
+                Text(title, chapter_size, "hebo"),
+                *_indented(6, 100 * k),
+                Text("Global Variables", 10.0, "hebo"),
+            ]
             + _indented(8, 100 * k + 10)
         )
         pages.append([Text("Global Functions", 10.0, "hebo"), *_indented(20, 100 * k + 30)])
@@ -382,6 +389,40 @@ def test_a_pdf_printed_from_a_text_file_is_read_as_a_plain_text():
         ("chapter", "1", "Introduction", 1),
         ("chapter", "2", "Installing", 3),
         ("chapter", "3", "Running", 5),
+    ]
+
+
+def test_a_printout_under_a_larger_header_in_another_font_is_read_as_a_plain_text():
+    """A text file printed in Courier under a printer's header set larger in Helvetica (file
+    name, page, folder, date): the header is furniture, standing apart above the text; the body
+    decides that the book is a printout, and its chapter headings at the margin are chapters,
+    though none is set larger than the text."""
+    words = "The tool reads books and cuts them into chunks one chapter at a time".split()
+    para = [" " * 4 + " ".join(words[(k + j) % len(words)] for j in range(9)) for k in range(4)] + [""]
+    titles = ["Introduction", "Installing", "Running"]
+    pages = []
+    for n, title in enumerate(titles, 1):
+        pages.append([f"Chapter {n}. {title}", *para * 6])
+        pages.append(para * 7)
+    pages.append(["Appendix A. Options", *para * 6])
+    book = []
+    for k, lines in enumerate(pages):
+        header = [
+            Text("source.txt", 14.0, "hebo"),
+            Text(f"{k + 1}/{len(pages)}", 14.0, "hebo", align="right", inline=True),
+            Text("~/", 12.0, "helv"),
+            Text("01/01/80", 12.0, "helv", align="right", inline=True),
+        ]
+        body = [Text(line, 8.5, "cour", space_before=30.0 if j == 0 else 0.0) for j, line in enumerate(lines)]
+        book.append([*header, *body])
+    units = [
+        (h.kind, h.number, h.title, h.page) for h in load_book(make_pdf(book), name="printout.pdf").headings
+    ]
+    assert [u for u in units if u[0] in ("chapter", "appendix")] == [
+        ("chapter", "1", "Introduction", 1),
+        ("chapter", "2", "Installing", 3),
+        ("chapter", "3", "Running", 5),
+        ("appendix", "A", "Options", 7),
     ]
 
 

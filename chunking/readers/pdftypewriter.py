@@ -6,10 +6,14 @@ page has none, so the paragraphs, the rules above headings and the space around 
 plain text's structure is read from (``chunking.structure.plain_text``), are gone. On such a
 page the blank lines come back from the line pitch: a gap of two pitches between two lines is one
 blank line, three are two. A printer's own header in another font (a2ps's date and ``Page N/M``
-over each page) is passed over: the monospaced lines must hold ``MONOSPACED_SHARE`` of the
-page's characters and ``INDENTED_SHARE`` of its lines must open with spaces (the file's margin,
-which a typeset page with code on it never draws), and only gaps between them count. A page whose lines do not keep one pitch is left
-as it is.
+over each page, Emacs' boxed file name, page and date) is passed over: the monospaced lines must
+hold ``MONOSPACED_SHARE`` of the page's characters, and either ``INDENTED_SHARE`` of its lines
+must open with spaces (the file's margin, which a typeset page with code on it never draws) or
+every line in another font must stand apart from them, above their first line or below their
+last with a blank line's space between (``APART_PITCHES``: a header or footer in the page's
+margin, where a typeset listing's caption or heading sits right over it); only gaps between the
+monospaced lines count. The decision rests on the body, whatever font the furniture is in. A
+page whose lines do not keep one pitch is left as it is.
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ INDENTED_SHARE = 0.85
 taken for a printout under a printer's header: a printout keeps the text file's own spaces as
 glyphs (its margin, its indents), which a typeset page, code listings and all, never draws."""
 
+APART_PITCHES = 2.0
+"""How far (line pitches) a line in another font must stand above the first monospaced line or
+below the last one to be the printer's header or footer: a blank line's space at least."""
+
 PITCH_SLACK = 0.15
 """How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
 
@@ -62,8 +70,9 @@ def with_typewriter_blank_lines(
         return text
     lines = text.split("\n")
     written = [line for line in lines if line]
-    if not all(monospaced) and sum(line.startswith(" ") for line in written) < INDENTED_SHARE * len(written):
-        return text  # NOTE: a typeset page with code in it, not a printout under a header
+    indented = all(monospaced) or sum(line.startswith(" ") for line in written) >= INDENTED_SHARE * len(
+        written
+    )
     boxed = _lines(stext)
     if boxed is None or len(boxed) != len(written):
         return text
@@ -77,26 +86,48 @@ def with_typewriter_blank_lines(
     pitch = _pitch(gaps)
     if pitch is None:
         return text
+    if not indented and not _furniture_apart(boxed, pitch):
+        return text  # NOTE: a typeset page with code in it, not a printout under a header
     out = [written[0]]
     above: float | None = boxed[0][1] if boxed[0][2] else None
+    header = None if boxed[0][2] else boxed[0][1]
     for (_, below, mono), line in zip(boxed[1:], written[1:]):
         if mono and above is not None:
             blanks = round((below - above) / pitch) - 1
             out.extend([""] * max(0, min(blanks, MAX_BLANK_LINES)))
+        elif mono and header is not None and below - header >= APART_PITCHES * pitch * (1 - PITCH_SLACK):
+            out.append("")  # NOTE: the printer's header stands apart from the text below it
         if mono:
             above = below
+        elif above is None:
+            header = below if header is None else max(header, below)
         out.append(line)
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+def _furniture_apart(boxed: list[tuple[str, float, bool]], pitch: float) -> bool:
+    """Whether every line of ``boxed`` in another font than the monospaced body stands above its
+    first line or below its last by ``APART_PITCHES`` pitches or more (a printer's header or
+    footer in the page's margin)."""
+    typed = [pos for _, pos, mono in boxed if mono]
+    if not typed:
+        return False
+    top, bottom, apart = min(typed), max(typed), APART_PITCHES * pitch * (1 - PITCH_SLACK)
+    return all(pos <= top - apart or pos >= bottom + apart for _, pos, mono in boxed if not mono)
 
 
 def _pitch(gaps: list[float]) -> float | None:
     """The line pitch of a page whose gaps between successive lines (points) are whole multiples
     of one pitch: the smallest gap, or else the smallest that recurs (a stray line a little off
     the grid), when ``ON_PITCH`` of the gaps are within ``PITCH_SLACK`` of a multiple of it;
-    else None (a page laid out by position)."""
+    else None (a page laid out by position). Baselines come in whole points, so a pitch of 8.96
+    reads as gaps of 8 and 9: the mean of the gaps within a point of the smallest is tried too."""
     counts = Counter(round(g) for g in gaps if round(g) > 0)
     recurring = [g for g, n in counts.items() if n >= 2]
-    for pitch in sorted({min(counts, default=0), min(recurring, default=0)} - {0}):
+    smallest = min(counts, default=0)
+    near = [g for g in gaps if abs(g - smallest) <= 1]
+    mean = round(sum(near) / len(near), 2) if smallest and near else 0
+    for pitch in sorted({smallest, min(recurring, default=0), mean} - {0}):
         on = sum(abs(g / pitch - round(g / pitch)) <= PITCH_SLACK for g in gaps)
         if on >= ON_PITCH * len(gaps):
             return float(pitch)

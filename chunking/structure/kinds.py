@@ -271,7 +271,11 @@ def parse_heading(
         if kw != "appendix" and len(num) == 1 and num.isalpha() and not re.fullmatch(_ROMAN_RE, num):
             return None
         title = (m.group("title") or "").strip()
-        if title and not title_like(title, full_stop=full_stop, any_case=any_case, marked=marked):
+        # NOTE: a full stop or colon after the number closes the label, so the title after it may
+        # start in lower case (``Chapter 2. aptitude reference guide``: a command's name), where
+        # prose runs on without one (``Chapter 2 describes…``)
+        stop = bool(title) and any(ch in ".:" for ch in text[m.end("num") : m.start("title")])
+        if title and not title_like(title, full_stop=full_stop, any_case=any_case or stop, marked=marked):
             return None
         title = _drop_full_stop(title) if full_stop else title
         if kw == "appendix":
