@@ -760,7 +760,7 @@ def classify(
                 ("rotated", on_slant),
                 ("math italic", _asked(math_italic, p)),
                 ("letter spacing", _asked(tracked, p)),
-                ("no space", _asked(unspaced, p)),
+                ("no space", _asked(_beyond_whole(unspaced, ref_words), p)),
             )
         )
         _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
@@ -795,6 +795,16 @@ def classify(
             tally.note(p, rest, sorted((+lost[p]).elements()), sorted((+invented[p]).elements()))
     tally.lost, tally.invented = +tally.lost, +tally.invented  # no zero counts
     return tally
+
+
+def _beyond_whole(of_page: Callable[[int], Counter] | None, ref_words) -> Callable[[int], Counter] | None:
+    """``of_page`` less, per page, the words pdftotext reads whole there: a word the page sets so
+    (``unspaced_words``) that pdftotext also reads whole is none it cut; only the times the page
+    holds it beyond those are left to its pieces (a drop cap's ``N o``, set at two sizes, does
+    not take the credit of a plain ``No`` further down the page)."""
+    if of_page is None:
+        return None
+    return lambda p: of_page(p) - Counter(w for w, _ in ref_words[p])
 
 
 def _asked(of_page: Callable[[int], Counter] | None, p: int) -> Callable[[], Counter]:

@@ -788,3 +788,7 @@ def test_a_word_set_solid_pdftotext_cuts_at_a_gap_no_wider_than_its_word_break_i
     t = fidelity.classify([reference], [ours], [[]], unspaced=unspaced)
     assert t.lost == {"no space": 2, "spacing": 4} and t.invented == {"no space": 1, "spacing": 2}
     assert "no space" in fidelity.NOT_LOST
+    # a word the page sets solid that pdftotext also reads whole lends no credit to its pieces of
+    # the same word elsewhere (a drop cap ``N`` at three times the size, then ``o``)
+    t = fidelity.classify([["N o one", "No one"]], [["No one", "No one"]], [[]], unspaced=lambda p: Counter({"No": 1}))
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
