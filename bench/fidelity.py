@@ -83,6 +83,7 @@ CAUSES = (
     "small caps",
     "rotated",
     "math italic",
+    "no space",
     "clipped",
     "cjk boundary",
     "spacing",
@@ -96,7 +97,9 @@ own normaliser that the reference does not apply: a hyphenated word joined (``hy
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
 ``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
 missing or added; each column still shows how many words these rules rewrote."""
-UNMEASURED = ("reference", "glyph map", "letter spacing", "small caps", "rotated", "math italic", "clipped")
+_SET_APART = ("letter spacing", "small caps", "rotated", "math italic", "no space")
+"""Causes where pdftotext cuts or spaces a word the page sets whole (``_spacing``, ``_SetSo``)."""
+UNMEASURED = ("reference", "glyph map", *_SET_APART, "clipped")
 """Causes where pdftotext, not our text, departs from the page: it stopped reading the page
 (``reference``), read a symbol glyph as the letter of its character code (inside a word or
 alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
@@ -105,8 +108,9 @@ character a broken ToUnicode map gives it
 space between every letter of a word (``letter spacing``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), broke text set at a slant into pieces
 (``rotated``), cut a name set in TeX's math italic at a letter's italic correction (``math
-italic``), or read text the page's clip hides (``clipped``); see ``classify``, ``_spacing``,
-``_rotated``, ``math_italic_words`` and ``clipped_words``."""
+italic``), cut a word whose glyphs stand, at one size, no further apart than its own word break
+(``no space``), or read text the page's clip hides (``clipped``); see ``classify``,
+``_spacing``, ``_rotated``, ``math_italic_words``, ``unspaced_words`` and ``clipped_words``."""
 SAME_TEXT = ("cjk boundary",)
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
@@ -118,6 +122,12 @@ NOT_LOST = REWRITTEN + UNMEASURED + SAME_TEXT
 ``accent missing``, ``spacing``, ``unknown``) is counted."""
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 """Han ideographs and kana: scripts without word spaces (Hangul, which has them, is not here)."""
+_CJK_GAP = re.compile(f"(?<={_CJK.pattern}) (?={_CJK.pattern})")
+"""A space between two Han or kana characters, which no line's key holds (``_key``): a chapter's
+heading set with a gap between its label and its title, ``第一章 模板功能介绍``, that one
+extractor reads as a space and the other does not (``cjk boundary``) is one line, and the
+running header that repeats it on the next pages the same; with the space in one key only, the
+heading atop its page was dropped as that header from one text alone, and its words counted."""
 _SYNTAX_ERROR = b"Syntax Error"
 _PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
 """Arabic presentation forms A and B."""
@@ -132,9 +142,30 @@ slant, neither across nor up or down the page (``_rotated``): 0.05 is 3°."""
 
 
 def _key(line: str) -> str:
-    """``line``'s digit-blind key: case folded, whitespace collapsed, NFC (``_nfc``), every run
-    of digits ``#``."""
-    return re.sub(r"\d+", "#", " ".join(_nfc(line).casefold().split()))
+    """``line``'s digit-blind key: case folded, whitespace collapsed and dropped between two Han
+    or kana characters (``_CJK_GAP``), NFC (``_nfc``), every run of digits ``#``."""
+    return re.sub(r"\d+", "#", _CJK_GAP.sub("", " ".join(_nfc(line).casefold().split())))
+
+
+_NOTE_MARK = re.compile(r"[(\[][^()\[\]]*?(\d+)\s*[)\]]")
+"""A number closing a bracketed group: a note's mark, ``(3)``, ``[12]``, ``(Note 3)``, ``(訳注 3)``
+(``_numbers``)."""
+
+
+def _numbers(line: str) -> tuple[tuple[int, bool], ...]:
+    """The numbers of ``line`` that its digit-blind key (``_key``) hides, in order, each with
+    whether it is free (``_in_step``): any but a note's mark (``_NOTE_MARK``), whose number is
+    the note's."""
+    text = _nfc(line)
+    marks = {m.start(1) for m in _NOTE_MARK.finditer(text)}
+    return tuple((int(m.group(0)), m.start() not in marks) for m in re.finditer(r"\d+", text))
+
+
+def _in_step(numbers: tuple[tuple[int, bool], ...], other: tuple[tuple[int, bool], ...]) -> bool:
+    """Whether a line's ``numbers`` (``_numbers``) and those of another line of the same key are
+    those of one running header or footer: its note's marks (``_NOTE_MARK``) the same; the other
+    numbers, digit-blind, any (a folio, a chapter's number)."""
+    return len(numbers) == len(other) and all(b == a or free for (a, free), (b, _) in zip(numbers, other))
 
 
 _DIACRITIC = re.compile("[\u0300-\u036f]")
@@ -169,7 +200,7 @@ def _by_position(line: str, furniture: EdgeLines, page: int | None) -> bool:
     bare = " ".join(line.split())
     if _NUMBER_ROW.match(bare):
         return False
-    return furniture.is_furniture(_key(line), page) or _FOLIO.match(bare) is not None
+    return furniture.is_furniture(_key(line), page, _numbers(line)) or _FOLIO.match(bare) is not None
 
 
 def _edges(lines: list[str]) -> list[int]:
@@ -304,6 +335,8 @@ class EdgeLines(dict):
     def __init__(self) -> None:
         super().__init__()
         self.sections: dict[str, set[tuple[int, int | None]]] = {}
+        self.numbers: dict[str, set[tuple[int, tuple[tuple[int, bool], ...]]]] = {}
+        """Per digit-blind key, (page, the line's numbers, ``_numbers``) of its lines at the edges."""
         self.folios: dict[str, set[tuple[int, int]]] = {"top": set(), "bottom": set()}
         """Per edge, (page, number) of the bare numbers standing there (``_edge_folios``)."""
         self.beside: dict[tuple[int, str, str], set[int]] = {}
@@ -377,12 +410,30 @@ class EdgeLines(dict):
             q != page and abs(q - page) <= NEAR_PAGES and n - (q - page) in here for q, n in self.folios[edge]
         )
 
-    def is_furniture(self, key: str, page: int | None = None) -> bool:
+    def is_furniture(
+        self, key: str, page: int | None = None, numbers: tuple[tuple[int, bool], ...] | None = None
+    ) -> bool:
         """Whether a line with ``key`` at the edge of ``page`` is furniture: its key stands at the
         edge of at least ``max(3, 5 %)`` of the pages (a header of the whole book), or of another
         page within ``NEAR_PAGES`` of this one (a running header of one chapter or section, left
-        and right pages alike). ``page=None`` asks the first question only."""
-        found = self.get(key, ())
+        and right pages alike). ``page=None`` asks the first question only.
+
+        Given the line's ``numbers`` (``_numbers``), only the pages whose line of that key has
+        the same note's marks count (``_in_step``; its other numbers stay digit-blind). Why: a
+        note's mark at the foot of a page, ``(Note 3)`` read on a line of its own, has the
+        digit-blind key of every other note's mark at the foot of other pages, but its number is
+        the note's, counted through the chapter; one extractor reads it on a line of its own at
+        the page's edge, the other with the note's text (``(Note 3) The latest version…``), so
+        dropped by its key it was dropped from one text only and its words counted as invented.
+        (Every number staying or advancing with the page was tried first: it took furniture from
+        lines one extractor reads whole and the other in pieces at chapter openings, ``Chapter 1``
+        against ``Chapter`` / ``1``, and from folios glued to their marks, ``-12-``, ``12/40``.)
+        """
+        if numbers is not None and page is not None:
+            held = self.numbers.get(key, set())
+            found: Collection[int] = {q for q, other in held if _in_step(numbers, other)}
+        else:
+            found = self.get(key, ())
         if len(found) >= max(3, round(0.05 * self.pages)):
             return True
         return page is not None and any(q != page and abs(q - page) <= NEAR_PAGES for q in found)
@@ -408,6 +459,7 @@ def edge_furniture(*books: list[list[str]]) -> EdgeLines:
         for p, lines in enumerate(pages):
             for i in _edges(lines):
                 seen.setdefault(_key(lines[i]), set()).add(p)
+                seen.numbers.setdefault(_key(lines[i]), set()).add((p, _numbers(lines[i])))
             folios, beside = _edge_folios(lines)
             for edge, number in folios:
                 seen.folios[edge].add((p, number))
@@ -541,7 +593,7 @@ def _headings_left(
         name = _section_name(text)
         if name is None or not furniture.is_section_header(text, page, edge):
             continue
-        if furniture.is_furniture(_key(text), page):
+        if furniture.is_furniture(_key(text), page, _numbers(text)):
             continue  # the heading's own words stand at the edge nearby: cut from both texts alike
         named = sum(_section_name(line) == name for line in _with_numbers_joined(ours))
         if named < raw_names[name]:
@@ -662,6 +714,7 @@ def classify(
     clipped: Callable[[int], tuple[Counter, Counter]] | None = None,
     tracked: Callable[[int], Counter] | None = None,
     symbols: Callable[[int], Counter] | None = None,
+    unspaced: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -684,6 +737,10 @@ def classify(
         symbols: per 0-based page, pdftotext's one-character words whose place on the page
             MuPDF reads as one symbol (``symbol_letters``), asked only of a page where such a
             word is lost after the other causes.
+        unspaced: per 0-based page, the words MuPDF reads with their glyphs at one size and no
+            gap between two of them over pdftotext's own word break (``unspaced_words``),
+            asked only of a page where pdftotext reads one of ours in pieces that no other
+            setting explains (``_joined_pieces``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -703,6 +760,7 @@ def classify(
                 ("rotated", on_slant),
                 ("math italic", _asked(math_italic, p)),
                 ("letter spacing", _asked(tracked, p)),
+                ("no space", _asked(_beyond_whole(unspaced, ref_words), p)),
             )
         )
         _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
@@ -737,6 +795,16 @@ def classify(
             tally.note(p, rest, sorted((+lost[p]).elements()), sorted((+invented[p]).elements()))
     tally.lost, tally.invented = +tally.lost, +tally.invented  # no zero counts
     return tally
+
+
+def _beyond_whole(of_page: Callable[[int], Counter] | None, ref_words) -> Callable[[int], Counter] | None:
+    """``of_page`` less, per page, the words pdftotext reads whole there: a word the page sets so
+    (``unspaced_words``) that pdftotext also reads whole is none it cut; only the times the page
+    holds it beyond those are left to its pieces (a drop cap's ``N o``, set at two sizes, does
+    not take the credit of a plain ``No`` further down the page)."""
+    if of_page is None:
+        return None
+    return lambda p: of_page(p) - Counter(w for w, _ in ref_words[p])
 
 
 def _asked(of_page: Callable[[int], Counter] | None, p: int) -> Callable[[], Counter]:
@@ -1368,6 +1436,72 @@ def tracked_words(path: Path) -> Callable[[int], Counter]:
     return _per_page(path, of_page)
 
 
+NO_SPACE = 0.1
+"""pdftotext's own word break, as a share of the font size (``TIGHT_DIST`` in
+``chunking.readers.pdfspaces``): a gap no wider is no word space (``unspaced_words``)."""
+ONE_SIZE = 0.01
+"""Glyphs whose sizes differ by at most this share are of one size (``unspaced_words``)."""
+OVERPRINT = 0.25
+"""A glyph standing over the one before it by more than this share of the font size is drawn
+over it, no letter of a word set solid: a sign composed of two glyphs (0.7 em over each other).
+A logo's kerns reach a sixth of an em (TeX's ``T`` and lowered ``E``, 0.167 em; ``CS``'s
+lowered ``S`` under its ``C``, 0.108 em) (``unspaced_words``)."""
+LOWERED = 0.25
+"""A glyph off the baseline of the one before it by at most this share of the font size may
+stand in one word with it: a logo's lowered letter (TeX's ``E``, ``CS``'s ``S``: half an ex,
+0.22 em); a table's stacked entries stand further apart (``unspaced_words``)."""
+
+
+def unspaced_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words (``WORD``, two characters or more, on
+    one horizontal line) that MuPDF reads with every glyph at one size (``ONE_SIZE``) and no gap
+    between two glyphs in a row over ``NO_SPACE`` em, read when first asked (``classify``'s
+    ``unspaced``). Such a word is one word on the page, set solid: the narrowest word space TeX
+    sets is 0.22 em (Computer Modern's space shrunk in full), the tightest line of the bench
+    0.147 em, a thin space ``\\,`` 0.17 em, and MuPDF breaks words at 0.15 em. pdftotext cuts
+    one where it measures the gap over its 0.1 em otherwise, at a change of font: a logo set
+    from a math font's calligraphic capitals, one of them lowered, before text letters 0.0999
+    em after it, ``CS plain`` for the page's ``CSplain``. Its pieces of such a word of ours are
+    ``no space``. Two words we glued stand a word space apart, over the bound, so none is such a
+    word; nor is a symbol with its index or exponent set smaller (``M HAC`` for ``M`` with
+    ``HAC`` below it, ``e x`` for e to the x: either extractor may be said to be right there),
+    nor glyphs drawn over each other (``OVERPRINT``) or stacked (``LOWERED``), nor a word on a
+    slant (``rotated``)."""
+
+    def of_page(page) -> Counter:
+        found: Counter = Counter()
+        for block in page.get_text("rawdict")["blocks"]:
+            for line in block.get("lines", ()):
+                if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
+                    continue
+                run: list = []
+                glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
+                for glyph in [*glyphs, None]:
+                    if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
+                        run.append(glyph)
+                        continue
+                    if len(run) > 1 and _set_solid(run):
+                        found[unicodedata.normalize("NFC", "".join(c["c"] for c, _ in run))] += 1
+                    run = []
+        return found
+
+    return _per_page(path, of_page)
+
+
+def _set_solid(run: list) -> bool:
+    """Whether the glyphs of ``run`` (MuPDF's characters, each with its span's size) are of one
+    size and stand, each from the one before it, no further apart than ``NO_SPACE`` em, nor
+    over it by more than ``OVERPRINT`` em, nor off its baseline by more than ``LOWERED`` em."""
+    size = run[0][1]
+    if any(abs(s - size) > ONE_SIZE * size for _, s in run):
+        return False
+    return all(
+        -OVERPRINT * size <= b["bbox"][0] - a["bbox"][2] <= NO_SPACE * size
+        and abs(b["origin"][1] - a["origin"][1]) <= LOWERED * size
+        for (a, _), (b, _) in zip(run, run[1:])
+    )
+
+
 _BBOX_WORD = re.compile(
     r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>'
 )
@@ -1383,7 +1517,11 @@ def symbol_letters(path: Path) -> Callable[[int], Counter]:
     character of each glyph's code, by MuPDF by the glyph's name: the same glyph, one letter or
     digit of pdftotext's for one symbol on the page, where ``_lone_glyphs`` has no line of
     letters around it to match. A letter MuPDF reads as a letter there is never such a word, so
-    a letter our text lost stays counted."""
+    a letter our text lost stays counted. A glyph of a ZapfDingbats font (``sets_dingbats``: the
+    standard font of dingbats, which holds no letter or digit) is such a symbol whatever MuPDF
+    reads for it: without a Unicode map MuPDF gives its glyph id, a control character (a table's
+    check marks ✓ ✗, which pdftotext reads ``3`` and ``7``, their codes)."""
+    from chunking.readers.pdfdingbats import sets_dingbats
 
     def of_page(page) -> Counter:
         done = subprocess.run(
@@ -1400,7 +1538,11 @@ def symbol_letters(path: Path) -> Callable[[int], Counter]:
         if not boxes:
             return Counter()
         middles = [
-            (char["c"], (char["bbox"][0] + char["bbox"][2]) / 2, (char["bbox"][1] + char["bbox"][3]) / 2)
+            (
+                "\u2756" if sets_dingbats({span["font"]}) else char["c"],
+                (char["bbox"][0] + char["bbox"][2]) / 2,
+                (char["bbox"][1] + char["bbox"][3]) / 2,
+            )
             for block in page.get_text("rawdict")["blocks"]
             for line in block.get("lines", ())
             for span in line["spans"]
@@ -1533,6 +1675,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         clipped_words(path),
         tracked_words(path),
         symbol_letters(path),
+        unspaced_words(path),
     )
     return tally, warnings
 

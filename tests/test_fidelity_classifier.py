@@ -364,9 +364,9 @@ def test_a_bare_number_cut_with_the_header_line_beside_it_stays_cut():
 
 def test_a_section_number_dropped_with_its_running_header_stays_dropped():
     # a running header ``2.11 Environments``: ours reads the number on a line of its own; both
-    # texts drop it
-    pages = [[f"2.{n}", "Environments", f"body {'w' * n} text"] for n in range(1, 9)]
-    reference = [[f"2.{n} Environments", f"body {'w' * n} text"] for n in range(1, 9)]
+    # texts drop it (its number stays from page to page: ``_in_step``)
+    pages = [["2.11", "Environments", f"body {'w' * n} text"] for n in range(1, 9)]
+    reference = [["2.11 Environments", f"body {'w' * n} text"] for n in range(1, 9)]
     edges = fidelity.edge_furniture(reference, pages)
     ref, ours = fidelity.drop_furniture_alike(reference[3], pages[3], edges, 3)
     assert ref == ours == ["body wwww text"]
@@ -390,12 +390,13 @@ def test_a_cut_next_to_a_latin_word_or_a_digit_in_cjk_text_stays_counted_as_spac
 
 def test_a_number_row_dropped_at_one_texts_edge_drops_the_same_row_from_the_other_not_any_row():
     # a table of numbers each extractor orders its own way: pdftotext's edge rows ``23 81``
-    # and ``23 95`` (their digit-blind key ``# #`` stands at the edge of every page) are
-    # dropped from ours too, and not our row ``23 70`` in the stead of ``23 81``
+    # and ``23 95`` (their digit-blind key ``# #`` stands at the edge of every page, the same
+    # numbers: ``_in_step``) are dropped from ours too, and not our row ``23 70`` in the stead
+    # of ``23 81``
     def body(n: int) -> list[str]:
         return [f"town {w} {'t' * n}" for w in "alder birch cedar daisy elm fern".split()]
 
-    pages = [[f"23 8{n}", *body(n), f"23 9{n}"] for n in range(1, 9)]
+    pages = [["23 81", *body(n), "23 95"] for n in range(1, 9)]
     edges = fidelity.edge_furniture(pages)
     b = body(12)
     reference = ["23 81", *b[:3], "23 70", *b[3:], "23 95"]
@@ -694,3 +695,100 @@ def test_a_dotless_i_pdftotext_leaves_bare_under_our_accent_is_an_accent_and_no_
     # a bare i of ours against a dotless letter of the page's (Turkish ``kırmızı``) stays counted
     t = _one(["a kırmızı b"], ["a kirmizi b"])
     assert "accent" not in t.lost and t.lost == {"unknown": 1}
+
+
+def test_a_notes_mark_at_the_foot_of_pages_is_furniture_only_where_its_number_stays():
+    def body(n: int) -> list[str]:
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # pdftotext reads each translator's note's mark on a line of its own at the foot of its
+    # page, our text with the note: ``(Note 3) The latest one``; the marks run through the
+    # chapters, not with the pages, so the digit-blind key ``(note #)`` at six page feet is no
+    # footer
+    marks = [1, 3, 2, 1, 2, 3]
+    reference = [[*body(n), f"(Note {m})", f"The latest one {'y' * n}"] for n, m in enumerate(marks)]
+    ours = [[*body(n), f"(Note {m}) The latest one {'y' * n}"] for n, m in enumerate(marks)]
+    edges = fidelity.edge_furniture(reference, ours)
+    ref, mine = fidelity.drop_furniture_alike(reference[1], ours[1], edges, 1, ours[1])
+    t = fidelity.classify([ref], [mine], [[]])
+    assert "(Note 3)" in ref and not t.lost and not t.invented
+    # marks on three pages running numbered 4, 5, 6 do not advance with the pages either
+    reference = [[*body(n), f"(Note {n + 4})", f"The latest one {'y' * n}"] for n in range(3)]
+    edges = fidelity.edge_furniture(reference)
+    assert fidelity.drop_furniture(reference[1], edges, 1) == reference[1]
+    # a footer whose folio advances with the page, and one whose numbers stay (no note mark),
+    # are furniture
+    for footer in ("Page {} of 9", "Version 2.1 of the Guide"):
+        pages = [[*body(n), footer.format(n + 4)] for n in range(3)]
+        edges = fidelity.edge_furniture(pages)
+        assert fidelity.drop_furniture(pages[1], edges, 1) == body(1)
+
+
+def test_a_heading_one_extractor_reads_with_a_space_between_cjk_characters_is_the_same_furniture_in_both():
+    def body(n: int) -> list[str]:
+        return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+    # a chapter's heading atop its page, repeated as the running header of the next pages;
+    # pdftotext reads the gap between the heading's label and its title as a space, our text
+    # does not (the headers, set smaller, both texts read with it)
+    head = "\u7b2c\u4e00\u7ae0 \u6a21\u677f\u529f\u80fd"
+    reference = [[head, *body(n)] for n in range(3)]
+    ours = [[head.replace(" ", "") if n == 0 else head, *body(n)] for n in range(3)]
+    edges = fidelity.edge_furniture(reference, ours)
+    ref, mine = fidelity.drop_furniture_alike(reference[0], ours[0], edges, 0, ours[0])
+    assert ref == mine == body(0)
+    # a space between a CJK character and a Latin letter or a digit stays in the key
+    assert fidelity._key("\u7b2c 4 \u7ae0") != fidelity._key("\u7b2c4\u7ae0")
+
+
+def test_a_dingbat_pdftotext_reads_as_the_digit_of_its_code_is_a_glyph_map_whatever_mupdf_reads(tmp_path):
+    import pymupdf
+
+    # a table's check marks in URW's Dingbats without a Unicode map: pdftotext reads their codes,
+    # ``3`` and ``7``, and so does MuPDF (our reader gives the font its encoding's map: ✓ ✗);
+    # the glyphs are dingbats all the same, the font holds no letter or digit
+    doc = pymupdf.open()
+    page = doc.new_page()
+    font, helvetica, stream = doc.get_new_xref(), doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Dingbats >>")
+    doc.update_object(helvetica, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FD {font} 0 R /FH {helvetica} 0 R >> >>")
+    doc.update_object(stream, "<<>>")
+    cells = b"BT /FH 12 Tf 72 700 Td (Title 3) Tj /FD 12 Tf 60 0 Td (3) Tj 40 0 Td (7) Tj ET"
+    doc.update_stream(stream, cells)
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    path = tmp_path / "marks.pdf"
+    doc.save(path)
+    symbols = fidelity.symbol_letters(path)
+    assert symbols(0) == {"3": 1, "7": 1}
+    t = fidelity.classify([["Title 3", "3", "7"]], [["Title 3", "\u2713", "\u2717"]], [[]], symbols=symbols)
+    assert t.lost == {"glyph map": 2} and not t.invented
+
+
+def test_a_word_set_solid_pdftotext_cuts_at_a_gap_no_wider_than_its_word_break_is_no_space_and_no_loss(tmp_path):
+    import pymupdf
+
+    # a logo, ``CS`` then ``plain`` 0.09 em after it (pdftotext, measuring otherwise, cuts it);
+    # two words of a tight line 0.149 em apart that MuPDF glues; ``M`` and its index ``HAC`` set
+    # smaller and touching; a sign made of two glyphs drawn over each other
+    doc = pymupdf.open()
+    page = doc.new_page()
+    font, stream = doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FH {font} 0 R >> >>")
+    doc.update_object(stream, "<<>>")
+    text = b"BT /FH 10 Tf 72 700 Td [(CS) -90 (plain)] TJ 0 -20 Td [(tight) -149 (line)] TJ 0 -20 Td (M) Tj"
+    doc.update_stream(stream, text + b" /FH 7 Tf 0 -2 Td [(HAC)] TJ /FH 10 Tf 0 -20 Td [(A) 600 (C)] TJ ET")
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    path = tmp_path / "solid.pdf"
+    doc.save(path)
+    unspaced = fidelity.unspaced_words(path)
+    assert unspaced(0)["CSplain"] == 1 and not any(unspaced(0)[w] for w in ("tightline", "MHAC", "AC"))
+    reference, ours = ["CS plain", "tight line", "M HAC"], ["CSplain", "tightline", "MHAC"]
+    t = fidelity.classify([reference], [ours], [[]], unspaced=unspaced)
+    assert t.lost == {"no space": 2, "spacing": 4} and t.invented == {"no space": 1, "spacing": 2}
+    assert "no space" in fidelity.NOT_LOST
+    # a word the page sets solid that pdftotext also reads whole lends no credit to its pieces of
+    # the same word elsewhere (a drop cap ``N`` at three times the size, then ``o``)
+    t = fidelity.classify([["N o one", "No one"]], [["No one", "No one"]], [[]], unspaced=lambda p: Counter({"No": 1}))
+    assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}

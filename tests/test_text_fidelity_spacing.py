@@ -300,6 +300,14 @@ def test_tracking_rule_leaves_single_letter_words_at_word_spaces_apart():
     assert _canonical(_set_page([_tracked("x y z w", 0.0, 0.3)])) == "x y z w"
 
 
+def test_tracking_rule_leaves_single_letters_evenly_apart_across_its_bound_all_apart():
+    # a row of keys, each a letter a word space apart (0.26 em, one of them 0.24 em): evenly
+    # spaced across the bound, no tracking; joining only the gap under it glued two keys
+    gaps = [0.0, 0.26, 0.26, 0.26, 0.24, 0.26, 0.26, 0.26]
+    runs = [(letter, 12.0, gap * 12.0, 0.0) for letter, gap in zip("aAeEoOuU", gaps)]
+    assert _canonical(_set_page([runs])) == "a A e E o O u U"
+
+
 _ARABIC = {"a": 0x0627, "b": 0x0644, "c": 0x064E, "d": 0x062D, "e": 0x0645, "f": 0x064F, "g": 0x062F}
 """Times glyphs standing for Arabic letters and marks (``c`` fatha, ``f`` damma: marks of no
 width) through the font's ToUnicode map (``_right_to_left_page``)."""
