@@ -12,6 +12,10 @@ pieces, ``--over 0.5`` those whose lost or invented share in ``bench/FIDELITY.md
 
 Method, per page, the same for both texts:
 
+* a page our reader OCR'd (no text layer, or a garbage one: ``chunking.ocr``) is left out of
+  both: pdftotext reads the same unusable layer, so it is no reference there (OCR's own word
+  accuracy is ``bench/ocr.py``'s);
+
 * **furniture by position, not by our rules** (``edge_furniture``): among the first and last
   ``EDGE_LINES`` lines of every page, a line whose digits-blind key repeats on at least
   ``max(3, 5 %)`` of the pages, or a bare page number, is furniture (a row of three or more bare
@@ -1661,6 +1665,12 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
     furniture = edge_furniture(reference, raw_lines)
     ref, mine = [], []
     for p, (theirs, lines) in enumerate(zip(reference, ours)):
+        if raw.pages[p].ocr:
+            # NOTE: an OCR'd page has no usable text layer, and pdftotext reads that same layer:
+            # no reference for it (OCR's own accuracy is bench/ocr.py's)
+            ref.append([])
+            mine.append([])
+            continue
         a, b = drop_furniture_alike(theirs, lines, furniture, p, raw_lines[p])
         ref.append(a)
         mine.append(b)

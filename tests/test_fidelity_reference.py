@@ -54,3 +54,22 @@ def test_a_page_pdftotext_stops_on_is_found_and_its_missing_words_are_not_invent
 def test_a_book_pdftotext_reads_without_error_is_never_read_again_page_by_page(tmp_path):
     path = _book(tmp_path)
     assert fidelity.reference_failures(path, 2, b"") == set()
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="Tesseract is not installed (make tesseract)")
+def test_a_page_our_reader_read_by_ocr_is_left_out_of_both_texts(tmp_path, monkeypatch):
+    """A scanned page has no text layer for pdftotext to read: our OCR'd words there are no
+    invented words, and the born-digital page beside it is still measured."""
+    from scan_factory import add_scanned_page, add_text_page, scan_image, sentences
+
+    from chunking.user_cache import CACHE_ENV
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    doc = pymupdf.open()
+    add_text_page(doc, sentences(120, seed=1))
+    add_scanned_page(doc, scan_image(sentences(120, seed=2)))
+    path = tmp_path / "half-scanned.pdf"
+    doc.save(path)
+    tally, _ = fidelity.measure(path)
+    assert tally.words > 100  # NOTE: the born-digital page is counted
+    assert not tally.invented and not tally.lost
