@@ -204,6 +204,13 @@ def _bold_lines(text: str) -> set[int]:
     return out
 
 
+def printed_chars(text: str) -> str:
+    """A printed page's line with the canonical text's characters: spacing accents composed,
+    ligatures spelled out, NFC (``_char_normalise``), so that a line read from the page's layout
+    meets its canonical line (``math´ematiques`` is ``mathématiques``)."""
+    return _char_normalise(text, printed=True)[0] if not text.isascii() or "`" in text else text
+
+
 def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, int]:
     """Per-character steps; return the text, control characters removed, ligatures expanded,
     spacing accents composed (TeX's grave accent only on a ``printed`` page, ``GRAVE_ACCENT``)."""

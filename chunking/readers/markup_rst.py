@@ -48,7 +48,7 @@ its text shows."""
 _LITERAL = re.compile(r"``(?P<text>.+?)``")
 _STRONG_OR_EMPHASIS = re.compile(r"(?<![\w*])\*\*?(?P<text>[^*\s](?:[^*]*[^*\s])?)\*\*?(?![\w*])")
 _FOOTNOTE_REFERENCE = re.compile(r"\s*\[(?:\d+|#[\w.-]*|\*|[A-Za-z][\w.-]*)\]_")
-_SIMPLE_REFERENCE = re.compile(r"(?<=\w)__?(?=[\s,.;:!?)]|$)")
+_SIMPLE_REFERENCE = re.compile(r"(?<=\w)__?(?=\W|$)")
 
 
 def rendered_title(title: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..normalise import LIGATURES
+from ..normalise import printed_chars
 from ..readers.layout import LayoutLine, PageLayout
 from .kinds import compact_key
 
@@ -29,12 +29,10 @@ TOP_BAND = 0.4
 """Share of the page height read for candidates among the first lines of a page."""
 
 
-_LIGATURES = str.maketrans(LIGATURES)
-
-
 def _key(text: str) -> str:
-    """``compact_key`` of the text with ligatures spelled out (PyMuPDF's spans keep them)."""
-    return compact_key(text if text.isascii() else text.translate(_LIGATURES))
+    """``compact_key`` of the text with the canonical text's characters (``printed_chars``:
+    PyMuPDF's spans keep ligatures and TeX's spacing accents apart)."""
+    return compact_key(printed_chars(text))
 
 
 class FontProbe:
