@@ -206,9 +206,9 @@ def test_rst_book_chapters_come_from_its_second_style_under_the_document_title()
     ("source", "shown"),
     [
         ("`1. Introduction <toc.html#TOC1>`__", "1. Introduction"),
-        ("`2. The ``msgfmt`` Program <toc.html#TOC2>`_", "2. The msgfmt Program"),
-        ("Using ``gettext`` with *emphasis* and **strong**", "Using gettext with emphasis and strong"),
-        ("The :code:`xgettext` role and `Other Section`_", "The xgettext role and Other Section"),
+        ("`2. The ``mkconf`` Program <toc.html#TOC2>`_", "2. The mkconf Program"),
+        ("Using ``cfgtool`` with *emphasis* and **strong**", "Using cfgtool with emphasis and strong"),
+        ("The :code:`mkconf` role and `Other Section`_", "The mkconf role and Other Section"),
         ("Notes [1]_ on Python_", "Notes on Python"),
         ("snake_case_name and a * b", "snake_case_name and a * b"),
     ],

@@ -203,10 +203,10 @@ def test_a_layer_of_glyph_ids_is_garbage_and_latin_script_prose_is_not(text):
 
 
 def test_a_list_of_one_name_a_line_is_no_running_text_and_not_judged_by_its_vowels():
-    """A programming library's index of routines (``ffcalc``, ``ffclos``…), one a line: their
+    """A programming library's index of routines (``zzopen``, ``zzclos``…), one a line: their
     shared prefix makes their letters consonants, but a list is no running text."""
     names = [
-        f"ff{stem}"
+        f"zz{stem}"
         for stem in ("calc", "clos", "cmsg", "copy", "crhd", "crim", "dcol", "delt", "dhdu", "dkey")
     ]
     page = "\n".join(f"{name}{suffix}" for name in names for suffix in ("", "x", "k", "s"))

@@ -74,15 +74,15 @@ def test_entry_number_and_page_number_on_their_own_lines_are_joined_to_the_title
 
 
 def test_the_books_title_set_above_the_contents_heading_is_no_part_of_the_first_entry():
-    """``Collected Notes, Issues 1-3`` / ``Contents`` / ``Issue 1, June 1994`` / ``3``: the first
-    entry is ``Issue 1, June 1994``, confirmed on its page like the others, not one title glued
+    """``Field Reports, Numbers 1-3`` / ``Contents`` / ``Number 1, Spring 1994`` / ``3``: the first
+    entry is ``Number 1, Spring 1994``, confirmed on its page like the others, not one title glued
     from the book's title, the heading and the entry."""
-    contents = ["Collected Notes, Issues 1-3", "Contents", "Issue 1, June 1994", "3", "Issue 2, May 1995", "5",
-                "Issue 3, April 1996", "7"]  # fmt: skip
-    openings = {3: ["Issue 1, June 1994"], 5: ["Issue 2, May 1995"], 7: ["Issue 3, April 1996"]}
+    contents = ["Field Reports, Numbers 1-3", "Contents", "Number 1, Spring 1994", "3", "Number 2, Autumn 1995", "5",
+                "Number 3, Winter 1996", "7"]  # fmt: skip
+    openings = {3: ["Number 1, Spring 1994"], 5: ["Number 2, Autumn 1995"], 7: ["Number 3, Winter 1996"]}
     found = read_contents(_norm(_book(contents, openings, 10)))
     assert [(e.title, e.page, e.confirmed) for e in found.entries] == [
-        ("Issue 1, June 1994", 3, True), ("Issue 2, May 1995", 5, True), ("Issue 3, April 1996", 7, True)]
+        ("Number 1, Spring 1994", 3, True), ("Number 2, Autumn 1995", 5, True), ("Number 3, Winter 1996", 7, True)]
 
 
 def test_roman_front_matter_and_arabic_body_each_get_their_own_offset():

@@ -471,16 +471,16 @@ def test_a_bold_outdented_chapter_heading_may_be_a_name_opening_with_a_sign():
 
 def test_a_display_title_over_several_lines_with_spacing_accents_is_read_whole():
     """TeX sets ``é`` as ``´e`` in its text layer; the canonical text composes it. A chapter
-    title set large over three lines (``Commandes pour`` / ``des op´erations`` / ``g´en´erales``)
+    title set large over three lines (``Pr´eparer les`` / ``r´esum´es des`` / ``r´eunions``)
     is one title, each line's size found although its characters were composed."""
-    titles = [("Commandes pour", "des op´erations", "g´en´erales"), ("Les formules", "math´ematiques", "compos´ees"),
-              ("Trucs et", "astuces de", "d´ebogage")]  # fmt: skip
+    titles = [("Pr´eparer les", "r´esum´es des", "r´eunions"), ("Les ´etapes", "du mod`ele", "g´eom´etrique"),
+              ("Choisir les", "param`etres de", "r´eglage")]  # fmt: skip
     pages = [body(30, 0)]
     for n, lines in enumerate(titles, 1):
         pages += [[(str(n), 36.0), *((t, 26.0) for t in lines), *body(20, n * 100)], body(40, n * 100 + 50)]
     book = load_book(make_pdf(pages), name="accents.pdf")
     assert [h.title for h in book.headings if h.kind == "chapter"] == [
-        "Commandes pour des opérations générales",
-        "Les formules mathématiques composées",
-        "Trucs et astuces de débogage",
+        "Préparer les résumés des réunions",
+        "Les étapes du modèle géométrique",
+        "Choisir les paramètres de réglage",
     ]

@@ -105,9 +105,9 @@ def test_an_ellipsis_closing_a_title_is_no_dot_leaders(title, heading):
 
 
 def test_a_keyword_label_closed_by_a_full_stop_may_take_a_title_in_lower_case():
-    """``Chapter 2. aptitude reference guide``: the full stop or colon after the number closes
+    """``Chapter 2. pkgtool reference guide``: the full stop or colon after the number closes
     the label, and the title is a command's name in lower case; prose that opens with the label
     runs on without one (``Chapter 2 describes…``)."""
-    assert parse_heading("Chapter 2. aptitude reference guide") == Parsed("chapter", "2", "aptitude reference guide")
+    assert parse_heading("Chapter 2. pkgtool reference guide") == Parsed("chapter", "2", "pkgtool reference guide")
     assert parse_heading("Appendix B: dpkg options") == Parsed("appendix", "B", "dpkg options")
     assert parse_heading("Chapter 2 describes the reference guide") is None

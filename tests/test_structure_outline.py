@@ -369,9 +369,9 @@ def test_roman_numbers_standing_above_outline_titles_number_chapters_not_appendi
     """Sections numbered in roman, each number on its own line above the title (``I.`` /
     ``INTRODUCTION``, as physics journals set them): ``I``, ``V`` and ``X`` are roman numbers
     where their neighbours run on in roman, not appendices I, V and X, and ``VIII.`` numbers
-    ``Citations and References`` a chapter, whatever its name says."""
-    titles = ["Introduction", "Basics", "The Preamble", "The Front Matter", "The Body", "Equations",
-              "Footnotes", "Citations and References", "Figures", "Tables", "Floats"]  # fmt: skip
+    ``Notes and References`` a chapter, whatever its name says."""
+    titles = ["Introduction", "Theory", "The Method", "The Apparatus", "Measurements", "Errors",
+              "Calibration", "Notes and References", "Results", "Discussion", "Outlook"]  # fmt: skip
     numerals = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI"]
     pages = [
         [(f"{r}.", BIG), (t.upper(), BIG), *body(30, n * 100)]
@@ -386,10 +386,10 @@ def test_roman_numbers_standing_above_outline_titles_number_chapters_not_appendi
 
 def test_a_chapter_number_run_into_its_outline_title_numbers_the_chapter():
     """A layout that sets the number in a box of fixed width runs two digits into the title
-    (``10page layouts``): the rest is the outline's title word for word, so the entry is chapter
+    (``10chart styles``): the rest is the outline's title word for word, so the entry is chapter
     10, not back matter after chapter 9."""
-    titles = ["Introduction", "Header", "Options", "More Declarations", "Keys Setup", "Event Marks",
-              "User Commands", "Page Styles", "Colour Setup", "Page Layouts", "Year Planner", "Helper Macros"]  # fmt: skip
+    titles = ["Introduction", "Installation", "Options", "Configuration", "Key Bindings", "Event Markers",
+              "User Commands", "Print Styles", "Colour Themes", "Chart Styles", "Planner Views", "Utilities"]  # fmt: skip
     pages = [
         [(f"{n} {t.lower()}" if n < 10 else f"{n}{t.lower()}", BIG), *body(30, n * 100)]
         for n, t in enumerate(titles, 1)
@@ -402,7 +402,7 @@ def test_a_chapter_number_run_into_its_outline_title_numbers_the_chapter():
 
 
 def test_a_run_of_lettered_appendices_reads_i_as_a_letter_and_runs_on_past_it():
-    """Outline titles ``A Title`` … ``K Title`` after the numbered chapters: ``I Notations`` is
+    """Outline titles ``A Title`` … ``K Title`` after the numbered chapters: ``I Sources`` is
     appendix I, not chapter 1 in roman, and ``J``, ``K`` after it are appendices too."""
     letters = "ABCDEFGHIJK"
     chapters = [f"{n} Chapter Topic {n}" for n in (1, 2, 3)]
@@ -418,7 +418,7 @@ def test_an_index_nested_at_the_part_depth_keeps_its_letter_groups_out_of_the_ch
     """``Index`` beside the parts with ``Symbols``, ``A``, ``B`` at the chapter depth under it:
     those are the index's letter groups, its sections, not chapters or appendices."""
     pages, toc = [], []
-    chapters = {"User Guide": ("Getting Started", "Daily Use"), "Implementation": ("Helper Macros", "Internals")}
+    chapters = {"User Guide": ("Getting Started", "Daily Use"), "Implementation": ("Helpers", "Internals")}
     for p, part in enumerate(chapters, 1):
         pages.append([(f"Part {'I' * p}", BIG), (part, BIG)])
         toc.append((1, f"{'I' * p} {part}", len(pages), None))

@@ -207,7 +207,7 @@ def _bold_lines(text: str) -> set[int]:
 def printed_chars(text: str) -> str:
     """A printed page's line with the canonical text's characters: spacing accents composed,
     ligatures spelled out, NFC (``_char_normalise``), so that a line read from the page's layout
-    meets its canonical line (``math´ematiques`` is ``mathématiques``)."""
+    meets its canonical line (``r´esum´e`` is ``résumé``)."""
     return _char_normalise(text, printed=True)[0] if not text.isascii() or "`" in text else text
 
 

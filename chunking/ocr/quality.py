@@ -22,8 +22,8 @@ measure (a page with a caption and a folio is never judged):
   Latin-script words: every language written in Latin letters spells about a third of its words'
   letters with vowels, and two or more of its six commonest letters are vowels (``e a i o``),
   where a TrueType font embedded without a Unicode map reads as its glyph ids, each character
-  shifted by the same offset (29 code points in the standard glyph order: ``aptitude`` reads
-  ``DSWLWXGH``, ``the`` reads ``WKH``), so most of the letters that come out stand for
+  shifted by the same offset (29 code points in the standard glyph order: ``manual`` reads
+  ``PDQXDO``, ``the`` reads ``WKH``), so most of the letters that come out stand for
   consonants, the commonest of them all, while the words keep a case pattern the word-like test
   accepts. A page of running text (``MIN_WORDS_PER_LINE``) is garbage on both counts at once:
   few vowels, and at most one among its six commonest letters. Distinct words, so that a listing repeating one short name (``xchr``,
@@ -69,7 +69,7 @@ MIN_VOWEL_SHARE = 0.26
 
 MIN_WORDS_PER_LINE = 1.5
 """The vowels are judged only on a page whose lines hold this many words on average: a list of
-one name a line (a programming library's routines, ``ffcalc``, ``ffclos``: a shared prefix of
+one name a line (a programming library's routines, ``zzopen``, ``zzclos``: a shared prefix of
 consonants) is no running text, whose letters stand for the language's."""
 
 COMMON_LETTERS = 6

@@ -180,8 +180,8 @@ MIN_PREFIXED = 3
 
 
 def shared_prefix(titles: list[str]) -> str:
-    """The book's name and a separator that every entry's title opens with (``GNU gettext
-    utilities: 1. Introduction``, ``Manual - Installing``), or ``""``. A binder that labels each
+    """The book's name and a separator that every entry's title opens with (``The Widget
+    Manual: 1. Introduction``, ``Manual - Installing``), or ``""``. A binder that labels each
     page by its HTML ``<title>`` writes the name into every entry; the entries' own titles (and
     their numbers) follow it. An entry that is the name alone (the title page) keeps it."""
     for sep in TITLE_SEPARATORS:

@@ -272,7 +272,7 @@ def parse_heading(
             return None
         title = (m.group("title") or "").strip()
         # NOTE: a full stop or colon after the number closes the label, so the title after it may
-        # start in lower case (``Chapter 2. aptitude reference guide``: a command's name), where
+        # start in lower case (``Chapter 2. pkgtool reference guide``: a command's name), where
         # prose runs on without one (``Chapter 2 describes…``)
         stop = bool(title) and any(ch in ".:" for ch in text[m.end("num") : m.start("title")])
         if title and not title_like(title, full_stop=full_stop, any_case=any_case or stop, marked=marked):

@@ -101,7 +101,7 @@ _NUMBER_LABEL = re.compile(rf"(?P<num>{NUMBER_RE})\.?")
 _ROMAN_LETTERS = frozenset("IVXLCDM")
 
 _GLUED_NUMBER = re.compile(r"(?P<num>\d{1,3})(?P<rest>[^\W\d].*)")
-"""A heading's number run into its title with no space (``10page layouts``): a layout that sets
+"""A heading's number run into its title with no space (``10chart styles``): a layout that sets
 the number in a box of fixed width, which two digits overfill. Read so only when the rest is the
 outline's title word for word."""
 
@@ -541,7 +541,7 @@ def _lettered_runs(drafts: list[tuple[Draft, int]]) -> list[tuple[Draft, int]]:
         m = _LETTER_TITLE.match(d.title) if d.kind == "unnumbered" else None
         want = chr(ord("A") + len(run)) if depth == run_depth or not run else "A"
         if run and depth == run_depth and d.kind == "roman" and d.number == want:
-            run.append(k)  # ``I Notations`` after ``H Titles``: the letter I, not the roman one
+            run.append(k)  # ``I Sources`` after ``H Tables``: the letter I, not the roman one
             continue
         if m and m.group("num") == want and depth in numbered_depths:
             run_depth = depth
@@ -691,7 +691,7 @@ def _classify(title: str, line: str, *heads: str) -> tuple[str, str, str]:
     m = _NUMBER_LABEL.fullmatch(line)
     if m and number_value(m.group("num")) and not _LETTER_LABEL.fullmatch(line):
         # ``3`` / ``II.`` / ``ONE`` standing above the title numbers it, whatever the title names
-        # (``VIII.`` over ``Citations and References``); a lone letter that may be roman (``V``)
+        # (``VIII.`` over ``Notes and References``); a lone letter that may be roman (``V``)
         # is read below and then by its neighbours (``_roman_letters``)
         return "numbered", m.group("num"), _strip_number(title, m.group("num"))
     own_words = words_key(title)
