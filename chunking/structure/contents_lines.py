@@ -176,7 +176,7 @@ def parse_lines(lines: list[tuple[int, str]]) -> tuple[list[RawEntry], int]:
         if CONTENTS_HEADING.match(text) and (not out or not (pending.titles or pending.number)):
             # NOTE: lines above the first contents heading (the book's title set over it) are
             # no entry: what is pending then is dropped, not read as the first entry's title
-            pending = RawEntry() if not out else pending
+            pending = RawEntry()
             continue
         leader = _LEADER_LINE.match(text)
         if leader:

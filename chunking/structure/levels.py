@@ -167,6 +167,7 @@ def levelled(
         for d, depth in drafts
         if depth in part_depths and d.kind not in ("unnumbered", "front", "back")
     ]
+    parents = _parents(drafts)
     out: list[Heading] = []
     demoted = 0
     for k, (d, depth) in enumerate(drafts):
@@ -195,7 +196,7 @@ def levelled(
             # (``### Table of Contents`` under the title, the ``##`` chapters after it: a converter
             # guessed its depth from its type size) has no chapter to be a section of.
             level = top
-        elif depth == chapter_depth and _under_back_matter(drafts, k):
+        elif depth == chapter_depth and _back_matter(parents[k]):
             kind, level = "section", top + 1  # an index's letter groups, a bibliography's kinds
         elif kind == "section" or depth > chapter_depth:
             demoted += depth <= chapter_depth
@@ -231,12 +232,23 @@ def levelled(
     return tuple(out), demoted
 
 
-def _under_back_matter(drafts: list[tuple[Draft, int]], k: int) -> bool:
-    """Whether entry ``k`` is nested under a back-matter unit (``Index`` over ``Symbols``, ``A``,
-    ``B``…; ``Bibliography`` over ``Books``, ``Articles``): its parts, not chapters, however deep
-    the source set the back matter."""
-    depth = drafts[k][1]
-    parent = next((d for d, above in reversed(drafts[:k]) if above < depth), None)
+def _parents(drafts: list[tuple[Draft, int]]) -> list[Draft | None]:
+    """Each entry's parent: the nearest entry before it at a shallower depth (one pass, a stack of
+    the open ancestors)."""
+    out: list[Draft | None] = []
+    open_: list[tuple[Draft, int]] = []
+    for d, depth in drafts:
+        while open_ and open_[-1][1] >= depth:
+            open_.pop()
+        out.append(open_[-1][0] if open_ else None)
+        open_.append((d, depth))
+    return out
+
+
+def _back_matter(parent: Draft | None) -> bool:
+    """Whether an entry's parent is a back-matter unit (``Index`` over ``Symbols``, ``A``, ``B``…;
+    ``Bibliography`` over ``Books``, ``Articles``): the entry is its part, not a chapter, however
+    deep the source set the back matter."""
     return parent is not None and (parent.kind == "back" or BACK_WORDS.search(parent.title) is not None)
 
 
