@@ -68,7 +68,7 @@ RENDERER_PACKAGES_NO_RECOMMENDS += cups-filters python3-pyqt5
 RENDERER_FILES += /usr/lib/cups/filter/texttopdf /usr/lib/python3/dist-packages/PyQt5/QtGui.abi3.so
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
-# extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, and round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg: requirements-renderers.txt, every dependency pinned) go into
+# extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX) and mistune: requirements-renderers.txt, every dependency pinned) go into
 # their own venv, .venv-renderers, where bench/fetch_books.py runs them (RENDERER_PYTHON); kept out of .venv, since rinohtype brings Sphinx and another Docutils.
 RENDERER_VENV := .venv-renderers
 

@@ -29,7 +29,9 @@ Resiliparse's or Beautiful Soup's text, among others) or pandoc 3's GitHub-flavo
 paper through groff's gropdf into a PDF, an HTML page through Emacs' shr (eww's renderer) or unhtml into text, a
 manual's HTML pages (``source.paths``, one per chapter) bound into an EPUB by ebooklib, fast-ebook or mkepub, each through
 readability-lxml and markdownify into Markdown, or through pandoc 3's DOCX into pandoc 3's reStructuredText or
-kreuzberg's text; the source first checked against
+kreuzberg's text, a manual's reStructuredText sources through Sphinx's Texinfo, man page or LaTeX builder, a
+Markdown source through lowdown into Gemini text, through cmark into a man page's troff or through mistune into
+reStructuredText; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -263,7 +265,7 @@ RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / 
 Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify,
 inscriptis, the PDF extractors of ``PDF_EXTRACT``, the DOCX readers of ``DOCX_EXTRACT``, the HTML
 extractors of ``HTML_EXTRACT``, docx2python and striprtf of ``OFFICE_EXTRACT`` and ebooklib, fast-ebook,
-mkepub, readability-lxml and kreuzberg of ``PAGES``."""
+mkepub, readability-lxml and kreuzberg of ``PAGES``, Sphinx of ``SPHINX`` and mistune of ``MISTUNE_RST``."""
 
 RINOH_BOOK = """
 import os, shutil, subprocess, sys, tempfile
@@ -618,6 +620,67 @@ pandoc 3's reStructuredText writer or into kreuzberg's text of that Word documen
 cache off)."""
 
 
+SPHINX = r"""
+import os, subprocess, sys, tarfile, tempfile
+builder, src, out = sys.argv[1:4]
+INDEX_TYPES = r'''
+import re
+def _pairs(block):
+    return re.sub(r"(?m)^(\s*(?:\.\. index::)?\s*(?:!\s*)?)(module|keyword|operator|object|exception|statement|builtin):\s*",
+        r"\1pair: \2; ", block.group(0))
+def _index_types(app, docname, source):
+    source[0] = re.sub(r"(?m)^[ \t]*\.\. index::.*(?:\n[ \t]+\S.*)*", _pairs, source[0])
+def setup(app):
+    app.connect("source-read", _index_types)
+'''
+with tempfile.TemporaryDirectory(prefix="sphinx-") as tmp:
+    docs, built = os.path.join(tmp, "docs"), os.path.join(tmp, "built")
+    os.mkdir(docs)
+    names = []
+    with tarfile.open(src) as archive:
+        for member in archive.getmembers():
+            names.append(member.name.removesuffix(".txt"))
+            with open(os.path.join(docs, names[-1]), "wb") as f:
+                f.write(archive.extractfile(member).read())
+    root = names[0].removesuffix(".rst")
+    with open(os.path.join(docs, names[0]), encoding="utf-8") as f:
+        lines = [line.strip() for line in f]
+    title = next(line for line, under in zip(lines, lines[1:])
+        if line and under and len(set(under)) == 1 and not under[0].isalnum() and len(under) >= len(line))
+    conf = {"project": title, "author": "", "copyright": "", "root_doc": root, "language": "en",
+        "latex_documents": [(root, "book.tex", title, "", "manual")],
+        "texinfo_documents": [(root, "book", title, "", "book", title, "Miscellaneous")],
+        "man_pages": [(root, "book", title, [], 1)], "man_make_section_directory": False}
+    with open(os.path.join(docs, "conf.py"), "w") as f:
+        f.write("".join("%s = %r\n" % item for item in conf.items()) + INDEX_TYPES)
+    subprocess.run([sys.executable, "-m", "sphinx", "-b", builder, "-q", "-E", "-j", "1", docs, built],
+        capture_output=True, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="315532800", PYTHONHASHSEED="0"))
+    written = {"texinfo": "book.texi", "man": "book.1", "latex": "book.tex"}[builder]
+    with open(os.path.join(built, written), "rb") as f, open(out, "wb") as g:
+        g.write(f.read())
+"""
+"""A manual's reStructuredText sources (``source.paths``, its root document first, as a tar of them in
+that order by ``_pages_tar``; the ``.rst.txt`` copies that Sphinx's HTML builder ships under
+``_sources/``, renamed ``.rst``) through Sphinx's own builders (``sphinx-*``): its Texinfo, its man page
+(the whole toctree as one page, section 1) or its LaTeX of a ``manual`` (chapters at the top). The
+renderer writes a ``conf.py`` of its own, with no extension (the project's extensions are not packaged:
+their directives and roles are reported and dropped, and a reference to a page outside the sources is
+written as its text), the root document the first source, the book's title the root document's title
+(its first underlined line) and no author; an index entry of a type Sphinx 9 no longer takes
+(``object: method``, ``module: sys`` and the like) is written, as its message asks, as a pair (``pair: object;
+method``) before Sphinx reads the source; Sphinx takes the date it prints from ``SOURCE_DATE_EPOCH`` (1980-01-01 00:00 UTC)."""
+
+
+MISTUNE_RST = """
+import sys, mistune
+from mistune.renderers.rst import RSTRenderer
+sys.stdout.write(mistune.create_markdown(renderer=RSTRenderer())(sys.stdin.buffer.read().decode("utf-8")))
+"""
+"""A Markdown source (UTF-8) through mistune's reStructuredText renderer into reStructuredText
+(``mistune-rst``): no plugin, headings underlined '=', '-', '~', '^' by level, raw HTML as ``.. raw:: html``
+and fenced code as ``.. code::`` directives."""
+
+
 # Print paths (round 29): a plain text through the text printers of CUPS, Vim, Emacs and Ghostscript, an
 # HTML page through Qt's rich-text engine into a PDF.
 TEXTTOPDF = "/usr/lib/cups/filter/texttopdf"
@@ -902,6 +965,13 @@ RENDERERS = {
         ]
         for tool in ("ebooklib", "fast-ebook", "mkepub", "readability", "pandoc-rst", "kreuzberg")
     },
+    **{
+        f"sphinx-{builder}": [RENDERER_PYTHON, "-c", SPHINX, builder, "{input.tar}", OUTPUT]
+        for builder in ("texinfo", "man", "latex")
+    },
+    "lowdown-gemini": ["lowdown", "-Tgemini"],
+    "cmark-man": ["cmark", "-t", "man"],
+    "mistune-rst": [RENDERER_PYTHON, "-c", MISTUNE_RST],
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -949,7 +1019,10 @@ into AbiWord's text export, or through pandoc 3's DOCX into docx2python's text o
 Word 97 document, into antiword's or catdoc's text, or through pandoc 3's RTF into striprtf's text
 (``OFFICE_EXTRACT``); an HTML page into the text ``unhtml`` prints (its tags removed, its entities decoded, its
 line breaks kept); a manual's HTML pages into an EPUB of ebooklib, fast-ebook or mkepub, Markdown of readability-lxml's
-summaries or, through pandoc 3's DOCX, pandoc 3's reStructuredText or kreuzberg's text (``PAGES``)).
+summaries or, through pandoc 3's DOCX, pandoc 3's reStructuredText or kreuzberg's text (``PAGES``); a manual's
+reStructuredText sources into the Texinfo, man page or LaTeX that Sphinx's builders write (``SPHINX``); a Markdown
+source into ``lowdown -Tgemini``'s Gemini text, ``cmark -t man``'s troff (level 1 headings as ``.SH``, every lower
+level as ``.SS``) or mistune's reStructuredText (``MISTUNE_RST``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -968,7 +1041,7 @@ docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3
 0.4.7), html-to-markdown 3.21.2 (its Rust core in the wheel), extractous 0.3.0 (Tika compiled into the wheel),
 html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
 and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5, EbookLib 0.20, fast-ebook 0.2.0, mkepub 1.2.2, readability-lxml 0.9
-and kreuzberg 4.10.4 (its Rust core in the wheel); and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
+and kreuzberg 4.10.4 (its Rust core in the wheel), Sphinx 9.0.4 on Docutils 0.22.4 and mistune 3.4.0; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
 antiword 0.37, catdoc 0.95 and unhtml 2.3.9). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
