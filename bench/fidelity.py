@@ -65,6 +65,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from chunking.normalise import LIGATURES  # noqa: E402  (the ligatures we expand, the same table)
+from chunking.normalise.mojibake import repaired  # noqa: E402  (the same repair, line by line)
 
 EDGE_LINES = 3
 """Lines at the top and at the bottom of a page that may be furniture."""
@@ -80,6 +81,7 @@ CAUSES = (
     "dehyphenation",
     "ligature",
     "accent",
+    "encoding",
     "accent missing",
     "de-duplication",
     "glyph map",
@@ -94,13 +96,14 @@ CAUSES = (
     "reference",
     "unknown",
 )
-REWRITTEN = ("dehyphenation", "ligature", "accent", "de-duplication")
+REWRITTEN = ("dehyphenation", "ligature", "accent", "encoding", "de-duplication")
 """Causes under which our text holds the same letters as pdftotext's, rewritten by a rule of our
 own normaliser that the reference does not apply: a hyphenated word joined (``hyphen-`` ``ated`` →
 ``hyphenated``) or a line-end hyphen kept where pdftotext joins (``multi-`` ``core``), a ligature
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
-``Bröker``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter of the page is
-missing or added; each column still shows how many words these rules rewrote."""
+``Bröker``), a line that was UTF-8 read as a single-byte encoding decoded again (``RaphaÃ«l``
+→ ``Raphaël``, ``_encoding``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter
+of the page is missing or added; each column still shows how many words these rules rewrote."""
 _SET_APART = ("letter spacing", "small caps", "rotated", "math italic", "no space")
 """Causes where pdftotext cuts or spaces a word the page sets whole (``_spacing``, ``_SetSo``)."""
 UNMEASURED = ("reference", "glyph map", *_SET_APART, "clipped")
@@ -770,6 +773,7 @@ def classify(
         _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
         _long_runs(p, ref_words, lost, invented, tally, set_so)
         _split_words(p, words(ours[p]), lost, invented, tally)
+        _encoding(p, reference[p], lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
         _primes(p, ours, lost, invented, tally)
@@ -1581,6 +1585,44 @@ def clipped_words(path: Path) -> Callable[[int], tuple[Counter, Counter]]:
         return whole - seen, seen - whole
 
     return _per_page(path, of_page)
+
+
+def _encoding(
+    p: int, reference: list[str], lost: list[Counter], invented: list[Counter], tally: Tally
+) -> None:
+    """pdftotext's words that our normaliser's mojibake repair (``chunking.normalise.mojibake``,
+    the same function) rewrites in their line, against the words the repair gives: ``encoding``,
+    only as many of each as the page lost and invented. On a page where the repair rewrote a line
+    of pdftotext's, a lost word made only of the lead bytes of a no-break space, a Latin-1 letter
+    or a punctuation mark as Latin-1 reads them (``_LEAD_BYTES``: ``Â``, ``Ã``, ``â``) is one too:
+    pdftotext puts the rest of such a sequence apart or on a line of its own (``Â Â Â``, ``helpâ
+    ˝``), where the line-by-line repair cannot see it."""
+    rewritten = False
+    for line in reference:
+        fixed, count = repaired(line)
+        if not count:
+            continue
+        rewritten = True
+        before, after = Counter(w for w, _ in words([line])), Counter(w for w, _ in words([fixed]))
+        gone, new = before - after, after - before
+        for w, n in gone.items():
+            k = min(n, lost[p][w])
+            lost[p][w] -= k
+            tally.lost["encoding"] += k
+        for w, n in new.items():
+            k = min(n, invented[p][w])
+            invented[p][w] -= k
+            tally.invented["encoding"] += k
+    if rewritten:
+        for w, n in list(lost[p].items()):
+            if n > 0 and not w.strip(_LEAD_BYTES):
+                lost[p][w] = 0
+                tally.lost["encoding"] += n
+
+
+_LEAD_BYTES = "\u00c2\u00c3\u00e2"
+"""Bytes C2, C3 and E2 as Latin-1 reads them: the first byte of UTF-8's no-break space and Latin-1
+letters, and of its general punctuation (``’``, ``—``, ``…``)."""
 
 
 def _single_words(

@@ -172,6 +172,7 @@ def load_book(
         dehyphenated_words=norm.counts["dehyphenated"],
         ligatures_expanded=norm.counts["ligatures"],
         accents_composed=norm.counts["accents_composed"],
+        encoding_repaired_lines=norm.counts["encoding_repaired"],
         control_chars_removed=norm.counts["control_chars"],
         page_labels=norm.page_labels,
         page_labels_inferred=norm.inferred_labels,

@@ -227,6 +227,8 @@ class Diagnostics:
     ligatures_expanded: int = 0
     accents_composed: int = 0
     """Spacing accents composed with their letter (``¨o`` → ``ö``, ``chunking.normalise``)."""
+    encoding_repaired_lines: int = 0
+    """Lines that were UTF-8 read as a single-byte encoding, decoded again (``chunking.normalise.mojibake``)."""
     control_chars_removed: int = 0
     page_labels: str = "none"
     """Where ``Page.label`` comes from: ``source`` (the PDF's /PageLabels or the EPUB page-list),

@@ -38,6 +38,21 @@ def test_a_name_split_at_a_spacing_accent_is_an_accent():
     assert t.lost == {"accent": 2} and t.invented == {"accent": 1}
 
 
+def test_a_line_our_normaliser_decoded_again_from_mojibake_is_encoding():
+    t = _one(["Copyright \u00c2\u00a9 Rapha\u00c3\u00abl, Chapter\u00c2 2.\u00c2 Steps"], ["Copyright © Raphaël, Chapter 2. Steps"])
+    # lost: 'Â' twice, 'RaphaÃ', 'l', 'ChapterÂ'; invented: 'Raphaël', 'Chapter'
+    assert t.lost == {"encoding": 5} and t.invented == {"encoding": 2}
+    assert "encoding" in fidelity.NOT_LOST
+
+
+def test_a_lone_lead_byte_pdftotext_set_apart_on_a_repaired_page_is_encoding_and_only_there():
+    repaired_page = ["Chapter\u00c2 2.\u00c2 Steps", "\u00c2 \u00c2 \u00e2"]
+    t = _one(repaired_page, ["Chapter 2. Steps"])
+    assert t.lost == {"encoding": 5} and t.invented == {"encoding": 1}
+    sound_page = _one(["a lone \u00e2 here", "plain"], ["a lone here", "plain"])
+    assert sound_page.lost == {"unknown": 1}
+
+
 def test_an_expanded_ligature_is_a_ligature():
     t = _one(["the \ufb01rst e\ufb03cient one"], ["the first efficient one"])
     assert t.lost == {"ligature": 2} and t.invented == {"ligature": 2}

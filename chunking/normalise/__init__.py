@@ -22,6 +22,8 @@ Contract (see ``chunking.models`` for the offset conventions):
   fragment's whole token moves up, punctuation included. Across pages the token leaves the
   lower page for the upper one: page spans still tile the text and ``map_offset`` maps into the
   lower page's (shortened) first line. Leading/trailing blank lines of a page go.
+* A line that was UTF-8 read as a single-byte encoding (``Rapha\u00c3\u00abl``) decoded again
+  (``mojibake``, ftfy's ``fix_encoding``), before anything else reads its characters.
 * Spacing accents composed with their letter in the order TeX sets them (``Br¨oker`` →
   ``Bröker``; ``SPACING_ACCENTS_BEFORE``/``_AFTER``), when a precomposed character exists.
 * ``c``/``r`` + U+20DD (combining enclosing circle) become ``©``/``®``: no precomposed form exists.
@@ -43,6 +45,7 @@ from ..models import Page
 from ..readers.raw import RawPage
 from .folios import choose_labels, infer_folios
 from .furniture import PageNumbers, find_furniture, zones
+from .mojibake import repaired
 
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _LIGATURE_TABLE = str.maketrans(LIGATURES)
@@ -132,7 +135,8 @@ class NormalisedBook:
         lines (list[list[tuple[int, str]]]): per page, its kept lines as ``(offset in text, line)``
             in order; structure detection reads these.
         counts (Counter): removals by kind: ``control_chars``, ``ligatures``, ``header_lines``,
-            ``footer_lines``, ``page_numbers``, ``dehyphenated``, ``accents_composed``.
+            ``footer_lines``, ``page_numbers``, ``dehyphenated``, ``accents_composed``,
+            ``encoding_repaired`` (lines, not removals).
         furniture (list[list[str]]): per page, the texts of its removed header/footer lines and
             folios, stripped, in page order (top zone first). Structure detection may read the
             running header's content: where a header naming the chapter changes, a chapter starts.
@@ -211,10 +215,13 @@ def printed_chars(text: str) -> str:
     return _char_normalise(text, printed=True)[0] if not text.isascii() or "`" in text else text
 
 
-def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, int]:
+def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, int, int]:
     """Per-character steps; return the text, control characters removed, ligatures expanded,
-    spacing accents composed (TeX's grave accent only on a ``printed`` page, ``GRAVE_ACCENT``)."""
+    spacing accents composed (TeX's grave accent only on a ``printed`` page, ``GRAVE_ACCENT``)
+    and lines repaired from UTF-8 read as a single-byte encoding (``mojibake``: before control
+    characters go, since such a line's ``â\x80\x99`` is one ``’``)."""
     text = _LINE_BREAK.sub("\n", text) if "\r" in text else text
+    text, repaired_lines = repaired(text)
     struck = 0
     if "\x08" in text:
         text, struck = _OVERSTRIKE.subn("", text)
@@ -233,7 +240,7 @@ def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, in
         text = text.translate(_LIGATURE_TABLE)
     if not text.isascii() and not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
-    return text, controls, ligatures, accents
+    return text, controls, ligatures, accents, repaired_lines
 
 
 def _compose_accents(text: str, printed: bool = False) -> tuple[str, int]:
@@ -322,7 +329,8 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     texts: list[str] = []
     bold: list[set[int]] = []
     for raw in raw_pages:
-        text, controls, ligatures, accents = _char_normalise(raw.text, raw.typeset)
+        text, controls, ligatures, accents, repaired_lines = _char_normalise(raw.text, raw.typeset)
+        counts["encoding_repaired"] += repaired_lines
         counts["control_chars"] += controls
         counts["ligatures"] += ligatures
         counts["accents_composed"] += accents
@@ -349,7 +357,12 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
     book.furniture = furniture
     book.page_labels = labels.source
     book.inferred_labels = labels.inferred_pages
-    book.warnings = labels.warnings
+    book.warnings = list(labels.warnings)
+    if counts["encoding_repaired"]:
+        book.warnings.append(
+            f"{counts['encoding_repaired']} lines were UTF-8 text read as a single-byte encoding"
+            " (mojibake such as '\u00c3\u00a9' for '\u00e9'); they were decoded again"
+        )
     return book
 
 
