@@ -418,6 +418,20 @@ def test_a_man_page_source_gives_its_sh_and_ss_headings_and_its_th_name_is_no_he
     ]
 
 
+def test_a_preprocessor_line_atop_a_man_page_source_is_no_title():
+    # ``'\" t`` asks man(1) to run tbl first: a request line, printed nowhere
+    text = (
+        "'\\\" t\n.\\\" generated\n.TH WIDGET 1\n.SH NAME\nwidget \\- make widgets\n"
+        f".SH DESCRIPTION\n{para(0)}\n.SH OPTIONS\n{para(1)}\n"
+    )
+    book = load_book(text.encode(), name="widget.txt")
+    assert [(h.kind, h.title) for h in book.headings] == [
+        ("chapter", "NAME"),
+        ("chapter", "DESCRIPTION"),
+        ("chapter", "OPTIONS"),
+    ]
+
+
 def test_an_ms_document_numbers_its_nh_headings_as_troff_prints_them():
     chapters = "".join(
         f".NH\n{name}\n.PP\n{para(c)}\n.NH 2\nDetail \\fI{c}\\fP\n.PP\n{para(c + 5)}\n"
@@ -537,6 +551,19 @@ def test_a_txt_with_atx_headings_standing_apart_is_read_as_markdown():
 def test_shell_comments_at_the_margin_do_not_make_a_txt_markdown():
     text = "\n".join(f"{para(k)}\n\n# install step {k}\nmake install\n" for k in range(5))
     assert markup_headings(text)[0] != "markdown"
+
+
+def test_sphinx_latex_contents_and_hyphen_macros_print_as_latex_would():
+    text = (
+        "\\documentclass{sphinxmanual}\n\\begin{document}\n\\sphinxmaketitle\n\\sphinxtableofcontents\n"
+        "\\chapter{Top\\sphinxhyphen{}level components}\n\n" + para(0) + "\n\n"
+        "\\chapter{Dashes\\textendash{}and\\slash{}slashes}\n\n" + para(1) + "\n\\end{document}\n"
+    )
+    assert [t for _, _, t in markup_headings(text, ".tex")[1]] == [
+        "Contents",
+        "1 Top-level components",
+        "2 Dashes–and/slashes",
+    ]
 
 
 def test_latex_printnomenclature_prints_a_nomenclature_unit():

@@ -2,7 +2,7 @@
 
 A LaTeX source names its structure with commands (LaTeX's own ``\\part``, ``\\chapter``,
 ``\\section``, ``\\subsection``, ``\\subsubsection``, each with a ``*`` form and an optional short
-title ``[…]``) and prints some units under fixed names: ``\\tableofcontents`` a "Contents",
+title ``[…]``) and prints some units under fixed names: ``\\tableofcontents`` (Sphinx's ``\\sphinxtableofcontents``) a "Contents",
 ``\\listoffigures``/``\\listoftables`` their lists, ``\\printindex`` an "Index",
 ``\\printglossary`` a "Glossary", ``\\printnomenclature`` (nomencl) a "Nomenclature",
 ``\\bibliography{…}``/``\\printbibliography`` a "Bibliography" ("References" in a document
@@ -26,6 +26,7 @@ converted to LaTeX), has that section for its title and its ``\\subsection`` com
 chapter is front matter). Nothing in a comment (``%`` to the line's end) or in
 a ``verbatim``/``lstlisting``/``minted``/``comment`` environment is a command. Titles are what
 the printed document shows: ``\\texttt{x}`` → ``x``, ``\\LaTeX`` → ``LaTeX``, ``~`` → a space,
+the text macros of signs (``\\textendash``, Sphinx's ``\\sphinxhyphen{}``) → what they print,
 ``\\label``/``\\index`` dropped; a title may run over a few lines.
 """
 
@@ -49,6 +50,7 @@ DEPTHS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection
 
 NAMED = {
     "tableofcontents": "Contents",
+    "sphinxtableofcontents": "Contents",  # NOTE: Sphinx's LaTeX writer wraps \tableofcontents
     "listoffigures": "List of Figures",
     "listoftables": "List of Tables",
     "printindex": "Index",
@@ -73,7 +75,11 @@ _COMMENT = re.compile(r"(?<!\\)%.*")
 _DROPPED = re.compile(
     r"\\(?:label|index|footnote|thanks|protect|hspace|vspace|newline|linebreak)\*?(?:\{[^{}]*\})?"
 )
-_WORDS = {"LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "ldots": "…", "dots": "…", "&": "&", "_": "_", "%": "%", "#": "#", "$": "$"}  # fmt: skip
+_WORDS = {"LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "ldots": "…", "dots": "…", "&": "&", "_": "_", "%": "%", "#": "#", "$": "$",
+          "textendash": "–", "textemdash": "—", "textquoteleft": "‘", "textquoteright": "’", "slash": "/",
+          "textbackslash": "\\", "textasciitilde": "~", "textunderscore": "_", "sphinxhyphen": "-"}  # fmt: skip
+"""Text macros and what they print; ``\\sphinxhyphen{}`` is Sphinx's LaTeX writer's hyphen (one
+the line may break after), in every hyphenated word it writes."""
 _MACRO = re.compile(r"\\([a-zA-Z]+|[&_%#$])\*?(?:\{\})?")
 
 

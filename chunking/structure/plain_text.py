@@ -1471,6 +1471,9 @@ def _centred_title(lines: list[_Line], listing: set[int], candidates: list[_Cand
     return None
 
 
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
+"""Two letters in a row: some word of a title."""
+
 _LEADING_SIGN = re.compile(r"[-−.#@+]+(?=[A-Z0-9])")
 """A sign glued to a name's first letter (``−ME``, ``.NET``, ``#1``): part of the name, no list mark."""
 
@@ -1489,7 +1492,10 @@ def _title_page_like(text: str) -> bool:
     title may open with a name in camel case (``macOS Setup Guide``): its capital is
     inside the word; or with a name in small letters before capitalised words (``frob Command
     Manual``). (Only here, at the top of the book: a line in a book's body that opens
-    with one is more often an identifier in code.)"""
+    with one is more often an identifier in code.) A title holds a word of two letters at least:
+    a line of signs and one letter (a troff source's preprocessor line ``'\\" t``) is none."""
+    if not _TWO_LETTERS.search(text):
+        return False
     sign = _LEADING_SIGN.match(text)
     text = text[sign.end() :] if sign else text
     named = _CAMEL_NAME.match(text) is not None or _NAME_OVER_CAPITALS.fullmatch(text) is not None
