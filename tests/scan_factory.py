@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import textwrap
 
 import numpy as np
 import pymupdf
@@ -94,6 +95,26 @@ def scan_image(
         pix = pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, pixels.tobytes(), False)
     pix.set_dpi(SCAN_DPI, SCAN_DPI)
     return pix
+
+
+def printout_image(text: str, *, font_size: float = 10.0, pitch: float = 12.0) -> pymupdf.Pixmap:
+    """A grey 300-dpi image of a page printed from a text file: each line of ``text`` in
+    Courier (one advance for every character, spaces included) at one line ``pitch`` from the
+    top margin, so an empty line is a blank line's space and leading spaces an indent."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    for row, line in enumerate(text.split("\n")):
+        if line.strip():
+            page.insert_text((MARGIN, MARGIN + pitch * (row + 1)), line, fontsize=font_size, fontname="cour")
+    zoom = SCAN_DPI / 72
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, alpha=False)
+    pix.set_dpi(SCAN_DPI, SCAN_DPI)
+    return pix
+
+
+def wrapped(text: str, width: int, indent: int) -> list[str]:
+    """``text`` wrapped to lines of at most ``width`` columns, each ``indent`` columns in."""
+    return textwrap.wrap(text, width - indent, initial_indent=" " * indent, subsequent_indent=" " * indent)
 
 
 def add_scanned_page(doc: pymupdf.Document, pix: pymupdf.Pixmap, *, garbage_layer: str = "") -> pymupdf.Page:

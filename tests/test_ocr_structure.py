@@ -75,7 +75,7 @@ def test_an_entry_of_the_old_format_is_ocrd_again_never_read_without_sizes(turne
     load_book(data, name="scanned.pdf")
     for entry in cache.cache_dir().rglob("*.json"):
         record = json.loads(entry.read_text())
-        assert record["schema"] == cache.SCHEMA == 2
+        assert record["schema"] == cache.SCHEMA == 3
         if "books" in entry.parts:  # NOTE: a book record: version 1 wrote none, so it is gone
             entry.unlink()
             continue
@@ -87,7 +87,7 @@ def test_an_entry_of_the_old_format_is_ocrd_again_never_read_without_sizes(turne
         assert cache.load(entry.stem, None) is None
     again = load_book(data, name="scanned.pdf")
     assert _chapters(again) == list(zip(openings, CHAPTER_TITLES))
-    assert all(json.loads(e.read_text())["schema"] == 2 for e in cache.cache_dir().rglob("*.json"))
+    assert all(json.loads(e.read_text())["schema"] == 3 for e in cache.cache_dir().rglob("*.json"))
 
 
 def test_an_entry_whose_lines_are_not_its_text_is_ignored(own_cache):

@@ -40,10 +40,12 @@ from ..user_cache import cache_root
 from .engine import PageOcr
 from .lines import OcrLine
 
-SCHEMA = 2
+SCHEMA = 3
 """Version of the entry format; a new one starts a new folder (``ocr/v<SCHEMA>``), so an entry
 of an older format is never read as this one (its page is OCR'd again). 2: each line's type
-size and box (``lines``), which the structure engine's typography reads."""
+size and box (``lines``), which the structure engine's typography reads. 3: each line's
+words' left and right edges and bottoms (``OcrLine.words``), which tell a monospaced
+printout (``chunking.ocr.printout``)."""
 
 MAX_ENTRY_BYTES = 1 << 20
 """Largest page entry read (1 MiB; a dense page's text is about 5 KB)."""
@@ -153,22 +155,35 @@ def _result(record: dict[str, Any]) -> PageOcr:
         confidence=float(record["confidence"]),
         words=record["words"],
         lines=tuple(
-            OcrLine(t, float(size), float(x0), float(y0), float(y1))
-            for t, size, x0, y0, y1 in record["lines"]
+            OcrLine(
+                t,
+                float(size),
+                float(x0),
+                float(y0),
+                float(y1),
+                tuple((float(left), float(right), float(bottom)) for left, right, bottom in words),
+            )
+            for t, size, x0, y0, y1, words in record["lines"]
         ),
     )
 
 
 def _valid_lines(lines: Any, text: str) -> bool:
-    """``lines`` is a list of [text, size, x0, y0, y1], finite numbers, positive sizes, and its
-    texts are the lines of ``text`` (a record whose two halves disagree is not this page's), or
-    empty (lines unknown: the page's typography is blind, never misread)."""
+    """``lines`` is a list of [text, size, x0, y0, y1, words], finite numbers, positive sizes,
+    ``words`` a list of [left, right, bottom], one per word of the text or none,
+    and its texts are the lines of ``text`` (a record whose two halves disagree is not this
+    page's), or empty (lines unknown: the page's typography is blind, never misread)."""
     if not isinstance(lines, list):
         return False
     for line in lines:
-        if not isinstance(line, list) or len(line) != 5 or not isinstance(line[0], str):
+        if not isinstance(line, list) or len(line) != 6 or not isinstance(line[0], str):
             return False
-        numbers = line[1:]
+        words = line[5]
+        if not isinstance(words, list) or (words and len(words) != len(line[0].split(" "))):
+            return False
+        if any(not isinstance(word, list) or len(word) != 3 for word in words):
+            return False
+        numbers = [*line[1:5], *(n for word in words for n in word)]
         if any(
             isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) for n in numbers
         ):
@@ -183,7 +198,9 @@ def _fields(result: PageOcr) -> dict[str, Any]:
         "text": result.text,
         "confidence": result.confidence,
         "words": result.words,
-        "lines": [[ln.text, ln.size, ln.x0, ln.y0, ln.y1] for ln in result.lines],
+        "lines": [
+            [ln.text, ln.size, ln.x0, ln.y0, ln.y1, [list(w) for w in ln.words]] for ln in result.lines
+        ],
     }
 
 

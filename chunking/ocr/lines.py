@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 TALL = 0.70
 """Top of capitals, digits and ascenders, in ems above the baseline."""
@@ -122,6 +122,10 @@ class OcrLine:
         x0 (float): left edge.
         y0 (float): top.
         y1 (float): bottom.
+        words (tuple[tuple[float, float, float], ...]): each word's left and right ink edge
+            and its bottom on the upright page (the page's skew taken out: ``upright``), in the
+            order of ``text.split(" ")``; empty when not measured. What tells a monospaced
+            printout on a page without fonts (``chunking.ocr.printout``).
     """
 
     text: str
@@ -129,6 +133,7 @@ class OcrLine:
     x0: float
     y0: float
     y1: float
+    words: tuple[tuple[float, float, float], ...] = ()
 
 
 class Ink:
@@ -241,6 +246,33 @@ def line_size(words: list[OcrWord], skew: float, dpi: int) -> float:
     return round(em * 72 / dpi, 2)
 
 
+def upright(x: float, y: float, skew: float) -> tuple[float, float]:
+    """The point (x, y) of a page turned by ``skew`` (a small slope) where it stood on the
+    upright page: turned back about the image's top left corner."""
+    return x + skew * y, y - skew * x
+
+
+def line_baseline(line: OcrLine) -> float | None:
+    """The baseline of ``line`` on the upright page (points), from its words' bottoms
+    (``OcrLine.words``): the median of those of two letters or digits or more that stand on it
+    (no descender, no comma), else of its words of two letters or digits or more, else of all,
+    each raised by its deepest glyph's depth (``DESCENDER``, ``COMMA``); None when its words
+    were not measured. Marks say little: a table's bar reaches below the line, and a bullet
+    read as a letter (``e``) floats above it."""
+    texts = line.text.split(" ")
+    if not line.words or len(texts) != len(line.words):
+        return None
+    words = list(zip(texts, line.words))
+    spelled = [(t, w) for t, w in words if sum(c.isalnum() for c in t) >= 2]
+    standing = [(t, w) for t, w in spelled if not set(t) & (_DEEP_CHARS | _COMMA_CHARS)]
+
+    def depth(text: str) -> float:
+        chars = set(text)
+        return line.size * (DESCENDER if chars & _DEEP_CHARS else COMMA if chars & _COMMA_CHARS else 0.0)
+
+    return statistics.median(bottom - depth(t) for t, (_, _, bottom) in standing or spelled or words)
+
+
 def build_lines(lines: list[list[OcrWord]], dpi: int, image: bytes | None = None) -> list[OcrLine]:
     """The page's lines (words in Tesseract's reading order) with their sizes and boxes in
     points; with the page ``image`` Tesseract read (grey PNM), boxes trimmed to their ink."""
@@ -266,6 +298,14 @@ def build_lines(lines: list[list[OcrWord]], dpi: int, image: bytes | None = None
                 x0=round(min(w.left for w in words) * scale, 2),
                 y0=round(min(w.top for w in words) * scale, 2),
                 y1=round(max(w.top + w.height for w in words) * scale, 2),
+                words=tuple(
+                    (
+                        round(upright(w.left, w.top + w.height / 2, skew)[0] * scale, 2),
+                        round(upright(w.left + w.width, w.top + w.height / 2, skew)[0] * scale, 2),
+                        round(upright(w.left + w.width / 2, w.top + w.height, skew)[1] * scale, 2),
+                    )
+                    for w in words
+                ),
             )
         )
     return out
@@ -299,7 +339,4 @@ def snap_sizes(pages: list[list[OcrLine]]) -> list[list[OcrLine]]:
         for s in members:
             snapped[s] = centre
             del left[s]
-    return [
-        [OcrLine(line.text, snapped[round(line.size, 1)], line.x0, line.y0, line.y1) for line in lines]
-        for lines in pages
-    ]
+    return [[replace(line, size=snapped[round(line.size, 1)]) for line in lines] for lines in pages]

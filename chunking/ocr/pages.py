@@ -27,6 +27,7 @@ from ..readers.raw import RawPage, pages_named
 from . import cache
 from .fingerprint import RENDERER, page_fingerprint
 from .lines import snap_sizes
+from .printout import printout_texts
 from .engine import (
     DEBIAN_PACKAGE,
     Children,
@@ -136,15 +137,20 @@ def ocr_pages(
     # NOTE: snapped over the whole book, every time (cache hits included): one type size must
     # be one size on every page for the structure engine's comparisons.
     snapped = snap_sizes([list(r.lines) for r in found.values()])
-    for (i, result), lines in zip(found.items(), snapped):
+    # NOTE: a printout's pages (a text file printed in one monospaced face) read as the text
+    # file: blank lines and columns back (``chunking.ocr.printout``), decided on every run from
+    # the lines' geometry, like the sizes.
+    printed = printout_texts(snapped)
+    for (i, result), lines, text in zip(found.items(), snapped, printed):
         page = pages[i]
         page.text, page.ocr, page.ocr_confidence, page.ocr_words, page.ocr_lines = (
-            result.text,
+            result.text if text is None else text,
             True,
             result.confidence,
             result.words,
             tuple(lines),
         )
+        page.ocr_printout = text is not None
     if unread:
         outcome.empty_reason = reason
     outcome.warnings = _warnings(pages, targets, results, failures, unread, reason)

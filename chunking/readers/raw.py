@@ -42,6 +42,9 @@ class RawPage:
         ocr_lines (tuple[OcrLine, ...]): OCR'd page: its text lines with their type size and
             place (``chunking.ocr.lines``), which the layout gives the structure engine in place
             of a text layer's.
+        ocr_printout (bool): OCR'd page: taken for a page printed from a text file in one
+            monospaced face (``chunking.ocr.printout``), its ``text`` rebuilt as that file's
+            lines, blank lines and columns.
         lost (str | None): PDF: why the page's text is missing when reading it was stopped (its
             time or memory limit, ``chunking.readers.pdfchild``), None when it was read. Such a
             page has no text but is not a page without a text layer (``has_text_layer`` stays
@@ -62,6 +65,7 @@ class RawPage:
     ocr_confidence: float = 0.0
     ocr_words: int = 0
     ocr_lines: tuple[OcrLine, ...] = ()
+    ocr_printout: bool = False
     lost: str | None = None
 
     @property

@@ -371,12 +371,15 @@ def _not_contents_lines(
 
 
 def _typewritten(raw: RawBook) -> bool:
-    """Whether a PDF is a printout of a plain text (enscript, an RFC): most of its pages with a
-    text layer hold blank lines, which only a typewritten page's text does (the reader puts them
-    back from its line pitch, ``readers/pdftypewriter.py``). Its structure is read as a plain
-    text's: a fixed pitch offers no type sizes, only what a text file offers."""
-    pages = [p for p in raw.pages if p.text.strip() and not p.ocr]
-    return bool(pages) and sum("\n\n" in p.text for p in pages) >= TYPEWRITTEN_SHARE * len(pages)
+    """Whether a PDF is a printout of a plain text (enscript, an RFC): most of its pages with
+    text hold blank lines, which only a typewritten page's text does (the reader puts them back
+    from its line pitch, ``readers/pdftypewriter.py``), or are OCR'd pages taken for a printout
+    (``ocr/printout.py``: rebuilt from their rows, so that one without a blank line, a dense
+    page of a table or a listing, counts too). Its structure is read as a plain text's: a fixed
+    pitch offers no type sizes, only what a text file offers."""
+    pages = [p for p in raw.pages if p.text.strip()]
+    typed = sum("\n\n" in p.text or p.ocr_printout for p in pages)
+    return bool(pages) and typed >= TYPEWRITTEN_SHARE * len(pages)
 
 
 def _no_smaller_than_listed(
