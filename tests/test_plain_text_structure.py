@@ -1292,3 +1292,36 @@ def test_two_numbered_lines_opening_at_two_are_no_run_of_chapters():
     text += "\n\n3 Source Packages\n\n" + _body(2) + "\n"
     _, found = _chapters(text)
     assert not [t for k, _, t, _ in found if k == "chapter" and t in ("Binary Packages", "Source Packages")]
+
+
+def _reference_page(command: str, what: str, dash: str = "—") -> str:
+    return (
+        f"Name\n\n   {command} {dash} {what}\n\nSynopsis\n\n   {command} [options...] files...\n\n"
+        f"Description\n\n{_body(2, '   ')}\n\nOptions\n\n   --help\n\n   Print a usage message.\n\n"
+    )
+
+
+@pytest.mark.parametrize("hyphen,dash", [("-", "—"), ("\u2212", "-")])
+def test_reference_pages_after_the_chapters_are_chapter_level_units_titled_by_their_command(hyphen, dash):
+    """A manual whose last part is a command reference printed as text (``Name`` over
+    ``cmd — what it does``, then ``Synopsis``…): each reference page opens a unit. troff's
+    hyphens may come out as minus signs."""
+    text = "".join(f"Chapter {n}. {title}\n\n{_body(2, '   ')}\n\n" for n, title in enumerate(TITLES[:2], 1))
+    text += _reference_page("pkgtool", "install and remove packages", dash)
+    text += _reference_page(f"pkgtool{hyphen}bundle", "bundle the package state", dash)
+    _assert_starts(
+        text,
+        [
+            ("chapter", "1", TITLES[0], f"Chapter 1. {TITLES[0]}"),
+            ("chapter", "2", TITLES[1], f"Chapter 2. {TITLES[1]}"),
+            ("chapter", "", "pkgtool", "Name"),
+            ("chapter", "", f"pkgtool{hyphen}bundle", "Name"),
+        ],
+    )
+
+
+def test_a_single_reference_page_opens_no_unit_of_its_own():
+    text = "".join(f"Chapter {n}. {title}\n\n{_body(2, '   ')}\n\n" for n, title in enumerate(TITLES[:2], 1))
+    text += _reference_page("pkgtool", "install and remove packages")
+    _, found = _chapters(text)
+    assert [t for _, _, t, _ in found] == TITLES[:2]

@@ -30,6 +30,10 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   numbered line whose paragraph hangs at its title's column, in from the body's margin
   (``1.  Download it`` over ``    Download the…``: ``_list_item``). ``N.M Title``
   lines are sections of chapter ``N`` when they sit inside it.
+* **reference pages** (``keyword``): in a book holding several (a manual's command reference,
+  man pages printed one after another), a ``Name`` header standing alone over a name line set
+  further in (``grep — print lines that match patterns``) and another of a reference page's
+  section headers (``Synopsis``) opens a chapter-level unit titled by its command (``_man_pages``).
 * **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
   blank lines, before the first chapter (front) or after the last one opens (back). The book's
   title on the file's first line, alone or over a short title block (authors, date), is its title
@@ -238,7 +242,9 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     lines = _lines(norm)
     rejected: list[Rejected] = []
     listing, entries = _contents(lines)
-    candidates = _candidates(lines, listing, rejected)
+    candidates = sorted(
+        _candidates(lines, listing, rejected) + _man_pages(lines, listing), key=lambda c: c.index
+    )
     chosen = _choose(lines, candidates, entries, listing, rejected)
     if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
         chosen = _outdented(lines, listing) or chosen
@@ -637,6 +643,47 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
     chars = Counter(c.char for c in out if c.char and c.char != BOLD)
     out += [c for c in glued if chars[c.char] >= GLUED_UNDERLINES and title_like(lines[c.index].text)]
     return sorted(out, key=lambda c: c.index)
+
+
+MAN_PAGES_MIN = 2
+"""Reference pages (``_man_pages``) a book needs before each opens a unit: a single one is
+the whole text, whose ``NAME`` and ``SYNOPSIS`` are its sections or chapters (``_outdented``)."""
+
+MAN_SECTION_LINES = 6
+"""Lines below a reference page's name line within which its next section header stands."""
+
+_MAN_NAME = re.compile(r"([\w.:+@/\-\u2010\u2212]+(?:\s*,\s*[\w.:+@/\-\u2010\u2212]+)*)\s+[^\w\s]{1,2}\s+\S")
+"""A reference page's name line: the command (or commands, by commas; troff's hyphens may come
+out as minus signs), a dash (or whatever mark a font without its glyph left), what it does
+(``grep — print lines that match patterns``)."""
+
+_MAN_SECTION = re.compile(r"(?:name|synopsis|description|options)", re.I)
+"""The section headers of a reference page (a man page's ``NAME``, ``SYNOPSIS``…)."""
+
+
+def _man_pages(lines: list[_Line], listing: set[int]) -> list[_Candidate]:
+    """The reference pages of a book that holds several (a manual's command reference, man pages
+    printed one after another, DocBook's ``refentry`` as text): a ``Name`` header standing alone,
+    over its name line set further in (``grep — print lines that match patterns``) and, within
+    ``MAN_SECTION_LINES`` lines, another of the page's section headers at the ``Name`` header's
+    column (``Synopsis``). Each opens a chapter-level unit titled by its command, where the book
+    has ``MAN_PAGES_MIN`` of them or more."""
+    found = []
+    for i, line in enumerate(lines[:-1]):
+        if i in listing or line.text.casefold() != "name" or not (line.blank_before and line.blank_after):
+            continue
+        below = lines[i + 1]
+        m = _MAN_NAME.match(below.text)
+        if m is None or below.indent <= line.indent:
+            continue
+        after = lines[i + 2 : i + 2 + MAN_SECTION_LINES]
+        if not any(
+            b.indent == line.indent and b.blank_before and _MAN_SECTION.fullmatch(b.text) for b in after
+        ):
+            continue
+        where = f"line {i + 1}: '{line.text}' over '{below.text[:60]}'"
+        found.append(_Candidate(i, "chapter", "", m.group(1), [("keyword", f"{where}: a reference page")]))
+    return found if len(found) >= MAN_PAGES_MIN else []
 
 
 _ITEM_NUMBER = re.compile(r"\d{1,3}[.)]?\s+")
