@@ -110,6 +110,16 @@ LIST_OF = (
 )
 """The names of the lists a book prints after its contents (front matter, each a unit)."""
 
+CONTENTS_NAMES = (
+    r"(?:table of\s+)?contents|table\s+des\s+mati[eè]res|sommaire|inhaltsverzeichnis|inhalt|"
+    r"[íi]ndice(?:\s+general)?|contenidos?|sum[aá]rio|inhoud(?:sopgave)?|innehåll|indholdsfortegnelse|"
+    r"innhold|spis\s+treści|obsah|содержание|оглавление|目录|目次|目錄"
+)
+"""The names a book prints over its table of contents, in the languages its headings come in
+(``Table des matières``, ``Inhaltsverzeichnis``, ``Índice``, ``Содержание``, ``目次``), as a
+regular-expression alternation to compile with ``re.I``. (``Índice`` may also name an index at
+the back: only a page of paged entries below it, or its place in the front, makes it a contents.)"""
+
 KEYWORD_ALTERNATION = "|".join(HEADING_KEYWORDS)
 """``HEADING_KEYWORDS`` as a regular-expression alternation."""
 

@@ -134,6 +134,17 @@ def test_a_fixed_print_date_in_the_footer_is_furniture_but_varying_numbers_stay(
     assert all(f"{n}.{n % 3 + 1}" in norm.text for n in range(1, 9))
 
 
+def test_a_short_label_beside_the_pages_own_number_atop_every_page_is_furniture():
+    """A proof's slug over every page, ``No 12`` (the sheet's number, the page's) under the
+    running title: with its number taken for the folio, ``No`` is too short for a running title's
+    words, yet it stands in the same place on every page."""
+    pages = [f"The Book\nNo {n}\n{_body(6, f'p{n}')}\n{n}" for n in range(1, 11)]
+    norm = normalise(_pages(*pages, labels=tuple(str(n) for n in range(1, 11))))
+    later = norm.text[norm.pages[1].char_start :]
+    assert not any(line.startswith("No ") for line in later.split("\n"))
+    assert all(f"p{n} sentence 0" in norm.text for n in range(1, 11))
+
+
 def test_pages_join_with_one_newline_and_empty_pages_have_empty_spans():
     norm = normalise(_pages("one", "   \n  ", "two\n\n"))
     assert norm.text == "one\ntwo"

@@ -422,6 +422,35 @@ def test_indentation_alone_sets_off_the_headings_of_a_man_page(body_indent):
     assert [h.level for h in book.headings if h.title.startswith("More On")] == [2, 2, 2, 2]
 
 
+def test_a_man_pages_margin_sections_outrank_its_bold_subsections_set_between_blank_lines():
+    """``man`` sets a section at the margin in bold with its text right below it, and a
+    subsection three columns in, in bold, between blank lines: bold alone would choose the
+    subsections; the margin makes the sections the chapters, the subsections a level below."""
+    pad = " " * 7
+    text = "TOOL(7)            Miscellaneous Information Manual            TOOL(7)\n\n"
+    expected = []
+    for title in ("NAME", "DESCRIPTION", "MACRO OVERVIEW", "SEE ALSO"):
+        expected.append(title.title())
+        text += f"{_bold(title)}\n{_body(2, pad)}\n\n"
+        for sub in ("Basic use", "Finer points"):
+            text += f"   {_bold(sub + ' of ' + title.lower())}\n\n\n{_body(1, pad)}\n\n"
+    text += "Tool 1.0                    2024-01-01                    TOOL(7)\n"
+    canonical, found = _chapters(text)
+    assert [t for _, _, t, _ in found] == expected
+    book = load_book(text.encode(), name="tool.txt")
+    assert {h.level for h in book.headings if h.title.startswith(("Basic use", "Finer points"))} == {2}
+
+
+def test_a_numbered_chapter_titled_by_a_programs_name_in_small_letters_keeps_the_run():
+    titles = ["Getting Started", "Binary Packages", "config.status Invocation", "Control Files", "Version Numbering"]
+    text, expected = "", []
+    for n, title in enumerate(titles, 1):
+        line = f"{n} {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n\n{_body(2)}\n\n"
+    _assert_starts(text, expected)
+
+
 def test_indentation_is_no_heading_signal_when_the_body_is_flush_left():
     text = "".join(f"SHORT LINE {k}\n\n{_body(2)}\n\n" for k in range(4))
     assert _chapters(text)[1] == []

@@ -327,6 +327,35 @@ def test_unnumbered_entries_running_on_inside_the_last_chapter_are_its_sections_
         ("Further Material", "back"), ("Bibliography", "back")]
 
 
+def test_clauses_on_the_page_of_an_unnumbered_back_matter_unit_are_its_sections():
+    contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "Licence" + DOTS + " 7",
+                "Preamble" + DOTS + " 7", "Conditions" + DOTS + " 8", "Bibliography" + DOTS + " 11"]
+    found = read_contents(_norm(_book(contents, {}, 16)))
+    assert [(e.title, e.kind) for e in found.entries] == [
+        ("Alpha", "chapter"), ("Beta", "chapter"), ("Licence", "back"),
+        ("Preamble", "section"), ("Conditions", "section"), ("Bibliography", "back")]
+
+
+@pytest.mark.parametrize("heading", ["Table des matières", "Inhaltsverzeichnis", "Índice", "Sommaire"])
+def test_a_contents_heading_in_another_language_under_a_printers_line_is_no_entry(heading):
+    # a proof's line above the heading, then each entry as number / separator / title / page
+    contents = ["Proof, 2 May", heading, "1", "\\", "Introduction", "1", "2", "\\", "Methods", "4",
+                "3", "\\", "Results", "6"]
+    openings = {2: ["1", "Introduction"], 5: ["2", "Methods"], 7: ["3", "Results"]}
+    found = read_contents(_norm(_book(contents, openings, 10)))
+    assert [(e.number, e.title, e.page) for e in found.entries] == [
+        ("1", "Introduction", 2), ("2", "Methods", 5), ("3", "Results", 7)]
+
+
+def test_a_contents_heading_lower_down_the_page_is_an_entrys_title():
+    contents = ["Contents", "1", "Introduction", "1", "2", "Making a book", "3", "Contents", "4",
+                "Indexes", "5", "3", "Results", "6"]
+    found = read_contents(_norm(_book(contents, {}, 12)))
+    assert [(e.number, e.title, e.printed) for e in found.entries] == [
+        ("1", "Introduction", "1"), ("2", "Making a book", "3"), ("", "Contents", "4"), ("", "Indexes", "5"),
+        ("3", "Results", "6")]
+
+
 def test_a_line_ending_in_a_page_number_or_leaders_counts_towards_a_contents_page():
     # the cheap test before a page is parsed: a page number alone, after a space or leaders
     # (arabic or lower-case roman, trailing blanks allowed), or three leaders at the end

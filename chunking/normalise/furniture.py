@@ -89,6 +89,10 @@ COMMON_SLACK = 2
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_].*[^\W\d_]")
 """A running header has words: at least three letters (``⇒``, ``|``, ``#t`` never are one)."""
 _DIGITS = re.compile(r"\d+")
+_LABEL = re.compile(r"[^\W\d_]{1,3}\.?")
+"""A short label a page prints before or after its own number (``No 15``, ``S. 15``, ``p 15``):
+with the number stripped as the page's folio, a key too short for a running title's words, yet
+the line is furniture where it stands on nearly every page (``_constant_lines``)."""
 _HEADING_LABEL = re.compile(
     rf"^(?:{KEYWORD_ALTERNATION})(?:\s+(?:\d{{1,3}}|[A-Z]|{ROMAN_PATTERN}))?\.?$",
     re.I,
@@ -191,20 +195,27 @@ def _slug_pages(occurrences: list[tuple[int, tuple[int, ...]]], masked: str) -> 
 
 
 def _constant_lines(
-    masked: dict[tuple[str, str], list[tuple[int, tuple[int, ...]]]], printed: list[int]
+    masked: dict[tuple[str, str], list[tuple[int, tuple[int, ...]]]], printed: list[int], labels: Counter
 ) -> dict[tuple[str, str], set[int]]:
     """Zone lines (by zone and digit-masked text) that are constant furniture (``CONSTANT_SHARE``
     of the ``printed`` pages, 0-based, or of those of one parity), with the pages to remove them
     from: all but the first, where a top line may be the title page's own title. A line without
     words counts only when its numbers never change (a print date); numbers that vary (``2.7``,
     ``10.3``, ``cv37=1``) are section numbers, table cells or a specimen's entries. A line with
-    words counts only when its numbers vary like furniture (``_numbers_like_furniture``)."""
+    words counts only when its numbers vary like furniture (``_numbers_like_furniture``); so does
+    a short label that stood beside its page's own folio wherever it stood (``_LABEL``, counted
+    in ``labels``: ``No 15``, the folio stripped)."""
     out: dict[tuple[str, str], set[int]] = {}
     sides = [printed, [i for i in printed if i % 2 == 0], [i for i in printed if i % 2]]
     for (where, key), occurrences in masked.items():
         if _HEADING_LABEL.match(key) or _SENTENCE.match(key):
             continue
-        if not _LETTERS.search(key) and ("#" not in key or len({digits for _, digits in occurrences}) > 1):
+        label = labels[(where, key)] == len(occurrences) and _LABEL.fullmatch(key) is not None
+        if (
+            not _LETTERS.search(key)
+            and not label
+            and ("#" not in key or len({digits for _, digits in occurrences}) > 1)
+        ):
             continue
         pages = {page for page, _ in occurrences}
         if len(pages) < CONSTANT_MIN_PAGES or not _numbers_like_furniture(occurrences):
@@ -264,6 +275,7 @@ def find_furniture(
     # NOTE: where a line stands as a header would: by the folio, or the outermost line of its
     # zone (a contents page's first entry, a few lines down, is neither)
     beside: dict[tuple[str, str], set[int]] = defaultdict(set)
+    labels: Counter = Counter()  # lines that stood beside their page's own folio, by zone and key
     for index, (top, bottom) in enumerate(page_zones):
         page = {}
         for where, indices in (("top", top), ("bottom", bottom)):
@@ -275,6 +287,8 @@ def find_furniture(
             for zl in page[where]:
                 if not zl.folio:
                     masked[(where, zl.masked)].append((index, zl.digits))
+                    if zl.embedded:
+                        labels[(where, zl.masked)] += 1
                     exact[(where, zl.exact)].add(index)
                     if zl.embedded or zl.pos - 1 in folios or zl.pos + 1 in folios or outermost:
                         beside[(where, zl.exact)].add(index)
@@ -289,7 +303,7 @@ def find_furniture(
         either[key].extend(occ)
     slugs = {key: found for key, occ in either.items() if (found := _slug_pages(occ, key))}
     common = _common_lines(page_lines, page_zones, lines_of)
-    constant = _constant_lines(masked, [i for i, (top, _) in enumerate(page_zones) if top])
+    constant = _constant_lines(masked, [i for i, (top, _) in enumerate(page_zones) if top], labels)
 
     removed: list[set[int]] = [set() for _ in page_lines]
     for index, page in enumerate(lines_of):

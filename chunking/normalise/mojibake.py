@@ -21,12 +21,12 @@ import re
 
 from ftfy import fix_encoding
 
-SIGNATURE = re.compile(
-    "[\u00c2-\u00f4]"
-    "[\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
-    "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
-    "|[\u00c2\u00c3] "
+CONTINUATIONS = "".join(
+    {bytes([b]).decode(codec, errors="ignore") for b in range(0x80, 0xC0) for codec in ("latin-1", "cp1252")}
 )
+"""The characters a UTF-8 continuation byte (80 to BF) reads as in Latin-1 or Windows-1252."""
+
+SIGNATURE = re.compile(f"[\u00c2-\u00f4][{re.escape(''.join(sorted(CONTINUATIONS)))}]|[\u00c2\u00c3] ")
 """A character that opens a UTF-8 sequence as Latin-1 reads its lead byte (``Â`` to ``ô``:
 bytes C2 to F4) followed by one that continues it as Latin-1 or Windows-1252 reads a continuation
 byte (80 to BF), or ``Â``/``Ã`` before a plain space (a no-break space's byte A0 turned into a

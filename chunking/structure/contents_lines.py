@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass, field
 
 from ..normalise import NormalisedBook
-from ..rules import FENCE_KINDS, KEYWORD_ALTERNATION, ROMAN_FOLIO, ROMAN_LABEL, ROMAN_PATTERN, keyword_kind
+from ..rules import (
+    CONTENTS_NAMES,
+    FENCE_KINDS,
+    KEYWORD_ALTERNATION,
+    ROMAN_FOLIO,
+    ROMAN_LABEL,
+    ROMAN_PATTERN,
+    keyword_kind,
+)
 from .kinds import BACK_WORDS, FRONT_WORDS, NUMBER_RE, number_value
 
 SCAN_MIN_PAGES = 40
@@ -80,7 +88,11 @@ _LEAD_NUMBER = re.compile(
 and numbers glued to their title by text extraction (``4.10Questions``, ``10Copy``)."""
 HEAD_GROUPS = ("kn", "num", "glued", "sub", "let")
 _LETTER_TITLE = re.compile(r"^(?P<let>[A-Z])\s+(?P<title>[A-Z0-9].*)$")
-CONTENTS_HEADING = re.compile(r"^(?:table of\s+)?contents(?:\s*\(continued\))?$", re.I)
+HEAD_LINES = 3
+"""A contents heading stands among the first lines with text of its page (under a running header
+or a printer's line at most)."""
+
+CONTENTS_HEADING = re.compile(rf"^(?:{CONTENTS_NAMES})(?:\s*\(continued\))?$", re.I)
 _LIST_HEADING = re.compile(r"^list of\s+\w+", re.I)
 LABEL_ONLY = re.compile(rf"^(?:(?i:{_KEYWORDS})|{NUMBER_RE}|[A-Z])\s*[.:]?$")
 """A line that labels the heading under it without a number we can compare (``CHAPTER``)."""
@@ -169,11 +181,16 @@ def parse_lines(lines: list[tuple[int, str]]) -> tuple[list[RawEntry], int]:
         if pending.source_page < 0:
             pending.source_page = index
 
+    page_index, on_page = -1, 0  # the page of the line and how many lines with text stand above it there
     for pos, (index, raw) in enumerate(lines):
         text = " ".join(raw.split())
         if not text:
             continue
-        if CONTENTS_HEADING.match(text) and (not out or not (pending.titles or pending.number)):
+        page_index, on_page = index, (on_page + 1 if index == page_index else 0)
+        # NOTE: a contents heading heads a page; one lower down with a page number on the line
+        # below is an entry's title (a chapter section on making a book's contents)
+        headed = CONTENTS_HEADING.match(text) and (on_page < HEAD_LINES or not _paged_below(lines, pos))
+        if headed and (not out or not (pending.titles or pending.number)):
             # NOTE: lines above the first contents heading (the book's title set over it) are
             # no entry: what is pending then is dropped, not read as the first entry's title
             pending = RawEntry()
@@ -246,7 +263,7 @@ def _page_score(lines: list[tuple[int, str]]) -> tuple[int, int, int]:
         return 0, 0, 0
     entries, used = parse_lines(lines)
     paged = [e for e in entries if e.page]
-    headed = any(CONTENTS_HEADING.match(" ".join(t.split())) for t in texts[:3])
+    headed = any(CONTENTS_HEADING.match(" ".join(t.split())) for t in texts[:HEAD_LINES])
     enough = MIN_HEADED_ENTRIES if headed else MIN_PAGE_ENTRIES
     if len(paged) < enough or used < MIN_LINE_SHARE * len(texts):
         return 0, 0, 0
@@ -280,7 +297,7 @@ def find_pages(norm: NormalisedBook) -> list[int]:
         return []
 
     def headed(run: list[int]) -> bool:
-        return any(CONTENTS_HEADING.match(" ".join(t.split())) for _, t in norm.lines[run[0]][:3])
+        return any(CONTENTS_HEADING.match(" ".join(t.split())) for _, t in norm.lines[run[0]][:HEAD_LINES])
 
     return max(runs, key=lambda run: (headed(run), sum(scores[i] for i in run)))
 
@@ -374,10 +391,13 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
 
 def _runs_on(raws: list[RawEntry], kinds: list[str], i: int) -> bool:
     """Whether the unnumbered, unnamed entry ``i`` after the last numbered one runs on inside the
-    last chapter: printed on the page of the chapter (or section) just before it, or on the next
-    page after a section of that run. Back matter opens a page of its own, pages after the end."""
+    last chapter, or inside the back-matter unit before it (a licence's clauses): printed on the
+    page of the chapter, back-matter unit or section just before it, or on the next page after a
+    section of that run. Back matter opens a page of its own, pages after the end."""
     before = kinds[i - 1] if i else ""
-    if before not in ("chapter", "section") or not (raws[i].page.isdigit() and raws[i - 1].page.isdigit()):
+    if before not in ("chapter", "section", "back") or not (
+        raws[i].page.isdigit() and raws[i - 1].page.isdigit()
+    ):
         return False
     gap = int(raws[i].page) - int(raws[i - 1].page)
     return gap == 0 or (before == "section" and gap == 1)
@@ -399,5 +419,20 @@ def letter_numbers(raws: list[RawEntry]) -> None:
         raws[i].number, raws[i].titles = letter, [title]
 
 
+def _paged_below(lines: list[tuple[int, str]], pos: int) -> bool:
+    """Whether the next line with text after ``pos``, on the same page, is a bare page number."""
+    for index, raw in lines[pos + 1 :]:
+        if raw.strip():
+            return index == lines[pos][0] and _page_token(" ".join(raw.split())) is not None
+    return False
+
+
 def entry_title(raw: RawEntry) -> str:
-    return " ".join(" ".join(raw.titles).split()).strip(" .:-–—")
+    """The entry's title as its lines give it, without a sign on a line of its own that parts
+    it from its number (``1`` / ``\\`` / ``Title``) and the signs that close it."""
+    titles = [t for t in raw.titles if t.strip() not in _SEPARATORS]
+    return " ".join(" ".join(titles).split()).strip(" .:-–—")
+
+
+_SEPARATORS = frozenset("\\|/")
+"""Signs a contents may set between an entry's number and its title, read as lines of their own."""

@@ -243,6 +243,18 @@ def clean_title(title: str) -> str:
     return title.strip(" -–—:|•·¶")  # "¶": Sphinx permalink signs in EPUB nav titles
 
 
+PROGRAM_OVER_CAPITALS = re.compile(r"(?=[a-z][\w.+-]*[\d._+-])[a-z][\w.+-]*(?:\s+[A-Z][\w'’-]*)+")
+"""A numbered title that opens with a program's or a file's name in small letters, one that
+carries a digit or a sign (``config.status``, ``dh_make``, ``autom4te``), before capitalised
+words (``17 config.status Invocation``): a heading, where prose after a number runs on in small
+letters (``3 see below``)."""
+
+
+def _named(m: re.Match) -> bool:
+    """Whether a numbered heading's title opens with a program's name (``PROGRAM_OVER_CAPITALS``)."""
+    return PROGRAM_OVER_CAPITALS.fullmatch(m.group("title").rstrip(".")) is not None
+
+
 def parse_heading(
     line: str, full_stop: bool = False, lettered: bool = False, any_case: bool = False, marked: bool = False
 ) -> Parsed | None:
@@ -284,10 +296,10 @@ def parse_heading(
     if text[:1] > "\x7f" and _caseless(text[0]) and (cjk := _parse_cjk(text, full_stop)) is not None:
         return cjk
     m = SECTION_HEADING.match(text)
-    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case, marked=marked):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case or _named(m), marked=marked):
         return Parsed("section", m.group("num"), _drop_full_stop(m.group("title")))
     m = NUMBERED_HEADING.match(text)
-    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case, marked=marked):
+    if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case or _named(m), marked=marked):
         return Parsed("numbered", m.group("num"), _drop_full_stop(m.group("title")))
     m = LETTERED_HEADING.match(text) if lettered else None
     if m and title_like(m.group("title"), full_stop=full_stop, any_case=any_case, marked=marked):

@@ -76,7 +76,14 @@ from dataclasses import dataclass, field, replace
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
-from ..rules import CHAPTER_KEYWORDS, ROMAN_FOLIO, SENTENCE_CLOSERS, SENTENCE_FINAL, keyword_alternation
+from ..rules import (
+    CHAPTER_KEYWORDS,
+    CONTENTS_NAMES,
+    ROMAN_FOLIO,
+    SENTENCE_CLOSERS,
+    SENTENCE_FINAL,
+    keyword_alternation,
+)
 from .evidence import signal_counts
 from .heading_lines import FRAMED_NUMBER, Draft
 from .kinds import (
@@ -201,7 +208,7 @@ SHORT_CHARS = 40
 """An unnumbered heading line without a keyword (``Acknowledgements``) is at most this long."""
 
 _UNDERLINE_CHARS = frozenset('=-*~^#+_"`.:')
-_CONTENTS_HEADER = re.compile(rf"^(?:(?:table of )?contents|{LIST_OF}):?$", re.I)
+_CONTENTS_HEADER = re.compile(rf"^(?:{CONTENTS_NAMES}|{LIST_OF}):?$", re.I)
 """The header of a printed list: the contents, or a list of figures, tables, examples…"""
 _ENTRY_PAGE = re.compile(rf"(?:\s*\.{{2,}}\s*|\s{{2,}}|\t)(\d{{1,4}}|{ROMAN_FOLIO})$", re.I)
 _KEYWORD = re.compile(
@@ -248,6 +255,8 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     chosen = _choose(lines, candidates, entries, listing, rejected)
     if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
         chosen = _outdented(lines, listing) or chosen
+    else:
+        chosen = _outdented_over(lines, listing, chosen) or chosen
     if sum(depth == 1 and c.kind not in ("part", "front", "back") for c, depth in chosen) < 2:
         # NOTE: still no chapters (a title page and a back unit are none): the last resort
         spaced = _spaced_apart(lines, listing)
@@ -1117,6 +1126,22 @@ def _outdented(lines: list[_Line], listing: set[int]) -> list[tuple[_Candidate, 
             (_Candidate(i, "unnumbered", "", title, [("typography", where)]), indents.index(line.indent) + 1)
         )
     return out
+
+
+def _outdented_over(
+    lines: list[_Line], listing: set[int], chosen: list[tuple[_Candidate, int]]
+) -> list[tuple[_Candidate, int]]:
+    """The headings set off by indentation (``_outdented``) where they hold the chapters chosen
+    from other marks one level down: a man page as ``man`` shows it sets its sections at the
+    margin and its subsections a few columns in, each in bold, but only the subsections stand
+    between blank lines, so bold alone chose them. When every chosen chapter is one of the
+    indented headings below the least indented ones, those are the chapters; [] otherwise."""
+    chapters = [c.index for c, depth in chosen if depth == 1 and c.kind not in ("part", "front", "back")]
+    outer = _outdented(lines, listing)
+    levels = {c.index: depth for c, depth in outer}
+    if not chapters or not all(levels.get(i, 1) > 1 for i in chapters):
+        return []
+    return outer
 
 
 ENDS_SHARE = 0.5
