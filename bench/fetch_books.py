@@ -31,7 +31,8 @@ manual's HTML pages (``source.paths``, one per chapter) bound into an EPUB by eb
 readability-lxml and markdownify into Markdown, or through pandoc 3's DOCX into pandoc 3's reStructuredText or
 kreuzberg's text, a manual's reStructuredText sources through Sphinx's Texinfo, man page or LaTeX builder, a
 Markdown source through lowdown into Gemini text, through cmark into a man page's troff or through mistune into
-reStructuredText; the source first checked against
+reStructuredText, a GitHub-flavoured Markdown source through pandoc 3 into a man page's troff, ConTeXt, Jira,
+Textile, Djot or XWiki markup; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -972,6 +973,26 @@ RENDERERS = {
     "lowdown-gemini": ["lowdown", "-Tgemini"],
     "cmark-man": ["cmark", "-t", "man"],
     "mistune-rst": [RENDERER_PYTHON, "-c", MISTUNE_RST],
+    **{
+        f"pandoc3-{reader}-{writer}": [
+            RENDERER_PYTHON,
+            "-c",
+            PANDOC3,
+            "--standalone",
+            "--from",
+            reader,
+            "--to",
+            writer,
+        ]
+        for reader, writer in (
+            ("gfm", "man"),
+            ("gfm", "context"),
+            ("gfm", "jira"),
+            ("gfm", "textile"),
+            ("gfm", "djot"),
+            ("gfm", "xwiki"),
+        )
+    },
 }
 """``source.render``: the command that turns a packaged source into the book (a man page into the
 text ``man`` shows, without bold, underline or SGR escapes; a POD document into ``pod2text``'s text
@@ -1022,7 +1043,9 @@ line breaks kept); a manual's HTML pages into an EPUB of ebooklib, fast-ebook or
 summaries or, through pandoc 3's DOCX, pandoc 3's reStructuredText or kreuzberg's text (``PAGES``); a manual's
 reStructuredText sources into the Texinfo, man page or LaTeX that Sphinx's builders write (``SPHINX``); a Markdown
 source into ``lowdown -Tgemini``'s Gemini text, ``cmark -t man``'s troff (level 1 headings as ``.SH``, every lower
-level as ``.SS``) or mistune's reStructuredText (``MISTUNE_RST``)).
+level as ``.SS``) or mistune's reStructuredText (``MISTUNE_RST``); a GitHub-flavoured Markdown source into what pandoc 3's
+man, ConTeXt, Jira, Textile, Djot or XWiki writer writes with ``--standalone`` (``pandoc3-gfm-WRITER``, through
+``PANDOC3``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
