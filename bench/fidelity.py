@@ -722,6 +722,7 @@ def classify(
     tracked: Callable[[int], Counter] | None = None,
     symbols: Callable[[int], Counter] | None = None,
     unspaced: Callable[[int], Counter] | None = None,
+    shifted: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -748,6 +749,9 @@ def classify(
             gap between two of them over pdftotext's own word break (``unspaced_words``),
             asked only of a page where pdftotext reads one of ours in pieces that no other
             setting explains (``_joined_pieces``).
+        shifted: per 0-based page, the words of ``unspaced`` with a glyph off the baseline
+            (``shifted_words``), asked only of a page where pdftotext's lost words left spell
+            one of ours in pieces not next to each other (``_scattered_pieces``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -772,6 +776,8 @@ def classify(
         )
         _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
         _long_runs(p, ref_words, lost, invented, tally, set_so)
+        if shifted is not None:
+            _scattered_pieces(p, lost, invented, tally, _asked(_beyond_whole(shifted, ref_words), p))
         _split_words(p, words(ours[p]), lost, invented, tally)
         _encoding(p, reference[p], lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -903,6 +909,67 @@ def _joined_pieces(
                 tally.invented[cause] += 1
                 tally.note(p, cause, [w for w, _, _ in pieces], [target])
                 break
+
+
+MAX_PIECES = 6
+"""The most pieces ``_scattered_pieces`` spells a word of (a logo with two glyphs apart: ``MiKT``
+``E`` ``X``)."""
+
+
+def _scattered_pieces(
+    p: int, lost: list[Counter], invented: list[Counter], tally: Tally, shifted: Callable[[], Counter]
+) -> None:
+    """Invented words of page ``p`` that lost words of the page spell, two to ``MAX_PIECES``
+    of them in the word's order wherever pdftotext reads them (``_tiling``), where the page sets
+    the word solid with a glyph off the baseline (``shifted``, ``shifted_words``): pdftotext
+    builds its lines from baselines and reads TeX's lowered ``E`` apart, on a line of its own
+    (``E LAT X`` for the page's ``LATEX``, ``MiKT X`` and an ``E`` elsewhere). Those pieces are
+    ``no space``, as many times as the page sets the word so beyond the times pdftotext reads it
+    whole."""
+    if not any(n > 0 for n in invented[p].values()) or not any(n > 0 for n in lost[p].values()):
+        return
+    held: Counter | None = None
+    for target in sorted(w for w, n in invented[p].items() if n > 0):
+        while invented[p][target] > 0:
+            pieces = _tiling(target, lost[p])
+            if not pieces:
+                break
+            if held is None:
+                held = Counter(shifted())
+            if held[target] <= 0:
+                break
+            held[target] -= 1
+            lost[p] -= Counter(pieces)
+            invented[p][target] -= 1
+            tally.lost["no space"] += len(pieces)
+            tally.invented["no space"] += 1
+            tally.note(p, "no space", pieces, [target])
+
+
+def _tiling(word: str, lost: Counter) -> list[str]:
+    """The fewest words of ``lost`` (two at least, ``MAX_PIECES`` at most) that spell ``word`` in
+    its order, each as often as ``lost`` holds it; none when they do not."""
+    best: list[str] = []
+
+    def walk(at: int, taken: list[str], left: Counter) -> None:
+        nonlocal best
+        if at == len(word):
+            if len(taken) >= 2 and (not best or len(taken) < len(best)):
+                best = list(taken)
+            return
+        if len(taken) >= (len(best) - 1 if best else MAX_PIECES):
+            return
+        for end in range(len(word), at, -1):
+            piece = word[at:end]
+            if piece != word and left[piece] > 0:
+                left[piece] -= 1
+                taken.append(piece)
+                walk(end, taken, left)
+                taken.pop()
+                left[piece] += 1
+
+    walk(0, [], +lost)
+    return best
 
 
 def _spacing(pieces: list[str], vocabulary: Collection[str] = (), spaced: bool = False) -> str:
@@ -1474,40 +1541,91 @@ def unspaced_words(path: Path) -> Callable[[int], Counter]:
     word; nor is a symbol with its index or exponent set smaller (``M HAC`` for ``M`` with
     ``HAC`` below it, ``e x`` for e to the x: either extractor may be said to be right there),
     nor glyphs drawn over each other (``OVERPRINT``) or stacked (``LOWERED``), nor a word on a
-    slant (``rotated``)."""
+    slant (``rotated``). One glyph may be set smaller only tucked into the one before it
+    (``_tucked``: LaTeX's logo, its small ``A`` raised under the ``L``'s arm); an exponent stands
+    after its symbol, not inside it."""
+    return _per_page(path, lambda page: _solid_words(page))
 
-    def of_page(page) -> Counter:
-        found: Counter = Counter()
-        for block in page.get_text("rawdict")["blocks"]:
-            for line in block.get("lines", ()):
-                if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
-                    continue
-                run: list = []
-                glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
-                for glyph in [*glyphs, None]:
-                    if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
+
+def shifted_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, the words of ``unspaced_words`` with a glyph off
+    the baseline of the one before it by more than ``SHIFTED`` em (TeX's lowered ``E``, LaTeX's
+    raised ``A``), read when first asked (``classify``'s ``shifted``): pdftotext builds its lines
+    from baselines and may read such a glyph apart from the rest of its word, elsewhere in its
+    text (``E LAT X``, ``MiKT X`` with the ``E`` on a line of its own): ``_scattered_pieces``."""
+    return _per_page(path, lambda page: _solid_words(page, shifted=True))
+
+
+SHIFTED = 0.1
+"""A glyph off the baseline of the one before it by more than this share of the font size is set
+lower or higher, no letter of its line (``shifted_words``); a baseline's own jitter is a few
+hundredths of a point."""
+
+
+def _solid_words(page, shifted: bool = False) -> Counter:
+    """The words of a MuPDF ``page`` set solid (``_set_solid``; ``unspaced_words``), only those
+    with a glyph off the baseline when ``shifted`` (``shifted_words``). A run of Han or kana
+    glyphs next to other letters is a word of its own (``_CJK``): those scripts mark no word
+    boundary with a space, so ``LATEXの`` holds the word ``LATEX``."""
+    found: Counter = Counter()
+    for block in page.get_text("rawdict")["blocks"]:
+        for line in block.get("lines", ()):
+            if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
+                continue
+            run: list = []
+            glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
+            for glyph in [*glyphs, None]:
+                if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
+                    if not run or bool(_CJK.match(run[-1][0]["c"])) == bool(_CJK.match(glyph[0]["c"])):
                         run.append(glyph)
                         continue
-                    if len(run) > 1 and _set_solid(run):
-                        found[unicodedata.normalize("NFC", "".join(c["c"] for c, _ in run))] += 1
-                    run = []
-        return found
+                if len(run) > 1 and _set_solid(run) and (not shifted or _off_baseline(run)):
+                    found[unicodedata.normalize("NFC", "".join(c["c"] for c, _ in run))] += 1
+                run = [glyph] if glyph is not None and WORD.fullmatch(glyph[0]["c"]) else []
+    return found
 
-    return _per_page(path, of_page)
+
+def _off_baseline(run: list) -> bool:
+    """Whether a glyph of ``run`` stands off the baseline of the one before it by more than
+    ``SHIFTED`` em."""
+    return any(abs(b["origin"][1] - a["origin"][1]) > SHIFTED * s for (a, s), (b, _) in zip(run, run[1:]))
+
+
+def _tucked(before: tuple, glyph: tuple) -> bool:
+    """Whether ``glyph`` (a MuPDF character with its span's size) is set smaller than ``before``,
+    raised, and tucked into it: its left edge inside ``before``'s box, more than ``OVERPRINT`` em
+    left of its right edge (LaTeX's logo sets its ``A`` small and raised, 0.49 em back under the
+    ``L``). An exponent or an index stands after its symbol, a sign's two glyphs are of one size:
+    neither is tucked."""
+    (a, size), (b, small) = before, glyph
+    return (
+        small < size * (1 - ONE_SIZE)
+        and b["origin"][1] < a["origin"][1]
+        and a["bbox"][0] <= b["bbox"][0]
+        and b["bbox"][0] - a["bbox"][2] < -OVERPRINT * size
+    )
 
 
 def _set_solid(run: list) -> bool:
     """Whether the glyphs of ``run`` (MuPDF's characters, each with its span's size) are of one
     size and stand, each from the one before it, no further apart than ``NO_SPACE`` em, nor
-    over it by more than ``OVERPRINT`` em, nor off its baseline by more than ``LOWERED`` em."""
+    over it by more than ``OVERPRINT`` em, nor off its baseline by more than ``LOWERED`` em; a
+    glyph tucked into the one before it (``_tucked``) is passed over, the next measured from the
+    one before it."""
     size = run[0][1]
-    if any(abs(s - size) > ONE_SIZE * size for _, s in run):
-        return False
-    return all(
-        -OVERPRINT * size <= b["bbox"][0] - a["bbox"][2] <= NO_SPACE * size
-        and abs(b["origin"][1] - a["origin"][1]) <= LOWERED * size
-        for (a, _), (b, _) in zip(run, run[1:])
-    )
+    before = run[0]
+    for glyph in run[1:]:
+        if _tucked(before, glyph):
+            continue
+        (a, _), (b, s) = before, glyph
+        if abs(s - size) > ONE_SIZE * size:
+            return False
+        if not -OVERPRINT * size <= b["bbox"][0] - a["bbox"][2] <= NO_SPACE * size:
+            return False
+        if abs(b["origin"][1] - a["origin"][1]) > LOWERED * size:
+            return False
+        before = glyph
+    return True
 
 
 _BBOX_WORD = re.compile(
@@ -1728,6 +1846,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         tracked_words(path),
         symbol_letters(path),
         unspaced_words(path),
+        shifted_words(path),
     )
     return tally, warnings
 

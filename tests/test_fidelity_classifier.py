@@ -780,23 +780,28 @@ def test_a_dingbat_pdftotext_reads_as_the_digit_of_its_code_is_a_glyph_map_whate
     assert t.lost == {"glyph map": 2} and not t.invented
 
 
-def test_a_word_set_solid_pdftotext_cuts_at_a_gap_no_wider_than_its_word_break_is_no_space_and_no_loss(tmp_path):
+def _helvetica_page(path, content: bytes):
+    """A one-page PDF at ``path`` drawing ``content`` (a content stream) with Helvetica as ``/FH``."""
     import pymupdf
 
-    # a logo, ``CS`` then ``plain`` 0.09 em after it (pdftotext, measuring otherwise, cuts it);
-    # two words of a tight line 0.149 em apart that MuPDF glues; ``M`` and its index ``HAC`` set
-    # smaller and touching; a sign made of two glyphs drawn over each other
     doc = pymupdf.open()
     page = doc.new_page()
     font, stream = doc.get_new_xref(), doc.get_new_xref()
     doc.update_object(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FH {font} 0 R >> >>")
     doc.update_object(stream, "<<>>")
-    text = b"BT /FH 10 Tf 72 700 Td [(CS) -90 (plain)] TJ 0 -20 Td [(tight) -149 (line)] TJ 0 -20 Td (M) Tj"
-    doc.update_stream(stream, text + b" /FH 7 Tf 0 -2 Td [(HAC)] TJ /FH 10 Tf 0 -20 Td [(A) 600 (C)] TJ ET")
+    doc.update_stream(stream, content)
     doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
-    path = tmp_path / "solid.pdf"
     doc.save(path)
+    return path
+
+
+def test_a_word_set_solid_pdftotext_cuts_at_a_gap_no_wider_than_its_word_break_is_no_space_and_no_loss(tmp_path):
+    # a logo, ``CS`` then ``plain`` 0.09 em after it (pdftotext, measuring otherwise, cuts it);
+    # two words of a tight line 0.149 em apart that MuPDF glues; ``M`` and its index ``HAC`` set
+    # smaller and touching; a sign made of two glyphs drawn over each other
+    text = b"BT /FH 10 Tf 72 700 Td [(CS) -90 (plain)] TJ 0 -20 Td [(tight) -149 (line)] TJ 0 -20 Td (M) Tj"
+    path = _helvetica_page(tmp_path / "solid.pdf", text + b" /FH 7 Tf 0 -2 Td [(HAC)] TJ /FH 10 Tf 0 -20 Td [(A) 600 (C)] TJ ET")
     unspaced = fidelity.unspaced_words(path)
     assert unspaced(0)["CSplain"] == 1 and not any(unspaced(0)[w] for w in ("tightline", "MHAC", "AC"))
     reference, ours = ["CS plain", "tight line", "M HAC"], ["CSplain", "tightline", "MHAC"]
@@ -807,3 +812,21 @@ def test_a_word_set_solid_pdftotext_cuts_at_a_gap_no_wider_than_its_word_break_i
     # the same word elsewhere (a drop cap ``N`` at three times the size, then ``o``)
     t = fidelity.classify([["N o one", "No one"]], [["No one", "No one"]], [[]], unspaced=lambda p: Counter({"No": 1}))
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
+def test_a_logo_whose_shifted_letter_pdftotext_reads_apart_is_no_space_where_the_page_sets_it_solid(tmp_path):
+    # LaTeX's logo: ``L``, a smaller ``A`` raised and tucked back under it, ``T``, a lowered
+    # ``E``, ``X``, set solid; below it ``e`` with its exponent ``x``, smaller, after it
+    logo = b"BT /FH 10 Tf 1 0 0 1 72 700 Tm (L) Tj /FH 7 Tf 1 0 0 1 74 702.5 Tm (A) Tj /FH 10 Tf"
+    logo += b" 1 0 0 1 77.6 700 Tm (T) Tj 1 0 0 1 82.2 697.8 Tm (E) Tj 1 0 0 1 87.7 700 Tm (X) Tj"
+    power = b" 1 0 0 1 72 650 Tm (e) Tj /FH 7 Tf 1 0 0 1 77.9 654 Tm (x) Tj ET"
+    path = _helvetica_page(tmp_path / "logo.pdf", logo + power)
+    shifted = fidelity.shifted_words(path)
+    assert shifted(0) == Counter({"LATEX": 1}) and fidelity.unspaced_words(path)(0)["ex"] == 0
+    # pdftotext reads the lowered ``E`` on a line of its own, the rest of the logo in two pieces
+    reference, ours = ["E", "see LAT X here", "e x"], ["see LATEX here", "ex"]
+    t = fidelity.classify([reference], [ours], [[]], unspaced=fidelity.unspaced_words(path), shifted=shifted)
+    assert t.lost == {"no space": 3, "spacing": 2} and t.invented == {"no space": 1, "spacing": 1}
+    # only as often as the page sets the word so beyond the times pdftotext reads it whole
+    t = fidelity.classify([["E LATEX LAT X"]], [["LATEX LATEX"]], [[]], shifted=lambda p: Counter({"LATEX": 1}))
+    assert "no space" not in t.lost and t.lost == {"unknown": 3}
