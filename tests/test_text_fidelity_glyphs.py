@@ -70,22 +70,27 @@ def _page_with_dingbats(codes: bytes, to_unicode: str = "") -> bytes:
     doc.new_page()
     keys = ""
     if to_unicode:
-        cmap = doc.get_new_xref()
-        doc.update_object(cmap, "<<>>")
-        doc.update_stream(
-            cmap,
-            (
-                "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Custom def "
-                "1 begincodespacerange <00> <FF> endcodespacerange "
-                f"{to_unicode.count('> <')} beginbfchar {to_unicode} endbfchar endcmap "
-                "CMapName currentdict /CMap defineresource pop end end"
-            ).encode(),
-        )
-        keys = f"/ToUnicode {cmap} 0 R "
+        keys = f"/ToUnicode {_bfchar_cmap(doc, to_unicode)} 0 R "
     dingbats = doc.get_new_xref()
     doc.update_object(dingbats, f"<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats {keys}>>")
     marks = "".join(f"{c:02X}20" for c in codes)
     return _page_with_content(doc, f"BT /FH 12 Tf 72 700 Td (Marks:) Tj /FZ 12 Tf 50 0 Td <{marks}> Tj ET", FZ=dingbats)
+
+
+def _bfchar_cmap(doc: pymupdf.Document, to_unicode: str) -> int:
+    """A ``ToUnicode`` CMap of one-byte codes holding ``to_unicode``'s bfchar entries, its xref."""
+    cmap = doc.get_new_xref()
+    doc.update_object(cmap, "<<>>")
+    doc.update_stream(
+        cmap,
+        (
+            "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Custom def "
+            "1 begincodespacerange <00> <FF> endcodespacerange "
+            f"{to_unicode.count('> <')} beginbfchar {to_unicode} endbfchar endcmap "
+            "CMapName currentdict /CMap defineresource pop end end"
+        ).encode(),
+    )
+    return cmap
 
 
 def _page_with_content(doc: pymupdf.Document, content: str, **fonts: int) -> bytes:
@@ -113,6 +118,47 @@ def test_a_zapfdingbats_font_without_a_unicode_map_reads_as_the_dingbats_it_draw
 def test_a_zapfdingbats_font_with_its_own_unicode_map_is_read_by_that_map():
     text = _canonical(_page_with_dingbats(bytes([0xAC, 0xAD]), "<AC> <0031> <AD> <0032>"))
     assert text.split() == ["Marks:", "1", "2"]
+
+
+def _page_with_symbols(to_unicode: str) -> bytes:
+    """``see ⟨color⟩ here``: ``color`` in Helvetica between two brackets of an embedded Type 1
+    font whose program puts ``angbracketleft`` and ``angbracketright`` at ``h`` and ``i`` (its
+    built-in encoding, a math symbol font's), re-encoded by a ``/Differences`` array at 0x22 and
+    0x23, with ``to_unicode``'s bfchar entries as its ``ToUnicode`` map."""
+    doc = pymupdf.open()
+    doc.new_page()
+    program, descriptor, font = (doc.get_new_xref() for _ in range(3))
+    clear = (
+        b"%!PS-AdobeFont-1.0: Symbols 1.0\n/FontName /Symbols def\n/Encoding 256 array\n"
+        b"0 1 255 {1 index exch /.notdef put} for\ndup 104 /angbracketleft put\n"
+        b"dup 105 /angbracketright put\nreadonly def\ncurrentfile eexec\n"
+    )
+    doc.update_object(program, f"<< /Length1 {len(clear)} /Length2 0 /Length3 0 >>")
+    doc.update_stream(program, clear)
+    doc.update_object(
+        descriptor,
+        "<< /Type /FontDescriptor /FontName /Symbols /Flags 4 /FontBBox [0 0 1000 1000] /ItalicAngle 0"
+        f" /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile {program} 0 R >>",
+    )
+    cmap = _bfchar_cmap(doc, to_unicode)
+    doc.update_object(
+        font,
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Symbols /FirstChar 34 /LastChar 35 /Widths [389 389]"
+        " /Encoding << /Type /Encoding /Differences [34 /angbracketleft /angbracketright] >>"
+        f" /ToUnicode {cmap} 0 R /FontDescriptor {descriptor} 0 R >>",
+    )
+    content = "BT /FH 12 Tf 72 700 Td (see ) Tj /FS 12 Tf (\\042) Tj /FH 12 Tf (color) Tj /FS 12 Tf (\\043) Tj"
+    return _page_with_content(doc, content + " /FH 12 Tf ( here) Tj ET", FS=font)
+
+
+def test_a_unicode_map_giving_glyphs_their_codes_in_the_font_is_read_by_the_glyphs_names():
+    # the map says ``h`` and ``i``, the glyphs' codes in the font program's own encoding; the
+    # page draws the angle brackets its re-encoding names
+    assert _canonical(_page_with_symbols("<22> <0068> <23> <0069>")) == "see \u27e8color\u27e9 here"
+
+
+def test_a_unicode_map_agreeing_with_no_builtin_code_is_read_by_that_map():
+    assert _canonical(_page_with_symbols("<22> <005B> <23> <005D>")) == "see [color] here"
 
 
 def _page(body: str) -> bytes:

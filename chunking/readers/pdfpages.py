@@ -11,6 +11,7 @@ from typing import Any
 import pymupdf
 
 from .pdfactualtext import replacements_dropped
+from .pdfbuiltin import builtin_mapped
 from .pdfdingbats import dingbats_mapped, sets_dingbats
 from .pdfshadows import with_shadow_runs_merged
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
@@ -391,7 +392,8 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     ``without_overprints``; a shadowed line drawn run by run read as one line,
     ``pdfshadows.with_shadow_runs_merged``; a typewritten page's blank lines put back,
     ``with_typewriter_blank_lines``; a ZapfDingbats font without a Unicode map read as the
-    dingbats it draws, ``pdfdingbats``; replacement text MuPDF cannot lay over its glyphs
+    dingbats it draws, ``pdfdingbats``; a Type 1 font whose declared encoding names glyphs it
+    lacks read by its own encoding, ``pdfbuiltin``; replacement text MuPDF cannot lay over its glyphs
     dropped, ``pdfactualtext``) and whether it has a text layer.
 
     NOTE: a page without text is "without a text layer" only when it shows something (an image);
@@ -399,6 +401,8 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     """
     text, stext, styles = _content_text(page)
     if styles is not None and sets_dingbats(styles.fonts) and dingbats_mapped(page):
+        text, stext, styles = _content_text(page)
+    if text and builtin_mapped(page):
         text, stext, styles = _content_text(page)
     if replacements_dropped(page, TEXT_FLAGS, text):
         text, stext, styles = _content_text(page)
