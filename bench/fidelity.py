@@ -1175,7 +1175,10 @@ def _glyph_map(
     (``GLYPH_MAP_CATEGORIES``) against a letter or digit of pdftotext's, at the same place of
     the same run of characters, counts, and only where the symbols are at most a third of the
     word, or are its first and last characters around two or more (``hboxi`` for our
-    ``⟨box⟩``); ours then keeps every other letter of the word. The longest lost words are matched
+    ``⟨box⟩``), or are one bracket at its edge, opening where it starts or closing where it ends,
+    in a word of two or three (``hx`` for our ``⟨x``, ``ni`` for our ``n⟩``: pdftotext reads
+    ``⟨n⟩`` as ``h`` and ``ni``, cut at the bracket, ``_edge_bracket``); ours then keeps every
+    other letter of the word. The longest lost words are matched
     first, each at the place that needs the fewest symbols. The reverse (a letter of ours where
     pdftotext has a symbol) stays counted.
     """
@@ -1197,6 +1200,7 @@ def _glyph_map(
             diff = [a for a, b in zip(piece, w) if a != b]
             # NOTE: a word bracketed whole (``hboxi``: our ``⟨box⟩``) is one however short
             bracketed = len(w) >= 4 and all(a == b for a, b in zip(piece[1:-1], w[1:-1]))
+            bracketed = bracketed or _edge_bracket(piece, w)
             if not diff or (len(diff) * 2 > len(w) - len(diff) and not bracketed):
                 continue  # most of the word must be the same letters
             if any(unicodedata.category(a) not in GLYPH_MAP_CATEGORIES for a in diff):
@@ -1211,6 +1215,19 @@ def _glyph_map(
             lost[p][w] -= 1
             tally.lost["glyph map"] += 1
             tally.invented["glyph map"] += sum(need.values())
+
+
+def _edge_bracket(ours: str, theirs: str) -> bool:
+    """Whether ``ours`` is ``theirs`` but for one character at an edge, an opening bracket of ours
+    where the word starts or a closing one where it ends (``⟨x`` for pdftotext's ``hx``, ``n⟩``
+    for its ``ni``: a bracketed name pdftotext reads in two pieces, cut at the bracket's italic
+    correction; ``_glyph_map``)."""
+    diff = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+    if len(diff) != 1 or len(ours) != len(theirs):
+        return False
+    at = diff[0]
+    wanted = "Ps" if at == 0 else "Pe" if at == len(ours) - 1 else ""
+    return bool(wanted) and unicodedata.category(ours[at]) == wanted
 
 
 _PRIMES = {"\u2032": 1, "\u2033": 2, "\u2034": 3}

@@ -114,6 +114,16 @@ def test_a_short_word_bracketed_whole_is_a_glyph_map_too():
     assert "glyph map" not in t.lost
 
 
+def test_a_bracketed_name_pdftotext_cuts_at_its_bracket_is_a_glyph_map_piece_by_piece():
+    # ``⟨n⟩`` read ``hn`` ``i`` and ``h`` ``ni``: an opening bracket where a piece starts, a
+    # closing one where it ends (the lone ``i`` and ``h``, symbols alone, were already so)
+    t = _one(["the hn i and h ni here"], ["the ⟨n⟩ and ⟨n⟩ here"])
+    assert t.lost == {"glyph map": 4} and t.invented == {"glyph map": 2}
+    # a closing bracket where the piece starts, an opening one where it ends, stay counted
+    t = _one(["the is and nh here"], ["the ⟩s and n⟨ here"])
+    assert t.lost["glyph map"] == 0 and t.lost["unknown"] == 2
+
+
 def test_a_letter_of_ours_where_pdftotext_has_a_symbol_stays_counted():
     t = _one(["the ⟨number⟩ here"], ["the hnumberi here"])
     assert t.lost["glyph map"] == 0 and t.invented["unknown"] == 1
