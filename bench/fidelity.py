@@ -1663,10 +1663,14 @@ def symbol_letters(path: Path) -> Callable[[int], Counter]:
     a letter our text lost stays counted. A glyph of a ZapfDingbats font (``sets_dingbats``: the
     standard font of dingbats, which holds no letter or digit) is such a symbol whatever MuPDF
     reads for it: without a Unicode map MuPDF gives its glyph id, a control character (a table's
-    check marks ✓ ✗, which pdftotext reads ``3`` and ``7``, their codes)."""
+    check marks ✓ ✗, which pdftotext reads ``3`` and ``7``, their codes). MuPDF reads the page as
+    our reader does where a font's Unicode map gives its glyphs' codes in the font (``pdfbuiltin``:
+    TeX's angle brackets, ``⟨`` where pdftotext reads ``h``)."""
+    from chunking.readers.pdfbuiltin import builtin_mapped
     from chunking.readers.pdfdingbats import sets_dingbats
 
     def of_page(page) -> Counter:
+        builtin_mapped(page)
         done = subprocess.run(
             ["pdftotext", "-f", str(page.number + 1), "-l", str(page.number + 1), "-bbox", str(path), "-"],
             capture_output=True,

@@ -840,3 +840,13 @@ def test_a_logo_whose_shifted_letter_pdftotext_reads_apart_is_no_space_where_the
     # only as often as the page sets the word so beyond the times pdftotext reads it whole
     t = fidelity.classify([["E LATEX LAT X"]], [["LATEX LATEX"]], [[]], shifted=lambda p: Counter({"LATEX": 1}))
     assert "no space" not in t.lost and t.lost == {"unknown": 3}
+
+
+def test_symbol_letters_read_the_page_as_our_reader_where_a_fonts_unicode_map_gives_glyph_codes(tmp_path):
+    from tests.test_text_fidelity_glyphs import _page_with_symbols
+
+    # ``see ⟨ and ⟩ here``: the brackets' map says ``h`` and ``i`` (their codes in the font),
+    # which pdftotext reads; MuPDF, as our reader reads it, the brackets
+    path = tmp_path / "symbols.pdf"
+    path.write_bytes(_page_with_symbols("<22> <0068> <23> <0069>", inner=" and "))
+    assert fidelity.symbol_letters(path)(0) == {"h": 1, "i": 1}

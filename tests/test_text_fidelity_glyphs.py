@@ -120,8 +120,8 @@ def test_a_zapfdingbats_font_with_its_own_unicode_map_is_read_by_that_map():
     assert text.split() == ["Marks:", "1", "2"]
 
 
-def _page_with_symbols(to_unicode: str) -> bytes:
-    """``see ⟨color⟩ here``: ``color`` in Helvetica between two brackets of an embedded Type 1
+def _page_with_symbols(to_unicode: str, inner: str = "color") -> bytes:
+    """``see ⟨color⟩ here``: ``inner`` in Helvetica between two brackets of an embedded Type 1
     font whose program puts ``angbracketleft`` and ``angbracketright`` at ``h`` and ``i`` (its
     built-in encoding, a math symbol font's), re-encoded by a ``/Differences`` array at 0x22 and
     0x23, with ``to_unicode``'s bfchar entries as its ``ToUnicode`` map."""
@@ -147,7 +147,7 @@ def _page_with_symbols(to_unicode: str) -> bytes:
         " /Encoding << /Type /Encoding /Differences [34 /angbracketleft /angbracketright] >>"
         f" /ToUnicode {cmap} 0 R /FontDescriptor {descriptor} 0 R >>",
     )
-    content = "BT /FH 12 Tf 72 700 Td (see ) Tj /FS 12 Tf (\\042) Tj /FH 12 Tf (color) Tj /FS 12 Tf (\\043) Tj"
+    content = f"BT /FH 12 Tf 72 700 Td (see ) Tj /FS 12 Tf (\\042) Tj /FH 12 Tf ({inner}) Tj /FS 12 Tf (\\043) Tj"
     return _page_with_content(doc, content + " /FH 12 Tf ( here) Tj ET", FS=font)
 
 
