@@ -1219,15 +1219,17 @@ def _glyph_map(
 
 def _edge_bracket(ours: str, theirs: str) -> bool:
     """Whether ``ours`` is ``theirs`` but for one character at an edge, an opening bracket of ours
-    where the word starts or a closing one where it ends (``⟨x`` for pdftotext's ``hx``, ``n⟩``
-    for its ``ni``: a bracketed name pdftotext reads in two pieces, cut at the bracket's italic
-    correction; ``_glyph_map``)."""
+    where the word starts or a closing one where it ends, not an ASCII one (``⟨x`` for
+    pdftotext's ``hx``, ``n⟩`` for its ``ni``: a bracketed name pdftotext reads in two pieces,
+    cut at the bracket's italic correction; ``_glyph_map``)."""
     diff = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
     if len(diff) != 1 or len(ours) != len(theirs):
         return False
     at = diff[0]
     wanted = "Ps" if at == 0 else "Pe" if at == len(ours) - 1 else ""
-    return bool(wanted) and unicodedata.category(ours[at]) == wanted
+    # NOTE: an ASCII bracket is set from a text font, whose code is the bracket: pdftotext reads
+    # no letter for it (``[2]`` of ours is no ``2y`` of its)
+    return bool(wanted) and unicodedata.category(ours[at]) == wanted and not ours[at].isascii()
 
 
 _PRIMES = {"\u2032": 1, "\u2033": 2, "\u2034": 3}

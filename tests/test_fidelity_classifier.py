@@ -119,9 +119,12 @@ def test_a_bracketed_name_pdftotext_cuts_at_its_bracket_is_a_glyph_map_piece_by_
     # closing one where it ends (the lone ``i`` and ``h``, symbols alone, were already so)
     t = _one(["the hn i and h ni here"], ["the ⟨n⟩ and ⟨n⟩ here"])
     assert t.lost == {"glyph map": 4} and t.invented == {"glyph map": 2}
-    # a closing bracket where the piece starts, an opening one where it ends, stay counted
+    # a closing bracket where the piece starts, an opening one where it ends, an ASCII bracket
+    # (a text font's, read as itself), stay counted
     t = _one(["the is and nh here"], ["the ⟩s and n⟨ here"])
     assert t.lost["glyph map"] == 0 and t.lost["unknown"] == 2
+    t = _one(["the 2y [2] here"], ["the y 2 [2] here"])
+    assert t.lost["glyph map"] == 0 and t.lost["unknown"] == 1
 
 
 def test_a_letter_of_ours_where_pdftotext_has_a_symbol_stays_counted():
