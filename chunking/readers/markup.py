@@ -1,5 +1,6 @@
 """Stage 1 (read), markup sources: the section headings of an SGML/XML (LinuxDoc, DebianDoc,
-DocBook, Texinfo XML, JATS, BITS), Texinfo, LyX, POD, wiki, AsciiDoc, Org or rST book.
+DocBook, Texinfo XML, JATS, BITS), Texinfo, ConTeXt, LaTeX, LyX, POD, wiki, Jira, Textile,
+AsciiDoc, Djot, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
 lightweight markups (Org and reStructuredText: ``chunking.readers.markup_org`` and
@@ -37,13 +38,19 @@ doctype, or an ``<article>``/``<book>`` root whose first child is JATS's ``<fron
 XML, by its doctype, or a root element of theirs and ``MIN_HEADINGS`` sectioning elements, its
 first non-blank character opening markup; never an HTML page) is tried first of the rest, no other markup starting with a tag, then a Texinfo source (``chunking.readers.markup_texinfo``: its
 ``\\input texinfo`` line, or ``@node`` lines and ``@settitle``) is tried first, its ``@chapter``
-lines being unlike any other markup's, then a LaTeX source (``chunking.readers.markup_latex``:
+lines being unlike any other markup's, then a ConTeXt source (``chunking.readers.markup_context``:
+its ``\\starttext`` body, no LaTeX ``\\documentclass``; ``\\startchapter[title=…]``,
+``\\startsectionlevel`` nested, ``\\section{…}``), then a LaTeX source (``chunking.readers.markup_latex``:
 ``\\documentclass`` or ``\\begin{document}``, or its sectioning commands with its
 ``\\usepackage``/``\\begin``), then an Emacs Muse source (``chunking.readers.markup_muse``: a
 ``#title`` or ``#author`` directive at the top and ``*`` headings), then a troff source
 (``chunking.readers.markup_troff``: man, ms, me or mm requests); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
-other way. The markups are tried in that order; last, a ``.txt`` with ``MIN_ATX`` Markdown ATX
+other way, and after it a Jira (Confluence) wiki page, then a Textile page
+(``chunking.readers.markup_textile``: ``MIN_HEADINGS`` ``h1.`` … ``h6.`` heading lines, Jira
+told by its ``{code}``/``{anchor:…}`` macros). The markups are tried in that order; then a Djot
+text (``djot_headings``: ``MIN_ATX`` ATX headings each under a ``{#id}`` block attribute line,
+which would keep a Markdown reading from seeing them stand apart) is read as Djot; last, a ``.txt`` with ``MIN_ATX`` Markdown ATX
 headings standing apart (``looks_like_markdown``: a README, a Markdown renderer's terminal output)
 is read as Markdown (``chunking.readers.markdown``). A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
@@ -62,6 +69,7 @@ import re
 from collections.abc import Callable
 
 from .markdown import markdown_headings
+from .markup_context import context_headings
 from .markup_latex import latex_headings
 from .markup_lyx import lyx_source
 from .markup_muse import muse_headings
@@ -71,6 +79,7 @@ from .markup_rst import looks_like_rst, rst_headings
 from .markup_sgml import sgml_headings
 from .markup_tei import tei_headings
 from .markup_texinfo import texinfo_headings
+from .markup_textile import jira_headings, textile_headings
 from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
 
@@ -110,8 +119,8 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``, ``("asciidoc", …)``,
-        ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``,
+        ``("jira", …)``, ``("textile", …)``, ``("asciidoc", …)``, ``("djot", …)``, ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
     lines = text.split("\n")
@@ -139,11 +148,14 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         ("tei", lambda: tei_headings(text)),
         ("sgml", lambda: sgml_headings(text, named=suffix in (".sgml", ".xml"))),
         ("texinfo", lambda: texinfo_headings(lines, starts, named=suffix == ".texi")),
+        ("context", lambda: context_headings(lines, starts, named=suffix == ".tex")),
         ("latex", lambda: latex_headings(lines, starts, named=suffix == ".tex")),
         ("muse", lambda: muse_headings(lines, starts)),
         ("troff", lambda: troff_headings(lines, starts)),
         ("pod", lambda: pod if len(pod := pod_headings(lines, starts)) >= MIN_HEADINGS else None),
         ("wiki", lambda: wiki_headings(lines, starts)),
+        ("jira", lambda: jira_headings(lines, starts)),
+        ("textile", lambda: textile_headings(lines, starts)),
         ("asciidoc", lambda: asciidoc_headings(lines, starts)),
     ]
     for markup, recognise in recognisers:
@@ -160,6 +172,9 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             # NOTE: distinct titles: a text about the markup shows its title styles on one
             # example title (``Section Title`` under each adornment), and is not written in it
             return "rst", rst
+    djot = djot_headings(text, lines, starts)
+    if djot is not None and _spread(djot, len(text)):
+        return "djot", djot
     if looks_like_markdown(lines):
         headings = markdown_headings(text)
         if _spread(headings, len(text)):
@@ -167,7 +182,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     return "", []
 
 
-_LIGHT = ("wiki", "asciidoc")
+_LIGHT = ("wiki", "jira", "textile", "asciidoc")
 """Markups whose marks a text may show as an example (``==== title ====`` in a shell script's
 output, ``== Title`` in a quoted snippet): read by the text alone only when their headings
 structure it (``_spread``). The marks of the others (``@chapter``, ``\\section``, ``.SH``, XML
@@ -230,6 +245,50 @@ def looks_like_markdown(lines: list[str]) -> bool:
         after = i + 1 == len(lines) or not lines[i + 1].strip()
         apart += before and after and _heading_like(line.lstrip("#").strip())
     return apart >= MIN_ATX and apart >= ATX_SHARE * marked
+
+
+_ATTRIBUTES = re.compile(
+    r"\{(?:[ \t]*(?:#[\w:.-]+|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|[^\s}]+)|%[^%]*%))+[ \t]*\}[ \t]*"
+)
+"""A Djot block attribute line: ``{#id}``, ``{.class}``, ``{key="value"}``, ``{% comment %}``."""
+
+
+def djot_headings(text: str, lines: list[str], starts: list[int]) -> list[Heading] | None:
+    """The headings of a Djot text, or None when the text does not read as Djot.
+
+    Djot writes its headings as Markdown's ATX headings, often with a block attribute line
+    (``_ATTRIBUTES``: ``{#id}``) right above, which belongs to the heading: the heading's source
+    starts there. A text is Djot when ``MIN_ATX`` of its ATX headings have attribute lines
+    above them that start a block (a blank line or the text's edge above) and, those lines set
+    aside, it reads as Markdown (``looks_like_markdown``); its headings are then read as
+    Markdown's, the attribute lines blanked, each heading's offset moved up to its attribute
+    lines.
+    """
+    attribute = [_ATTRIBUTES.fullmatch(line) is not None for line in lines]
+    if sum(attribute) < MIN_ATX:
+        return None
+    attributed = 0
+    for i, line in enumerate(lines):
+        if attribute[i] or not _ATX.match(line):
+            continue
+        first = i
+        while first > 0 and attribute[first - 1]:
+            first -= 1
+        attributed += first < i and (first == 0 or not lines[first - 1].strip())
+    if attributed < MIN_ATX or not looks_like_markdown(
+        [line for i, line in enumerate(lines) if not attribute[i]]
+    ):
+        return None
+    # NOTE: blanked in place: the offsets stay the text's
+    blanked = "\n".join(" " * len(line) if attribute[i] else line for i, line in enumerate(lines))
+    index = {start: i for i, start in enumerate(starts)}
+    out: list[Heading] = []
+    for offset, level, title in markdown_headings(blanked):
+        at = index.get(offset)
+        while at is not None and at > 0 and attribute[at - 1]:
+            at -= 1
+        out.append((starts[at] if at is not None else offset, level, title))
+    return out
 
 
 def _named(markup: str, headings: list[Heading]) -> tuple[str, list[Heading]]:

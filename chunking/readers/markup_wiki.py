@@ -19,6 +19,10 @@ html2text (Debian's, the C++ one) frames a web page's headings the same way with
 ``****** Title ******`` an ``<h1>``, five an ``<h2>``, down to one. A page is read with one sign,
 whichever frames more of its lines; a ``*`` frame needs a space on both sides of the title (``***bold
 italic***`` in Markdown has none) and as many signs closing as opening.
+
+Titles are what the page shows: XWiki's macros (its pages frame headings in ``=`` too), a
+standalone ``{{id name="x"/}}`` anchor and the ``{{code}}`` … ``{{/code}}`` markers around a run
+of text, are left out, their content kept (``_MACRO``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ MIN_HEADINGS = 2
 _HEADING = re.compile(r"(={2,6})[ \t]*(\S.*?)[ \t]*(={2,6})[ \t]*$")
 _STARRED = re.compile(r"(\*{1,6})[ \t]+(\S.*?)[ \t]+(\*{1,6})[ \t]*$")
 _ANY = re.compile(r"={1,6}[ \t]")
+_MACRO = re.compile(r"\{\{/?[a-zA-Z][\w-]*(?:[ \t][^{}]*)?/?\}\}")
+"""An XWiki macro's marker in a title: ``{{code}}``, ``{{/code}}``, ``{{id name="x"/}}``
+(a DokuWiki media link, ``{{image.png}}``, has a dot or a colon and is not one)."""
 _OPEN = re.compile(r"^(?:'''|<(code|file|nowiki|html|php)\b[^>]*>)")
 
 
@@ -79,7 +86,9 @@ def _framed(
             continue
         heading = _framing(pattern, line, same)
         if heading:
-            found.append((starts[i], len(heading.group(1)), " ".join(heading.group(2).split())))
+            found.append(
+                (starts[i], len(heading.group(1)), " ".join(_MACRO.sub("", heading.group(2)).split()))
+            )
         elif _ANY.match(line):
             others += 1  # NOTE: ``= Title`` or an unclosed ``== Title``: AsciiDoc's, not a wiki's
     if len(found) < MIN_HEADINGS or others > len(found) // 10:
