@@ -20,6 +20,7 @@ from chunking.structure.kinds import Parsed, clean_title, number_value, parse_he
     ("3 – Further Steps", ("numbered", "3", "Further Steps")),  # a dash between the number and title
     ("4 - Reference Tables", ("numbered", "4", "Reference Tables")),
     ("17 config.status Invocation", ("numbered", "17", "config.status Invocation")),  # a file's name
+    ("第II部 リファレンス", ("part", "2", "リファレンス")),  # a Japanese part numbered in roman
     ("3.2 dh_make Options", ("section", "3.2", "dh_make Options")),
     ("Appendix A", ("appendix", "A", "")),
     ("Appendix B Invoking R", ("appendix", "B", "Invoking R")),

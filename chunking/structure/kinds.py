@@ -75,9 +75,10 @@ CJK_DIGITS = {
 _CJK_NUM = r"[〇零一二两三四五六七八九十百]{1,5}"
 _CJK_KINDS = {"章": "chapter", "部": "part", "部分": "part", "篇": "part", "编": "part", "卷": "part"}
 CJK_KEYWORD_HEADING = re.compile(
-    rf"^第\s*(?P<num>\d{{1,3}}|{_CJK_NUM})\s*(?P<kw>章|部分|部|篇|编|卷)(?:[\s:：、.．]*(?P<title>.*?))?\s*$"
+    rf"^第\s*(?P<num>\d{{1,3}}|{_CJK_NUM}|{_ROMAN_RE})\s*(?P<kw>章|部分|部|篇|编|卷)(?:[\s:：、.．]*(?P<title>.*?))?\s*$"
 )
-"""``第三章 总则`` (chapter 3), ``第一部分 基础`` (part 1): the label words of Chinese/Japanese books."""
+"""``第三章 总则`` (chapter 3), ``第一部分 基础`` (part 1), ``第II部 リファレンス`` (part 2, a roman
+number in capitals, as Japanese books number their parts): the label words of Chinese/Japanese books."""
 CJK_APPENDIX_HEADING = re.compile(
     rf"^(?:附录|附件|付録)\s*(?P<num>[A-Z]|\d{{1,2}}|{_CJK_NUM})?(?:[\s:：、.．]+(?P<title>.*?))?\s*$"
 )
