@@ -451,6 +451,24 @@ def test_a_numbered_chapter_titled_by_a_programs_name_in_small_letters_keeps_the
     _assert_starts(text, expected)
 
 
+def test_the_run_of_numbers_with_their_sections_under_them_outranks_a_longer_numbered_list():
+    """An RTF manual as text: a paragraph a line, no blank lines; chapters ``N Title`` over
+    sections ``N.1 Title``; inside chapter 1 a numbered list of eight platforms (``1.<tab>Name``)
+    runs longer than the five chapters: the chapters still win."""
+    para = "This paragraph runs on at length, as a converter writes a whole paragraph on one line. " * 2
+    platforms = "".join(f"{k}.\tPlatform number {k}\nIt was tested with its own compiler and make.\n" for k in range(1, 9))
+    text, expected = "", []
+    for n, title in enumerate(TITLES, 1):
+        line = f"{n} {title}"
+        expected.append(("chapter", str(n), title, line))
+        text += f"{line}\n{para}\n{para}\n"
+        if n <= 3:
+            text += f"{n}.1 The details\n{para}\n"
+        if n == 1:
+            text += platforms
+    _assert_starts(text, expected)
+
+
 def test_indentation_is_no_heading_signal_when_the_body_is_flush_left():
     text = "".join(f"SHORT LINE {k}\n\n{_body(2)}\n\n" for k in range(4))
     assert _chapters(text)[1] == []

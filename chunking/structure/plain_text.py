@@ -1670,8 +1670,8 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
     # header lists the numbers its chapters carry further on, each entry over the next one.
     below = [min(b.index, len(lines)) - c.index for c, b in zip(numbered, numbered[1:])] + [len(lines)]
     best: dict[
-        tuple[bool, int], tuple[int, int, int]
-    ] = {}  # (form, value) -> (length, lines under, position)
+        tuple[bool, int], tuple[int, int, int, int]
+    ] = {}  # (form, value) -> (length, lines under, position, numbers with their sections under them)
     back: list[int] = []
     for k, c in enumerate(numbered):
         back.append(-1)
@@ -1682,13 +1682,19 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
         before = best.get((form, value - 1))
         length = before[0] + 1 if before else (1 if value <= OPENING_NUMBER else 0)
         text = (before[1] if before else 0) + min(below[k], TEXT_UNDER_CAP)
+        sectioned = (before[3] if before else 0) + _sections_under(lines, c.index, value, below[k])
         if before:
             back[k] = before[2]
-        if length and (length, text) > best.get((form, value), (0, 0, -1))[:2]:
-            best[(form, value)] = (length, text, k)
+        if length and (length, text) > best.get((form, value), (0, 0, -1, 0))[:2]:
+            best[(form, value)] = (length, text, k, sectioned)
     if not best:
         return []
-    length, _, k = max(best.values())
+    # NOTE: of the longest run of each form of number, the one whose numbers have their own
+    # sections under them (``2`` over ``2.1``, ``2.2``; ``SECTIONED_SHARE`` of them, two at least)
+    # is the chapters, however long a numbered list of the other form runs inside a section
+    # (``1.`` … ``18.``: the platforms a manual was tested on)
+    runs = [max(v for (f, _), v in best.items() if f == form) for form in {f for f, _ in best}]
+    length, _, k, _ = max(runs, key=lambda v: (v[3] >= 2 and v[3] >= SECTIONED_SHARE * v[0], v[0], v[1]))
     if length < 2 or (length < LIST_RUN and int(numbered[k].number) - length + 1 == OPENING_NUMBER):
         return []  # NOTE: a run that opens at 2 is one only when long: ``2.`` ``3.`` alone is a list's end
     keep: list[int] = []
@@ -1701,6 +1707,25 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
             why = "in a list of numbered lines" if c.index in listed else "outside the sequence 1, 2, 3…"
             rejected.append(_rejected(lines, c.index, why))
     return [numbered[k] for k in reversed(keep)]
+
+
+SECTIONED_SHARE = 0.25
+"""Share of a run's numbers with their sections under them that makes it the chapters (``_chain``)."""
+
+SECTIONS_LOOKAHEAD = 40
+"""Lines below a numbered line searched for its first section (``_sections_under``)."""
+
+
+def _sections_under(lines: list[_Line], i: int, value: int, under: int) -> int:
+    """1 when a section numbered under line ``i``'s number (``3.1 Title`` under ``3 Title``) stands
+    at the margin among the ``under`` lines below it (up to the next numbered line), within
+    ``SECTIONS_LOOKAHEAD`` lines, else 0."""
+    prefix = f"{value}."
+    for line in lines[i + 1 : i + min(under, SECTIONS_LOOKAHEAD)]:
+        m = SECTION_HEADING.match(line.text) if line.indent == 0 else None
+        if m and m.group("num").startswith(prefix):
+            return 1
+    return 0
 
 
 def _heads_a_list(lines: list[_Line], i: int) -> bool:
