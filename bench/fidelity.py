@@ -868,7 +868,8 @@ def _joined_pieces(
     """Invented words of page ``p`` that are two or three lost pieces of pdftotext's run joined:
     dehyphenation (the first piece ends its line with a hyphen; the second may open the next
     page), the same letters with other word boundaries (``_spacing``), else an accent (a spacing
-    accent split the word) or a ligature. Pieces of a word MuPDF reads on a slanted line of the
+    accent split the word, or pdftotext cut it after the dotless ``ı`` under an accent of ours,
+    ``boı`` ``te`` for ``boîte``: ``_dotless``) or a ligature. Pieces of a word MuPDF reads on a slanted line of the
     page (``set_so``: a tick label turned 45°, ``1000`` that pdftotext reads ``10`` ``00``) are
     ``rotated``, as many times as the page's slanted lines hold the word (``_rotated``); pieces
     of a word MuPDF reads whole in a math italic font (``yM ax`` for our ``yMax``)
@@ -898,6 +899,8 @@ def _joined_pieces(
                         cause = set_so.cause(cause, target)
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
+                elif all(q == p for _, _, q in pieces) and _dotless(joined, target):
+                    cause = "accent"  # ``boı`` ``te``: pdftotext cut the word where TeX's accent sat
                 elif "".join(LIGATURES.get(c, c) for c in joined) == target and joined != target:
                     cause = "ligature"
                 else:

@@ -53,6 +53,13 @@ def test_a_lone_lead_byte_pdftotext_set_apart_on_a_repaired_page_is_encoding_and
     assert sound_page.lost == {"unknown": 1}
 
 
+def test_a_word_pdftotext_cuts_after_the_dotless_i_under_our_accent_is_an_accent():
+    t = _one(["la bo\u0131 te et la cha\u0131 ne"], ["la boîte et la chaîne"])
+    assert t.lost == {"accent": 4} and t.invented == {"accent": 2}
+    turkish = _one(["k\u0131 z"], ["kiz"])  # a bare i of ours is no accent
+    assert "accent" not in turkish.lost
+
+
 def test_an_expanded_ligature_is_a_ligature():
     t = _one(["the \ufb01rst e\ufb03cient one"], ["the first efficient one"])
     assert t.lost == {"ligature": 2} and t.invented == {"ligature": 2}

@@ -77,6 +77,13 @@ def test_a_spacing_accent_opening_a_lowercase_word_composes_on_a_printed_page_un
     assert normalise([plain]).text == "Equivalent to \u00b4in N"
 
 
+def test_a_spacing_circumflex_opening_a_word_before_a_vowel_composes_on_a_printed_page():
+    # TeX's \\^e at a word's start (French être, île); a caret before a name stays (code)
+    page = RawPage(number=1, label="", text="peut \u02c6etre, vous \u02c6etes sur l'\u02c6ile; press \u02c6cntrl")
+    assert page.typeset  # a PDF's page, laid out by a typesetter
+    assert normalise([page]).text == "peut être, vous êtes sur l'île; press \u02c6cntrl"
+
+
 def test_grave_accent_tex_sets_before_the_letter_composes_on_a_printed_page():
     # TeX's \` accent comes out of MuPDF as U+0060 before the letter: pi`u, pu`o, PI`U, `E
     norm = _printed_book("molto pi`u grande, ci`o che pu`o essere", "SU PI`U RIGHE. `E perci`o fatto e `e cos`i.")

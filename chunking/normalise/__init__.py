@@ -118,6 +118,18 @@ typeset with a spacing tilde or circumflex (a TeX ``\\~{}``), so these compose t
 capital (``˜Nandu``). Any other spacing accent opening a lowercase word composes with its letter
 on a printed page (a PDF's: ``´el`eve``, TeX sets ``\\'e`` as the accent, then the ``e``), where
 no code opens a word with one; not in plain text, where groff quotes with an acute (``´in``)."""
+CIRCUMFLEX_VOWELS = frozenset("aeiou")
+"""A spacing circumflex opening a word before one of these is an accent on a printed page
+(``ˆetre``: French ``être``, TeX's ``\\^e``): code opens a word with a caret before a name
+(``ˆcntrl``), a reader's text opens a word with ``â``, ``ê``, ``î``, ``ô``, ``û``."""
+
+
+def _code_accent(accent: str, after: str) -> bool:
+    """Whether ``accent`` opening a word before ``after`` may be code (``CODE_ACCENTS``): a tilde
+    always, a circumflex unless a vowel follows (``CIRCUMFLEX_VOWELS``)."""
+    return accent in CODE_ACCENTS and not (accent == "\u02c6" and after in CIRCUMFLEX_VOWELS)
+
+
 X_HEIGHT = frozenset("acegmnopqrsuvwxyz")
 """Lowercase letters no taller than the x-height (TeX's ``\\ifdim\\ht=1ex`` test in ``\\c``)."""
 _ACCENT = re.compile(f"[{''.join(SPACING_ACCENTS_BEFORE)}{''.join(SPACING_ACCENTS_BELOW)}]")
@@ -265,7 +277,7 @@ def _compose_accents(text: str, printed: bool = False) -> tuple[str, int]:
             # a tilde or a circumflex (``CODE_ACCENTS``): ``˜apat``, ``ˆcntrl`` are code set with
             # a spacing accent; groff's plain text quotes with an acute (``´in``).
             inside = i > 0 and text[i - 1].isalpha()
-            code = not inside and not after.isupper() and (accent in CODE_ACCENTS or not printed)
+            code = not inside and not after.isupper() and (_code_accent(accent, after) or not printed)
             letter = "" if code else _DOTLESS.get(after, after)
             single = _composed(letter, SPACING_ACCENTS_BEFORE[accent])
             start, end = i, i + 2
