@@ -29,6 +29,8 @@ import html
 import re
 from collections.abc import Callable
 
+from ..rules import SENTENCE_FINAL
+
 Heading = tuple[int, int, str]
 """(offset of the heading's source line, level, title)."""
 
@@ -104,7 +106,10 @@ def textile_headings(lines: list[str], starts: list[int]) -> list[Heading] | Non
 
 
 _TEXTILE_CODE = re.compile(r"(?<!\w)@(?=\S)(.+?)(?<=\S)@(?!\w)")
-_TEXTILE_LINK = re.compile(r'"([^"]+?)(?:\([^()"]*\))?":\S+?(?=[\s,;]|[.!?)]*(?:\s|$))')
+_TEXTILE_LINK = re.compile(
+    rf'"([^"]+?)(?:\([^()"]*\))?":\S+?(?=[\s,;]|[{re.escape(SENTENCE_FINAL)})]*(?:\s|$))'
+)
+"""A link, ``"text":url``: the URL ends before a space, or before a sentence's end and a space."""
 _TEXTILE_SPAN = re.compile(r"(?<!\w)(\*\*|\*|__|_|\?\?|==)(?=\S)(.+?)(?<=\S)\1(?!\w)")
 
 
