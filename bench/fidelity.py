@@ -101,8 +101,8 @@ REWRITTEN = ("dehyphenation", "ligature", "accent", "encoding", "de-duplication"
 own normaliser that the reference does not apply: a hyphenated word joined (``hyphen-`` ``ated`` →
 ``hyphenated``) or a line-end hyphen kept where pdftotext joins (``multi-`` ``core``), a ligature
 glyph expanded (``ﬁle`` → ``file``), a spacing accent composed with its letter (``Br¨oker`` →
-``Bröker``), a line that was UTF-8 read as a single-byte encoding decoded again (``RaphaÃ«l``
-→ ``Raphaël``, ``_encoding``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter
+``Bröker``), a line that was UTF-8 read as a single-byte encoding decoded again (``naÃ¯ve``
+→ ``naïve``, ``_encoding``), a fake-bold doubling read once (``TThhee`` → ``The``). No letter
 of the page is missing or added; each column still shows how many words these rules rewrote."""
 _SET_APART = ("letter spacing", "small caps", "rotated", "math italic", "no space")
 """Causes where pdftotext cuts or spaces a word the page sets whole (``_spacing``, ``_SetSo``)."""

@@ -39,8 +39,8 @@ def test_utf8_read_as_a_single_byte_encoding_is_decoded_again(sound, encoding):
 
 def test_a_no_break_space_whose_byte_became_a_space_is_repaired():
     # the no-break space's two bytes C2 A0 printed as 'Â' and a plain space
-    norm = _norm("Chapter\u00c2 2.\u00c2 First steps")
-    assert norm.text == "Chapter\u00a02.\u00a0First steps"
+    norm = _norm("Chapter\u00c2 2.\u00c2 Installing")
+    assert norm.text == "Chapter\u00a02.\u00a0Installing"
 
 
 def test_sound_text_with_lookalike_pairs_is_left_alone():
@@ -66,7 +66,7 @@ def test_the_offset_map_follows_text_after_a_repaired_sequence():
 
 def test_headings_broken_by_the_encoding_are_numbered_chapters_of_a_text_book():
     body = "\n\n".join("A paragraph about the subject at hand, long enough to be body text." for _ in range(3))
-    titles = ["Getting started", "First steps", "Modifying the source"]
+    titles = ["Overview", "Installing", "Configuration"]
     text = "".join(f"Chapter\u00a0{n}.\u00a0{t}\n\n{body}\n\n" for n, t in enumerate(titles, 1))
     book = load_book(_latin1(text).encode(), name="x.txt")
     chapters = [(h.number, h.title) for h in book.headings if h.kind == "chapter"]
@@ -76,7 +76,7 @@ def test_headings_broken_by_the_encoding_are_numbered_chapters_of_a_text_book():
 def test_a_printed_page_of_broken_text_reads_as_its_sound_text():
     doc = pymupdf.open()
     page = doc.new_page()
-    page.insert_text((72, 72), _latin1("Raphaël and the café"), fontsize=11)
+    page.insert_text((72, 72), _latin1("Zoë and the café"), fontsize=11)
     book = load_book(doc.tobytes(), name="x.pdf")
-    assert "Raphaël and the café" in book.text
+    assert "Zoë and the café" in book.text
     assert book.diagnostics.encoding_repaired_lines == 1

@@ -429,7 +429,7 @@ def test_a_man_pages_margin_sections_outrank_its_bold_subsections_set_between_bl
     pad = " " * 7
     text = "TOOL(7)            Miscellaneous Information Manual            TOOL(7)\n\n"
     expected = []
-    for title in ("NAME", "DESCRIPTION", "MACRO OVERVIEW", "SEE ALSO"):
+    for title in ("NAME", "DESCRIPTION", "USAGE NOTES", "SEE ALSO"):
         expected.append(title.title())
         text += f"{_bold(title)}\n{_body(2, pad)}\n\n"
         for sub in ("Basic use", "Finer points"):
@@ -442,7 +442,7 @@ def test_a_man_pages_margin_sections_outrank_its_bold_subsections_set_between_bl
 
 
 def test_a_numbered_chapter_titled_by_a_programs_name_in_small_letters_keeps_the_run():
-    titles = ["Getting Started", "Binary Packages", "config.status Invocation", "Control Files", "Version Numbering"]
+    titles = ["Getting Started", "Binary Packages", "setup.cfg Options", "Control Files", "Version Numbering"]
     text, expected = "", []
     for n, title in enumerate(titles, 1):
         line = f"{n} {title}"

@@ -19,9 +19,9 @@ from chunking.structure.kinds import Parsed, clean_title, number_value, parse_he
     ("12 Graphical procedures", ("numbered", "12", "Graphical procedures")),
     ("3 – Further Steps", ("numbered", "3", "Further Steps")),  # a dash between the number and title
     ("4 - Reference Tables", ("numbered", "4", "Reference Tables")),
-    ("17 config.status Invocation", ("numbered", "17", "config.status Invocation")),  # a file's name
-    ("第II部 リファレンス", ("part", "2", "リファレンス")),  # a Japanese part numbered in roman
-    ("3.2 dh_make Options", ("section", "3.2", "dh_make Options")),
+    ("7 setup.cfg Options", ("numbered", "7", "setup.cfg Options")),  # a file's name
+    ("第II部 応用", ("part", "2", "応用")),  # a Japanese part numbered in roman
+    ("3.2 run_tests Options", ("section", "3.2", "run_tests Options")),
     ("Appendix A", ("appendix", "A", "")),
     ("Appendix B Invoking R", ("appendix", "B", "Invoking R")),
     ("Appendix D Function and variable index", ("back", "D", "Function and variable index")),
@@ -46,7 +46,7 @@ def test_heading_lines_parse_into_kind_number_and_title(line, expected):
     "5 -3 dB below the peak",  # a minus sign, not a separator
     "Chapter I. this is a sentence, not a title,",
     "3 see Figure",  # prose in small letters after a number: no program's name
-    "2 config.status is Run Again",
+    "2 setup.cfg is Read Again",
 ])
 def test_sentences_that_look_like_headings_are_not(line):
     assert parse_heading(line) is None

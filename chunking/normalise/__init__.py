@@ -22,7 +22,7 @@ Contract (see ``chunking.models`` for the offset conventions):
   fragment's whole token moves up, punctuation included. Across pages the token leaves the
   lower page for the upper one: page spans still tile the text and ``map_offset`` maps into the
   lower page's (shortened) first line. Leading/trailing blank lines of a page go.
-* A line that was UTF-8 read as a single-byte encoding (``Rapha\u00c3\u00abl``) decoded again
+* A line that was UTF-8 read as a single-byte encoding (``na\u00c3\u00afve``) decoded again
   (``mojibake``, ftfy's ``fix_encoding``), before anything else reads its characters.
 * Spacing accents composed with their letter in the order TeX sets them (``Br¨oker`` →
   ``Bröker``; ``SPACING_ACCENTS_BEFORE``/``_AFTER``), when a precomposed character exists.

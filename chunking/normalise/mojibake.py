@@ -3,7 +3,7 @@
 A file written in UTF-8 and read back as Latin-1 or Windows-1252 before it was printed or
 converted (a text printer, a converter run in the wrong locale, a file converted twice) shows
 each non-ASCII character as two or three others: ``Chapter\u00c2\u00a01.`` for a no-break space,
-``Rapha\u00c3\u00abl`` for ``Raphaël``, ``don\u00e2\u0080\u0099t`` for ``don’t``. Such words are
+``na\u00c3\u00afve`` for ``naïve``, ``don\u00e2\u0080\u0099t`` for ``don’t``. Such words are
 unsearchable, and a heading whose space became ``Â`` + no-break space is no numbered heading.
 
 ``repaired`` hands each line that carries the signature of that accident (``SIGNATURE``: a Latin-1

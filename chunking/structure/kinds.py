@@ -77,7 +77,7 @@ _CJK_KINDS = {"章": "chapter", "部": "part", "部分": "part", "篇": "part", 
 CJK_KEYWORD_HEADING = re.compile(
     rf"^第\s*(?P<num>\d{{1,3}}|{_CJK_NUM}|{_ROMAN_RE})\s*(?P<kw>章|部分|部|篇|编|卷)(?:[\s:：、.．]*(?P<title>.*?))?\s*$"
 )
-"""``第三章 总则`` (chapter 3), ``第一部分 基础`` (part 1), ``第II部 リファレンス`` (part 2, a roman
+"""``第三章 总则`` (chapter 3), ``第一部分 基础`` (part 1), ``第II部 応用`` (part 2, a roman
 number in capitals, as Japanese books number their parts): the label words of Chinese/Japanese books."""
 CJK_APPENDIX_HEADING = re.compile(
     rf"^(?:附录|附件|付録)\s*(?P<num>[A-Z]|\d{{1,2}}|{_CJK_NUM})?(?:[\s:：、.．]+(?P<title>.*?))?\s*$"
@@ -246,8 +246,8 @@ def clean_title(title: str) -> str:
 
 PROGRAM_OVER_CAPITALS = re.compile(r"(?=[a-z][\w.+-]*[\d._+-])[a-z][\w.+-]*(?:\s+[A-Z][\w'’-]*)+")
 """A numbered title that opens with a program's or a file's name in small letters, one that
-carries a digit or a sign (``config.status``, ``dh_make``, ``autom4te``), before capitalised
-words (``17 config.status Invocation``): a heading, where prose after a number runs on in small
+carries a digit or a sign (``setup.cfg``, ``run_tests``, ``gen4x``), before capitalised
+words (``7 setup.cfg Options``): a heading, where prose after a number runs on in small
 letters (``3 see below``)."""
 
 

@@ -1692,7 +1692,7 @@ def _chain(lines: list[_Line], numbered: list[_Candidate], rejected: list[Reject
     # NOTE: of the longest run of each form of number, the one whose numbers have their own
     # sections under them (``2`` over ``2.1``, ``2.2``; ``SECTIONED_SHARE`` of them, two at least)
     # is the chapters, however long a numbered list of the other form runs inside a section
-    # (``1.`` … ``18.``: the platforms a manual was tested on)
+    # (a list of steps ``1.`` … ``18.``)
     runs = [max(v for (f, _), v in best.items() if f == form) for form in {f for f, _ in best}]
     length, _, k, _ = max(runs, key=lambda v: (v[3] >= 2 and v[3] >= SECTIONED_SHARE * v[0], v[0], v[1]))
     if length < 2 or (length < LIST_RUN and int(numbered[k].number) - length + 1 == OPENING_NUMBER):
