@@ -991,6 +991,12 @@ RENDERERS = {
             ("gfm", "textile"),
             ("gfm", "djot"),
             ("gfm", "xwiki"),
+            ("gfm", "haddock"),
+            ("gfm", "markua"),
+            ("gfm", "bbcode"),
+            ("gfm", "vimdoc"),
+            ("gfm", "ansi"),
+            ("gfm", "zimwiki"),
         )
     },
 }
@@ -1044,8 +1050,8 @@ summaries or, through pandoc 3's DOCX, pandoc 3's reStructuredText or kreuzberg'
 reStructuredText sources into the Texinfo, man page or LaTeX that Sphinx's builders write (``SPHINX``); a Markdown
 source into ``lowdown -Tgemini``'s Gemini text, ``cmark -t man``'s troff (level 1 headings as ``.SH``, every lower
 level as ``.SS``) or mistune's reStructuredText (``MISTUNE_RST``); a GitHub-flavoured Markdown source into what pandoc 3's
-man, ConTeXt, Jira, Textile, Djot or XWiki writer writes with ``--standalone`` (``pandoc3-gfm-WRITER``, through
-``PANDOC3``)).
+man, ConTeXt, Jira, Textile, Djot, XWiki, Haddock, Markua, BBCode, Vim help, ANSI terminal or Zim wiki writer writes
+with ``--standalone`` (``pandoc3-gfm-WRITER``, through ``PANDOC3``)).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
