@@ -49,15 +49,15 @@ tesseract:
 # pdf2txt, htmldoc and faketime, LibreOffice Writer with python3-uno, enscript, a2ps and Ghostscript's ps2pdf
 # and txtwrite, xsltproc with the DocBook XSL stylesheets, unrtf, Asciidoctor PDF, AsciiDoc-py (without
 # its recommended xmlto, which brings dblatex and TeX Live), docbook2X with the DocBook XML DTD, and
-# Docutils' rst2latex, rst2xml and rst2man, AbiWord with the fonts it is given (Liberation 1.07, URW base 35), go-md2man, Emacs (emacs-nox: its shr, eww's HTML renderer), antiword, catdoc and unhtml; pod2text and pod2man come with the base system): the slow outline-floor test fetches every validation
+# Docutils' rst2latex, rst2xml and rst2man, AbiWord with the fonts it is given (Liberation 1.07, URW base 35), go-md2man, Emacs (emacs-nox: its shr, eww's HTML renderer), antiword, catdoc and unhtml, round 39's ronn (Ronn-NG) and cmark-gfm; pod2text and pod2man come with the base system): the slow outline-floor test fetches every validation
 # book, and a book whose renderer is missing fails the fetch.
 RENDERER_PROGRAMS := pandoc pod2markdown rst2pdf w3m gropdf mandoc html2text elinks links2 html2markdown asciidoctor pdftotext \
 	xhtml2pdf3 lowdown pod2texi makeinfo vilistextum cmark mutool odt2txt pdf2txt htmldoc faketime soffice enscript ps2pdf \
-	a2ps xsltproc unrtf asciidoctor-pdf asciidoc docbook2x-texi rst2latex rst2xml rst2man abiword go-md2man emacs antiword catdoc unhtml
+	a2ps xsltproc unrtf asciidoctor-pdf asciidoc docbook2x-texi rst2latex rst2xml rst2man abiword go-md2man emacs antiword catdoc unhtml ronn cmark-gfm
 RENDERER_PACKAGES := pandoc libpod-markdown-perl rst2pdf w3m groff mandoc html2text elinks links2 python3-html2text asciidoctor poppler-utils \
 	python3-xhtml2pdf lowdown texinfo vilistextum cmark mupdf-tools odt2txt python3-pdfminer htmldoc faketime \
 	libreoffice-writer-nogui python3-uno enscript ghostscript a2ps xsltproc docbook-xsl unrtf \
-	ruby-asciidoctor-pdf docbook2x docbook-xml python3-docutils abiword fonts-liberation fonts-urw-base35 go-md2man emacs-nox antiword catdoc unhtml
+	ruby-asciidoctor-pdf docbook2x docbook-xml python3-docutils abiword fonts-liberation fonts-urw-base35 go-md2man emacs-nox antiword catdoc unhtml ronn cmark-gfm
 RENDERER_PACKAGES_NO_RECOMMENDS := asciidoc-base
 RENDERER_FILES := /usr/share/xml/docbook/stylesheet/docbook-xsl-nons/epub3/chunk.xsl
 # Print paths (round 29): CUPS' texttopdf (cups-filters), Vim's :hardcopy, Emacs' ps-print and Ghostscript's gslp

@@ -32,7 +32,9 @@ readability-lxml and markdownify into Markdown, or through pandoc 3's DOCX into 
 kreuzberg's text, a manual's reStructuredText sources through Sphinx's Texinfo, man page or LaTeX builder, a
 Markdown source through lowdown into Gemini text, through cmark into a man page's troff or through mistune into
 reStructuredText, a GitHub-flavoured Markdown source through pandoc 3 into a man page's troff, ConTeXt, Jira,
-Textile, Djot or XWiki markup; the source first checked against
+Textile, Djot or XWiki markup, through lowdown into a man page's or an -ms paper's troff, through
+ronn into a man page's troff or through cmark-gfm into plain text, an AsciiDoc man page through
+Asciidoctor into a man page's troff, a man page through groff's gropdf into a PDF; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -972,6 +974,12 @@ RENDERERS = {
     },
     "lowdown-gemini": ["lowdown", "-Tgemini"],
     "cmark-man": ["cmark", "-t", "man"],
+    "lowdown-man": ["lowdown", "-Tman"],
+    "lowdown-ms": ["lowdown", "-Tms"],
+    "ronn-roff": ["ronn", "--roff", "--pipe", "--date=1980-01-01"],
+    "cmark-gfm-plaintext": ["cmark-gfm", "-t", "plaintext", "--width", "80"],
+    "asciidoctor-manpage": ["asciidoctor", "-b", "manpage", "-o", "-", "-"],
+    "groff-man-pdf": ["groff", "-mandoc", "-Tpdf"],
     "mistune-rst": [RENDERER_PYTHON, "-c", MISTUNE_RST],
     **{
         f"pandoc3-{reader}-{writer}": [
@@ -1051,7 +1059,11 @@ reStructuredText sources into the Texinfo, man page or LaTeX that Sphinx's build
 source into ``lowdown -Tgemini``'s Gemini text, ``cmark -t man``'s troff (level 1 headings as ``.SH``, every lower
 level as ``.SS``) or mistune's reStructuredText (``MISTUNE_RST``); a GitHub-flavoured Markdown source into what pandoc 3's
 man, ConTeXt, Jira, Textile, Djot, XWiki, Haddock, Markua, BBCode, Vim help, ANSI terminal or Zim wiki writer writes
-with ``--standalone`` (``pandoc3-gfm-WRITER``, through ``PANDOC3``)).
+with ``--standalone`` (``pandoc3-gfm-WRITER``, through ``PANDOC3``); a Markdown source into the troff of
+``lowdown -Tman`` (a man page) or ``lowdown -Tms`` (groff -ms, numbered ``.NH`` headings with ``.pdfhref``
+bookmarks), into the troff of a man page that ronn (Ronn-NG) writes, its date given (``--date``), or into
+``cmark-gfm -t plaintext``'s text wrapped at 80 columns; an AsciiDoc man page into the troff of
+Asciidoctor's ``manpage`` back end; a man page through groff's gropdf into a PDF).
 Its output is checked against the JSON's ``sha256`` like any other book, so another version of the
 renderer is a changed package (the books were made by Debian bookworm's pandoc 2.17.1.1,
 pod2markdown 3.300000, rst2pdf 0.99 on ReportLab 3.6.12, w3m 0.5.3+git20230121, groff 1.22.4,
@@ -1071,7 +1083,7 @@ docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3
 html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
 and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5, EbookLib 0.20, fast-ebook 0.2.0, mkepub 1.2.2, readability-lxml 0.9
 and kreuzberg 4.10.4 (its Rust core in the wheel), Sphinx 9.0.4 on Docutils 0.22.4 and mistune 3.4.0; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
-antiword 0.37, catdoc 0.95 and unhtml 2.3.9). pandoc runs
+antiword 0.37, catdoc 0.95 and unhtml 2.3.9, ronn 0.9.1 (Ronn-NG) and cmark-gfm 0.29.0.gfm.6). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -1152,6 +1164,8 @@ RENDERER_PACKAGES = {
     "antiword": "antiword",
     "catdoc": "catdoc",
     "unhtml": "unhtml",
+    "ronn": "ronn",
+    "cmark-gfm": "cmark-gfm",
     RENDERER_PYTHON: "the pinned PyPI renderers of requirements-renderers.txt in .venv-renderers",
 }
 """The Debian package of each renderer's program (``make renderers`` installs the ones not in the
