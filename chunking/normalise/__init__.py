@@ -7,8 +7,9 @@ fitted into runs, which label the pages).
 Contract (see ``chunking.models`` for the offset conventions):
 
 * Per character: CRLF/CR → LF; overstrikes resolved (``X\\bY`` → ``Y``: bold and underline in
-  nroff text, counted with the control characters); control characters other than
-  ``\\n``/``\\t`` removed; NFC;
+  nroff text, counted with the control characters); a terminal's escape sequences removed whole
+  (``ESC[1m``, an OSC 8 hyperlink: ``chunking.normalise.terminal``, counted with the control
+  characters); control characters other than ``\\n``/``\\t`` removed; NFC;
   ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expanded; trailing whitespace cut from every line. None of these
   adds or removes a line break, so raw line *i* of a page is canonical line *i*.
 * Per book: the printed folios are read from the page furniture and fitted into runs, which
@@ -46,6 +47,7 @@ from ..readers.raw import RawPage
 from .folios import choose_labels, infer_folios
 from .furniture import PageNumbers, find_furniture, zones
 from .mojibake import repaired
+from .terminal import ESCAPE, sgr_bold_lines
 
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _LIGATURE_TABLE = str.maketrans(LIGATURES)
@@ -237,8 +239,11 @@ def _char_normalise(text: str, printed: bool = False) -> tuple[str, int, int, in
     struck = 0
     if "\x08" in text:
         text, struck = _OVERSTRIKE.subn("", text)
+    escapes = 0
+    if "\x1b" in text:
+        text, escapes = ESCAPE.subn("", text)
     text, controls = _CONTROL.subn("", text)
-    controls += struck
+    controls += struck + escapes
     if "\u20dd" in text:
         text = _ENCLOSED.sub(lambda m: ENCLOSED[m.group(0)], text)
     accents = 0
@@ -349,6 +354,8 @@ def normalise(raw_pages: list[RawPage]) -> NormalisedBook:
         texts.append(text)
         page_lines.append([line.rstrip() for line in text.split("\n")])
         bold.append(_bold_lines(raw.text) if "\x08" in raw.text else set())
+        if "\x1b[" in raw.text:
+            bold[-1] |= sgr_bold_lines(_LINE_BREAK.sub("\n", raw.text))
 
     # NOTE: synthetic pages have no zones, so they stay out of the folio runs and of the running
     # line counts too: a mixed book learns its furniture from its printed pages only.

@@ -14,8 +14,9 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   once, the book's own title), characters first used after it are sections, in order of first
   appearance. Numbering overrides the character heading by heading (``N.M`` is a section).
 * **terminal bold** (``typography``): a line set wholly in bold (overstruck ``X\\bX``, as nroff
-  and text browsers write it; ``NormalisedBook.bold_lines``), alone between blank lines and read
-  as a title, is marked like an underline (``BOLD``); a bold first line is the title. A line framed
+  and text browsers write it, or an SGR escape's bold; ``NormalisedBook.bold_lines``), alone
+  between blank lines and read as a title (an API's name too: ``_code_title``), is marked like an
+  underline (``BOLD``); a bold first line is the title. A line framed
   by two identical rules is marked by their character whatever its length. Where bold headings
   carry no level, a bulleted list before the first heading it names (``Topics covered:`` /
   ``* Title``) names the chapters; the bold headings after them that it leaves out are sections.
@@ -747,14 +748,27 @@ _ALONE_KINDS = ("numbered", "chapter", "part", "appendix", "section")
 
 def _bold_heading(line: _Line) -> bool:
     """A line set wholly in terminal bold, alone between blank lines, that reads as a title: a
-    heading of a text whose only typography is bold (nroff, a text browser's rendering of HTML),
-    marked like an underline with the pseudo-character ``BOLD``."""
+    heading of a text whose only typography is bold (nroff, a text browser's rendering of HTML,
+    a converter's terminal output), marked like an underline with the pseudo-character ``BOLD``.
+    Bold marks it, so its title may be an API's name in small letters (``_code_title``)."""
     return (
         line.bold
         and line.blank_before
         and line.gap_after
-        and (parse_heading(line.text) is not None or title_like(line.text))
+        and (parse_heading(line.text) is not None or title_like(line.text) or _code_title(line.text))
     )
+
+
+_CODE_TITLE = re.compile(r"[a-z_$][\w$]*(?:\.[\w$]+)+(?:\(.*\))?|[a-z_$][\w$]*\(.*\)")
+"""An API's name as a heading's whole title, in small letters: a dotted name (``os.path``) or
+a call (``fetch(url[, options])``, ``buffer.slice(start)``)."""
+
+
+def _code_title(text: str) -> bool:
+    """Whether ``text`` is wholly an API's name (``_CODE_TITLE``): a title a heading marked as one
+    (set in bold) may carry, though it opens in small letters, as a reference manual titles an
+    entry by the function it documents."""
+    return len(text) <= MAX_TITLE_CHARS and _CODE_TITLE.fullmatch(text) is not None
 
 
 PERMALINK = "¶"

@@ -1,0 +1,65 @@
+"""Text forms (issue 22): text written for a terminal (ANSI escape sequences). Each book is
+generated; each test names its rule."""
+
+from __future__ import annotations
+
+from chunking.ingest import load_book
+from chunking.normalise import normalise
+from chunking.readers.raw import RawPage
+
+from test_markup_headings import body, para
+
+TITLES = ["Getting Started", "Binary Packages", "Source Packages"]
+
+BOLD = "\x1b[1m\x1b[23m\x1b[39m\x1b[49m\x1b[24m\x1b[29m"
+ITALIC = "\x1b[22m\x1b[3m\x1b[39m\x1b[49m\x1b[24m\x1b[29m"
+CODE = "\x1b[22m\x1b[23m\x1b[31m\x1b[47m\x1b[24m\x1b[29m"
+BOLD_CODE = "\x1b[1m\x1b[23m\x1b[31m\x1b[47m\x1b[24m\x1b[29m"
+RESET = "\x1b[0m"
+
+
+def _link(text: str, target: str) -> str:
+    return f"\x1b]8;;{target}\x1b\\{text}\x1b]8;;\x1b\\"
+
+
+def _chapters(text: str) -> tuple[str, list[tuple[str, str, int]]]:
+    book = load_book(text.encode(), name="x.txt")
+    return book.text, [(h.kind, h.title, h.char_offset) for h in book.headings if h.kind != "section"]
+
+
+# --- text for a terminal ---------------------------------------------------------------------
+
+
+def test_escape_sequences_are_no_text_csi_and_osc_hyperlinks_removed_whole_and_counted():
+    raw = f"The {CODE} fetch() {RESET} call, see {_link('the guide', '#guide')}.\x1b[38;5;196mred{RESET}\n"
+    norm = normalise([RawPage(number=1, label="", text=raw, synthetic=True)])
+    assert norm.text == "The  fetch()  call, see the guide.red"
+    assert "[" not in norm.text and "\x1b" not in norm.text
+    assert norm.counts["control_chars"] == raw.count("\x1b") - 2  # an OSC's ST is one sequence with it
+    target = raw.index("the guide") + len("the ")
+    assert norm.text[norm.map_offset(0, target) :].startswith("guide.red")
+
+
+def _ansi_book() -> tuple[str, list[tuple[str, str]]]:
+    text = f"{BOLD}THE WIDGET GUIDE{RESET}\n\n{para(0)}\n\n"
+    expected = [("front", "The Widget Guide")]
+    for n, title in enumerate(TITLES):
+        text += f"{BOLD}{title}{RESET}\n\n{body(2)}\n\n{ITALIC}Details {n}{RESET}\n\n{para(n + 3)}\n\n"
+        expected.append(("chapter", title))
+    text += f"{BOLD_CODE} widget.frob(name[, options]) {RESET}\n\n{body(2)}\n"
+    expected.append(("chapter", "widget.frob(name[, options])"))
+    return text, expected
+
+
+def test_lines_set_wholly_in_sgr_bold_are_headings_as_overstruck_bold_lines_are():
+    text, expected = _ansi_book()
+    canonical, found = _chapters(text)
+    assert [(k, t) for k, t, _ in found] == expected
+    assert "[0m" not in canonical and "[1m" not in canonical
+    assert canonical[found[1][2] :].startswith("Getting Started\n")
+
+
+def test_a_bold_word_inside_a_line_or_a_bold_sentence_in_small_letters_is_no_heading():
+    text, expected = _ansi_book()
+    text += f"\n\nA paragraph with {BOLD}one bold word{RESET} in it.\n\n{BOLD}see the note below{RESET}\n\n{para(9)}\n"
+    assert [(k, t) for k, t, _ in _chapters(text)[1]] == expected
