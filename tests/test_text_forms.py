@@ -1,10 +1,11 @@
-"""Text forms (issue 22): text written for a terminal (ANSI escape sequences). Each book is
-generated; each test names its rule."""
+"""Text forms (issue 22): text written for a terminal (ANSI escape sequences) and BBCode. Each
+book is generated; each test names its rule."""
 
 from __future__ import annotations
 
 from chunking.ingest import load_book
 from chunking.normalise import normalise
+from chunking.readers.markup import markup_headings
 from chunking.readers.raw import RawPage
 
 from test_markup_headings import body, para
@@ -63,3 +64,51 @@ def test_a_bold_word_inside_a_line_or_a_bold_sentence_in_small_letters_is_no_hea
     text, expected = _ansi_book()
     text += f"\n\nA paragraph with {BOLD}one bold word{RESET} in it.\n\n{BOLD}see the note below{RESET}\n\n{para(9)}\n"
     assert [(k, t) for k, t, _ in _chapters(text)[1]] == expected
+
+
+# --- BBCode ----------------------------------------------------------------------------------
+
+
+def bbcode_page(chapters: list[str]) -> str:
+    parts = [f"[u][b]The Manual[/b][/u]\n\n[quote]\nA generated page.\n[/quote]\n\n{para(0)}\n"]
+    for c, title in enumerate(chapters):
+        parts.append(
+            f"[b]{title}[/b]\n\nSee [url=#x{c}]the other[/url] entry. {para(c + 1)}\n\n"
+            f"[code=js]\n\n[b]not a heading[/b]\n\n[/code]\n\n[u]Detail {c}[/u]\n\n{body(3)}\n"
+        )
+    return "\n".join(parts)
+
+
+def test_bbcode_heading_lines_are_headings_levelled_by_how_strongly_their_tags_set_them():
+    markup, headings = markup_headings(bbcode_page(["Install", "Usage"]))
+    assert markup == "bbcode"
+    assert [(level, title) for _, level, title in headings] == [
+        (1, "The Manual"),
+        (2, "Install"),
+        (3, "Detail 0"),
+        (2, "Usage"),
+        (3, "Detail 1"),
+    ]
+
+
+def test_bbcode_titles_show_their_text_a_bracket_naming_no_tag_kept():
+    text = bbcode_page(["Class: [url=#r]dns.Resolver[/url]", "resolver.bind([ipv4][, ipv6])"])
+    assert [t for _, lv, t in markup_headings(text)[1] if lv == 2] == [
+        "Class: dns.Resolver",
+        "resolver.bind([ipv4][, ipv6])",
+    ]
+
+
+def test_bbcode_book_chapters_start_at_their_heading_lines():
+    text = bbcode_page(TITLES)
+    canonical, found = _chapters(text)
+    assert [(k, t) for k, t, _ in found] == [("front", "The Manual")] + [("chapter", t) for t in TITLES]
+    assert canonical[found[1][2] :].startswith(f"[b]{TITLES[0]}[/b]")
+
+
+def test_a_plain_text_that_mentions_bbcode_tags_is_not_bbcode():
+    text = (
+        f"{body(4)}\n\nTo set a word in bold write [b]word[/b], a link [url=http://x.org]so[/url].\n\n"
+        f"[b]Example[/b]\n\n{body(4)}\n"
+    )
+    assert markup_headings(text) == ("", [])

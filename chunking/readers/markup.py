@@ -48,7 +48,9 @@ its ``\\starttext`` body, no LaTeX ``\\documentclass``; ``\\startchapter[title=�
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
 other way, and after it a Jira (Confluence) wiki page, then a Textile page
 (``chunking.readers.markup_textile``: ``MIN_HEADINGS`` ``h1.`` … ``h6.`` heading lines, Jira
-told by its ``{code}``/``{anchor:…}`` macros). The markups are tried in that order; then a Djot
+told by its ``{code}``/``{anchor:…}`` macros), then a BBCode text
+(``chunking.readers.markup_bbcode``: paragraphs wholly one title in emphasis tags, ``[b]Title[/b]``,
+with BBCode's own ``[url=…]``/``[code]`` tags besides). The markups are tried in that order; then a Djot
 text (``djot_headings``: ``MIN_ATX`` ATX headings each under a ``{#id}`` block attribute line,
 which would keep a Markdown reading from seeing them stand apart) is read as Djot; last, a ``.txt`` with ``MIN_ATX`` Markdown ATX
 headings standing apart (``looks_like_markdown``: a README, a Markdown renderer's terminal output)
@@ -69,6 +71,7 @@ import re
 from collections.abc import Callable
 
 from .markdown import markdown_headings
+from .markup_bbcode import bbcode_headings
 from .markup_context import context_headings
 from .markup_latex import latex_headings
 from .markup_lyx import lyx_source
@@ -120,7 +123,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
 
     Returns:
         tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``,
-        ``("jira", …)``, ``("textile", …)``, ``("asciidoc", …)``, ``("djot", …)``, ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
+        ``("jira", …)``, ``("textile", …)``, ``("bbcode", …)``, ``("asciidoc", …)``, ``("djot", …)``, ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
     lines = text.split("\n")
@@ -156,6 +159,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         ("wiki", lambda: wiki_headings(lines, starts)),
         ("jira", lambda: jira_headings(lines, starts)),
         ("textile", lambda: textile_headings(lines, starts)),
+        ("bbcode", lambda: bbcode_headings(lines, starts)),
         ("asciidoc", lambda: asciidoc_headings(lines, starts)),
     ]
     for markup, recognise in recognisers:
@@ -182,7 +186,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     return "", []
 
 
-_LIGHT = ("wiki", "jira", "textile", "asciidoc")
+_LIGHT = ("wiki", "jira", "textile", "bbcode", "asciidoc")
 """Markups whose marks a text may show as an example (``==== title ====`` in a shell script's
 output, ``== Title`` in a quoted snippet): read by the text alone only when their headings
 structure it (``_spread``). The marks of the others (``@chapter``, ``\\section``, ``.SH``, XML

@@ -8,7 +8,7 @@ bytes better, such as cp1251 or Shift-JIS), line ends become ``"\\n"``, and the 
 Synthetic pages have the label ``""``. In ``.md`` files, the ATX and setext headings that
 CommonMark reads (``chunking.readers.markdown``, markdown-it-py: none in code) become outline
 entries at the exact page and offset where the heading starts; a ``.txt`` file written in POD,
-AsciiDoc, DokuWiki, Jira wiki, Textile, Djot, Org, reStructuredText, LaTeX, ConTeXt, Texinfo, Muse,
+AsciiDoc, DokuWiki, Jira wiki, Textile, BBCode, Djot, Org, reStructuredText, LaTeX, ConTeXt, Texinfo, Muse,
 troff or SGML/XML (LinuxDoc, DebianDoc,
 DocBook, Texinfo XML, JATS, BITS) (``chunking.readers.markup``, recognised by its own syntax), and any ``.org``,
 ``.rst``, ``.tex``, ``.texi``, ``.sgml`` or ``.xml`` file, gets its section headings the same way.
