@@ -1,5 +1,5 @@
-"""Text forms (issue 22): text written for a terminal (ANSI escape sequences) and BBCode. Each
-book is generated; each test names its rule."""
+"""Three text forms (issue 22): text written for a terminal (ANSI escape sequences), BBCode and
+the help format of Vim's ``:help`` files. Each book is generated; each test names its rule."""
 
 from __future__ import annotations
 
@@ -112,3 +112,48 @@ def test_a_plain_text_that_mentions_bbcode_tags_is_not_bbcode():
         f"[b]Example[/b]\n\n{body(4)}\n"
     )
     assert markup_headings(text) == ("", [])
+
+
+# --- the help format -------------------------------------------------------------------------
+
+RULE = 72
+
+
+def _tagged(title: str, tag: str) -> str:
+    return title + " " * max(2, RULE - len(title) - len(tag) - 2) + f"*{tag}*"
+
+
+def _help_book(numbered: bool) -> tuple[str, list[tuple[str, str]]]:
+    """A help file: its tag line, a title tagged under a rule of ``=`` (pandoc) or tagged alone
+    (Vim's own files, whose ``=`` rules stand over numbered chapters), chapters under full-width
+    rules with right-aligned tags, sections in capitals with tags and no rule."""
+    chapter_rule, text = ("=" if numbered else "-") * RULE, "*widget.txt*    For version 1.0\n\n"
+    if numbered:
+        text += f"{_tagged('The Widget Guide', 'widget')}\n\n{para(0)}\n\n"
+    else:
+        text += f"{'=' * RULE}\n{_tagged('The Widget Guide', 'widget')}\n\n{para(0)}\n\n"
+    expected = [("front", "The Widget Guide")]
+    for n, title in enumerate(TITLES, 1):
+        shown = f"{n}. {title}" if numbered else f"Class: `{title}`"
+        text += f"{chapter_rule}\n{_tagged(shown, f'chapter-{n}')}\n\n{body(2)}\n\n"
+        text += f"{_tagged(f'EVENT: `details {n}`', f'event-{n}')}\n\n{body(2)}\n\n"
+        expected.append(("chapter", title if numbered else f"Class: {title}"))
+    return text + "\n vim:tw=72:ft=help:norl:\n", expected
+
+
+def test_help_headings_under_full_width_rules_are_chapters_their_tags_no_part_of_the_title():
+    for numbered in (False, True):
+        text, expected = _help_book(numbered)
+        canonical, found = _chapters(text)
+        assert [(k, t) for k, t, _ in found] == expected, numbered
+        assert canonical[found[1][2] :].startswith("1. Getting" if numbered else "Class: `Getting")
+
+
+def test_a_full_width_rule_over_a_table_or_a_paragraph_marks_no_heading():
+    rule = "=" * RULE
+    text = f"The Widget Guide\n\n{para(0)}\n\n"
+    for n, title in enumerate(TITLES, 1):
+        text += f"{n}. {title}\n\n{body(2)}\n\n{rule}\nName      Value      Meaning\n{rule}\nsize      10         the size\n\n"
+        text += f"{rule}\nWhich it says plainly, as *the* docs do.\n\n{para(n)}\n\n"
+    found = _chapters(text)[1]
+    assert [t for _, t, _ in found] == ["The Widget Guide", *TITLES]

@@ -20,6 +20,10 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   by two identical rules is marked by their character whatever its length. Where bold headings
   carry no level, a bulleted list before the first heading it names (``Topics covered:`` /
   ``* Title``) names the chapters; the bold headings after them that it leaves out are sections.
+* **help headings** (``typography``): in the help format (Vim's ``:help`` files), a line right
+  under a separator rule that ends in help tags (``*tag*``) is marked by the rule's character
+  (``_help_heading``); tags are no part of its title; the first tagged line standing alone
+  before such chapters is the book's title (``_help_title``).
 * **keyword labels** (``keyword``): ``Chapter N. Title``, ``Appendix A. Title``, ``Part I`` on a
   line of their own (any spaces, NO-BREAK SPACE included, between the word and the number); a
   bare ``APPENDIX A`` takes its title from the next title-like line a few lines below (a centred
@@ -588,6 +592,9 @@ def _candidates(lines: list[_Line], listing: set[int], rejected: list[Rejected])
                     glued.append(c)
                 skip = i + 1
                 continue
+        if (tagged := _help_heading(lines, i)) is not None:
+            out.append(tagged)
+            continue
         if _bold_heading(line):
             c = _parsed(i, line.text, True)
             c.char = BOLD
@@ -771,6 +778,69 @@ def _code_title(text: str) -> bool:
     return len(text) <= MAX_TITLE_CHARS and _CODE_TITLE.fullmatch(text) is not None
 
 
+_HELP_TAGS = re.compile(r"\s((?:\*[^*\s|]+\*\s*)+)$")
+"""Help tags closing a line (``*how-it-works*``, ``*expression* *expr*``): the targets a Vim help
+file (or any text written in its format) sets right-aligned on a heading's line."""
+
+_HELP_CONCEALED = re.compile(r"`([^`\n]+)`|\|([^|\s]+)\|")
+"""Marks the help format shows without their signs: code in backquotes, a ``|link|``."""
+
+
+def _help_shown(text: str) -> str:
+    """A help line's title as the help format shows it: its concealed signs dropped."""
+    return _HELP_CONCEALED.sub(lambda t: t.group(1) or t.group(2), text).strip()
+
+
+def _help_heading(lines: list[_Line], i: int) -> _Candidate | None:
+    """A heading in the help format (Vim's ``:help`` files, and the converters that write them):
+    a line right under a separator rule (``SEPARATOR_CHARS`` of one character, no blank line
+    between) that ends in help tags (``_HELP_TAGS``) after a title. The rule's character is the
+    heading's mark, as an underline's is (``_char_levels``: a ``=`` rule over the book's title
+    and ``-`` rules over its chapters, or ``=`` rules over numbered chapters); the tags are no
+    part of the title, nor are the signs the format conceals (``_HELP_CONCEALED``). A rule over a
+    table or a paragraph marks no heading: their lines end in no tag."""
+    if i == 0:
+        return None
+    rule, line = lines[i - 1], lines[i]
+    if rule.gap_after or len(rule.text) < SEPARATOR_CHARS or rule.text[0] not in _UNDERLINE_CHARS:
+        return None
+    m = UNDERLINE.match(rule.text)
+    tags = _HELP_TAGS.search(line.text)
+    if m is None or tags is None:
+        return None
+    title = _help_shown(line.text[: tags.start()])
+    if not title or (parse_heading(title) is None and not title_like(title, any_case=True, marked=True)):
+        return None
+    c = _parsed(i, title, True)
+    c.char = m.group(2)
+    c.evidence.append(
+        ("typography", f"line {i + 1}: '{line.text[:60]}' under a rule of '{c.char}', help tags")
+    )
+    return c
+
+
+def _help_title(lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]]) -> _Candidate | None:
+    """The title of a book whose chapters are help headings (``_help_heading``): the first line
+    before them that stands alone and ends in help tags, its title reading as one (a help file
+    tags its title as it tags its headings: ``Expression evaluation   *expression* *expr*``,
+    under the file's own tag line, or under a rule of its own); a front unit. None where another
+    unit comes first or the chapters are not help headings."""
+    helped = sorted(
+        i for i, (c, depth) in chosen.items() if depth == 1 and c.char and _HELP_TAGS.search(lines[i].text)
+    )
+    if len(helped) < 2 or min(chosen) < helped[0]:
+        return None
+    for i, line in enumerate(lines[: helped[0]]):
+        tags = _HELP_TAGS.search(line.text)
+        if tags is None or not line.blank_before or line.text.startswith("*"):
+            continue  # NOTE: the file's tag line (``*name.txt*  For version 9``) opens with its tag
+        title = _help_shown(line.text[: tags.start()])
+        if title_like(title):
+            where = f"line {i + 1}: '{line.text[:60]}' tagged before the chapters (the title)"
+            return _Candidate(i, "front", "", title, [("typography", where)])
+    return None
+
+
 PERMALINK = "¶"
 """The sign a web page's heading ends in, its permalink (Sphinx, MkDocs: ``<a class="headerlink">¶</a>``),
 which a text rendering of the page keeps: the line is a heading, as an underline marks one (its
@@ -924,6 +994,8 @@ def _choose(
     title_page = _title_line(lines, listing, candidates)
     if title_page is not None and all(title_page.index < i for i in chosen):
         chosen[title_page.index] = (title_page, 1)
+    elif title_page is None and (help_title := _help_title(lines, chosen)) is not None:
+        chosen[help_title.index] = (help_title, 1)
     numbers = {c.number: i for i, (c, depth) in chosen.items() if depth == 1 and c.number}
     for c in plain:
         if c.index in chosen:
