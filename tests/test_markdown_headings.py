@@ -314,3 +314,32 @@ def test_a_converted_pages_title_and_top_node_over_its_numbered_chapters_are_fro
     assert top == [("front", "The Manual"), ("front", "Version")] + [("chapter", t) for t in names] + [
         ("back", "Index")
     ]
+
+
+def _titled_page(contents: str) -> str:
+    """A converted page whose title is its first heading, then the author, the abstract and
+    ``contents`` in plain text, then the chapters at the title's depth, each with sections."""
+    body = "\n\n".join(para(i) for i in range(3))
+    chapters = "".join(
+        f"## Chapter title {n}\n\n{body}\n\n### Section {n}.1 words\n\n{body}\n\n" for n in (1, 2, 3, 4)
+    )
+    return f"## The Widget Manual\n\n### A. N. Author\n\n**Abstract**\n\nWhat it is about.\n\n{contents}\n\n{chapters}"
+
+
+def test_a_bold_contents_under_the_title_heading_is_a_front_unit_before_the_first_chapter():
+    listed = "".join(f"*[Chapter title {n}][{n}]*\n  *[Section {n}.1 words][{n}1]*\n" for n in (1, 2, 3, 4))
+    book = load_book(_titled_page(f"**Table of Contents**\n\n{listed}").encode(), name="page.md")
+    top = [(h.kind, h.title) for h in book.headings if h.level == 1]
+    assert top[1] == ("front", "Table of Contents")
+    assert [title for _, title in top[2:]] == [f"Chapter title {n}" for n in (1, 2, 3, 4)]
+    contents = next(h for h in book.headings if h.title == "Table of Contents")
+    assert book.text[contents.char_offset :].startswith("**Table of Contents**")
+
+
+def test_a_chapters_own_contents_of_its_sections_makes_no_front_unit():
+    body = "\n\n".join(para(i) for i in range(3))
+    own = "**Contents**\n\n" + "".join(f"*[Part {k} of it][{k}]*\n" for k in (1, 2, 3))
+    sections = "".join(f"### Part {k} of it\n\n{body}\n\n" for k in (1, 2, 3))
+    md = f"## Chapter one\n\n{own}\n\n{sections}## Chapter two\n\n{body}\n\n## Chapter three\n\n{body}\n"
+    book = load_book(md.encode(), name="page.md")
+    assert [h.title for h in book.headings if h.level == 1] == ["Chapter one", "Chapter two", "Chapter three"]

@@ -215,8 +215,10 @@ def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -
     """A markup source's headings with the title it sets as plain text above the first of them
     (``plain_text.opening_title``) put first, at the top depth: its title page, a front unit;
     not when that first heading is the same title (then it is the document's title)."""
-    if not drafts or drafts[0][0].offset == 0:
+    if not drafts:
         return drafts
+    if drafts[0][0].offset == 0:
+        return _with_contents_under_title(drafts, norm)
     # NOTE: text-reading rules, loaded for markup sources only
     from .plain_text import opening_contents, opening_title
 
@@ -228,8 +230,34 @@ def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -
     if words_key(title.title) == words_key(drafts[0][0].title):
         # NOTE: the first heading says the same words: the title set twice (a converted page
         # writes its ``<title>`` above its ``<h1>``), and the heading is the one that counts
-        return drafts
+        return _with_contents_under_title(drafts, norm)
     return [(title, min(depth for _, depth in drafts)), *drafts]
+
+
+def _with_contents_under_title(
+    drafts: list[tuple[Draft, int]], norm: NormalisedBook
+) -> list[tuple[Draft, int]]:
+    """A markup source's headings with the contents it prints as plain text under its first
+    heading, before the next heading of that depth (``plain_text.opening_contents`` from the
+    first heading on): a converted page sets its title as its first heading, then the author,
+    the abstract and a contents box in bold over lines linking to the chapters. Only the
+    headings from that next one on count as entries, so a chapter's own contents, which lists
+    its sections, makes no front unit. The contents goes in at the first heading's depth, in
+    book order; not when its header line is a heading already."""
+    # NOTE: text-reading rules, loaded for markup sources only
+    from .plain_text import opening_contents
+
+    first, depth = drafts[0]
+    after = next((i for i, (_, d) in enumerate(drafts[1:], 1) if d <= depth), None)
+    if after is None:
+        return drafts
+    keys = [
+        key for d, _ in drafts[after:] for key in (words_key(f"{d.number} {d.title}"), words_key(d.title))
+    ]
+    found = opening_contents(norm, drafts[after][0].offset, keys, after=first.offset + 1)
+    if not found or any(d.offset == found[-1].offset for d, _ in drafts):
+        return drafts
+    return sorted([*drafts, (found[-1], depth)], key=lambda item: item[0].offset)
 
 
 def _top_holds(raw: RawBook, drafts: list[tuple[Draft, int]]) -> bool:

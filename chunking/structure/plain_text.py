@@ -1542,22 +1542,25 @@ PRELUDE_ENTRIES = 3
 """Lines naming the book's own headings, in their order, that make a contents of the text above
 the first heading (``opening_contents``)."""
 
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")
-"""A Markdown link's target (``[Install](#install)``): no part of the words a contents entry shows."""
+_LINK_TARGET = re.compile(r"\]\([^)]*\)|\]\[[^\]]*\]")
+"""A Markdown link's target, inline (``[Install](#install)``) or by reference (``[Install][5]``):
+no part of the words a contents entry shows."""
 
 
-def opening_contents(norm: NormalisedBook, before: int, headings: list[str]) -> list[Draft]:
+def opening_contents(norm: NormalisedBook, before: int, headings: list[str], after: int = 0) -> list[Draft]:
     """The contents a markup source prints as plain text above its first heading (at
-    ``before``), as a converted web page sets its contents box above its first ``<h1>``: a line
-    that names the contents (``_CONTENTS_HEADER``, a decoration such as ``►`` aside) over at
+    ``before``; from ``after`` on), as a converted web page sets its contents box above its first
+    ``<h1>``: a line
+    that names the contents (``_CONTENTS_HEADER``, a decoration such as ``►`` or bold's ``**``
+    aside) over at
     least ``PRELUDE_ENTRIES`` lines that each name one of the book's own headings, in their
     order (``headings``: the words keys of each heading's ``number title`` and of its title).
     Returned as a front draft at its header, after the document's title when the line right
     above the header stands alone and reads like a title (a page sets its title over its
     contents box); [] when there is no such contents."""
-    lines = [line for line in _lines(norm) if line.offset < before]
+    lines = [line for line in _lines(norm) if after <= line.offset < before]
     for i, line in enumerate(lines):
-        header = clean_title(line.text.lstrip("►▼▶▸•*#>-– "))
+        header = clean_title(line.text.lstrip("►▼▶▸•*#>-– ").rstrip("*_ "))
         if not _CONTENTS_HEADER.match(header):
             continue
         at, named = 0, 0
