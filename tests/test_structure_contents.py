@@ -192,6 +192,17 @@ def test_unnumbered_entries_inside_a_chapter_are_sections_and_one_before_a_first
     assert all(e.confirmed for e in found.entries)
 
 
+def test_a_lone_unnumbered_entry_before_chapter_one_is_front_matter_not_a_part():
+    """Beside no other part, the unnumbered title before ``1`` is an introduction in any language."""
+    contents = ["Contents", "Opening remarks" + DOTS + " 2", "1 Alpha" + DOTS + " 3", "2 Beta" + DOTS + " 5",
+                "3 Gamma" + DOTS + " 7"]
+    openings = {3: ["Opening remarks"], 4: ["1 Alpha"], 6: ["2 Beta"], 8: ["3 Gamma"]}
+    found = read_contents(_norm(_book(contents, openings, 10)))
+    assert [(e.kind, e.number, e.title) for e in found.entries] == [
+        ("front", "", "Opening remarks"), ("chapter", "1", "Alpha"), ("chapter", "2", "Beta"),
+        ("chapter", "3", "Gamma")]
+
+
 def test_a_list_whose_page_numbers_start_over_is_not_part_of_the_contents():
     contents = ["Contents", "1 Alpha" + DOTS + " 1", "2 Beta" + DOTS + " 3", "3 Gamma" + DOTS + " 5",
                 "4 Delta" + DOTS + " 7"]

@@ -381,12 +381,23 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
             kinds[i], depth[i] = "section", context + 1
         else:
             kinds[i], depth[i] = "section", context + 1
+    _lone_opener_is_front(raws, kinds, first)
     has_parts = "part" in kinds
     out = []
     for kind, d in zip(kinds, depth):
         level = 1 if kind == "part" else 2 if kind != "section" else 1 + d
         out.append((kind, level - (0 if has_parts else 1)))
     return out
+
+
+def _lone_opener_is_front(raws: list[RawEntry], kinds: list[str], first: int) -> None:
+    """An unnumbered title right before chapter 1 is a part only beside other parts: one that
+    is the contents' only part (no other opener, no ``Part`` keyword, no roman run) is the
+    book's introduction or preface in a language ``FRONT_WORDS`` does not know, set before
+    the numbered chapters, so front matter. Changes ``kinds`` in place."""
+    parts = [i for i, kind in enumerate(kinds) if kind == "part"]
+    if len(parts) == 1 and parts[0] < first and not raws[parts[0]].number and not raws[parts[0]].keyword:
+        kinds[parts[0]] = "front"
 
 
 def _runs_on(raws: list[RawEntry], kinds: list[str], i: int) -> bool:
