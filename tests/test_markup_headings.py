@@ -217,6 +217,17 @@ def test_asciidoc_with_closed_titles_is_still_asciidoc():
     assert [(lv, t) for _, lv, t in headings][:3] == [(0, "A Manual"), (1, "Part 0"), (2, "Sub 0")]
 
 
+def test_mediawiki_one_sign_headings_closed_like_every_other_are_chapters_not_a_title():
+    """MediaWiki: ``= Title =`` is an <h1>; several of them, every heading closed, are chapters."""
+    text = "Opening words of the page.\n\n" + "\n".join(
+        f'<span id="c{k}"></span>\n= Release {k} =\n\n{body(2)}\n\n== Changes {k} ==\n\n{para(k)}\n'
+        for k in range(3)
+    )
+    markup, headings = markup_headings(text)
+    assert markup == "asciidoc"
+    assert [(lv, t) for _, lv, t in headings][:3] == [(1, "Release 0"), (2, "Changes 0"), (1, "Release 1")]
+
+
 def test_a_wiki_pages_chapters_are_its_five_sign_headings():
     book = load_book(wiki_page(["Links", "Tables", "Lists"]).encode(), name="page.txt")
     assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [

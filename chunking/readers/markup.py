@@ -22,6 +22,10 @@ them, each at the exact offset where the heading's source line starts:
   block: Asciidoctor would run such a block to the end of the document (with a warning), but in
   a real book it is a rule of a neighbouring markup (RDoc's and Markdown's ``----``), and reading
   the rest of the book as a listing lost its last headings.
+  MediaWiki's headings (``= Title =`` an ``<h1>``, ``== Section ==`` below, more signs deeper) read
+  the same way but for the top: where two or more one-sign titles stand and every title is
+  closed by signs (MediaWiki always closes; AsciiDoc's closing run is optional and rare), the
+  one-sign titles are chapters, not a document title, and every level is one down.
 
 A ``.txt`` is taken to be in one of these markups only on its own evidence: POD needs at least
 ``MIN_HEADINGS`` ``=head`` commands and AsciiDoc at least ``MIN_HEADINGS`` one-line section
@@ -402,6 +406,8 @@ def _code(code: str, inner: str) -> str:
 # --- AsciiDoc --------------------------------------------------------------------------------
 
 _ONE_LINE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")
+_CLOSED = re.compile(r"\S[ \t]+=+[ \t]*$")
+"""A one-line title closed by a run of signs (``= Title =``), as MediaWiki writes every heading."""
 _UNDERLINE_LEVEL = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
 _DELIMITER = re.compile(r"(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--|\|={3,}|`{3}.*)[ \t]*$")
 _LETTER = re.compile(r"[^\W_]")
@@ -443,6 +449,7 @@ def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | No
     one_line: list[Heading] = []
     two_line: list[Heading] = []
     fence: str | None = None  # the delimiter line that closes the open block
+    closed = 0  # one-line titles closed by signs (``= Title =``)
     i, n = 0, len(lines)
     last: dict[
         str, int
@@ -475,7 +482,10 @@ def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | No
         title = _ONE_LINE.fullmatch(line)
         if title and _LETTER.search(title.group(2)):  # NOTE: ``=====  =====`` is a table's border
             one_line.append((starts[i], len(title.group(1)) - 1, _asciidoc_title(title.group(2))))
+            closed += bool(_CLOSED.search(line))
         i += 1
+    if closed == len(one_line) and sum(level == 0 for _, level, _ in one_line) >= MIN_HEADINGS:
+        one_line = [(offset, level + 1, title) for offset, level, title in one_line]  # MediaWiki's
     sections = [h for h in one_line if h[1] >= 1]
     first = next((line for line in lines if line.strip() and not line.startswith("//")), "")
     header = _ONE_LINE.fullmatch(first.rstrip()) is not None and first.startswith("= ")
