@@ -98,3 +98,18 @@ def test_an_appendix_label_takes_the_capital_letter_of_its_books_alphabet(label:
     titles = ["1 Введение", "2 Настройка", "3 Использование"] + [f"{label} {c} Расположение {c}" for c in letters]
     book = load_book("".join(f"# {t}\n\n{text}\n\n" for t in titles).encode(), name="book.md")
     assert [(h.kind, h.number) for h in book.headings][3:] == [("appendix", c) for c in letters]
+
+
+@pytest.mark.parametrize("name", ["Table des matières", "Inhaltsverzeichnis", "Contents"])
+def test_a_contents_page_named_in_its_books_language_is_a_front_unit(name):
+    """The contents page opens a front unit under its name in the languages
+    ``rules.CONTENTS_NAMES`` knows, as ``Contents`` does in an English book."""
+    dots = " . . . . . . . . . . . . . . . ."
+    titles = ("Grundlagen", "Verfahren", "Ergebnisse")
+    contents = [(name, BIG)] + [(f"{n} {t}{dots} {1 + 3 * n}", 10.0) for n, t in enumerate(titles, 1)]
+    pages = [[("Ein Buch", BIG)] + body(4), contents]
+    for n, title in enumerate(titles, 1):
+        pages.append([(f"{n} {title}", BIG)] + body(14, 100 * n))
+        pages += [body(14, 100 * n + 20 * k) for k in (1, 2)]
+    book = load_book(make_pdf(pages), name="book.pdf")
+    assert ("front", name, 2) in [(h.kind, h.title, h.page) for h in book.headings]

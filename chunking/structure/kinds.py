@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..rules import (
+    CONTENTS_NAMES,
     KIND_KEYWORDS,
     LIST_OF,
     ROMAN_FOLIO,
@@ -40,7 +41,7 @@ NUMBER_RE = rf"(?:\d{{1,3}}|{_ROMAN_RE}|(?i:{_SPELLED_RE}))"
 
 FRONT_WORDS = re.compile(
     r"^(preface|foreword|(table of )?contents|acknowledge?ments?|dedication|abstract|"
-    rf"{LIST_OF}|"
+    rf"{LIST_OF}|(?![íi]ndice\b)(?:{CONTENTS_NAMES})|"
     r"thank you!?|about (this|the) (book|manual|author)|prologue|notation|"
     r"前言|序言|序|目录|目次|摘要|致谢|鸣谢|まえがき|はじめに|目次)$",
     re.I,
