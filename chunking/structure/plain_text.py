@@ -64,6 +64,11 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   never headings themselves (a contents list without page numbers looks like the chapters); its
   entries confirm candidates and place the chapters it lists that nothing else found (a
   stand-alone line with the entry's title).
+* **glued headings** (``keyword``, ``contents``, ``numbering``): a keyword label an HTML-to-text
+  extractor ran into the text around it (``…as shown above.Chapter 2. ToolsTable of Contents…``)
+  opens its chapter mid-line where the book's contents lists its title under its number and the
+  listed labels run 1, 2, 3… (``plain_text_glued``); the line model is split there
+  (``_unglued``), with the contents' name, which opens a front unit.
 * **running headers and footers** of paginated text repeat verbatim; a candidate line whose
   exact text occurs ``RUNNING_REPEATS`` times or more is furniture after its first occurrence
   (the chapter's own opening), unless it is underlined.
@@ -102,6 +107,7 @@ from .kinds import (
     words_key,
 )
 from .levels import levelled
+from .plain_text_glued import glued_headings
 from .result import StructureResult
 
 UNDERLINE = re.compile(r"^(\s*)([=\-*~^#+_\"`.:])\2{2,}\s*$")
@@ -251,7 +257,7 @@ class _Candidate:
 def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     """The headings of a plain-text book (see the module docstring), or None when fewer than two
     chapter-level units are found."""
-    lines = _lines(norm)
+    lines, glued = _unglued(_lines(norm))
     rejected: list[Rejected] = []
     listing, entries = _contents(lines)
     candidates = sorted(
@@ -275,6 +281,7 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
         chosen = _set_as_listed(lines, listing, chosen)
     drafts = []
     for c, depth in chosen:
+        c.evidence += [e for e in glued.get(c.index, []) if e not in c.evidence]
         line = lines[c.index]
         offset = c.offset if c.offset >= 0 else line.offset
         drafts.append((Draft(c.kind, c.number, c.title, line.page, offset, evidence=c.evidence), depth))
@@ -340,6 +347,55 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
         for line in out:
             line.indent = max(0, line.indent - margin)
     return out
+
+
+def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str, str]]]]:
+    """The lines with each heading an extractor glued into a line (``plain_text_glued``) and the
+    contents' name above them set on lines of their own, standing apart as a heading stands
+    between blank lines: the break the extractor dropped, put back in the line model only (the
+    canonical text is unchanged, and the heading opens mid-line). Returns the lines and, by the
+    index of each heading's line, the evidence of its contents entry and number run."""
+    header, found = glued_headings([(line.offset, line.raw) for line in lines])
+    if not found:
+        return lines, {}
+    spans = ([header] if header is not None else []) + [(g.start, g.end) for g in found]
+    apart = {start for start, _ in spans}
+    heads = {g.start: g for g in found}
+    out: list[_Line] = []
+    evidence: dict[int, list[tuple[str, str]]] = {}
+    for line in lines:
+        end = line.offset + len(line.raw)
+        cuts = sorted(
+            {x for span in spans if line.offset <= span[0] < end for x in span if line.offset < x < end}
+        )
+        if not cuts:
+            out.append(line)
+            continue
+        bounds = [line.offset, *cuts, end]
+        pieces = [line.raw[a - line.offset : b - line.offset] for a, b in zip(bounds, bounds[1:])]
+        pieces_at = [(a + len(p) - len(p.lstrip()), p.strip()) for a, p in zip(bounds, pieces) if p.strip()]
+        for j, (start, raw) in enumerate(pieces_at):
+            first, last, alone = j == 0, j == len(pieces_at) - 1, start in apart
+            text = " ".join(raw.split()) if len(raw) <= MAX_TITLE_CHARS else raw
+            piece = _Line(
+                start,
+                text,
+                line.indent if first else 0,
+                line.page,
+                not first or alone or line.blank_before,
+                raw,
+            )
+            piece.blank_after = line.blank_after if last and not alone else True
+            piece.gap_after = line.gap_after if last and not alone else True
+            piece.blanks_before = max(line.blanks_before, alone) if first else 1
+            out.append(piece)
+            if (g := heads.get(start)) is not None:
+                where = f"line {len(out)}: '{g.title[:60]}'"
+                evidence[len(out) - 1] = [
+                    ("contents", f"{where}: listed in the contents (offset {g.listed}) under its number"),
+                    ("numbering", f"{where}: {g.kind} {g.number} of a run of glued headings"),
+                ]
+    return out, evidence
 
 
 def _underline(line: _Line, title: _Line) -> str:
