@@ -12,6 +12,10 @@ the negative ones assert what must stay prose.
 from __future__ import annotations
 
 from chunking.ingest import load_book
+from chunking.policy import Policy
+from chunking.strategies import chunk_book
+from chunking.tokens import tokenize
+from chunking.validate import validate_chunks
 
 TITLES = ["First Steps", "Binary Packages", "Source Packages", "Control Files"]
 NBSP = "\u00a0"
@@ -112,3 +116,17 @@ def test_glued_labels_whose_numbers_do_not_run_are_no_headings():
     text, headings = _book(numbers=[1, 3, 5, 7])
     starts = {text.rindex(h) for h in headings}
     assert not starts & {offset for *_, offset in _chapters(text)}
+
+
+def test_a_chapter_opening_mid_line_fences_the_chunks_at_its_label():
+    """The chunks are spans over the canonical text: a chapter that opens mid-line starts a chunk
+    at its label's first character, and the chunk set holds rules 1-8."""
+    text, headings = _book()
+    book = load_book(text.encode(), name="x.txt")
+    policy = Policy(max_tokens=64, overlap_tokens=8)
+    tb = tokenize(book)
+    chunks = chunk_book(tb, policy)
+    assert validate_chunks(chunks, tb, policy).ok
+    starts = {c.char_start for c in chunks}
+    assert {book.text.rindex(h) for h in headings} <= starts
+    assert all(book.text[book.text.rindex(h) - 1] != "\n" for h in headings)  # mid-line
