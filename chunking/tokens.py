@@ -147,6 +147,21 @@ class TokenizedBook:
         """True when character offset ``c`` starts a heading (the text was encoded apart there)."""
         return c in self._fence_chars
 
+    @functools.cached_property
+    def seam_tokens(self) -> np.ndarray:
+        """Sorted token boundaries where a heading cut one of tiktoken's pieces apart (a title
+        glued to the word before it, ``…the messageChapter 1``): the stream was encoded apart
+        there, a re-encoding of text across the place is not, and may count other tokens."""
+        text = self.book.text
+        seams = [c for c in self._fence_chars if 0 < c < len(text) and not piece_boundary(text, c)]
+        return sorted_unique(np.array([self._boundaries_upto(c) - 1 for c in seams], dtype=np.int64))
+
+    def has_seam(self, start: int, end: int) -> bool:
+        """Whether a seam (``seam_tokens``) lies strictly inside tokens ``[start, end)``."""
+        seams = self.seam_tokens
+        i = int(np.searchsorted(seams, start, side="right"))
+        return i < seams.size and int(seams[i]) < end
+
     def page_boundary_token(self, page_index: int) -> int:
         """Return the largest token boundary ``b`` such that every token before ``b`` ends on or
         before the page ``text_pages[page_index]`` (its trailing separator counts for it).
@@ -439,6 +454,25 @@ def _assemble(
         _fence_chars=frozenset(cuts),
         _page_numbers=[p.number for p in pages],
     )
+
+
+def piece_boundary(text: str, c: int) -> bool:
+    """Whether character offset ``c`` is a boundary of tiktoken's regex pieces whatever the
+    encoding, so the text on either side re-encodes to the tokens of the whole: a non-space
+    followed by a space or tab; a letter or digit followed by a newline; a newline followed by
+    a non-space other than ``/``. The ends of the text are boundaries."""
+    if c <= 0 or c >= len(text):
+        return True
+    prev, cur = text[c - 1], text[c]
+    if cur.isspace():
+        if prev.isspace():
+            return False
+        # NOTE: tiktoken's punctuation piece ` ?[^\s\p{L}\p{N}]+[\r\n]*` swallows the newlines
+        # after it, so only a letter or digit before a newline is a piece boundary.
+        return cur not in "\r\n" or prev.isalnum()
+    # NOTE: o200k's punctuation piece ``[^\s\p{L}\p{N}]+[\r\n/]*`` runs on past a newline into a
+    # "/", so a newline then "/" is no piece boundary there (never cut: safe for every encoding).
+    return prev in "\r\n" and cur != "/"
 
 
 def retokenize(tb: TokenizedBook, book: Book) -> TokenizedBook:

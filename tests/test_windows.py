@@ -277,3 +277,18 @@ def test_window_spans_of_one_segment_match_the_strategy():
     spans = window_spans(tb, policy, 0, fence, "fence") + window_spans(tb, policy, fence, tb.n_tokens, "book_end")
     assert [(s.token_start, s.token_end, s.end_reason) for s in spans] == \
         [(c.token_start, c.token_end, c.end_reason) for c in chunk_book(tb, policy)]
+
+
+@pytest.mark.parametrize("strategy", ["chapter-window", "section"])
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_a_window_across_headings_glued_to_the_word_before_keeps_its_re_encoded_count(strategy, encoding):
+    """A heading glued to the word before it (``…Thespace``) cuts a tiktoken piece apart: the
+    stream counts ``The`` and ``space`` as two tokens, the chunk's text re-encodes the word as
+    three. Windows across such headings are counted by re-encoding and stay within the limit."""
+    page = "".join(f"Item {k} of the list: The" + "space that follows it. " for k in range(120))
+    glued = [i + len("The") for i in range(len(page)) if page.startswith("Thespace", i)]
+    headings = [(0, 0, "chapter", "One")] + [(0, c, "section", "space") for c in glued]
+    enc = get_encoding(encoding)
+    chunks, _ = run(make_book([page], headings), strategy=strategy, max_tokens=40, overlap_tokens=8,
+                    fence="chapter", encoding=encoding)
+    assert max(len(enc.encode_ordinary(c.text)) for c in chunks) <= 40

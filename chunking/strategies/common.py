@@ -25,7 +25,7 @@ from ..links import SectionSpans, section_id, with_neighbours
 from ..models import Chunk
 from ..policy import Policy
 from ..rules import ContextIndex
-from ..tokens import TokenizedBook
+from ..tokens import TokenizedBook, piece_boundary
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -56,19 +56,15 @@ def is_cut(tb: TokenizedBook, t: int) -> bool:
     if not tb.legal[t]:
         return False
     c = int(tb.char_starts[t])
-    if tb.is_fence_char(c):
-        return True
-    text = tb.book.text
-    prev, cur = text[c - 1], text[c]
-    if cur.isspace():
-        if prev.isspace():
-            return False
-        # NOTE: tiktoken's punctuation piece ` ?[^\s\p{L}\p{N}]+[\r\n]*` swallows the newlines
-        # after it, so only a letter or digit before a newline is a piece boundary.
-        return cur not in "\r\n" or prev.isalnum()
-    # NOTE: o200k's punctuation piece ``[^\s\p{L}\p{N}]+[\r\n/]*`` runs on past a newline into a
-    # "/", so a newline then "/" is no piece boundary there (never cut: safe for every encoding).
-    return prev in "\r\n" and cur != "/"
+    return tb.is_fence_char(c) or piece_boundary(tb.book.text, c)
+
+
+def stream_counts(tb: TokenizedBook, start: int, end: int) -> bool:
+    """Whether tokens ``[start, end)`` re-encode to exactly ``end - start`` tokens (rule 1 by
+    construction): both edges are safe cuts (``is_cut``) and no heading inside cut a tiktoken
+    piece apart (``TokenizedBook.has_seam``: a title glued to the word before it). Where not,
+    a strategy counts the window by re-encoding it (``Budget.excess``)."""
+    return is_cut(tb, start) and is_cut(tb, end) and not tb.has_seam(start, end)
 
 
 def segments(

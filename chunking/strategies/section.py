@@ -48,7 +48,7 @@ from ..models import Chunk
 from ..policy import Policy
 from ..tokens import TokenizedBook
 from .budget import Budget
-from .common import Span, build_chunks, has_text, page_count, segments
+from .common import Span, build_chunks, has_text, page_count, segments, stream_counts
 
 # NOTE: large sections reuse the chapter-window strategy's windower itself (page limits, target
 # pages, snapping, safe cut points), so split sections obey exactly the rules windows obey.
@@ -129,7 +129,7 @@ class _Planner:
         budget = self.budget.named(lambda n: (label,))
         if end - start > budget.limit(start) or page_count(self.tb, start, end) > self.policy.max_pages:
             return False
-        return not budget.on or budget.excess(start, end) <= 0
+        return (not budget.on and stream_counts(self.tb, start, end)) or budget.excess(start, end) <= 0
 
     def _label(self, run: list[tuple[int, int]]) -> str | None:
         """The ``section`` of a merged run (``_joined`` titles); None keeps the one in force."""

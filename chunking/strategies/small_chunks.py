@@ -26,7 +26,7 @@ import numpy as np
 from ..policy import Policy
 from ..tokens import TokenizedBook
 from .budget import Budget
-from .common import Span, is_cut, page_count
+from .common import Span, page_count, stream_counts
 
 WINDOW_STRATEGIES = ("chapter-window", "fixed-window")
 """The strategies ``min_chunk_tokens`` applies to (``section`` has ``min_section_tokens``)."""
@@ -107,7 +107,7 @@ class _Merger:
             return None
         if self.paged and page_count(self.tb, start, end) > self.policy.max_pages:
             return None
-        exact = self.budget.on or not (is_cut(self.tb, start) and is_cut(self.tb, end))
+        exact = self.budget.on or not stream_counts(self.tb, start, end)
         if exact and self.budget.excess(start, end) > 0:
             return None
         return Span(start, end, a.overlap_prev_tokens, b.end_reason)

@@ -17,7 +17,8 @@ Contract (rules of issue 3, checked by ``chunking.validate``):
 Every window starts and ends at a safe cut (``common.is_cut``: never inside a character or a
 tiktoken piece), so its text re-encodes to exactly its token count. Where no safe cut exists
 (long runs of text without spaces), the window ends at the nearest character boundary and its
-text is re-encoded and shortened until it fits ``max_tokens``. Windows whose new tokens are only
+text is re-encoded and shortened until it fits ``max_tokens``; so is a window across a heading
+that cut a tiktoken piece apart (``common.stream_counts``). Windows whose new tokens are only
 whitespace are skipped: they hold nothing a reader could lose.
 
 ``prefix_in_budget`` (default off) holds every window to ``max_tokens`` less the breadcrumb prefix
@@ -36,7 +37,7 @@ from ..policy import Policy
 from ..rules import PARAGRAPH_END, SENTENCE_END, cut_range
 from ..tokens import TokenizedBook
 from .budget import Budget
-from .common import Span, build_chunks, has_text, is_cut, segments
+from .common import Span, build_chunks, has_text, is_cut, segments, stream_counts
 from .small_chunks import merge_small, policy_fences
 
 _SNAP_PATTERNS = {"sentence": SENTENCE_END, "paragraph": PARAGRAPH_END}
@@ -136,7 +137,7 @@ class _Windower:
                 if start < emitted:
                     return end, reason  # no character boundary among the new tokens: drop the overlap
                 end = self._next_legal(emitted + 1)
-        if self.budget.on or not (is_cut(tb, start) and is_cut(tb, end)):
+        if self.budget.on or not stream_counts(tb, start, end):
             end = self._fit(start, emitted, end, n)
         return end, reason
 
@@ -179,8 +180,8 @@ class _Windower:
         return t
 
     def _fit(self, start: int, emitted: int, end: int, n: int) -> int:
-        """Shorten a window whose edges are not safe cuts, or whose text is held to a prefix
-        budget, until it re-encodes (after its prefixes) to at most ``max_tokens`` tokens
+        """Shorten a window whose edges are not safe cuts, that holds a seam, or whose text is
+        held to a prefix budget, until it re-encodes (after its prefixes) to at most ``max_tokens`` tokens
         (rule 1), keeping ``end`` on a character boundary past ``emitted``."""
         tb = self.tb
         # NOTE: without prefix_in_budget only windows inside long runs without spaces (CJK,
