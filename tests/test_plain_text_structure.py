@@ -1372,3 +1372,20 @@ def test_a_single_reference_page_opens_no_unit_of_its_own():
     text += _reference_page("pkgtool", "install and remove packages")
     _, found = _chapters(text)
     assert [t for _, _, t, _ in found] == TITLES[:2]
+
+
+@pytest.mark.parametrize(("parent", "is_chapter"), [("Top", True), ("Widget basics", False)])
+def test_an_unnumbered_node_up_to_the_top_node_between_numbered_chapters_is_a_chapter(parent, is_chapter):
+    """A Texinfo dump's nodes each say their parent on the navigation line above them: one whose
+    parent is the top node, between numbered chapters, is an unnumbered chapter (a licence, its
+    version on the line under its title); one whose parent is a chapter is a section's text."""
+    text = "Widgets: a manual\n\n"
+    nodes = [("1", TITLES[0], "Top"), ("2", TITLES[1], "Top"), ("", "Copying Conditions", parent),
+             ("3", TITLES[2], "Top")]
+    for n, title, up in nodes:
+        text += f"\nNext: Elsewhere, Previous: Before, Up: {up}   [Contents][Index]\n\n"
+        under = "Version 3, 29 June 2007\n" if not n else "\n"
+        text += f"{f'{n} ' if n else ''}{title}\n{under}\n{_body(2)}\n"
+    found = [(k, n, t) for k, n, t, _ in _chapters(text)[1]]
+    assert [n for k, n, _ in found if k == "chapter" and n] == ["1", "2", "3"]
+    assert ("Copying Conditions" in [t for _, _, t in found]) is is_chapter

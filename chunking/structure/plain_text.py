@@ -1076,6 +1076,7 @@ def _choose(
             rejected.append(_rejected(lines, c.index, f"{c.kind} matter name inside the chapters"))
     _front_by_form(lines, chosen, listing, first)
     _top_node(lines, chosen, listing, first)
+    _chapter_nodes(lines, chosen, listing, first)
     _levels_from_intro_list(lines, chosen)
     _drop_repeated_titles(lines, chosen, rejected)
     return [chosen[i] for i in sorted(chosen)]
@@ -1164,6 +1165,41 @@ def _front_by_form(
 _NODE_NAVIGATION = re.compile(r"(?:Next|Previous|Prev|Up): \S")
 """A Texinfo node's navigation line as its HTML prints it above the node (``Next: Overview,
 Previous: Top, Up: Top  [Contents][Index]``)."""
+
+
+_UP_TOP = re.compile(r"\bUp: Top\b")
+"""A node's navigation line naming the top node as its parent: the node is a chapter."""
+
+
+def _chapter_nodes(
+    lines: list[_Line], chosen: dict[int, tuple[_Candidate, int]], listing: set[int], first: int
+) -> None:
+    """A text dumped from Texinfo's HTML says ``Up: Top`` above every chapter-level node. Where
+    most such nodes open a chapter already found (two or more), one that opens none has its
+    title right below: an unnumbered chapter between the numbered ones (a licence's full text,
+    ``Version 3`` on the line under its title), or a back-matter unit by its name. After the
+    first chapter only; before it ``_top_node`` reads the top node."""
+    marked = [
+        i
+        for i in range(len(lines) - 1)
+        if _NODE_NAVIGATION.match(lines[i].text) and _UP_TOP.search(lines[i].text)
+    ]
+    opened = [i for i in marked if i + 1 in chosen or i + 2 in chosen]
+    if len(opened) < 2 or 2 * len(opened) < len(marked):
+        return
+    for i in marked:
+        k = i + 1
+        if k <= first or k in chosen or i + 2 in chosen or k in listing:
+            continue
+        line = lines[k]
+        if not line.blank_before or not title_like(line.text, max_words=TITLE_WORDS):
+            continue
+        kind = "back" if BACK_WORDS.search(line.text) else "unnumbered"
+        where = f"line {k + 1}: '{line.text[:60]}'"
+        evidence = [
+            ("typography", f"{where} below a navigation line up to the top node, as the chapters are")
+        ]
+        chosen[k] = (_Candidate(k, kind, "", line.text, evidence), 1)
 
 
 def _top_node(
