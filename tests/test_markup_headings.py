@@ -693,3 +693,39 @@ def test_a_light_markups_headings_bunched_in_one_example_are_no_structure_of_the
     assert [h.title for h in book.headings if h.kind == "chapter"] == [
         f"Topic number {n}" for n in (1, 2, 3, 4)
     ]
+
+
+def typst_source(chapters: list[str]) -> str:
+    """A Typst document as pandoc writes it: a template defined in code, applied by ``#show:``
+    with the title as an argument, then ``=`` chapters under ``<label>`` lines."""
+    template = '#let conf(\n  title: none,\n  doc,\n) = {\n  set page(numbering: "1")\n  doc\n}\n'
+    show = '#show: doc => conf(\n  title: [The *Widget* Manual],\n  doc,\n)\n\n#outline(\n  title: auto,\n)\n\n'
+    parts = []
+    for c, title in enumerate(chapters):
+        raw = "```\n= not a heading\n```\n"
+        parts.append(f"= {title}\n<ch{c}>\n{para(c)}\n\n{raw}\n== Detail {c}\n<d{c}>\n{para(c + 1)}\n")
+    return template + show + "\n".join(parts)
+
+
+def test_typst_headings_count_their_signs_from_one_and_the_title_is_the_templates_argument():
+    markup, headings = markup_headings(typst_source(["Basics", "Usage", "Reference"]))
+    assert markup == "typst"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "The Widget Manual"),
+        (1, "Basics"),
+        (2, "Detail 0"),
+        (1, "Usage"),
+        (2, "Detail 1"),
+        (1, "Reference"),
+        (2, "Detail 2"),
+    ]
+
+
+def test_a_typst_books_chapters_are_its_one_sign_headings_under_its_title():
+    book = load_book(typst_source(["Basics", "Usage", "Reference"]).encode(), name="manual.txt")
+    assert [(h.kind, h.title) for h in book.headings if h.level == 1] == [
+        ("front", "The Widget Manual"),
+        ("chapter", "Basics"),
+        ("chapter", "Usage"),
+        ("chapter", "Reference"),
+    ]

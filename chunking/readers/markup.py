@@ -48,7 +48,9 @@ its ``\\starttext`` body, no LaTeX ``\\documentclass``; ``\\startchapter[title=�
 ``\\documentclass`` or ``\\begin{document}``, or its sectioning commands with its
 ``\\usepackage``/``\\begin``), then an Emacs Muse source (``chunking.readers.markup_muse``: a
 ``#title`` or ``#author`` directive at the top and ``*`` headings), then a troff source
-(``chunking.readers.markup_troff``: man, ms, me or mm requests); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
+(``chunking.readers.markup_troff``: man, ms, me or mm requests), then a Typst source
+(``chunking.readers.markup_typst``: ``=`` heading lines, one sign the top, beside ``#set``/``#show``
+lines or ``<label>``s, its title a ``title:`` argument); a DokuWiki or Zim page (``chunking.readers.markup_wiki``) is
 tried after POD and before AsciiDoc, whose one-line titles it shares with its signs counted the
 other way, and after it a Jira (Confluence) wiki page, then a Textile page
 (``chunking.readers.markup_textile``: ``MIN_HEADINGS`` ``h1.`` … ``h6.`` heading lines, Jira
@@ -87,6 +89,7 @@ from .markup_sgml import sgml_headings
 from .markup_tei import tei_headings
 from .markup_texinfo import texinfo_headings
 from .markup_textile import jira_headings, textile_headings
+from .markup_typst import typst_headings
 from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
 
@@ -126,7 +129,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("wiki", …)``,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("typst", …)``, ``("wiki", …)``,
         ``("jira", …)``, ``("textile", …)``, ``("bbcode", …)``, ``("asciidoc", …)``, ``("djot", …)``, ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -160,6 +163,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         ("muse", lambda: muse_headings(lines, starts)),
         ("troff", lambda: troff_headings(lines, starts)),
         ("pod", lambda: pod if len(pod := pod_headings(lines, starts)) >= MIN_HEADINGS else None),
+        ("typst", lambda: typst_headings(lines, starts)),
         ("wiki", lambda: wiki_headings(lines, starts)),
         ("jira", lambda: jira_headings(lines, starts)),
         ("textile", lambda: textile_headings(lines, starts)),
