@@ -218,10 +218,13 @@ def _edges(lines: list[str]) -> list[int]:
 _SECTION_HEADER = re.compile(r"^(?:(\d+) )?(\d+(?:\.\d+)+\.?) ((?=[^\W\d_]).*?)(?: (\d+))?$")
 """A line that opens with a section's number and its title's first letter, a folio before or
 after it or none: ``2.3. COMMENTS 9``, ``1.2 Basics``, ``10 4.1 Tables`` (``_section_shape``)."""
-_CHAPTER_HEADER = re.compile(r"^(?:(\d+) )?(\d+\.) ((?=[^\W\d_]).*?)(?: (\d+))?$")
+_CHAPTER_HEADER = re.compile(r"^(?:(\d+) )?(\d+\.|[A-Z]\.) ((?=[^\W\d_]).*?)(?: (\d+))?$")
 """The same for a chapter's number and title, ``9. The symbols Module``: its number one figure
-and a full stop (``_numbered``). Not counted towards a contents page (``_outer``): a numbered
-list's items have that shape too."""
+and a full stop (``_numbered``), or an appendix's capital letter and a full stop, ``B. Support
+and Reports`` (its shape letter-blind, ``_section_shape``: appendix B's header has appendix A's
+shape). Not counted towards a contents page (``_outer``): a numbered list's items have that
+shape too. A line opening with a name's initial (``B. Smith wrote``) has the shape, but is named
+once on its page: no header (``is_section_header``)."""
 
 
 _LABELLED_HEADER = re.compile(r"^(?:\d+ )?[^\W\d_]+ \d+[.:]? ((?=[^\W\d_]).*?)(?: \d+)?$")
@@ -243,13 +246,14 @@ def _numbered(line: str) -> re.Match | None:
 
 def _section_shape(line: str) -> tuple[str, int | None] | None:
     """The shape of a line that names a numbered section (``_SECTION_HEADER``): its number's
-    digit-blind shape and where a folio stands (``#.#. … #``), and that folio; None for any
-    other line."""
+    digit-blind shape, an appendix's letter as a digit, and where a folio stands (``#.#. … #``),
+    and that folio; None for any other line."""
     m = _numbered(line)
     if m is None:
         return None
     folio = m.group(1) or m.group(4)
-    shape = ("# " if m.group(1) else "") + re.sub(r"\d+", "#", m.group(2)) + (" … #" if m.group(4) else " …")
+    number = re.sub(r"\d+|^[A-Z](?=\.$)", "#", m.group(2))
+    shape = ("# " if m.group(1) else "") + number + (" … #" if m.group(4) else " …")
     return shape, None if folio is None else int(folio)
 
 
@@ -550,6 +554,8 @@ def drop_furniture_alike(
     for this, other in ((0, 1), (1, 0)):
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
         gone[this] -= _numbers_read_in_line(texts[this], gone[this], texts[other], gone[other])
+    for this, other in ((0, 1), (1, 0)):
+        gone[this] -= _read_whole(texts[this], gone[this], texts[other], gone[other])
     keys = [
         Counter(_alike_key(text[i]) for i in cut - cut_headers)
         for text, cut, cut_headers in zip(texts, gone, headers)
@@ -578,6 +584,42 @@ def drop_furniture_alike(
     return tuple(  # type: ignore[return-value]
         [line for i, line in enumerate(text) if i not in cut] for text, cut in zip(texts, gone)
     )
+
+
+def _said(line: str) -> str:
+    """What ``line`` says: ``_key`` with its digits kept."""
+    return _CJK_GAP.sub("", " ".join(_nfc(line).casefold().split()))
+
+
+JOINED_LINES = 3
+"""The most consecutive lines of one text ``_read_whole`` joins into one line of the other."""
+
+
+def _read_whole(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
+    """The lines of ``cut`` that, with the lines next to them (two to ``JOINED_LINES`` non-empty
+    lines in a row), say what one line the ``other`` text keeps says (``_key``): a heading one
+    extractor reads in one line (``第七章 绘图功能``, ``7.2 TikZ 绘图语言``) and the other in two
+    (``_said``: its numbers too, not digit-blind: ``2`` / ``\\vspace{7mm}`` is no ``1 \\vspace{7mm}``),
+    whose pieces alone have the keys of the running header the next page prints in two lines
+    (its chapter's number, its title). The whole line is no furniture by position, so neither
+    are its pieces; only lines whose joined key the other text holds on a line of its own, more
+    often than this text does whole, are kept, never a piece alone."""
+    if not cut:
+        return set()
+    # NOTE: a line the other text keeps that this text keeps whole too is that line, not these
+    # pieces (a header read in two lines over the heading it repeats, whole, further down)
+    kept = Counter(_said(line) for i, line in enumerate(other) if i not in other_cut and line.strip())
+    kept -= Counter(_said(line) for i, line in enumerate(lines) if i not in cut and line.strip())
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    found: set[int] = set()
+    for start in range(len(filled)):
+        for n in range(2, JOINED_LINES + 1):
+            run = filled[start : start + n]
+            key = _said(" ".join(lines[i] for i in run))
+            if len(run) == n and cut & set(run) and kept[key] > 0:
+                kept[key] -= 1
+                found.update(i for i in run if i in cut)
+    return found
 
 
 def _headings_left(
@@ -1203,7 +1245,7 @@ def _glyph_map(
             diff = [a for a, b in zip(piece, w) if a != b]
             # NOTE: a word bracketed whole (``hboxi``: our ``⟨box⟩``) is one however short
             bracketed = len(w) >= 4 and all(a == b for a, b in zip(piece[1:-1], w[1:-1]))
-            bracketed = bracketed or _edge_bracket(piece, w)
+            bracketed = bracketed or _edge_bracket(piece, w) or _one_bracketed(piece, w)
             if not diff or (len(diff) * 2 > len(w) - len(diff) and not bracketed):
                 continue  # most of the word must be the same letters
             if any(unicodedata.category(a) not in GLYPH_MAP_CATEGORIES for a in diff):
@@ -1233,6 +1275,20 @@ def _edge_bracket(ours: str, theirs: str) -> bool:
     # NOTE: an ASCII bracket is set from a text font, whose code is the bracket: pdftotext reads
     # no letter for it (``[2]`` of ours is no ``2y`` of its)
     return bool(wanted) and unicodedata.category(ours[at]) == wanted and not ours[at].isascii()
+
+
+def _one_bracketed(ours: str, theirs: str) -> bool:
+    """Whether ``ours`` is one letter or digit of ``theirs`` between an opening and a closing
+    bracket, neither an ASCII one, where ``theirs`` has letters (``⟨n⟩`` for pdftotext's
+    ``hni``: a one-letter name in a math font's angle brackets, read whole; two symbols of three
+    characters are over ``_glyph_map``'s third, and a word bracketed whole counts from four)."""
+    return (
+        len(ours) == len(theirs) == 3
+        and ours[1] == theirs[1]
+        and unicodedata.category(ours[0]) == "Ps"
+        and unicodedata.category(ours[2]) == "Pe"
+        and not (ours[0].isascii() or ours[2].isascii())
+    )
 
 
 _PRIMES = {"\u2032": 1, "\u2033": 2, "\u2034": 3}
@@ -1384,43 +1440,55 @@ def _clipped(
                     tally.invented["clipped"] += k
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]+(\w*)")
-"""A run of control characters in pdftotext's text, and the word right after it."""
+_CONTROL = re.compile(r"(\w*)[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]+(\w*)")
+"""A run of control characters in pdftotext's text, with the word right before it and the word
+right after it: C0 (a math font's codes below 0x20, ``<1f>`` for χ) and C1 (a text font's in
+0x80–0x9F, the Cork encoding's accented capitals: ``<83>`` for ``Č``)."""
 
 
 def _control_glyphs(
     p: int, reference: list[str], lost: list[Counter], invented: list[Counter], tally: Tally
 ) -> None:
     """Glyphs pdftotext reads as control characters: a font whose ToUnicode map gives a code its
-    own value below U+0020 (``<1f> <001f>`` for math italic χ) has pdftotext write that control
-    character, which no page shows and no word holds, where MuPDF, finding no text in the map,
-    reads the glyph's name (``chi``: χ). Our ``χG`` against pdftotext's control character and
-    ``G`` (χ with the index G), or our lone ``κ`` against a lone control character, is that
-    glyph read by its name: ``glyph map``, pdftotext departing from the page. Only a word of
-    ours that starts with letters outside ASCII, the rest pdftotext's word right after a control
-    character on the same page, or wholly such letters, one for each lone control character."""
-    after: Counter = Counter()
-    lone = 0
+    own value below U+0020 (``<1f> <001f>`` for math italic χ) or from U+0080 to U+009F
+    (``<83> <0083>`` for a Cork-encoded ``Č``, ``Čibej`` read ``ibej``) has pdftotext write that
+    control character, which no page shows and no word holds, where MuPDF, finding no text in the
+    map, reads the glyph's name (``chi``: χ). Our ``χG`` against pdftotext's control character
+    and ``G`` (χ with the index G), our ``tκ`` against its ``t`` and control character with no
+    word after it (κ an exponent set right after t), or our lone ``κ`` against a lone control
+    character, is that glyph read by its name: ``glyph map``, pdftotext departing from the page.
+    Only a word of ours that starts (or ends) with one or two letters outside ASCII, the rest
+    pdftotext's word right after (or right before) a control character on the same page, or
+    wholly such letters, one for each lone control character; each run of control characters
+    explains one word of ours."""
+    runs: list[tuple[str, str]] = []
     for line in reference:
-        for m in _CONTROL.finditer(unicodedata.normalize("NFC", line)):
-            if m.group(1):
-                after[m.group(1)] += 1
-            else:
-                lone += 1
-    if not after and not lone:
+        runs += [(m.group(1), m.group(2)) for m in _CONTROL.finditer(unicodedata.normalize("NFC", line))]
+    if not runs:
         return
+
+    def used(before: str | None, after: str) -> bool:
+        # any word before, a run with none first: one with a word before may be a ``tκ`` of ours
+        fits = sorted((r for r in runs if r[1] == after and before in (None, r[0])), key=lambda r: r[0] != "")
+        found = fits[0] if fits else None
+        if found is not None:
+            runs.remove(found)
+        return found is not None
+
+    def outside(chars: str) -> int:
+        return len(chars) - len(chars.lstrip("".join(ch for ch in chars if not ch.isascii())))
+
     for w in list(invented[p]):
-        head = len(w) - len(w.lstrip("".join(ch for ch in w if not ch.isascii())))
-        if not head or head > 2:
-            continue
-        rest = w[head:]
+        head, tail = outside(w), outside(w[::-1])
         while invented[p][w] > 0:
-            if rest and after[rest] > 0 and lost[p][rest] > 0:
-                after[rest] -= 1
-                lost[p][rest] -= 1
+            if 0 < head <= 2 and w[head:] and lost[p][w[head:]] > 0 and used(None, w[head:]):
+                lost[p][w[head:]] -= 1
                 tally.lost["glyph map"] += 1
-            elif not rest and lone > 0:
-                lone -= 1
+            elif 0 < head <= 2 and not w[head:] and used(None, ""):
+                pass
+            elif 0 < tail <= 2 and w[:-tail] and lost[p][w[:-tail]] > 0 and used(w[:-tail], ""):
+                lost[p][w[:-tail]] -= 1
+                tally.lost["glyph map"] += 1
             else:
                 break
             invented[p][w] -= 1

@@ -860,3 +860,66 @@ def test_symbol_letters_read_the_page_as_our_reader_where_a_fonts_unicode_map_gi
     path = tmp_path / "symbols.pdf"
     path.write_bytes(_page_with_symbols("<22> <0068> <23> <0069>", inner=" and "))
     assert fidelity.symbol_letters(path)(0) == {"h": 1, "i": 1}
+
+
+def _page_body(n: int) -> list[str]:
+    """Six body lines of page ``n``, each line's key its own (``_key``)."""
+    return [f"the {w} of page {'x' * n} text" for w in "apple birch cedar daisy elm fern".split()]
+
+
+def test_an_appendix_header_printed_on_one_page_over_its_heading_is_furniture():
+    # appendices lettered A, B, C headed by their letter and title; appendix B opens mid-page 1
+    # under its own header, printed there only, which our normaliser removed
+    headers = ["A. Own Styles", "B. Support and Reports", "C. References"]
+    pages = [[header, *_page_body(n)] for n, header in enumerate(headers)]
+    pages[1][4:4] = [headers[1]]
+    edges = fidelity.edge_furniture(pages, pages)
+    assert fidelity.drop_furniture_alike(pages[1], pages[1][1:], edges, 1, pages[1]) == (pages[1][1:],) * 2
+    # a line opening with an initial, its words named once: no header
+    pages[1] = ["B. Smith wrote these notes", *_page_body(1)]
+    assert fidelity.drop_furniture(pages[1], fidelity.edge_furniture(pages, pages), 1) == pages[1]
+
+
+def test_a_glyph_pdftotext_reads_as_a_c1_control_character_is_a_glyph_map_and_no_loss():
+    # a text font in the Cork encoding whose ToUnicode map gives each code its own value: the
+    # capital Č at 0x83 comes out U+0083 from pdftotext, while MuPDF reads the glyph's name
+    t = _one(["improvements by \x83ibej and \x92krekovski"], ["improvements by Čibej and Škrekovski"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+    # without the control character on pdftotext's page, the same words stay counted
+    t = _one(["improvements by ibej and krekovski"], ["improvements by Čibej and Škrekovski"])
+    assert t.lost == {"unknown": 2} and t.invented == {"unknown": 2}
+
+
+def test_a_glyph_pdftotext_reads_as_a_control_character_after_a_letter_is_a_glyph_map_and_no_loss():
+    # kappa as an exponent set right after t: our ``tκ`` is pdftotext's ``t``, the control
+    # character it gives kappa and nothing more
+    t = _one(["the polynomial t\x14(G) of the graph"], ["the polynomial tκ(G) of the graph"])
+    assert t.lost == {"glyph map": 1} and t.invented == {"glyph map": 1}
+    # a word after the control character is no such glyph: ``tκG`` would be one word of ours
+    t = _one(["the polynomial t\x14G of the graph"], ["the polynomial tκ G of the graph"])
+    assert t.lost.get("glyph map", 0) == 0
+    # without the control character, the same words stay counted
+    t = _one(["the polynomial t(G) of the graph"], ["the polynomial tκ(G) of the graph"])
+    assert t.lost == {"unknown": 1} and t.invented == {"unknown": 1}
+
+
+def test_a_one_letter_name_in_brackets_pdftotext_reads_as_letters_is_a_glyph_map():
+    # ``⟨n⟩`` read ``hni`` whole: two symbols in a word of three, the name's one letter between
+    t = _one(["the example hni on page hqi here"], ["the example ⟨n⟩ on page ⟨q⟩ here"])
+    assert t.lost == {"glyph map": 2} and t.invented == {"glyph map": 2}
+    # the same letters around ASCII brackets or two closing brackets stay counted
+    t = _one(["the hni and hqi here"], ["the (n) and ⟩q⟩ here"])
+    assert t.lost.get("glyph map", 0) == 0 and t.lost["unknown"] == 2
+
+
+def test_a_heading_one_extractor_reads_in_one_line_keeps_its_pieces_that_match_the_next_header():
+    # the chapter opens on page 0 under its number and title, which pdftotext reads as one line
+    # and we as two; page 1's running header prints the number and the title on two lines, in
+    # both texts, so each of our pieces alone has a header's key
+    header = ["88", "Chapter Seven", "Drawing Tools", *_page_body(1)]
+    reference = [["Chapter Seven Drawing Tools", *_page_body(0)], header]
+    ours = [["Chapter Seven", "Drawing Tools", *_page_body(0)], header]
+    edges = fidelity.edge_furniture(reference, ours)
+    assert fidelity.drop_furniture_alike(reference[0], ours[0], edges, 0, ours[0]) == (reference[0], ours[0])
+    # the header's pieces on page 1 stay cut from both
+    assert fidelity.drop_furniture_alike(header, header, edges, 1, header) == (_page_body(1),) * 2
