@@ -42,6 +42,10 @@ More places where the page shows a word boundary and MuPDF reads none, found the
   upright) between two letters or digits (``pdfstyles.Styles.face_changes``), a gap over
   ``TIGHT_DIST`` is a word space (a typewriter or italic word with a plural ``s`` in the text
   face touches it, 0 em).
+* **a Latin word before CJK text**: Chinese and Japanese typesetting set the two scripts apart
+  by a glue (``xkanjiskip``) that shrinks under MuPDF's threshold on a full line, ``jfontを``;
+  where a Latin letter touches a Han or kana character (``_BEFORE_CJK``), a gap over
+  ``TIGHT_DIST`` is a word space.
 * **a change of direction**: right-to-left text sets each glyph left of the one before; where
   a line switches direction (a vowel mark, to which MuPDF gives none, after a word's last
   letter; a comma; a Latin word before an Arabic one) MuPDF ignores the jump and adds no space,
@@ -135,6 +139,19 @@ _UNIT_SPOT = re.compile(r"(?:\d*[.,])?\d+(?=[a-z])")
 too, its point inside the number (``2.7\\,ex``, ``.4\\,ex``, ``0,5\\,cm``: ``2.7ex``);
 ``_places`` keeps only a number that opens its word (not ``x2y``, ``v1.2a``)."""
 
+_LATIN = "A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
+_HAN_KANA = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_BEFORE_CJK = re.compile(f"(?:[{_LATIN}]|(?<![{_HAN_KANA}0-9{_LATIN}])[0-9{_LATIN}]*\\d)(?=[{_HAN_KANA}])")
+"""A Latin, Greek or Cyrillic letter touching a Han or kana character, or the digit ending a word
+of such letters and digits (``vrt2``, ``42``) that does not open right after one: where Chinese
+and Japanese typesetting set a Latin word apart from the CJK text after it by a glue (pTeX's and
+LuaTeX-ja's ``xkanjiskip``, xeCJK's space: a quarter em, shrunk on a full line to about 0.12 em),
+under MuPDF's threshold, so ``jfont を`` came out ``jfontを``; a gap there over ``TIGHT_DIST``
+(pdftotext's word break) is a word space (at the match's last character). A number inside a CJK
+label, a chapter's ``第1章`` set with that glue on both sides, stays with its label as the other
+side reads it (after a CJK character MuPDF adds no space, and ``_AFTER_UNSPACED`` asks for more
+than ``SPACE_DIST``)."""
+
 _LINE_MARK = re.compile(r"\n\d{1,3}(?=[^\W\d_]{3})")
 """Digits opening a line before a word of three letters or more: where a footnote's mark may
 touch the footnote's first word whatever its case (``16assuming``, ``14CTAN``); the glyphs tell
@@ -179,8 +196,8 @@ regular expression over the bytes)."""
 
 _UNSPACED, _TIGHT_GAP, _SCRIPT_GAP, _VERSION_GAP, _DIRECTION_GAP, _SIZE_GAP = 1, 2, 4, 8, 16, 32
 """What to look for after a character (bits): a gap over ``SPACE_DIST``, over ``TIGHT_DIST`` (on
-a tight line, before a version number, between a number and its unit, or where the face
-changes), a script's end, a
+a tight line, before a version number, between a number and its unit, where the face
+changes, or between a Latin word and the Han or kana after it), a script's end, a
 gap between the run of glyphs before and the next glyph wherever that one stands
 (``_run_gap``), a script set apart from its word (``script_apart``)."""
 
@@ -336,6 +353,8 @@ def _places(written: str) -> dict[int, dict[int, int]]:
             found.append((m.end() - 1, _VERSION_GAP))  # a number and its unit, a thin space apart
     for m in _LINE_MARK.finditer("\n" + written) if b"0a" in shapes or b"0A" in shapes else ():
         found.append((m.end() - 2, _SCRIPT_GAP))  # NOTE: ``m`` counts the newline put first
+    if b"C" in shapes:
+        found.extend((m.end() - 1, _VERSION_GAP) for m in _BEFORE_CJK.finditer(written))
     rtl = encoded.translate(_RTL_BYTES) if not ascii_only else b""
     if b"R" in rtl or b"Ex" in rtl:
         found.extend((m.start(), _DIRECTION_GAP) for m in _DIRECTION_SPOT.finditer(written))
