@@ -555,7 +555,7 @@ def drop_furniture_alike(
         gone[this] -= _numbers_read_on(texts[this], gone[this], texts[other], gone[other]) - headers[this]
         gone[this] -= _numbers_read_in_line(texts[this], gone[this], texts[other], gone[other])
     for this, other in ((0, 1), (1, 0)):
-        gone[this] -= _read_whole(texts[this], gone[this], texts[other], gone[other])
+        gone[this] -= _read_whole(texts[this], gone[this], texts[other], gone[other], furniture, page)
     keys = [
         Counter(_alike_key(text[i]) for i in cut - cut_headers)
         for text, cut, cut_headers in zip(texts, gone, headers)
@@ -595,7 +595,9 @@ JOINED_LINES = 3
 """The most consecutive lines of one text ``_read_whole`` joins into one line of the other."""
 
 
-def _read_whole(lines: list[str], cut: set[int], other: list[str], other_cut: set[int]) -> set[int]:
+def _read_whole(
+    lines: list[str], cut: set[int], other: list[str], other_cut: set[int], furniture: EdgeLines, page: int
+) -> set[int]:
     """The lines of ``cut`` that, with the lines next to them (two to ``JOINED_LINES`` non-empty
     lines in a row), say what one line the ``other`` text keeps says (``_key``): a heading one
     extractor reads in one line (``第七章 绘图功能``, ``7.2 TikZ 绘图语言``) and the other in two
@@ -603,12 +605,20 @@ def _read_whole(lines: list[str], cut: set[int], other: list[str], other_cut: se
     whose pieces alone have the keys of the running header the next page prints in two lines
     (its chapter's number, its title). The whole line is no furniture by position, so neither
     are its pieces; only lines whose joined key the other text holds on a line of its own, more
-    often than this text does whole, are kept, never a piece alone."""
+    often than this text does whole, are kept, never a piece alone, and only where that line's
+    own key stands at no page edge nearby (``EdgeLines.is_furniture``: a slide's lines repeated
+    at the foot of the pages of an example, cut from both texts by their keys, stay cut)."""
     if not cut:
         return set()
     # NOTE: a line the other text keeps that this text keeps whole too is that line, not these
     # pieces (a header read in two lines over the heading it repeats, whole, further down)
-    kept = Counter(_said(line) for i, line in enumerate(other) if i not in other_cut and line.strip())
+    kept = Counter(
+        _said(line)
+        for i, line in enumerate(other)
+        if i not in other_cut
+        and line.strip()
+        and not furniture.is_furniture(_key(line), page, _numbers(line))
+    )
     kept -= Counter(_said(line) for i, line in enumerate(lines) if i not in cut and line.strip())
     filled = [i for i, line in enumerate(lines) if line.strip()]
     found: set[int] = set()

@@ -923,3 +923,10 @@ def test_a_heading_one_extractor_reads_in_one_line_keeps_its_pieces_that_match_t
     assert fidelity.drop_furniture_alike(reference[0], ours[0], edges, 0, ours[0]) == (reference[0], ours[0])
     # the header's pieces on page 1 stay cut from both
     assert fidelity.drop_furniture_alike(header, header, edges, 1, header) == (_page_body(1),) * 2
+    # a line the other text keeps whole whose own key stands at a page edge nearby (an example's
+    # lines repeated at the foot of its pages) is furniture: the pieces stay cut
+    body = _page_body(0)
+    foot = [[*body, "3", "Then it ends."], [*_page_body(1), "3", "Then it ends."]]
+    whole = [[*body[:3], "3 Then it ends.", *body[3:]], [*_page_body(1), "3 Then it ends."]]
+    edges = fidelity.edge_furniture(foot, whole)
+    assert fidelity.drop_furniture_alike(foot[0], whole[0], edges, 0)[0] == body
