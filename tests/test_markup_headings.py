@@ -530,6 +530,25 @@ def test_a_line_ending_in_an_escaped_backslash_does_not_continue_the_request():
     assert [t for _, t in titles(text)] == ["NAME", "USAGE"]
 
 
+def test_a_troff_escaped_dot_prints_a_dot_in_a_title():
+    text = f'.TH WIDGET 1\n.SH "Class: vm\\.Script"\n{para(0)}\n.SS "new vm\\.Script(code)"\n{para(1)}\n'
+    text += f".SH Using \\&.widgetrc files\n{para(2)}\n"
+    assert titles(text) == [(1, "Class: vm.Script"), (2, "new vm.Script(code)"), (1, "Using .widgetrc files")]
+
+
+def test_a_pair_of_inline_html_tags_in_a_troff_title_is_markup_not_title_text():
+    text = (
+        f'.TH WIDGET 1\n.SH "Class: <code>Widget</code>"\n{para(0)}\n'
+        f'.SS "<code>widget.<em>run</em>(options)</code>"\n{para(1)}\n'
+        f'.SH "Reading <file> and <b> alone"\n{para(2)}\n'  # no pair: text
+    )
+    assert titles(text) == [
+        (1, "Class: Widget"),
+        (2, "widget.run(options)"),
+        (1, "Reading <file> and <b> alone"),
+    ]
+
+
 def test_prose_quoting_a_few_requests_is_not_troff():
     text = "\n\n".join(f"{para(k)}\n.SH EXAMPLE {k}" for k in range(6))
     assert markup_headings(text)[0] != "troff"

@@ -31,8 +31,11 @@ Numbered headings carry the numbers troff prints (``2.1 Title``), counted as the
 them. Nothing inside a macro definition (``.de`` … ``..``), an ignored block (``.ig`` … ``..``)
 or an eqn, tbl or pic block is a heading; an escaped ``\\&.sh`` line is text (a manual shows
 its own requests so). Titles are what the printed page shows: font and size escapes dropped,
-special characters written out (``\\(em`` → ``—``, ``\\-`` → ``-``), strings defined by ``.ds``
-expanded (``\\*T``).
+special characters written out (``\\(em`` → ``—``, ``\\-`` → ``-``, ``\\.`` → ``.``), strings defined
+by ``.ds`` expanded (``\\*T``), a pair of inline HTML tags a Markdown converter left in a title
+dropped (``_HTML_PAIR``). A ``\\"`` starts a comment wherever it stands, inside a quoted argument
+too (groff(7): "the escaped double quote introduces a comment"; a quote inside a quoted argument
+is ``""`` or ``\\(dq``): groff and mandoc print ``.SH "a \\"b\\" c"`` as ``a``, and so does the title.
 
 ``troff_headings(lines, starts)`` recognises a troff source by its own marks: at least
 ``REQUEST_SHARE`` of its non-blank lines are requests, more of them other requests than
@@ -241,6 +244,28 @@ def rendered(title: str, strings: dict[str, str] | None = None) -> str:
         char = m.group(6)
         if char is None:
             return ""  # a font or size change
-        return {"-": "-", "e": "\\", " ": " ", "~": " ", "0": " "}.get(char, "")
+        return _PRINTED.get(char, "")
 
-    return " ".join(_ESCAPE.sub(one, title).split())
+    text = _ESCAPE.sub(one, title)
+    while True:
+        bare = _HTML_PAIR.sub(r"\2", text)
+        if bare == text:
+            return " ".join(text.split())
+        text = bare
+
+
+_PRINTED = {"-": "-", "e": "\\", ".": ".", "_": "_", "'": "´", "`": "`", " ": " ", "~": " ", "0": " "}
+"""One-character escapes that print a glyph (groff(7), *Single-Character Escapes*): ``\\.`` a dot,
+``\\e`` the escape character, ``\\-`` a minus, ``\\'`` and the grave escape the two accents,
+``\\_`` an underline, ``\\ ``, ``\\~`` and ``\\0`` spaces. The others (``\\&``, ``\\|``, ``\\^``,
+``\\%``, ``\\c``…) print nothing, or nothing a title keeps."""
+
+_HTML_PAIR = re.compile(
+    r"<(code|tt|kbd|samp|var|em|strong|b|i|u|span|a|sup|sub|cite|abbr)(?:\s[^<>]*)?>(.*?)</\1\s*>", re.I
+)
+"""An inline HTML element, its start and end tags around its text, in a troff title: the leftover
+of a Markdown converter that wrote a source's inline code or emphasis as HTML (Ronn-NG's
+``.SH "Class: <code>vm\\.Script</code>"``). troff knows no HTML, so man prints the tags as they
+stand; but they are inline markup, not words of the title (as ``\\fB``…``\\fR`` around the same
+text are, which the title drops): the title is the element's text. Only a matched pair of an
+inline element's tags is markup; a lone ``<file>`` or ``<b>`` in a title is text."""
