@@ -549,6 +549,23 @@ def test_a_pair_of_inline_html_tags_in_a_troff_title_is_markup_not_title_text():
     ]
 
 
+def test_a_contents_heading_inside_a_man_page_name_section_is_front_matter():
+    text = (
+        f".TH WIDGET 1\n.SH NAME\nwidget \\- make widgets\n.SS A sidebar\n{para(0)}\n"
+        f".SS Contents\n.IP \\(bu 2\nUsage\n.IP \\(bu 2\nOptions\n"
+        f".SH USAGE\n{para(1)}\n.SS Contents\n{para(2)}\n.SH OPTIONS\n{para(3)}\n"
+    )
+    book = load_book(text.encode(), name="widget.txt")
+    assert [(h.level, h.kind, h.title) for h in book.headings] == [
+        (1, "chapter", "NAME"),
+        (2, "section", "A sidebar"),
+        (1, "front", "Contents"),  # the document's contents, before its first section
+        (1, "chapter", "USAGE"),
+        (2, "section", "Contents"),  # a section's own contents
+        (1, "chapter", "OPTIONS"),
+    ]
+
+
 def test_prose_quoting_a_few_requests_is_not_troff():
     text = "\n\n".join(f"{para(k)}\n.SH EXAMPLE {k}" for k in range(6))
     assert markup_headings(text)[0] != "troff"

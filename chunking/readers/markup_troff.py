@@ -36,6 +36,7 @@ by ``.ds`` expanded (``\\*T``), a pair of inline HTML tags a Markdown converter 
 dropped (``_HTML_PAIR``). A ``\\"`` starts a comment wherever it stands, inside a quoted argument
 too (groff(7): "the escaped double quote introduces a comment"; a quote inside a quoted argument
 is ``""`` or ``\\(dq``): groff and mandoc print ``.SH "a \\"b\\" c"`` as ``a``, and so does the title.
+A contents heading inside a man page's ``NAME`` is front matter (``_name_contents``).
 
 ``troff_headings(lines, starts)`` recognises a troff source by its own marks: at least
 ``REQUEST_SHARE`` of its non-blank lines are requests, more of them other requests than
@@ -45,6 +46,8 @@ headings, and it holds ``MIN_HEADINGS`` headings.
 from __future__ import annotations
 
 import re
+
+from ..rules import CONTENTS_NAMES
 
 Heading = tuple[int, int, str]
 """(offset of the heading's source line, level, title)."""
@@ -153,7 +156,7 @@ def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
                 found.append((i, depth, " ".join(titles), depth in numbering))
     if pending is not None and below:
         found.append((pending[0], pending[1], " ".join(below), pending[2]))
-    out = _numbered(found, starts, strings)
+    out = _name_contents(_numbered(found, starts, strings))
     if not marked and requests - len(found) < len(found):
         return None
     return out if sum(level > 0 for _, level, _ in out) >= MIN_HEADINGS else None
@@ -217,6 +220,27 @@ def _numbered(
             text = ".".join(str(n) for n in counters[1 : depth + 1]) + " " + text
         if text.strip():
             out.append((starts[i], depth, text))
+    return out
+
+
+_CONTENTS = re.compile(rf"(?:{CONTENTS_NAMES}):?", re.I)
+
+
+def _name_contents(headings: list[Heading]) -> list[Heading]:
+    """A man page's ``NAME`` section holds the page's name line only (man(7): the name, a dash and
+    a one-line description), so a contents heading set inside it (``.SH NAME`` … ``.SS Contents``,
+    before the next ``.SH``) is no part of it: it is the contents of the document, which a
+    converter that opens every page with ``NAME`` writes there because it comes before the
+    document's first section. It stands at the level of the page's sections (front matter),
+    as a contents set as a section inside any later section (a section's own contents) does not."""
+    out: list[Heading] = []
+    in_name = False
+    for offset, level, title in headings:
+        if level == 1:
+            in_name = title.upper() == "NAME"
+        elif in_name and level == 2 and _CONTENTS.fullmatch(title):
+            level = 1
+        out.append((offset, level, title))
     return out
 
 
