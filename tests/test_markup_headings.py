@@ -566,6 +566,24 @@ def test_a_contents_heading_inside_a_man_page_name_section_is_front_matter():
     ]
 
 
+def test_ms_headings_numbered_under_a_lone_numbered_title_are_chapters():
+    """An ms document whose one ``.NH 1`` is its title: troff numbers its ``.NH 2`` headings
+    ``1.1``, ``1.2``… under the title's ``1``; they are the chapters, not sections of the title."""
+    text = f".NH 1\nThe Widget\n.LP\n{para(0)}\n"
+    for c, name in enumerate(["Getting Started", "Installing", "Exit codes"]):
+        text += f".NH 2\n{name}\n.LP\n{para(c + 1)}\n.NH 3\nDetail {c}\n.LP\n{para(c + 5)}\n"
+    book = load_book(text.encode(), name="widget.txt")
+    assert [(h.level, h.kind, h.number, h.title) for h in book.headings] == [
+        (1, "front", "1", "The Widget"),
+        (1, "chapter", "1.1", "Getting Started"),
+        (2, "section", "1.1.1", "Detail 0"),
+        (1, "chapter", "1.2", "Installing"),
+        (2, "section", "1.2.1", "Detail 1"),
+        (1, "chapter", "1.3", "Exit codes"),
+        (2, "section", "1.3.1", "Detail 2"),
+    ]
+
+
 def test_prose_quoting_a_few_requests_is_not_troff():
     text = "\n\n".join(f"{para(k)}\n.SH EXAMPLE {k}" for k in range(6))
     assert markup_headings(text)[0] != "troff"

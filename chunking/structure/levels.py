@@ -11,7 +11,7 @@ be. What is true of outlines in general:
   the book, not a chapter); this holds of nested sources only: a lone chapter found in the text
   (a one-chapter offprint) is a chapter;
 * numbering overrides depth entry by entry: an ``N.M`` entry is a section wherever the source
-  put it;
+  put it, but in a markup source not under a lone title numbered ``N`` (``_under_numbered_root``);
 * a lone root above the chapter depth is the book's title: it is not a heading (its page, the
   title page, then belongs to no chapter, as any text before the first chapter), except in a
   markup source (``title_unit``), where the document title opens the text above the first
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import replace
 
 from ..models import Heading
 from ..normalise import NormalisedBook
@@ -146,6 +147,8 @@ def levelled(
     if not drafts:
         return (), 0
     part_depths, chapter_depth = choose_depths(drafts, nested=source != "headings")
+    if title_unit:
+        drafts = _under_numbered_root(drafts, part_depths, chapter_depth)
     at_chapter = [
         (d.offset, d.kind)
         for d, depth in drafts
@@ -230,6 +233,33 @@ def levelled(
         )
     out.sort(key=lambda h: (h.char_offset, h.level))
     return tuple(out), demoted
+
+
+def _under_numbered_root(
+    drafts: list[tuple[Draft, int]], part_depths: set[int], chapter_depth: int
+) -> list[tuple[Draft, int]]:
+    """In a markup source, entries at the chapter depth numbered ``N.M`` under a lone root
+    numbered ``N`` above them are the book's chapters, not sections: a markup source's lone top
+    heading is its title (the single-root rule of ``choose_depths``; ``levelled`` makes it the
+    title page), and a markup whose macros number every depth from the top (troff's ms, whose
+    ``.NH 1`` title prints ``1`` and its ``.NH 2`` chapters ``1.1``, ``1.2``…) gives them the
+    title's number first. ``N.M`` is a section only inside a chapter ``N``; here ``N`` is the
+    whole book. Not in a PDF outline: there a lone ``N Title`` over its ``N.M`` entries is a
+    one-chapter document (an offprint, a chapter printed alone), its sections below it."""
+    above = [(d, depth) for d, depth in drafts if depth < chapter_depth and depth not in part_depths]
+    if len(above) != 1 or above[0][0] is not drafts[0][0] or not above[0][0].number.isdigit():
+        return drafts
+    prefix = above[0][0].number + "."
+    at_depth = [d for d, depth in drafts if depth == chapter_depth and d.number]
+    if not at_depth or not all(
+        d.kind == "section" and d.number.startswith(prefix) and d.number[len(prefix) :].isdigit()
+        for d in at_depth
+    ):
+        return drafts
+    return [
+        (replace(d, kind="numbered") if depth == chapter_depth and d.number else d, depth)
+        for d, depth in drafts
+    ]
 
 
 def _parents(drafts: list[tuple[Draft, int]]) -> list[Draft | None]:
