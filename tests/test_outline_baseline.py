@@ -137,6 +137,13 @@ def test_title_page_entries_wrapping_the_whole_book_are_skipped():
     assert _chapter_level(toc) == [f"Chapter {n}: Topic {n}" for n in range(1, 9)]
 
 
+def test_a_last_entry_whose_children_point_back_into_the_book_is_no_wrapper():
+    toc = [(1, title, 2 + 6 * k) for k, title in enumerate(["Introduction", "Input", "Output", "Errors"])]
+    toc += [(1, "Index", 30), (1, "Names of the modules", 34)]
+    toc += [(2, f"Step {n} of the work", 3 + n) for n in range(20)]
+    assert _chapter_level(toc) == ["Introduction", "Input", "Output", "Errors", "Names of the modules"]
+
+
 def test_a_dotted_number_at_chapter_level_is_a_section():
     toc = [(1, "1 Intro", 1), (1, "1.1 Scope", 2), (1, "2 Use", 5)]
     assert _kinds(toc) == [("chapter", "1 Intro"), ("section", "1.1 Scope"), ("chapter", "2 Use")]

@@ -265,3 +265,21 @@ def test_a_title_split_by_a_note_under_its_label_on_a_bare_page_is_still_on_its_
     headings, notes = keep_outline((), _baseline(entries, len(norm.pages)), norm)
     assert [h.page for h in headings] == [1, 3, 5, 7, 9]
     assert not [n for n in notes if n.case != "restored"]
+
+
+def test_a_last_entry_whose_children_point_back_into_the_book_is_no_wrapper():
+    steps = [f"Step {n} of the work" for n in range(20)]
+    pages, toc = [], []
+    for n, title in enumerate(TITLES, 1):
+        toc.append((1, title, len(pages) + 1, None))
+        pages.append([(f"{n}. {title}.", 11.0), *body(30, n * 100)])
+        for k in range(5):
+            pages.append([(f"{steps[(n - 1) * 5 + k]}", 10.0), *body(40, n * 100 + 10 * k)])
+            toc.append((2, steps[(n - 1) * 5 + k], len(pages), None))
+    pages.append([("Names of the modules", 11.0), *[(s, 9.0) for s in steps]])
+    names = [e for e in toc if e[0] == 2]
+    toc = [e for e in toc if e[0] == 1] + [(1, "Names of the modules", len(pages), None)]
+    toc += sorted(names, key=lambda e: e[1])
+    book = load_book(make_pdf(pages, toc=toc), name="program.pdf")
+    chapters = [(h.page, h.title) for h in book.headings if h.kind == "chapter"]
+    assert chapters == [(1 + 6 * k, t) for k, t in enumerate(TITLES)]

@@ -14,7 +14,9 @@ The reading, and all of it (``outline_baseline``):
 * **wrappers**: from the top, a depth is skipped while one of its entries holds at least
   ``WRAPPER_SHARE`` of all the other entries from that depth down and its title does not say it
   is a unit (``1 Setup`` holding its sections is a chapter, not a wrapper) (a lone book-title root, or title-page entries with the
-  whole book nested under one of them);
+  whole book nested under one of them), and what it holds starts at or after its own page (an
+  entry whose children mostly point back to earlier pages lists links into the book, as a
+  program's module names under the last entry do: it wraps nothing);
 * **parts**: a depth (with deeper entries) is the part level when at least ``PART_SHARE`` of its
   body entries say ``Part``, or are roman-numbered in sequence, or when it holds no chapter words
   itself while its children do (``Chapter N`` below unnumbered level-1 titles) or the chapter
@@ -193,6 +195,15 @@ def _chapters_restart(holders: list[_Read], read: list[_Read]) -> bool:
     return restarting >= 2
 
 
+def _points_back(holder: _Read, read: list[_Read]) -> bool:
+    """Whether most entries nested under ``holder`` point to pages before its own: a list of
+    links back into the book (the names of a program's modules under the last entry, an index
+    of names), not a wrapper. A wrapper holds the book: what it holds starts at or after it."""
+    start = next(i for i, r in enumerate(read) if r is holder)
+    inside = read[start + 1 : start + 1 + holder.children]
+    return sum(r.entry.page < holder.entry.page for r in inside) > len(inside) / 2
+
+
 def _roman_prefix(title: str) -> int:
     """The value of the capital roman numeral that opens ``title`` before more words (``IV
     Results`` → 4), 0 when none does (a letter that is no numeral, ``A Setup``, is none)."""
@@ -227,6 +238,7 @@ def outline_baseline(outline: list[OutlineEntry], pages: int) -> list[BaselineEn
         if (
             holder.said not in ("part", "chapter", "appendix", "numbered", "section")
             and holder.children >= WRAPPER_SHARE * others
+            and not _points_back(holder, read)
             and not _is_parts(here, [r for d in depths[k + 1 :] for r in by_depth[d]], read)
         ):
             k += 1
