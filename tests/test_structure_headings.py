@@ -484,3 +484,17 @@ def test_a_display_title_over_several_lines_with_spacing_accents_is_read_whole()
         "Les étapes du modèle géométrique",
         "Choisir les paramètres de réglage",
     ]
+
+
+def test_a_large_label_over_a_large_title_that_wraps_after_a_comma_keeps_that_title():
+    titles = [("Groups,", "groups within groups"), ("Sizes",), ("Boxes,", "rules and glue")]
+    pages = []
+    for number, lines in enumerate(titles, 1):
+        pages.append([(f"Chapter {number}", BIG), *[(t, BIG) for t in lines], *body(30, 100 * number)])
+        pages.append(body(40, 100 * number + 50))
+    book = load_book(make_pdf(pages), name="wrapped.pdf")
+    assert [h.title for h in book.headings if h.kind == "chapter"] == [
+        "Groups, groups within groups",
+        "Sizes",
+        "Boxes, rules and glue",
+    ]

@@ -173,6 +173,13 @@ def detect_headings(
                 _retitle_stacked(c, norm, probe)
             elif c.title_below and c.large:
                 _untitle_body_line(c, norm, probe, body)
+            elif not c.title and c.large:
+                # NOTE: a label set large (``Chapter 4``) over lines set at a heading size has
+                # them for its title, though the first does not read as a title alone: a title
+                # that wraps after a comma, or opens with a glyph the text layer gives as a
+                # letter (a large brace of a math font around the title). An untitled label
+                # (a novel's) has its chapter's text below it, set at body size.
+                _retitle_stacked(c, norm, probe, least=body * HEADING_RATIO)
         _extend_titles(parts + numbered, norm, probe, body)
     first = min((c.offset for c in numbered + parts), default=None)
     last = max((c.offset for c in chapters), default=None)
@@ -275,9 +282,10 @@ def _crowded_pages(chapters: list[Draft], norm: NormalisedBook) -> set[int]:
     return out
 
 
-def _retitle_stacked(d: Draft, norm: NormalisedBook, probe: FontProbe) -> None:
+def _retitle_stacked(d: Draft, norm: NormalisedBook, probe: FontProbe, least: float = 0.0) -> None:
     """The title under a bare chapter number is the lines set at the size of its first line
-    (text alone cannot tell ``Introduction`` from the body line under it)."""
+    (text alone cannot tell ``Introduction`` from the body line under it); none when that line
+    is set smaller than ``least``."""
     lines = norm.lines[d.page]
     starts = [offset for offset, _ in lines]
     if d.offset not in starts:
@@ -287,7 +295,7 @@ def _retitle_stacked(d: Draft, norm: NormalisedBook, probe: FontProbe) -> None:
         return
     first = lines[i + 1][1].strip()
     size = probe.size_of(d.page, first, top=d.top)
-    if size is None:
+    if size is None or size < least:
         return
     parts = [first]
     for k in range(i + 2, min(len(lines), i + 1 + STACK_TITLE_LINES)):
