@@ -422,3 +422,24 @@ def test_a_listed_title_after_the_last_chapter_set_smaller_than_every_chapter_is
     titles = [h.title for h in book.headings if h.level == 1]
     assert ("A closing look at the tools we met" in titles) is unit
     assert "Bibliography" in titles
+
+
+def test_an_unnumbered_contents_entry_set_in_from_the_chapter_entries_is_a_section():
+    from pdf_factory import Text
+
+    chapters = {
+        "First Steps": ["Getting Started", "Files and Folders"],
+        "Page Layout": ["Margins", "Columns"],
+        "Fonts": ["Families", "Sizes"],
+    }
+    pages = [[("A Book About Things", BIG)], [("Contents", BIG)]]
+    listing = []
+    for chapter, sections in chapters.items():
+        listing.append(Text(chapter + DOTS + f" {len(pages) - 1}", x=72.0))
+        pages.append([(f"Chapter {list(chapters).index(chapter) + 1}", BIG), (chapter, BIG), *body(20, len(pages) * 100)])
+        for section in sections:
+            listing.append(Text(section + DOTS + f" {len(pages) - 1}", x=92.0))
+            pages.append([(section, 12.0), *body(30, len(pages) * 100)])
+    pages[1] += listing
+    book = load_book(make_pdf(pages), name="indented.pdf")
+    assert [h.title for h in book.headings if h.kind == "chapter"] == list(chapters)

@@ -29,6 +29,7 @@ import dataclasses
 
 from ..models import Heading, Rejected
 from ..normalise import NormalisedBook
+from ..readers.layout import PageLayout
 from ..readers.raw import RawBook
 from ..rules import FENCE_KINDS
 from .baseline import outline_baseline
@@ -149,7 +150,7 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
             pages = {h.page - 1 for h in headings if h.kind in FENCE_KINDS}
             tail = tail_pages(headings, norm)
             found = _from_text(raw, norm, [], None, pages | tail)
-            drafts_listed = _listed(norm)[0] if raw.format == "pdf" else []
+            drafts_listed = _listed(norm, raw.layout)[0] if raw.format == "pdf" else []
             listed = _levelled([(d, 1) for d in drafts_listed], norm, "headings")[0] if drafts_listed else ()
             outlined.headings = _numbering_filled(outlined.headings, drafts_listed, norm)
             outlined.headings = tail_back_matter(outlined.headings, norm, FontProbe(raw.layout), tail)
@@ -296,12 +297,12 @@ def _explained(
     return result
 
 
-def _listed(norm: NormalisedBook) -> tuple[list[Draft], set[int]]:
+def _listed(norm: NormalisedBook, layout: PageLayout | None = None) -> tuple[list[Draft], set[int]]:
     """The printed contents' chapter-level entries found on their page, as drafts; and those
     between two found neighbours whose title no line of their page holds (``_in_gap``), at
     the top of the page the contents gives, unconfirmed. With them, the offsets of the contents'
     listing lines (``listing_offsets``), which are never headings."""
-    contents = read_contents(norm, sections=False)
+    contents = read_contents(norm, sections=False, layout=layout)
     chapters = [e for e in contents.entries if e.chapter_level and e.page is not None]
     found = [e for e in chapters if e.confirmed and e.offset is not None]
     out = []
@@ -357,7 +358,9 @@ def _from_text(
     rejected: list[Rejected] | None = None,
     pages: set[int] | None = None,
 ) -> StructureResult:
-    listed, contents_lines = _listed(norm) if raw.format == "pdf" and pages is None else ([], set())
+    listed, contents_lines = (
+        _listed(norm, raw.layout) if raw.format == "pdf" and pages is None else ([], set())
+    )
     probe = FontProbe(raw.layout)
     if raw.format == "pdf" and pages is None and not listed:
         listed, contents_lines = unpaged_contents(norm, probe)  # numbered chapters, no pages

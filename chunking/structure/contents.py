@@ -3,9 +3,11 @@
 Contract: ``read_contents(norm)`` finds the contents pages of a printed book (PDF) near its
 front, parses their entries (title, number, kind, level, printed page), maps each printed page
 to a physical page and confirms the entry on that page, returning a ``Contents`` the structure
-engine can use as candidates. It reads only the canonical lines (``norm.lines``) and labels: no
-PDF access, no fonts. Cost is bounded: the contents pages are looked for among the first
-``max(SCAN_MIN_PAGES, SCAN_SHARE × pages)`` pages, and afterwards only target pages are read.
+engine can use as candidates. It reads only the canonical lines (``norm.lines``) and labels, no
+fonts; where the engine gives the layout, also the entries' left edges on the contents pages
+(an unnumbered contents tells its levels by indentation). Cost is bounded: the contents pages
+are looked for among the first ``max(SCAN_MIN_PAGES, SCAN_SHARE × pages)`` pages, and
+afterwards only target pages are read.
 
 Reading the contents pages and their lines is ``chunking.structure.contents_lines``; mapping and
 confirming the entries is here. Why each step works in general:
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from ..normalise import NormalisedBook
+from ..readers.layout import PageLayout
 from .contents_lines import (
     CHAPTER_LEVEL,
     CONTENTS_HEADING,
@@ -43,10 +46,12 @@ from .contents_lines import (
     entry_kinds,
     entry_title,
     find_pages,
+    indented_levels,
     letter_numbers,
+    RawEntry,
     parse_lines,
 )
-from .kinds import number_value, words_key
+from .kinds import compact_key, number_value, words_key
 
 FIT_PROBES = 16
 """Chapter-level entries used to fit a page offset (spread over the contents): enough to
@@ -452,7 +457,28 @@ def _map(
 # ---------------------------------------------------------------- the whole signal
 
 
-def read_contents(norm: NormalisedBook, sections: bool = True) -> Contents:
+def _indents(raws: list[RawEntry], layout: PageLayout | None) -> list[float | None]:
+    """Each entry's left edge on its contents page (the first layout line that opens with its
+    first title line), None where the layout is unknown or no line matches."""
+    if layout is None:
+        return [None] * len(raws)
+    lines: dict[int, list[tuple[str, float]]] = {}
+    out: list[float | None] = []
+    for raw in raws:
+        if raw.source_page not in lines:
+            lines[raw.source_page] = [
+                (compact_key(line.text), line.x0) for line in layout.lines(raw.source_page)
+            ]
+        want = compact_key(raw.titles[0])[:INDENT_KEY] if raw.titles else ""
+        out.append(next((x for text, x in lines[raw.source_page] if want and text.startswith(want)), None))
+    return out
+
+
+INDENT_KEY = 16
+"""Characters of an entry's first title line that find its layout line (leaders and page follow)."""
+
+
+def read_contents(norm: NormalisedBook, sections: bool = True, layout: PageLayout | None = None) -> Contents:
     """Read the book's printed table of contents, map and confirm its entries.
 
     Args:
@@ -460,6 +486,9 @@ def read_contents(norm: NormalisedBook, sections: bool = True) -> Contents:
             physical pages; synthetic pages have no printed contents to read).
         sections (bool): also map and confirm section entries (most of the cost: one target
             page each). Defaults to True; the structure engine asks for chapter level only.
+        layout (PageLayout | None): the PDF's layout: where given, the entries' left edges on
+            the contents pages tell the levels of a contents with no numbered chapter
+            (``indented_levels``).
 
     Returns:
         Contents: the contents pages, every entry (confirmed or not) in contents order, and
@@ -476,7 +505,7 @@ def read_contents(norm: NormalisedBook, sections: bool = True) -> Contents:
     # numbered entry ``4 CONTENTS`` with the next entry's number as its page: not an entry.
     raws = [r for r in raws if entry_title(r) and not (r.number and CONTENTS_HEADING.match(entry_title(r)))]
     letter_numbers(raws)
-    kinds = entry_kinds(raws)
+    kinds = indented_levels(entry_kinds(raws), _indents(raws, layout))
     entries = [
         ContentsEntry(
             title=entry_title(r),

@@ -88,6 +88,16 @@ _LEAD_NUMBER = re.compile(
 and numbers glued to their title by text extraction (``4.10Questions``, ``10Copy``)."""
 HEAD_GROUPS = ("kn", "num", "glued", "sub", "let")
 _LETTER_TITLE = re.compile(r"^(?P<let>[A-Z])\s+(?P<title>[A-Z0-9].*)$")
+INDENT_MIN = 6.0
+"""Points by which an entry must be set in from the contents' outermost entries to stand a level
+below them (an em or more: a wrapped line or a ragged number column moves less)."""
+
+INDENT_SAME = 2.0
+"""Entries whose left edges differ by at most this many points share one indent."""
+
+INDENT_ENTRIES = 2
+"""Entries each indent must hold before the indents are read as levels."""
+
 HEAD_LINES = 3
 """A contents heading stands among the first lines with text of its page (under a running header
 or a printer's line at most)."""
@@ -387,6 +397,39 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
     for kind, d in zip(kinds, depth):
         level = 1 if kind == "part" else 2 if kind != "section" else 1 + d
         out.append((kind, level - (0 if has_parts else 1)))
+    return out
+
+
+def indented_levels(kinds: list[tuple[str, int]], indents: list[float | None]) -> list[tuple[str, int]]:
+    """The levels of a contents with no numbered chapter, told by its indentation: an entry set
+    in (``INDENT_MIN`` or more) from the contents' outermost entries is a section one level below
+    them, as a typesetter sets a chapter's sections under it. Read only where every entry's left
+    edge is known and the entries fall into two or more indents (within ``INDENT_SAME``), each
+    holding at least ``INDENT_ENTRIES`` entries, and the first entry stands at the outermost one
+    (a contents that opens set in is no hierarchy). ``indents`` are the entries' left edges in
+    points (None: unknown); a contents numbered by chapter tells its levels by its numbers."""
+    if len(indents) != len(kinds) or any(x is None for x in indents) or not indents:
+        return kinds
+    if any(kind in ("part", "section") for kind, _ in kinds):
+        return kinds
+    edges = [x for x in indents if x is not None]
+    groups: list[list[float]] = []
+    for x in sorted(edges):
+        if groups and x - groups[-1][-1] <= INDENT_SAME:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    if len(groups) < 2 or any(len(g) < INDENT_ENTRIES for g in groups):
+        return kinds
+    outer = groups[0][-1]
+    if edges[0] > outer:
+        return kinds
+    out = []
+    for (kind, level), x in zip(kinds, edges):
+        if x - outer >= INDENT_MIN and kind == "chapter":
+            out.append(("section", level + 1))
+        else:
+            out.append((kind, level))
     return out
 
 
