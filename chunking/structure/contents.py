@@ -47,6 +47,7 @@ from .contents_lines import (
     entry_title,
     find_pages,
     indented_levels,
+    indents_tell_levels,
     letter_numbers,
     RawEntry,
     parse_lines,
@@ -505,7 +506,9 @@ def read_contents(norm: NormalisedBook, sections: bool = True, layout: PageLayou
     # numbered entry ``4 CONTENTS`` with the next entry's number as its page: not an entry.
     raws = [r for r in raws if entry_title(r) and not (r.number and CONTENTS_HEADING.match(entry_title(r)))]
     letter_numbers(raws)
-    kinds = indented_levels(entry_kinds(raws), _indents(raws, layout))
+    kinds = entry_kinds(raws)
+    if layout is not None and indents_tell_levels(kinds):
+        kinds = indented_levels(kinds, _indents(raws, layout))
     entries = [
         ContentsEntry(
             title=entry_title(r),

@@ -400,6 +400,13 @@ def entry_kinds(raws: list[RawEntry]) -> list[tuple[str, int]]:
     return out
 
 
+def indents_tell_levels(kinds: list[tuple[str, int]]) -> bool:
+    """Whether a contents of these entry kinds may tell its levels by indentation
+    (``indented_levels``): one with no numbered part or section. The caller reads the entries'
+    left edges only then, since that asks the PDF's layout of every contents page."""
+    return bool(kinds) and not any(kind in ("part", "section") for kind, _ in kinds)
+
+
 def indented_levels(kinds: list[tuple[str, int]], indents: list[float | None]) -> list[tuple[str, int]]:
     """The levels of a contents with no numbered chapter, told by its indentation: an entry set
     in (``INDENT_MIN`` or more) from the contents' outermost entries is a section one level below
@@ -410,7 +417,7 @@ def indented_levels(kinds: list[tuple[str, int]], indents: list[float | None]) -
     points (None: unknown); a contents numbered by chapter tells its levels by its numbers."""
     if len(indents) != len(kinds) or any(x is None for x in indents) or not indents:
         return kinds
-    if any(kind in ("part", "section") for kind, _ in kinds):
+    if not indents_tell_levels(kinds):
         return kinds
     edges = [x for x in indents if x is not None]
     groups: list[list[float]] = []
