@@ -388,14 +388,14 @@ def test_tight_line_rule_leaves_a_tracked_lowercase_word_whole():
 def test_a_gap_between_a_latin_word_and_the_han_or_kana_after_it_is_a_word_space():
     # Japanese and Chinese typesetting set a Latin word apart from the CJK text after it by a
     # glue (pTeX's xkanjiskip, 0.25 em shrunk on a full line to 0.12 em), under MuPDF's 0.15 em:
-    # ``jfontを`` glued the name to the kana; the page, and pdftotext, have the boundary
+    # ``layoutを`` glued the name to the kana; the page, and pdftotext, have the boundary
     text = _canonical(
-        _faced_line([("\u3053\u308c\u306f", "japan", 0), ("jfont", "tiro", 0.2), ("\u3092\u4f7f\u3046", "japan", 0.12)])
+        _faced_line([("\u3053\u308c\u306f", "japan", 0), ("layout", "tiro", 0.2), ("\u3092\u4f7f\u3046", "japan", 0.12)])
     )
-    assert text == "\u3053\u308c\u306f jfont \u3092\u4f7f\u3046"
+    assert text == "\u3053\u308c\u306f layout \u3092\u4f7f\u3046"
     # set solid (no glue), the word and the kana stay as MuPDF reads them
-    text = _canonical(_faced_line([("jfont", "tiro", 0), ("\u3092\u4f7f\u3046", "japan", 0.0)]))
-    assert text == "jfont\u3092\u4f7f\u3046"
+    text = _canonical(_faced_line([("layout", "tiro", 0), ("\u3092\u4f7f\u3046", "japan", 0.0)]))
+    assert text == "layout\u3092\u4f7f\u3046"
     # a number inside a CJK label, the glue on both sides, stays with its label: ``第1章``
     text = _canonical(_faced_line([("\u7b2c", "japan", 0), ("1", "tiro", 0.12), ("\u7ae0", "japan", 0.12)]))
     assert text == "\u7b2c1\u7ae0"

@@ -92,10 +92,10 @@ def test_bbcode_heading_lines_are_headings_levelled_by_how_strongly_their_tags_s
 
 
 def test_bbcode_titles_show_their_text_a_bracket_naming_no_tag_kept():
-    text = bbcode_page(["Class: [url=#r]dns.Resolver[/url]", "resolver.bind([ipv4][, ipv6])"])
+    text = bbcode_page(["Class: [url=#r]app.Client[/url]", "client.bind([host][, port])"])
     assert [t for _, lv, t in markup_headings(text)[1] if lv == 2] == [
-        "Class: dns.Resolver",
-        "resolver.bind([ipv4][, ipv6])",
+        "Class: app.Client",
+        "client.bind([host][, port])",
     ]
 
 

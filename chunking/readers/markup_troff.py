@@ -289,7 +289,7 @@ _HTML_PAIR = re.compile(
 )
 """An inline HTML element, its start and end tags around its text, in a troff title: the leftover
 of a Markdown converter that wrote a source's inline code or emphasis as HTML (Ronn-NG's
-``.SH "Class: <code>vm\\.Script</code>"``). troff knows no HTML, so man prints the tags as they
+``.SH "Class: <code>app\\.Widget</code>"``). troff knows no HTML, so man prints the tags as they
 stand; but they are inline markup, not words of the title (as ``\\fB``…``\\fR`` around the same
 text are, which the title drops): the title is the element's text. Only a matched pair of an
 inline element's tags is markup; a lone ``<file>`` or ``<b>`` in a title is text."""

@@ -43,7 +43,7 @@ More places where the page shows a word boundary and MuPDF reads none, found the
   ``TIGHT_DIST`` is a word space (a typewriter or italic word with a plural ``s`` in the text
   face touches it, 0 em).
 * **a Latin word before CJK text**: Chinese and Japanese typesetting set the two scripts apart
-  by a glue (``xkanjiskip``) that shrinks under MuPDF's threshold on a full line, ``jfontを``;
+  by a glue (``xkanjiskip``) that shrinks under MuPDF's threshold on a full line, ``layoutを``;
   where a Latin letter touches a Han or kana character (``_BEFORE_CJK``), a gap over
   ``TIGHT_DIST`` is a word space.
 * **a change of direction**: right-to-left text sets each glyph left of the one before; where
@@ -146,7 +146,7 @@ _BEFORE_CJK = re.compile(f"(?:[{_LATIN}]|(?<![{_HAN_KANA}0-9{_LATIN}])[0-9{_LATI
 of such letters and digits (``vrt2``, ``42``) that does not open right after one: where Chinese
 and Japanese typesetting set a Latin word apart from the CJK text after it by a glue (pTeX's and
 LuaTeX-ja's ``xkanjiskip``, xeCJK's space: a quarter em, shrunk on a full line to about 0.12 em),
-under MuPDF's threshold, so ``jfont を`` came out ``jfontを``; a gap there over ``TIGHT_DIST``
+under MuPDF's threshold, so ``layout を`` came out ``layoutを``; a gap there over ``TIGHT_DIST``
 (pdftotext's word break) is a word space (at the match's last character). A number inside a CJK
 label, a chapter's ``第1章`` set with that glue on both sides, stays with its label as the other
 side reads it (after a CJK character MuPDF adds no space, and ``_AFTER_UNSPACED`` asks for more
