@@ -92,12 +92,10 @@ from .markup_textile import jira_headings, textile_headings
 from .markup_typst import typst_headings
 from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
+from .markup_heading import Heading
 
 MIN_HEADINGS = 2
 """How many headings of its syntax a text needs before it is read as POD or AsciiDoc."""
-
-Heading = tuple[int, int, str]
-"""``(offset, level, title)``: where the heading's source line starts, its depth, its text."""
 
 
 def markup_source(text: str, suffix: str = "") -> tuple[str, str, list[Heading]]:

@@ -18,9 +18,8 @@ are what the page shows: tags dropped, a link by its text.
 from __future__ import annotations
 
 import re
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Heading lines a text needs before it is read as BBCode."""

@@ -28,9 +28,8 @@ import re
 
 from .markup_latex import rendered
 from .markup_textile import render_outside
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Units a text needs, when its file name does not say ``.tex``, before it is read as ConTeXt."""

@@ -36,9 +36,8 @@ import re
 from collections.abc import Callable
 
 from ..rules import to_roman
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Sectioning commands a text needs without ``\\documentclass`` before it is read as LaTeX."""

@@ -60,9 +60,8 @@ import re
 from dataclasses import dataclass, field
 
 from .markup_latex import DEPTHS, levelled
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's line, level, title)."""
 
 HEADER_LINES = 4
 """The ``\\lyxformat`` line is at most this many lines below the ``#LyX`` line."""

@@ -16,9 +16,8 @@ stars, writes its keywords ``#+TITLE:`` and is read by ``chunking.readers.markup
 from __future__ import annotations
 
 import re
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Headings a text needs before it is read as Muse."""

@@ -79,9 +79,8 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..rules import to_roman
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Headings below the title a source needs without a doctype before it is read as SGML/XML."""

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Sectioning commands a text needs (without ``\\input texinfo``) before it is read as Texinfo."""

@@ -30,9 +30,8 @@ import re
 from collections.abc import Callable
 
 from ..rules import SENTENCE_FINAL
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """``hN.`` heading lines a text needs before it is read as Textile or Jira."""

@@ -48,9 +48,8 @@ from __future__ import annotations
 import re
 
 from ..rules import CONTENTS_NAMES
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Headings a text needs before it is read as troff."""

@@ -20,9 +20,8 @@ backslash escape as its sign.
 from __future__ import annotations
 
 import re
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Heading lines a text needs before it is read as Typst."""

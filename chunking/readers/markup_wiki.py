@@ -28,9 +28,8 @@ of text, are left out, their content kept (``_MACRO``).
 from __future__ import annotations
 
 import re
+from .markup_heading import Heading
 
-Heading = tuple[int, int, str]
-"""(offset of the heading's source line, level, title)."""
 
 MIN_HEADINGS = 2
 """Headings a text needs before it is read as a wiki page."""
