@@ -108,6 +108,12 @@ def _title_pattern(title: str) -> re.Pattern[str] | None:
     return re.compile(before + r"[\W_]+".join(map(re.escape, words)) + after, re.I)
 
 
+def _glued_pattern(title: str) -> re.Pattern[str]:
+    """The title's words with no word boundary asked at its edges: a text extractor glues a heading
+    to the block after it, and troff or TeX markup sits right against its first word."""
+    return re.compile(r"[\W_]+".join(map(re.escape, re.findall(r"[^\W_]+", title))), re.I)
+
+
 def _spaced_pattern(title: str) -> re.Pattern[str] | None:
     """The title set letter-spaced (``M AT H T E S T``: small capitals tracked out, the spaces
     between its words lost): its letters in order, any whitespace between them."""
@@ -131,7 +137,9 @@ def _find(
     ``[16 Title](#id)``, is no bare title line), else of several title lines on the page the one
     nearest that line of the page (a list of topics may repeat a title above its heading), and a
     mention only on that line or within ``MENTION_LINES`` of it (a source's ``\\tableofcontents``
-    line holds no title, and ``contents of the`` in prose further down is no start). With ``pdf``
+    line holds no title, and ``contents of the`` in prose further down is no start); on that line,
+    or the next one under a markup request that opens the heading (troff's ``.NH 2``), the title
+    glued to markup or to the next block counts too (``_glued_pattern``). With ``pdf``
     (the book's file), of several title lines on the page the one set largest (``_largest``)."""
     pattern = _title_pattern(title)
     if pattern is None or not pages:
@@ -143,6 +151,9 @@ def _find(
     own = [m for m in found if m.start() < own_end]
     if near_line is not None:
         named = [m for m in own if _line_of(book, pages[0], m) == near_line]
+        if not named:
+            glued = _glued_pattern(title).finditer(book.text, first.char_start, own_end)
+            named = [m for m in glued if 0 <= _line_of(book, pages[0], m) - near_line <= 1]
         if named:
             return named[0].start()
         lines = [m for m in own if _title_line(book, [m]) is not None]

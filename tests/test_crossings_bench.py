@@ -197,3 +197,23 @@ def test_the_title_on_the_line_the_truth_names_is_the_start_though_a_later_line_
         line_start = run.book.text.rfind("\n", 0, s.offset) + 1
         assert run.book.text[line_start : s.offset].startswith("["), s.title
     assert crossings.crossings(run.book, run.chunks, starts) == []
+
+
+def test_a_title_glued_to_markup_or_to_the_next_block_on_the_named_line_is_the_start(tmp_path):
+    """An extractor glues a heading to the block after it (``Chapter 2. TitleContents…``), and troff
+    opens a heading with a request line (the line the truth names) over its title set with a font
+    escape against its first word (``\\fBTitle\\fR``); the prose just below mentions the title: the
+    start is on the named line or the title line under its request, not at the mention."""
+    text, entries = "", []
+    for n, title in enumerate(TITLES, 1):
+        heading = f"Chapter {n}. {title}Contents1. Overview" if n % 2 else f".NH 1\n\\fB{title}\\fR"
+        entries.append({"title": title, "kind": "chapter", "href": f"b.txt#L{text.count(chr(10)) + 1}"})
+        text += f"{heading}\nOn {title.lower()}, in short.\n\n{_body(20)}\n\n"
+    path = tmp_path / "b.txt"
+    path.write_text(text, encoding="utf-8")
+    run = run_book(path, Policy())
+    starts = crossings.true_starts(run.book, {"format": "txt", "file": "b.txt", "entries": entries}, path)
+    for s in starts:
+        line_start = run.book.text.rfind("\n", 0, s.offset) + 1
+        assert not run.book.text[line_start : s.offset].startswith("On"), s.title
+        assert s.offset is not None and run.book.text[s.offset : s.offset + len(s.title)] == s.title
