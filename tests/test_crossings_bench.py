@@ -41,6 +41,14 @@ def _book(tmp_path: Path, hidden: str | None = None) -> tuple[Path, dict]:
     return path, {"format": "txt", "file": "b.txt", "entries": entries}
 
 
+def _located(tmp_path: Path, fmt: str, text: str, entries: list[dict]) -> tuple:
+    """The run of the text book ``b.<fmt>`` holding ``text``, and its true starts by ``entries``."""
+    path = tmp_path / f"b.{fmt}"
+    path.write_text(text, encoding="utf-8")
+    run = run_book(path, Policy())
+    return run, crossings.true_starts(run.book, {"format": fmt, "file": path.name, "entries": entries}, path)
+
+
 def test_true_starts_are_the_heading_lines_not_a_mention_of_the_title(tmp_path):
     path, gt = _book(tmp_path)
     run = run_book(path, Policy())
@@ -162,10 +170,7 @@ def test_a_han_title_after_its_label_with_no_space_is_found(tmp_path):
     for n, title in zip("一二三", titles):
         entries.append({"title": title, "kind": "chapter", "href": f"b.txt#L{text.count(chr(10)) + 1}"})
         text += f"第{n}章{title}\n\n" + "本章讲述有关内容，并给出例子与说明。\n\n" * 40
-    path = tmp_path / "b.txt"
-    path.write_text(text, encoding="utf-8")
-    run = run_book(path, Policy())
-    starts = crossings.true_starts(run.book, {"format": "txt", "file": "b.txt", "entries": entries}, path)
+    run, starts = _located(tmp_path, "txt", text, entries)
     assert [run.book.text[s.offset : s.offset + 4] for s in starts] == titles
 
 
@@ -174,10 +179,7 @@ def test_a_texinfo_sources_entries_are_located_by_the_line_the_truth_names(tmp_p
     for title in TITLES:
         entries.append({"title": title, "kind": "chapter", "href": f"b.texi#L{text.count(chr(10)) + 1}"})
         text += f"@node {title}\n@chapter {title}\n\n{_body(20)}\n\n"
-    path = tmp_path / "b.texi"
-    path.write_text(text, encoding="utf-8")
-    run = run_book(path, Policy())
-    starts = crossings.true_starts(run.book, {"format": "texi", "file": "b.texi", "entries": entries}, path)
+    run, starts = _located(tmp_path, "texi", text, entries)
     assert [s.offset is not None for s in starts] == [True] * len(TITLES)
 
 
@@ -189,10 +191,7 @@ def test_the_title_on_the_line_the_truth_names_is_the_start_though_a_later_line_
     for n, title in enumerate(TITLES, 1):
         entries.append({"title": title, "kind": "chapter", "href": f"b.md#L{text.count(chr(10)) + 1}"})
         text += f"[{n} {title}](#id{n})\n{'-' * 30}\n\n{_body(3)}\n\nSet it up for\n{title.lower()}:\n\n{_body(3)}\n\n"
-    path = tmp_path / "b.md"
-    path.write_text(text, encoding="utf-8")
-    run = run_book(path, Policy())
-    starts = crossings.true_starts(run.book, {"format": "md", "file": "b.md", "entries": entries}, path)
+    run, starts = _located(tmp_path, "md", text, entries)
     for s in starts:
         line_start = run.book.text.rfind("\n", 0, s.offset) + 1
         assert run.book.text[line_start : s.offset].startswith("["), s.title
@@ -209,10 +208,7 @@ def test_a_title_glued_to_markup_or_to_the_next_block_on_the_named_line_is_the_s
         heading = f"Chapter {n}. {title}Contents1. Overview" if n % 2 else f".NH 1\n\\fB{title}\\fR"
         entries.append({"title": title, "kind": "chapter", "href": f"b.txt#L{text.count(chr(10)) + 1}"})
         text += f"{heading}\nOn {title.lower()}, in short.\n\n{_body(20)}\n\n"
-    path = tmp_path / "b.txt"
-    path.write_text(text, encoding="utf-8")
-    run = run_book(path, Policy())
-    starts = crossings.true_starts(run.book, {"format": "txt", "file": "b.txt", "entries": entries}, path)
+    run, starts = _located(tmp_path, "txt", text, entries)
     for s in starts:
         line_start = run.book.text.rfind("\n", 0, s.offset) + 1
         assert not run.book.text[line_start : s.offset].startswith("On"), s.title
