@@ -345,3 +345,40 @@ def test_a_book_name_opening_every_nav_label_is_no_part_of_the_chapter_titles():
     assert [(h.kind, h.number, h.title) for h in found.headings] == [("front", "", "A Manual")] + [
         ("chapter", str(n), name) for n, name in enumerate(names, 1)
     ]
+
+
+def _titled_one_file_book(contents: str) -> bytes:
+    """A one-file book whose nav lists its title block and three chapters; ``contents`` stands
+    between the title block and the first chapter."""
+    titles = ["Alpha", "Beta", "Gamma"]
+    body = f'<h1 id="top">Widget Programming Manual</h1><p>A. Author</p>{contents}'
+    body += "".join(f'<h1 id="c{n}">{t}</h1>{PARA}{PARA}' for n, t in enumerate(titles, 1))
+    entries = [(1, "Widget Programming Manual", "body.xhtml#top")]
+    entries += [(1, t, f"body.xhtml#c{n}") for n, t in enumerate(titles, 1)]
+    return build({"body.xhtml": page(body)}, nav=("nav.xhtml", entries))
+
+
+def test_a_contents_paragraph_over_links_to_the_chapters_is_a_front_unit_and_what_precedes_it_front():
+    """A converter prints the contents as a paragraph (no heading, no nav entry) over a list of
+    links to the chapters: the book's contents is a front unit, and the title entry before it is
+    front matter too."""
+    links = "".join(f'<li><a href="#c{n}">{t}</a></li>' for n, t in enumerate(["Alpha", "Beta", "Gamma"], 1))
+    _, found = structure(_titled_one_file_book(f'<div class="topic"><p>Contents</p><ul>{links}</ul></div>'))
+    assert chapter_level(found) == [
+        (1, "front", "Widget Programming Manual"),
+        (1, "front", "Contents"),
+        (1, "chapter", "Alpha"),
+        (1, "chapter", "Beta"),
+        (1, "chapter", "Gamma"),
+    ]
+    assert found.headings[1].evidence[0][0] == "contents"
+
+
+def test_a_contents_line_over_prose_or_over_sections_only_is_no_unit():
+    """The name alone makes no contents: over prose, or over a local list of section titles that
+    are no chapters of the book, it is text of the unit it stands in."""
+    prose = f"<p>Contents</p>{PARA}"
+    local = "<p>Contents</p><ul><li>Setting up</li><li>Running it</li><li>Cleaning up</li></ul>"
+    for contents in (prose, local):
+        _, found = structure(_titled_one_file_book(contents))
+        assert [t for _, _, t in chapter_level(found)] == ["Widget Programming Manual", "Alpha", "Beta", "Gamma"]

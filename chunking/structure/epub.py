@@ -29,6 +29,8 @@ Candidates come from independent signals and are accepted and levelled by agreem
   that no nav entry targets and that comes before the first chapter (an HTML table of contents)
   or after the last one is front or back matter, titled by a front/back name among its first
   lines (``keyword``) or else its first heading.
+* **contents**: a contents printed inside a navigated document, a line with a contents name over
+  lines naming the chapters after it, is a front unit (``epub_contents``).
 * **numbering**: an entry whose number continues the chapter sequence is supported by it.
 
 Spine documents marked ``linear="no"`` (covers, translations, copies) stay in the text (the
@@ -52,6 +54,7 @@ from ..readers.raw import RawBook
 from .evidence import confidence
 from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, number_value, words_key
 from .result import StructureResult
+from .epub_contents import printed_contents
 from .epub_nav import (
     Candidate,
     HUB_MIN_RATIO,
@@ -282,6 +285,7 @@ def epub_structure(raw: RawBook, norm: NormalisedBook, mode: str, generic: Gener
     disagreements: list[Disagreement] = []
     if use_tags:
         heads += _matter(_unlisted(docs, nav, norm, rejected), heads, 2 if has_parts else 1, disagreements)
+        heads += printed_contents(heads, docs, norm, 2 if has_parts else 1)
     if tags and source == "outline":
         disagreements += [
             _disagreement("no_html_heading", ("nav",), c, f"nav {c.title!r}: no HTML heading at its target")
