@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 from chunking.ingest import load_book
 from chunking.readers import read_raw
-from chunking.readers.markdown import _front_matter_lines, _rendered, markdown_headings
+from chunking.readers.markdown import _front_matter_lines, _rendered, markdown_headings, setext_title_apart
 
 
 def para(i: int, words: int = 50) -> str:
@@ -48,6 +48,26 @@ def test_setext_and_atx_headings_become_outline_entries_at_exact_offsets():
         "## Configuring ##",
         "Reference",
     ]
+
+
+def test_a_setext_title_over_atx_chapters_is_the_title_and_its_setext_heading_a_chapter():
+    body = "\n\n".join(para(i) for i in range(12))
+    md = (
+        f"Widget Kit\n==========\n\n{para(0)}\n\n#### Note:\n\n- one\n- two\n\n"
+        f"Setup\n-----\n\n{body}\n\n# Usage\n\n{body}\n\n## Options\n\n{body}\n\n"
+        f"# Reference\n\n{body}\n"
+    )
+    book = load_book(md.encode(), name="kit.md")
+    units = [(h.kind, h.title) for h in book.headings if h.kind != "section"]
+    assert units == [
+        ("front", "Widget Kit"),
+        ("chapter", "Setup"),
+        ("chapter", "Usage"),
+        ("chapter", "Reference"),
+    ]
+    # NOTE: one syntax for both top levels keeps them as CommonMark levels them
+    same = "Widget Kit\n==========\n\nText.\n\nSetup\n-----\n\nText.\n\nUsage\n=====\n\nText.\n"
+    assert [level for _, level, _ in markdown_headings(same)] == [1, 2, 1]
 
 
 def test_headings_in_code_quotes_lists_and_front_matter_are_not_the_books_but_its_title_is():
@@ -159,7 +179,7 @@ def _reference(text: str) -> list[tuple[int, int, str]]:
         starts.append(starts[-1] + len(line) + 1)
     front = _front_matter_lines(lines)
     tokens = _FULL.parse("\n".join([""] * front + lines[front:]))
-    found = []
+    found, marks = [], []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.level == 0 and token.map:
             title = _rendered(" ".join(tokens[i + 1].content.split()))  # the same inline reading
@@ -168,7 +188,8 @@ def _reference(text: str) -> list[tuple[int, int, str]]:
                 found.append(
                     (starts[token.map[0]] + len(line) - len(line.lstrip(" \t")), int(token.tag[1]), title)
                 )
-    return found
+                marks.append(token.markup[:1])
+    return setext_title_apart(found, marks)  # the same levels read from the same syntaxes
 
 
 def test_skipping_plain_lines_never_changes_the_headings():

@@ -8,7 +8,9 @@ An ATX heading may follow empty anchor elements on its line (``_ANCHORED_ATX``).
 What CommonMark does not read as a heading is not one: ``#`` lines in fenced or indented code,
 ``#tag`` without a space, headings inside block quotes and list items (quoted or listed, not the
 book's structure). A YAML (``---``) or TOML (``+++``) front matter block at the top of the file
-is metadata, not a ``---`` setext heading.
+is metadata, not a ``---`` setext heading. A file that sets its title alone in setext ``=`` and
+its chapters in ATX ``#`` has the title at level 0 and its setext ``-`` headings at the
+chapters' level (``setext_title_apart``).
 
 Speed: markdown-it-py's cost is per line, and most lines of a book sit inside paragraphs that
 can be nothing else. So the parser is handed the text without
@@ -190,8 +192,10 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
         if source[i].startswith("<") and (anchors := _ANCHORED_ATX.match(source[i])):
             source[i] = source[i][anchors.end() :]
     headings: list[tuple[int, int, str]] = []
+    marks: list[str] = []  # each heading's syntax: its setext underline's character, ``#`` for ATX
     if front and (title := _front_matter_title(lines[:front])):
         headings.append((0, 1, title))  # the title page: the front matter that names it
+        marks.append("")
     kept = _skeleton(source)
     tokens = _parser().parse("\n".join(source[i] for i in kept))
     for i, token in enumerate(tokens):
@@ -208,9 +212,37 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
         line = lines[first]
         indent = len(line) - len(line.lstrip(" \t"))
         headings.append((starts[first] + indent, int(token.tag[1:]), title))
+        marks.append(token.markup[:1])
     if front and len(headings) > 1 and headings[0][0] == 0 and _same_words(headings[0][2], headings[1][2]):
         del headings[0]  # NOTE: the first heading repeats the front matter's title: that heading is the title
-    return headings
+        del marks[0]
+    return setext_title_apart(headings, marks)
+
+
+def setext_title_apart(headings: list[tuple[int, int, str]], marks: list[str]) -> list[tuple[int, int, str]]:
+    """The headings of a file that writes its title in setext and its chapters in ATX one level
+    up: the title (level 0) and the setext ``-`` headings under it at the chapters' level 1.
+
+    Markdown has two syntaxes for its two top levels; a file that sets its first heading alone in
+    setext ``=`` (no other ``=`` underline), its ``-`` underlines only above its first ``#``
+    heading, and then writes ``#`` headings, gives its title a mark none of the ``#`` headings
+    shares: the title stands above them, not beside them (the document's title, as AsciiDoc's
+    ``= Title`` is), and a ``-`` heading between it and the first ``#`` is the first of the
+    units under it, not a section of the title.
+
+    Args:
+        headings (list[tuple[int, int, str]]): ``(offset, level, title)`` in order.
+        marks (list[str]): each heading's syntax: ``=`` or ``-`` (setext), ``#`` (ATX), ``""``
+            (a front matter's title).
+    """
+    if not marks or marks[0] != "=" or marks.count("=") != 1:
+        return headings
+    top_atx = next((k for k, mark in enumerate(marks) if mark == "#" and headings[k][1] == 1), None)
+    if top_atx is None or "-" in marks[top_atx:]:
+        return headings
+    return [
+        (offset, level - (mark in ("=", "-")), title) for (offset, level, title), mark in zip(headings, marks)
+    ]
 
 
 def _same_words(a: str, b: str) -> bool:
