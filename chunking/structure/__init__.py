@@ -43,6 +43,7 @@ from .kinds import compact_key, words_key
 from .headings import detect_headings
 from .levels import choose_depths
 from .levels import levelled as _levelled
+from .lost_chapters import lost_chapters
 from .outline import check_outline
 from .outline_sizes import relevel_by_size
 from .outline_tail import tail_back_matter, tail_filled, tail_pages
@@ -108,8 +109,9 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     """
     if raw.markup and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
+        levelled = _levelled(_with_opening_title(checked.drafts, norm), norm, raw.markup, title_unit=True)[0]
         return StructureResult(
-            _levelled(_with_opening_title(checked.drafts, norm), norm, raw.markup, title_unit=True)[0],
+            lost_chapters(levelled, norm),
             raw.markup,
             checked.entries,
         )
