@@ -66,6 +66,11 @@ RENDERER_PROGRAMS += vim gslp
 RENDERER_PACKAGES += vim fonts-dejavu-core
 RENDERER_PACKAGES_NO_RECOMMENDS += cups-filters python3-pyqt5
 RENDERER_FILES += /usr/lib/cups/filter/texttopdf /usr/lib/python3/dist-packages/PyQt5/QtGui.abi3.so
+# Round 41: Dompdf and TCPDF (PHP libraries, run by php-cli over cmark's HTML), kramdown's man and LaTeX
+# converters, and trueprint (its PostScript through Ghostscript's ps2pdf).
+RENDERER_PROGRAMS += php kramdown trueprint
+RENDERER_PACKAGES += php-cli php-dompdf php-tcpdf kramdown trueprint
+RENDERER_FILES += /usr/share/php/dompdf/autoload.php /usr/share/php/tcpdf/tcpdf.php
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
 # extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX) and mistune: requirements-renderers.txt, every dependency pinned) go into

@@ -1083,7 +1083,8 @@ docx2txt 0.9, python-docx 1.2.0 on lxml 6.1.3, trafilatura 2.3.1 (with jusText 3
 html-text 0.7.1 on lxml 6.1.3, Resiliparse 2.0.1 (with FastWARC 2.0.1), docx2python 3.7.1 (with paragraphs 1.0.1)
 and striprtf 0.0.35, selectolax 1.0.2, boilerpy3 1.0.7 and html2text-rs 0.2.5, EbookLib 0.20, fast-ebook 0.2.0, mkepub 1.2.2, readability-lxml 0.9
 and kreuzberg 4.10.4 (its Rust core in the wheel), Sphinx 9.0.4 on Docutils 0.22.4 and mistune 3.4.0; and Debian's go-md2man 2.0.2, Emacs 28.2 (emacs-nox),
-antiword 0.37, catdoc 0.95 and unhtml 2.3.9, ronn 0.9.1 (Ronn-NG) and cmark-gfm 0.29.0.gfm.6). pandoc runs
+antiword 0.37, catdoc 0.95 and unhtml 2.3.9, ronn 0.9.1 (Ronn-NG) and cmark-gfm 0.29.0.gfm.6, Dompdf 2.0.3
+and TCPDF 6.6.2 on PHP 8.2, kramdown 2.4.0 and trueprint 5.4). pandoc runs
 with ``SOURCE_DATE_EPOCH=0`` (its EPUB's modification date) and a fixed identifier; the times that pandoc 2.17 still stamps on the entries of an EPUB's zip are set
 to 1980-01-01 00:00 (``_zip_times_fixed``), the rest of its bytes kept as pandoc wrote them. groff,
 Asciidoctor and Asciidoctor PDF run with ``SOURCE_DATE_EPOCH=315532800`` (1980-01-01 00:00 UTC): gropdf writes it
@@ -1180,6 +1181,73 @@ ALSO_NEEDED |= {
     "qt-textdocument-pdf": ["faketime", "python3"],
 }
 RENDERER_PACKAGES |= {TEXTTOPDF: "cups-filters", "vim": "vim", "python3": "python3-pyqt5"}
+
+DOMPDF = """
+require "/usr/share/php/dompdf/autoload.php";
+$html = "<!DOCTYPE html><html><head><meta charset=\\"utf-8\\"></head><body>\\n" . stream_get_contents(STDIN) . "</body></html>\\n";
+$dompdf = new Dompdf\\Dompdf(new Dompdf\\Options());
+$dompdf->loadHtml($html, "UTF-8");
+$dompdf->setPaper("A4", "portrait");
+$dompdf->render();
+$dompdf->getCanvas()->add_info("CreationDate", "D:19800101000000+00'00'");
+$dompdf->getCanvas()->add_info("ModDate", "D:19800101000000+00'00'");
+$dompdf->getCanvas()->get_cpdf()->fileIdentifier = md5("book");
+fwrite(STDOUT, $dompdf->output());
+"""
+"""CommonMark's HTML (``cmark``, raw HTML omitted) laid out by Dompdf (``cmark-dompdf-pdf``: Debian's
+php-dompdf, its CPDF back end, A4, its default stylesheet and the base-14 fonts): the dates it stamps
+are given (1980-01-01) and its file identifier, which it hashes from the time of the run and a random
+number, is fixed."""
+
+TCPDF = """
+require "/usr/share/php/tcpdf/tcpdf.php";
+class Book extends TCPDF {
+    public function __construct() {
+        parent::__construct("P", "mm", "A4", true, "UTF-8", false);
+        $this->file_id = md5("book");
+        $this->hash_key = hash_hmac("sha256", "book", "book", false);
+    }
+}
+$pdf = new Book();
+$pdf->setDocCreationTimestamp(315532800);
+$pdf->setDocModificationTimestamp(315532800);
+$pdf->setPrintHeader(false);
+$pdf->setFooterMargin(10);
+$pdf->setAutoPageBreak(true, 20);
+$pdf->setFont("dejavusans", "", 10);
+$pdf->AddPage();
+$pdf->writeHTML(stream_get_contents(STDIN), true, false, true, false, "");
+fwrite(STDOUT, $pdf->Output("book.pdf", "S"));
+"""
+"""CommonMark's HTML (``cmark``, raw HTML omitted) written by TCPDF's ``writeHTML`` (``cmark-tcpdf-pdf``:
+Debian's php-tcpdf, A4, DejaVu Sans 10pt, no page header, its default footer, a rule over 'N / TOTAL',
+given room at the foot of the page: at TCPDF's default margins it draws none):
+the dates it stamps are given (1980-01-01) and its file identifier and hash key, which it draws from
+the time of the run and random numbers, are fixed."""
+
+RENDERERS |= {
+    "cmark-dompdf-pdf": ["sh", "-c", 'cmark | php -r "$0"', DOMPDF],
+    "cmark-tcpdf-pdf": ["sh", "-c", 'cmark | php -r "$0"', TCPDF],
+    "kramdown-man": ["kramdown", "-o", "man"],
+    "kramdown-latex": ["kramdown", "-o", "latex"],
+    "trueprint-pdf": [
+        "sh",
+        "-c",
+        f"trueprint --N -t text -C -F -f -n -i -S 1 -1 -o p -s - | ps2pdf {GS_INVARIANT} - -",
+    ],
+}
+"""Round 41: a Markdown source through cmark's HTML into Dompdf's or TCPDF's PDF, or into the troff of
+a man page or the LaTeX (a fragment: no preamble) that kramdown's ``man`` or ``latex`` converter writes; a plain text, read from standard input, into the
+PDF that trueprint's PostScript makes through Ghostscript's ps2pdf (``--N``: no value from the
+environment, so the header's date is trueprint's fixed one and no user is named; as plain text, no
+cover sheet, file or function index, line numbers or brace depths; single-sided, one page to a sheet,
+portrait)."""
+ALSO_NEEDED |= {
+    "cmark-dompdf-pdf": ["cmark", "php"],
+    "cmark-tcpdf-pdf": ["cmark", "php"],
+    "trueprint-pdf": ["trueprint", "ps2pdf"],
+}
+RENDERER_PACKAGES |= {"php": "php-cli php-dompdf php-tcpdf", "kramdown": "kramdown", "trueprint": "trueprint"}
 
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
