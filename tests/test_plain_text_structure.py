@@ -349,6 +349,8 @@ def test_title_page_centred_capital_lines_below_the_first_continue_the_title(bel
         "The Widget Manual explains how the widget is built, configured and run\n"
         "on every system the project supports, at some length and in detail, and\n"
         "what to do when it fails.",
+        # a generator's banner: one sentence over two short lines, the second in small letters
+        "This is widget.info, produced by makeinfo version 6.7 from\nwidget.texi.",
     ],
 )
 def test_title_page_a_first_line_that_is_no_title_is_not_a_unit(first):

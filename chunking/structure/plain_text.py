@@ -1790,10 +1790,15 @@ def _on_title_page(lines: list[_Line], title: int, index: int) -> bool:
 def _title_block(lines: list[_Line]) -> bool:
     """Whether the file opens with a title block: at most ``TITLE_BLOCK_LINES`` lines before the
     first blank line, none as long as the book's wrapped prose (``TITLE_BLOCK_WIDTH`` of its
-    ``WRAP_QUANTILE`` line length): a title over its authors and date, not a paragraph."""
+    ``WRAP_QUANTILE`` line length): a title over its authors and date, not a paragraph. A sentence
+    run over short lines is none: its second line goes on in small letters and its last ends with
+    a full stop (a generator's banner, ``This is tool.info, produced by makeinfo … from`` over
+    ``tool.texi.``), where a title's next line (``by A. Author``, ``for version 2``) ends in none."""
     block = next((k + 1 for k, line in enumerate(lines) if line.blank_after), len(lines))
     if block > TITLE_BLOCK_LINES or parse_heading(lines[0].text) is not None:
         return False  # a long block is prose; a numbered or keyword first line is a list or a heading
+    if block > 1 and lines[1].text[:1].islower() and lines[block - 1].text.endswith("."):
+        return False
     widths = sorted(len(line.raw) for line in lines)
     wrap = widths[min(len(widths) - 1, int(WRAP_QUANTILE * len(widths)))]
     return all(len(line.raw) < TITLE_BLOCK_WIDTH * wrap for line in lines[:block])
