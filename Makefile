@@ -71,6 +71,10 @@ RENDERER_FILES += /usr/lib/cups/filter/texttopdf /usr/lib/python3/dist-packages/
 RENDERER_PROGRAMS += php kramdown trueprint
 RENDERER_PACKAGES += php-cli php-dompdf php-tcpdf kramdown trueprint
 RENDERER_FILES += /usr/share/php/dompdf/autoload.php /usr/share/php/tcpdf/tcpdf.php
+# Round 44: Pod::LaTeX (pod2latex's module) and Pod::Simple::Wiki's pod2wiki (mandoc's -Tman, lowdown's -Tlatex,
+# kramdown's own converter and LibreOffice's DocBook export come with packages above).
+RENDERER_PROGRAMS += pod2latex pod2wiki
+RENDERER_PACKAGES += libpod-latex-perl libpod-simple-wiki-perl
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
 # extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX) and mistune: requirements-renderers.txt, every dependency pinned) go into

@@ -231,11 +231,18 @@ docbook2X names the file after the book's title and writes it where it runs, so 
 temporary folder and the one ``.texi`` written there is the book; UTF-8 out (docbook2X's default,
 US-ASCII, stops on the first other letter)."""
 
-SOFFICE_TEXT = (
-    'd=$(mktemp -d) && HOME="$d" soffice --headless --invisible --norestore --nologo'
-    ' -env:UserInstallation=file://"$d"/profile --convert-to "txt:Text (encoded):UTF8" --outdir "$d" "$0"'
-    ' >/dev/null 2>&1 && cat "$d"/source.txt; s=$?; rm -rf "$d"; exit $s'
-)
+
+def _soffice_convert(target: str, ext: str) -> str:
+    """A shell command that converts the document ``$0`` with ``soffice --convert-to TARGET`` (a private
+    user profile and home in a temporary folder) and prints the ``source.EXT`` it writes."""
+    return (
+        'd=$(mktemp -d) && HOME="$d" soffice --headless --invisible --norestore --nologo'
+        f' -env:UserInstallation=file://"$d"/profile --convert-to "{target}" --outdir "$d" "$0"'
+        f' >/dev/null 2>&1 && cat "$d"/source.{ext}; s=$?; rm -rf "$d"; exit $s'
+    )
+
+
+SOFFICE_TEXT = _soffice_convert("txt:Text (encoded):UTF8", "txt")
 """LibreOffice Writer's plain-text export (``soffice-text``: the 'Text (encoded)' filter in UTF-8, which
 writes a byte-order mark first), run by ``soffice --convert-to`` with a private user profile and home
 in a temporary folder, so no setting of the machine's user reaches the book; the export stamps no
@@ -1248,6 +1255,36 @@ ALSO_NEEDED |= {
     "trueprint-pdf": ["trueprint", "ps2pdf"],
 }
 RENDERER_PACKAGES |= {"php": "php-cli php-dompdf php-tcpdf", "kramdown": "kramdown", "trueprint": "trueprint"}
+
+POD2LATEX = (
+    "use Pod::LaTeX; Pod::LaTeX->new(AddPreamble => 1, AddPostamble => 1, MakeIndex => 1, TableOfContents => 1,"
+    " StartWithNewPage => 1, ReplaceNAMEwithSection => 0, UniqueLabels => 0, Head1Level => 1, LevelNoNum => 2)"
+    "->parse_from_filehandle(\\*STDIN, \\*STDOUT);"
+)
+"""A POD document into the LaTeX of ``Pod::LaTeX`` with the options ``pod2latex -full -out`` gives it (a
+preamble, a contents, an index, each document on a new page), read from standard input: ``pod2latex``
+itself takes only files and prints the path of its input in the header, which would name the renderer's
+temporary folder; the header's conversion time is the frozen clock's."""
+
+SOFFICE_DOCBOOK = _soffice_convert("xml:DocBook File", "xml")
+"""LibreOffice Writer's DocBook export (``soffice-docbook``: the 'DocBook File' XSLT filter, DocBook 4.1.2 XML
+of an ``<article>`` whose ``sect1``..``sect4`` follow the document's heading levels), run as ``SOFFICE_TEXT``
+is; the export stamps no date or identifier."""
+
+RENDERERS |= {
+    "mandoc-man": ["mandoc", "-Tman"],
+    "pod2wiki-mediawiki": ["pod2wiki", "--style", "mediawiki"],
+    "soffice-docbook": ["sh", "-c", SOFFICE_DOCBOOK, "{input.odt}"],
+    "lowdown-latex-standalone": ["lowdown", "-s", "-Tlatex"],
+    "pod2latex-full": [*FAKETIME_FROZEN, "perl", "-e", POD2LATEX],
+    "kramdown-kramdown": ["kramdown", "-o", "kramdown"],
+}
+"""Round 44: an mdoc man page into the man(7) troff that ``mandoc -Tman`` writes; a Markdown source into
+the LaTeX document (``-s``: with its preamble) of ``lowdown -Tlatex`` or the Markdown that kramdown's own
+``kramdown`` converter writes back; a POD document into Pod::LaTeX's LaTeX (``POD2LATEX``) or the MediaWiki
+markup of Pod::Simple::Wiki's ``pod2wiki``; an OpenDocument text into LibreOffice's DocBook (``SOFFICE_DOCBOOK``)."""
+ALSO_NEEDED |= {"pod2latex-full": ["pod2latex"], "soffice-docbook": ["soffice"]}
+RENDERER_PACKAGES |= {"pod2latex": "libpod-latex-perl", "pod2wiki": "libpod-simple-wiki-perl"}
 
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
