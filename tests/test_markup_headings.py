@@ -228,6 +228,14 @@ def test_mediawiki_one_sign_headings_closed_like_every_other_are_chapters_not_a_
     assert [(lv, t) for _, lv, t in headings][:3] == [(1, "Release 0"), (2, "Changes 0"), (1, "Release 1")]
 
 
+
+def test_mediawiki_headings_set_tight_between_their_signs_are_headings():
+    """MediaWiki: ``==Title==`` (no spaces inside the signs) is a heading as ``== Title ==`` is."""
+    text = "\n".join(f"=={k} MANUAL PART==\n{body(2)}\n\n==={k}.1 Detail===\n{para(k)}\n" for k in range(3))
+    markup, headings = markup_headings(text)
+    assert markup == "asciidoc"
+    assert [(lv, t) for _, lv, t in headings][:3] == [(1, "0 MANUAL PART"), (2, "0.1 Detail"), (1, "1 MANUAL PART")]
+
 def test_a_wiki_pages_chapters_are_its_five_sign_headings():
     book = load_book(wiki_page(["Links", "Tables", "Lists"]).encode(), name="page.txt")
     assert [(h.kind, h.title) for h in book.headings if h.kind != "section"] == [

@@ -410,6 +410,9 @@ def _code(code: str, inner: str) -> str:
 _ONE_LINE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")
 _CLOSED = re.compile(r"\S[ \t]+=+[ \t]*$")
 """A one-line title closed by a run of signs (``= Title =``), as MediaWiki writes every heading."""
+_TIGHT = re.compile(r"(={1,6})([^=\s](?:.*?[^=\s])?)\1[ \t]*$")
+"""A MediaWiki title set tight between runs of one length (``==Title==``): no AsciiDoc title (one
+wants a space after its signs), so it counts as closed."""
 _UNDERLINE_LEVEL = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
 _DELIMITER = re.compile(r"(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--|\|={3,}|`{3}.*)[ \t]*$")
 _LETTER = re.compile(r"[^\W_]")
@@ -481,10 +484,10 @@ def asciidoc_headings(lines: list[str], starts: list[int]) -> list[Heading] | No
                 fence = closing
                 i += 1
                 continue
-        title = _ONE_LINE.fullmatch(line)
+        title = _ONE_LINE.fullmatch(line) or _TIGHT.fullmatch(line)
         if title and _LETTER.search(title.group(2)):  # NOTE: ``=====  =====`` is a table's border
             one_line.append((starts[i], len(title.group(1)) - 1, _asciidoc_title(title.group(2))))
-            closed += bool(_CLOSED.search(line))
+            closed += bool(_CLOSED.search(line)) or title.re is _TIGHT
         i += 1
     if closed == len(one_line) and sum(level == 0 for _, level, _ in one_line) >= MIN_HEADINGS:
         one_line = [(offset, level + 1, title) for offset, level, title in one_line]  # MediaWiki's
