@@ -228,13 +228,17 @@ def test_mediawiki_one_sign_headings_closed_like_every_other_are_chapters_not_a_
     assert [(lv, t) for _, lv, t in headings][:3] == [(1, "Release 0"), (2, "Changes 0"), (1, "Release 1")]
 
 
-
 def test_mediawiki_headings_set_tight_between_their_signs_are_headings():
     """MediaWiki: ``==Title==`` (no spaces inside the signs) is a heading as ``== Title ==`` is."""
     text = "\n".join(f"=={k} MANUAL PART==\n{body(2)}\n\n==={k}.1 Detail===\n{para(k)}\n" for k in range(3))
     markup, headings = markup_headings(text)
     assert markup == "asciidoc"
-    assert [(lv, t) for _, lv, t in headings][:3] == [(1, "0 MANUAL PART"), (2, "0.1 Detail"), (1, "1 MANUAL PART")]
+    assert [(lv, t) for _, lv, t in headings][:3] == [
+        (1, "0 MANUAL PART"),
+        (2, "0.1 Detail"),
+        (1, "1 MANUAL PART"),
+    ]
+
 
 def test_a_wiki_pages_chapters_are_its_five_sign_headings():
     book = load_book(wiki_page(["Links", "Tables", "Lists"]).encode(), name="page.txt")
@@ -440,7 +444,7 @@ def test_a_man_page_source_gives_its_sh_and_ss_headings_and_its_th_name_is_no_he
 def test_a_preprocessor_line_atop_a_man_page_source_is_no_title():
     # ``'\" t`` asks man(1) to run tbl first: a request line, printed nowhere
     text = (
-        "'\\\" t\n.\\\" generated\n.TH WIDGET 1\n.SH NAME\nwidget \\- make widgets\n"
+        '\'\\" t\n.\\" generated\n.TH WIDGET 1\n.SH NAME\nwidget \\- make widgets\n'
         f".SH DESCRIPTION\n{para(0)}\n.SH OPTIONS\n{para(1)}\n"
     )
     book = load_book(text.encode(), name="widget.txt")
@@ -761,7 +765,9 @@ def typst_source(chapters: list[str]) -> str:
     """A Typst document as pandoc writes it: a template defined in code, applied by ``#show:``
     with the title as an argument, then ``=`` chapters under ``<label>`` lines."""
     template = '#let conf(\n  title: none,\n  doc,\n) = {\n  set page(numbering: "1")\n  doc\n}\n'
-    show = '#show: doc => conf(\n  title: [The *Widget* Manual],\n  doc,\n)\n\n#outline(\n  title: auto,\n)\n\n'
+    show = (
+        "#show: doc => conf(\n  title: [The *Widget* Manual],\n  doc,\n)\n\n#outline(\n  title: auto,\n)\n\n"
+    )
     parts = []
     for c, title in enumerate(chapters):
         raw = "```\n= not a heading\n```\n"
