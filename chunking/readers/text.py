@@ -15,7 +15,9 @@ DocBook, Texinfo XML, JATS, BITS) (``chunking.readers.markup``, recognised by it
 A LyX document (``.lyx`` or any other name; ``chunking.readers.markup_lyx``, known by its
 ``#LyX`` header) is read as its rendering, which keeps the file's lines (line *i* of the text is
 line *i* of the file) but holds only the text the document prints: its pages and chunks are cut
-from that text, not from LyX's markup.
+from that text, not from LyX's markup. A text (``.md`` or ``.txt``) that keeps a Texinfo HTML
+manual's navigation lines but not its headings has its nodes for outline
+(``chunking.readers.texinfo_nodes``: markup ``nodes``), whatever else its lines look like.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from bisect import bisect_right
 from pathlib import PurePath
 
 from ..errors import UnreadableInputError
-from .markdown import markdown_headings
+from .markdown import _rendered, markdown_headings
 from .markup import markup_source
+from .texinfo_nodes import node_headings
 from .raw import OutlineEntry, RawBook, RawPage
 
 PAGE_CHARS = 2000
@@ -258,6 +261,18 @@ def decode_text(data: bytes, name: str) -> tuple[str, list[str]]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), warnings
 
 
+def _nodes(text: str, is_markdown: bool) -> list[tuple[int, int, str]] | None:
+    """The nodes of a Texinfo HTML dump that kept its navigation lines but not its headings
+    (``chunking.readers.texinfo_nodes``), their names read as Markdown in a ``.md``."""
+    if "Next: " not in text:
+        return None
+    lines = text.split("\n")
+    starts = [0] * len(lines)
+    for i in range(1, len(lines)):
+        starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
+    return node_headings(lines, starts, _rendered if is_markdown else str)
+
+
 def read_text(data: bytes, name: str) -> RawBook:
     """Read a ``.txt`` or ``.md`` book.
 
@@ -276,7 +291,10 @@ def read_text(data: bytes, name: str) -> RawBook:
     text, warnings = decode_text(data, name)
     suffix = PurePath(name).suffix.lower()
     is_markdown = suffix == ".md"
-    if is_markdown:
+    nodes = _nodes(text, is_markdown)
+    if nodes is not None:
+        markup, headings = "nodes", nodes
+    elif is_markdown:
         markup, headings = "markdown", markdown_headings(text)
     else:
         text, markup, headings = markup_source(text, suffix)  # NOTE: a LyX document's rendering
