@@ -130,3 +130,29 @@ def test_a_chapter_opening_mid_line_fences_the_chunks_at_its_label():
     starts = {c.char_start for c in chunks}
     assert {book.text.rindex(h) for h in headings} <= starts
     assert all(book.text[book.text.rindex(h) - 1] != "\n" for h in headings)  # mid-line
+
+
+def _run_together_book() -> tuple[str, list[tuple[str, str]]]:
+    """A word processor's document as a converter writes it: every heading a bare line between
+    blank lines, a flat contents (titles and page numbers, chapters and sections alike), and
+    each chapter, with no text before its first section, written straight on into that
+    section's heading. Returns the text and, per chapter, its title and its first section's."""
+    chapters = [(t, f"About {t.lower()}") for t in TITLES]
+    contents = "Contents\n\n" + "".join(
+        f"{c}  {2 * k + 3}\n\n{s}  {2 * k + 3}\n\n" for k, (c, s) in enumerate(chapters)
+    )
+    body = "".join(f"{c}{s}\n\n{_paragraphs(1)}\n\n" for c, s in chapters)
+    return "The Handbook\n\n" + contents + body.replace("does.Paragraph", "does.\n\nParagraph"), chapters
+
+
+def test_two_contents_entries_run_together_on_a_line_are_two_headings_the_second_a_level_below():
+    """A converter that ends a heading with no break runs the next heading into it: a line that
+    is two consecutive contents entries, joined at a capital, opens the first at its start and
+    the second, a section of it, at the seam."""
+    text, chapters = _run_together_book()
+    book = load_book(text.encode(), name="handbook.txt")
+    for c, s in chapters:
+        line = f"{c}{s}\n"
+        at = book.text.index(line, book.text.index(f"{s}  "))
+        assert [(h.kind, h.title) for h in book.headings if h.char_offset == at] == [("chapter", c)]
+        assert [(h.kind, h.title) for h in book.headings if h.char_offset == at + len(c)] == [("section", s)]

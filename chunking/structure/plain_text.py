@@ -69,6 +69,9 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   opens its chapter mid-line where the book's contents lists its title under its number and the
   listed labels run 1, 2, 3… (``plain_text_glued``); the line model is split there
   (``_unglued``), with the contents' name, which opens a front unit.
+  A line that is two consecutive contents entries run together (``PrefaceWho is this book
+  for?``) is split at their seam (``_run_apart``), and the second is a level below the first
+  (``_below_run_on``).
 * **running headers and footers** of paginated text repeat verbatim; a candidate line whose
   exact text occurs ``RUNNING_REPEATS`` times or more is furniture after its first occurrence
   (the chapter's own opening), unless it is underlined.
@@ -107,7 +110,7 @@ from .kinds import (
     words_key,
 )
 from .levels import levelled
-from .plain_text_glued import glued_headings
+from .plain_text_glued import glued_headings, run_together
 from .result import StructureResult
 
 UNDERLINE = re.compile(r"^(\s*)([=\-*~^#+_\"`.:])\2{2,}\s*$")
@@ -260,10 +263,14 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     lines, glued = _unglued(_lines(norm))
     rejected: list[Rejected] = []
     listing, entries = _contents(lines)
+    lines, glued, run_on = _run_apart(lines, glued, entries)
+    if run_on:
+        listing, entries = _contents(lines)
     candidates = sorted(
         _candidates(lines, listing, rejected) + _man_pages(lines, listing), key=lambda c: c.index
     )
     chosen = _choose(lines, candidates, entries, listing, rejected)
+    _below_run_on(lines, chosen, run_on)
     if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
         chosen = _outdented(lines, listing) or chosen
     else:
@@ -396,6 +403,62 @@ def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str,
                     ("numbering", f"{where}: {g.kind} {g.number} of a run of glued headings"),
                 ]
     return out, evidence
+
+
+def _run_apart(
+    lines: list[_Line],
+    glued: dict[int, list[tuple[str, str]]],
+    entries: list[tuple[str, str, int, int]],
+) -> tuple[list[_Line], dict[int, list[tuple[str, str]]], set[int]]:
+    """The lines with each line that is two consecutive contents entries run together
+    (``plain_text_glued.run_together``) set as two lines standing apart, as two headings stand,
+    the canonical text unchanged. Returns the lines, ``glued`` by the new indices and the
+    indices of the second headings."""
+    blocks: dict[int, list[str]] = {}
+    for key, _, _, block in entries:
+        blocks.setdefault(block, []).append(key)
+    below = [""] * len(lines)
+    for i in range(len(lines) - 2, -1, -1):
+        if not lines[i].blank_after and len(below[i + 1]) <= MAX_TITLE_CHARS:
+            below[i] = f"{lines[i + 1].raw} {below[i + 1]}".strip()
+    seams = run_together(
+        [(line.offset, line.raw, below[i]) for i, line in enumerate(lines)], list(blocks.values())
+    )
+    if not seams:
+        return lines, glued, set()
+    out: list[_Line] = []
+    moved: dict[int, int] = {}
+    for i, line in enumerate(lines):
+        moved[i] = len(out)
+        if i not in seams:
+            out.append(line)
+            continue
+        at = seams[i] - line.offset
+        head, tail = line.raw[:at], line.raw[at:]
+        out.append(replace(line, text=" ".join(head.split()), raw=head, blank_after=True, gap_after=True))
+        second = _Line(seams[i], " ".join(tail.split()), line.indent, line.page, True, tail)
+        second.blank_after, second.gap_after, second.blanks_before = line.blank_after, line.gap_after, 1
+        out.append(second)
+    return out, {moved[i]: v for i, v in glued.items()}, {moved[i] + 1 for i in seams}
+
+
+def _below_run_on(lines: list[_Line], chosen: list[tuple[_Candidate, int]], run_on: set[int]) -> None:
+    """A heading run straight on after the heading above it (``_run_apart``), both chosen, is a
+    level below that heading: a heading with no text of its own before the next opens the
+    next one's parent (a chapter run into its first section)."""
+    at = {c.index: k for k, (c, _) in enumerate(chosen)}
+    for i in sorted(run_on):
+        if i not in at or i - 1 not in at:
+            continue
+        c, depth = chosen[at[i]]
+        above = chosen[at[i - 1]][1]
+        if depth > above:
+            continue
+        c.kind = "section"
+        c.evidence.append(
+            ("contents", f"line {i + 1}: '{lines[i].text[:60]}' run on after the heading above it")
+        )
+        chosen[at[i]] = (c, above + 1)
 
 
 def _underline(line: _Line, title: _Line) -> str:

@@ -23,8 +23,13 @@ The contents is the one under the first ``Contents`` / ``Table of Contents`` nam
 the chapters (at its line's start or glued to the text before it, and alone or glued to its first
 entry); it ends at the first label after it, where the body begins.
 
+An extractor that ends a heading with no break runs two headings in a row into one line
+(``PrefaceWho is this book for?``: a chapter with no text before its first section): a line
+that is two consecutive entries of the contents, run together at a seam with no space (a capital
+or digit run straight on), is both (``run_together``), the second a level below the first.
+
 The canonical text is unchanged: the plain-text reader splits its lines at these seams
-(``plain_text._unglued``), so a chapter may open in the middle of a line.
+(``plain_text._unglued``, ``plain_text._run_apart``), so a chapter may open in the middle of a line.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rules import CHAPTER_KEYWORDS, CONTENTS_NAMES, keyword_alternation, keyword_kind
-from .kinds import CAPITAL_LETTER, NUMBER_RE, number_value, parse_heading
+from .kinds import CAPITAL_LETTER, NUMBER_RE, number_value, parse_heading, words_key
 
 RUN_MIN = 2
 """Glued headings of one kind that make a run: a single listed label may be a cross-reference
@@ -203,3 +208,44 @@ def _run(found: list[Glued]) -> list[Glued]:
         prev = [best[j] for j in range(k) if number_value(found[j].number) == value - 1]
         best.append(max(prev, key=len, default=[]) + [g])
     return max(best, key=len, default=[])
+
+
+def run_together(lines: Sequence[tuple[int, str, str]], listed: Sequence[Sequence[str]]) -> dict[int, int]:
+    """Lines that are two consecutive entries of the contents run together (``PrefaceWho is this
+    book for?``): an extractor that ends a heading with no break writes the next heading, when
+    no text stands between them, straight on after it. Returns, by line index, the offset where
+    the second title starts: a seam with no space, a capital letter or digit run straight on,
+    the words before it the first entry's title and those after it the next one's.
+
+    The second title may wrap onto the lines below (a wrapped paragraph's). A line of the
+    contents itself may be such a line: the body's first heading run into the contents' last
+    entry reads as one more entry.
+
+    Args:
+        lines: ``(offset, text, below)`` of every line: the text stripped, ``below`` the lines
+            run on below it, up to the next blank line, joined by spaces.
+        listed: the words keys (``kinds.words_key``) of each contents block's entries, in order.
+    """
+    pairs: dict[str, tuple[str, str]] = {}
+    for keys in listed:
+        for first, second in zip(keys, keys[1:]):
+            if first and second:
+                pairs.setdefault(first + second, (first, second))
+                pairs.setdefault(f"{first} {second}", (first, second))
+    seams: dict[int, int] = {}
+    if not pairs:
+        return seams
+    for i, (offset, text, below) in enumerate(lines):
+        whole = f"{text} {below}"
+        if len(whole) > 2 * MAX_TITLE_CHARS or (pair := pairs.get(words_key(whole))) is None:
+            continue
+        for p in range(1, len(text)):
+            if (
+                (text[p].isupper() or text[p].isdigit())
+                and not text[p - 1].isspace()
+                and words_key(text[:p]) == pair[0]
+                and words_key(f"{text[p:]} {below}") == pair[1]
+            ):
+                seams[i] = offset + p
+                break
+    return seams
