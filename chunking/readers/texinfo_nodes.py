@@ -10,7 +10,8 @@ A navigation line names its node's neighbours, never the node itself, so each no
 its siblings: of two sibling lines (the same ``Up:``) in text order, the first's ``Next:`` is the
 second's name and the second's ``Previous:`` the first's, unless the two name the same node (a
 node between them whose line is lost). The top node's line has no ``Up:`` (or one into another
-manual, ``(dir)``); its ``Next:`` is the first chapter, and the chapters' ``Up:`` is its name.
+manual, ``(dir)``); its ``Next:`` is the first chapter (else the node whose line follows its
+own is), and the chapters' ``Up:`` is its name.
 Depths follow the ``Up:`` links from the top node (level 0, the manual's title page; its
 children the chapters, level 1); a node whose name or parent no line gives is left out.
 
@@ -90,11 +91,14 @@ def node_headings(
                 names.setdefault(b, following)
                 names.setdefault(a, before)
     top = navigation[root][1].get("next")
-    parents = [up for up, group in siblings.items() if top is not None and names.get(group[0], top) == top]
-    if len(parents) != 1:
+    parents = [up for up, group in siblings.items() if top is not None and names.get(group[0]) == top]
+    if not parents and root + 1 < len(navigation):
+        parents = [navigation[root + 1][1].get("up", "")]  # NOTE: the top node's first child follows it
+    if len(parents) != 1 or parents[0] not in siblings:
         return None
     parent = parents[0]
-    names.setdefault(siblings[parent][0], top or "")
+    if top is not None:
+        names.setdefault(siblings[parent][0], top)
     names[root] = parent
     depth = {parent: 0}
     named = {name: k for k, name in names.items()}
