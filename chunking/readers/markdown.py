@@ -120,7 +120,7 @@ def _inline_parser() -> MarkdownIt:
     return MarkdownIt("commonmark")
 
 
-def _rendered(title: str) -> str:
+def rendered_text(title: str) -> str:
     """A heading's text as the page shows it: CommonMark's inline markup read (``1\\. Setup`` →
     ``1. Setup``, ```--flag``` → ``--flag``, ``*very*`` → ``very``, ``[text](url)`` → ``text``,
     ``&amp;`` → ``&``, an image → its alt text, inline HTML tags dropped), so a title is matched,
@@ -178,7 +178,7 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
     Returns:
         list[tuple[int, int, str]]: ``(offset, level, title)`` in order: ``offset`` is where the
         heading's source starts in ``text`` (its ``#``, or the first character of a setext
-        heading's text); ``title`` is the heading's text as rendered (``_rendered``), whitespace
+        heading's text); ``title`` is the heading's text as rendered (``rendered_text``), whitespace
         collapsed (a setext heading may span lines), ATX closing ``#``s removed. Headings with an empty title
         are left out.
     """
@@ -206,7 +206,7 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
             title = " ".join(" ".join(lines[first : kept[token.map[1] - 1]]).split())
         else:
             title = " ".join(tokens[i + 1].content.split())
-        title = _rendered(_ATTRIBUTES.sub("", title))
+        title = rendered_text(_ATTRIBUTES.sub("", title))
         if not title:
             continue
         line = lines[first]

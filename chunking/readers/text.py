@@ -27,7 +27,7 @@ from bisect import bisect_right
 from pathlib import PurePath
 
 from ..errors import UnreadableInputError
-from .markdown import _rendered, markdown_headings
+from .markdown import rendered_text, markdown_headings
 from .markup import markup_source
 from .texinfo_nodes import node_headings
 from .raw import OutlineEntry, RawBook, RawPage
@@ -270,7 +270,7 @@ def _nodes(text: str, is_markdown: bool) -> list[tuple[int, int, str]] | None:
     starts = [0] * len(lines)
     for i in range(1, len(lines)):
         starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
-    return node_headings(lines, starts, _rendered if is_markdown else str)
+    return node_headings(lines, starts, rendered_text if is_markdown else str)
 
 
 def read_text(data: bytes, name: str) -> RawBook:
