@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 from chunking.ingest import load_book
 from chunking.readers import read_raw
-from chunking.readers.markdown import _front_matter_lines, _rendered, markdown_headings, setext_title_apart
+from chunking.readers.markdown import _front_matter_lines, rendered_text, markdown_headings, setext_title_apart
 
 
 def para(i: int, words: int = 50) -> str:
@@ -182,7 +182,7 @@ def _reference(text: str) -> list[tuple[int, int, str]]:
     found, marks = [], []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.level == 0 and token.map:
-            title = _rendered(" ".join(tokens[i + 1].content.split()))  # the same inline reading
+            title = rendered_text(" ".join(tokens[i + 1].content.split()))  # the same inline reading
             line = lines[token.map[0]]
             if title:
                 found.append(
