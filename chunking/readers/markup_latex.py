@@ -140,16 +140,11 @@ def levelled(
     shift = 0 if chapters else 1
     commands = [k for k, (_, name, _, _) in enumerate(found) if name in DEPTHS and name != "part"]
     sections = [k for k in commands if found[k][1] == "section"]
-    lone = (
-        not chapters
-        and not base
-        and not any(name == "title" for _, name, _, _ in found)
-        and sections == commands[:1]
-        and len(commands) > 1
-    )
+    lone = not chapters and not base and sections == commands[:1] and len(commands) > 1
     if lone:
-        # NOTE: one \section opening the document, the rest below it: it is the title, and its
-        # subsections are numbered from the chapter level (``3``, ``3.2``), as the units they are
+        # NOTE: one \section opening the document, the rest below it: it is the title (beside a
+        # \title, which a converter may fill with a placeholder), and its subsections are
+        # numbered from the chapter level (``3``, ``3.2``), as the units they are
         shift, top = 2, "subsection"
     counters = dict.fromkeys(DEPTHS, 0)
     out: list[Heading] = []
