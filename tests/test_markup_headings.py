@@ -372,9 +372,9 @@ def test_a_latex_page_whose_only_section_opens_it_has_it_for_title_and_its_subse
     assert [lv for _, lv, _ in markup_headings(two, ".tex")[1]] == [1, 1, 2]  # two: the chapter level
 
 
-def test_a_latex_pages_only_section_under_a_title_is_a_title_too_and_its_subsections_chapters():
+def test_a_latex_pages_only_section_under_a_title_is_the_title_and_its_subsections_chapters():
     """A converter fills ``\\title`` (a placeholder) and writes the page's own title as its one
-    ``\\section``: that section wraps the page, its subsections are the chapters."""
+    ``\\section``: that section is the page's title, its subsections are the chapters."""
     text = (
         "\\documentclass{article}\n\\begin{document}\n\\title{Untitled}\n\\maketitle\n\n\\section{Stream}\n\n"
     )
@@ -382,7 +382,6 @@ def test_a_latex_pages_only_section_under_a_title_is_a_title_too_and_its_subsect
         f"\\subsection{{{name}}}\n\n{para(k)}\n\n" for k, name in enumerate(["Types", "Consumers"], 1)
     )
     assert [(lv, t) for _, lv, t in markup_headings(text, ".tex")[1]] == [
-        (0, "Untitled"),
         (0, "Stream"),
         (1, "1 Types"),
         (1, "2 Consumers"),

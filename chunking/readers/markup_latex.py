@@ -142,9 +142,10 @@ def levelled(
     sections = [k for k in commands if found[k][1] == "section"]
     lone = not chapters and not base and sections == commands[:1] and len(commands) > 1
     if lone:
-        # NOTE: one \section opening the document, the rest below it: it is the title (beside a
-        # \title, which a converter may fill with a placeholder), and its subsections are
-        # numbered from the chapter level (``3``, ``3.2``), as the units they are
+        # NOTE: one \section opening the document, the rest below it: it is the title (in place
+        # of a \title, which a converter may fill with a placeholder: the page's own heading is
+        # the section, and \maketitle's block before it is no unit of its own), and its
+        # subsections are numbered from the chapter level (``3``, ``3.2``), as the units they are
         shift, top = 2, "subsection"
     counters = dict.fromkeys(DEPTHS, 0)
     out: list[Heading] = []
@@ -152,6 +153,8 @@ def levelled(
     for i, name, title, starred in found:
         if name == "appendix":
             appendix, counters[top] = True, 0
+            continue
+        if name == "title" and lone:
             continue
         if name == "title" or (lone and name == "section"):
             out.append((starts[i], 0, render(title)))
