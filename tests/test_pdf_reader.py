@@ -8,7 +8,7 @@ import pytest
 from chunking.readers import read_raw
 from chunking.readers.pdf import read_pdf
 from conftest import sample_book
-from pdf_factory import Text, body, line_tops, make_pdf
+from pdf_factory import Text, body, gutter_printout, line_tops, make_pdf
 
 
 def test_pages_are_one_based_in_physical_order_with_their_text():
@@ -157,6 +157,17 @@ def test_a_printout_under_a_header_standing_apart_in_another_font_gets_its_blank
     the margin (no indent tells a printout); the header stays apart from the text's first line."""
     text = read_raw(_printout_under_a_boxed_header(), "printout.pdf").pages[0].text
     assert "01/01/80\n\n1. INTRODUCTION\n\nThe tool" in text
+    assert "one chapter at a time.\n\n\nIt keeps" in text
+    assert "the titles.\n\n2. INSTALLING\n\nStep 0" in text
+
+
+@pytest.mark.parametrize("numbered", [False, True])
+def test_a_printers_gutter_set_smaller_than_the_text_is_no_text_of_the_line(numbered):
+    """A printer that numbers lines sets a gutter before each line in a smaller size, blank or
+    holding the line's number: it is taken off each line, and a line of the gutter alone is a
+    blank line of the file."""
+    text = read_raw(gutter_printout([_PRINTOUT], numbered=numbered), "printout.pdf").pages[0].text
+    assert "Page 1 of 1\n\n1. INTRODUCTION\n\nThe tool reads" in text
     assert "one chapter at a time.\n\n\nIt keeps" in text
     assert "the titles.\n\n2. INSTALLING\n\nStep 0" in text
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chunking.ingest import load_book
-from pdf_factory import LEFT, Text, body, make_pdf
+from pdf_factory import LEFT, Text, body, gutter_printout, make_pdf
 
 BIG = 20.0
 SMALL = 8.0
@@ -423,6 +423,28 @@ def test_a_printout_under_a_larger_header_in_another_font_is_read_as_a_plain_tex
         ("chapter", "2", "Installing", 3),
         ("chapter", "3", "Running", 5),
         ("appendix", "A", "Options", 7),
+    ]
+
+
+def test_a_printout_with_a_printers_gutter_is_read_as_a_plain_text():
+    """A text file printed with a gutter before each line in a smaller size (a line-numbering
+    printer's, each line's number in it) under a header in Helvetica: the gutter is no text, the
+    file's blank lines drawn as the gutter alone are blank lines, and the book reads as a
+    printout, its chapter headings found though none is set larger than the text."""
+    words = "The tool reads books and cuts them into chunks one chapter at a time".split()
+    para = ["    " + " ".join(words[(k + j) % len(words)] for j in range(9)) for k in range(4)] + [""]
+    pages = []
+    for n, title in enumerate(["Introduction", "Installing", "Running"], 1):
+        pages.append([f"Chapter {n}. {title}", "", *para * 6])
+        pages.append(para * 7)
+    units = [
+        (h.kind, h.number, h.title, h.page)
+        for h in load_book(gutter_printout(pages, numbered=True), name="p.pdf").headings
+    ]
+    assert [u for u in units if u[0] == "chapter"] == [
+        ("chapter", "1", "Introduction", 1),
+        ("chapter", "2", "Installing", 3),
+        ("chapter", "3", "Running", 5),
     ]
 
 

@@ -408,7 +408,9 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
         text, stext, styles = _content_text(page)
     text = without_overprints(text, stext)
     text = with_shadow_runs_merged(text, stext)
-    text = with_typewriter_blank_lines(text, stext, page, None if styles is None else styles.fonts)
+    text = with_typewriter_blank_lines(
+        text, stext, page, None if styles is None else styles.fonts, None if styles is None else styles.lines
+    )
     return text, bool(text.strip()) or not page.get_images(full=False)
 
 

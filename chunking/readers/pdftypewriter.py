@@ -14,6 +14,12 @@ last with a blank line's space between (``APART_PITCHES``: a header or footer in
 margin, where a typeset listing's caption or heading sits right over it); only gaps between the
 monospaced lines count. The decision rests on the body, whatever font the furniture is in. A
 page whose lines do not keep one pitch is left as it is.
+
+A printer that numbers lines (trueprint, enscript, a2ps) sets them in a gutter before each line,
+in a smaller size than the text: its runs, blank or holding a line number, are no text of the
+line, and a line of the gutter alone is a blank line of the file (``_without_gutter``); so is a
+line of spaces alone. Else every line would open with the gutter's glyphs, and the file's blank
+lines, drawn as a gutter, would be lines of text.
 """
 
 from __future__ import annotations
@@ -51,18 +57,35 @@ APART_PITCHES = 2.0
 """How far (line pitches) a line in another font must stand above the first monospaced line or
 below the last one to be the printer's header or footer: a blank line's space at least."""
 
+GUTTER = re.compile(r"[ \d]+")
+"""A gutter's run: blank, or a line number."""
+
+GUTTER_SHARE = 0.9
+"""Share of a page's monospaced lines that must open with a gutter (a run of ``GUTTER`` set
+smaller than the line's text, or the smaller size alone) before the page is taken to have one."""
+
+SIZE_SLACK = 0.1
+"""Points by which two readings of one size may differ (MuPDF's JSON and HTML writers round it
+differently)."""
+
 PITCH_SLACK = 0.15
 """How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
 
 
 def with_typewriter_blank_lines(
-    text: str, stext: Any, page: pymupdf.Page, fonts: Collection[str] | None = None
+    text: str,
+    stext: Any,
+    page: pymupdf.Page,
+    fonts: Collection[str] | None = None,
+    runs: list[list[tuple[float, str]]] | None = None,
 ) -> str:
     """``text`` (the page's lines, one per line, as ``page_text`` writes ``stext``) with the blank
     lines a typewritten page draws as nothing put back (module docstring); any other page's
     ``text`` unchanged. ``fonts``: the names of the fonts the page's text is set in
     (``pdfstyles.Styles.fonts``, with MuPDF's generic family); by default the page's font
-    resources are read for them (NOTE: a tenth of a page read more)."""
+    resources are read for them (NOTE: a tenth of a page read more). ``runs``: per line, its
+    runs as (size, text) where it has two sizes (``pdfstyles.Styles.lines``), which tell a
+    printer's gutter (``_without_gutter``)."""
     if fonts is None:
         fonts = [font[3] for font in page.get_fonts(full=False)]
     monospaced = [bool(MONOSPACED_NAME.search(name)) for name in fonts]
@@ -76,22 +99,23 @@ def with_typewriter_blank_lines(
     boxed = _lines(stext)
     if boxed is None or len(boxed) != len(written):
         return text
-    if any(a.replace(" ", "") != b.replace(" ", "") for (a, _, _), b in zip(boxed, written)):
+    if any(a.replace(" ", "") != b.replace(" ", "") for (a, _, _, _), b in zip(boxed, written)):
         return text
-    typed_chars = sum(len(line.strip()) for line, _, mono in boxed if mono)
-    if typed_chars < MONOSPACED_SHARE * sum(len(line.strip()) for line, _, _ in boxed):
+    typed_chars = sum(len(line.strip()) for line, _, mono, _ in boxed if mono)
+    if typed_chars < MONOSPACED_SHARE * sum(len(line.strip()) for line, _, _, _ in boxed):
         return text
-    typed = [pos for _, pos, mono in boxed if mono]
+    typed = [pos for _, pos, mono, _ in boxed if mono]
     gaps = [below - above for above, below in zip(typed, typed[1:]) if below > above]
     pitch = _pitch(gaps)
     if pitch is None:
         return text
     if not indented and not _furniture_apart(boxed, pitch):
         return text  # NOTE: a typeset page with code in it, not a printout under a header
+    written = _without_gutter(written, boxed, runs)
     out = [written[0]]
     above: float | None = boxed[0][1] if boxed[0][2] else None
     header = None if boxed[0][2] else boxed[0][1]
-    for (_, below, mono), line in zip(boxed[1:], written[1:]):
+    for (_, below, mono, _), line in zip(boxed[1:], written[1:]):
         if mono and above is not None:
             blanks = round((below - above) / pitch) - 1
             out.extend([""] * max(0, min(blanks, MAX_BLANK_LINES)))
@@ -105,15 +129,52 @@ def with_typewriter_blank_lines(
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 
 
-def _furniture_apart(boxed: list[tuple[str, float, bool]], pitch: float) -> bool:
+def _without_gutter(
+    written: list[str],
+    boxed: list[tuple[str, float, bool, float]],
+    runs: list[list[tuple[float, str]]] | None,
+) -> list[str]:
+    """``written`` (a typewritten page's lines, one per line of ``boxed``) with a printer's gutter
+    taken off (module docstring): where ``GUTTER_SHARE`` of the monospaced lines open with a run
+    of ``GUTTER`` set smaller than the rest of the line, or are set at that smaller size alone
+    and hold nothing else, that run is dropped and such a line is blank; a line of spaces alone
+    is blank too. ``runs`` as ``with_typewriter_blank_lines`` takes them."""
+    out = ["" if mono and not line.strip() else line for line, (_, _, mono, _) in zip(written, boxed)]
+    if runs is None or len(runs) != len(written):
+        return out
+    opened = [
+        r[0][0]
+        for r, line in zip(runs, written)
+        if len(r) >= 2
+        and r[0][0] < max(size for size, _ in r)
+        and GUTTER.fullmatch(r[0][1])
+        and "".join(t for _, t in r) == line
+    ]
+    if not opened:
+        return out
+    size = Counter(opened).most_common(1)[0][0]
+    mono = [k for k, (_, _, is_mono, _) in enumerate(boxed) if is_mono]
+    cut: dict[int, int] = {}
+    for k in mono:
+        r = runs[k]
+        if r and r[0][0] == size and GUTTER.fullmatch(r[0][1]) and "".join(t for _, t in r) == written[k]:
+            cut[k] = len(r[0][1])
+        elif not r and abs(boxed[k][3] - size) <= SIZE_SLACK and GUTTER.fullmatch(written[k]):
+            cut[k] = len(written[k])
+    if len(cut) < GUTTER_SHARE * len(mono):
+        return out
+    return [line[cut[k] :] if k in cut else line for k, line in enumerate(out)]
+
+
+def _furniture_apart(boxed: list[tuple[str, float, bool, float]], pitch: float) -> bool:
     """Whether every line of ``boxed`` in another font than the monospaced body stands above its
     first line or below its last by ``APART_PITCHES`` pitches or more (a printer's header or
     footer in the page's margin)."""
-    typed = [pos for _, pos, mono in boxed if mono]
+    typed = [pos for _, pos, mono, _ in boxed if mono]
     if not typed:
         return False
     top, bottom, apart = min(typed), max(typed), APART_PITCHES * pitch * (1 - PITCH_SLACK)
-    return all(pos <= top - apart or pos >= bottom + apart for _, pos, mono in boxed if not mono)
+    return all(pos <= top - apart or pos >= bottom + apart for _, pos, mono, _ in boxed if not mono)
 
 
 def _pitch(gaps: list[float]) -> float | None:
@@ -149,15 +210,18 @@ def stext_lines(stext: Any) -> list[dict] | None:
         return None
 
 
-def _lines(stext: Any) -> list[tuple[str, float, bool]] | None:
-    """Every text line of ``stext`` as (text, baseline y, set in a monospaced font); None when
-    MuPDF's JSON cannot be read."""
+def _lines(stext: Any) -> list[tuple[str, float, bool, float]] | None:
+    """Every text line of ``stext`` as (text, baseline y, set in a monospaced font, the size of
+    its first glyph); None when MuPDF's JSON cannot be read."""
     lines = stext_lines(stext)
     try:
         return (
             None
             if lines is None
-            else [(ln["text"], float(ln["y"]), ln["font"]["family"] == "monospace") for ln in lines]
+            else [
+                (ln["text"], float(ln["y"]), ln["font"]["family"] == "monospace", float(ln["font"]["size"]))
+                for ln in lines
+            ]
         )
     except (ValueError, KeyError, TypeError):
         return None
