@@ -586,6 +586,16 @@ def drop_furniture_alike(
     )
 
 
+def dropped_alone(reference: list[str], kept: list[str]) -> Counter:
+    """The words of pdftotext's page ``reference`` that stand alone on a line of its own which
+    the furniture rules dropped (``kept``: what ``drop_furniture_alike`` left of it): TeX's
+    lowered ``E``, read apart from its logo on the page's last line (``_scattered_pieces``)."""
+    gone = Counter(" ".join(line.split()) for line in reference) - Counter(
+        " ".join(line.split()) for line in kept
+    )
+    return Counter(line for line in gone.elements() if [w for w, _ in words([line])] == [line])
+
+
 def _said(line: str) -> str:
     """What ``line`` says: ``_key`` with its digits kept."""
     return _CJK_GAP.sub("", " ".join(_nfc(line).casefold().split()))
@@ -775,6 +785,7 @@ def classify(
     symbols: Callable[[int], Counter] | None = None,
     unspaced: Callable[[int], Counter] | None = None,
     shifted: Callable[[int], Counter] | None = None,
+    alone: list[Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -804,6 +815,9 @@ def classify(
         shifted: per 0-based page, the words of ``unspaced`` with a glyph off the baseline
             (``shifted_words``), asked only of a page where pdftotext's lost words left spell
             one of ours in pieces not next to each other (``_scattered_pieces``).
+        alone: per page, pdftotext's words alone on a line of their own that the position rule
+            dropped as furniture (``dropped_alone``), pieces ``_scattered_pieces`` may spell a
+            word of ``shifted`` with, uncounted.
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -829,7 +843,8 @@ def classify(
         _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
         _long_runs(p, ref_words, lost, invented, tally, set_so)
         if shifted is not None:
-            _scattered_pieces(p, lost, invented, tally, _asked(_beyond_whole(shifted, ref_words), p))
+            dropped = alone[p] if alone is not None and p < len(alone) else Counter()
+            _scattered_pieces(p, lost, invented, tally, _asked(_beyond_whole(shifted, ref_words), p), dropped)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _encoding(p, reference[p], lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -972,7 +987,12 @@ MAX_PIECES = 6
 
 
 def _scattered_pieces(
-    p: int, lost: list[Counter], invented: list[Counter], tally: Tally, shifted: Callable[[], Counter]
+    p: int,
+    lost: list[Counter],
+    invented: list[Counter],
+    tally: Tally,
+    shifted: Callable[[], Counter],
+    alone: Counter | None = None,
 ) -> None:
     """Invented words of page ``p`` that lost words of the page spell, two to ``MAX_PIECES``
     of them in the word's order wherever pdftotext reads them (``_tiling``), where the page sets
@@ -980,13 +1000,22 @@ def _scattered_pieces(
     builds its lines from baselines and reads TeX's lowered ``E`` apart, on a line of its own
     (``E LAT X`` for the page's ``LATEX``, ``MiKT X`` and an ``E`` elsewhere). Those pieces are
     ``no space``, as many times as the page sets the word so beyond the times pdftotext reads it
-    whole."""
+    whole.
+
+    ``alone`` (``dropped_alone``): pdftotext's words that stand alone on a line the position rule
+    dropped as furniture. The lowered glyph pdftotext reads on a line of its own may be the last
+    line of its page, and the same lone ``E`` ends many pages of a book that sets the logo often:
+    an edge line that repeats, furniture, gone from pdftotext's text before words are counted.
+    Such a word may be one of the pieces, never counted itself (it is no word of the page's
+    count), each used once; the pieces still need a word of ours the page sets solid with a
+    glyph off the baseline, spelled in order with lost words of the page."""
     if not any(n > 0 for n in invented[p].values()) or not any(n > 0 for n in lost[p].values()):
         return
+    spare = +Counter(alone or ())
     held: Counter | None = None
     for target in sorted(w for w, n in invented[p].items() if n > 0):
         while invented[p][target] > 0:
-            pieces = _tiling(target, lost[p])
+            pieces = _tiling(target, lost[p] + spare)
             if not pieces:
                 break
             if held is None:
@@ -994,9 +1023,13 @@ def _scattered_pieces(
             if held[target] <= 0:
                 break
             held[target] -= 1
-            lost[p] -= Counter(pieces)
+            counted = Counter(pieces) & +lost[p]
+            if not counted:
+                break  # pieces all dropped as furniture: nothing of pdftotext's count to explain
+            lost[p] -= counted
+            spare -= Counter(pieces) - counted
             invented[p][target] -= 1
-            tally.lost["no space"] += len(pieces)
+            tally.lost["no space"] += sum(counted.values())
             tally.invented["no space"] += 1
             tally.note(p, "no space", pieces, [target])
 
@@ -1679,10 +1712,25 @@ def _solid_words(page, shifted: bool = False) -> Counter:
                     if not run or bool(_CJK.match(run[-1][0]["c"])) == bool(_CJK.match(glyph[0]["c"])):
                         run.append(glyph)
                         continue
+                run = _after_mark(run)
                 if len(run) > 1 and _set_solid(run) and (not shifted or _off_baseline(run)):
                     found[unicodedata.normalize("NFC", "".join(c["c"] for c, _ in run))] += 1
                 run = [glyph] if glyph is not None and WORD.fullmatch(glyph[0]["c"]) else []
     return found
+
+
+def _after_mark(run: list) -> list:
+    """``run`` without the glyphs that open it set smaller and raised over the glyph after them:
+    a note's mark before its word (``²CTEX``), which both extractors read apart from it, is no
+    part of the word. Only at the run's start: an exponent stands after its symbol, and a glyph
+    tucked into the one before it (``_tucked``) stays."""
+    start = 0
+    while start + 1 < len(run):
+        (mark, small), (glyph, size) = run[start], run[start + 1]
+        if not (small < size * (1 - ONE_SIZE) and mark["origin"][1] < glyph["origin"][1]):
+            break
+        start += 1
+    return run[start:]
 
 
 def _off_baseline(run: list) -> bool:
@@ -1939,6 +1987,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         ref.append(a)
         mine.append(b)
     failed = reference_failures(path, len(reference), messages)
+    alone = [dropped_alone(theirs, kept) for theirs, kept in zip(reference, ref)]
     tally = classify(
         ref,
         mine,
@@ -1951,6 +2000,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         symbol_letters(path),
         unspaced_words(path),
         shifted_words(path),
+        alone,
     )
     return tally, warnings
 

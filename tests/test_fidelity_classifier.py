@@ -852,6 +852,38 @@ def test_a_logo_whose_shifted_letter_pdftotext_reads_apart_is_no_space_where_the
     assert "no space" not in t.lost and t.lost == {"unknown": 3}
 
 
+def test_a_logos_lowered_letter_pdftotext_reads_on_a_furniture_line_at_the_page_edge_is_no_space():
+    # pdftotext reads the logo's lowered ``E`` on the last line of the page; the same lone ``E``
+    # ends the next pages too, so the position rule drops it as furniture before words count
+    reference = [["see LAT X here", "more text", "E"], ["body", "E"], ["body", "E"]]
+    ours = [["see LATEX here", "more text"], ["body"], ["body"]]
+    furniture = fidelity.edge_furniture(reference, ours)
+    kept = [fidelity.drop_furniture_alike(r, o, furniture, p) for p, (r, o) in enumerate(zip(reference, ours))]
+    assert all("E" not in r for r, _ in kept)
+    alone = [fidelity.dropped_alone(r, k) for r, (k, _) in zip(reference, kept)]
+    assert alone[0] == Counter({"E": 1})
+    logo = lambda p: Counter({"LATEX": 1} if p == 0 else {})  # noqa: E731
+    t = fidelity.classify([k for k, _ in kept], [o for _, o in kept], [[]] * 3, shifted=logo, alone=alone)
+    assert t.lost == {"no space": 2} and t.invented == {"no space": 1}
+    # the lone word is a piece only of a word the page sets solid with a glyph off the baseline,
+    # and never counted itself: pieces all dropped explain nothing
+    t = fidelity.classify([k for k, _ in kept], [o for _, o in kept], [[]] * 3, alone=alone, shifted=lambda p: Counter())
+    assert "no space" not in t.lost and t.lost == {"unknown": 2}
+    t = fidelity.classify([["text"]], [["E text"]], [[]], shifted=lambda p: Counter({"E": 1}), alone=[Counter({"E": 1})])
+    assert "no space" not in t.invented
+
+
+def test_a_notes_mark_set_small_and_raised_before_a_word_set_solid_is_no_part_of_it(tmp_path):
+    # a note's mark ``2``, smaller and raised, right before LaTeX's logo set solid
+    mark = b"BT /FH 7 Tf 1 0 0 1 68.2 704 Tm (2) Tj /FH 10 Tf 1 0 0 1 72 700 Tm (L) Tj /FH 7 Tf 1 0 0 1 74 702.5 Tm (A) Tj"
+    mark += b" /FH 10 Tf 1 0 0 1 77.6 700 Tm (T) Tj 1 0 0 1 82.2 697.8 Tm (E) Tj 1 0 0 1 87.7 700 Tm (X) Tj ET"
+    path = _helvetica_page(tmp_path / "mark.pdf", mark)
+    assert fidelity.shifted_words(path)(0) == Counter({"LATEX": 1})
+    # an exponent after its symbol stays no word set solid: ``e`` then a smaller raised ``x``
+    power = b"BT /FH 10 Tf 1 0 0 1 72 650 Tm (e) Tj /FH 7 Tf 1 0 0 1 77.9 654 Tm (x) Tj ET"
+    assert not fidelity.unspaced_words(_helvetica_page(tmp_path / "power.pdf", power))(0)
+
+
 def test_symbol_letters_read_the_page_as_our_reader_where_a_fonts_unicode_map_gives_glyph_codes(tmp_path):
     from tests.test_text_fidelity_glyphs import _page_with_symbols
 
