@@ -251,6 +251,36 @@ def test_mirrored_glyph_inside_a_word_that_opens_its_line_is_read_back_into_it()
     assert _canonical(_logo_page(mirrored=True, before="", line_above="is set with")).split() == ["is", "set", "with", "XETEX", "logo"]
 
 
+def _kerned_logo_page(ascent: int) -> bytes:
+    """``the XeTeX logo``: its ``E`` reflected, lowered and kerned 0.17 em into the ``X`` and the
+    ``T`` on either side (as TeX sets the logo), in a font whose descriptor states the ascender
+    ``ascent`` (thousandths of an em) and a descender of almost 0."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    plain, font, descriptor, stream = (doc.get_new_xref() for _ in range(4))
+    doc.update_object(plain, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    doc.update_object(descriptor, f"<< /Type /FontDescriptor /FontName /Helvetica /Flags 32 /FontBBox [0 0 1000 {ascent}]"
+                      f" /ItalicAngle 0 /Ascent {ascent} /Descent -2 /CapHeight {ascent} /StemV 80 >>")
+    doc.update_object(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 69 /LastChar 69"
+                      f" /Widths [667] /FontDescriptor {descriptor} 0 R >>")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FH {plain} 0 R /FE {font} 0 R >> >>")
+    kern, width, end = 0.17 * 12, 0.667 * 12, 72 + pymupdf.get_text_length("the X", "helv", 12)
+    # a reflected glyph is drawn leftwards from its origin: its right edge
+    content = f"BT /FH 12 Tf 1 0 0 1 72 700 Tm (the X) Tj /FE 12 Tf -1 0 0 1 {end - kern + width:.2f} 698 Tm (E) Tj"
+    content += f" /FH 12 Tf 1 0 0 1 {end - 2 * kern + width:.2f} 700 Tm (TEX logo) Tj ET"
+    doc.update_object(stream, "<<>>")
+    doc.update_stream(stream, content.encode())
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    return doc.tobytes()
+
+
+def test_mirrored_glyph_whose_font_states_a_short_box_is_read_back_into_its_word_by_its_size():
+    # the font's descriptor gives the reflected ``E`` a box half its size (ascender 0.503 em,
+    # descender 0): its kerns, 0.17 em, are measured against its size, not that box
+    assert _canonical(_kerned_logo_page(503)) == "the XETEX logo"
+    assert _canonical(_kerned_logo_page(1000)) == "the XETEX logo"
+
+
 def test_version_set_a_thin_space_after_a_capitalised_name_is_a_word_of_its_own():
     # the LaTeX2e logo: ``2`` a thin space after ``X``, under MuPDF's threshold; touching
     # glyphs stay one word

@@ -522,7 +522,8 @@ def script_apart(size: float, base: float, next_size: float, next_base: float, g
 
 MIRROR_REACH = 0.3
 """A mirrored glyph joins the lines before and after it when it starts within this share of its
-height of the first's end and ends within it of the second's start."""
+height (its box's, or its font size where that is more) of the first's end and ends within it
+of the second's start: the logo kerns its ``E`` 0.17 em into the letters on either side."""
 
 _LONE_CAPITAL = re.compile(r"\n\n?([A-Z])(?=\n\n?[^\W\d_])")
 """A capital on a line of its own (or a block: MuPDF makes a turned glyph a block of its own)
@@ -571,7 +572,9 @@ def _inside_word(before: Any, glyph: Any, after: Any) -> bool:
     if glyph.dir.x >= 0 or before.dir.x <= 0 or after.dir.x <= 0:
         return False
     box, left, right = glyph.bbox, before.bbox, after.bbox
-    reach = MIRROR_REACH * (box.y1 - box.y0)
+    # NOTE: the box's height is the font's ascender less its descender, which a font's
+    # descriptor may state short (0.5 em and 0: the glyph's box half its size): the size, too
+    reach = MIRROR_REACH * max(box.y1 - box.y0, glyph.first_char.size)
     return (
         abs(box.x0 - left.x1) <= reach
         and abs(right.x0 - box.x1) <= reach
