@@ -56,7 +56,7 @@ import subprocess
 import sys
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +92,7 @@ CAUSES = (
     "no space",
     "clipped",
     "cjk boundary",
+    "script",
     "spacing",
     "reference",
     "unknown",
@@ -118,12 +119,14 @@ and the smaller capitals after it (``small caps``), broke text set at a slant in
 italic``), cut a word whose glyphs stand, at one size, no further apart than its own word break
 (``no space``), or read text the page's clip hides (``clipped``); see ``classify``,
 ``_spacing``, ``_rotated``, ``math_italic_words``, ``unspaced_words`` and ``clipped_words``."""
-SAME_TEXT = ("cjk boundary",)
+SAME_TEXT = ("cjk boundary", "script")
 """Causes where both texts hold the same characters in the same order and differ only in a word
-boundary the script does not have: Chinese and Japanese set no word spaces, so a run of Han or
+boundary the page does not show: Chinese and Japanese set no word spaces, so a run of Han or
 kana cut between two of its characters by one extractor and not by the other (``第一章 讲述`` /
 ``第一章讲述``: a gap pdftotext reads as a space and we, between two CJK characters, as
-justification) loses and invents no character (``_spacing``)."""
+justification) loses and invents no character (``_spacing``); a formula's symbol and its
+exponent or index, set solid, which pdftotext cuts where the size and the baseline change and
+MuPDF reads as one word (``𝑒`` ``𝑥`` / ``𝑒𝑥`` for e to the x: ``script_words``)."""
 NOT_LOST = REWRITTEN + UNMEASURED + SAME_TEXT
 """Causes the headline lost/invented shares leave out; every other cause (``furniture``,
 ``accent missing``, ``spacing``, ``unknown``) is counted."""
@@ -786,6 +789,7 @@ def classify(
     unspaced: Callable[[int], Counter] | None = None,
     shifted: Callable[[int], Counter] | None = None,
     alone: list[Counter] | None = None,
+    scripts: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -818,6 +822,9 @@ def classify(
         alone: per page, pdftotext's words alone on a line of their own that the position rule
             dropped as furniture (``dropped_alone``), pieces ``_scattered_pieces`` may spell a
             word of ``shifted`` with, uncounted.
+        scripts: per 0-based page, the formulas' words MuPDF reads set solid with a script
+            (``script_words``), asked only of a page where pdftotext reads one of ours in pieces
+            that no other setting explains (``_joined_pieces``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -838,6 +845,7 @@ def classify(
                 ("math italic", _asked(math_italic, p)),
                 ("letter spacing", _asked(tracked, p)),
                 ("no space", _asked(_beyond_whole(unspaced, ref_words), p)),
+                ("script", _asked(scripts, p)),
             )
         )
         _joined_pieces(p, ref_words, lost, invented, tally, vocabulary, spaced, set_so)
@@ -845,6 +853,8 @@ def classify(
         if shifted is not None:
             dropped = alone[p] if alone is not None and p < len(alone) else Counter()
             _scattered_pieces(p, lost, invented, tally, _asked(_beyond_whole(shifted, ref_words), p), dropped)
+        if scripts is not None:
+            _scattered_scripts(p, lost, invented, tally, set_so)
         _split_words(p, words(ours[p]), lost, invented, tally)
         _encoding(p, reference[p], lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
@@ -911,13 +921,19 @@ class _SetSo:
         self.settings = settings
         self.left: dict[str, Counter] = {}
 
-    def cause(self, cause: str, target: str) -> str:
-        """``cause`` of pdftotext's pieces of our word ``target``: when ``spacing``, the cause of
-        the first setting that holds ``target`` (once more), else ``spacing``."""
+    def held(self, why: str) -> Counter:
+        """The words of setting ``why`` not yet taken."""
+        return self.left.setdefault(why, Counter(dict(self.settings)[why]()))
+
+    def cause(self, cause: str, target: str, pieces: Sequence[str] = ()) -> str:
+        """``cause`` of pdftotext's ``pieces`` of our word ``target``: when ``spacing``, the cause
+        of the first setting that holds ``target`` (once more), else ``spacing``. A ``script``
+        word is held with its cuts (``script_words``): the pieces must be cut there."""
         for why, of_page in self.settings if cause == "spacing" else ():
-            held = self.left.setdefault(why, Counter(of_page()))
-            if held[target] > 0:
-                held[target] -= 1
+            held = self.held(why)
+            key = SCRIPT_CUT.join(pieces) if why == "script" else target
+            if held[key] > 0:
+                held[key] -= 1
                 return why
         return cause
 
@@ -963,7 +979,7 @@ def _joined_pieces(
                 elif joined == target and all(q == p for _, _, q in pieces):
                     cause = _spacing([w for w, _, _ in pieces], vocabulary, spaced)
                     if set_so is not None:
-                        cause = set_so.cause(cause, target)
+                        cause = set_so.cause(cause, target, [w for w, _, _ in pieces])
                 elif _bare(joined) == _bare(target) and joined != target and _bare(target) != target:
                     cause = "accent" if unicodedata.normalize("NFD", target) != target else "ligature"
                 elif all(q == p for _, _, q in pieces) and _dotless(joined, target):
@@ -1032,6 +1048,29 @@ def _scattered_pieces(
             tally.lost["no space"] += sum(counted.values())
             tally.invented["no space"] += 1
             tally.note(p, "no space", pieces, [target])
+
+
+def _scattered_scripts(
+    p: int, lost: list[Counter], invented: list[Counter], tally: Tally, set_so: _SetSo
+) -> None:
+    """Invented words of page ``p`` that the page sets as a formula's symbol and its script
+    (``script_words``) whose pieces, cut exactly where the script starts or ends, are lost words
+    of the page wherever pdftotext reads them (it may read a display's raised exponent on a line
+    of its own): ``script``, as many times as the page sets the word so and the pieces are
+    lost."""
+    if not any(n > 0 for n in invented[p].values()) or not any(n > 0 for n in lost[p].values()):
+        return
+    held = set_so.held("script")
+    for key in sorted(k for k, n in held.items() if n > 0):
+        word, pieces = key.replace(SCRIPT_CUT, ""), key.split(SCRIPT_CUT)
+        need = Counter(pieces)
+        while held[key] > 0 and invented[p][word] > 0 and all(lost[p][w] >= k for w, k in need.items()):
+            held[key] -= 1
+            lost[p] -= need
+            invented[p][word] -= 1
+            tally.lost["script"] += len(pieces)
+            tally.invented["script"] += 1
+            tally.note(p, "script", pieces, [word])
 
 
 def _tiling(word: str, lost: Counter) -> list[str]:
@@ -1170,7 +1209,7 @@ def _long_runs(
                 continue
             cause = _spacing(run[i : j + 1])
             if set_so is not None:
-                cause = set_so.cause(cause, joined)
+                cause = set_so.cause(cause, joined, run[i : j + 1])
             lost[p] -= need
             invented[p][joined] -= 1
             tally.lost[cause] += n
@@ -1776,6 +1815,68 @@ def _set_solid(run: list) -> bool:
     return True
 
 
+MATH_FONT = re.compile(r"(?i)math|(?:^|\+)cm(?:mi|sy|ex)b?\d")
+"""The name of a font of a formula's symbols: a Unicode math font (``XITSMath-Regular``,
+``LatinModernMath-Regular``) or one of TeX's math fonts, Computer Modern's math italic, symbols
+and extension (``CMMI10``, ``CMSY10``, ``CMEX10``; ``LMMathItalic10`` holds ``Math``)."""
+SCRIPT_CUT = "\x00"
+"""Marks in a word of ``script_words`` where its script starts or ends."""
+
+
+def script_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``scripts``): the words (``WORD``, on one horizontal line) that MuPDF reads set solid (no
+    gap between two glyphs over ``NO_SPACE`` em of the larger, none over the other by more than
+    ``OVERPRINT``), opening with a glyph of a math font (``MATH_FONT``), where the size changes
+    and the baseline shifts by more than ``SHIFTED`` em of the larger between two glyphs, each
+    word with ``SCRIPT_CUT`` at every such place: a formula's symbol and its exponent or index,
+    ``𝑒`` then a smaller raised ``𝑥``, ``4𝑎`` then a smaller raised ``2``. pdftotext starts a
+    word where the size and the baseline change; MuPDF reads the glyphs it sets solid as one word:
+    both texts hold the same characters, and its pieces of such a word, cut exactly at those
+    places, are ``script``. A footnote's mark after a word in a text font, a symbol and its
+    script in text fonts (``M HAC``), a denominator glued to what follows it at the same size,
+    and glyphs set apart stay counted."""
+
+    def of_page(page) -> Counter:
+        found: Counter = Counter()
+        for block in page.get_text("rawdict")["blocks"]:
+            for line in block.get("lines", ()):
+                if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
+                    continue
+                glyphs = [
+                    (c, span["size"] or 1.0, span["font"]) for span in line["spans"] for c in span["chars"]
+                ]
+                run: list = []
+                for glyph in [*glyphs, None]:
+                    if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
+                        run.append(glyph)
+                        continue
+                    key = _scripted(run)
+                    if key:
+                        found[key] += 1
+                    run = []
+        return found
+
+    return _per_page(path, of_page)
+
+
+def _scripted(run: list) -> str:
+    """``run``'s word with ``SCRIPT_CUT`` where a script starts or ends (``script_words``), or
+    ``""`` when it is no such word."""
+    if len(run) < 2 or not MATH_FONT.search(run[0][2]):
+        return ""
+    out, cuts = [run[0][0]["c"]], 0
+    for (a, size, _), (b, other, _) in zip(run, run[1:]):
+        full = max(size, other)
+        if not -OVERPRINT * full <= b["bbox"][0] - a["bbox"][2] <= NO_SPACE * full:
+            return ""
+        if abs(size - other) > ONE_SIZE * full and abs(b["origin"][1] - a["origin"][1]) > SHIFTED * full:
+            out.append(SCRIPT_CUT)
+            cuts += 1
+        out.append(b["c"])
+    return unicodedata.normalize("NFC", "".join(out)) if cuts else ""
+
+
 _BBOX_WORD = re.compile(
     r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>'
 )
@@ -2001,6 +2102,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         unspaced_words(path),
         shifted_words(path),
         alone,
+        script_words(path),
     )
     return tally, warnings
 

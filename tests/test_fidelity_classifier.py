@@ -884,6 +884,38 @@ def test_a_notes_mark_set_small_and_raised_before_a_word_set_solid_is_no_part_of
     assert not fidelity.unspaced_words(_helvetica_page(tmp_path / "power.pdf", power))(0)
 
 
+def test_a_formulas_symbol_and_its_script_set_solid_that_pdftotext_cuts_at_the_script_is_the_same_text(tmp_path):
+    import pymupdf
+
+    # ``e`` to the ``x`` and ``4a`` squared in a math font, each script smaller, raised and
+    # touching its symbol; a word with a note's mark after it, ``word`` and a raised ``2`` in a
+    # text font, set the same way
+    doc = pymupdf.open()
+    page = doc.new_page()
+    math, text, stream = (doc.get_new_xref() for _ in range(3))
+    doc.update_object(math, "<< /Type /Font /Subtype /Type1 /BaseFont /CMMI10 >>")
+    doc.update_object(text, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FM {math} 0 R /FH {text} 0 R >> >>")
+    content = b"BT /FM 10 Tf 1 0 0 1 72 700 Tm (e) Tj /FM 7 Tf 1 0 0 1 76.44 704 Tm (x) Tj"
+    content += b" /FM 10 Tf 1 0 0 1 72 650 Tm (4a) Tj /FM 7 Tf 1 0 0 1 81.44 654 Tm (2) Tj"
+    content += b" /FH 10 Tf 1 0 0 1 72 600 Tm (word) Tj /FH 7 Tf 1 0 0 1 93.13 604 Tm (2) Tj ET"
+    doc.update_object(stream, "<<>>")
+    doc.update_stream(stream, content)
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    doc.save(tmp_path / "scripts.pdf")
+    scripts = fidelity.script_words(tmp_path / "scripts.pdf")
+    cut = fidelity.SCRIPT_CUT
+    assert scripts(0) == Counter({f"e{cut}x": 1, f"4a{cut}2": 1})
+    # pdftotext reads the raised scripts apart, one on a line of its own elsewhere on the page
+    reference, ours = ["x", "e", "4a 2", "word 2"], ["ex", "4a2", "word2"]
+    t = fidelity.classify([reference], [ours], [[]], scripts=scripts)
+    assert t.lost == {"script": 4, "spacing": 2} and t.invented == {"script": 2, "spacing": 1}
+    assert "script" in fidelity.NOT_LOST
+    # cut elsewhere than at the script, the word stays counted
+    t = fidelity.classify([["4 a2"]], [["4a2"]], [[]], scripts=scripts)
+    assert t.lost == {"spacing": 2}
+
+
 def test_symbol_letters_read_the_page_as_our_reader_where_a_fonts_unicode_map_gives_glyph_codes(tmp_path):
     from tests.test_text_fidelity_glyphs import _page_with_symbols
 
