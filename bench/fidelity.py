@@ -860,6 +860,7 @@ def classify(
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
         _primes(p, ours, lost, invented, tally)
+        _combined_accents(p, reference[p], lost, invented, tally)
         _control_glyphs(p, reference[p], lost, invented, tally)
         _lone_glyphs(p, reference[p], ours, lost, tally)
         if symbols is not None and any(n > 0 and len(w) == 1 for w, n in lost[p].items()):
@@ -1256,6 +1257,54 @@ def _split_words(
             tally.invented[cause] += j - i + 1
             tally.note(p, cause, [target], [w for w, _ in mine[i : j + 1]])
             break
+
+
+MATH_ACCENTS = {
+    "\u02c6": "\u0302",
+    "\u02c7": "\u030c",
+    "\u02c9": "\u0304",
+    "\u02ca": "\u0301",
+    "\u02cb": "\u0300",
+}
+"""The spacing accents that are letters (modifier letters, so word characters), each with its
+combining form: circumflex, caron, macron, acute and grave, TeX's ``\\hat``, ``\\check``,
+``\\bar``, ``\\acute``, ``\\grave`` over a symbol (``_combined_accents``)."""
+
+
+def _combined_accents(
+    p: int, reference: list[str], lost: list[Counter], invented: list[Counter], tally: Tally
+) -> None:
+    """Invented words of page ``p`` that are a spacing accent (``MATH_ACCENTS``) and a lost word
+    of the page, where pdftotext's page holds that word followed by the accent's combining form:
+    a formula's symbol under a hat, which MuPDF reads as the spacing accent before the symbol,
+    ``ˆθ``, and pdftotext as the symbol and the combining accent, ``θ̂`` (a word to ``WORD``
+    without its mark: ``θ``). A spacing accent alone, MuPDF reading it on a line of its own,
+    is the combining accent pdftotext puts after a symbol of the page with no spacing accent
+    of ours taken for it. Both texts hold the accent, in two forms: ``accent``, each combining
+    accent of pdftotext's page used once."""
+    if not any(n > 0 and w[0] in MATH_ACCENTS for w, n in invented[p].items()):
+        return
+    combined: Counter = Counter()
+    for line in reference:
+        for m in WORD.finditer(line):
+            if line[m.end() : m.end() + 1] in MATH_ACCENTS.values() and m.end() < len(line):
+                combined[line[m.end()], m.group(0)] += 1
+    for word in sorted(w for w, n in invented[p].items() if n > 0 and len(w) > 1 and w[0] in MATH_ACCENTS):
+        key = (MATH_ACCENTS[word[0]], word[1:])
+        while invented[p][word] > 0 and combined[key] > 0 and lost[p][word[1:]] > 0:
+            combined[key] -= 1
+            invented[p][word] -= 1
+            lost[p][word[1:]] -= 1
+            tally.lost["accent"] += 1
+            tally.invented["accent"] += 1
+            tally.note(p, "accent", [word[1:]], [word])
+    for accent in sorted(a for a in MATH_ACCENTS if invented[p][a] > 0):
+        for key in sorted(k for k, n in combined.items() if n > 0 and k[0] == MATH_ACCENTS[accent]):
+            k = min(combined[key], invented[p][accent])
+            combined[key] -= k
+            invented[p][accent] -= k
+            tally.invented["accent"] += k
+            tally.note(p, "accent", [], [accent] * k)
 
 
 def _dotless(lost: str, ours: str) -> bool:

@@ -916,6 +916,20 @@ def test_a_formulas_symbol_and_its_script_set_solid_that_pdftotext_cuts_at_the_s
     assert t.lost == {"spacing": 2}
 
 
+def test_a_spacing_accent_before_a_symbol_that_pdftotext_reads_as_its_combining_form_after_it_is_an_accent():
+    # a hat over B and over theta: MuPDF reads the spacing circumflex before the symbol,
+    # pdftotext the symbol and the combining circumflex (no word character) after it
+    t = _one(["the estimate B\u0302 and \u03b8\u0302 here"], ["the estimate \u02c6B and \u02c6\u03b8 here"])
+    assert t.lost == {"accent": 2} and t.invented == {"accent": 2}
+    # the hat read on a line of its own: the combining accent after a symbol of pdftotext's
+    t = _one(["the estimate B\u0302 here"], ["\u02c6", "the estimate B here"])
+    assert not t.lost and t.invented == {"accent": 1}
+    # an accent pdftotext's page holds in no form, or after another word, stays counted
+    assert _one(["the estimate B here"], ["the estimate \u02c6B here"]).invented == {"unknown": 1}
+    t = _one(["the estimate C\u0302 B"], ["the estimate C \u02c6B"])
+    assert "accent" not in t.invented and t.invented["unknown"] == 1
+
+
 def test_symbol_letters_read_the_page_as_our_reader_where_a_fonts_unicode_map_gives_glyph_codes(tmp_path):
     from tests.test_text_fidelity_glyphs import _page_with_symbols
 
