@@ -855,7 +855,7 @@ def classify(
             _scattered_pieces(p, lost, invented, tally, _asked(_beyond_whole(shifted, ref_words), p), dropped)
         if scripts is not None:
             _scattered_scripts(p, lost, invented, tally, set_so)
-        _split_words(p, words(ours[p]), lost, invented, tally)
+        _split_words(p, words(ours[p]), lost, invented, tally, set_so)
         _encoding(p, reference[p], lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
@@ -926,11 +926,14 @@ class _SetSo:
         """The words of setting ``why`` not yet taken."""
         return self.left.setdefault(why, Counter(dict(self.settings)[why]()))
 
-    def cause(self, cause: str, target: str, pieces: Sequence[str] = ()) -> str:
+    def cause(self, cause: str, target: str, pieces: Sequence[str] = (), only: str = "") -> str:
         """``cause`` of pdftotext's ``pieces`` of our word ``target``: when ``spacing``, the cause
         of the first setting that holds ``target`` (once more), else ``spacing``. A ``script``
-        word is held with its cuts (``script_words``): the pieces must be cut there."""
-        for why, of_page in self.settings if cause == "spacing" else ():
+        word is held with its cuts (``script_words``): the pieces must be cut there. ``only``:
+        that setting alone."""
+        for why, _ in self.settings if cause == "spacing" else ():
+            if only and why != only:
+                continue
             held = self.held(why)
             key = SCRIPT_CUT.join(pieces) if why == "script" else target
             if held[key] > 0:
@@ -1220,12 +1223,19 @@ def _long_runs(
 
 
 def _split_words(
-    p: int, mine: list[tuple[str, bool]], lost: list[Counter], invented: list[Counter], tally: Tally
+    p: int,
+    mine: list[tuple[str, bool]],
+    lost: list[Counter],
+    invented: list[Counter],
+    tally: Tally,
+    set_so: _SetSo | None = None,
 ) -> None:
     """Lost words of page ``p`` that are two or more consecutive invented words of ours joined:
     pdftotext joined a word across a line break that our text keeps hyphenated (``multi-`` /
     ``core``: ``dehyphenation``, our rule keeps a prefix's hyphen), or joined words we read apart
-    (``spacing``, counted), or composed an accent that our text leaves split (``pi`u`` read as
+    (``spacing``, counted; ``script`` where we cut a formula's word exactly where the page sets
+    its script, ``J`` ``i1`` for pdftotext's ``Ji1``, and the page sets it so: ``set_so``,
+    ``script_words``), or composed an accent that our text leaves split (``pi`u`` read as
     ``pi`` ``u``: ``accent missing``, counted: the accent is lost in our text)."""
     if not any(n > 0 for n in lost[p].values()):
         return
@@ -1251,6 +1261,8 @@ def _split_words(
                 cause = "dehyphenation"
             else:
                 cause = "cjk boundary" if _cjk_junctions([w for w, _ in mine[i : j + 1]]) else "spacing"
+                if cause == "spacing" and set_so is not None:
+                    cause = set_so.cause(cause, joined, [w for w, _ in mine[i : j + 1]], only="script")
             invented[p] -= need
             lost[p][target] -= 1
             tally.lost[cause] += 1

@@ -914,6 +914,9 @@ def test_a_formulas_symbol_and_its_script_set_solid_that_pdftotext_cuts_at_the_s
     # cut elsewhere than at the script, the word stays counted
     t = fidelity.classify([["4 a2"]], [["4a2"]], [[]], scripts=scripts)
     assert t.lost == {"spacing": 2}
+    # the other way round: we cut the symbol from its index where pdftotext reads one word
+    t = fidelity.classify([["Zi and Xi"]], [["Z i and X i"]], [[]], scripts=lambda p: Counter({f"Z{cut}i": 1}))
+    assert t.lost == {"script": 1, "spacing": 1} and t.invented == {"script": 2, "spacing": 2}
 
 
 def test_a_spacing_accent_before_a_symbol_that_pdftotext_reads_as_its_combining_form_after_it_is_an_accent():
