@@ -579,9 +579,20 @@ def drop_furniture_alike(
         keys[1] += Counter({k: min(n, on_raw[k] - on_ours[k]) for k, n in raw.items()})
     for this, other in ((0, 1), (1, 0)):
         missing = keys[other] - keys[this]
-        for i, line in enumerate(texts[this]):
-            k = _alike_key(line)
-            if missing[k] > 0 and i not in gone[this]:
+        # NOTE: the same line first, then any of its shape: a table of statistics repeating
+        # ``min:632849, max:1959607, pages:320`` at the page edges, each row with its own
+        # numbers, one extractor reading one row at the edge and the other another
+        same = Counter(" ".join(_nfc(texts[other][i]).split()) for i in gone[other])
+        for exact in (True, False):
+            for i, line in enumerate(texts[this]):
+                k = _alike_key(line)
+                if missing[k] <= 0 or i in gone[this]:
+                    continue
+                if exact:
+                    text = " ".join(_nfc(line).split())
+                    if same[text] <= 0:
+                        continue
+                    same[text] -= 1
                 gone[this].add(i)
                 missing[k] -= 1
     return tuple(  # type: ignore[return-value]
