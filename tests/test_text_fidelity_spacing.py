@@ -160,6 +160,20 @@ def test_a_typewriter_word_and_a_prose_word_a_shrunk_space_apart_are_two_words()
     assert _canonical(_faced_line(runs)) == "the option draft"
 
 
+def test_a_tex_control_word_ends_where_the_face_changes_and_the_tight_words_after_it_are_read_apart():
+    # ``\\scantokens`` in a monospaced face, then prose on a line TeX shrank, its word gaps
+    # 0.13 em, under MuPDF's 0.15 em: the run of letters after the backslash is the control
+    # word only up to the change of face
+    prose = [(w, "tiro", 0.13) for w in "command was rather useless for this purpose".split()]
+    assert _canonical(_faced_line([("\\scantokens", "cour", 0.0), *prose])) == (
+        "\\scantokens command was rather useless for this purpose"
+    )
+    # a control word alone stays one word
+    assert _canonical(_faced_line([("see", "tiro", 0.0), ("\\displaywidowpenalty", "cour", 0.33)])) == (
+        "see \\displaywidowpenalty"
+    )
+
+
 def test_an_upright_word_and_an_italic_one_a_thin_space_apart_are_two_words():
     # ``\\sin x``: the operator's name upright, the variable italic, a thin space (0.11 em) apart
     runs = [("then", "tiro", 0.0), ("sin", "tiro", 0.33), ("x", "tiit", 0.11), ("and", "tiro", 0.33)]

@@ -112,7 +112,8 @@ _TIGHT = re.compile(f"[^\\W\\d_]{{{TIGHT_RUN},}}")
 """A run of letters that may be glued words (``TIGHT_RUN``), taken where every letter is
 lowercase and has a capital (``_lowercase_runs``: Latin, Greek, Cyrillic…; a caseless script,
 CJK or Arabic, or a formula's mathematical italic makes no run); one after a backslash is a
-TeX control word (``\\displaywidowpenalty``), no glued words (``_places``). NOTE: no
+TeX control word (``\\displaywidowpenalty``), no glued words, up to a change of face after
+which the text's own words follow (``_places``, ``_after_control_word``). NOTE: no
 look-behind in the pattern: a pattern that opens with a character class is scanned for in C,
 fast."""
 
@@ -228,7 +229,7 @@ def with_gap_spaces(
     Cheap on most pages: regular expressions over the page's text find the places to look at;
     only the lines that hold one have their glyphs read. When the writer's lines do not pair up
     one for one with the structured text's, the text is left as it is."""
-    wanted = _places(written)
+    wanted = _places(written, face_changes)
     for changes, bit in ((size_changes, _SIZE_GAP), (face_changes, _VERSION_GAP)):
         for i, spots in (changes or {}).items():
             line = wanted.setdefault(i, {})
@@ -319,10 +320,12 @@ _TIGHT_SHAPE = b"a" * TIGHT_RUN
 """``_TIGHT``'s run, in ``_SHAPES``."""
 
 
-def _places(written: str) -> dict[int, dict[int, int]]:
+def _places(written: str, face_changes: dict[int, list[int]] | None = None) -> dict[int, dict[int, int]]:
     """Per line of ``written`` (0-based, lines split at newlines), per index of a character in
     that line, what to look for in the gap after it (the ``_UNSPACED``/``_TIGHT_GAP``/
-    ``_SCRIPT_GAP``/``_VERSION_GAP`` bits)."""
+    ``_SCRIPT_GAP``/``_VERSION_GAP`` bits). ``face_changes`` (as in ``with_gap_spaces``) ends
+    a TeX control word where the face changes: the letters after it are the text's
+    (``_after_control_word``)."""
     found: list[tuple[int, int]] = []
     ascii_only = written.isascii()
     encoded = written.encode("utf-8", "surrogatepass")
@@ -360,7 +363,9 @@ def _places(written: str) -> dict[int, dict[int, int]]:
         found.extend((m.start(), _DIRECTION_GAP) for m in _DIRECTION_SPOT.finditer(written))
     for m in _TIGHT.finditer(written) if not ascii_only or _TIGHT_SHAPE in shapes else ():
         for start, end in _lowercase_runs(written, m.start(), m.end()):
-            if not (start and written[start - 1] == "\\"):  # else a TeX control word
+            if start and written[start - 1] == "\\":  # a TeX control word, up to a change of face
+                start = _after_control_word(written, start, end, face_changes)
+            if end - start >= TIGHT_RUN:
                 found.extend((k, _TIGHT_GAP) for k in range(start, end - 1))
     if not found:
         return {}
@@ -371,6 +376,17 @@ def _places(written: str) -> dict[int, dict[int, int]]:
         spots = places.setdefault(i, {})
         spots[pos - starts[i]] = spots.get(pos - starts[i], 0) | bit
     return places
+
+
+def _after_control_word(written: str, start: int, end: int, face_changes: dict[int, list[int]] | None) -> int:
+    """Where the letters of the run ``start``-``end`` of ``written`` after a backslash stop being
+    a TeX control word: after the first change of face inside it (``face_changes``), the
+    control word set in a monospaced face and glued words of the text after it
+    (``\\scantokenscommandwasrather``, a tight line); ``end`` (none of it) without one."""
+    line = written.count("\n", 0, start)
+    first = written.rfind("\n", 0, start) + 1
+    cuts = [first + k for k in (face_changes or {}).get(line, ()) if start <= first + k < end - 1]
+    return min(cuts) + 1 if cuts else end
 
 
 def _lowercase_runs(text: str, start: int, end: int) -> list[tuple[int, int]]:
