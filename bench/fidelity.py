@@ -1773,7 +1773,8 @@ stand in one word with it: a logo's lowered letter (TeX's ``E``, ``CS``'s ``S``:
 
 def unspaced_words(path: Path) -> Callable[[int], Counter]:
     """Per 0-based page of the PDF at ``path``, the words (``WORD``, two characters or more, on
-    one horizontal line) that MuPDF reads with every glyph at one size (``ONE_SIZE``) and no gap
+    one horizontal line) that MuPDF reads with every glyph at one size (``ONE_SIZE``), or at
+    another on the baseline of the one before (letters of mixed fonts, faked small capitals), and no gap
     between two glyphs in a row over ``NO_SPACE`` em, read when first asked (``classify``'s
     ``unspaced``). Such a word is one word on the page, set solid: the narrowest word space TeX
     sets is 0.22 em (Computer Modern's space shrunk in full), the tightest line of the bench
@@ -1867,7 +1868,8 @@ def _tucked(before: tuple, glyph: tuple) -> bool:
 
 def _set_solid(run: list) -> bool:
     """Whether the glyphs of ``run`` (MuPDF's characters, each with its span's size) are of one
-    size and stand, each from the one before it, no further apart than ``NO_SPACE`` em, nor
+    size, or of another size on the baseline of the one before (``ONE_SIZE`` em: letters of
+    mixed fonts, a script stands off it), and stand, each from the one before it, no further apart than ``NO_SPACE`` em, nor
     over it by more than ``OVERPRINT`` em, nor off its baseline by more than ``LOWERED`` em; a
     glyph tucked into the one before it (``_tucked``) is passed over, the next measured from the
     one before it."""
@@ -1877,8 +1879,8 @@ def _set_solid(run: list) -> bool:
         if _tucked(before, glyph):
             continue
         (a, _), (b, s) = before, glyph
-        if abs(s - size) > ONE_SIZE * size:
-            return False
+        if abs(s - size) > ONE_SIZE * size and abs(b["origin"][1] - a["origin"][1]) > ONE_SIZE * max(s, size):
+            return False  # NOTE: another size on one baseline: letters of mixed fonts, no script
         if not -OVERPRINT * size <= b["bbox"][0] - a["bbox"][2] <= NO_SPACE * size:
             return False
         if abs(b["origin"][1] - a["origin"][1]) > LOWERED * size:

@@ -951,6 +951,19 @@ def test_a_furniture_line_dropped_from_one_text_is_dropped_from_the_other_as_the
     assert not fidelity.classify([ref], [mine], [[]]).lost
 
 
+def test_letters_of_mixed_sizes_on_one_baseline_set_solid_are_no_space_and_a_raised_script_is_not(tmp_path):
+    # each letter in another font and size, on one baseline, touching: ``Hi``; a capital then
+    # smaller capitals, ``CTRL``; an exponent, smaller and raised, after its symbol
+    text = b"BT /FH 10 Tf 1 0 0 1 72 700 Tm (H) Tj /FH 12 Tf 1 0 0 1 79.22 700 Tm (i) Tj"
+    text += b" /FH 10 Tf 1 0 0 1 72 650 Tm (C) Tj /FH 8 Tf 1 0 0 1 79.22 650 Tm (TRL) Tj"
+    text += b" /FH 10 Tf 1 0 0 1 72 600 Tm (e) Tj /FH 7 Tf 1 0 0 1 77.56 604 Tm (x) Tj ET"
+    path = _helvetica_page(tmp_path / "mixed.pdf", text)
+    unspaced = fidelity.unspaced_words(path)
+    assert unspaced(0) == Counter({"Hi": 1, "CTRL": 1})
+    t = fidelity.classify([["H i", "C TRL", "e x"]], [["Hi", "CTRL", "ex"]], [[]], unspaced=unspaced)
+    assert t.lost == {"no space": 4, "spacing": 2} and t.invented == {"no space": 2, "spacing": 1}
+
+
 def test_symbol_letters_read_the_page_as_our_reader_where_a_fonts_unicode_map_gives_glyph_codes(tmp_path):
     from tests.test_text_fidelity_glyphs import _page_with_symbols
 
