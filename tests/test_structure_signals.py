@@ -335,9 +335,9 @@ def test_printed_contents_entry_found_on_its_page_accepts_an_unnumbered_chapter(
         pages += [_opening([title], 100 * k, size=12.0), body(14, 100 * k + 50)]
     book = load_book(make_pdf(pages), name="x.pdf")
     assert book.diagnostics.structure_source == "headings"
-    assert _chapters(book) == [("front", "", "Contents", 2)] + [("chapter", "", t, 3 + 2 * k)
-                                                               for k, t in enumerate(titles)]
-    assert all(h.evidence[0][0] == "contents" for h in book.headings[1:])
+    assert _chapters(book) == [("front", "", "A Handbook of Things", 1), ("front", "", "Contents", 2)] + [
+        ("chapter", "", t, 3 + 2 * k) for k, t in enumerate(titles)]
+    assert all(h.evidence[0][0] == "contents" for h in book.headings[2:])
 
 
 def test_printed_contents_unnumbered_chapter_carries_no_numbering_evidence():
@@ -376,9 +376,9 @@ def test_display_size_chapter_opening_mid_page_is_found_by_the_whole_page_pass()
     pages.append(body(26, 400) + [(titles[3], 18.0)] + body(10, 450))
     pages.append(body(22, 500))
     book = load_book(make_pdf(pages), name="x.pdf")
-    assert [(h.kind, h.title, h.page) for h in book.headings] == [
+    assert [(h.kind, h.title, h.page) for h in book.headings] == [("front", "A Handbook of Things", 1)] + [
         ("chapter", t, 2 + 2 * k) for k, t in enumerate(titles)]
-    assert _starts(book)[3] == titles[3]
+    assert _starts(book)[4] == titles[3]
 
 
 def test_a_second_display_size_opening_on_a_page_whose_top_opened_a_chapter_is_found():
@@ -391,9 +391,9 @@ def test_a_second_display_size_opening_on_a_page_whose_top_opened_a_chapter_is_f
     pages.append([(titles[2], 18.0)] + body(8, 300) + [(titles[3], 18.0)] + body(10, 450))
     pages.append(body(22, 500))
     book = load_book(make_pdf(pages), name="x.pdf")
-    assert [(h.kind, h.title, h.page) for h in book.headings] == [
+    assert [(h.kind, h.title, h.page) for h in book.headings] == [("front", "A Handbook of Things", 1),
         ("chapter", titles[0], 2), ("chapter", titles[1], 4), ("chapter", titles[2], 6), ("chapter", titles[3], 6)]
-    assert _starts(book)[3] == titles[3]
+    assert _starts(book)[4] == titles[3]
 
 
 def _heading_one_book(titles: list[str], size: float) -> bytes:
@@ -410,7 +410,7 @@ def test_a_word_processors_heading_a_fifth_larger_than_the_body_is_a_display_siz
     # 12 pt chapter titles over a 10 pt body (14 over 12 in a word processor's Heading 1)
     titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
     book = load_book(_heading_one_book(titles, 12.0), name="x.pdf")
-    assert [(h.kind, h.title, h.page) for h in book.headings] == [
+    assert [(h.kind, h.title, h.page) for h in book.headings] == [("front", "A Handbook of Things", 1),
         ("chapter", titles[0], 2), ("chapter", titles[1], 4), ("chapter", titles[2], 6), ("chapter", titles[3], 8)]
 
 
@@ -424,6 +424,68 @@ def test_a_size_barely_above_the_body_is_no_display_size():
     titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
     book = load_book(_heading_one_book(titles, 11.0), name="x.pdf")
     assert [h.title for h in book.headings if h.kind == "chapter"] == []
+
+
+
+def test_a_display_line_opening_in_lower_case_is_a_chapter_title():
+    """A chapter titled by a program's name (``zlib streams``), set in the chapters' display type,
+    opens a chapter like its capitalised neighbours: on a page of its own, and lower on a page
+    whose top opened another chapter."""
+    titles = ["Getting Started", "zlib streams", "Drawing Pictures", "Working with Data", "xmllint output"]
+    pages = [[("A Handbook of Things", 30.0)] + body(2, 900)]
+    for k, title in enumerate(titles[:4]):
+        pages += [[(title, 18.0)] + body(20, 100 * k), body(22, 100 * k + 50)]
+    pages[-1] = body(12, 450) + [(titles[4], 18.0)] + body(10, 480)
+    book = load_book(make_pdf(pages), name="x.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
+        (t, p) for t, p in zip(titles, (2, 4, 6, 8, 9))]
+
+
+def test_a_lower_case_display_line_going_on_from_a_line_above_opens_no_chapter():
+    """Lower-case lines in the chapters' display type that go on from a line above are no titles:
+    a title's line wrapped over the page break (the page before ends at the display size), a
+    word's rest after a drop cap (one letter alone above it) and a line the type repeats on two
+    pages (a running head the furniture pass left)."""
+    pages = [
+        [("A Handbook of Things", 30.0)] + body(2, 900),
+        [("Getting Started", 18.0)] + body(20, 0),
+        body(25, 50) + [("Reading and Writing the Files of", 18.0)],
+        [("many other programs", 18.0)] + body(20, 100),
+        [("Working with Data", 18.0)] + body(20, 200),
+        body(8, 250) + [Text("O", 36.0), ("nce the data are read", 18.0)] + body(10, 270),
+        [("Drawing Pictures", 18.0)] + body(20, 300),
+        [("tool reference", 18.0)] + body(22, 350),
+        body(22, 370),
+        [("tool reference", 18.0)] + body(22, 380),
+        [("Where to Go Next", 18.0)] + body(20, 400),
+        body(22, 450),
+    ]
+    book = load_book(make_pdf(pages), name="x.pdf")
+    assert [(h.title, h.page) for h in book.headings if h.kind == "chapter"] == [
+        ("Getting Started", 2), ("Reading and Writing the Files of", 3), ("Working with Data", 5),
+        ("Drawing Pictures", 7), ("Where to Go Next", 11)]
+
+
+def test_the_books_title_set_once_larger_than_every_chapter_over_its_first_page_is_a_front_unit():
+    """The title over the book's opening paragraphs, larger than the chapters' display type and
+    set nowhere else, is the book's title page (a front unit), though its page is not bare and the
+    first chapter opens below it; a size that recurs (a part's) makes none."""
+    titles = ["Getting Started", "Working with Data", "Drawing Pictures", "Where to Go Next"]
+    pages = [[("Handbook", 24.0)] + body(10, 900) + [(titles[0], 18.0)] + body(8, 0), body(22, 50)]
+    for k, title in enumerate(titles[1:], 1):
+        pages += [[(title, 18.0)] + body(20, 100 * k), body(22, 100 * k + 50)]
+    book = load_book(make_pdf(pages), name="x.pdf")
+    assert [(h.kind, h.title, h.page) for h in book.headings] == [("front", "Handbook", 1)] + [
+        ("chapter", t, p) for t, p in zip(titles, (1, 3, 5, 7))]
+    assert book.headings[0].char_offset == 0
+    # a cover's title in stepped sizes, each larger than the chapters', is one title
+    cover = [[("Handbook", 30.0), ("for Beginners", 22.0)] + body(2, 800)]
+    book = load_book(make_pdf(cover + pages), name="x.pdf")
+    assert [(h.kind, h.title, h.page) for h in book.headings][:2] == [
+        ("front", "Handbook for Beginners", 1), ("chapter", titles[0], 2)]
+    pages[4] = [("Second Part", 24.0)] + pages[4]
+    book = load_book(make_pdf(pages), name="x.pdf")
+    assert "front" not in [h.kind for h in book.headings]
 
 
 # --- running headers as evidence (structure/running.py) -----------------------------------------

@@ -8,7 +8,11 @@ book's *chapter display size*: the largest size, clearly above the body
 ``MAX_OPENING_SHARE`` of them. Why these rules hold for books in general: a chapter title is set
 in the largest type the book uses more than once or twice (the title page is larger, once);
 chapters open at the top of a page; and a size used on most pages is a running header, not a
-heading. Consecutive lines at that size are one title (a title wrapped over lines).
+heading. Consecutive lines at that size are one title (a title wrapped over lines). A line in
+that size may open in lower case (a program's or a module's name: ``libuv event loop``), where it
+is otherwise title-like and nothing says it goes on from a line above (``_lower_case_title``).
+The book's title set larger still, once, opening its first page, is its title page: a front unit
+(``_book_title``).
 
 It costs a top-band read of every page and then a whole-page read of every page (chapters also
 open mid-page, one or more on a page), more than the rest of the detector together, so
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 
 from ..normalise import NormalisedBook
 from .heading_lines import Draft
@@ -74,8 +79,8 @@ def display_headings(norm: NormalisedBook, probe: FontProbe) -> list[Draft]:
         # NOTE: the tier is proven by the page tops; a chapter that opens lower on its page
         # (after the previous one's last lines, or after a short chapter that opened at its
         # top) is set in it too: every page is read whole for its openings.
-        out += _openings(norm, index, probe.lines(index), tier, body)
-    return out
+        out += _openings(norm, index, probe, tier, body)
+    return _book_title(norm, probe, tier, tops) + _once_in_lower_case(out)
 
 
 def _display_title(text: str) -> bool:
@@ -84,29 +89,37 @@ def _display_title(text: str) -> bool:
     return title_like(text, full_stop=True) or _heading_text(text, larger=True)
 
 
-def _runs(lines: list[tuple[str, float]], tier: float) -> list[list[str]]:
-    """The runs of consecutive lines set at ``tier`` (each at most ``MAX_TITLE_LINES`` long)."""
-    runs: list[list[str]] = []
+def _at(size: float | None, tier: float) -> bool:
+    """Whether ``size`` is the display tier (compared rounded to ``SIZE_STEP``)."""
+    return size is not None and abs(round(size / SIZE_STEP) * SIZE_STEP - tier) < 1e-6
+
+
+def _runs(lines: list[tuple[str, float]], tier: float) -> list[tuple[int, list[str]]]:
+    """The runs of consecutive lines set at ``tier`` (each at most ``MAX_TITLE_LINES`` long),
+    each with the index of its first line in ``lines``."""
+    runs: list[tuple[int, list[str]]] = []
     run: list[str] = []
-    for text, size in lines:
-        if abs(round(size / SIZE_STEP) * SIZE_STEP - tier) < 1e-6 and len(run) < MAX_TITLE_LINES:
+    first = 0
+    for i, (text, size) in enumerate(lines):
+        if _at(size, tier) and len(run) < MAX_TITLE_LINES:
+            if not run:
+                first = i
             run.append(text.strip())
         elif run:
-            runs.append(run)
+            runs.append((first, run))
             run = []
-    return runs + [run] if run else runs
+    return runs + [(first, run)] if run else runs
 
 
-def _openings(
-    norm: NormalisedBook, index: int, lines: list[tuple[str, float]], tier: float, body: float
-) -> list[Draft]:
+def _openings(norm: NormalisedBook, index: int, probe: FontProbe, tier: float, body: float) -> list[Draft]:
     """Every run of lines set at ``tier`` on the page that reads as a title, placed on its
     canonical line (each canonical line once)."""
     out: list[Draft] = []
+    lines = probe.lines(index)
     kept = norm.lines[index]
     start = 0
-    for run in _runs(lines, tier):
-        if not _display_title(run[0]):
+    for first, run in _runs(lines, tier):
+        if not _display_title(run[0]) and not _lower_case_title(norm, probe, index, lines, first, tier):
             continue
         want = compact_key(run[0])
         for k in range(start, len(kept)):
@@ -120,6 +133,81 @@ def _openings(
                 start = k + 1
                 break
     return out
+
+
+def _lower_case_title(
+    norm: NormalisedBook,
+    probe: FontProbe,
+    index: int,
+    lines: list[tuple[str, float]],
+    first: int,
+    tier: float,
+) -> bool:
+    """Whether the run of display lines opening at ``lines[first]`` is a title although it opens
+    in lower case: a chapter may be titled by a program's or a module's name (``libuv event
+    loop``, ``node:crypto module methods``), set in the chapters' type like every other title.
+    The size is the chapters' (the tier is proven by the title-like lines at page tops) and the
+    line is title-like otherwise (short, no sentence's end). What else a lower-case line in that
+    type may be is ruled out: a title's wrapped line (the line above, or the last line of the
+    page before when it opens its page, is set at the tier too: the title ran over
+    ``MAX_TITLE_LINES`` or over the page break), a word's rest after a drop cap (the line above is
+    one letter alone) and a running head (``_once_in_lower_case``)."""
+    text = lines[first][0].strip()
+    if not text[:1].islower() or not title_like(text, any_case=True):
+        return False
+    above = lines[first - 1][0].strip() if first else ""
+    if first and (_at(lines[first - 1][1], tier) or (len(above) == 1 and above.isalpha())):
+        return False
+    kept = norm.lines[index]
+    if kept and compact_key(kept[0][1]) == compact_key(text):
+        before = next((k for k in range(index - 1, -1, -1) if norm.lines[k]), None)
+        if before is not None and _at(probe.size_of(before, norm.lines[before][-1][1]), tier):
+            return False  # a title wrapped over the page break: its last line opens this page
+    return True
+
+
+def _book_title(norm: NormalisedBook, probe: FontProbe, tier: float, pages: Collection[int]) -> list[Draft]:
+    """The book's title, a front unit: the first line of the first page with text, title-like
+    (in either case: ``aptitude user's manual``), set larger than the chapters' display tier in a
+    size no other page uses (a title is set once, in the largest type; a size that recurs is a
+    part's or a cover's and its title page's). Its page need not be bare: a document printed from
+    the web sets its title over its opening paragraphs, and its first chapter may open below them
+    on the same page. Lines set right below it in display type larger than the chapters' are its
+    wrapped lines, or the rest of a title a cover sets in stepped sizes (``Amoebax`` over
+    ``User's Manual``)."""
+    first = next((index for index in pages if norm.lines[index]), None)
+    if first is None:
+        return []
+    offset, line = norm.lines[first][0]
+    lines = probe.lines(first)
+    at = next((i for i, (text, _) in enumerate(lines) if compact_key(text) == compact_key(line)), None)
+    if at is None:
+        return []
+    size = round(lines[at][1] / SIZE_STEP) * SIZE_STEP
+    if size <= tier or not title_like(line, any_case=True):
+        return []
+    if any(
+        other >= size - SIZE_STEP / 2 for index in pages if index != first for _, other in probe.lines(index)
+    ):
+        return []
+    run = [line.strip()]
+    for text, other in lines[at + 1 : at + MAX_TITLE_LINES]:
+        if not tier < round(other / SIZE_STEP) * SIZE_STEP <= size or not title_like(text, any_case=True):
+            break
+        run.append(text.strip())
+    note = f"p. {first + 1}: {lines[at][1]:.1f} pt, once, larger than the chapters' {tier:.1f} pt: the book's title"
+    return [Draft("front", "", " ".join(run), first, offset, evidence=[("typography", note)])]
+
+
+def _once_in_lower_case(drafts: list[Draft]) -> list[Draft]:
+    """``drafts`` less the titles opening in lower case that stand on two pages or more: a line
+    the chapters' type repeats from page to page is a running head the furniture pass left (a
+    book's or a program's name over its pages), not a chapter's opening, which stands once."""
+    pages: dict[str, set[int]] = {}
+    for d in drafts:
+        if d.title[:1].islower():
+            pages.setdefault(compact_key(d.title), set()).add(d.page)
+    return [d for d in drafts if len(pages.get(compact_key(d.title), ())) < 2]
 
 
 OUTDENT = 6.0
