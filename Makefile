@@ -75,6 +75,9 @@ RENDERER_FILES += /usr/share/php/dompdf/autoload.php /usr/share/php/tcpdf/tcpdf.
 # kramdown's own converter and LibreOffice's DocBook export come with packages above).
 RENDERER_PROGRAMS += pod2latex pod2wiki
 RENDERER_PACKAGES += libpod-latex-perl libpod-simple-wiki-perl
+# Round 46: doclifter (troff to DocBook) and Pod::2::DocBook's pod2docbook (cmark's XML writer comes with cmark).
+RENDERER_PROGRAMS += doclifter pod2docbook
+RENDERER_PACKAGES += doclifter libpod-2-docbook-perl
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
 # extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX) and mistune: requirements-renderers.txt, every dependency pinned) go into

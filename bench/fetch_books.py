@@ -34,7 +34,9 @@ Markdown source through lowdown into Gemini text, through cmark into a man page'
 reStructuredText, a GitHub-flavoured Markdown source through pandoc 3 into a man page's troff, ConTeXt, Jira,
 Textile, Djot or XWiki markup, through lowdown into a man page's or an -ms paper's troff, through
 ronn into a man page's troff or through cmark-gfm into plain text, an AsciiDoc man page through
-Asciidoctor into a man page's troff, a man page through groff's gropdf into a PDF; the source first checked against
+Asciidoctor into a man page's troff, a man page through groff's gropdf into a PDF or through doclifter into
+DocBook, a POD document through Pod::2::DocBook into DocBook, a Markdown source through cmark into CommonMark XML, a reStructuredText source through pandoc into
+OPML or Beamer LaTeX, a GitHub-flavoured Markdown source through pandoc into ICML; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -1285,6 +1287,26 @@ the LaTeX document (``-s``: with its preamble) of ``lowdown -Tlatex`` or the Mar
 markup of Pod::Simple::Wiki's ``pod2wiki``; an OpenDocument text into LibreOffice's DocBook (``SOFFICE_DOCBOOK``)."""
 ALSO_NEEDED |= {"pod2latex-full": ["pod2latex"], "soffice-docbook": ["soffice"]}
 RENDERER_PACKAGES |= {"pod2latex": "libpod-latex-perl", "pod2wiki": "libpod-simple-wiki-perl"}
+
+POD2DOCBOOK = 'cd "${1%/*}" && exec pod2docbook --doctype=article --base-id=pod "${1##*/}"'
+"""Pod::2::DocBook's ``pod2docbook`` run in the renderer's folder on the file's bare name: it writes the
+input's path into the article's title and its POD-error notes, and, reading standard input, a title-less
+article whose id changes from run to run; ``--base-id`` fixes the ids the path would give."""
+
+RENDERERS |= {
+    "doclifter": ["doclifter"],
+    "pod2docbook-article": ["sh", "-c", POD2DOCBOOK, "sh", "{input.pod}"],
+    "cmark-xml": ["cmark", "-t", "xml"],
+    "pandoc-rst-opml": ["pandoc", "--standalone", "--from", "rst", "--to", "opml"],
+    "pandoc-rst-beamer": ["pandoc", "--standalone", "--from", "rst", "--to", "beamer"],
+    "pandoc-gfm-icml": ["pandoc", "--standalone", "--from", "gfm", "--to", "icml"],
+}
+"""Round 46: a man page's troff into the DocBook XML ``refentry`` of doclifter; a POD document into the DocBook
+XML article of Pod::2::DocBook (``POD2DOCBOOK``); a Markdown source into cmark's CommonMark XML; a
+reStructuredText source into pandoc's OPML outline or Beamer slides (LaTeX); a GitHub-flavoured Markdown source
+into pandoc's ICML (InCopy/InDesign XML)."""
+ALSO_NEEDED |= {"pod2docbook-article": ["pod2docbook"]}
+RENDERER_PACKAGES |= {"doclifter": "doclifter", "pod2docbook": "libpod-2-docbook-perl"}
 
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
