@@ -120,6 +120,12 @@ CONTENTS_NAMES = (
 regular-expression alternation to compile with ``re.I``. (``Índice`` may also name an index at
 the back: only a page of paged entries below it, or its place in the front, makes it a contents.)"""
 
+SOURCE_FILE_NAME = re.compile(
+    r"[\w.-]+\.(?:pod|md|markdown|txt|rst|tex|texi|xml|sgml|html?|adoc|asciidoc|org|docx?|odt)", re.I
+)
+"""A source document's file name (``source.pod``, ``README.md``): what a converter writes for a
+document's title when the source gives none. Matched whole (``fullmatch``), it is no title."""
+
 KEYWORD_ALTERNATION = "|".join(HEADING_KEYWORDS)
 """``HEADING_KEYWORDS`` as a regular-expression alternation."""
 

@@ -170,6 +170,44 @@ def test_docbook_5_namespace_is_evidence_and_refentry_takes_its_refentrytitle():
     assert levels(text) == [(0, "Tools"), (1, "widget")]
 
 
+def test_a_reference_page_as_the_document_has_its_refsect1_for_units():
+    """A man page lifted to DocBook: the ``<refentry>`` is the document (its title the page's
+    header, as a man page's ``.TH``, no unit), its synopsis and ``<refsect1>`` sections the units,
+    a ``<refsect2>`` a section of one."""
+    text = (
+        '<?xml version="1.0"?>\n<!DOCTYPE refentry PUBLIC "-//OASIS//DTD DocBook XML V4.4//EN" "x.dtd">\n'
+        "<refentry>\n<refmeta><refentrytitle>WIDGET</refentrytitle><manvolnum>1</manvolnum></refmeta>\n"
+        "<refnamediv><refname>widget</refname><refpurpose>makes widgets</refpurpose></refnamediv>\n"
+        "<refsynopsisdiv id='synopsis'>\n<cmdsynopsis><command>widget</command></cmdsynopsis>\n</refsynopsisdiv>\n"
+        + "".join(
+            f"<refsect1 id='s{k}'><title>{name}</title>\n<para>{para(k)}</para>\n"
+            f"<refsect2><title>More on {name.lower()}</title>\n<para>{para(k + 1)}</para></refsect2>\n</refsect1>\n"
+            for k, name in enumerate(["DESCRIPTION", "OPTIONS", "SEE ALSO"])
+        )
+        + "</refentry>\n"
+    )
+    assert levels(text) == [
+        (1, "Synopsis"),
+        (1, "DESCRIPTION"),
+        (2, "More on description"),
+        (1, "OPTIONS"),
+        (2, "More on options"),
+        (1, "SEE ALSO"),
+        (2, "More on see also"),
+    ]
+
+
+def test_a_title_that_is_the_source_files_name_is_no_title():
+    """A converter with no title in its source writes the input file's name (``source.pod``)."""
+    text = '<!DOCTYPE article PUBLIC "-//OASIS//DTD DocBook V4.2//EN" "x.dtd">\n<article id="pod"><title>source.pod</title>\n'
+    text += "".join(
+        f"<section><title>{name}</title>\n<para>{para(k)}</para>\n</section>\n"
+        for k, name in enumerate(["NAME", "USAGE"])
+    )
+    text += "</article>\n"
+    assert levels(text) == [(1, "1. NAME"), (1, "2. USAGE")]
+
+
 def test_an_html_page_with_h1_and_a_title_is_not_sgml():
     page = (
         "<!DOCTYPE html>\n<html><head><title>My Page</title></head>\n<body>\n"
@@ -331,19 +369,23 @@ def test_texinfo_xml_sectioning_elements_are_headings_titled_by_their_sectiontit
         (1, "Concept index"),  # NOTE: an <unnumbered>: no number; no unit for the empty <contents>
     ]
     for offset, _, _ in headings:
-        assert text.startswith(("<top", "<chapter", "<section", "<subsection", "<appendix", "<unnumbered"), offset)
+        assert text.startswith(
+            ("<top", "<chapter", "<section", "<subsection", "<appendix", "<unnumbered"), offset
+        )
 
 
 def test_texinfo_xml_sc_is_set_in_capitals_and_entities_and_accents_render_as_printed():
-    title = "<sc>Widget</sc>&textrsquo;s &tex; <accent type=\"acute\" bracketed=\"off\">e</accent>tude &amp; &lt;x&gt;"
+    title = '<sc>Widget</sc>&textrsquo;s &tex; <accent type="acute" bracketed="off">e</accent>tude &amp; &lt;x&gt;'
     headings = sgml_headings(texinfo_xml([title, "Two"]))
     assert headings is not None and headings[1][2] == "1. WIDGET’s TeX étude & <x>"
 
 
 def test_texinfo_xml_part_holds_its_chapters_one_level_below_the_title():
-    text = texinfo_xml(["Overview"]).replace(
-        '<node name="C0"', '<part spaces=" "><sectiontitle>Basics</sectiontitle>\n<node name="C0"'
-    ).replace('<node name="Install"', '</part>\n<node name="Install"')
+    text = (
+        texinfo_xml(["Overview"])
+        .replace('<node name="C0"', '<part spaces=" "><sectiontitle>Basics</sectiontitle>\n<node name="C0"')
+        .replace('<node name="Install"', '</part>\n<node name="Install"')
+    )
     assert levels(text) == [
         (0, "Sample WIDGET"),
         (1, "Part I. Basics"),
@@ -357,7 +399,9 @@ def test_texinfo_xml_part_holds_its_chapters_one_level_below_the_title():
 
 def test_texinfo_xml_chapheading_and_heading_are_headings_at_the_depth_they_are_printed():
     text = texinfo_xml(["Overview", "Running"]).replace(
-        "<section ", '<chapheading spaces=" ">Quick start</chapheading>\n<heading spaces=" ">Notes</heading>\n<section ', 1
+        "<section ",
+        '<chapheading spaces=" ">Quick start</chapheading>\n<heading spaces=" ">Notes</heading>\n<section ',
+        1,
     )
     assert levels(text)[1:5] == [(1, "1. Overview"), (1, "Quick start"), (2, "Notes"), (2, "Using widget 0")]
 
@@ -381,7 +425,11 @@ def test_a_text_that_only_mentions_texinfo_xml_is_not_read_as_it():
         '  <chapter spaces=" "><sectiontitle>Overview</sectiontitle>\n  <chapter><sectiontitle>Two</sectiontitle>\n'
     )
     assert sgml_headings(prose) is None and markup_headings(prose)[0] != "sgml"
-    lone = "<texinfo>\n<chapter><sectiontitle>Only</sectiontitle>\n<para>" + para(0) + "</para></chapter>\n</texinfo>"
+    lone = (
+        "<texinfo>\n<chapter><sectiontitle>Only</sectiontitle>\n<para>"
+        + para(0)
+        + "</para></chapter>\n</texinfo>"
+    )
     assert sgml_headings(lone) is None
     assert levels(lone, ".xml") == [(1, "1. Only")]  # NOTE: named .xml, one heading suffices
 
@@ -406,7 +454,7 @@ def docutils_xml(sections: list[str]) -> str:
         ' "http://docutils.sourceforge.net/docs/ref/docutils.dtd">\n'
         '<document ids="the-widget-guide" names="the\\ widget\\ guide" title="The Widget Guide"><title>'
         '<reference name="Widget" refuri="https://widget.example/">Widget</reference> Guide</title>'
-        '<docinfo><author>A. Writer</author></docinfo>'
+        "<docinfo><author>A. Writer</author></docinfo>"
         '<topic classes="contents" ids="contents" names="contents"><title>Contents</title><bullet_list>'
         + "".join(
             f'<list_item><paragraph><reference ids="toc-entry-{k}" refid="s{k}">{name}</reference>'
@@ -442,7 +490,8 @@ def test_docutils_xml_title_contents_and_sections_are_its_units():
 
 def test_docutils_xml_reference_inside_a_title_is_its_text_not_a_section():
     text = docutils_xml(["Installing", "Using the widget"]).replace(
-        ">Using the widget</title>", '>Using <reference refuri="https://w.example/">the widget</reference></title>'
+        ">Using the widget</title>",
+        '>Using <reference refuri="https://w.example/">the widget</reference></title>',
     )
     assert (1, "Using the widget") in levels(text, ".xml")
 

@@ -78,7 +78,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ..rules import to_roman
+from ..rules import SOURCE_FILE_NAME, to_roman
 from .markup_heading import Heading
 
 
@@ -148,11 +148,13 @@ omitted end tags). Rank orders LinuxDoc's ``article > sect > sect1``, DebianDoc'
 
 NESTED = (
     frozenset(("section", "simplesect", "refentry", "glossary", "bibliography", "index", "topic"))
+    | frozenset(("refsynopsisdiv", "refsection", "refsect1", "refsect2", "refsect3"))
     | TEXINFO_NESTED
 )
 """Sectioning elements without a rank: children of whatever is open, closed by their end tags.
 A ``<topic>`` is a titled block (Docutils XML's contents, abstract or dedication; a DITA topic): a
-unit where it stands, at its depth (inside a section, a section of it)."""
+unit where it stands, at its depth (inside a section, a section of it). A reference page's
+``<refsect1>`` (``<refsection>``) is a section of its ``<refentry>``: a man page's ``.SH``."""
 
 SECTIONING = frozenset(RANKS) | NESTED
 
@@ -162,6 +164,7 @@ ROOTS = frozenset(
 """Root elements that, with ``MIN_HEADINGS`` headings, make a source without a doctype SGML/XML."""
 
 DEFAULT_TITLES = {
+    "refsynopsisdiv": "Synopsis",
     "preface": "Preface",
     "index": "Index",
     "glossary": "Glossary",
@@ -458,7 +461,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
         if parent is not None:
             level = parent.level + 1
         else:
-            level = 0 if rank is not None and rank <= 0 else 1
+            level = 0 if (rank is not None and rank <= 0) or name == "refentry" else 1
+            # NOTE: a reference page as the document (a man page lifted to DocBook): its
+            # ``<refsect1>`` are the units
         parted = name == "part" or (parent is not None and parent.parted)
         top = (
             parent is not None and RANKS.get(parent.name, 9) <= 0 and parent.name not in ("top", "document")
@@ -479,7 +484,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             chapters += 1
             if not _NUMBERED.match(title):
                 title = f"{chapters}. {title}"
-        if title:
+        if title and not (level == 0 and (name == "refentry" or SOURCE_FILE_NAME.fullmatch(title))):
+            # NOTE: a converter's title that is its input file's name (``source.pod``) is none;
+            # a reference page's own title is its header's (a man page's ``.TH``), no unit
             found.append((_line_start(text, token.start, found), min(level, MAX_LEVEL), title, parted))
         stack.append(_Element(name, level, parted))
         opened[name] = opened.get(name, 0) + 1
