@@ -208,6 +208,18 @@ def test_a_title_that_is_the_source_files_name_is_no_title():
     assert levels(text) == [(1, "1. NAME"), (1, "2. USAGE")]
 
 
+def test_commonmark_xml_headings_are_headings_at_their_level():
+    """``cmark -t xml``: a ``<heading level="N">`` holding inline elements is a heading at level N."""
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE document SYSTEM "CommonMark.dtd">\n'
+    text += '<document xmlns="http://commonmark.org/xml/1.0">\n'
+    text += '  <heading level="1">\n    <text xml:space="preserve">The Widget</text>\n  </heading>\n'
+    for k, name in enumerate(["Setup", "Use"]):
+        text += f'  <heading level="2">\n    <text xml:space="preserve">{name} of </text>\n    <code xml:space="preserve">widget</code>\n  </heading>\n'
+        text += f'  <paragraph>\n    <text xml:space="preserve">{para(k)}</text>\n  </paragraph>\n'
+    text += "</document>\n"
+    assert levels(text, ".xml") == [(1, "The Widget"), (2, "Setup of widget"), (2, "Use of widget")]
+
+
 def test_an_html_page_with_h1_and_a_title_is_not_sgml():
     page = (
         "<!DOCTYPE html>\n<html><head><title>My Page</title></head>\n<body>\n"

@@ -200,6 +200,14 @@ STOPS = frozenset(
 )
 """Start tags that end a title whose end tag was omitted (the body has begun)."""
 
+_COMMONMARK = re.compile(r"commonmark\.org/xml|CommonMark\.dtd", re.I)
+"""What names a CommonMark XML document: its namespace or its DTD."""
+
+_LEVEL_ATTRIBUTE = re.compile(r"""\blevel\s*=\s*["'](\d)["']""")
+
+COMMONMARK_INLINE = frozenset(("text", "code", "emph", "strong", "link", "image", "html_inline", "softbreak"))
+"""CommonMark XML's inline elements: the pieces of a heading's text."""
+
 TEXINFO_INLINE = frozenset(("code", "verb"))
 """Texinfo XML's inline ``<code>`` and ``<verb>`` (``@code{x}``), which in LinuxDoc open a
 verbatim block (``STOPS``)."""
@@ -390,6 +398,7 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
     letters = parts = chapters = 0
     entities: dict[str, str] = {}
     texinfo = False  # a Texinfo XML document (``makeinfo --xml``): its doctype or its root
+    commonmark = False  # a CommonMark XML document (``cmark -t xml``): its namespace or its DTD
     inline: frozenset[str] = frozenset()  # this DTD's inline elements among other DTDs' blocks
     settitle = ""  # Texinfo: the ``<settitle>``, an untitled ``<top>``'s title
     for token in _tokens(text, 0, declarations):
@@ -432,10 +441,22 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
                 return None
             signed = signed or "docbook.org/ns/docbook" in text[token.start : token.end]
             texinfo = texinfo or root == "texinfo"
+            commonmark = root == "document" and _COMMONMARK.search(text[token.start : token.end] + doctype) is not None
+            signed = signed or commonmark
+            if commonmark:
+                continue  # NOTE: its root is no unit: its headings say what the document is
             inline = TEXINFO_INLINE if texinfo else DOCUTILS_INLINE if root == "document" else frozenset()
             if texinfo:
                 entities.update((k, v) for k, v in TEXINFO_ENTITIES.items() if k not in entities)
         name = token.name
+        if commonmark and name == "heading":
+            # NOTE: CommonMark XML (``cmark -t xml``): a ``<heading level="N">``, Markdown's
+            # ``N`` signs, is a title and the unit it opens at once
+            depth = _LEVEL_ATTRIBUTE.search(text, token.start, token.end)
+            title = _title(text, token.end, entities, COMMONMARK_INLINE)
+            if depth is not None and title:
+                found.append((_line_start(text, token.start, found), min(int(depth[1]), MAX_LEVEL), title, False))
+            continue
         if texinfo and name == "settitle" and not settitle:
             settitle = _title(text, token.end, entities, TEXINFO_INLINE)
             continue
