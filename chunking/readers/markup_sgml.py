@@ -441,7 +441,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
                 return None
             signed = signed or "docbook.org/ns/docbook" in text[token.start : token.end]
             texinfo = texinfo or root == "texinfo"
-            commonmark = root == "document" and _COMMONMARK.search(text[token.start : token.end] + doctype) is not None
+            commonmark = (
+                root == "document" and _COMMONMARK.search(text[token.start : token.end] + doctype) is not None
+            )
             signed = signed or commonmark
             if commonmark:
                 continue  # NOTE: its root is no unit: its headings say what the document is
@@ -455,7 +457,9 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             depth = _LEVEL_ATTRIBUTE.search(text, token.start, token.end)
             title = _title(text, token.end, entities, COMMONMARK_INLINE)
             if depth is not None and title:
-                found.append((_line_start(text, token.start, found), min(int(depth[1]), MAX_LEVEL), title, False))
+                found.append(
+                    (_line_start(text, token.start, found), min(int(depth[1]), MAX_LEVEL), title, False)
+                )
             continue
         if texinfo and name == "settitle" and not settitle:
             settitle = _title(text, token.end, entities, TEXINFO_INLINE)
