@@ -388,6 +388,28 @@ def test_a_latex_pages_only_section_under_a_title_is_the_title_and_its_subsectio
     ]
 
 
+def test_a_beamer_decks_titled_frames_are_its_units_below_its_sections():
+    """A Beamer deck: a frame's title (its argument or its ``\\frametitle``) heads the slide, one
+    level below the deck's deepest sectioning command; the untitled title frame is none."""
+    frames = "".join(
+        f"\\begin{{frame}}[fragile]{{Slide {k}}}\n{para(k)}\n\\end{{frame}}\n\n"
+        f"\\begin{{frame}}\n\\frametitle{{Aside {k}}}\n{para(k + 1)}\n\\end{{frame}}\n\n"
+        for k in range(2)
+    )
+    deck = "\\documentclass[ignorenonframetext]{beamer}\n\\title{The Talk}\n\\begin{document}\n"
+    deck += "\\begin{frame}\n\\titlepage\n\\end{frame}\n\n"
+    flat = [(lv, t) for _, lv, t in markup_headings(deck + frames + "\\end{document}\n", ".tex")[1]]
+    assert flat == [(0, "The Talk"), (1, "Slide 0"), (1, "Aside 0"), (1, "Slide 1"), (1, "Aside 1")]
+    grouped = (
+        deck + "\\section{Opening}\n\n" + frames + "\\section{Closing}\n\n" + frames + "\\end{document}\n"
+    )
+    assert [(lv, t) for _, lv, t in markup_headings(grouped, ".tex")[1]][:3] == [
+        (0, "The Talk"),
+        (1, "1 Opening"),
+        (2, "Slide 0"),
+    ]
+
+
 def test_a_text_about_latex_quoting_its_commands_is_not_latex_source():
     """A manual about LaTeX quotes ``\\documentclass`` and ``\\chapter{…}`` in its examples,
     indented, after its own prose: not a LaTeX source."""

@@ -109,6 +109,8 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
         title = _argument(rest) if name not in NAMED and name != "appendix" else ""
         if title is not None:
             found.append((i, name, title, starred))
+    if _BEAMER.search(text):
+        found = _with_frames(found, source)
     sectioning = sum(name in DEPTHS for _, name, _, _ in found)
     usual = "\\usepackage" in text or "\\begin{" in text
     first = next((line for line in source if line.strip()), "")
@@ -117,6 +119,42 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
     ):
         return None
     return levelled(found, starts)
+
+
+_BEAMER = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{beamer\}")
+"""A Beamer slide deck's class: its frames are its units."""
+
+_FRAME = re.compile(r"\\begin\{frame\}\s*(?:<[^>]*>\s*)?(?:\[[^\]]*\]\s*)?")
+_FRAME_TITLE = re.compile(r"\\frametitle\b")
+
+FRAME_TITLE_LINES = 3
+"""Lines after ``\\begin{frame}`` where its ``\\frametitle`` may stand."""
+
+
+def _with_frames(
+    found: list[tuple[int, str, str, bool]], source: list[str]
+) -> list[tuple[int, str, str, bool]]:
+    """``found`` with a Beamer deck's titled frames (``\\begin{frame}{Title}``, or a
+    ``\\frametitle{Title}`` right inside it) as unnumbered units one level below the deepest
+    sectioning command the deck uses (``\\section`` where it uses none): a slide's title heads
+    the slide as a section heads its text. A frame without a title (the title page) is none."""
+    used = [DEPTHS[name] for _, name, _, _ in found if name in DEPTHS]
+    depth = min(max(used, default=DEPTHS["section"] - 1) + 1, DEPTHS["subsubsection"])
+    command = next(name for name, d in DEPTHS.items() if d == depth)
+    frames = []
+    for i, line in enumerate(source):
+        m = _FRAME.search(line)
+        if m is None:
+            continue
+        title = _argument(line[m.end() :]) if line[m.end() :].lstrip().startswith("{") else None
+        if not title:
+            for k in range(i + 1, min(i + 1 + FRAME_TITLE_LINES, len(source))):
+                if (t := _FRAME_TITLE.search(source[k])) is not None:
+                    title = _argument("\n".join(source[k : k + TITLE_LINES])[t.end() :])
+                    break
+        if title:
+            frames.append((i, command, title, True))
+    return sorted(found + frames)
 
 
 def levelled(
