@@ -11,7 +11,12 @@ from markdown_it import MarkdownIt
 
 from chunking.ingest import load_book
 from chunking.readers import read_raw
-from chunking.readers.markdown import _front_matter_lines, rendered_text, markdown_headings, setext_title_apart
+from chunking.readers.markdown import (
+    _front_matter_lines,
+    rendered_text,
+    markdown_headings,
+    setext_title_apart,
+)
 
 
 def para(i: int, words: int = 50) -> str:
@@ -364,3 +369,12 @@ def test_a_chapters_own_contents_of_its_sections_makes_no_front_unit():
     md = f"## Chapter one\n\n{own}\n\n{sections}## Chapter two\n\n{body}\n\n## Chapter three\n\n{body}\n"
     book = load_book(md.encode(), name="page.md")
     assert [h.title for h in book.headings if h.level == 1] == ["Chapter one", "Chapter two", "Chapter three"]
+
+
+def test_a_front_matter_title_folded_over_lines_is_read_whole_and_as_rendered():
+    """YAML folds a long quoted title over indented lines (``title: "Creating`` … ``Tools"``);
+    its links read as their text. A quote that never closes gives no title."""
+    folded = '---\nauthor: A. Writer\ntitle: "Creating\n  [Widget](https://example.org/widget)\n  Tools"\n---\n\nText.\n\n# One\n\nMore.\n'
+    assert [(lv, t) for _, lv, t in markdown_headings(folded)] == [(1, "Creating Widget Tools"), (1, "One")]
+    broken = '---\ntitle: "Creating\ndate: 2022\n---\n\nText.\n\n# One\n\nMore.\n'
+    assert [t for _, _, t in markdown_headings(broken)] == ["One"]

@@ -76,10 +76,29 @@ _TITLE_KEY = re.compile(r"""^title\s*[:=]\s*(?:"(.+)"|'(.+)'|(.+?))\s*$""")
 
 def _front_matter_title(block: list[str]) -> str:
     """The document's title as its front matter gives it (Pandoc, R Markdown, static site
-    generators: ``title:``), whitespace collapsed; ``""`` when it gives none on one line."""
-    for line in block[1:-1]:
-        if m := _TITLE_KEY.match(line):
-            return " ".join((m[1] or m[2] or m[3]).split())
+    generators: ``title:``), whitespace collapsed and its inline markup read (``rendered_text``);
+    ``""`` when it gives none. A quoted title may fold over the indented lines below its key
+    (YAML's flow scalars: ``title: "Creating`` over ``  Directives"``); a title whose quote never
+    closes there is none."""
+    body = block[1:-1]
+    for k, line in enumerate(body):
+        if not (m := _TITLE_KEY.match(line)):
+            continue
+        if m[1] or m[2]:
+            return rendered_text(" ".join((m[1] or m[2]).split()))
+        value = m[3]
+        quote = value[0] if value[0] in "\"'" else ""
+        if not quote:
+            return rendered_text(" ".join(value.split()))
+        folded = [value[1:]]
+        for more in body[k + 1 :]:
+            if not more[:1].isspace():
+                break  # the next key: the quote never closed
+            folded.append(more.strip())
+            if folded[-1].endswith(quote):
+                folded[-1] = folded[-1][:-1]
+                return rendered_text(" ".join(" ".join(folded).split()))
+        return ""
     return ""
 
 
