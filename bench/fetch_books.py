@@ -1308,6 +1308,18 @@ into pandoc's ICML (InCopy/InDesign XML)."""
 ALSO_NEEDED |= {"pod2docbook-article": ["pod2docbook"]}
 RENDERER_PACKAGES |= {"doclifter": "doclifter", "pod2docbook": "libpod-2-docbook-perl"}
 
+RENDERERS |= {
+    "pandoc-gfm-fb2": ["pandoc", "--standalone", "--from", "gfm", "--to", "fb2"],
+    "pandoc-gfm-rtf": ["pandoc", "--standalone", "--from", "gfm", "--to", "rtf"],
+    "pandoc-gfm-opendocument": ["pandoc", "--standalone", "--from", "gfm", "--to", "opendocument"],
+    "pandoc-gfm-native": ["pandoc", "--standalone", "--from", "gfm", "--to", "native"],
+    "lowdown-fodt": ["lowdown", "-s", "-Tfodt"],
+    "cmark-gfm-latex": ["cmark-gfm", "-t", "latex"],
+}
+"""Round 48: a GitHub-flavoured Markdown source into pandoc's FictionBook 2 XML, its RTF, its flat OpenDocument
+XML (the ``content.xml`` body of an ODT, ``text:h`` headings) and its native Haskell syntax tree; a Markdown
+source into lowdown's flat OpenDocument (``-Tfodt``) or cmark-gfm's LaTeX body."""
+
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
