@@ -1,5 +1,6 @@
 """Stage 1 (read), markup sources: the section headings of an SGML/XML (LinuxDoc, DebianDoc,
-DocBook, Texinfo XML, CommonMark XML, JATS, BITS, OPML, ICML), Texinfo, ConTeXt, LaTeX, LyX, POD, wiki, Jira, Textile,
+DocBook, Texinfo XML, CommonMark XML, JATS, BITS, OPML, ICML, OpenDocument, FictionBook),
+Texinfo, ConTeXt, LaTeX, LyX, POD, wiki, Jira, Textile,
 AsciiDoc, Djot, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
@@ -35,7 +36,9 @@ titles below the document title, or a ``= Title`` document header on its first l
 ``MIN_HEADINGS`` section titles; a LyX document (``chunking.readers.markup_lyx``: its ``#LyX …
 created this file`` and ``\\lyxformat`` header lines) comes before all, whatever the file's name;
 an OPML outline (``chunking.readers.markup_opml``: an ``<opml>`` root) then, an ICML story
-(``chunking.readers.markup_icml``: an ``<?aid`` instruction before its ``<Document>``); a JATS journal article or BITS book (``chunking.readers.markup_jats``: a JATS, NLM or BITS
+(``chunking.readers.markup_icml``: an ``<?aid`` instruction before its ``<Document>``), an
+OpenDocument text as XML (``chunking.readers.markup_odf``: an ``<office:document>`` root) and a
+FictionBook (``chunking.readers.markup_fb2``: a ``<FictionBook>`` root); a JATS journal article or BITS book (``chunking.readers.markup_jats``: a JATS, NLM or BITS
 doctype, or an ``<article>``/``<book>`` root whose first child is JATS's ``<front>``, BITS's
 ``<book-meta>``…, never its name) is tried next, before the other XML vocabularies whose
 ``<article>`` and ``<book>`` roots it shares; a TEI document (``chunking.readers.markup_tei``: a
@@ -86,7 +89,9 @@ from .markup_muse import muse_headings
 from .markup_jats import jats_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
+from .markup_fb2 import fb2_headings
 from .markup_icml import icml_headings
+from .markup_odf import odf_headings
 from .markup_opml import opml_headings
 from .markup_sgml import sgml_headings
 from .markup_tei import tei_headings
@@ -130,7 +135,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("markdown", …)``, ``("opml", …)``, ``("icml", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("typst", …)``, ``("wiki", …)``,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("opml", …)``, ``("icml", …)``, ``("odf", …)``, ``("fb2", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("typst", …)``, ``("wiki", …)``,
         ``("jira", …)``, ``("textile", …)``, ``("bbcode", …)``, ``("asciidoc", …)``, ``("djot", …)``, ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -157,6 +162,8 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     recognisers: list[tuple[str, Callable[[], list[Heading] | None]]] = [
         ("opml", lambda: opml_headings(text)),
         ("icml", lambda: icml_headings(text)),
+        ("odf", lambda: odf_headings(text)),
+        ("fb2", lambda: fb2_headings(text)),
         ("jats", lambda: jats_headings(text)),
         ("tei", lambda: tei_headings(text)),
         ("sgml", lambda: sgml_headings(text, named=suffix in (".sgml", ".xml"))),
