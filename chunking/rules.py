@@ -123,7 +123,7 @@ the back: only a page of paged entries below it, or its place in the front, make
 SOURCE_FILE_NAME = re.compile(
     r"[\w.-]+\.(?:pod|md|markdown|txt|rst|tex|texi|xml|sgml|html?|adoc|asciidoc|org|docx?|odt)", re.I
 )
-"""A source document's file name (``source.pod``, ``README.md``): what a converter writes for a
+"""A source document's file name (``input.pod``, ``README.md``): what a converter writes for a
 document's title when the source gives none. Matched whole (``fullmatch``), it is no title."""
 
 KEYWORD_ALTERNATION = "|".join(HEADING_KEYWORDS)

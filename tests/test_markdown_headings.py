@@ -372,9 +372,9 @@ def test_a_chapters_own_contents_of_its_sections_makes_no_front_unit():
 
 
 def test_a_front_matter_title_folded_over_lines_is_read_whole_and_as_rendered():
-    """YAML folds a long quoted title over indented lines (``title: "Creating`` … ``Tools"``);
+    """YAML folds a long quoted title over indented lines (``title: "Building`` … ``Tools"``);
     its links read as their text. A quote that never closes gives no title."""
-    folded = '---\nauthor: A. Writer\ntitle: "Creating\n  [Widget](https://example.org/widget)\n  Tools"\n---\n\nText.\n\n# One\n\nMore.\n'
-    assert [(lv, t) for _, lv, t in markdown_headings(folded)] == [(1, "Creating Widget Tools"), (1, "One")]
-    broken = '---\ntitle: "Creating\ndate: 2022\n---\n\nText.\n\n# One\n\nMore.\n'
+    folded = '---\nauthor: A. Writer\ntitle: "Building\n  [Widget](https://example.org/widget)\n  Tools"\n---\n\nText.\n\n# One\n\nMore.\n'
+    assert [(lv, t) for _, lv, t in markdown_headings(folded)] == [(1, "Building Widget Tools"), (1, "One")]
+    broken = '---\ntitle: "Building\ndate: 2022\n---\n\nText.\n\n# One\n\nMore.\n'
     assert [t for _, _, t in markdown_headings(broken)] == ["One"]

@@ -198,8 +198,8 @@ def test_a_reference_page_as_the_document_has_its_refsect1_for_units():
 
 
 def test_a_title_that_is_the_source_files_name_is_no_title():
-    """A converter with no title in its source writes the input file's name (``source.pod``)."""
-    text = '<!DOCTYPE article PUBLIC "-//OASIS//DTD DocBook V4.2//EN" "x.dtd">\n<article id="pod"><title>source.pod</title>\n'
+    """A converter with no title in its source writes the input file's name (``input.pod``)."""
+    text = '<!DOCTYPE article PUBLIC "-//OASIS//DTD DocBook V4.2//EN" "x.dtd">\n<article id="pod"><title>input.pod</title>\n'
     text += "".join(
         f"<section><title>{name}</title>\n<para>{para(k)}</para>\n</section>\n"
         for k, name in enumerate(["NAME", "USAGE"])

@@ -78,7 +78,7 @@ def _front_matter_title(block: list[str]) -> str:
     """The document's title as its front matter gives it (Pandoc, R Markdown, static site
     generators: ``title:``), whitespace collapsed and its inline markup read (``rendered_text``);
     ``""`` when it gives none. A quoted title may fold over the indented lines below its key
-    (YAML's flow scalars: ``title: "Creating`` over ``  Directives"``); a title whose quote never
+    (YAML's flow scalars: ``title: "A Long`` over ``  Title"``); a title whose quote never
     closes there is none."""
     body = block[1:-1]
     for k, line in enumerate(body):

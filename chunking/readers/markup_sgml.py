@@ -510,7 +510,7 @@ def sgml_headings(text: str, named: bool = False) -> list[Heading] | None:
             if not _NUMBERED.match(title):
                 title = f"{chapters}. {title}"
         if title and not (level == 0 and (name == "refentry" or SOURCE_FILE_NAME.fullmatch(title))):
-            # NOTE: a converter's title that is its input file's name (``source.pod``) is none;
+            # NOTE: a converter's title that is its input file's name (``input.pod``) is none;
             # a reference page's own title is its header's (a man page's ``.TH``), no unit
             found.append((_line_start(text, token.start, found), min(level, MAX_LEVEL), title, parted))
         stack.append(_Element(name, level, parted))

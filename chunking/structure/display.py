@@ -9,7 +9,7 @@ book's *chapter display size*: the largest size, clearly above the body
 in the largest type the book uses more than once or twice (the title page is larger, once);
 chapters open at the top of a page; and a size used on most pages is a running header, not a
 heading. Consecutive lines at that size are one title (a title wrapped over lines). A line in
-that size may open in lower case (a program's or a module's name: ``libuv event loop``), where it
+that size may open in lower case (a program's or a module's name: ``libwidget event loop``), where it
 is otherwise title-like and nothing says it goes on from a line above (``_lower_case_title``).
 The book's title set larger still, once, opening its first page, is its title page: a front unit
 (``_book_title``).
@@ -144,8 +144,8 @@ def _lower_case_title(
     tier: float,
 ) -> bool:
     """Whether the run of display lines opening at ``lines[first]`` is a title although it opens
-    in lower case: a chapter may be titled by a program's or a module's name (``libuv event
-    loop``, ``node:crypto module methods``), set in the chapters' type like every other title.
+    in lower case: a chapter may be titled by a program's or a module's name (``libwidget event
+    loop``, ``widget:core module methods``), set in the chapters' type like every other title.
     The size is the chapters' (the tier is proven by the title-like lines at page tops) and the
     line is title-like otherwise (short, no sentence's end). What else a lower-case line in that
     type may be is ruled out: a title's wrapped line (the line above, or the last line of the
@@ -173,7 +173,7 @@ def _book_title(norm: NormalisedBook, probe: FontProbe, tier: float, pages: Coll
     part's or a cover's and its title page's). Its page need not be bare: a document printed from
     the web sets its title over its opening paragraphs, and its first chapter may open below them
     on the same page. Lines set right below it in display type larger than the chapters' are its
-    wrapped lines, or the rest of a title a cover sets in stepped sizes (``Amoebax`` over
+    wrapped lines, or the rest of a title a cover sets in stepped sizes (``Widgetrix`` over
     ``User's Manual``)."""
     first = next((index for index in pages if norm.lines[index]), None)
     if first is None:
