@@ -378,3 +378,48 @@ def test_a_front_matter_title_folded_over_lines_is_read_whole_and_as_rendered():
     assert [(lv, t) for _, lv, t in markdown_headings(folded)] == [(1, "Building Widget Tools"), (1, "One")]
     broken = '---\ntitle: "Building\ndate: 2022\n---\n\nText.\n\n# One\n\nMore.\n'
     assert [t for _, _, t in markdown_headings(broken)] == ["One"]
+
+
+@pytest.mark.parametrize(
+    ("source", "title"),
+    [
+        (
+            '# <a href="#toc-entry-1" class="toc-backref">Running the\nwhole suite</a>\n',
+            "Running the whole suite",
+        ),
+        ('# <a href="https://example.org/"\nclass="reference external">Widget</a> Tools\n', "Widget Tools"),
+    ],
+)
+def test_a_heading_whose_raw_html_link_a_converter_wrapped_runs_on_to_where_the_link_closes(source, title):
+    assert [t for _, _, t in markdown_headings(f"{source}\nText.\n")] == [title]
+
+
+def test_a_heading_leaving_a_tag_open_before_a_blank_line_is_read_as_commonmark_reads_it():
+    assert [t for _, _, t in markdown_headings('# Use <a href="x"\n\nclass="y">more</a>\n')] == [
+        'Use <a href="x"'
+    ]
+
+
+def test_a_contents_of_wrapped_raw_html_links_under_a_title_heading_after_front_matter_is_a_front_unit():
+    """A page converted to Markdown keeps its contents box as a bare ``Contents`` line over a list
+    of raw HTML links, each wrapped over two lines, under its title heading; front matter and a
+    site header stand above that heading."""
+    body = "\n\n".join(para(i) for i in range(3))
+    names = [f"Chapter title {n}" for n in (1, 2, 3, 4)]
+    listed = "".join(
+        f'- <a href="#c{n}" id="toc-entry-{n}"\n  class="reference internal">{name}</a>\n'
+        for n, name in enumerate(names)
+    )
+    chapters = "".join(
+        f'# <a href="#toc-entry-{n}" class="toc-backref">{name}</a>\n\n{body}\n\n'
+        for n, name in enumerate(names)
+    )
+    md = (
+        "---\ntitle: The Widget Manual\n---\n\n"
+        '<div class="header">\n\n<a href="https://example.org">Home</a> \\|\n<a href="../index.html">Overview</a>\n\n</div>\n\n'
+        f"# The Widget Manual\n\n{para(9)}\n\nContents\n\n{listed}\n{para(8)}\n\n{chapters}"
+    )
+    book = load_book(md.encode(), name="page.md")
+    top = [(h.kind, h.title) for h in book.headings if h.level == 1]
+    assert [title for _, title in top] == ["The Widget Manual", "Contents", *names]
+    assert top[1] == ("front", "Contents")

@@ -70,6 +70,42 @@ heading is what the page shows, so it is read as one, starting at its line's fir
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}$")
 """Pandoc's heading attributes after the title (``# Usage {#usage .unnumbered}``): no part of it."""
 
+_TAG_UNCLOSED = re.compile(r"<[A-Za-z][\w-]*(?:\s[^<>]*)?$")
+"""A raw HTML tag opened at the end of a line, its ``>`` not on it (``<a href="#x"``)."""
+
+_LINK_OPEN = re.compile(r"<a\b[^<>]*>", re.I)
+_LINK_CLOSE = re.compile(r"</a\s*>", re.I)
+
+WRAPPED_TAG_LINES = 3
+"""Most lines a raw HTML link left open at a line's end runs on over (``html_left_open``)."""
+
+
+def html_left_open(text: str) -> bool:
+    """Whether ``text`` leaves a raw HTML tag open at its end: a tag whose ``>`` is not on it
+    (``<a href="#x"``), or a link ``<a …>`` whose ``</a>`` is not. A converter that wraps its
+    Markdown (pandoc's ``gfm`` writer at 72 columns) wraps a heading or a list item holding a raw
+    HTML link too, its tag and its words running on over the next lines; the tag closing there
+    is where the heading's or the item's words end."""
+    return bool(_TAG_UNCLOSED.search(text)) or len(_LINK_OPEN.findall(text)) > len(_LINK_CLOSE.findall(text))
+
+
+def run_on_wrapped_tag(text: str, following: list[str]) -> tuple[str, int]:
+    """``text`` with the lines of ``following`` that a raw HTML tag left open at its end runs on
+    over (``html_left_open``), up to the line that closes it, at most ``WRAPPED_TAG_LINES``, and
+    how many lines of ``following`` that took; a blank line, or no closing within them, runs on
+    over nothing: ``(text, 0)``."""
+    if not html_left_open(text):
+        return text, 0
+    joined = text
+    for used, line in enumerate(following[:WRAPPED_TAG_LINES], 1):
+        if not line.strip():
+            break
+        joined = f"{joined} {line.strip()}"
+        if not html_left_open(joined):
+            return joined, used
+    return text, 0
+
+
 _TITLE_KEY = re.compile(r"""^title\s*[:=]\s*(?:"(.+)"|'(.+)'|(.+?))\s*$""")
 """A front matter's title line (YAML ``title: "…"``, TOML ``title = "…"``), unquoted or quoted."""
 
@@ -223,8 +259,11 @@ def markdown_headings(text: str) -> list[tuple[int, int, str]]:
         first = kept[token.map[0]]
         if token.markup in ("=", "-"):  # setext: the text's lines down to the underline
             title = " ".join(" ".join(lines[first : kept[token.map[1] - 1]]).split())
-        else:
-            title = " ".join(tokens[i + 1].content.split())
+        else:  # NOTE: a raw HTML link a converter wrapped runs the heading on (``run_on_wrapped_tag``)
+            title, _ = run_on_wrapped_tag(
+                tokens[i + 1].content, source[first + 1 : first + 1 + WRAPPED_TAG_LINES]
+            )
+            title = " ".join(title.split())
         title = rendered_text(_ATTRIBUTES.sub("", title))
         if not title:
             continue

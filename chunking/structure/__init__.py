@@ -217,7 +217,10 @@ def _numbering_filled(
 def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -> list[tuple[Draft, int]]:
     """A markup source's headings with the title it sets as plain text above the first of them
     (``plain_text.opening_title``) put first, at the top depth: its title page, a front unit;
-    not when that first heading is the same title (then it is the document's title)."""
+    not when that first heading is the same title (then it is the document's title). With no
+    title above, a contents printed above the first heading is put first; with none there
+    either, the contents printed under it is looked for (``_with_contents_under_title``): front
+    matter or a site header above a page's title heading sets no title of its own."""
     if not drafts:
         return drafts
     if drafts[0][0].offset == 0:
@@ -229,7 +232,9 @@ def _with_opening_title(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -
     if title is None:
         keys = [key for d, _ in drafts for key in (words_key(f"{d.number} {d.title}"), words_key(d.title))]
         depth = min(depth for _, depth in drafts)
-        return [(d, depth) for d in opening_contents(norm, drafts[0][0].offset, keys)] + drafts
+        above = opening_contents(norm, drafts[0][0].offset, keys)
+        # NOTE: no contents above the first heading: it may stand under it, the page's title
+        return [(d, depth) for d in above] + drafts if above else _with_contents_under_title(drafts, norm)
     if words_key(title.title) == words_key(drafts[0][0].title):
         # NOTE: the first heading says the same words: the title set twice (a converted page
         # writes its ``<title>`` above its ``<h1>``), and the heading is the one that counts

@@ -85,6 +85,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from ..models import Rejected
@@ -109,6 +110,7 @@ from .kinds import (
     title_like,
     words_key,
 )
+from ..readers.markdown import WRAPPED_TAG_LINES, run_on_wrapped_tag
 from .levels import levelled
 from .plain_text_glued import glued_headings, run_together
 from .result import StructureResult
@@ -1702,6 +1704,24 @@ _LINK_TARGET = re.compile(r"\]\([^)]*\)|\]\[[^\]]*\]")
 no part of the words a contents entry shows."""
 
 
+_HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+"""A raw HTML tag in a Markdown line (``<a href="#intro" class="reference">``): no part of the
+words a contents entry shows."""
+
+
+def _entry_texts(lines: list[_Line]) -> Iterator[str]:
+    """The texts of a contents' entries, a line each, raw HTML tags aside; an entry whose raw HTML
+    link a converter wrapped is read on over the lines its tag runs on
+    (``readers.markdown.run_on_wrapped_tag``)."""
+    j = 0
+    while j < len(lines):
+        text, used = run_on_wrapped_tag(
+            lines[j].text, [line.text for line in lines[j + 1 : j + 1 + WRAPPED_TAG_LINES]]
+        )
+        yield _HTML_TAG.sub("", text)
+        j += 1 + used
+
+
 def opening_contents(norm: NormalisedBook, before: int, headings: list[str], after: int = 0) -> list[Draft]:
     """The contents a markup source prints as plain text above its first heading (at
     ``before``; from ``after`` on), as a converted web page sets its contents box above its first
@@ -1719,8 +1739,8 @@ def opening_contents(norm: NormalisedBook, before: int, headings: list[str], aft
         if not _CONTENTS_HEADER.match(header):
             continue
         at, named = 0, 0
-        for entry in lines[i + 1 :]:
-            key = words_key(_LINK_TARGET.sub("]", entry.text).lstrip("*+-• "))
+        for entry in _entry_texts(lines[i + 1 :]):
+            key = words_key(_LINK_TARGET.sub("]", entry).lstrip("*+-• "))
             hit = next((k for k in range(at, len(headings)) if key and headings[k] == key), None)
             if hit is None:
                 break
