@@ -36,7 +36,9 @@ Textile, Djot or XWiki markup, through lowdown into a man page's or an -ms paper
 ronn into a man page's troff or through cmark-gfm into plain text, an AsciiDoc man page through
 Asciidoctor into a man page's troff, a man page through groff's gropdf into a PDF or through doclifter into
 DocBook, a POD document through Pod::2::DocBook into DocBook, a Markdown source through cmark into CommonMark XML, a reStructuredText source through pandoc into
-OPML or Beamer LaTeX, a GitHub-flavoured Markdown source through pandoc into ICML; the source first checked against
+OPML or Beamer LaTeX, a GitHub-flavoured Markdown source through pandoc into ICML, Emacs Muse or DokuWiki markup, an
+OpenDocument text through LibreOffice into a PDF, an HTML page through AbiWord into an EPUB, a Markdown source through
+MyST-Parser and Docutils into LaTeX, a manual's reStructuredText sources through Sphinx's EPUB builder; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -663,24 +665,27 @@ with tempfile.TemporaryDirectory(prefix="sphinx-") as tmp:
         "latex_documents": [(root, "book.tex", title, "", "manual")],
         "texinfo_documents": [(root, "book", title, "", "book", title, "Miscellaneous")],
         "man_pages": [(root, "book", title, [], 1)], "man_make_section_directory": False}
+    if builder == "epub":
+        conf |= {"epub_basename": "book", "epub_identifier": "book", "epub_uid": "book"}
     with open(os.path.join(docs, "conf.py"), "w") as f:
         f.write("".join("%s = %r\n" % item for item in conf.items()) + INDEX_TYPES)
     subprocess.run([sys.executable, "-m", "sphinx", "-b", builder, "-q", "-E", "-j", "1", docs, built],
         capture_output=True, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="315532800", PYTHONHASHSEED="0"))
-    written = {"texinfo": "book.texi", "man": "book.1", "latex": "book.tex"}[builder]
+    written = {"texinfo": "book.texi", "man": "book.1", "latex": "book.tex", "epub": "book.epub"}[builder]
     with open(os.path.join(built, written), "rb") as f, open(out, "wb") as g:
         g.write(f.read())
 """
 """A manual's reStructuredText sources (``source.paths``, its root document first, as a tar of them in
 that order by ``_pages_tar``; the ``.rst.txt`` copies that Sphinx's HTML builder ships under
 ``_sources/``, renamed ``.rst``) through Sphinx's own builders (``sphinx-*``): its Texinfo, its man page
-(the whole toctree as one page, section 1) or its LaTeX of a ``manual`` (chapters at the top). The
+(the whole toctree as one page, section 1), its LaTeX of a ``manual`` (chapters at the top) or its EPUB 3
+(one XHTML file a source, ``book.epub``, its identifier and UID ``book``, so that it rebuilds byte for byte). The
 renderer writes a ``conf.py`` of its own, with no extension (the project's extensions are not packaged:
 their directives and roles are reported and dropped, and a reference to a page outside the sources is
 written as its text), the root document the first source, the book's title the root document's title
 (its first underlined line) and no author; an index entry of a type Sphinx 9 no longer takes
 (``object: method``, ``module: sys`` and the like) is written, as its message asks, as a pair (``pair: object;
-method``) before Sphinx reads the source; Sphinx takes the date it prints from ``SOURCE_DATE_EPOCH`` (1980-01-01 00:00 UTC)."""
+method``) before Sphinx reads the source; Sphinx takes the date it prints (and the EPUB's ``dc:date``) from ``SOURCE_DATE_EPOCH`` (1980-01-01 00:00 UTC)."""
 
 
 MISTUNE_RST = """
@@ -979,7 +984,7 @@ RENDERERS = {
     },
     **{
         f"sphinx-{builder}": [RENDERER_PYTHON, "-c", SPHINX, builder, "{input.tar}", OUTPUT]
-        for builder in ("texinfo", "man", "latex")
+        for builder in ("texinfo", "man", "latex", "epub")
     },
     "lowdown-gemini": ["lowdown", "-Tgemini"],
     "cmark-man": ["cmark", "-t", "man"],
@@ -1320,6 +1325,31 @@ RENDERERS |= {
 XML (the ``content.xml`` body of an ODT, ``text:h`` headings) and its native Haskell syntax tree; a Markdown
 source into lowdown's flat OpenDocument (``-Tfodt``) or cmark-gfm's LaTeX body."""
 
+SOFFICE_PDF = _soffice_convert("pdf:writer_pdf_Export", "pdf")
+"""LibreOffice Writer's PDF export (``soffice-pdf``: the 'writer_pdf_Export' filter at its defaults, the
+headings' outline written as bookmarks), run as ``SOFFICE_TEXT`` is, under libfaketime's frozen clock
+(``FAKETIME_FROZEN``: the export stamps the time of the run as the creation date and hashes it into the file
+identifier) and with only the fonts of ``PINNED_FONTS`` (URW base35, DejaVu, Droid Sans Fallback)."""
+
+MYST_LATEX = "from myst_parser.parsers.docutils_ import cli_latex; cli_latex()"
+"""A Markdown source read by MyST-Parser's docutils parser and written by Docutils' LaTeX writer (the
+``myst-docutils-latex`` front end, reading standard input): the first heading the document title, the
+next level Docutils' sections."""
+
+RENDERERS |= {
+    "soffice-pdf": [*FAKETIME_FROZEN, "sh", "-c", SOFFICE_PDF, "{input.odt}"],
+    "abiword-epub": [*FAKETIME_FROZEN, "abiword", "--to=epub", "-o", OUTPUT, "{input.html}"],
+    "myst-docutils-latex": [*DOCUTILS, RENDERER_PYTHON, "-c", MYST_LATEX],
+    "pandoc-gfm-muse": ["pandoc", "--standalone", "--from", "gfm", "--to", "muse"],
+    "pandoc-gfm-dokuwiki": ["pandoc", "--standalone", "--from", "gfm", "--to", "dokuwiki"],
+}
+"""Round 50: an OpenDocument text into LibreOffice's PDF (``SOFFICE_PDF``); an HTML page into AbiWord's
+EPUB (its clock frozen: AbiWord draws a time-based UUID as the identifier); a Markdown source into the LaTeX
+of MyST-Parser and Docutils (``MYST_LATEX``); a GitHub-flavoured Markdown source into pandoc's Emacs Muse or
+DokuWiki markup; a manual's reStructuredText sources through Sphinx's EPUB 3 builder (``sphinx-epub``, in
+``SPHINX``)."""
+ALSO_NEEDED |= {"soffice-pdf": ["soffice"], "myst-docutils-latex": [RENDERER_PYTHON]}
+
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
@@ -1359,6 +1389,11 @@ Times New Roman → Liberation Serif) still apply."""
 PINNED_FONTS |= {
     "cups-texttopdf": ("/usr/share/fonts/truetype/dejavu",),
     "qt-textdocument-pdf": ("/usr/share/fonts/truetype/dejavu",),
+    "soffice-pdf": (
+        "/usr/share/fonts/opentype/urw-base35",
+        "/usr/share/fonts/truetype/dejavu",
+        "/usr/share/fonts/truetype/droid",
+    ),
 }
 
 
