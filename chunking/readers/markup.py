@@ -1,6 +1,6 @@
-"""Stage 1 (read), markup sources: the section headings of an SGML/XML (LinuxDoc, DebianDoc,
-DocBook, Texinfo XML, CommonMark XML, JATS, BITS, OPML, ICML, OpenDocument, FictionBook),
-Texinfo, ConTeXt, LaTeX, LyX, POD, wiki, Jira, Textile,
+"""Stage 1 (read), markup sources: the section headings of an RTF, pandoc native, SGML/XML
+(LinuxDoc, DebianDoc, DocBook, Texinfo XML, CommonMark XML, JATS, BITS, OPML, ICML, OpenDocument,
+FictionBook), Texinfo, ConTeXt, LaTeX, LyX, POD, wiki, Jira, Textile,
 AsciiDoc, Djot, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
@@ -35,7 +35,12 @@ titles below the document title, or a ``= Title`` document header on its first l
 ``MIN_HEADINGS`` headlines; rST a directive or two explicit markup lines (``.. _target:``) and
 ``MIN_HEADINGS`` section titles; a LyX document (``chunking.readers.markup_lyx``: its ``#LyX …
 created this file`` and ``\\lyxformat`` header lines) comes before all, whatever the file's name;
-an OPML outline (``chunking.readers.markup_opml``: an ``<opml>`` root) then, an ICML story
+an RTF document (``chunking.readers.markup_rtf``: its ``{\\rtf`` opening; paragraphs at an
+``\\outlinelevel`` or in a ``heading N`` style) and pandoc's native syntax tree
+(``chunking.readers.markup_native``: ``Pandoc`` and its ``Meta``, or a ``[`` and a block
+constructor, ``[ Header``, ``[ Para``…, at the top; its ``Header`` blocks) come next, each
+opening as no other markup's text can (no tag, no command, no heading line); an OPML outline
+(``chunking.readers.markup_opml``: an ``<opml>`` root) then, an ICML story
 (``chunking.readers.markup_icml``: an ``<?aid`` instruction before its ``<Document>``), an
 OpenDocument text as XML (``chunking.readers.markup_odf``: an ``<office:document>`` root) and a
 FictionBook (``chunking.readers.markup_fb2``: a ``<FictionBook>`` root); a JATS journal article or BITS book (``chunking.readers.markup_jats``: a JATS, NLM or BITS
@@ -90,6 +95,8 @@ from .markup_jats import jats_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
 from .markup_fb2 import fb2_headings
+from .markup_native import native_headings
+from .markup_rtf import rtf_headings
 from .markup_icml import icml_headings
 from .markup_odf import odf_headings
 from .markup_opml import opml_headings
@@ -101,6 +108,11 @@ from .markup_typst import typst_headings
 from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
 from .markup_heading import Heading
+
+ENCODED = frozenset(("rtf", "native"))
+"""Markups whose text encodes the document rather than sets it (RTF's control words and groups,
+pandoc's syntax tree): no line of it is a line the document shows, so the structure stage reads
+nothing above their first heading as a title or contents set as plain text."""
 
 MIN_HEADINGS = 2
 """How many headings of its syntax a text needs before it is read as POD or AsciiDoc."""
@@ -135,7 +147,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("markdown", …)``, ``("opml", …)``, ``("icml", …)``, ``("odf", …)``, ``("fb2", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("typst", …)``, ``("wiki", …)``,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("rtf", …)``, ``("native", …)``, ``("opml", …)``, ``("icml", …)``, ``("odf", …)``, ``("fb2", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("typst", …)``, ``("wiki", …)``,
         ``("jira", …)``, ``("textile", …)``, ``("bbcode", …)``, ``("asciidoc", …)``, ``("djot", …)``, ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -160,6 +172,8 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
     # NOTE: in this order: each reader recognises its markup by the text's own marks and says
     # None for a text that is not in it (see the module docstring).
     recognisers: list[tuple[str, Callable[[], list[Heading] | None]]] = [
+        ("rtf", lambda: rtf_headings(text)),
+        ("native", lambda: native_headings(text)),
         ("opml", lambda: opml_headings(text)),
         ("icml", lambda: icml_headings(text)),
         ("odf", lambda: odf_headings(text)),

@@ -30,6 +30,7 @@ import dataclasses
 from ..models import Heading, Rejected
 from ..normalise import NormalisedBook
 from ..readers.layout import PageLayout
+from ..readers.markup import ENCODED
 from ..readers.raw import RawBook
 from ..rules import FENCE_KINDS
 from .baseline import outline_baseline
@@ -109,7 +110,8 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     """
     if raw.markup and mode in ("auto", "outline"):
         checked = check_outline(raw, norm)
-        levelled = _levelled(_with_opening_title(checked.drafts, norm), norm, raw.markup, title_unit=True)[0]
+        drafts = checked.drafts if raw.markup in ENCODED else _with_opening_title(checked.drafts, norm)
+        levelled = _levelled(drafts, norm, raw.markup, title_unit=True)[0]
         return StructureResult(
             lost_chapters(levelled, norm),
             raw.markup,
