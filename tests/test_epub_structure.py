@@ -73,6 +73,11 @@ def build(docs: dict[str, str], *, nav: tuple[str, list[tuple[int, str, str]]] |
         'version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
         '<dc:identifier id="id">x</dc:identifier><dc:title>T</dc:title></metadata>'
         f'<manifest>{manifest}</manifest><spine toc="ncx">{spine}</spine></package>')
+    return zip_epub(files)
+
+
+def zip_epub(files: dict[str, str]) -> bytes:
+    """The EPUB zip of ``files`` (zip path → text) under its ``mimetype`` and container."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         z.writestr("mimetype", "application/epub+zip")

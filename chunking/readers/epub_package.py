@@ -3,12 +3,17 @@
 The one EPUB parser (no ebooklib): the package is parsed with ``parse_xml`` (no entities,
 bounded) from an ``EpubArchive`` (bounded reads, the book's root folder found), and every href
 is resolved inside the archive or refused. What a stricter parser would refuse but leaves the
-text readable (a manifest item whose file is missing) is read with a warning.
+text readable (a manifest item whose file is missing) is read with a warning; so is a reference
+that names its document but for the document's extensions (``_by_name``): a converter that
+writes every spine ``idref`` and contents ``src`` as ``ch1.xhtml.xhtml`` for the file and id
+``ch1.xhtml`` names each document without doubt, and reading the book beats refusing it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..errors import UnreadableInputError
 from .archive import CONTAINER, EpubArchive, resolve_href
@@ -106,37 +111,14 @@ def read_package(archive: EpubArchive, name: str) -> Package:
         raise UnreadableInputError(f"{name}: the package {opf_path!r} has no spine (no reading order)")
     spine_el = sections["spine"]
 
-    spine: list[str] = []
-    nonlinear: set[str] = set()
-    repeated: list[str] = []
-    for ref in spine_el:
-        if local_name(ref) != "itemref":
-            continue
-        path, media_type, _ = manifest.get(ref.get("idref", ""), ("", "", []))
-        if not path:
-            notes.append(f"{name}: spine item {ref.get('idref')!r} is not in the manifest; skipped")
-        elif media_type not in XHTML_MEDIA_TYPES:
-            notes.append(f"{name}: spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
-        elif path in spine:
-            repeated.append(path)
-        else:
-            spine.append(path)
-            if (ref.get("linear") or "").strip().lower() == "no":
-                nonlinear.add(path)
-    if not spine:
-        raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
-    if repeated:
-        shown = ", ".join(repr(p) for p in list(dict.fromkeys(repeated))[:3])
-        notes.append(
-            f"{name}: {len(repeated)} spine item(s) repeat a document already in the spine "
-            f"({shown}{', …' if len(set(repeated)) > 3 else ''}); each document is read once"
-        )
+    spine, nonlinear = _read_spine(spine_el, manifest, archive, name, opf_path, notes)
 
     nav_path = next((p for p, _, props in manifest.values() if "nav" in props), None)
     ncx_path = manifest.get(spine_el.get("toc", ""), ("", "", []))[0] or next(
         (p for p, media_type, _ in manifest.values() if media_type == NCX_MEDIA_TYPE), None
     )
     toc, page_list = _read_navigation(archive, name, nav_path, ncx_path, notes)
+    toc = _targets_by_name(archive, toc, spine, name, notes)
     # NOTE: missing spine and navigation documents have warnings of their own.
     named = set(spine) | {nav_path, ncx_path}
     missing = sorted({p for p, _, _ in manifest.values() if p not in named and not archive.has(p)})
@@ -152,6 +134,114 @@ def read_package(archive: EpubArchive, name: str) -> Package:
             " kept in the text, never made chapters unless the nav lists them"
         )
     return Package(opf_path, title, spine, toc, page_list, notes, nonlinear)
+
+
+def _read_spine(
+    spine_el: Any,
+    manifest: dict[str, tuple[str, str, list[str]]],
+    archive: EpubArchive,
+    name: str,
+    opf_path: str,
+    notes: list[str],
+) -> tuple[list[str], set[str]]:
+    """The spine's XHTML documents in reading order, no repeats, and those marked
+    ``linear="no"``. An ``idref`` naming no manifest item is read as the item it names but for
+    its extensions (``_by_name``); one that names none at all, where exactly one XHTML document
+    of the manifest is in no spine item, is that document (one reference lost, one document
+    unread: the book's text stays whole). Each repair is said in a warning.
+
+    Raises:
+        UnreadableInputError: no XHTML document in the spine.
+    """
+    spine: list[str] = []
+    nonlinear: set[str] = set()
+    repeated: list[str] = []
+    renamed: list[str] = []
+    lost: list[tuple[int, str]] = []  # (place in the spine, idref) of references naming nothing
+    names = {**{i: i for i in manifest}, **{v[0]: i for i, v in manifest.items()}}
+    for ref in spine_el:
+        if local_name(ref) != "itemref":
+            continue
+        idref = ref.get("idref", "")
+        path, media_type, _ = manifest.get(idref, ("", "", []))
+        if not path and (near := _by_name(idref, names)):
+            path, media_type, _ = manifest[near]
+            renamed.append(idref)
+        if not path:
+            lost.append((len(spine), idref))
+        elif media_type not in XHTML_MEDIA_TYPES:
+            notes.append(f"{name}: spine item {path!r} is {media_type or 'untyped'}, not XHTML; skipped")
+        elif path in spine:
+            repeated.append(path)
+        else:
+            spine.append(path)
+            if (ref.get("linear") or "").strip().lower() == "no":
+                nonlinear.add(path)
+    unread = [
+        path
+        for path, media_type, props in manifest.values()
+        if media_type in XHTML_MEDIA_TYPES and "nav" not in props and path not in spine and archive.has(path)
+    ]
+    if len(lost) == 1 and len(unread) == 1:
+        spine.insert(lost[0][0], unread[0])
+        notes.append(
+            f"{name}: spine item {lost[0][1]!r} is not in the manifest; read as {unread[0]!r},"
+            " the one XHTML document no spine item names"
+        )
+    else:
+        notes += [f"{name}: spine item {idref!r} is not in the manifest; skipped" for _, idref in lost]
+    if not spine:
+        raise UnreadableInputError(f"{name}: the spine of {opf_path!r} lists no XHTML documents")
+    if renamed:
+        notes.append(
+            f"{name}: {len(renamed)} spine item(s) name no manifest item ({renamed[0]!r}"
+            f"{', …' if len(renamed) > 1 else ''}); each read as the item it names but for its extensions"
+        )
+    if repeated:
+        shown = ", ".join(repr(p) for p in list(dict.fromkeys(repeated))[:3])
+        notes.append(
+            f"{name}: {len(repeated)} spine item(s) repeat a document already in the spine "
+            f"({shown}{', …' if len(set(repeated)) > 3 else ''}); each document is read once"
+        )
+    return spine, nonlinear
+
+
+_DOC_EXTENSIONS = re.compile(r"(?:\.(?:xhtml|html|htm|xml))+$", re.I)
+
+
+def _name_key(ref: str) -> str:
+    """A reference's file name without its document extensions, one or repeated, case aside
+    (``Text/ch1.xhtml.xhtml`` → ``ch1``)."""
+    return _DOC_EXTENSIONS.sub("", ref.rsplit("/", 1)[-1]).casefold()
+
+
+def _by_name(ref: str, names: dict[str, str]) -> str | None:
+    """The value of the one key of ``names`` that ``ref`` names but for its document extensions
+    (``_name_key``); None when none does, or more than one (no guess between documents)."""
+    key = _name_key(ref)
+    found = {value for name, value in names.items() if key and _name_key(name) == key}
+    return found.pop() if len(found) == 1 else None
+
+
+def _targets_by_name(
+    archive: EpubArchive, toc: list[TocEntry], spine: list[str], name: str, notes: list[str]
+) -> list[TocEntry]:
+    """``toc`` with each target that names a file missing from the archive read as the spine
+    document it names but for its extensions (``_by_name``), and a warning counting them."""
+    out: list[TocEntry] = []
+    moved = 0
+    for entry in toc:
+        if entry.target and not archive.has(entry.target[0]):
+            if near := _by_name(entry.target[0], {path: path for path in spine}):
+                entry = replace(entry, target=(near, entry.target[1]))
+                moved += 1
+        out.append(entry)
+    if moved:
+        notes.append(
+            f"{name}: {moved} contents entr{'y names' if moved == 1 else 'ies name'} a file missing from"
+            " the archive; each read as the spine document it names but for its extensions"
+        )
+    return out
 
 
 STUB_TOC_ENTRIES = 1

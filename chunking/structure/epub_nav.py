@@ -49,9 +49,12 @@ _KEYWORD = re.compile(
 ROLE_LABEL = re.compile(r"(?:(?:half[- ])?title|cover|front cover)(?: page)?", re.I)
 """A nav label that names a page's role, not its text (``Title``, ``Title Page``, ``Cover``): the
 unit takes the heading the page shows (the book's title) where it has one."""
-_NUMBER = re.compile(r"^(?P<num>[0-9]{1,3})\.?\s+(?P<title>\S.*)$")
+_NUMBER = re.compile(r"^(?P<num>[0-9]{1,3})(?:\s+[-–—]|\.?)\s+(?P<title>\S.*)$")
+"""``3 Title``, ``3. Title`` and ``3 – Title`` (a dash set between spaces after the number, as
+``kinds.NUMBERED_HEADING`` reads it)."""
 _LETTER = re.compile(r"^(?P<num>[A-Z])\.\s+(?P<title>\S.*)$")
-_SECTION = re.compile(r"^(?:[0-9]{1,3}|[A-Z])(?:\.[0-9]{1,3})+\.?\s+\S")
+_SECTION = re.compile(r"^(?P<num>(?:[0-9]{1,3}|[A-Z])(?:\.[0-9]{1,3})+)\.?(?:\s+[-–—])?\s+(?P<title>\S.*)$")
+"""``2.1 Title``, ``2.1. Title`` and ``2.1 – Title``."""
 
 
 @dataclass
@@ -70,9 +73,9 @@ def title_label(text: str) -> TitleLabel:
     if m:
         kind = keyword_kind(m.group("kw"))
         return TitleLabel(kind, m.group("num"), m.group("title").strip() or text)
-    if _SECTION.match(text):
-        num, _, title = text.partition(" ")
-        return TitleLabel("section", num.rstrip("."), title.strip())
+    m = _SECTION.match(text)
+    if m:
+        return TitleLabel("section", m.group("num"), m.group("title"))
     m = _NUMBER.match(text)
     if m:
         return TitleLabel("numbered", m.group("num"), m.group("title"))
