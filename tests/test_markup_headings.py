@@ -681,6 +681,19 @@ def test_sphinx_latex_contents_and_hyphen_macros_print_as_latex_would():
     ]
 
 
+def test_a_latex_titles_colour_names_print_nothing_and_its_coloured_words_stay():
+    text = (
+        "\\documentclass{article}\n\\begin{document}\n\\section{Plain words}\n\n" + para(0) + "\n\n"
+        "\\section[System Messages]{\\color{red}System Messages}\n\n" + para(1) + "\n\n"
+        "\\section{A \\textcolor[rgb]{1,0,0}{warm} welcome}\n\n" + para(2) + "\n\\end{document}\n"
+    )
+    assert [t for _, _, t in markup_headings(text, ".tex")[1]] == [
+        "1 Plain words",
+        "2 System Messages",
+        "3 A warm welcome",
+    ]
+
+
 def test_latex_printnomenclature_prints_a_nomenclature_unit():
     text = "\\chapter{Overview}\n\n" + para(0) + "\n\n\\printnomenclature\n\\printindex\n"
     assert markup_headings(text, ".tex") == (

@@ -27,7 +27,7 @@ chapter is front matter). Nothing in a comment (``%`` to the line's end) or in
 a ``verbatim``/``lstlisting``/``minted``/``comment`` environment is a command. Titles are what
 the printed document shows: ``\\texttt{x}`` → ``x``, ``\\LaTeX`` → ``LaTeX``, ``~`` → a space,
 the text macros of signs (``\\textendash``, Sphinx's ``\\sphinxhyphen{}``) → what they print,
-``\\label``/``\\index`` dropped; a title may run over a few lines.
+``\\label``/``\\index`` and a colour's name (``\\color{red}``) dropped; a title may run over a few lines.
 """
 
 from __future__ import annotations
@@ -73,7 +73,10 @@ _BEGIN = re.compile(r"\\begin\{([^}]+)\}")
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _DROPPED = re.compile(
     r"\\(?:label|index|footnote|thanks|protect|hspace|vspace|newline|linebreak)\*?(?:\{[^{}]*\})?"
+    r"|\\(?:color|textcolor|colorbox)(?:\[[^\]]*\])?\{[^{}]*\}"
 )
+"""Commands whose argument prints nothing of the title: a label, an index entry, a note, a space;
+a colour's name (``\\color{red}``, ``\\textcolor{red}{…}``: the text after it stays)."""
 _WORDS = {"LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "ldots": "…", "dots": "…", "&": "&", "_": "_", "%": "%", "#": "#", "$": "$",
           "textendash": "–", "textemdash": "—", "textquoteleft": "‘", "textquoteright": "’", "slash": "/",
           "textbackslash": "\\", "textasciitilde": "~", "textunderscore": "_", "sphinxhyphen": "-"}  # fmt: skip
