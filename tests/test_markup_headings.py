@@ -464,6 +464,25 @@ def test_star_lines_without_a_muse_directive_are_not_muse():
     assert markup_headings(text)[0] != "muse"
 
 
+def test_star_lines_beside_a_block_of_muses_own_are_muse_without_a_directive():
+    """A converter writes Muse without its directives (no ``#title``); its code blocks are
+    ``<example>`` blocks, a tag of Muse's own, and its star lines are its headings."""
+    text = "\n".join(muse_source(["Getting Started", "Markup Rules"]).split("\n")[3:])
+    markup, headings = markup_headings(text)
+    assert markup == "muse"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (1, "Getting Started"),
+        (2, "Detail 0"),
+        (1, "Markup Rules"),
+        (2, "Detail 1"),
+    ]
+
+
+def test_an_example_tag_never_closed_on_a_line_of_its_own_makes_no_muse():
+    text = "\n".join(f"* Item {k}\n\n{para(k)}\n\n<example>\n{para(k + 5)}\n" for k in range(3))
+    assert markup_headings(text)[0] != "muse"
+
+
 def test_a_man_page_source_gives_its_sh_and_ss_headings_and_its_th_name_is_no_heading():
     text = (
         '.\\" a generated page\n.TH WIDGET 1 "May 2024" "widget 2.0"\n.SH NAME\nwidget \\- make widgets\n'

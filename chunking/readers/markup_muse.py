@@ -9,7 +9,8 @@ heading syntax in an example). Emphasis (``*word*``, ``**strong**``) has no spac
 stars and is no heading.
 
 ``muse_headings(lines, starts)`` recognises a Muse source by a ``#title`` or ``#author``
-directive among its first lines and at least ``MIN_HEADINGS`` headings; Org, which shares the
+directive among its first lines, or a block of Muse's own (``_muse_block``), and at least
+``MIN_HEADINGS`` headings; Org, which shares the
 stars, writes its keywords ``#+TITLE:`` and is read by ``chunking.readers.markup_org``.
 """
 
@@ -32,6 +33,25 @@ _MARKERS = re.compile(r"(?<![\w*])(\*{1,3}|=|_)(\S(?:.*?\S)?)\1(?![\w*])")
 _LINK = re.compile(r"\[\[([^\]]*)\](?:\[([^\]]*)\])?\]")
 
 
+_BLOCK_LINE = re.compile(r"<(example|src|verse|literal)\b[^<>]*>")
+
+
+def _muse_block(lines: list[str]) -> bool:
+    """Whether the text holds a block of Muse's own: an ``<example>``, ``<src>``, ``<verse>`` or
+    ``<literal>`` tag alone on its line, closed alone on a later one (no HTML element bears
+    those names but ``<src>``'s look-alikes, which never stand alone on a line). A converter
+    writes Muse without directives (pandoc's ``muse`` writer, unless asked for a standalone
+    document), and its code blocks are such blocks."""
+    opened: set[str] = set()
+    for line in lines:
+        text = line.strip()
+        if (tag := _BLOCK_LINE.fullmatch(text)) is not None:
+            opened.add(tag.group(1))
+        elif text.startswith("</") and text[2:-1] in opened and text.endswith(">"):
+            return True
+    return False
+
+
 def muse_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
     """The headings of a Muse source, or None when the text does not read as one (module
     docstring)."""
@@ -40,7 +60,7 @@ def muse_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
         m = _DIRECTIVE.fullmatch(line)
         if m:
             directives.setdefault(m.group(1), (m.group(2), line))
-    if "title" not in directives and "author" not in directives:
+    if "title" not in directives and "author" not in directives and not _muse_block(lines):
         return None
     out: list[Heading] = []
     block: str | None = None
