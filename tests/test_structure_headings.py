@@ -392,6 +392,19 @@ def test_a_pdf_printed_from_a_text_file_is_read_as_a_plain_text():
     ]
 
 
+def test_a_printout_page_with_a_blank_line_after_every_line_keeps_its_blank_lines():
+    """A printout's page holding a list with a blank line after each entry (a list of figures)
+    has no two lines one pitch apart: its smallest gap is two pitches, and the blank lines come
+    back as on a page of prose."""
+    words = "The tool reads books and cuts them into chunks one chapter at a time".split()
+    prose = [Text(" ".join(words[k % 5 : k % 5 + 8]), 10.0, "cour") for k in range(30)]
+    entries = [f"2.{k}. Commands available in menu {k}" for k in range(1, 13)]
+    listed = [Text(line, 10.0, "cour") for entry in entries for line in (entry, "")]
+    book = load_book(make_pdf([prose, listed]), name="printout.pdf")
+    page = book.pages[1]
+    assert book.text[page.char_start : page.char_end].strip() == "\n\n".join(entries)
+
+
 def test_a_printout_under_a_larger_header_in_another_font_is_read_as_a_plain_text():
     """A text file printed in Courier under a printer's header set larger in Helvetica (file
     name, page, folder, date): the header is furniture, standing apart above the text; the body

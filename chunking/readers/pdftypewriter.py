@@ -13,7 +13,9 @@ every line in another font must stand apart from them, above their first line or
 last with a blank line's space between (``APART_PITCHES``: a header or footer in the page's
 margin, where a typeset listing's caption or heading sits right over it); only gaps between the
 monospaced lines count. The decision rests on the body, whatever font the furniture is in. A
-page whose lines do not keep one pitch is left as it is.
+page whose lines do not keep one pitch is left as it is. A page with a blank line after every
+line (a list of figures, a contents) has no gap of one pitch: a smallest gap of ``SPARSE_PITCHES``
+type sizes or more is two pitches.
 
 A printer that numbers lines (trueprint, enscript, a2ps) sets them in a gutter before each line,
 in a smaller size than the text: its runs, blank or holding a line number, are no text of the
@@ -68,6 +70,10 @@ SIZE_SLACK = 0.1
 """Points by which two readings of one size may differ (MuPDF's JSON and HTML writers round it
 differently)."""
 
+SPARSE_PITCHES = 1.9
+"""Type sizes from one line to the next (the page's smallest gap) at which the gap is two pitches,
+a blank line between every two lines: a printer sets a text's lines 1 to 1.5 sizes apart."""
+
 PITCH_SLACK = 0.15
 """How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
 
@@ -109,6 +115,11 @@ def with_typewriter_blank_lines(
     pitch = _pitch(gaps)
     if pitch is None:
         return text
+    sizes = sorted(size for _, _, mono, size in boxed if mono)
+    if sizes and pitch >= SPARSE_PITCHES * sizes[len(sizes) // 2]:
+        # NOTE: a page whose every line stands a blank line from the next (a list with a blank
+        # line after each entry) has no two lines one pitch apart: its smallest gap is two
+        pitch /= 2
     if not indented and not _furniture_apart(boxed, pitch):
         return text  # NOTE: a typeset page with code in it, not a printout under a header
     written = _without_gutter(written, boxed, runs)
