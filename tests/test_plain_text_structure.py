@@ -1391,3 +1391,64 @@ def test_an_unnumbered_node_up_to_the_top_node_between_numbered_chapters_is_a_ch
     found = [(k, n, t) for k, n, t, _ in _chapters(text)[1]]
     assert [n for k, n, _ in found if k == "chapter" and n] == ["1", "2", "3"]
     assert ("Copying Conditions" in [t for _, _, t in found]) is is_chapter
+
+
+# --- a heading over its own contents (a DocBook or Texinfo dump's chapter contents) (issue 22) ---
+
+
+def _own_contents(heading: str, sections: list[str], rule: str = "") -> str:
+    """``heading`` centred over its own contents (``Table of Contents`` and its sections, a blank
+    line after each), then a paragraph and each section standing alone over its text."""
+    text = f"{' ' * 25}{heading}\n{rule}\nTable of Contents\n\n" + "".join(f"{s}\n\n" for s in sections)
+    text += _body(1) + "\n\n"
+    return text + "".join(f"{s}\n\n{_body(2)}\n\n" for s in sections)
+
+
+def test_a_heading_over_its_own_contents_is_a_unit_and_its_entries_are_its_sections():
+    """The book's contents lists flat an unnumbered ``Introduction`` and its sections before
+    ``1. Title``, then each chapter with its sections; every heading in the text opens with its
+    own contents (its name again right under it, listing the sections that follow): the heading
+    is a unit, the entries its sections, the own contents no unit of its own."""
+    intro = ["About this manual", "Getting help"]
+    chapters = {t: [f"{s} {t.split()[0].lower()}" for s in ("Using", "Tuning")] for t in TITLES[:3]}
+    text = "Table of Contents\n\nIntroduction\n\n" + "".join(f"{s}\n\n" for s in intro)
+    for n, (title, sections) in enumerate(chapters.items(), 1):
+        text += f"{n}. {title}\n\n" + "".join(f"{s}\n\n" for s in sections)
+    text += _own_contents("Introduction", intro)
+    for n, (title, sections) in enumerate(chapters.items(), 1):
+        text += _own_contents(f"Chapter\u00a0{n}. {title}", sections)
+    _assert_starts(
+        text,
+        [
+            ("front", "", "Table of Contents", "Table of Contents"),
+            ("front", "", "Introduction", "Introduction"),
+            *[("chapter", str(n), t, f"Chapter\u00a0{n}. {t}") for n, t in enumerate(chapters, 1)],
+        ],
+    )
+    book = load_book(text.encode(), name="x.txt")
+    assert [h.title for h in book.headings if h.kind == "section"] == intro + [
+        s for sections in chapters.values() for s in sections
+    ]
+
+
+def test_a_heading_over_its_own_contents_of_reference_pages_is_their_part():
+    """After the chapters, a heading whose own contents (under a rule) lists reference pages
+    that open by their own ``Name`` lines groups them: a part."""
+    text = "Table of Contents\n\n" + "".join(f"{n}. {t}\n\n" for n, t in enumerate(TITLES[:2], 1))
+    text += "Command Reference\n\n"
+    text += "".join(f"Chapter {n}. {title}\n\n{_body(2, '   ')}\n\n" for n, title in enumerate(TITLES[:2], 1))
+    pages = [("pkgtool", "install and remove packages"), ("pkgtool-bundle", "bundle the package state")]
+    text += " " * 25 + "Command Reference\n" + "=" * 60 + "\nTable of Contents\n\n"
+    text += "".join(f"{c} — {w}\n\n" for c, w in pages)
+    text += "".join(_reference_page(c, w) for c, w in pages)
+    _assert_starts(
+        text,
+        [
+            ("front", "", "Table of Contents", "Table of Contents"),
+            ("chapter", "1", TITLES[0], f"Chapter 1. {TITLES[0]}"),
+            ("chapter", "2", TITLES[1], f"Chapter 2. {TITLES[1]}"),
+            ("part", "", "Command Reference", "Command Reference"),
+            ("chapter", "", "pkgtool", "Name"),
+            ("chapter", "", "pkgtool-bundle", "Name"),
+        ],
+    )

@@ -72,6 +72,12 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   A line that is two consecutive contents entries run together (``PrefaceWho is this book
   for?``) is split at their seam (``_run_apart``), and the second is a level below the first
   (``_below_run_on``).
+* **a heading's own contents** (``contents``): a contents named again right under a heading
+  (``Chapter 1. Getting started`` / ``Table of Contents`` / its sections, as a DocBook dump
+  prints every chapter's own) whose entries name lines standing alone below it, in order, makes
+  the heading a unit (``Introduction`` before chapter 1 too) and its entries its sections, never
+  chapters or front units (``_local_contents``, ``_local_units``); where those lines open
+  chapters by their own labels (a reference page's ``Name``), the heading is their part.
 * **running headers and footers** of paginated text repeat verbatim; a candidate line whose
   exact text occurs ``RUNNING_REPEATS`` times or more is furniture after its first occurrence
   (the chapter's own opening), unless it is underlined.
@@ -226,6 +232,7 @@ SHORT_CHARS = 40
 _UNDERLINE_CHARS = frozenset('=-*~^#+_"`.:')
 _CONTENTS_HEADER = re.compile(rf"^(?:{CONTENTS_NAMES}|{LIST_OF}):?$", re.I)
 """The header of a printed list: the contents, or a list of figures, tables, examples…"""
+_CONTENTS_NAME = re.compile(rf"^(?:{CONTENTS_NAMES}):?$", re.I)
 _ENTRY_PAGE = re.compile(rf"(?:\s*\.{{2,}}\s*|\s{{2,}}|\t)(\d{{1,4}}|{ROMAN_FOLIO})$", re.I)
 _KEYWORD = re.compile(
     rf"^(?:({keyword_alternation(CHAPTER_KEYWORDS)})\b|第[^章部篇编卷]{{1,5}}(?:章|部|篇|编|卷)|附录|附件|付録)",
@@ -264,14 +271,18 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     chapter-level units are found."""
     lines, glued = _unglued(_lines(norm))
     rejected: list[Rejected] = []
-    listing, entries = _contents(lines)
+    local = _local_contents(lines)
+    listing, entries = _contents(lines, local)
     lines, glued, run_on = _run_apart(lines, glued, entries)
     if run_on:
-        listing, entries = _contents(lines)
+        local = _local_contents(lines)
+        listing, entries = _contents(lines, local)
+    for own in local:
+        listing.update(range(own.header, own.end))  # NOTE: a heading's own contents lists, it heads nothing
     candidates = sorted(
         _candidates(lines, listing, rejected) + _man_pages(lines, listing), key=lambda c: c.index
     )
-    chosen = _choose(lines, candidates, entries, listing, rejected)
+    chosen = _choose(lines, candidates, entries, listing, rejected, local)
     _below_run_on(lines, chosen, run_on)
     if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
         chosen = _outdented(lines, listing) or chosen
@@ -496,13 +507,20 @@ def _framed(lines: list[_Line], i: int) -> str:
     return m.group(2) if m and below.text != ELLIPSIS else ""
 
 
-def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, int]]]:
+def _contents(
+    lines: list[_Line], local: list[_LocalContents] | None = None
+) -> tuple[set[int], list[tuple[str, str, int, int]]]:
     """The lines of printed contents (never headings) and their entries, as
-    ``(words key of the title, number, indent, line of the block's header)``."""
+    ``(words key of the title, number, indent, line of the block's header)``. A heading's own
+    contents (``local``, ``_local_contents``) is none of them, and a block ends at its heading."""
+    local_headings = {c.heading for c in local or []}
+    local_headers = {c.header for c in local or []}
     listing: set[int] = set()
     entries: list[tuple[str, str, int, int]] = []
     listed: set[str] = set()
     for i, line in enumerate(lines):
+        if i in local_headers:
+            continue
         if not _CONTENTS_HEADER.match(line.text) or not (line.blank_before or line.text[0].isupper()):
             continue  # NOTE: a header set right under a paragraph (no blank line) is still one
         k = i + 1
@@ -515,6 +533,8 @@ def _contents(lines: list[_Line]) -> tuple[set[int], list[tuple[str, str, int, i
             entry = lines[k]
             if k + 1 < len(lines) and _underline(lines[k + 1], entry):
                 break  # an underlined title: the body has begun
+            if k in local_headings:
+                break  # a heading over its own contents: the body has begun
             if entry.blank_before and _CONTENTS_HEADER.match(entry.text):
                 break  # the next list (``List of Examples`` after the contents): a block of its own
             if not any(ch.isalpha() for ch in entry.text):
@@ -1030,6 +1050,7 @@ def _choose(
     entries: list[tuple[str, str, int, int]],
     listing: set[int],
     rejected: list[Rejected],
+    local: list[_LocalContents] | None = None,
 ) -> list[tuple[_Candidate, int]]:
     """The accepted candidates with their depth (1 chapter level, parts too; 2+ sections)."""
     chosen: dict[int, tuple[_Candidate, int]] = {}
@@ -1143,8 +1164,130 @@ def _choose(
     _top_node(lines, chosen, listing, first)
     _chapter_nodes(lines, chosen, listing, first)
     _levels_from_intro_list(lines, chosen)
+    _local_units(lines, chosen, local or [], listing)
     _drop_repeated_titles(lines, chosen, rejected)
     return [chosen[i] for i in sorted(chosen)]
+
+
+LOCAL_CONTENTS_GAP = 2
+"""Lines from a heading to the name of its own contents (a rule between them, no text)."""
+
+
+@dataclass
+class _LocalContents:
+    """A contents named again right under a heading: that heading's own (``_local_contents``)."""
+
+    heading: int  # the heading's line
+    header: int  # the contents' name (``Table of Contents``)
+    end: int  # the line after its entries
+    found: list[int]  # the stand-alone lines below it that its entries name, in order
+
+
+def _local_contents(lines: list[_Line]) -> list[_LocalContents]:
+    """The contents a book names again right under a heading (``Chapter 1. Getting started`` /
+    ``Table of Contents`` / ``Using the program`` …, as a DocBook or Texinfo dump prints each
+    chapter's own contents): a contents name after the book's first one, within
+    ``LOCAL_CONTENTS_GAP`` lines below a title-like line standing after a blank line (only lines
+    without letters, a rule, between them), over entry lines that each name a line standing alone
+    further down, in the contents' order (two of them at least; the list ends at the first line
+    that names none: a title in lower case is an entry too, its line below confirms it). The
+    search stops at the next contents name (the next heading's own)."""
+    names = [i for i, line in enumerate(lines) if _CONTENTS_NAME.match(line.text)]
+    out = []
+    for n, i in enumerate(names[1:], 1):
+        h = i - 1
+        while h > 0 and i - h < LOCAL_CONTENTS_GAP and not any(ch.isalpha() for ch in lines[h].text):
+            h -= 1
+        heading = lines[h]
+        if not heading.blank_before or _entry(heading.raw) is None or _CONTENTS_HEADER.match(heading.text):
+            continue
+        limit = names[n + 1] if n + 1 < len(names) else len(lines)
+        alone: dict[str, list[int]] = {}
+        for m in range(i + 1, limit):
+            if lines[m].blank_before and lines[m].blank_after:
+                alone.setdefault(words_key(lines[m].text), []).append(m)
+        keys = []
+        k = i + 1
+        while k < limit and len(lines[k].text) <= MAX_TITLE_CHARS:
+            key = words_key(clean_title(lines[k].text))
+            if not key or not any(m > k for m in alone.get(key, [])):
+                break
+            keys.append(key)
+            k += 1
+        for size in range(len(keys), 1, -1):
+            # NOTE: the longest run of entries whose lines all follow it in order (the line
+            # after the contents may itself name a line further down: a ``Name`` header)
+            found = _in_order(keys[:size], alone, i + 1 + size)
+            if found is not None:
+                out.append(_LocalContents(h, i, i + 1 + size, found))
+                break
+    return out
+
+
+def _in_order(keys: list[str], alone: dict[str, list[int]], at: int) -> list[int] | None:
+    """The first lines from ``at`` on (of ``alone``'s, by words key) bearing ``keys`` one after
+    another, or None when one is missing."""
+    found = []
+    for key in keys:
+        m = next((m for m in alone.get(key, []) if m >= at), None)
+        if m is None:
+            return None
+        found.append(m)
+        at = m + 1
+    return found
+
+
+def _local_units(
+    lines: list[_Line],
+    chosen: dict[int, tuple[_Candidate, int]],
+    local: list[_LocalContents],
+    listing: set[int],
+) -> None:
+    """Each heading over its own contents (``_local_contents``) is a unit, and its contents'
+    name no unit of its own. Where the lines its entries name open chapters by their own labels
+    (``Chapter 3``, a reference page's ``Name``), the heading groups them: a part; else they are
+    its sections (a unit the printed contents alone made chapter-level is demoted)."""
+    for lc in local:
+        if lc.heading in listing:
+            continue
+        if lc.header in chosen and chosen[lc.header][0].kind == "front":
+            del chosen[lc.header]
+        labelled = [
+            m
+            for m in lc.found
+            if any(
+                j in chosen and chosen[j][1] == 1 and chosen[j][0].kind in ("chapter", "appendix", "part")
+                for j in range(m - LABEL_TITLE_LINES, m + 1)
+            )
+        ]
+        title = lines[lc.heading].text[:60]
+        where = f"line {lc.heading + 1}: '{title}' over its own contents"
+        if lc.heading not in chosen:
+            text = lines[lc.heading].text
+            parsed = parse_heading(text)
+            c = (
+                _Candidate(lc.heading, parsed.kind, parsed.number, parsed.title or text)
+                if parsed is not None
+                else _Candidate(lc.heading, "unnumbered", "", text)
+            )
+            c.evidence.append(("contents", where))
+            chosen[lc.heading] = (c, 1)
+        if len(labelled) == len(lc.found):
+            chosen[lc.heading][0].kind = "part"
+            continue
+        for m in lc.found:
+            if m in labelled:
+                continue
+            evidence = (
+                "contents",
+                f"line {m + 1}: '{lines[m].text[:60]}' listed in the own contents of '{title}'",
+            )
+            if m not in chosen:
+                chosen[m] = (_Candidate(m, "section", "", lines[m].text, [evidence]), 2)
+            elif chosen[m][1] == 1 and chosen[m][0].kind in ("unnumbered", "front", "numbered"):
+                chosen[m][0].kind = "section"
+                chosen[m][0].evidence.append(evidence)
+                chosen[m] = (chosen[m][0], 2)
 
 
 def _drop_repeated_titles(
