@@ -1327,6 +1327,15 @@ def test_a_title_opening_with_a_programs_name_in_small_letters_is_the_title(titl
     assert found[0][:3] == ("front", "", title)
 
 
+def test_a_centred_title_at_the_top_in_small_letters_is_the_title():
+    """A title page centres the book's title over a flush version line: all in small letters
+    (a program's name first), its place still marks it as the title."""
+    text = f"{' ' * 28}frob user's manual\n\nVersion 1.2\n\n{_body(1)}\n\n"
+    text += "".join(f"{n}. {t}\n\n{_body(3)}\n\n" for n, t in enumerate(TITLES[:3], 1))
+    _, found = _chapters(text)
+    assert found[0][:3] == ("front", "", "frob user's manual")
+
+
 def test_a_run_of_chapter_numbers_may_open_at_two_where_the_text_lost_chapter_one():
     """A boilerplate remover drops a page's first heading with its lead paragraph: the chapters
     run 2, 3, 4, 5 and are still the chapters; their ``N.M`` sections stay sections."""

@@ -1934,7 +1934,7 @@ def _centred_title(lines: list[_Line], listing: set[int], candidates: list[_Cand
             return None  # prose has begun (a memo's header sets two columns apart: no prose)
         if not _centred(line, right) or UNDERLINE.match(line.text):
             continue
-        if not _title_page_like(line.text):
+        if not _title_page_like(line.text, centred=True):
             return None
         parts = [line.text]
         for below in lines[i + 1 : min(end, i + TITLE_LINES)]:
@@ -1942,7 +1942,7 @@ def _centred_title(lines: list[_Line], listing: set[int], candidates: list[_Cand
                 break
             parts.append(below.text)
         text = " ".join(parts)
-        if not _title_page_like(text):
+        if not _title_page_like(text, centred=True):
             return None
         title = text.title() if text.isupper() else text
         where = f"line {i + 1}: '{line.text[:60]}'"
@@ -1965,19 +1965,21 @@ _NAME_OVER_CAPITALS = re.compile(r"[a-z][\w+-]*(?:\s+[A-Z][\w'’-]*)+")
 User's Guide``): every word after the first capitalised, as a title is."""
 
 
-def _title_page_like(text: str) -> bool:
+def _title_page_like(text: str, centred: bool = False) -> bool:
     """``title_like`` for the title at the top of a book, a sign glued to its first word aside:
     ``−ME Reference Manual`` names a macro package; a list's dash stands apart (``- item``). A
     title may open with a name in camel case (``macOS Setup Guide``): its capital is
     inside the word; or with a name in small letters before capitalised words (``frob Command
     Manual``). (Only here, at the top of the book: a line in a book's body that opens
     with one is more often an identifier in code.) A title holds a word of two letters at least:
-    a line of signs and one letter (a troff source's preprocessor line ``'\\" t``) is none."""
+    a line of signs and one letter (a troff source's preprocessor line ``'\\" t``) is none.
+    A title ``centred`` on the page, as a title page sets it, may be all in small letters
+    (``widget user's manual``): its place marks it, not its capitals."""
     if not _TWO_LETTERS.search(text):
         return False
     sign = _LEADING_SIGN.match(text)
     text = text[sign.end() :] if sign else text
-    named = _CAMEL_NAME.match(text) is not None or _NAME_OVER_CAPITALS.fullmatch(text) is not None
+    named = centred or _CAMEL_NAME.match(text) is not None or _NAME_OVER_CAPITALS.fullmatch(text) is not None
     return title_like(text, max_words=TITLE_WORDS, any_case=named)
 
 
