@@ -126,8 +126,16 @@ def fetch_validation(dest: Path | None = None) -> Path:
 
 
 def tuning_families() -> dict[str, str]:
-    """Book stem → family, for every book the structure work was tuned on."""
-    return json.loads(FAMILIES.read_text(encoding="utf-8"))["books"]
+    """Book stem → family, for every book the structure work was tuned on.
+
+    Raises:
+        ValueError: the file holds more than its ``about`` and ``books``: a family filed beside
+            ``books`` would be read as no tuning family, and its books scored as validation.
+    """
+    data = json.loads(FAMILIES.read_text(encoding="utf-8"))
+    if set(data) != {"about", "books"}:
+        raise ValueError(f"{FAMILIES}: keys must be 'about' and 'books', not {sorted(data)}")
+    return data["books"]
 
 
 def family_of(stem: str, gt: dict) -> str:

@@ -9,6 +9,7 @@ under a ground truth (the script's "does not match the sha256"); any other fetch
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from pathlib import Path
@@ -74,6 +75,17 @@ def test_fetch_skips_only_when_a_package_no_longer_matches_its_sha256(tmp_path):
     script.write_text('echo "E: Unable to locate package x" >&2; exit 100\n')
     with pytest.raises(corpus.FetchFailed, match="exited 100"):
         corpus.fetch(script, tmp_path / "books")
+
+
+def test_a_family_filed_beside_the_books_of_families_json_is_refused(tmp_path, monkeypatch):
+    """A tuning family written next to ``books`` instead of in it would leave its books scored as
+    validation without a word; the bench's own file holds only ``about`` and ``books``."""
+    assert set(corpus.tuning_families().values()) >= {"pandoc/rtf", "pandoc/muse"}
+    misfiled = tmp_path / "families.json"
+    misfiled.write_text(json.dumps({"about": "", "books": {"a": "x/pdf"}, "b": "y/pdf"}))
+    monkeypatch.setattr(corpus, "FAMILIES", misfiled)
+    with pytest.raises(ValueError, match="keys must be"):
+        corpus.tuning_families()
 
 
 def test_every_corpus_book_has_a_floor():
