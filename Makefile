@@ -84,7 +84,7 @@ RENDERER_PACKAGES += fonts-droid-fallback
 RENDERER_FILES += /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
-# extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX; round 50's EPUB) and mistune, round 50's MyST-Parser (its Docutils LaTeX front end): requirements-renderers.txt, every dependency pinned) go into
+# extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX; round 50's EPUB) and mistune, round 50's MyST-Parser (its Docutils LaTeX front end), round 52's fpdf2, xml2epub and ebookmaker: requirements-renderers.txt, every dependency pinned) go into
 # their own venv, .venv-renderers, where bench/fetch_books.py runs them (RENDERER_PYTHON); kept out of .venv, since rinohtype brings Sphinx and another Docutils.
 RENDERER_VENV := .venv-renderers
 

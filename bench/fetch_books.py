@@ -38,7 +38,9 @@ Asciidoctor into a man page's troff, a man page through groff's gropdf into a PD
 DocBook, a POD document through Pod::2::DocBook into DocBook, a Markdown source through cmark into CommonMark XML, a reStructuredText source through pandoc into
 OPML or Beamer LaTeX, a GitHub-flavoured Markdown source through pandoc into ICML, Emacs Muse or DokuWiki markup, an
 OpenDocument text through LibreOffice into a PDF, an HTML page through AbiWord into an EPUB, a Markdown source through
-MyST-Parser and Docutils into LaTeX, a manual's reStructuredText sources through Sphinx's EPUB builder; the source first checked against
+MyST-Parser and Docutils into LaTeX, a manual's reStructuredText sources through Sphinx's EPUB builder, a manual's HTML pages through xml2epub or EbookMaker into an
+EPUB, a Markdown source through mistune's HTML and fpdf2 into a PDF, a GitHub-flavoured Markdown source through
+pandoc 3 into its XML syntax tree; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -279,7 +281,8 @@ RENDERER_PYTHON = str(Path(__file__).resolve().parents[1] / ".venv-renderers" / 
 Typst compiler, pandoc 3 (pypandoc_binary's static build), rinohtype with its typefaces, markdownify,
 inscriptis, the PDF extractors of ``PDF_EXTRACT``, the DOCX readers of ``DOCX_EXTRACT``, the HTML
 extractors of ``HTML_EXTRACT``, docx2python and striprtf of ``OFFICE_EXTRACT`` and ebooklib, fast-ebook,
-mkepub, readability-lxml and kreuzberg of ``PAGES``, Sphinx of ``SPHINX`` and mistune of ``MISTUNE_RST``."""
+mkepub, readability-lxml and kreuzberg of ``PAGES``, Sphinx of ``SPHINX``, mistune of ``MISTUNE_RST``, xml2epub of ``XML2EPUB``, EbookMaker of
+``EBOOKMAKER`` and fpdf2 of ``FPDF2_MD``."""
 
 RINOH_BOOK = """
 import os, shutil, subprocess, sys, tempfile
@@ -1349,6 +1352,105 @@ of MyST-Parser and Docutils (``MYST_LATEX``); a GitHub-flavoured Markdown source
 DokuWiki markup; a manual's reStructuredText sources through Sphinx's EPUB 3 builder (``sphinx-epub``, in
 ``SPHINX``)."""
 ALSO_NEEDED |= {"soffice-pdf": ["soffice"], "myst-docutils-latex": [RENDERER_PYTHON]}
+
+
+XML2EPUB = r"""
+import os, random, sys, tarfile, tempfile
+src, out = map(os.path.abspath, sys.argv[1:3])
+Random = random.Random
+random.Random = lambda seed=0: Random(seed)
+random.seed(0)
+walk = os.walk
+def sorted_walk(top, *args, **kwargs):
+    for root, dirs, files in walk(top, *args, **kwargs):
+        dirs.sort()
+        yield root, dirs, sorted(files)
+os.walk = sorted_walk
+import bs4, xml2epub
+with tempfile.TemporaryDirectory(prefix="xml2epub-") as tmp:
+    pages = []
+    os.makedirs(os.path.join(tmp, "doc", "images"))
+    with tarfile.open(src) as archive:
+        for member in archive.getmembers():
+            data = archive.extractfile(member).read()
+            if member.name.endswith(".html"):
+                pages.append(data.decode("utf-8"))
+            else:
+                with open(os.path.join(tmp, "doc", "images", member.name), "wb") as f:
+                    f.write(data)
+    os.chdir(os.path.join(tmp, "doc"))
+    title = bs4.BeautifulSoup(pages[0], "html.parser").title.get_text(" ", strip=True)
+    book = xml2epub.Epub(title, epub_dir=os.path.join(tmp, "book"))
+    for html in pages:
+        book.add_chapter(xml2epub.create_chapter_from_string(html, local=True))
+    with open(book.create_epub(tmp, epub_name="book"), "rb") as f, open(out, "wb") as g:
+        g.write(f.read())
+"""
+"""A manual's HTML pages (``source.paths``: the pages in book order, then the images they name as
+``images/X``) bound by xml2epub into an EPUB 2 (``xml2epub-pages``): one chapter a page, each page's
+``<title>`` its NCX label, cleaned by xml2epub's strict cleaner, its own cover image drawn and its table of
+contents page last in the spine; its random identifier and cover drawing seeded, its archive's files in sorted
+order, its date frozen by ``FAKETIME_FROZEN``."""
+
+FPDF2_MD = r"""
+import datetime, re, sys
+import mistune
+from fpdf import FPDF
+src, out = sys.argv[1:3]
+html = mistune.html(open(src, encoding="utf-8").read())
+html = re.sub(r'<a href="#[^"]*">(.*?)</a>', r"\1", html, flags=re.S)
+fonts = "/usr/share/fonts/truetype/dejavu/"
+pdf = FPDF()
+pdf.set_creation_date(datetime.datetime(1980, 1, 1, tzinfo=datetime.timezone.utc))
+for family, stem in (("dejavu", "DejaVuSans"), ("dejavumono", "DejaVuSansMono")):
+    for style, suffix in (("", ""), ("B", "-Bold"), ("I", "-Oblique"), ("BI", "-BoldOblique")):
+        pdf.add_font(family, style, fonts + stem + suffix + ".ttf")
+pdf.add_page()
+pdf.set_font("dejavu", size=11)
+pdf.write_html(html, font_family="dejavu", pre_code_font="dejavumono")
+pdf.output(out)
+"""
+"""A Markdown source through mistune's HTML into fpdf2's ``write_html`` (``fpdf2-markdown-pdf``): A4 pages,
+DejaVu Sans (Debian's ``fonts-dejavu-core``) for text and DejaVu Sans Mono for code, headings at
+fpdf2's default sizes, no outline; links to anchors in the page (``#x``) kept as their text, since fpdf2
+refuses a link to a destination it never set; the creation date fixed at 1980-01-01."""
+
+EBOOKMAKER = r"""
+import fcntl, os, shutil, subprocess, sys, tarfile
+src, out = map(os.path.abspath, sys.argv[1:3])
+here = "/tmp/ebookmaker-book"
+with open(here + ".lock", "w") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    shutil.rmtree(here, ignore_errors=True)
+    os.makedirs(here + "/src")
+    with tarfile.open(src) as archive:
+        members = archive.getmembers()
+        for member in members:
+            with open(os.path.join(here, "src", member.name), "wb") as f:
+                f.write(archive.extractfile(member).read())
+    ebookmaker = os.path.join(os.path.dirname(sys.executable), "ebookmaker")
+    command = [ebookmaker, "--make=epub3", "--max-depth=2", "--ebook=1", "--output-dir=" + here + "/out",
+        "--output-file=book", here + "/src/" + members[0].name]
+    subprocess.run(command, check=True, capture_output=True, cwd=here, env=dict(os.environ, PYTHONHASHSEED="0"))
+    shutil.copyfile(here + "/out/book-images-epub3.epub", out)
+    shutil.rmtree(here)
+"""
+"""A manual's HTML pages (``source.paths``, the first page first) made into an EPUB 3 by Project Gutenberg's
+EbookMaker (``ebookmaker-pages``: ``--make=epub3``, crawling from the first page down one level of links,
+``--ebook=1``): each page cut into parts, a nav and an NCX from the headings, Gutenberg's stylesheet. It names
+every file after Python's ``hash`` of its folder's path, so it runs with ``PYTHONHASHSEED=0`` on the pages
+copied to one fixed folder (``/tmp/ebookmaker-book``, under a lock); its clock frozen by ``FAKETIME_FROZEN``
+(``dcterms:modified``)."""
+
+RENDERERS |= {
+    "xml2epub-pages": [*FAKETIME_FROZEN, RENDERER_PYTHON, "-c", XML2EPUB, "{input.tar}", OUTPUT],
+    "fpdf2-markdown-pdf": [RENDERER_PYTHON, "-c", FPDF2_MD, "{input.md}", OUTPUT],
+    "ebookmaker-pages": [*FAKETIME_FROZEN, RENDERER_PYTHON, "-c", EBOOKMAKER, "{input.tar}", OUTPUT],
+    "pandoc3-gfm-xml": [RENDERER_PYTHON, "-c", PANDOC3, "--standalone", "--from", "gfm", "--to", "xml"],
+}
+"""Round 52: a manual's HTML pages into xml2epub's EPUB (``XML2EPUB``) or EbookMaker's (``EBOOKMAKER``); a
+Markdown source into fpdf2's PDF through mistune's HTML (``FPDF2_MD``); a GitHub-flavoured Markdown source into
+pandoc 3's XML form of its syntax tree (``<Header level="N">`` elements)."""
 
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
