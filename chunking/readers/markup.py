@@ -1,6 +1,6 @@
 """Stage 1 (read), markup sources: the section headings of an RTF, pandoc native, SGML/XML
 (LinuxDoc, DebianDoc, DocBook, Texinfo XML, CommonMark XML, JATS, BITS, OPML, ICML, OpenDocument,
-FictionBook), Texinfo, ConTeXt, LaTeX, LyX, POD, wiki, Jira, Textile,
+FictionBook, pandoc's XML), Texinfo, ConTeXt, LaTeX, LyX, POD, wiki, Jira, Textile,
 AsciiDoc, Djot, Org or rST book.
 
 Contract: ``markup_headings(text, suffix)`` recognises a text file written in one of four
@@ -42,8 +42,9 @@ constructor, ``[ Header``, ``[ Para``…, at the top; its ``Header`` blocks) com
 opening as no other markup's text can (no tag, no command, no heading line); an OPML outline
 (``chunking.readers.markup_opml``: an ``<opml>`` root) then, an ICML story
 (``chunking.readers.markup_icml``: an ``<?aid`` instruction before its ``<Document>``), an
-OpenDocument text as XML (``chunking.readers.markup_odf``: an ``<office:document>`` root) and a
-FictionBook (``chunking.readers.markup_fb2``: a ``<FictionBook>`` root); a JATS journal article or BITS book (``chunking.readers.markup_jats``: a JATS, NLM or BITS
+OpenDocument text as XML (``chunking.readers.markup_odf``: an ``<office:document>`` root), a
+FictionBook (``chunking.readers.markup_fb2``: a ``<FictionBook>`` root) and pandoc's XML
+(``chunking.readers.markup_pandocxml``: a ``<Pandoc>`` root, its ``<Header level>`` blocks); a JATS journal article or BITS book (``chunking.readers.markup_jats``: a JATS, NLM or BITS
 doctype, or an ``<article>``/``<book>`` root whose first child is JATS's ``<front>``, BITS's
 ``<book-meta>``…, never its name) is tried next, before the other XML vocabularies whose
 ``<article>`` and ``<book>`` roots it shares; a TEI document (``chunking.readers.markup_tei``: a
@@ -95,6 +96,7 @@ from .markup_jats import jats_headings
 from .markup_org import looks_like_org, org_headings
 from .markup_rst import looks_like_rst, rst_headings
 from .markup_fb2 import fb2_headings
+from .markup_pandocxml import pandoc_xml_headings
 from .markup_native import native_headings
 from .markup_rtf import rtf_headings
 from .markup_icml import icml_headings
@@ -147,7 +149,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             judged by the text alone.
 
     Returns:
-        tuple[str, list[Heading]]: ``("markdown", …)``, ``("rtf", …)``, ``("native", …)``, ``("opml", …)``, ``("icml", …)``, ``("odf", …)``, ``("fb2", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("typst", …)``, ``("wiki", …)``,
+        tuple[str, list[Heading]]: ``("markdown", …)``, ``("rtf", …)``, ``("native", …)``, ``("opml", …)``, ``("icml", …)``, ``("odf", …)``, ``("fb2", …)``, ``("pandoc-xml", …)``, ``("jats", …)``, ``("tei", …)``, ``("sgml", …)``, ``("texinfo", …)``, ``("context", …)``, ``("latex", …)``, ``("muse", …)``, ``("troff", …)``, ``("pod", …)``, ``("typst", …)``, ``("wiki", …)``,
         ``("jira", …)``, ``("textile", …)``, ``("bbcode", …)``, ``("asciidoc", …)``, ``("djot", …)``, ``("org", …)``, ``("rst", …)``, or ``("", [])`` when the text is none of them; headings in order,
         empty titles left out.
     """
@@ -178,6 +180,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         ("icml", lambda: icml_headings(text)),
         ("odf", lambda: odf_headings(text)),
         ("fb2", lambda: fb2_headings(text)),
+        ("pandoc-xml", lambda: pandoc_xml_headings(text)),
         ("jats", lambda: jats_headings(text)),
         ("tei", lambda: tei_headings(text)),
         ("sgml", lambda: sgml_headings(text, named=suffix in (".sgml", ".xml"))),
