@@ -205,3 +205,39 @@ def test_a_replacement_that_differs_from_its_glyphs_stays():
         "all",
         "install",
     ]
+
+
+def _page_in_cid_truetype(text: str, keep_cmap: bool = True) -> bytes:
+    """``text`` set in a TrueType font embedded as a CID font (``Type0``, ``Identity-H``, its
+    glyphs its CIDs) whose ``ToUnicode`` map is taken out, as a text-to-PDF converter writes
+    it: only the glyph ids are left to read, and the font program's own ``cmap``; with
+    ``keep_cmap`` False the program is subset, which drops its ``cmap``."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    writer.append((72, 100), text, font=pymupdf.Font("cjk"), fontsize=12)
+    writer.write_text(page)
+    if not keep_cmap:
+        doc.subset_fonts()
+    (xref, ext, kind, *_), *_ = page.get_fonts()
+    assert (ext, kind) == ("ttf", "Type0")
+    doc.xref_set_key(xref, "ToUnicode", "null")
+    return doc.tobytes(garbage=3, deflate=True)
+
+
+def test_a_truetype_cid_font_without_a_unicode_map_is_read_by_its_programs_own_character_map():
+    # MuPDF read the glyph ids: ``)FMMP\x01XPSME`` for ``Hello world``
+    assert _canonical(_page_in_cid_truetype("Hello world 中文")) == "Hello world 中文"
+    # a program without a ``cmap`` says nothing of its glyphs: left as MuPDF reads it
+    assert "Hello" not in _canonical(_page_in_cid_truetype("Hello world", keep_cmap=False))
+
+
+def test_a_truetype_cid_font_named_by_a_tag_alone_is_given_its_programs_name_with_its_map():
+    # a converter's tag says nothing of the face (a monospaced one is told by its name)
+    from chunking.readers.pdfcidfonts import identity_fonts_mapped
+
+    doc = pymupdf.open("pdf", _page_in_cid_truetype("Hello"))
+    (xref, *_), *_ = doc[0].get_fonts()
+    doc.xref_set_key(xref, "BaseFont", "/QXTRB")
+    assert identity_fonts_mapped(doc[0])
+    assert doc.xref_get_key(xref, "BaseFont")[1] == "/QXTRB+DroidSansFallbackRegular"

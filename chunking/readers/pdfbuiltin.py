@@ -57,12 +57,18 @@ def builtin_mapped(page: pymupdf.Page) -> bool:
             continue
         chars = _corrected(doc, xref)
         if chars:
-            cmap = doc.get_new_xref()
-            doc.update_object(cmap, "<<>>")
-            doc.update_stream(cmap, _to_unicode_cmap(chars))
-            doc.xref_set_key(xref, "ToUnicode", f"{cmap} 0 R")
+            give_to_unicode(doc, xref, _to_unicode_cmap(chars))
             changed = True
     return changed
+
+
+def give_to_unicode(doc: pymupdf.Document, xref: int, cmap: bytes) -> None:
+    """Give the font at ``xref`` the ``ToUnicode`` CMap ``cmap``, in the open document (a new
+    stream object; never in the file)."""
+    stream = doc.get_new_xref()
+    doc.update_object(stream, "<<>>")
+    doc.update_stream(stream, cmap)
+    doc.xref_set_key(xref, "ToUnicode", f"{stream} 0 R")
 
 
 def _differences(doc: pymupdf.Document, xref: int) -> dict[int, str]:

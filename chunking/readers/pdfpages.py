@@ -12,6 +12,7 @@ import pymupdf
 
 from .pdfactualtext import replacements_dropped
 from .pdfbuiltin import builtin_mapped
+from .pdfcidfonts import identity_fonts_mapped, shows_glyph_ids
 from .pdfdingbats import dingbats_mapped, sets_dingbats
 from .pdfshadows import with_shadow_runs_merged
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
@@ -393,7 +394,8 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     ``pdfshadows.with_shadow_runs_merged``; a typewritten page's blank lines put back,
     ``with_typewriter_blank_lines``; a ZapfDingbats font without a Unicode map read as the
     dingbats it draws, ``pdfdingbats``; a Type 1 font whose declared encoding names glyphs it
-    lacks read by its own encoding, ``pdfbuiltin``; replacement text MuPDF cannot lay over its glyphs
+    lacks read by its own encoding, ``pdfbuiltin``; a TrueType CID font without a Unicode map read
+    by its program's own character map, ``pdfcidfonts``; replacement text MuPDF cannot lay over its glyphs
     dropped, ``pdfactualtext``) and whether it has a text layer.
 
     NOTE: a page without text is "without a text layer" only when it shows something (an image);
@@ -403,6 +405,8 @@ def page_content(page: pymupdf.Page) -> tuple[str, bool]:
     if styles is not None and sets_dingbats(styles.fonts) and dingbats_mapped(page):
         text, stext, styles = _content_text(page)
     if text and builtin_mapped(page):
+        text, stext, styles = _content_text(page)
+    if shows_glyph_ids(text) and identity_fonts_mapped(page):
         text, stext, styles = _content_text(page)
     if replacements_dropped(page, TEXT_FLAGS, text):
         text, stext, styles = _content_text(page)
