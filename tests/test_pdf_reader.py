@@ -200,3 +200,36 @@ def test_a_typeset_page_of_code_under_a_proportional_heading_keeps_its_text_as_r
 def test_a_page_in_a_proportional_font_keeps_no_blank_lines():
     text = read_raw(_typewritten_page("helv"), "set.pdf").pages[0].text
     assert "\n\n" not in text.strip("\n")
+
+
+def test_a_printout_that_moves_the_pen_to_each_lines_column_gets_its_leading_spaces_back():
+    """A printer that sets each line at its column (CUPS' texttopdf) draws no leading spaces:
+    the file's indents come back from the lines' starts, a space per character advance (Courier
+    10 pt: 6 pt) from the page's leftmost line; a printer that draws its spaces is read as before."""
+    indents = [0, 0, 3, 3, 0, 0, 3, 0, 0]
+    page = [Text(line, 10.0, "cour", x=72.0 + 6.0 * n) for line, n in zip(_PRINTOUT[:9], indents)]
+    text = read_raw(make_pdf([page]), "printout.pdf").pages[0].text
+    assert "1. INTRODUCTION\n\n   The tool reads books" in text
+    assert "\n   one chapter at a time.\n" in text
+    assert "\n\n   It keeps the pages" in text
+    assert "\n2. INSTALLING" in text
+
+
+def test_a_typewritten_page_in_a_font_its_name_calls_monospaced_gets_its_blank_lines_back():
+    """A TrueType program without the tables that state a fixed pitch is a proportional face to
+    MuPDF (its generic family ``serif``); the font's name still says what it is."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    face = pymupdf.Font("cjk")
+    for k, line in enumerate(_PRINTOUT[:9]):
+        if line:
+            writer.append((72, 100 + 12 * k), line, font=face, fontsize=10)
+    writer.write_text(page)
+    (xref, *_), *_ = page.get_fonts()
+    descendant = int(doc.xref_get_key(xref, "DescendantFonts")[1].strip("[]").split()[0])
+    for font in (xref, descendant):
+        doc.xref_set_key(font, "BaseFont", "/ABCDEF+PrinterMono")
+    text = read_raw(doc.tobytes(), "printout.pdf").pages[0].text
+    assert "1. INTRODUCTION\n\nThe tool reads" in text
+    assert "one chapter at a time.\n\n\nIt keeps" in text

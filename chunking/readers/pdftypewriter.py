@@ -17,6 +17,12 @@ page whose lines do not keep one pitch is left as it is. A page with a blank lin
 line (a list of figures, a contents) has no gap of one pitch: a smallest gap of ``SPARSE_PITCHES``
 type sizes or more is two pitches.
 
+A printer that sets each line at its column by moving the pen (CUPS' texttopdf), not by drawing
+the file's leading spaces, leaves MuPDF's lines without them: the indents, the centring and the
+flush-left headings a text file's structure is read from. On a typewritten page each
+monospaced line gets back a space per character advance between its start and the page's
+leftmost line's, where no line opens with a drawn space (``_with_columns``).
+
 A printer that numbers lines (trueprint, enscript, a2ps) sets them in a gutter before each line,
 in a smaller size than the text: its runs, blank or holding a line number, are no text of the
 line, and a line of the gutter alone is a blank line of the file (``_without_gutter``); so is a
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 from collections import Counter
 from collections.abc import Collection
 from typing import Any
@@ -73,6 +80,10 @@ differently)."""
 SPARSE_PITCHES = 1.9
 """Type sizes from one line to the next (the page's smallest gap) at which the gap is two pitches,
 a blank line between every two lines: a printer sets a text's lines 1 to 1.5 sizes apart."""
+
+COLUMN_LINE = 20
+"""Characters a monospaced line needs to measure the page's character advance by (its width per
+character: a short line's bearings weigh too much)."""
 
 PITCH_SLACK = 0.15
 """How far from a whole multiple of the pitch (a share of it) a gap may be and still be on it."""
@@ -123,6 +134,7 @@ def with_typewriter_blank_lines(
     if not indented and not _furniture_apart(boxed, pitch):
         return text  # NOTE: a typeset page with code in it, not a printout under a header
     written = _without_gutter(written, boxed, runs)
+    written = _with_columns(written, stext, [mono for _, _, mono, _ in boxed])
     out = [written[0]]
     above: float | None = boxed[0][1] if boxed[0][2] else None
     header = None if boxed[0][2] else boxed[0][1]
@@ -177,6 +189,36 @@ def _without_gutter(
     return [line[cut[k] :] if k in cut else line for k, line in enumerate(out)]
 
 
+def _with_columns(written: list[str], stext: Any, monospaced: list[bool]) -> list[str]:
+    """``written`` with each monospaced line that starts right of the page's leftmost one given
+    a space for each character advance in between (module docstring: a printer that moves the
+    pen to a line's column instead of drawing its leading spaces); the advance is the median
+    width per character of the page's monospaced lines of ``COLUMN_LINE`` characters or more.
+    A page where a monospaced line opens with a space is left as it is: its printer draws the
+    file's spaces, and a line starting further in is no column of the file (a header set apart)."""
+    if any(line.startswith(" ") for line, mono in zip(written, monospaced) if mono):
+        return written  # NOTE: the printer draws its spaces: its lines' starts are no columns
+    lines = stext_lines(stext)
+    if lines is None or len(lines) != len(written):
+        return written
+    try:
+        lefts = [float(ln["bbox"]["x"]) for ln in lines]
+        advances = [
+            float(ln["bbox"]["w"]) / len(ln["text"])
+            for ln, mono in zip(lines, monospaced)
+            if mono and len(ln["text"]) >= COLUMN_LINE
+        ]
+    except (ValueError, KeyError, TypeError, ZeroDivisionError):
+        return written
+    if not advances or (advance := statistics.median(advances)) <= 0:
+        return written
+    left = min(x for x, mono in zip(lefts, monospaced) if mono)
+    return [
+        " " * max(0, round((x - left) / advance)) + line if mono and line.strip() else line
+        for line, x, mono in zip(written, lefts, monospaced)
+    ]
+
+
 def _furniture_apart(boxed: list[tuple[str, float, bool, float]], pitch: float) -> bool:
     """Whether every line of ``boxed`` in another font than the monospaced body stands above its
     first line or below its last by ``APART_PITCHES`` pitches or more (a printer's header or
@@ -221,6 +263,13 @@ def stext_lines(stext: Any) -> list[dict] | None:
         return None
 
 
+def _monospaced(font: dict) -> bool:
+    """Whether a line's font (MuPDF's JSON) is monospaced: MuPDF's generic family says so, or
+    the font's name does (``MONOSPACED_NAME``): a TrueType program without the tables that state
+    a fixed pitch (no ``post``, no ``OS/2``) is a serif face to MuPDF, whatever it draws."""
+    return font["family"] == "monospace" or bool(MONOSPACED_NAME.search(font["name"]))
+
+
 def _lines(stext: Any) -> list[tuple[str, float, bool, float]] | None:
     """Every text line of ``stext`` as (text, baseline y, set in a monospaced font, the size of
     its first glyph); None when MuPDF's JSON cannot be read."""
@@ -230,7 +279,7 @@ def _lines(stext: Any) -> list[tuple[str, float, bool, float]] | None:
             None
             if lines is None
             else [
-                (ln["text"], float(ln["y"]), ln["font"]["family"] == "monospace", float(ln["font"]["size"]))
+                (ln["text"], float(ln["y"]), _monospaced(ln["font"]), float(ln["font"]["size"]))
                 for ln in lines
             ]
         )
