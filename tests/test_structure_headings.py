@@ -533,3 +533,20 @@ def test_a_large_label_over_a_large_title_that_wraps_after_a_comma_keeps_that_ti
         "Sizes",
         "Boxes, rules and glue",
     ]
+
+
+def test_a_printouts_full_page_without_a_blank_line_is_typewritten_too():
+    """A printer fills every page with as many lines: in a book most of whose pages hold blank
+    lines, a full page without one (a table of settings) is one of its pages, not typeset."""
+    from chunking.readers import read_raw
+    from chunking.structure import _typewritten
+
+    spaced = ["Heading", "", *(f"line {k} of the text file" for k in range(6)), "", "the end"]
+    dense = [f"setting {k}: its value" for k in range(len(spaced))]
+    pages = [[Text(line, 10.0, "cour") for line in lines] for lines in (spaced, spaced, spaced, dense)]
+    raw = read_raw(make_pdf(pages), "printout.pdf")
+    try:
+        assert [("\n\n" in p.text) for p in raw.pages] == [True, True, True, False]
+        assert _typewritten(raw)
+    finally:
+        raw.close()

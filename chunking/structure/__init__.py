@@ -26,6 +26,7 @@ at chapter level; sections one level below.
 from __future__ import annotations
 
 import dataclasses
+import statistics
 
 from ..models import Heading, Rejected
 from ..normalise import NormalisedBook
@@ -62,6 +63,11 @@ image, leaves no title in the text layer)."""
 
 TYPEWRITTEN_SHARE = 0.8
 """Share of a PDF's pages that must be typewritten (``_typewritten``) for it to read as a text."""
+
+FULL_PAGES_SHARE = 0.5
+"""Share of a PDF's pages with text that must hold blank lines (or be OCR'd printouts) before its
+full pages without one count as typewritten too (``_typewritten``): the book is then mostly a
+printout, and a page of it as long as its median blank-lined page is one of its pages."""
 
 LISTED_SIZES_MIN = 2
 """Chapters the printed contents placed (and whose size was read) before their size bounds the
@@ -415,11 +421,23 @@ def _typewritten(raw: RawBook) -> bool:
     text hold blank lines, which only a typewritten page's text does (the reader puts them back
     from its line pitch, ``readers/pdftypewriter.py``), or are OCR'd pages taken for a printout
     (``ocr/printout.py``: rebuilt from their rows, so that one without a blank line, a dense
-    page of a table or a listing, counts too). Its structure is read as a plain text's: a fixed
+    page of a table or a listing, counts too), or, in a book where at least ``FULL_PAGES_SHARE``
+    of the pages are so, are full pages (as many lines as its median such page: a printer fills
+    every page alike, and a dense page of settings has no blank line). Its structure is read as a
+    plain text's: a fixed
     pitch offers no type sizes, only what a text file offers."""
     pages = [p for p in raw.pages if p.text.strip()]
-    typed = sum("\n\n" in p.text or p.ocr_printout for p in pages)
-    return bool(pages) and typed >= TYPEWRITTEN_SHARE * len(pages)
+    typed = [p for p in pages if "\n\n" in p.text or p.ocr_printout]
+    if len(typed) >= FULL_PAGES_SHARE * len(pages):
+        # NOTE: a printer fills every page with as many lines, blank ones included: a page of it
+        # without a blank line (a table of settings) holds as many text lines as the others
+        full = statistics.median(_line_count(p.text) for p in typed)
+        typed += [p for p in pages if p not in typed and _line_count(p.text) >= full]
+    return bool(pages) and len(typed) >= TYPEWRITTEN_SHARE * len(pages)
+
+
+def _line_count(text: str) -> int:
+    return len(text.rstrip("\n").split("\n"))
 
 
 def _no_smaller_than_listed(
