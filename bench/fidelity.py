@@ -49,6 +49,7 @@ Method, per page, the same for both texts:
 from __future__ import annotations
 
 import argparse
+import difflib
 import html
 import re
 import shutil
@@ -801,6 +802,7 @@ def classify(
     shifted: Callable[[int], Counter] | None = None,
     alone: list[Counter] | None = None,
     scripts: Callable[[int], Counter] | None = None,
+    glyph_ids: Callable[[int], dict[str, str]] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -836,6 +838,9 @@ def classify(
         scripts: per 0-based page, the formulas' words MuPDF reads set solid with a script
             (``script_words``), asked only of a page where pdftotext reads one of ours in pieces
             that no other setting explains (``_joined_pieces``).
+        glyph_ids: per 0-based page, what the glyph ids of its TrueType CID fonts without a
+            Unicode map stand for, by their fonts' own ``cmap`` (``glyph_id_maps``), asked only
+            of a page with words both lost and invented (``_glyph_ids``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -848,6 +853,8 @@ def classify(
         tally.words += len(ref_words[p])
     vocabulary = {w.casefold() for page in ref_words for w, _ in page}
     for p in range(len(ours)):
+        if glyph_ids is not None and +lost[p] and +invented[p]:
+            _glyph_ids(p, reference[p], ours[p], glyph_ids(p), lost, invented, tally)
         spaced = _letter_spaced(p, ref_words, lost, invented)
         on_slant = _asked(slanted, p)
         set_so = _SetSo(
@@ -1649,6 +1656,61 @@ def _control_glyphs(
             tally.invented["glyph map"] += 1
 
 
+def _glyph_ids(
+    p: int,
+    reference: list[str],
+    ours: list[str],
+    ids: dict[str, str],
+    lost: list[Counter],
+    invented: list[Counter],
+    tally: Tally,
+) -> None:
+    """Glyph ids pdftotext reads as characters: a TrueType font embedded as a CID font with an
+    ``Identity`` encoding and no ``ToUnicode`` map gives pdftotext only its glyph ids, which it
+    writes as characters (``PDQXDO`` for ``manual`` in a font in the Macintosh glyph order),
+    dropping those under 32 (the space, the full stop, the digits there); our reader reads such a
+    font by its program's own ``cmap`` (``chunking.readers.pdfcidfonts``). ``ids`` is that same
+    ``cmap`` read backwards for the page's fonts (``glyph_id_maps``): pdftotext's page is read
+    through it character by character, and where its letters and digits, in order, are our
+    page's (those of our glyphs whose id is under 32 left out, which pdftotext dropped), the
+    words there are ``glyph map`` on both sides: a lost word of pdftotext's whose characters all
+    fall in the common stretches (or all read as no letter or digit: the ids of quotes, bullets
+    and rules, ``ܧ`` for ``“``), a word of ours whose do (or that is wholly of such dropped
+    glyphs: the digits of ``2.4.10``, between two). A word of ours that differs from the page
+    by a single letter leaves its stretch, and stays counted."""
+    if not ids:
+        return
+    dropped = {ch for gid, ch in ids.items() if ord(gid) < 0x20}
+    theirs = "\n".join(unicodedata.normalize("NFC", line) for line in reference)
+    read = "".join(ids.get(ch, ch) for ch in theirs)
+    mine = "\n".join(ours)
+    our_spans = [m.span() for m in WORD.finditer(mine)]
+    their_spans = [m.span() for m in WORD.finditer(theirs)]
+    a = [(i, ch) for s, e in our_spans for i, ch in zip(range(s, e), mine[s:e]) if ch not in dropped]
+    b = [(i, ch) for i, ch in enumerate(read) if WORD.fullmatch(ch)]
+    matcher = difflib.SequenceMatcher(None, [ch for _, ch in a], [ch for _, ch in b], autojunk=False)
+    ours_common, theirs_common = set(), set()
+    for x, y, n in matcher.get_matching_blocks():
+        ours_common.update(i for i, _ in a[x : x + n])
+        theirs_common.update(i for i, _ in b[y : y + n])
+    if not theirs_common:
+        return
+    for s, e in their_spans:
+        word = theirs[s:e]
+        kept = [i for i in range(s, e) if WORD.fullmatch(read[i])]
+        spells = all(i in theirs_common for i in kept) if kept else all(ch in ids for ch in word)
+        if spells and lost[p][word] > 0:
+            lost[p][word] -= 1
+            tally.lost["glyph map"] += 1
+    for s, e in our_spans:
+        word = mine[s:e]
+        kept = [i for i in range(s, e) if mine[i] not in dropped]
+        between = bool(ours_common) and min(ours_common) < s < max(ours_common)
+        if (all(i in ours_common for i in kept) if kept else between) and invented[p][word] > 0:
+            invented[p][word] -= 1
+            tally.invented["glyph map"] += 1
+
+
 T = TypeVar("T")
 
 
@@ -1895,6 +1957,31 @@ MATH_FONT = re.compile(r"(?i)math|(?:^|\+)cm(?:mi|sy|ex)b?\d")
 and extension (``CMMI10``, ``CMSY10``, ``CMEX10``; ``LMMathItalic10`` holds ``Math``)."""
 SCRIPT_CUT = "\x00"
 """Marks in a word of ``script_words`` where its script starts or ends."""
+
+
+def glyph_id_maps(path: Path) -> Callable[[int], dict[str, str]]:
+    """Per 0-based page of the PDF at ``path``, what pdftotext's characters stand for where the
+    page sets a TrueType CID font without a Unicode map (``classify``'s ``glyph_ids``): each
+    glyph id, as the character pdftotext writes for it, and the character the font program's
+    own ``cmap`` maps to that glyph. Read once per font."""
+    from chunking.readers.pdfcidfonts import glyph_characters, unmapped_identity_truetype
+
+    fonts: dict[int, dict[str, str]] = {}
+
+    def of_page(page) -> dict[str, str]:
+        doc = page.parent
+        found: dict[str, str] = {}
+        for xref, ext, kind, *_ in page.get_fonts():
+            if xref not in fonts:
+                fonts[xref] = (
+                    {chr(g): chr(c) for g, c in glyph_characters(doc, xref).items()}
+                    if unmapped_identity_truetype(doc, xref, ext, kind)
+                    else {}
+                )
+            found.update(fonts[xref])
+        return found
+
+    return _per_page(path, of_page)
 
 
 def script_words(path: Path) -> Callable[[int], Counter]:
@@ -2177,6 +2264,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         shifted_words(path),
         alone,
         script_words(path),
+        glyph_id_maps(path),
     )
     return tally, warnings
 

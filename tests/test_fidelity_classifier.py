@@ -1042,3 +1042,30 @@ def test_a_heading_one_extractor_reads_in_one_line_keeps_its_pieces_that_match_t
     whole = [[*body[:3], "3 Then it ends.", *body[3:]], [*_page_body(1), "3 Then it ends."]]
     edges = fidelity.edge_furniture(foot, whole)
     assert fidelity.drop_furniture_alike(foot[0], whole[0], edges, 0)[0] == body
+
+
+def _glyph_ids(text: str, shift: int = 29) -> tuple[str, dict[str, str]]:
+    """``text`` as pdftotext writes a TrueType CID font without a Unicode map, each character
+    its glyph id in the Macintosh glyph order (``a`` is glyph 68, written ``D``; the space, the
+    full stop and the digits, ids under 32, dropped), and the font's ``cmap`` read backwards."""
+    ids = {chr(c - shift): chr(c) for c in range(0x20, 0x7F)}
+    return "".join(chr(ord(ch) - shift) for ch in text if ord(ch) - shift >= 0x20), ids
+
+
+def test_glyph_ids_pdftotext_reads_of_a_truetype_cid_font_without_a_unicode_map_are_a_glyph_map():
+    theirs, ids = _glyph_ids("the user's manual, version 2.4.10")
+    assert theirs == "WKHXVHUVPDQXDOYHUVLRQ"
+    ours = ["the user's manual, version 2.4.10 here"]
+    t = fidelity.classify([[theirs, "here"]], [ours], [[]], glyph_ids=lambda p: ids)
+    # every word of both texts, the digits pdftotext dropped among them
+    assert t.lost == {"glyph map": 1} and t.invented == {"glyph map": 8}
+    assert "glyph map" in fidelity.NOT_LOST
+
+
+def test_a_word_of_ours_unlike_the_glyph_ids_read_through_the_fonts_map_stays_counted():
+    theirs, ids = _glyph_ids("the package manager")
+    t = fidelity.classify([[theirs]], [["the packing manager"]], [[]], glyph_ids=lambda p: ids)
+    assert t.invented.get("glyph map", 0) == 2 and t.invented["unknown"] == 1
+    # without the font's map, nothing is read through it
+    t = fidelity.classify([[theirs]], [["the package manager"]], [[]])
+    assert "glyph map" not in t.invented
