@@ -432,7 +432,8 @@ def _typewritten(raw: RawBook) -> bool:
         # NOTE: a printer fills every page with as many lines, blank ones included: a page of it
         # without a blank line (a table of settings) holds as many text lines as the others
         full = statistics.median(_line_count(p.text) for p in typed)
-        typed += [p for p in pages if p not in typed and _line_count(p.text) >= full]
+        seen = {id(p) for p in typed}
+        typed += [p for p in pages if id(p) not in seen and _line_count(p.text) >= full]
     return bool(pages) and len(typed) >= TYPEWRITTEN_SHARE * len(pages)
 
 
