@@ -215,3 +215,52 @@ def test_an_index_beside_the_parts_holds_its_letter_groups_as_sections_not_chapt
     ]
     assert _chapter_level(toc) == ["1 Introduction", "2 Usage", "1 Helpers", "2 Internals"]
     assert [k for k, t in _kinds(toc) if t in ("Symbols", "A", "B")] == ["section"] * 3
+
+
+def test_a_group_entry_right_above_its_one_numbered_chapter_is_no_unit_and_its_neighbours_are_parts():
+    """An unnumbered entry whose one child is a numbered chapter pointing right below it on its
+    page is a group set over that chapter: one heading set twice, the chapter the unit. Without
+    the groups, the childless entries beside them hold the chapters that follow: parts."""
+    toc = [
+        OutlineEntry(1, "Handbook", 1, 50.0),
+        OutlineEntry(1, "Basics", 1, 70.0),
+        OutlineEntry(1, "Setup", 1, 90.0),
+        OutlineEntry(2, "1. Setting up", 1, 105.0),
+        OutlineEntry(3, "1.1 Needs", 1, 300.0),
+        OutlineEntry(1, "Usage", 5, 400.0),
+        OutlineEntry(2, "2. Using it", 5, 415.0),
+        OutlineEntry(1, "Practice", 9, 200.0),
+        OutlineEntry(1, "Tuning", 9, 215.0),
+        OutlineEntry(2, "3. Tuning", 9, 230.0),
+    ]
+    got = [(b.kind, b.outline_title) for b in outline_baseline(toc, 20)]
+    assert got == [
+        ("front", "Handbook"),
+        ("part", "Basics"),
+        ("chapter", "1. Setting up"),
+        ("section", "1.1 Needs"),
+        ("chapter", "2. Using it"),
+        ("part", "Practice"),
+        ("chapter", "3. Tuning"),
+    ]
+
+
+def test_an_entry_whose_one_numbered_child_stands_far_below_it_on_its_page_stays_a_unit():
+    toc = [
+        OutlineEntry(1, "Basics", 1, 70.0),
+        OutlineEntry(2, "1. Setting up", 1, 500.0),
+        OutlineEntry(1, "Usage", 5, 100.0),
+        OutlineEntry(2, "2. Using it", 6, 60.0),
+    ]
+    assert [b.kind for b in outline_baseline(toc, 20)] == ["chapter", "section", "chapter", "section"]
+
+
+def test_a_part_holding_one_chapter_right_below_it_among_parts_holding_several_stays_a_part():
+    toc = [
+        OutlineEntry(1, "Foundations", 1, 70.0),
+        OutlineEntry(2, "Chapter 1. Sets", 1, 95.0),
+        OutlineEntry(2, "Chapter 2. Maps", 3, 60.0),
+        OutlineEntry(1, "Applications", 4, 70.0),
+        OutlineEntry(2, "Chapter 3. Graphs", 4, 95.0),
+    ]
+    assert [b.kind for b in outline_baseline(toc, 20)] == ["part", "chapter", "chapter", "part", "chapter"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chunking.ingest import load_book
-from pdf_factory import body, line_tops, make_pdf
+from pdf_factory import Text, body, line_tops, make_pdf
 
 BIG = 20.0
 
@@ -773,3 +773,120 @@ def test_sections_numbered_anew_under_each_unnumbered_chapter_stay_sections():
     ]
     book = load_book(make_pdf(pages, toc=toc), name="sections.pdf")
     assert [(h.level, h.title) for h in book.headings if h.level == 1] == [(1, "Alpha"), (1, "Beta")]
+
+
+def _grouped_book(parts: bool) -> tuple[bytes, list]:
+    """Chapters each under a group heading set on the line right above them, the group an outline
+    entry of its own holding only that chapter (its title the chapter's, or a paraphrase of it);
+    with ``parts``, childless entries at the groups' depth set right above a group (parts) and
+    the book's title above the first of them."""
+    chapters = [(1, "Setup", "Setting up"), (2, "Usage", "Using the tool"), (3, "Tuning", "Tuning")]
+    pages, toc = [], []
+    for k, (number, group, title) in enumerate(chapters):
+        lines = body(6, k * 100)
+        if parts and k == 0:
+            lines = [("Field Manual", 16.0)] + lines
+        if parts and number in (1, 3):
+            lines.append(("Basics" if number == 1 else "Practice", 16.0))
+        lines += [(group, 16.0), (f"{number}. {title}", 14.0), (f"{number}.1 First steps", 12.0)]
+        lines += body(10, k * 100 + 50)
+        tops = line_tops(lines)
+        page = k + 1
+        if parts and k == 0:
+            toc.append((1, "Field Manual", page, tops[0]))
+        if parts and number in (1, 3):
+            toc.append((1, lines[-14][0], page, tops[-14]))
+        toc += [
+            (1, group, page, tops[-13]),
+            (2, f"{number}. {title}", page, tops[-12]),
+            (3, f"{number}.1 First steps", page, tops[-11]),
+        ]
+        pages.append(lines)
+    return make_pdf(pages, toc=toc), chapters
+
+
+def test_a_group_entry_over_the_one_chapter_on_the_next_line_is_one_unit_with_it():
+    """An unnumbered outline entry whose one child is a numbered chapter set on the very next line
+    of its page is one heading set twice: the pair is one unit, the chapter's, from the group's
+    line on."""
+    data, chapters = _grouped_book(parts=False)
+    book = load_book(data, name="groups.pdf")
+    units = [(h.kind, h.number, h.title) for h in book.headings if h.kind != "section"]
+    assert units == [("chapter", str(n), title) for n, _, title in chapters]
+    for h, (_, group, _) in zip([h for h in book.headings if h.kind == "chapter"], chapters):
+        assert book.text.startswith(group, h.char_offset)
+
+
+def test_childless_entries_beside_group_entries_are_parts_over_the_numbered_chapters_after_them():
+    """With the groups folded into their chapters, the childless entries at the groups' depth
+    stand over runs of the chapters' numbers: parts; the one before the first part, holding
+    nothing, is the book's title page (front matter)."""
+    data, _ = _grouped_book(parts=True)
+    book = load_book(data, name="grouped-parts.pdf")
+    units = [(h.level, h.kind, h.number, h.title) for h in book.headings if h.kind != "section"]
+    assert units == [
+        (2, "front", "", "Field Manual"),
+        (1, "part", "", "Basics"),
+        (2, "chapter", "1", "Setting up"),
+        (2, "chapter", "2", "Using the tool"),
+        (1, "part", "", "Practice"),
+        (2, "chapter", "3", "Tuning"),
+    ]
+    assert not book.diagnostics.structure_disagreements
+
+
+def test_an_unnumbered_entry_holding_nothing_before_unnumbered_parts_is_front_matter():
+    """The outline's own reading (no guard): an unnumbered entry with nothing below it before the
+    first of the unnumbered parts that hold the numbered chapters is front matter, not a part."""
+    pages = [
+        [("A Field Manual", BIG)] + body(3),
+        [("Foundations", BIG)] + body(3, 20),
+        _chapter_page(1, "Alpha"),
+        _chapter_page(2, "Beta"),
+        [("Practice", BIG)] + body(3, 50),
+        _chapter_page(3, "Gamma"),
+    ]
+    toc = [
+        (1, "A Field Manual", 1, None),
+        (1, "Foundations", 2, None),
+        (2, "Chapter 1 Alpha", 3, None),
+        (2, "Chapter 2 Beta", 4, None),
+        (1, "Practice", 5, None),
+        (2, "Chapter 3 Gamma", 6, None),
+    ]
+    book = load_book(make_pdf(pages, toc=toc), name="title-parts.pdf", structure="outline")
+    assert [(h.kind, h.title) for h in book.headings][:2] == [
+        ("front", "A Field Manual"),
+        ("part", "Foundations"),
+    ]
+
+
+def test_an_object_number_after_a_heading_line_does_not_hide_a_short_outline_title():
+    """``Usage 「12」``: a generator's object number after the heading is no part of its title, on
+    the line as in the outline; a short title is found on its line, not kept unconfirmed."""
+    pages = [
+        [Text(f"{title} 「{k}」", BIG, font="japan")] + body(10, k * 20)
+        for k, title in enumerate(["Usage", "Setup", "Index"], 1)
+    ]
+    toc = [(1, f"{title} 「{k}」", k, None) for k, title in enumerate(["Usage", "Setup", "Index"], 1)]
+    book = load_book(make_pdf(pages, toc=toc), name="object-numbers.pdf")
+    assert [h.title for h in book.headings] == ["Usage", "Setup", "Index"]
+    assert not [d for d in book.diagnostics.structure_disagreements if d.case == "unconfirmed"]
+    assert all("title not on the page" not in where for h in book.headings for _, where in h.evidence)
+
+
+def test_a_line_the_entry_before_stands_on_is_no_label_of_the_next_entry():
+    """``Appendix`` (an entry of its own) right above ``Tables`` (the next entry): the line is
+    the first entry's heading, not a label of the second, which starts at its own line."""
+    page3 = body(4, 300) + [("Appendix", BIG), ("Tables", 16.0)] + body(8, 320)
+    tops = line_tops(page3)
+    pages = [_chapter_page(1, "Alpha"), _chapter_page(2, "Beta"), page3]
+    toc = [
+        (1, "Alpha", 1, None),
+        (1, "Beta", 2, None),
+        (1, "Appendix", 3, tops[4]),
+        (1, "Tables", 3, tops[5]),
+    ]
+    book = load_book(make_pdf(pages, toc=toc), name="appendix-label.pdf", structure="outline")
+    tables = next(h for h in book.headings if h.title == "Tables")
+    assert book.text.startswith("Tables", tables.char_offset)

@@ -46,7 +46,7 @@ from .headings import detect_headings
 from .levels import choose_depths
 from .levels import levelled as _levelled
 from .lost_chapters import lost_chapters
-from .outline import check_outline
+from .outline import check_outline, groups_folded
 from .outline_sizes import relevel_by_size
 from .outline_tail import tail_back_matter, tail_filled, tail_pages
 from .result import StructureResult
@@ -136,9 +136,8 @@ def _engine(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     rejected: list[Rejected] = []
     if mode in ("auto", "outline") and raw.outline:
         checked = check_outline(raw, norm)
-        drafts = (
-            relevel_by_size(checked.drafts, FontProbe(raw.layout), norm) if mode == "auto" else checked.drafts
-        )
+        drafts = groups_folded(checked.drafts, norm) if raw.format == "pdf" else checked.drafts
+        drafts = relevel_by_size(drafts, FontProbe(raw.layout), norm) if mode == "auto" else drafts
         headings, demoted = _levelled(drafts, norm, "outline")
         outlined = StructureResult(
             headings,

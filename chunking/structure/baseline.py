@@ -51,6 +51,13 @@ WRAPPER_SHARE = 0.75
 PART_SHARE = 0.5
 """A depth is the part level when this share of its body entries are parts (``Part``, roman run)."""
 
+MIN_GROUPS = 2
+"""Group entries (``_groups``) a depth must hold before they are read as groups."""
+
+GROUP_GAP = 48.0
+"""Points below a group entry's destination within which its one chapter's destination stands when
+the two are one heading set twice (the next heading line: a few lines of type at most)."""
+
 
 @dataclass(frozen=True)
 class BaselineEntry:
@@ -91,8 +98,11 @@ class _Read:
 
 
 def _read(outline: list[OutlineEntry], pages: int) -> list[_Read]:
-    """Resolved entries with what their titles say and how many entries each holds."""
+    """Resolved entries with what their titles say and how many entries each holds (a group
+    over its chapter left out: ``_groups``)."""
     kept = [e for e in outline if 1 <= e.page <= pages and clean_title(e.title)]
+    groups = _groups(kept)
+    kept = [e for i, e in enumerate(kept) if i not in groups]
     out = []
     for i, e in enumerate(kept):
         held = 0
@@ -107,6 +117,56 @@ def _read(outline: list[OutlineEntry], pages: int) -> list[_Read]:
             said = ""
         out.append(_Read(e, title, said, number, rest or title, held))
     return out
+
+
+def _says(title: str) -> tuple[str, str]:
+    parsed = parse_heading(clean_title(title), full_stop=True, any_case=True)
+    return ("", "") if parsed is None else (parsed.kind, parsed.number)
+
+
+def _groups(kept: list[OutlineEntry]) -> set[int]:
+    """The indices of group entries: an entry whose title says nothing (no number, no word of a
+    kind) and whose one child, the only entry one depth below it, is a numbered chapter pointing
+    at its page right below it (within ``GROUP_GAP``) is the title of a group set over that
+    chapter, one heading set twice; the chapter is the unit. Without them, the entries beside
+    the chapters at the groups' depth hold the chapters that follow them (parts, by
+    ``_is_parts``). Only where the groups are the outline's way (``MIN_GROUPS`` of them at a
+    depth, and every entry there holding a numbered chapter one of them): a part holding one
+    chapter on its page among parts holding several is a part."""
+    out = set()
+    for i, e in enumerate(kept[:-1]):
+        child = kept[i + 1]
+        if child.level <= e.level or child.page != e.page or e.y is None or child.y is None:
+            continue
+        if not 0 <= child.y - e.y <= GROUP_GAP or _says(e.title)[0]:
+            continue
+        kind, number = _says(child.title)
+        if kind not in ("numbered", "chapter") or not number.isdigit():
+            continue
+        held = []
+        for later in kept[i + 1 :]:
+            if later.level <= e.level:
+                break
+            held.append(later.level)
+        if held.count(child.level) == 1:
+            out.add(i)
+    for level in {kept[i].level for i in out}:
+        here = {i for i in out if kept[i].level == level}
+        holders = {i for i, e in enumerate(kept) if e.level == level and _holds_numbered(kept, i)}
+        if len(here) < MIN_GROUPS or here != holders:
+            out -= here
+    return out
+
+
+def _holds_numbered(kept: list[OutlineEntry], i: int) -> bool:
+    """Whether entry ``i`` holds a chapter numbered ``N`` among the entries nested under it."""
+    for later in kept[i + 1 :]:
+        if later.level <= kept[i].level:
+            return False
+        kind, number = _says(later.title)
+        if kind in ("numbered", "chapter") and number.isdigit():
+            return True
+    return False
 
 
 def _is_parts(here: list[_Read], below: list[_Read], read: list[_Read] | None = None) -> bool:

@@ -169,7 +169,7 @@ def levelled(
         d.offset
         for d, depth in drafts
         if depth in part_depths and d.kind not in ("unnumbered", "front", "back")
-    ]
+    ] or _holding(drafts, part_depths)
     parents = _parents(drafts)
     out: list[Heading] = []
     demoted = 0
@@ -233,6 +233,21 @@ def levelled(
         )
     out.sort(key=lambda h: (h.char_offset, h.level))
     return tuple(out), demoted
+
+
+def _holding(drafts: list[tuple[Draft, int]], part_depths: set[int]) -> list[int]:
+    """The offsets of the unnumbered entries at a part depth that hold an entry below them: the
+    parts, where none is numbered. An unnumbered entry there holding nothing, before the first
+    of them or after the last, is front or back matter (the book's title over its first part),
+    as it is beside numbered parts."""
+    return [
+        d.offset
+        for k, (d, depth) in enumerate(drafts)
+        if depth in part_depths
+        and d.kind == "unnumbered"
+        and k + 1 < len(drafts)
+        and drafts[k + 1][1] > depth
+    ]
 
 
 def _under_numbered_root(

@@ -41,6 +41,7 @@ from .kinds import (
     BACK_WORDS,
     LETTER_HEADING,
     NUMBER_RE,
+    OBJECT_NUMBER,
     SECTION_HEADING,
     SECTION_NUMBER_ONLY,
     clean_title,
@@ -105,6 +106,9 @@ _GLUED_NUMBER = re.compile(r"(?P<num>\d{1,3})(?P<rest>[^\W\d].*)")
 the number in a box of fixed width, which two digits overfill. Read so only when the rest is the
 outline's title word for word."""
 
+MIN_GROUPS = 2
+"""Group entries (``groups_folded``) a depth must hold before they are read as groups."""
+
 _LABEL_LINES_ABOVE = 2
 """How many label lines may stack above a title (Sphinx: ``CHAPTER`` / ``ONE`` / ``Title``)."""
 
@@ -141,7 +145,10 @@ def _compact(key: str) -> str:
 
 def _title_variants(line: str) -> list[str]:
     """A line and the line without its leading number or keyword (``12 Title`` → ``Title``); a
-    letter-spaced line also in compact form (``S O M E K I N D`` → ``somekind``)."""
+    letter-spaced line also in compact form (``S O M E K I N D`` → ``somekind``). An object number
+    after the title (``Usage 「12」``, ``OBJECT_NUMBER``) is no part of it, as it is none of the
+    outline's title (``clean_title``): a short title would miss its line by those digits."""
+    line = OBJECT_NUMBER.sub("", line)
     out = [words_key(line)]
     m = _LEADING_NUMBER.match(line.strip())
     if m:
@@ -440,7 +447,10 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
     warnings: list[str] = []
     n_pages = len(norm.pages)
     pages = _Pages(norm, raw.layout)
+    placed: set[int] = set()  # the offsets of the confirmed drafts so far
     for k, entry in enumerate(raw.outline):
+        if drafts and drafts[-1][0].confirmed:
+            placed.add(drafts[-1][0].offset)
         title = clean_title(entry.title)
         if title != " ".join(entry.title.split()):
             repaired += 1
@@ -456,7 +466,7 @@ def check_outline(raw: RawBook, norm: NormalisedBook) -> OutlineResult:
         if raw.format == "epub" or entry.offset is not None:
             drafts.append((_trusted(entry, title, norm, raw.format), entry.level))
             continue
-        verified, moved = _verified(entry, title, pages)
+        verified, moved = _verified(entry, title, pages, placed)
         if verified is None:
             dropped += 1
             continue
@@ -557,6 +567,74 @@ def _lettered_runs(drafts: list[tuple[Draft, int]]) -> list[tuple[Draft, int]]:
     return out
 
 
+def groups_folded(drafts: list[tuple[Draft, int]], norm: NormalisedBook) -> list[tuple[Draft, int]]:
+    """A PDF outline's drafts with each group folded into the chapter it holds: an unnumbered
+    entry whose one child (the only entry one depth below it) is a numbered chapter opening on
+    its page on the very next line, no text between (``_set_right_above``), is one heading set
+    twice: a generator that writes a level's title over the numbered heading it opens (a group
+    heading over each chapter, its title the chapter's or a paraphrase of it). The pair is one
+    unit, the child's, at the child's depth: it starts at the group's line, with both entries'
+    evidence. Entries beside such chapters at the group's depth are then what they are without
+    the groups (parts over the chapters that follow them, by the chapters' numbering:
+    ``levels.choose_depths``). Only where the groups are the outline's way (``MIN_GROUPS`` of
+    them at a depth, and every entry there holding a numbered chapter one of them): a part that
+    holds one chapter, set on its page right above it, among parts holding several is a part."""
+    groups = {k for k in range(len(drafts) - 1) if _group_over(drafts, k, norm)}
+    for depth in {drafts[k][1] for k in groups}:
+        here = {k for k in groups if drafts[k][1] == depth}
+        holders = {k for k, (_, at) in enumerate(drafts) if at == depth and _holds_numbered(drafts, k)}
+        if len(here) < MIN_GROUPS or here != holders:
+            groups -= here
+    out: list[tuple[Draft, int]] = []
+    k = 0
+    while k < len(drafts):
+        d, depth = drafts[k]
+        if k in groups:
+            child, child_depth = drafts[k + 1]
+            merged = replace(child, offset=d.offset, evidence=[*d.evidence, *child.evidence])
+            out.append((merged, child_depth))
+            k += 2
+            continue
+        out.append((d, depth))
+        k += 1
+    return out
+
+
+def _group_over(drafts: list[tuple[Draft, int]], k: int, norm: NormalisedBook) -> bool:
+    """Whether draft ``k`` is a group heading over the next draft (``groups_folded``)."""
+    d, depth = drafts[k]
+    child, child_depth = drafts[k + 1]
+    if d.kind != "unnumbered" or child.kind not in ("numbered", "chapter") or not child.number.isdigit():
+        return False
+    if child_depth <= depth or not (d.confirmed and child.confirmed) or d.page != child.page:
+        return False
+    held = []
+    for _, at in drafts[k + 1 :]:
+        if at <= depth:
+            break
+        held.append(at)
+    return held.count(child_depth) == 1 and _set_right_above(d, child, norm)
+
+
+def _holds_numbered(drafts: list[tuple[Draft, int]], k: int) -> bool:
+    """Whether draft ``k`` holds a chapter numbered ``N`` among the drafts nested under it."""
+    for d, at in drafts[k + 1 :]:
+        if at <= drafts[k][1]:
+            return False
+        if d.kind in ("numbered", "chapter") and d.number.isdigit():
+            return True
+    return False
+
+
+def _set_right_above(d: Draft, child: Draft, norm: NormalisedBook) -> bool:
+    """Whether the text from ``d``'s line to ``child``'s is ``d``'s title alone (wrapped over
+    lines, an object number after it at most): the child's heading is the next line."""
+    if child.offset <= d.offset:
+        return False
+    between = norm.text[d.offset : child.offset].splitlines()
+    return words_key(" ".join(OBJECT_NUMBER.sub("", line) for line in between)) == words_key(d.title)
+
+
 def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook, raw_format: str) -> Draft:
     """An EPUB/Markdown entry: its position is exact; the line there tells kind and number."""
     index = entry.page - 1
@@ -573,10 +651,14 @@ def _trusted(entry: OutlineEntry, title: str, norm: NormalisedBook, raw_format: 
     )
 
 
-def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | None, int]:
+def _verified(
+    entry: OutlineEntry, title: str, pages: _Pages, placed: frozenset[int] | set[int] = frozenset()
+) -> tuple[Draft | None, int]:
     """The entry placed on the line that holds its title, on its page or up to ``SEARCH_PAGES``
     away (then it counts as moved). Not found anywhere but with a destination y: kept where it
-    points, unconfirmed. Else None (dropped)."""
+    points, unconfirmed. Else None (dropped). A label line above the title (``Appendix``) that an
+    entry before it was placed on (``placed``: their offsets) is that entry's heading, not a label
+    of this one (a part titled ``Appendix`` over its first chapter's title)."""
     index = entry.page - 1
     order = [index] + [index + d * s for d in range(1, SEARCH_PAGES + 1) for s in (-1, 1)]
     for page in order:
@@ -597,6 +679,7 @@ def _verified(entry: OutlineEntry, title: str, pages: _Pages) -> tuple[Draft | N
             if (
                 above
                 and _LABEL_LINE.match(above)
+                and lines[line_i - 1][0] not in placed
                 and not pages.detached_folio(page, line_i - 1)
                 # NOTE: a title that carries its own label (``A. Title``) at the destination takes
                 # no label from above it: that one labels another unit (``Part V.`` over it)
