@@ -54,9 +54,9 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "STRUCTURE.md"
 MARK_START, MARK_END = "<!-- crossings -->", "<!-- /crossings -->"
 
-TEXT_FORMATS = ("txt", "md", "xml", "sgml", "tex", "texi")
-"""Ground-truth formats of books read as text (a Markdown, markup, SGML/XML, LaTeX or Texinfo
-source): their entries name the heading's line (``#L<n>``)."""
+TEXT_FORMATS = ("txt", "md", "rst", "org", "xml", "sgml", "tex", "texi")
+"""Ground-truth formats of books read as text (a Markdown, reStructuredText, Org, markup,
+SGML/XML, LaTeX or Texinfo source): their entries name the heading's line (``#L<n>``)."""
 
 SLACK_CHARS = 200
 """Text on one side of a true start that a chunk may hold and not cross it: the engine's own
