@@ -201,3 +201,12 @@ def test_chunking_an_rtf_or_native_text_fences_on_its_headings_and_not_on_the_sy
     )
     chapters = _chapters(tmp_path, "widget-native.txt", _native(blocks))
     assert chapters[-2:] == ["Setup", "Use"] and "Pandoc" not in chapters
+
+
+def test_native_headers_whose_inline_list_never_closes_before_the_next_header_are_none():
+    """A hostile or cut-off tree: each ``Header``'s ``[`` left open over the headers after it.
+    None is a heading (their lists hold other headers), and each group is matched once, so
+    such a text reads in one pass."""
+    broken = 'Header 1 ( "a" , [] , [] ) [ Str "A" , ' * 200
+    text = _native(f'Header 1 ( "ok" , [] , [] ) [ Str "Whole" ]\n  , {broken}').rstrip().removesuffix("]")
+    assert [title for _, _, title in markup_headings(text, ".txt")[1]] == ["Whole"]

@@ -62,64 +62,49 @@ def native_headings(text: str) -> list[Heading] | None:
     docstring)."""
     if not _OPENING.match(text):
         return None
+    found = list(_TOKEN.finditer(text))
+    tokens = [m.group() for m in found]
+    closing = _closing(tokens)
     out: list[Heading] = []
-    found = _TOKEN.finditer(text)
-    first = next(found, None)
-    if (
-        first is not None
-        and first.group() == "Pandoc"
-        and (title := _meta_title(_group(text, first.end(), inlines=False)))
-    ):
-        out.append((first.start(), 0, title))
-    for m in found:
-        if m.group() != "Header":
+    if tokens and tokens[0] == "Pandoc":
+        meta = 1 + (tokens[1:2] == ["("])
+        end = closing[meta + 1] if meta + 1 < len(tokens) and tokens[meta + 1] == "{" else meta
+        if meta < len(tokens) and (title := _meta_title(tokens, closing, 1, min(end + 2, len(tokens)))):
+            out.append((found[0].start(), 0, title))
+    headers = [0]  # ``Header`` tokens before each token: a heading's inlines hold none
+    for token in tokens:
+        headers.append(headers[-1] + (token == "Header"))
+    for h, token in enumerate(tokens):
+        if token != "Header" or h + 2 >= len(tokens) or not tokens[h + 1].isdigit():
             continue
-        tokens = _group(text, m.end(), inlines=True)  # NOTE: the level, the attributes, the inlines
-        if len(tokens) < 3 or not tokens[0].isdigit():
+        j = closing[h + 2] + 1 if tokens[h + 2] == "(" else h + 2  # NOTE: the attributes
+        if j >= len(tokens) or tokens[j] != "[" or closing[j] >= len(tokens):
             continue
-        j = _after(tokens, 1) if tokens[1] == "(" else 1
-        if j < len(tokens) and tokens[j] == "[":
-            title = _render(tokens, j, len(tokens))
-            if title:
-                out.append((m.start(), int(tokens[0]), title))
+        if headers[closing[j]] != headers[j]:
+            continue  # NOTE: a list left open over later headers: no heading's inlines
+        title = _render(tokens, closing, j, closing[j] + 1)
+        if title:
+            out.append((found[h].start(), int(tokens[h + 1]), title))
     return out
 
 
-def _group(text: str, at: int, *, inlines: bool) -> list[str]:
-    """The tokens of ``text`` from ``at`` up to the end of the first bracketed group at the top:
-    with ``inlines``, the first ``[ … ]`` (after a ``Header``'s level and attributes), else any
-    (the metadata: ``Meta { … }``, or ``(Meta {…})`` before pandoc 2.15)."""
-    tokens: list[str] = []
-    closers: list[str] = []
-    for m in _TOKEN.finditer(text, at):
-        token = m.group()
-        tokens.append(token)
+def _closing(tokens: list[str]) -> list[int]:
+    """For each opening bracket of ``tokens``, the index of the bracket that closes it
+    (``len(tokens)`` when none does); a closing bracket of another kind than the innermost open
+    one closes nothing. Other tokens: their own index. One pass: every group is found once, so
+    a text of brackets left open costs no more than one of closed ones."""
+    out = list(range(len(tokens)))
+    stack: list[int] = []
+    for i, token in enumerate(tokens):
         if token in _OPEN:
-            closers.append(_OPEN[token])
-        elif closers and token == closers[-1]:
-            closers.pop()
-            if not closers and (not inlines or token == "]"):
-                break
-        elif not closers and len(tokens) > 3 and inlines:
-            break  # NOTE: no inline list where a heading's stands: not a heading
-    return tokens
+            out[i] = len(tokens)
+            stack.append(i)
+        elif stack and token == _OPEN[tokens[stack[-1]]]:
+            out[stack.pop()] = i
+    return out
 
 
-def _after(tokens: list[str], i: int) -> int:
-    """The index after the bracket that closes the one opened at ``tokens[i]``."""
-    closers = [_OPEN[tokens[i]]]
-    i += 1
-    while i < len(tokens) and closers:
-        token = tokens[i]
-        if token in _OPEN:
-            closers.append(_OPEN[token])
-        elif token == closers[-1]:
-            closers.pop()
-        i += 1
-    return i
-
-
-def _render(tokens: list[str], start: int, end: int) -> str:
+def _render(tokens: list[str], closing: list[int], start: int, end: int) -> str:
     """The text the inlines in ``tokens[start:end]`` (a ``[ … ]`` list) show, whitespace
     collapsed (module docstring)."""
     parts: list[str] = []
@@ -128,13 +113,13 @@ def _render(tokens: list[str], start: int, end: int) -> str:
     while i < end:
         token = tokens[i]
         if token in _OPEN and token != "[":
-            i = _after(tokens, i)  # NOTE: attributes, a target, a record: no text
+            i = closing[i] + 1  # NOTE: attributes, a target, a record: no text
             continue
         if token in _SKIPPED:
             if token == "RawInline":
-                i = _after(tokens, i + 1) + 1 if i + 1 < end and tokens[i + 1] == "(" else i + 3
+                i = closing[i + 1] + 2 if i + 1 < end and tokens[i + 1] == "(" else i + 3
             else:
-                i = _after(tokens, i + 1) if i + 1 < end and tokens[i + 1] == "[" else i + 1
+                i = closing[i + 1] + 1 if i + 1 < end and tokens[i + 1] == "[" else i + 1
             continue
         if token == "[":
             closers.append("")
@@ -143,9 +128,9 @@ def _render(tokens: list[str], start: int, end: int) -> str:
         elif token in _SPACES:
             parts.append(" ")
         elif token in _QUOTES and i + 1 < end and tokens[i + 1] == "[":
-            opening, closing = _QUOTES[token]
+            opening, ending = _QUOTES[token]
             parts.append(opening)
-            closers.append(closing)
+            closers.append(ending)
             i += 2
             continue
         elif token.startswith('"'):
@@ -173,13 +158,14 @@ def _unescape(m: re.Match[str]) -> str:
     return _SIMPLE.get(char, char)
 
 
-def _meta_title(tokens: list[str]) -> str:
-    """The document title in a ``Pandoc`` value's metadata record (``tokens``: up to its closing
-    ``}``), or ``""``: the value of its top ``"title"`` key (``MetaInlines [ … ]`` rendered,
-    ``MetaString "…"``)."""
+def _meta_title(tokens: list[str], closing: list[int], start: int, end: int) -> str:
+    """The document title in a ``Pandoc`` value's metadata record (``tokens[start:end]``: up to
+    its closing ``}``), or ``""``: the value of its top ``"title"`` key (``MetaInlines [ … ]``
+    rendered, ``MetaString "…"``)."""
     depth = 0
     keys: int | None = None  # the depth of the map's key-value pairs
-    for i, token in enumerate(tokens[:-3]):
+    for i in range(start, end - 3):
+        token = tokens[i]
         if token in _OPEN:
             depth += 1
         elif token in _CLOSE:
@@ -189,7 +175,7 @@ def _meta_title(tokens: list[str]) -> str:
         elif token == '"title"' and depth == keys and tokens[i - 1] == "(" and tokens[i + 1] == ",":
             kind, value = tokens[i + 2], tokens[i + 3]
             if kind in ("MetaInlines", "MetaBlocks") and value == "[":
-                return _render(tokens, i + 3, _after(tokens, i + 3))
+                return _render(tokens, closing, i + 3, closing[i + 3] + 1)
             if kind == "MetaString" and value.startswith('"'):
                 return " ".join(_string(value).split())
             return ""
