@@ -40,7 +40,8 @@ OPML or Beamer LaTeX, a GitHub-flavoured Markdown source through pandoc into ICM
 OpenDocument text through LibreOffice into a PDF, an HTML page through AbiWord into an EPUB, a Markdown source through
 MyST-Parser and Docutils into LaTeX, a manual's reStructuredText sources through Sphinx's EPUB builder, a manual's HTML pages through xml2epub or EbookMaker into an
 EPUB, a Markdown source through mistune's HTML and fpdf2 into a PDF, a GitHub-flavoured Markdown source through
-pandoc 3 into its XML syntax tree; the source first checked against
+pandoc 3 into its XML syntax tree, a GitHub-flavoured Markdown source through pandoc's FictionBook and ebook2epub
+into libepubgen's EPUB, a man page through groff's terminal output and PolyglotMan into LaTeX or POD; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -1451,6 +1452,50 @@ RENDERERS |= {
 """Round 52: a manual's HTML pages into xml2epub's EPUB (``XML2EPUB``) or EbookMaker's (``EBOOKMAKER``); a
 Markdown source into fpdf2's PDF through mistune's HTML (``FPDF2_MD``); a GitHub-flavoured Markdown source into
 pandoc 3's XML form of its syntax tree (``<Header level="N">`` elements)."""
+
+EBOOK2EPUB = r"""
+import io, os, re, subprocess, sys, tempfile, zipfile
+src, out = sys.argv[1:3]
+with tempfile.TemporaryDirectory(prefix="ebook2epub-") as tmp:
+    fb2 = tmp + "/book.fb2"
+    pandoc = ["pandoc", "--standalone", "--from", "gfm", "--to", "fb2", "-o", fb2, src]
+    subprocess.run(pandoc, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="0"))
+    subprocess.run(["ebook2epub", fb2, tmp + "/book.epub"], check=True, capture_output=True)
+    data = open(tmp + "/book.epub", "rb").read()
+fixed = io.BytesIO()
+with zipfile.ZipFile(io.BytesIO(data)) as book, zipfile.ZipFile(fixed, "w") as new:
+    for info in book.infolist():
+        body = book.read(info)
+        if info.filename.endswith(".opf"):
+            body = re.sub(rb"(<dc:identifier[^>]*>)[0-9a-f-]{36}(</dc:identifier>)", rb"\g<1>%s\g<2>" % sys.argv[3].encode(), body)
+        kind = zipfile.ZIP_STORED if info.filename == "mimetype" else zipfile.ZIP_DEFLATED
+        new.writestr(zipfile.ZipInfo(info.filename, (1980, 1, 1, 0, 0, 0)), body, compress_type=kind)
+open(out, "wb").write(fixed.getvalue())
+"""
+"""A GitHub-flavoured Markdown source through pandoc's FictionBook 2 and libe-book's ``ebook2epub`` (Debian's
+writerperfect tools, libepubgen's EPUB 2 writer) into an EPUB (``pandoc-fb2-ebook2epub``): one XHTML file, every
+heading of every level a paragraph of one bold span, no ``<h1>``..``<h6>``, an NCX of one entry; the random
+UUID libepubgen draws as the identifier replaced by ``PANDOC_ID`` and the archive written again in its order."""
+
+GROFF_RMAN = "SOURCE_DATE_EPOCH=315532800 groff -mandoc -Tascii -P-c | rman -f "
+"""A man page's source formatted by groff for a terminal, overstrikes kept (``-Tascii -P-c``: bold as 'c\\bc',
+underline as '_\\bc'), then read back by PolyglotMan (``rman``), which finds the sections and the bold and
+italic runs in that formatted page and writes them in another markup (its ``-f`` format)."""
+
+RENDERERS |= {
+    "pandoc-fb2-ebook2epub": ["python3", "-c", EBOOK2EPUB, "{input.md}", OUTPUT, PANDOC_ID],
+    "groff-rman-latex": ["sh", "-c", GROFF_RMAN + "LaTeX2e"],
+    "groff-rman-pod": ["sh", "-c", GROFF_RMAN + "pod"],
+}
+"""Round 55: a Markdown source through pandoc's FictionBook and libe-book into libepubgen's EPUB
+(``EBOOK2EPUB``); a man page through groff's terminal output and PolyglotMan into LaTeX 2e or POD
+(``GROFF_RMAN``)."""
+ALSO_NEEDED |= {
+    "pandoc-fb2-ebook2epub": ["pandoc", "ebook2epub"],
+    "groff-rman-latex": ["groff", "rman"],
+    "groff-rman-pod": ["groff", "rman"],
+}
+RENDERER_PACKAGES |= {"ebook2epub": "ebook2epub", "rman": "rman"}
 
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
