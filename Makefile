@@ -82,7 +82,8 @@ RENDERER_PACKAGES += doclifter libpod-2-docbook-perl
 # object-number brackets need the last); AbiWord's EPUB, pandoc's Muse and DokuWiki writers come with packages above.
 RENDERER_PACKAGES += fonts-droid-fallback
 RENDERER_FILES += /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf
-# Round 55: writerperfect's ebook2epub (libe-book's FictionBook reader, libepubgen's EPUB writer) and PolyglotMan (rman).
+# Round 55: writerperfect's ebook2epub (libe-book's FictionBook reader, libepubgen's EPUB writer) and PolyglotMan (rman);
+# docbook2X's man writer comes with docbook2x above.
 RENDERER_PROGRAMS += ebook2epub rman
 RENDERER_PACKAGES += ebook2epub rman
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors

@@ -41,7 +41,8 @@ OpenDocument text through LibreOffice into a PDF, an HTML page through AbiWord i
 MyST-Parser and Docutils into LaTeX, a manual's reStructuredText sources through Sphinx's EPUB builder, a manual's HTML pages through xml2epub or EbookMaker into an
 EPUB, a Markdown source through mistune's HTML and fpdf2 into a PDF, a GitHub-flavoured Markdown source through
 pandoc 3 into its XML syntax tree, a GitHub-flavoured Markdown source through pandoc's FictionBook and ebook2epub
-into libepubgen's EPUB, a man page through groff's terminal output and PolyglotMan into LaTeX or POD; the source first checked against
+into libepubgen's EPUB, a man page through groff's terminal output and PolyglotMan into LaTeX or POD, an
+AsciiDoc man page through docbook2X into a man page's troff; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -222,16 +223,23 @@ container requires, then the rest in sorted order, with fixed times and modes); 
 (``-f``: the stylesheets stamp the time of the run as ``dcterms:modified``, and under a ticking
 clock a run of over a second stamped 00:00:01), Asciidoctor with ``SOURCE_DATE_EPOCH`` (the book's date)."""
 
-ASCIIDOC_DOCBOOK2X_TEXI = """
+
+def _asciidoc_docbook2x(doctype: str, writer: str, written: str) -> str:
+    """The script that runs an AsciiDoc source through AsciiDoc-py's DocBook (``doctype``) and a docbook2X
+    ``writer`` in a temporary folder and copies the one file matching ``written`` it leaves there."""
+    return f"""
 import glob, os, shutil, subprocess, sys, tempfile
 src, out = sys.argv[1:3]
 with tempfile.TemporaryDirectory(prefix="db2x-") as tmp:
-    subprocess.run(["asciidoc", "-b", "docbook", "-d", "book", "-o", os.path.join(tmp, "book.xml"), src],
+    subprocess.run(["asciidoc", "-b", "docbook", "-d", "{doctype}", "-o", os.path.join(tmp, "book.xml"), src],
         capture_output=True, check=True)
-    subprocess.run(["docbook2x-texi", "--encoding=utf-8", "book.xml"], cwd=tmp, capture_output=True, check=True)
-    (texi,) = glob.glob(os.path.join(tmp, "*.texi"))
-    shutil.copyfile(texi, out)
+    subprocess.run(["{writer}", "--encoding=utf-8", "book.xml"], cwd=tmp, capture_output=True, check=True)
+    (written,) = glob.glob(os.path.join(tmp, "{written}"))
+    shutil.copyfile(written, out)
 """
+
+
+ASCIIDOC_DOCBOOK2X_TEXI = _asciidoc_docbook2x("book", "docbook2x-texi", "*.texi")
 """An AsciiDoc source through AsciiDoc-py's DocBook 4.5 and docbook2X's ``docbook2x-texi`` into
 Texinfo (``asciidoc-docbook2x-texi``), the way Git's own build made its user manual's Info edition:
 docbook2X names the file after the book's title and writes it where it runs, so both run in a
@@ -1482,20 +1490,28 @@ GROFF_RMAN = "SOURCE_DATE_EPOCH=315532800 groff -mandoc -Tascii -P-c | rman -f "
 underline as '_\\bc'), then read back by PolyglotMan (``rman``), which finds the sections and the bold and
 italic runs in that formatted page and writes them in another markup (its ``-f`` format)."""
 
+ASCIIDOC_DOCBOOK2X_MAN = _asciidoc_docbook2x("manpage", "docbook2x-man", "*.[1-9]")
+"""An AsciiDoc man page through AsciiDoc-py's DocBook 4.5 ``refentry`` and docbook2X's ``docbook2x-man``
+into a man page's troff (``asciidoc-docbook2x-man``): docbook2X names the page after the refentry and writes
+it where it runs, so both run in a temporary folder; its ``.TH`` date is the day of the run, stopped by
+``FAKETIME``."""
+
 RENDERERS |= {
     "pandoc-fb2-ebook2epub": ["python3", "-c", EBOOK2EPUB, "{input.md}", OUTPUT, PANDOC_ID],
     "groff-rman-latex": ["sh", "-c", GROFF_RMAN + "LaTeX2e"],
     "groff-rman-pod": ["sh", "-c", GROFF_RMAN + "pod"],
+    "asciidoc-docbook2x-man": [*FAKETIME, "python3", "-c", ASCIIDOC_DOCBOOK2X_MAN, "{input.txt}", OUTPUT],
 }
 """Round 55: a Markdown source through pandoc's FictionBook and libe-book into libepubgen's EPUB
 (``EBOOK2EPUB``); a man page through groff's terminal output and PolyglotMan into LaTeX 2e or POD
-(``GROFF_RMAN``)."""
+(``GROFF_RMAN``); an AsciiDoc man page through docbook2X's man page troff (``ASCIIDOC_DOCBOOK2X_MAN``)."""
 ALSO_NEEDED |= {
     "pandoc-fb2-ebook2epub": ["pandoc", "ebook2epub"],
     "groff-rman-latex": ["groff", "rman"],
     "groff-rman-pod": ["groff", "rman"],
+    "asciidoc-docbook2x-man": ["faketime", "asciidoc", "docbook2x-man"],
 }
-RENDERER_PACKAGES |= {"ebook2epub": "ebook2epub", "rman": "rman"}
+RENDERER_PACKAGES |= {"ebook2epub": "ebook2epub", "rman": "rman", "docbook2x-man": "docbook2x"}
 
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
