@@ -82,10 +82,10 @@ RENDERER_PACKAGES += doclifter libpod-2-docbook-perl
 # object-number brackets need the last); AbiWord's EPUB, pandoc's Muse and DokuWiki writers come with packages above.
 RENDERER_PACKAGES += fonts-droid-fallback
 RENDERER_FILES += /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf
-# Round 55: writerperfect's ebook2epub (libe-book's FictionBook reader, libepubgen's EPUB writer) and PolyglotMan (rman);
-# docbook2X's man writer comes with docbook2x above.
-RENDERER_PROGRAMS += ebook2epub rman
-RENDERER_PACKAGES += ebook2epub rman
+# Round 55: writerperfect's ebook2epub (libe-book's FictionBook reader, libepubgen's EPUB writer), PolyglotMan (rman) and
+# WordGrinder; docbook2X's man writer comes with docbook2x above.
+RENDERER_PROGRAMS += ebook2epub rman wordgrinder
+RENDERER_PACKAGES += ebook2epub rman wordgrinder-ncurses
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
 # extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX; round 50's EPUB) and mistune, round 50's MyST-Parser (its Docutils LaTeX front end), round 52's fpdf2, xml2epub and ebookmaker: requirements-renderers.txt, every dependency pinned) go into

@@ -42,7 +42,7 @@ MyST-Parser and Docutils into LaTeX, a manual's reStructuredText sources through
 EPUB, a Markdown source through mistune's HTML and fpdf2 into a PDF, a GitHub-flavoured Markdown source through
 pandoc 3 into its XML syntax tree, a GitHub-flavoured Markdown source through pandoc's FictionBook and ebook2epub
 into libepubgen's EPUB, a man page through groff's terminal output and PolyglotMan into LaTeX or POD, an
-AsciiDoc man page through docbook2X into a man page's troff; the source first checked against
+AsciiDoc man page through docbook2X into a man page's troff, an HTML page through WordGrinder into Markdown; the source first checked against
 ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -1496,22 +1496,38 @@ into a man page's troff (``asciidoc-docbook2x-man``): docbook2X names the page a
 it where it runs, so both run in a temporary folder; its ``.TH`` date is the day of the run, stopped by
 ``FAKETIME``."""
 
+WORDGRINDER_MD = (
+    'h=$(mktemp -d) && HOME="$h" wordgrinder --convert "$1" "$h/book.md" >/dev/null 2>&1'
+    ' && cat "$h/book.md"; s=$?; rm -rf "$h"; exit $s'
+)
+"""An HTML page imported by the WordGrinder word processor and exported as its Markdown
+(``wordgrinder-markdown``: ``wordgrinder --convert``, the format told by the files' endings), with a home
+folder of its own for the settings it writes."""
+
 RENDERERS |= {
     "pandoc-fb2-ebook2epub": ["python3", "-c", EBOOK2EPUB, "{input.md}", OUTPUT, PANDOC_ID],
     "groff-rman-latex": ["sh", "-c", GROFF_RMAN + "LaTeX2e"],
     "groff-rman-pod": ["sh", "-c", GROFF_RMAN + "pod"],
     "asciidoc-docbook2x-man": [*FAKETIME, "python3", "-c", ASCIIDOC_DOCBOOK2X_MAN, "{input.txt}", OUTPUT],
+    "wordgrinder-markdown": ["sh", "-c", WORDGRINDER_MD, "sh", "{input.html}"],
 }
 """Round 55: a Markdown source through pandoc's FictionBook and libe-book into libepubgen's EPUB
 (``EBOOK2EPUB``); a man page through groff's terminal output and PolyglotMan into LaTeX 2e or POD
-(``GROFF_RMAN``); an AsciiDoc man page through docbook2X's man page troff (``ASCIIDOC_DOCBOOK2X_MAN``)."""
+(``GROFF_RMAN``); an AsciiDoc man page through docbook2X's man page troff (``ASCIIDOC_DOCBOOK2X_MAN``); an
+HTML page through WordGrinder's Markdown (``WORDGRINDER_MD``)."""
 ALSO_NEEDED |= {
     "pandoc-fb2-ebook2epub": ["pandoc", "ebook2epub"],
     "groff-rman-latex": ["groff", "rman"],
     "groff-rman-pod": ["groff", "rman"],
     "asciidoc-docbook2x-man": ["faketime", "asciidoc", "docbook2x-man"],
+    "wordgrinder-markdown": ["wordgrinder"],
 }
-RENDERER_PACKAGES |= {"ebook2epub": "ebook2epub", "rman": "rman", "docbook2x-man": "docbook2x"}
+RENDERER_PACKAGES |= {
+    "ebook2epub": "ebook2epub",
+    "rman": "rman",
+    "docbook2x-man": "docbook2x",
+    "wordgrinder": "wordgrinder-ncurses",
+}
 
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
