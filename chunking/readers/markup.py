@@ -111,9 +111,10 @@ from .markup_troff import troff_headings
 from .markup_wiki import wiki_headings
 from .markup_heading import Heading
 
-ENCODED = frozenset(("rtf", "native"))
-"""Markups whose text encodes the document rather than sets it (RTF's control words and groups,
-pandoc's syntax tree): no line of it is a line the document shows, so the structure stage reads
+ENCODED = frozenset(("rtf", "native", "troff"))
+"""Markups whose text before the first heading is no text the document sets (RTF's control words
+and groups, pandoc's syntax tree, troff's requests and comments: a man page's title is its
+``.TH``, an ms paper's its ``.TL``, which the troff reader reads): the structure stage reads
 nothing above their first heading as a title or contents set as plain text."""
 
 MIN_HEADINGS = 2
