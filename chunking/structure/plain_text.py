@@ -1172,6 +1172,11 @@ def _choose(
 LOCAL_CONTENTS_GAP = 2
 """Lines from a heading to the name of its own contents (a rule between them, no text)."""
 
+LOCAL_CONTENTS_ENTRIES = 400
+"""Most entries a heading's own contents is read for (``_local_contents``): a chapter lists its
+sections, hundreds at most; the runs tried are as many as its entries, each as long, so a list
+without end (a hostile text) would cost their square."""
+
 
 @dataclass
 class _LocalContents:
@@ -1206,9 +1211,9 @@ def _local_contents(lines: list[_Line]) -> list[_LocalContents]:
         for m in range(i + 1, limit):
             if lines[m].blank_before and lines[m].blank_after:
                 alone.setdefault(words_key(lines[m].text), []).append(m)
-        keys = []
+        keys: list[str] = []
         k = i + 1
-        while k < limit and len(lines[k].text) <= MAX_TITLE_CHARS:
+        while k < limit and len(lines[k].text) <= MAX_TITLE_CHARS and len(keys) < LOCAL_CONTENTS_ENTRIES:
             key = words_key(clean_title(lines[k].text))
             if not key or not any(m > k for m in alone.get(key, [])):
                 break
