@@ -156,3 +156,118 @@ def test_two_contents_entries_run_together_on_a_line_are_two_headings_the_second
         at = book.text.index(line, book.text.index(f"{s}  "))
         assert [(h.kind, h.title) for h in book.headings if h.char_offset == at] == [("chapter", c)]
         assert [(h.kind, h.title) for h in book.headings if h.char_offset == at + len(c)] == [("section", s)]
+
+
+# --- unlabelled headings found by the titles a contents run together lists (``listed_headings``)
+
+CHAPTERS = [
+    ("Playing a game", ["Starting a new match", "Rolling the dice"]),
+    ("Rules of the game", ["Setup", "Bearing Off"]),
+    ("Working with matches", ["Storing matches", "Reviewing matches"]),
+    ("Technical notes", ["Bearoff databases", "Python scripting"]),
+]
+
+
+def _listed_book(
+    run_on: tuple[int, ...] = (0, 2, 3),
+    listed: list[tuple[str, list[str]]] | None = None,
+    prose: str = "",
+    own_contents: bool = False,
+) -> tuple[str, list[str]]:
+    """A page's text nodes written with nothing between its blocks, its headings unlabelled:
+    the title and the contents (every chapter's title and its sections', run together with no
+    number) on the first line, then ``prose`` and a paragraph; each heading glued to the end of
+    the paragraph before it. The chapters ``run_on`` names have no text before their first
+    section: their heading runs straight on into that section's. ``listed``: what the contents
+    lists (the chapters by default); ``own_contents``: each chapter repeats its sections glued
+    after its heading, as its own contents. Returns the text and each chapter's heading text."""
+    listed = CHAPTERS if listed is None else listed
+    contents = "".join(c + "".join(ss) for c, ss in listed)
+    text = f"The HandbookThe HandbookTable of Contents{contents}\n{prose}{_paragraphs(1)}"
+    for k, (chapter, sections) in enumerate(CHAPTERS):
+        text += chapter
+        if own_contents:
+            text += "Table of Contents" + "".join(sections)
+        if k not in run_on:
+            text += _paragraphs(1)
+        for s in sections:
+            text += s + _paragraphs(2)
+    return text + "\n", [c for c, _ in CHAPTERS]
+
+
+def _chapter_level(text: str) -> list[tuple[str, int]]:
+    book = load_book(text.encode(), name="x.txt")
+    return [
+        (h.title, h.char_offset) for h in book.headings if h.kind in ("chapter", "appendix") and h.level == 1
+    ]
+
+
+def test_listed_headings_run_on_into_their_first_section_open_chapters_mid_line():
+    """A heading run straight on into the next entry's is a level above it: a chapter, the
+    first entry too; it opens where its title starts, glued to the sentence before it."""
+    text, chapters = _listed_book()
+    found = _chapter_level(text)
+    body = text.index("\n")
+    assert found == [(chapters[k], text.index(chapters[k] + CHAPTERS[k][1][0], body)) for k in (0, 2, 3)]
+    assert all(text[at - 1] == "." for _, at in found)  # mid-line, after the paragraph before
+    book = load_book(text.encode(), name="x.txt")
+    sections = [(h.title, h.char_offset) for h in book.headings if h.kind == "section"]
+    assert (CHAPTERS[0][1][0], text.index(CHAPTERS[0][0], body) + len(CHAPTERS[0][0])) in sections
+    assert ("Table of Contents", text.index("Table of Contents")) in [
+        (h.title, h.char_offset) for h in book.headings if h.kind == "front"
+    ]
+
+
+def test_a_listed_entry_with_text_before_its_first_section_is_a_section_the_levels_unshown():
+    """``Rules of the game`` has a paragraph before ``Setup``: the flat contents and the body
+    say nothing of its level, so it is no chapter."""
+    text, chapters = _listed_book()
+    assert chapters[1] not in [t for t, _ in _chapter_level(text)]
+
+
+def test_a_listed_title_mentioned_in_prose_or_after_a_space_is_no_heading():
+    """A mention runs on with a space and words, or follows a space with no sentence's end."""
+    prose = "See Playing a game and Working with matches.Technical notes are last. Rules of the game is next."
+    text, _ = _listed_book(prose=prose)
+    lo, hi = text.index(prose), text.index(prose) + len(prose)
+    assert not [at for _, at in _chapter_level(text) if lo <= at < hi]
+
+
+def test_a_chapters_own_contents_glued_after_its_heading_is_no_run_of_headings():
+    """The sections a chapter's own contents lists, run together after its name, are no
+    headings there, and no run-on makes its first section a chapter."""
+    text, chapters = _listed_book(own_contents=True, run_on=(0, 1, 2, 3))
+    found = _chapter_level(text)
+    assert [t for t, _ in found] == chapters
+    assert [at for _, at in found] == [
+        text.index(c + "Table of Contents", text.index("\n")) for c in chapters
+    ]
+
+
+def test_headings_not_in_the_contents_are_none():
+    listed = [(c.upper(), [s.upper() for s in ss]) for c, ss in CHAPTERS]
+    text, _ = _listed_book(listed=listed)
+    assert _chapter_level(text) == []
+
+
+def test_a_flat_contents_whose_body_shows_no_run_on_says_no_levels():
+    """No heading runs on into the next: the entries' levels are unknown, nothing opens a
+    chapter by this rule (the first entry alone is one)."""
+    text, _ = _listed_book(run_on=())
+    assert len(_chapter_level(text)) < 2
+
+
+def test_a_run_on_seam_inside_a_word_the_book_writes_elsewhere_is_one_title():
+    """``JavaScript`` in the prose: ``Using JavaScript`` is one title, not ``Using Java`` over
+    a section ``Script``."""
+    chapters = [("Using JavaScript", ["Loading scripts", "Events"]), *CHAPTERS[1:]]
+    listed = [*chapters]
+    prose = "This handbook covers JavaScript and more."
+    text, _ = _listed_book(listed=listed, prose=prose, run_on=(1, 2, 3))
+    text = (
+        text.replace("Playing a game", "Using JavaScript")
+        .replace("Starting a new match", "Loading scripts")
+        .replace("Rolling the dice", "Events")
+    )
+    found = [t for t, _ in _chapter_level(text)]
+    assert "Using JavaScript" in found and "Using Java" not in found

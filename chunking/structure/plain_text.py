@@ -71,7 +71,11 @@ combines them, line by line, in one pass plus a few linear passes over the candi
   (``_unglued``), with the contents' name, which opens a front unit.
   A line that is two consecutive contents entries run together (``PrefaceWho is this book
   for?``) is split at their seam (``_run_apart``), and the second is a level below the first
-  (``_below_run_on``).
+  (``_below_run_on``). Where no label is glued, a contents run together on one line with no
+  numbers gives the titles: each entry set at a seam in the body, in the contents' order, opens
+  mid-line, a chapter where the body shows it above the next entry (run straight on into it, or
+  into its own contents' name) or as the first, else a section (``listed_headings``,
+  ``_bare_headings``).
 * **a heading's own contents** (``contents``): a contents named again right under a heading
   (``Chapter 1. Getting started`` / ``Table of Contents`` / its sections, as a DocBook dump
   prints every chapter's own) whose entries name lines standing alone below it, in order, makes
@@ -118,7 +122,7 @@ from .kinds import (
 )
 from ..readers.markdown import WRAPPED_TAG_LINES, run_on_wrapped_tag
 from .levels import levelled
-from .plain_text_glued import glued_headings, run_together
+from .plain_text_glued import Glued, glued_headings, listed_headings, run_together
 from .result import StructureResult
 
 UNDERLINE = re.compile(r"^(\s*)([=\-*~^#+_\"`.:])\2{2,}\s*$")
@@ -269,7 +273,7 @@ class _Candidate:
 def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     """The headings of a plain-text book (see the module docstring), or None when fewer than two
     chapter-level units are found."""
-    lines, glued = _unglued(_lines(norm))
+    lines, glued, bare = _unglued(_lines(norm))
     rejected: list[Rejected] = []
     local = _local_contents(lines)
     listing, entries = _contents(lines, local)
@@ -282,7 +286,7 @@ def plain_text_structure(norm: NormalisedBook) -> StructureResult | None:
     candidates = sorted(
         _candidates(lines, listing, rejected) + _man_pages(lines, listing), key=lambda c: c.index
     )
-    chosen = _choose(lines, candidates, entries, listing, rejected, local)
+    chosen = _choose(lines, candidates, entries, listing, rejected, local, _bare_headings(lines, bare, glued))
     _below_run_on(lines, chosen, run_on)
     if sum(depth == 1 and c.kind != "part" for c, depth in chosen) < 2:
         chosen = _outdented(lines, listing) or chosen
@@ -369,7 +373,7 @@ def _lines(norm: NormalisedBook) -> list[_Line]:
     return out
 
 
-def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str, str]]]]:
+def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str, str]]], dict[int, Glued]]:
     """The lines with each heading an extractor glued into a line (``plain_text_glued``) and the
     contents' name above them set on lines of their own, standing apart as a heading stands
     between blank lines: the break the extractor dropped, put back in the line model only (the
@@ -377,7 +381,9 @@ def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str,
     index of each heading's line, the evidence of its contents entry and number run."""
     header, found = glued_headings([(line.offset, line.raw) for line in lines])
     if not found:
-        return lines, {}
+        header, found = listed_headings([(line.offset, line.raw) for line in lines])
+    if not found:
+        return lines, {}, {}
     spans = ([header] if header is not None else []) + [(g.start, g.end) for g in found]
     apart = {start for start, _ in spans}
     heads = {g.start: g for g in found}
@@ -410,12 +416,21 @@ def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str,
             piece.blanks_before = max(line.blanks_before, alone) if first else 1
             out.append(piece)
             if (g := heads.get(start)) is not None:
-                where = f"line {len(out)}: '{g.title[:60]}'"
-                evidence[len(out) - 1] = [
-                    ("contents", f"{where}: listed in the contents (offset {g.listed}) under its number"),
-                    ("numbering", f"{where}: {g.kind} {g.number} of a run of glued headings"),
-                ]
-    return out, evidence
+                evidence[len(out) - 1] = _glued_evidence(g, len(out))
+    return out, evidence, {g.start: g for g in found if g.bare}
+
+
+def _glued_evidence(g: Glued, number: int) -> list[tuple[str, str]]:
+    """The evidence of a glued heading (``plain_text_glued``) split out as line ``number``."""
+    where = f"line {number}: '{g.title[:60]}'"
+    if g.bare:
+        return [
+            ("contents", f"{where}: listed in the contents run together (offset {g.listed}), at a seam here")
+        ]
+    return [
+        ("contents", f"{where}: listed in the contents (offset {g.listed}) under its number"),
+        ("numbering", f"{where}: {g.kind} {g.number} of a run of glued headings"),
+    ]
 
 
 def _run_apart(
@@ -453,6 +468,19 @@ def _run_apart(
         second.blank_after, second.gap_after, second.blanks_before = line.blank_after, line.gap_after, 1
         out.append(second)
     return out, {moved[i]: v for i, v in glued.items()}, {moved[i] + 1 for i in seams}
+
+
+def _bare_headings(
+    lines: list[_Line], bare: dict[int, Glued], glued: dict[int, list[tuple[str, str]]]
+) -> dict[int, tuple[_Candidate, int]]:
+    """The headings found glued by their listed titles alone (``plain_text_glued.listed_headings``),
+    by the index of the line each opens, with their depths: the contents and the body gave
+    their levels, which no other mark of the line does."""
+    out = {}
+    for i, line in enumerate(lines):
+        if (g := bare.get(line.offset)) is not None:
+            out[i] = (_Candidate(i, g.kind, g.number, g.title, list(glued.get(i, []))), g.depth)
+    return out
 
 
 def _below_run_on(lines: list[_Line], chosen: list[tuple[_Candidate, int]], run_on: set[int]) -> None:
@@ -1051,9 +1079,11 @@ def _choose(
     listing: set[int],
     rejected: list[Rejected],
     local: list[_LocalContents] | None = None,
+    placed: dict[int, tuple[_Candidate, int]] | None = None,
 ) -> list[tuple[_Candidate, int]]:
-    """The accepted candidates with their depth (1 chapter level, parts too; 2+ sections)."""
-    chosen: dict[int, tuple[_Candidate, int]] = {}
+    """The accepted candidates with their depth (1 chapter level, parts too; 2+ sections);
+    ``placed``: headings already placed with their depths, by line index."""
+    chosen: dict[int, tuple[_Candidate, int]] = dict(placed or {})
     underlined = [c for c in candidates if c.char]
     levels = _char_levels(underlined)
     for c in underlined:

@@ -28,6 +28,13 @@ An extractor that ends a heading with no break runs two headings in a row into o
 that is two consecutive entries of the contents, run together at a seam with no space (a capital
 or digit run straight on), is both (``run_together``), the second a level below the first.
 
+Where no labelled heading is glued, a contents the extractor ran together on one line, with no
+number or label (``Table of ContentsIntroductionRules of the gameSetup…``), gives the titles
+(``listed_headings``): an entry is a heading where the body sets its title at a seam on both
+sides, in the contents' order; the flat contents says no levels, so an entry is a chapter only
+where the body shows it above the next (its heading run straight on into the next entry's, or
+over its own contents), or as the first entry, or by its own label; the rest are sections.
+
 The canonical text is unchanged: the plain-text reader splits its lines at these seams
 (``plain_text._unglued``, ``plain_text._run_apart``), so a chapter may open in the middle of a line.
 """
@@ -36,7 +43,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass, replace
 
 from ..rules import CHAPTER_KEYWORDS, CONTENTS_NAMES, keyword_alternation, keyword_kind
 from .kinds import CAPITAL_LETTER, NUMBER_RE, number_value, parse_heading, words_key
@@ -68,6 +77,8 @@ class Glued:
     number: str
     title: str
     listed: int  # the offset of the contents entry that lists it
+    depth: int = 1  # 1 chapter level, 2+ sections (``listed_headings``)
+    bare: bool = False  # found by its listed title alone, no label (``listed_headings``)
 
 
 def glued_headings(lines: Sequence[tuple[int, str]]) -> tuple[tuple[int, int] | None, list[Glued]]:
@@ -249,3 +260,273 @@ def run_together(lines: Sequence[tuple[int, str, str]], listed: Sequence[Sequenc
                 seams[i] = offset + p
                 break
     return seams
+
+
+# --- unlabelled headings a printed contents lists, glued into the lines around them -----------
+
+LISTED_ENTRIES = 400
+"""Most entries a contents run together on one line is read for (``listed_headings``): the
+match in the body tries, at each place a block may start, as many titles as share its first
+letters, so the list is bounded as a heading's own contents is (``plain_text``)."""
+
+LISTED_PLACES = 100
+"""An entry's title set at a seam more often than this is no heading's: text the book repeats
+(a heading's title stands at a few places, its own and a few mentions set as blocks)."""
+
+_PREFIX = 2
+"""Characters of a title's start the body's places are first looked up by (a title has as many at least)."""
+
+_SEAM_AFTER = ".?!)]\"'’”"
+"""Where two entries of a contents run together meet for sure (``_strong_seams``): after a small
+letter, a sentence's or a bracket's close, run straight on into a capital or a digit."""
+
+_SENTENCE_BEFORE = re.compile(r"[^\W\d_][.?!][\"'”’)]?\s+$")
+"""A sentence's end and spaces right before a place: a block set after the paragraph before it
+with a space between (``…as he can. Hitting and EnteringA point…``)."""
+
+_WORD = re.compile(r"[^\W_]+")
+_SPACE = re.compile(r"\s")
+
+
+def listed_headings(
+    lines: Sequence[tuple[int, str]],
+) -> tuple[tuple[int, int] | None, list[Glued]]:
+    """The unlabelled headings of a text whose printed contents an extractor ran together on one
+    line (``Table of ContentsIntroductionRules of the gameSetup…``: no number, no line between
+    entries), found in the body, glued into its lines, by the titles the contents lists; with
+    the span of the contents' name. ``(None, [])`` when the body does not show at least
+    ``RUN_MIN`` chapters.
+
+    The entries are the contents' line cut where a small letter runs into a capital
+    (``_strong_seams``), up to the first entry listed again (the body's first heading, run on
+    after the contents) or the line's end; at most ``LISTED_ENTRIES``. An entry is a heading
+    where the body has its title, after its entry, at a seam on both sides: at a line's start,
+    glued to the text before it or after a sentence's end, and ended by the line's end or a
+    capital or digit run straight on (the next block); a mention in prose runs on with a space
+    and words. The entries found are the longest run of them in the contents' order (each
+    found once), leaving out every place right after a later contents name (a chapter's own
+    contents lists its sections glued as this one does).
+
+    Levels: a flat contents run together says none, the body says some. An entry whose heading
+    runs straight on into the next entry's (``Playing a gameStarting a new match``: a chapter
+    with no text before its first section) is a level above it, and so is one whose heading
+    runs straight on into a contents name (its own contents); the first entry and each entry
+    above another and below none are chapters; an entry a number or letter labels
+    (``2.1 Setup``, ``A. License``) is at its label's level; the other entries are sections
+    (a contents of two levels lists more sections than chapters). A run-on seam inside a word
+    the book writes elsewhere (``JavaScript``) is no seam: one title."""
+    header = _contents_run_on(lines)
+    if header is None:
+        return None, []
+    at, name = header
+    offset, raw = lines[at]
+    line = raw[name.end() :]
+    base = offset + name.end()
+    cuts = [0, *_strong_seams(line), len(line)]
+    entries: list[tuple[int, str]] = []  # (offset, title)
+    for a, b in zip(cuts, cuts[1:]):
+        title = line[a:b]
+        if entries and title == entries[0][1]:
+            break  # NOTE: the first entry again: the body's first heading, run on after the contents
+        entries.append((base + a, title))
+        if len(entries) >= LISTED_ENTRIES:
+            break
+    body_from = base + cuts[len(entries)] if len(entries) < len(cuts) - 1 else offset + len(raw)
+    by_prefix: dict[str, dict[str, list[int]]] = {}
+    for k, (_, title) in enumerate(entries):
+        if _PREFIX <= len(title) <= MAX_TITLE_CHARS and title[0].isalnum():
+            title = _SPACE.sub(" ", title)
+            by_prefix.setdefault(title[:_PREFIX], {}).setdefault(title, []).append(k)
+    names = [
+        (start + m.start(), start + m.end())
+        for start, text in lines[at:]
+        for m in _CONTENTS_NAME.finditer(text)
+        if start + m.start() >= body_from
+    ]
+    matches = _body_matches(lines, at, body_from, by_prefix)
+    matches = _off_listings(matches, {end for _, end in names})
+    chain = _chain_in_order(matches)
+    owns = {start for start, _ in names}
+    return _levelled(chain, entries, lines, owns, (offset + name.start(), offset + name.end()))
+
+
+def _contents_run_on(lines: Sequence[tuple[int, str]]) -> tuple[int, re.Match[str]] | None:
+    """The first contents name set as a header (at its line's start or glued to the text before
+    it, capitalised) with its first entry run straight on after it: a capital or a digit."""
+    for i, (_, raw) in enumerate(lines):
+        for m in _CONTENTS_NAME.finditer(raw):
+            after = raw[m.end() : m.end() + 1]
+            if (m.start() == 0 or not raw[m.start() - 1].isspace()) and (after.isupper() or after.isdigit()):
+                return i, m
+    return None
+
+
+def _strong_seams(line: str) -> list[int]:
+    """Where a small letter (or ``_SEAM_AFTER``) runs straight on into a capital or a digit in
+    ``line`` (``…of the gameSetup…``). Two capitals in a row (``Mac OS XCommand…``) may be one
+    title's acronym: no cut there."""
+    return [
+        p
+        for p in range(1, len(line))
+        if (line[p].isupper() or line[p].isdigit()) and (line[p - 1].islower() or line[p - 1] in _SEAM_AFTER)
+    ]
+
+
+def _body_matches(
+    lines: Sequence[tuple[int, str]], at: int, body_from: int, by_prefix: dict[str, dict[str, list[int]]]
+) -> list[tuple[int, int, int]]:
+    """Every place from ``body_from`` on where an entry's title stands at a seam on both sides,
+    as ``(entry index, start offset, end offset)``; none of an entry found at more than
+    ``LISTED_PLACES``."""
+    out: list[tuple[int, int, int]] = []
+    if not by_prefix:
+        return out
+    seen: Counter[int] = Counter()
+    lengths = {prefix: sorted({len(t) for t in titles}) for prefix, titles in by_prefix.items()}
+    first = re.compile("[" + "".join(sorted({re.escape(p[0]) for p in by_prefix})) + "]")
+    for start, raw in lines[at:]:
+        raw = _SPACE.sub(" ", raw)  # NOTE: a NO-BREAK SPACE in the body for the contents' space
+        for m in first.finditer(raw, max(0, body_from - start)):
+            q = m.start()
+            titles = by_prefix.get(raw[q : q + _PREFIX])
+            if titles is None:
+                continue
+            if q and raw[q - 1] == " " and not _SENTENCE_BEFORE.search(raw, max(0, q - 8), q):
+                continue
+            for n in lengths[raw[q : q + _PREFIX]]:
+                ks = titles.get(raw[q : q + n]) if q + n <= len(raw) else None
+                if ks is not None and _ends_block(raw, q + n):
+                    for k in ks:
+                        seen[k] += 1
+                        if seen[k] <= LISTED_PLACES:
+                            out.append((k, start + q, start + q + n))
+    return [m for m in out if seen[m[0]] <= LISTED_PLACES]
+
+
+def _ends_block(raw: str, e: int) -> bool:
+    """Whether a title ending at ``raw[e]`` (a stripped line) ends at a block's edge: the line's
+    end, or a capital letter or digit run straight on (``_seam``, without copying the rest)."""
+    return not raw[e - 1].isspace() and (e == len(raw) or raw[e].isupper() or raw[e].isdigit())
+
+
+def _off_listings(matches: list[tuple[int, int, int]], names: set[int]) -> list[tuple[int, int, int]]:
+    """``matches`` without those a later contents name lists: the run of titles glued one after
+    another from right after it."""
+    by_start: dict[int, list[tuple[int, int, int]]] = {}
+    for m in matches:
+        by_start.setdefault(m[1], []).append(m)
+    listed: set[int] = set()
+    for at in sorted(names):
+        while at in by_start and at not in listed:
+            listed.add(at)
+            at = max(m[2] for m in by_start[at])
+    return [m for m in matches if m[1] not in listed]
+
+
+def _chain_in_order(matches: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The longest run of ``matches`` rising in both the entry index and the body, none
+    overlapping the one before; of runs as long, the one ending earliest at each length
+    (the headings' first places)."""
+    tails: list[int] = []  # the least end of a run of each length
+    ends: list[int] = []  # the match that ends it
+    parent: list[int] = []
+    ordered = sorted(matches, key=lambda m: (m[0], m[1]))
+    k = 0
+    while k < len(ordered):
+        stop = k
+        while stop < len(ordered) and ordered[stop][0] == ordered[k][0]:
+            stop += 1
+        placed = []
+        for j in range(k, stop):
+            size = bisect_right(tails, ordered[j][1])
+            placed.append((size, j))
+            parent.append(ends[size - 1] if size else -1)
+        for size, j in placed:
+            if size == len(tails):
+                tails.append(ordered[j][2])
+                ends.append(j)
+            elif ordered[j][2] < tails[size]:
+                tails[size] = ordered[j][2]
+                ends[size] = j
+        k = stop
+    chain = []
+    j = ends[-1] if ends else -1
+    while j >= 0:
+        chain.append(ordered[j])
+        j = parent[j]
+    return chain[::-1]
+
+
+def _levelled(
+    chain: list[tuple[int, int, int]],
+    entries: list[tuple[int, str]],
+    lines: Sequence[tuple[int, str]],
+    owns: set[int],
+    name: tuple[int, int],
+) -> tuple[tuple[int, int] | None, list[Glued]]:
+    """The headings of ``chain`` (entry index, start, end) with their levels (see
+    ``listed_headings``; ``owns``: where a later contents name starts), or ``(None, [])`` when
+    fewer than ``RUN_MIN`` are chapters."""
+    starts = [start for start, _ in lines]
+    words: tuple[Counter[str], Counter[str]] | None = None  # the book's words, the contents'
+    merged: list[tuple[int, int, int, int, bool]] = []  # (first entry, last, start, end, run on)
+    for k, start, end in chain:
+        run_on = bool(merged) and merged[-1][3] == start and k == merged[-1][1] + 1
+        if run_on:
+            if words is None:
+                book = Counter(w for _, raw in lines for w in _WORD.findall(raw))
+                words = book, Counter(_WORD.findall("".join(title for _, title in entries)))
+            if _word_across(lines, starts, (merged[-1][2], start, end), words):
+                first, _, at, _, after = merged.pop()
+                merged.append((first, k, at, end, after))
+                continue
+        merged.append((k, k, start, end, run_on))
+    found: list[Glued] = []
+    for j, (k, _, start, end, run_on) in enumerate(merged):
+        raw = _text_at(lines, starts, start, end)
+        title = " ".join(raw.split())
+        parsed = parse_heading(title, lettered=True)
+        if parsed is not None and parsed.kind in ("part", "chapter", "numbered", "appendix", "section"):
+            depth = parsed.number.count(".") + 1 if parsed.kind == "section" else 1
+            kind, number, title = parsed.kind, parsed.number, parsed.title or title
+        else:
+            # NOTE: an entry above the next (the first of a run-on, or a heading over its own
+            # contents) and below none is a chapter
+            above = (j + 1 < len(merged) and merged[j + 1][4]) or end in owns
+            depth = found[-1].depth + 1 if run_on else 1 if k == 0 or above else 2
+            kind, number = "unnumbered", ""
+        found.append(Glued(start, end, kind, number, title, entries[k][0], depth, bare=True))
+    found = [replace(g, kind="section") if g.depth >= 2 and g.kind == "unnumbered" else g for g in found]
+    if sum(g.depth == 1 and g.kind != "part" for g in found) < RUN_MIN:
+        return None, []
+    return name, found
+
+
+def _text_at(lines: Sequence[tuple[int, str]], starts: list[int], start: int, end: int) -> str:
+    """The text of ``lines`` from ``start`` to ``end`` (offsets on one line)."""
+    i = bisect_right(starts, start) - 1
+    offset, raw = lines[i]
+    return raw[start - offset : end - offset]
+
+
+def _word_across(
+    lines: Sequence[tuple[int, str]],
+    starts: list[int],
+    span: tuple[int, int, int],
+    words: tuple[Counter[str], Counter[str]],
+) -> bool:
+    """Whether the seam ``span[1]`` between two titles run on (``span[0]`` to ``span[2]``) cuts
+    a word the book writes elsewhere too (``JavaScript``): a whole word more often than in the
+    contents (``words``: the book's words, the contents') and here."""
+    first, seam, end = span
+    i = bisect_right(starts, seam) - 1
+    offset, raw = lines[i]
+    lo = hi = seam - offset
+    while lo > first - offset and raw[lo - 1].isalnum():
+        lo -= 1
+    while hi < end - offset and raw[hi].isalnum():
+        hi += 1
+    word = raw[lo:hi]
+    here = (lo == 0 or not raw[lo - 1].isalnum()) and (hi == len(raw) or not raw[hi].isalnum())
+    book, listed = words
+    return book[word] > listed[word] + here
