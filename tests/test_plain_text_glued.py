@@ -271,3 +271,31 @@ def test_a_run_on_seam_inside_a_word_the_book_writes_elsewhere_is_one_title():
     )
     found = [t for t, _ in _chapter_level(text)]
     assert "Using JavaScript" in found and "Using Java" not in found
+
+
+def _title(text: str) -> list[tuple[str, int]]:
+    book = load_book(text.encode(), name="x.txt")
+    return [(h.title, h.char_offset) for h in book.headings if h.kind == "front" and h.char_offset == 0]
+
+
+def _labelled(top: str) -> str:
+    """``top`` over chapters labelled on lines of their own."""
+    return (
+        top + "\n\n" + "".join(f"Chapter {n}. {t}\n\n{_paragraphs(1)}\n\n" for n, t in enumerate(TITLES, 1))
+    )
+
+
+def test_a_title_written_twice_with_nothing_between_is_titled_by_its_first_copy():
+    """A page's ``<title>`` and its heading run together (``The HandbookThe Handbook``)."""
+    assert _title(_labelled("The HandbookThe Handbook")) == [("The Handbook", 0)]
+    assert _title(_listed_book()[0]) == [("The Handbook", 0)]
+
+
+def test_a_doubled_title_whose_second_copy_the_line_ends_is_titled_by_its_first_copy():
+    """The heading wrapped by the page's own newline: ``The Handbook V2The Handbook`` / ``V2``."""
+    assert _title(_labelled("The Handbook V2The Handbook\nV2")) == [("The Handbook V2", 0)]
+
+
+def test_a_title_repeating_a_word_or_its_words_after_a_space_is_whole():
+    for title in ("New York, New York", "WikiWiki Handbook"):
+        assert _title(_labelled(title)) == [(title, 0)]

@@ -42,7 +42,8 @@ combines them, line by line, in one pass plus a few linear passes over the candi
 * **front and back matter** (``keyword``): ``Preface``, ``Abstract``, ``Index``… alone between
   blank lines, before the first chapter (front) or after the last one opens (back). The book's
   title on the file's first line, alone or over a short title block (authors, date), is its title
-  page (``typography``): a front unit; so is, when the first line is no title (a frame of
+  page (``typography``): a front unit (a title written twice, a page's ``<title>`` run into its
+  heading, is titled by its first copy: ``_undoubled``); so is, when the first line is no title (a frame of
   dashes, a memo's two-column header), the first centred line of the opening, before any
   heading or prose, with the centred lines right below it (a title over two lines).
   A line set as such a named front-matter heading is (its column, alone between blank lines,
@@ -1797,7 +1798,9 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
         return None  # a heading of its own (``Abstract``, ``1. Introduction``)
     if first is not None:
         return _Candidate(0, "front", "", first.title, first.evidence, first.char)
-    text = clean_title(line.text)  # NOTE: a converter's decoration before it (``: Title``) is no part of it
+    text = _undoubled(
+        clean_title(line.text)
+    )  # NOTE: a converter's decoration before it (``: Title``) is no part of it
     if (
         (line.blank_after or (nxt is not None and UNDERLINE.match(nxt.text)) or _title_block(lines))
         and not UNDERLINE.match(line.text)
@@ -1813,6 +1816,21 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
             [("typography", f"line 1: '{line.text[:60]}' alone at the top (the title)")],
         )
     return _centred_title(lines, listing, candidates) or _boxed_title(lines, listing)
+
+
+def _undoubled(text: str) -> str:
+    """A title an extractor wrote twice with nothing between them (a web page's ``<title>`` and
+    its heading: ``Git User ManualGit User Manual``): its first copy, which the second repeats
+    from a seam (a capital or digit run straight on), words and spaces alike, up to its own end
+    or the line's (a heading the page wraps: ``…Manual V1.00.0GNU Backgammon Manual``). A copy
+    of one word is none (``ABAB``)."""
+    for p in range(2, min(len(text), 2 * MAX_TITLE_CHARS)):
+        if text[p - 1].isspace() or not (text[p].isupper() or text[p].isdigit()):
+            continue
+        m = min(p, len(text) - p)
+        if " " in text[:m].strip() and text[p : p + m] == text[:m]:
+            return text[:p]
+    return text
 
 
 _COMMENT = re.compile(r"(?:#{2,}|%{1,2}|//)\s")
