@@ -36,14 +36,17 @@ def _book(
     at_line_start: bool = False,
     numbers: list[int] | None = None,
     prose: str = "",
+    preface: bool = False,
 ) -> tuple[str, list[str]]:
     """A glued book and the text of each chapter's heading, in order. ``listed``: the titles its
     contents gives (the chapters' by default); ``topic``: the first word of every section title;
     ``at_line_start``: each heading starts a line (the page's source broke the line there);
-    ``numbers``: the chapters' numbers, in the contents and the labels; ``prose``: words of the introduction."""
+    ``numbers``: the chapters' numbers, in the contents and the labels; ``prose``: words of the
+    introduction; ``preface``: the contents lists the introduction first, unnumbered."""
     listed = TITLES if listed is None else listed
     numbers = numbers or list(range(1, len(TITLES) + 1))
-    contents = "".join(f"{n}. {title}{topic} {title.lower()}" for n, title in zip(numbers, listed))
+    contents = "Introduction" if preface else ""
+    contents += "".join(f"{n}. {title}{topic} {title.lower()}" for n, title in zip(numbers, listed))
     text = f"The HandbookThe HandbookTable of Contents{contents}IntroductionThis handbook says what it does.{prose}\n"
     text += _paragraphs(2)
     headings = []
@@ -104,6 +107,19 @@ def test_a_chapter_mentioned_in_prose_is_no_heading():
     text, headings = _book(prose=prose)
     _assert_glued(text, headings)
     assert all(offset > text.index(prose) + len(prose) for *_, offset in _chapters(text))
+
+
+def test_an_unnumbered_entry_listed_before_the_labelled_chapters_opens_a_unit_where_its_title_is_glued():
+    """``Introduction`` heads the contents and opens the body, run on after the contents' last
+    entry: a unit before chapter 1, mid-line; without the entry, no unit."""
+    text, headings = _book(preface=True)
+    _assert_glued(text, headings)
+    at = text.index("IntroductionThis handbook")
+    book = load_book(text.encode(), name="x.txt")
+    assert [(h.level, h.title) for h in book.headings if h.char_offset == at] == [(1, "Introduction")]
+    text, _ = _book()
+    book = load_book(text.encode(), name="x.txt")
+    assert not [h for h in book.headings if h.title == "Introduction"]
 
 
 def test_a_glued_label_the_contents_does_not_list_is_no_heading():
@@ -242,6 +258,17 @@ def test_a_chapters_own_contents_glued_after_its_heading_is_no_run_of_headings()
     assert [at for _, at in found] == [
         text.index(c + "Table of Contents", text.index("\n")) for c in chapters
     ]
+
+
+def test_an_entry_a_chapters_own_contents_lists_is_a_section_though_it_runs_on_into_the_next():
+    """A three-level contents: the last section of each chapter runs straight on into a
+    subsection the contents lists too; the chapter's own contents lists that section, so it is
+    none of the chapters."""
+    listed = [(c, [*ss, f"Details of {ss[-1].lower()}"]) for c, ss in CHAPTERS]
+    text, chapters = _listed_book(own_contents=True, run_on=(0, 1, 2, 3), listed=listed)
+    for c, ss in CHAPTERS:
+        text = text.replace(f"{ss[-1]}Paragraph", f"{ss[-1]}Details of {ss[-1].lower()}Paragraph", 1)
+    assert [t for t, _ in _chapter_level(text)] == chapters
 
 
 def test_headings_not_in_the_contents_are_none():

@@ -289,13 +289,13 @@ _SPACE = re.compile(r"\s")
 
 
 def listed_headings(
-    lines: Sequence[tuple[int, str]],
+    lines: Sequence[tuple[int, str]], chapters: int = RUN_MIN
 ) -> tuple[tuple[int, int] | None, list[Glued]]:
     """The unlabelled headings of a text whose printed contents an extractor ran together on one
     line (``Table of ContentsIntroductionRules of the gameSetup…``: no number, no line between
     entries), found in the body, glued into its lines, by the titles the contents lists; with
     the span of the contents' name. ``(None, [])`` when the body does not show at least
-    ``RUN_MIN`` chapters.
+    ``chapters`` chapters.
 
     The entries are the contents' line cut where a small letter runs into a capital
     (``_strong_seams``), up to the first entry listed again (the body's first heading, run on
@@ -311,7 +311,8 @@ def listed_headings(
     runs straight on into the next entry's (``Playing a gameStarting a new match``: a chapter
     with no text before its first section) is a level above it, and so is one whose heading
     runs straight on into a contents name (its own contents); the first entry and each entry
-    above another and below none are chapters; an entry a number or letter labels
+    above another and below none are chapters, unless a heading's own contents lists it (it is
+    that heading's section, whatever its own run-on says); an entry a number or letter labels
     (``2.1 Setup``, ``A. License``) is at its label's level; the other entries are sections
     (a contents of two levels lists more sections than chapters). A run-on seam inside a word
     the book writes elsewhere (``JavaScript``) is no seam: one title."""
@@ -344,10 +345,13 @@ def listed_headings(
         if start + m.start() >= body_from
     ]
     matches = _body_matches(lines, at, body_from, by_prefix)
-    matches = _off_listings(matches, {end for _, end in names})
+    matches, below = _off_listings(matches, {end for _, end in names})
     chain = _chain_in_order(matches)
     owns = {start for start, _ in names}
-    return _levelled(chain, entries, lines, owns, (offset + name.start(), offset + name.end()))
+    found = _levelled(chain, entries, lines, owns, below)
+    if sum(g.depth == 1 and g.kind != "part" for g in found) < chapters:
+        return None, []
+    return (offset + name.start(), offset + name.end()), found
 
 
 def _contents_run_on(lines: Sequence[tuple[int, str]]) -> tuple[int, re.Match[str]] | None:
@@ -409,9 +413,12 @@ def _ends_block(raw: str, e: int) -> bool:
     return not raw[e - 1].isspace() and (e == len(raw) or raw[e].isupper() or raw[e].isdigit())
 
 
-def _off_listings(matches: list[tuple[int, int, int]], names: set[int]) -> list[tuple[int, int, int]]:
-    """``matches`` without those a later contents name lists: the run of titles glued one after
-    another from right after it."""
+def _off_listings(
+    matches: list[tuple[int, int, int]], names: set[int]
+) -> tuple[list[tuple[int, int, int]], set[int]]:
+    """``matches`` without those a later contents name lists (the run of titles glued one after
+    another from right after it: a heading's own contents), and the entries it lists there (that
+    heading's sections)."""
     by_start: dict[int, list[tuple[int, int, int]]] = {}
     for m in matches:
         by_start.setdefault(m[1], []).append(m)
@@ -420,7 +427,7 @@ def _off_listings(matches: list[tuple[int, int, int]], names: set[int]) -> list[
         while at in by_start and at not in listed:
             listed.add(at)
             at = max(m[2] for m in by_start[at])
-    return [m for m in matches if m[1] not in listed]
+    return [m for m in matches if m[1] not in listed], {m[0] for m in matches if m[1] in listed}
 
 
 def _chain_in_order(matches: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -462,11 +469,11 @@ def _levelled(
     entries: list[tuple[int, str]],
     lines: Sequence[tuple[int, str]],
     owns: set[int],
-    name: tuple[int, int],
-) -> tuple[tuple[int, int] | None, list[Glued]]:
+    below: set[int],
+) -> list[Glued]:
     """The headings of ``chain`` (entry index, start, end) with their levels (see
-    ``listed_headings``; ``owns``: where a later contents name starts), or ``(None, [])`` when
-    fewer than ``RUN_MIN`` are chapters."""
+    ``listed_headings``; ``owns``: where a later contents name starts; ``below``: the entries a
+    heading's own contents lists)."""
     starts = [start for start, _ in lines]
     words: tuple[Counter[str], Counter[str]] | None = None  # the book's words, the contents'
     merged: list[tuple[int, int, int, int, bool]] = []  # (first entry, last, start, end, run on)
@@ -493,13 +500,10 @@ def _levelled(
             # NOTE: an entry above the next (the first of a run-on, or a heading over its own
             # contents) and below none is a chapter
             above = (j + 1 < len(merged) and merged[j + 1][4]) or end in owns
-            depth = found[-1].depth + 1 if run_on else 1 if k == 0 or above else 2
+            depth = found[-1].depth + 1 if run_on else 1 if k == 0 or (above and k not in below) else 2
             kind, number = "unnumbered", ""
         found.append(Glued(start, end, kind, number, title, entries[k][0], depth, bare=True))
-    found = [replace(g, kind="section") if g.depth >= 2 and g.kind == "unnumbered" else g for g in found]
-    if sum(g.depth == 1 and g.kind != "part" for g in found) < RUN_MIN:
-        return None, []
-    return name, found
+    return [replace(g, kind="section") if g.depth >= 2 and g.kind == "unnumbered" else g for g in found]
 
 
 def _text_at(lines: Sequence[tuple[int, str]], starts: list[int], start: int, end: int) -> str:
