@@ -432,7 +432,10 @@ def _glued_evidence(g: Glued, number: int) -> list[tuple[str, str]]:
     where = f"line {number}: '{g.title[:60]}'"
     if g.bare:
         return [
-            ("contents", f"{where}: listed in the contents run together (offset {g.listed}), at a seam here")
+            (
+                "contents",
+                f"{where}: listed in the contents run together (offset {g.listed}), at a seam here: {g.why}",
+            )
         ]
     return [
         ("contents", f"{where}: listed in the contents (offset {g.listed}) under its number"),
@@ -1804,9 +1807,8 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
         return None  # a heading of its own (``Abstract``, ``1. Introduction``)
     if first is not None:
         return _Candidate(0, "front", "", first.title, first.evidence, first.char)
-    text = _undoubled(
-        clean_title(line.text)
-    )  # NOTE: a converter's decoration before it (``: Title``) is no part of it
+    # NOTE: a converter's decoration before it (``: Title``) is no part of it
+    text = _undoubled(clean_title(line.text))
     if (
         (line.blank_after or (nxt is not None and UNDERLINE.match(nxt.text)) or _title_block(lines))
         and not UNDERLINE.match(line.text)

@@ -79,6 +79,7 @@ class Glued:
     listed: int  # the offset of the contents entry that lists it
     depth: int = 1  # 1 chapter level, 2+ sections (``listed_headings``)
     bare: bool = False  # found by its listed title alone, no label (``listed_headings``)
+    why: str = ""  # what gave its level (``listed_headings``)
 
 
 def glued_headings(lines: Sequence[tuple[int, str]]) -> tuple[tuple[int, int] | None, list[Glued]]:
@@ -495,14 +496,24 @@ def _levelled(
         parsed = parse_heading(title, lettered=True)
         if parsed is not None and parsed.kind in ("part", "chapter", "numbered", "appendix", "section"):
             depth = parsed.number.count(".") + 1 if parsed.kind == "section" else 1
-            kind, number, title = parsed.kind, parsed.number, parsed.title or title
+            kind, number, title, why = parsed.kind, parsed.number, parsed.title or title, "its label"
         else:
             # NOTE: an entry above the next (the first of a run-on, or a heading over its own
             # contents) and below none is a chapter
-            above = (j + 1 < len(merged) and merged[j + 1][4]) or end in owns
-            depth = found[-1].depth + 1 if run_on else 1 if k == 0 or (above and k not in below) else 2
-            kind, number = "unnumbered", ""
-        found.append(Glued(start, end, kind, number, title, entries[k][0], depth, bare=True))
+            kind, number, depth = "unnumbered", "", 2
+            above = (
+                "runs straight on into the next entry's" if j + 1 < len(merged) and merged[j + 1][4] else ""
+            )
+            above = above or ("runs straight on into its own contents" if end in owns else "")
+            if run_on:
+                depth, why = found[-1].depth + 1, "run straight on after the entry before"
+            elif k in below:
+                why = "listed in a heading's own contents"
+            elif k == 0 or above:
+                depth, why = 1, above or "the contents' first entry"
+            else:
+                why = "its level unshown"
+        found.append(Glued(start, end, kind, number, title, entries[k][0], depth, bare=True, why=why))
     return [replace(g, kind="section") if g.depth >= 2 and g.kind == "unnumbered" else g for g in found]
 
 
