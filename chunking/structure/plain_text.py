@@ -1826,17 +1826,21 @@ def _title_line(lines: list[_Line], listing: set[int], candidates: list[_Candida
     return _centred_title(lines, listing, candidates) or _boxed_title(lines, listing)
 
 
+_WORD_OF_TWO = re.compile(r"[^\W\d_]{2,}")
+
+
 def _undoubled(text: str) -> str:
     """A title an extractor wrote twice with nothing between them (a web page's ``<title>`` and
     its heading: ``Git User ManualGit User Manual``): its first copy, which the second repeats
     from a seam (a capital or digit run straight on), words and spaces alike, up to its own end
     or the line's (a heading the page wraps: ``…Manual V1.00.0GNU Backgammon Manual``). A copy
-    of one word is none (``ABAB``)."""
+    holds two words of two letters at least: one word repeated (``WikiWiki``) or letters (an
+    overstruck ``S SY YN…``) are none."""
     for p in range(2, min(len(text), 2 * MAX_TITLE_CHARS)):
         if text[p - 1].isspace() or not (text[p].isupper() or text[p].isdigit()):
             continue
         m = min(p, len(text) - p)
-        if " " in text[:m].strip() and text[p : p + m] == text[:m]:
+        if len(_WORD_OF_TWO.findall(text[:m])) >= 2 and text[p : p + m] == text[:m]:
             return text[:p]
     return text
 
