@@ -326,3 +326,39 @@ def test_a_doubled_title_whose_second_copy_the_line_ends_is_titled_by_its_first_
 def test_a_title_repeating_a_word_or_its_words_after_a_space_is_whole():
     for title in ("New York, New York", "WikiWiki Handbook"):
         assert _title(_labelled(title)) == [(title, 0)]
+
+
+def _numbered_book(restart: bool) -> tuple[str, list[str]]:
+    """A glued book whose contents numbers its entries: chapters ``1. Introduction``… and
+    sections ``2.1. Introduction``… (``restart``: the sections numbered ``1.``, ``2.`` again in
+    every chapter, the chapters unnumbered)."""
+    chapters = ["Introduction", "Basic usage", "Advanced usage"]
+    heads, contents = [], ""
+    for n, c in enumerate(chapters, 1):
+        head = c if restart else f"{n}. {c}"
+        subs = [
+            f"{m}. {s}" if restart else f"{n}.{m}. {s}" for m, s in enumerate(["Introduction", "Examples"], 1)
+        ]
+        heads.append((head, subs))
+        contents += head + "".join(subs)
+    text = f"The HandbookThe HandbookTable of Contents{contents}\n{_paragraphs(1)}"
+    for head, subs in heads:
+        text += head + "".join(s + _paragraphs(2) for s in subs)
+    return text + "\n", [h for h, _ in heads]
+
+
+def test_a_numbered_entry_is_at_its_numbers_level_and_a_sections_number_ends_no_contents():
+    """``2.1. Introduction`` in the contents is no second ``1. Introduction`` (the first entry
+    again, where the body would begin): every chapter is found, by its number, each heading
+    run straight on into its first section's."""
+    text, heads = _numbered_book(restart=False)
+    body = text.index("\n")
+    assert _chapter_level(text) == [(h.split(". ", 1)[1], text.index(h, body)) for h in heads]
+
+
+def test_numbers_that_start_again_in_every_chapter_number_sections():
+    """``1. Introduction`` under each chapter: numbers that restart give no level; the chapters
+    are the entries run straight on into their first section's."""
+    text, heads = _numbered_book(restart=True)
+    body = text.index("\n")
+    assert _chapter_level(text) == [(h, text.index(h + "1. Introduction", body)) for h in heads]

@@ -384,10 +384,10 @@ def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str,
     if not found:
         header, found = listed_headings([(line.offset, line.raw) for line in lines])
     elif (before := listed_headings([(line.offset, line.raw) for line in lines], chapters=1)[1]) and (
-        front := [g for g in before if g.depth == 1 and g.end <= found[0].start]
+        front := [g for g in before if g.depth == 1 and g.kind == "unnumbered" and g.end <= found[0].start]
     ):
-        # NOTE: where labelled chapters are glued, an entry listed before them is found by its
-        # title alone (``Introduction``, a preface): a front unit
+        # NOTE: where labelled chapters are glued, an unlabelled entry listed before them is found
+        # by its title alone (``Introduction``, a preface): a front unit
         found = sorted(found + front, key=lambda g: g.start)
     if not found:
         return lines, {}, {}

@@ -266,9 +266,10 @@ def run_together(lines: Sequence[tuple[int, str, str]], listed: Sequence[Sequenc
 # --- unlabelled headings a printed contents lists, glued into the lines around them -----------
 
 LISTED_ENTRIES = 400
-"""Most entries a contents run together on one line is read for (``listed_headings``): the
-match in the body tries, at each place a block may start, as many titles as share its first
-letters, so the list is bounded as a heading's own contents is (``plain_text``)."""
+"""Most entries a contents run together on one line may have (``listed_headings``): the match
+in the body tries, at each place a block may start, as many titles as share its first letters,
+so the list is bounded as a heading's own contents is (``plain_text``); a longer list is not
+read (where it ends, and the body begins, is then unknown)."""
 
 LISTED_PLACES = 100
 """An entry's title set at a seam more often than this is no heading's: text the book repeats
@@ -300,7 +301,7 @@ def listed_headings(
 
     The entries are the contents' line cut where a small letter runs into a capital
     (``_strong_seams``), up to the first entry listed again (the body's first heading, run on
-    after the contents) or the line's end; at most ``LISTED_ENTRIES``. An entry is a heading
+    after the contents) or the line's end; a list longer than ``LISTED_ENTRIES`` is not read. An entry is a heading
     where the body has its title, after its entry, at a seam on both sides: at a line's start,
     glued to the text before it or after a sentence's end, and ended by the line's end or a
     capital or digit run straight on (the next block); a mention in prose runs on with a space
@@ -314,7 +315,8 @@ def listed_headings(
     runs straight on into a contents name (its own contents); the first entry and each entry
     above another and below none are chapters, unless a heading's own contents lists it (it is
     that heading's section, whatever its own run-on says); an entry a number or letter labels
-    (``2.1 Setup``, ``A. License``) is at its label's level; the other entries are sections
+    (``2.1 Setup``, ``A. License``; ``2. Tools`` where such numbers never start again) is at
+    its label's level; the other entries are sections
     (a contents of two levels lists more sections than chapters). A run-on seam inside a word
     the book writes elsewhere (``JavaScript``) is no seam: one title."""
     header = _contents_run_on(lines)
@@ -331,9 +333,9 @@ def listed_headings(
         if entries and title == entries[0][1]:
             break  # NOTE: the first entry again: the body's first heading, run on after the contents
         entries.append((base + a, title))
-        if len(entries) >= LISTED_ENTRIES:
-            break
-    body_from = base + cuts[len(entries)] if len(entries) < len(cuts) - 1 else offset + len(raw)
+        if len(entries) > LISTED_ENTRIES:
+            return None, []  # NOTE: its end unfound within the entries read: no contents read
+    body_from = base + cuts[len(entries)]
     by_prefix: dict[str, dict[str, list[int]]] = {}
     for k, (_, title) in enumerate(entries):
         if _PREFIX <= len(title) <= MAX_TITLE_CHARS and title[0].isalnum():
@@ -369,11 +371,12 @@ def _contents_run_on(lines: Sequence[tuple[int, str]]) -> tuple[int, re.Match[st
 def _strong_seams(line: str) -> list[int]:
     """Where a small letter (or ``_SEAM_AFTER``) runs straight on into a capital or a digit in
     ``line`` (``…of the gameSetup…``). Two capitals in a row (``Mac OS XCommand…``) may be one
-    title's acronym: no cut there."""
+    title's acronym, a full stop before a digit a number's (``4.1. Introduction``): no cut there."""
     return [
         p
         for p in range(1, len(line))
-        if (line[p].isupper() or line[p].isdigit()) and (line[p - 1].islower() or line[p - 1] in _SEAM_AFTER)
+        if (line[p - 1].islower() or line[p - 1] in _SEAM_AFTER)
+        and (line[p].isupper() or (line[p].isdigit() and line[p - 1] != "."))
     ]
 
 
@@ -476,24 +479,39 @@ def _levelled(
     ``listed_headings``; ``owns``: where a later contents name starts; ``below``: the entries a
     heading's own contents lists)."""
     starts = [start for start, _ in lines]
-    words: tuple[Counter[str], Counter[str]] | None = None  # the book's words, the contents'
+    seams = [
+        (chain[j - 1][1], start, end)
+        for j, (k, start, end) in enumerate(chain)
+        if j and chain[j - 1][2] == start and k == chain[j - 1][0] + 1
+    ]
+    across = {seam[1]: _word_across(lines, starts, seam) for seam in seams}
+    words: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
+    if across:
+        # NOTE: the book's words but those the run-ons' seams make (``usage1`` wherever a title
+        # ending in ``usage`` runs into a numbered one), and the contents'
+        book = Counter(w for _, raw in lines for w in _WORD.findall(raw))
+        book.subtract(word for word, whole in across.values() if whole)
+        words = book, Counter(_WORD.findall("".join(title for _, title in entries)))
     merged: list[tuple[int, int, int, int, bool]] = []  # (first entry, last, start, end, run on)
     for k, start, end in chain:
         run_on = bool(merged) and merged[-1][3] == start and k == merged[-1][1] + 1
-        if run_on:
-            if words is None:
-                book = Counter(w for _, raw in lines for w in _WORD.findall(raw))
-                words = book, Counter(_WORD.findall("".join(title for _, title in entries)))
-            if _word_across(lines, starts, (merged[-1][2], start, end), words):
-                first, _, at, _, after = merged.pop()
-                merged.append((first, k, at, end, after))
-                continue
+        if run_on and words[0][across[start][0]] > words[1][across[start][0]]:
+            # NOTE: a seam inside a word the book writes elsewhere (``JavaScript``): one title
+            first, _, at, _, after = merged.pop()
+            merged.append((first, k, at, end, after))
+            continue
         merged.append((k, k, start, end, run_on))
+    titles = [" ".join(_text_at(lines, starts, start, end).split()) for _, _, start, end, _ in merged]
+    labels = [parse_heading(title, lettered=True) for title in titles]
+    numbers = [number_value(p.number) for p in labels if p is not None and p.kind == "numbered"]
+    # NOTE: bare numbers that start again (``1. Mutt Home Page`` in every chapter) number the
+    # sections of each chapter: no level of their own
+    restart = any(b <= a for a, b in zip(numbers, numbers[1:]))
     found: list[Glued] = []
     for j, (k, _, start, end, run_on) in enumerate(merged):
-        raw = _text_at(lines, starts, start, end)
-        title = " ".join(raw.split())
-        parsed = parse_heading(title, lettered=True)
+        title, parsed = titles[j], labels[j]
+        if parsed is not None and parsed.kind == "numbered" and restart:
+            parsed = None
         if parsed is not None and parsed.kind in ("part", "chapter", "numbered", "appendix", "section"):
             depth = parsed.number.count(".") + 1 if parsed.kind == "section" else 1
             kind, number, title, why = parsed.kind, parsed.number, parsed.title or title, "its label"
@@ -525,14 +543,11 @@ def _text_at(lines: Sequence[tuple[int, str]], starts: list[int], start: int, en
 
 
 def _word_across(
-    lines: Sequence[tuple[int, str]],
-    starts: list[int],
-    span: tuple[int, int, int],
-    words: tuple[Counter[str], Counter[str]],
-) -> bool:
-    """Whether the seam ``span[1]`` between two titles run on (``span[0]`` to ``span[2]``) cuts
-    a word the book writes elsewhere too (``JavaScript``): a whole word more often than in the
-    contents (``words``: the book's words, the contents') and here."""
+    lines: Sequence[tuple[int, str]], starts: list[int], span: tuple[int, int, int]
+) -> tuple[str, bool]:
+    """The word the seam ``span[1]`` between two titles run on (``span[0]`` to ``span[2]``)
+    cuts, within the two (``gameStarting``, ``JavaScript``), and whether it stands whole there
+    (no letter or digit glued on either side)."""
     first, seam, end = span
     i = bisect_right(starts, seam) - 1
     offset, raw = lines[i]
@@ -541,7 +556,5 @@ def _word_across(
         lo -= 1
     while hi < end - offset and raw[hi].isalnum():
         hi += 1
-    word = raw[lo:hi]
-    here = (lo == 0 or not raw[lo - 1].isalnum()) and (hi == len(raw) or not raw[hi].isalnum())
-    book, listed = words
-    return book[word] > listed[word] + here
+    whole = (lo == 0 or not raw[lo - 1].isalnum()) and (hi == len(raw) or not raw[hi].isalnum())
+    return raw[lo:hi], whole
