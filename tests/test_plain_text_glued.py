@@ -362,3 +362,25 @@ def test_numbers_that_start_again_in_every_chapter_number_sections():
     text, heads = _numbered_book(restart=True)
     body = text.index("\n")
     assert _chapter_level(text) == [(h, text.index(h + "1. Introduction", body)) for h in heads]
+
+
+def test_a_contents_longer_than_a_page_runs_on_across_the_page_cut():
+    """A contents line longer than a synthetic page is cut at a space by the text reader: the
+    list runs on to the next page's first line, whose entries open nothing there."""
+    words = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliet"]
+    chapters = [
+        (f"{a} {b} handling", [f"Using the {a.lower()} {b.lower()} tools", f"Tuning {a.lower()} {b.lower()}"])
+        for a in words[:6]
+        for b in words
+    ]
+    text, heads = _listed_book(listed=chapters, run_on=())
+    body = text.index("\n")
+    assert body > 4000  # longer than a page
+    text = (
+        text[:body]
+        + "".join(f"\n{c}{ss[0]}{_paragraphs(1)}{ss[1]}{_paragraphs(1)}" for c, ss in chapters)
+        + "\n"
+    )
+    found = _chapter_level(text)
+    assert [t for t, _ in found] == [c for c, _ in chapters]
+    assert all(at > body for _, at in found)

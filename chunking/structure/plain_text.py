@@ -381,9 +381,11 @@ def _unglued(lines: list[_Line]) -> tuple[list[_Line], dict[int, list[tuple[str,
     canonical text is unchanged, and the heading opens mid-line). Returns the lines and, by the
     index of each heading's line, the evidence of its contents entry and number run."""
     header, found = glued_headings([(line.offset, line.raw) for line in lines])
+    # NOTE: a line a page ends may run on to the next page's first (a line longer than a page)
+    cut = {i for i in range(len(lines) - 1) if lines[i + 1].page != lines[i].page}
     if not found:
-        header, found = listed_headings([(line.offset, line.raw) for line in lines])
-    elif (before := listed_headings([(line.offset, line.raw) for line in lines], chapters=1)[1]) and (
+        header, found = listed_headings([(line.offset, line.raw) for line in lines], cut)
+    elif (before := listed_headings([(line.offset, line.raw) for line in lines], cut, chapters=1)[1]) and (
         front := [g for g in before if g.depth == 1 and g.kind == "unnumbered" and g.end <= found[0].start]
     ):
         # NOTE: where labelled chapters are glued, an unlabelled entry listed before them is found

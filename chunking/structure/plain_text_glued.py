@@ -291,7 +291,7 @@ _SPACE = re.compile(r"\s")
 
 
 def listed_headings(
-    lines: Sequence[tuple[int, str]], chapters: int = RUN_MIN
+    lines: Sequence[tuple[int, str]], cut: set[int], chapters: int = RUN_MIN
 ) -> tuple[tuple[int, int] | None, list[Glued]]:
     """The unlabelled headings of a text whose printed contents an extractor ran together on one
     line (``Table of ContentsIntroductionRules of the gameSetup…``: no number, no line between
@@ -301,7 +301,8 @@ def listed_headings(
 
     The entries are the contents' line cut where a small letter runs into a capital
     (``_strong_seams``), up to the first entry listed again (the body's first heading, run on
-    after the contents) or the line's end; a list longer than ``LISTED_ENTRIES`` is not read. An entry is a heading
+    after the contents) or the line's end (``cut``: the lines a page cut ends, where the line
+    runs on to the next); a list longer than ``LISTED_ENTRIES`` is not read. An entry is a heading
     where the body has its title, after its entry, at a seam on both sides: at a line's start,
     glued to the text before it or after a sentence's end, and ended by the line's end or a
     capital or digit run straight on (the next block); a mention in prose runs on with a space
@@ -324,18 +325,10 @@ def listed_headings(
         return None, []
     at, name = header
     offset, raw = lines[at]
-    line = raw[name.end() :]
-    base = offset + name.end()
-    cuts = [0, *_strong_seams(line), len(line)]
-    entries: list[tuple[int, str]] = []  # (offset, title)
-    for a, b in zip(cuts, cuts[1:]):
-        title = line[a:b]
-        if entries and title == entries[0][1]:
-            break  # NOTE: the first entry again: the body's first heading, run on after the contents
-        entries.append((base + a, title))
-        if len(entries) > LISTED_ENTRIES:
-            return None, []  # NOTE: its end unfound within the entries read: no contents read
-    body_from = base + cuts[len(entries)]
+    listed = _run_on_entries(lines, at, name.end(), cut)
+    if listed is None:
+        return None, []
+    entries, body_from = listed
     by_prefix: dict[str, dict[str, list[int]]] = {}
     for k, (_, title) in enumerate(entries):
         if _PREFIX <= len(title) <= MAX_TITLE_CHARS and title[0].isalnum():
@@ -355,6 +348,33 @@ def listed_headings(
     if sum(g.depth == 1 and g.kind != "part" for g in found) < chapters:
         return None, []
     return (offset + name.start(), offset + name.end()), found
+
+
+def _run_on_entries(
+    lines: Sequence[tuple[int, str]], at: int, since: int, cut: set[int]
+) -> tuple[list[tuple[int, str]], int] | None:
+    """The entries (offset, title) of the contents run together on line ``at`` from column
+    ``since``, and where the body begins: the first entry listed again, else the line's end;
+    across a page cut (``cut``: the lines a page ends, a line longer than a page cut at a space)
+    the list runs on to the next line. None past ``LISTED_ENTRIES`` entries."""
+    entries: list[tuple[int, str]] = []
+    offset, raw = lines[at]
+    base, line, head = offset + since, raw[since:], ""
+    while True:
+        cuts = [0, *_strong_seams(line), len(line)]
+        for a, b in zip(cuts, cuts[1:]):
+            title = line[a:b] if a else head + line[a:b]
+            if entries and title == entries[0][1]:
+                return entries, base + a  # NOTE: the first entry again: the body's first heading
+            entries.append((base + a if a or not head else entries.pop()[0], title))
+            if len(entries) > LISTED_ENTRIES:
+                return None  # NOTE: its end unfound within the entries read: no contents read
+        if at not in cut or at + 1 >= len(lines):
+            return entries, base + len(line)
+        # NOTE: the page was cut at a space: the last entry runs on, its words one space apart
+        at += 1
+        head = entries[-1][1] + " "
+        base, line = lines[at]
 
 
 def _contents_run_on(lines: Sequence[tuple[int, str]]) -> tuple[int, re.Match[str]] | None:
@@ -485,18 +505,20 @@ def _levelled(
         if j and chain[j - 1][2] == start and k == chain[j - 1][0] + 1
     ]
     across = {seam[1]: _word_across(lines, starts, seam) for seam in seams}
-    words: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
+    elsewhere: Counter[str] = Counter()
     if across:
-        # NOTE: the book's words but those the run-ons' seams make (``usage1`` wherever a title
-        # ending in ``usage`` runs into a numbered one), and the contents'
-        book = Counter(w for _, raw in lines for w in _WORD.findall(raw))
-        book.subtract(word for word, whole in across.values() if whole)
-        words = book, Counter(_WORD.findall("".join(title for _, title in entries)))
+        # NOTE: the book's words but those of the contents and those the run-ons' seams make
+        elsewhere.update(w for _, raw in lines for w in _WORD.findall(raw))
+        elsewhere.subtract(_WORD.findall("".join(title for _, title in entries)))
+        elsewhere.subtract(word for word, whole in across.values() if whole)
+    at_seams = Counter(word for word, _ in across.values())
     merged: list[tuple[int, int, int, int, bool]] = []  # (first entry, last, start, end, run on)
     for k, start, end in chain:
         run_on = bool(merged) and merged[-1][3] == start and k == merged[-1][1] + 1
-        if run_on and words[0][across[start][0]] > words[1][across[start][0]]:
-            # NOTE: a seam inside a word the book writes elsewhere (``JavaScript``): one title
+        if run_on and elsewhere[word := across[start][0]] >= max(1, at_seams[word]):
+            # NOTE: a seam inside a word the book writes elsewhere as often as at the run-ons'
+            # seams (``JavaScript`` in its prose; ``gameStarting``, ``handlingUsing`` only
+            # there, or at a seam the body's order missed): one title
             first, _, at, _, after = merged.pop()
             merged.append((first, k, at, end, after))
             continue
