@@ -384,3 +384,14 @@ def test_a_contents_longer_than_a_page_runs_on_across_the_page_cut():
     found = _chapter_level(text)
     assert [t for t, _ in found] == [c for c, _ in chapters]
     assert all(at > body for _, at in found)
+
+
+def test_a_contents_run_together_of_thousands_of_entries_is_not_read():
+    """A crafted list of 2,000 titles (``LISTED_ENTRIES`` at most are read), glued again in the
+    body two by two after a sentence, the first of each pair run on into the second: no heading
+    comes of it."""
+    titles = [f"Part {k} notes" for k in range(2000)]
+    pairs = "".join(f"Some text.{a}{b}" for a, b in zip(titles[::2], titles[1::2]))
+    text = "Table of Contents" + "".join(titles) + "\n" + pairs + "\n"
+    book = load_book(text.encode(), name="x.txt")
+    assert not [h for h in book.headings if h.title in titles]
