@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 
 from chunking.ingest import load_book
+from chunking.normalise import normalise
+from chunking.readers import read_raw
+from chunking.structure.outline_runs import MAX_RUN, as_set
 from pdf_factory import BODY, LEADING, Text, body, line_tops, make_pdf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -119,3 +122,15 @@ def test_an_entry_pointing_above_a_line_of_its_page_stays_there(tmp_path):
 def test_an_entry_past_its_pages_text_stays_when_the_next_page_does_not_open_with_its_title(tmp_path):
     pdf, _ = _late_book(False, opening="A line of text before the heading.")
     assert ("Second steps", 2) in _baseline(tmp_path, pdf)
+
+
+def test_thousands_of_entries_at_one_spot_are_joined_at_most_max_run_at_a_time():
+    # a hostile outline: every entry a piece of the line at one spot; runs are bounded, so the
+    # reading stays linear, and a line of more pieces than MAX_RUN is never joined
+    for repeats, want in ((8, 2000 // 8), (MAX_RUN + 4, 2000)):
+        pages = [[Text("ab" * repeats, BIG)] + body(40), [Text("Reference", BIG)] + body(40, 100)]
+        raw = read_raw(make_pdf(pages, toc=[(1, "ab", 1, 40.0)] * 2000), "hostile.pdf")
+        try:
+            assert len(as_set(raw, normalise(raw.pages)).entries) == want
+        finally:
+            raw.close()

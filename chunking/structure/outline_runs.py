@@ -80,6 +80,7 @@ class _Pages:
         self._line_keys: dict[int, set[str]] = {}
         self._text_keys: dict[int, str] = {}
         self._rows: dict[int, list[_Row]] = {}
+        self._openings: dict[int, list[str]] = {}
 
     def line_keys(self, index: int) -> set[str]:
         if index not in self._line_keys:
@@ -114,8 +115,12 @@ class _Pages:
 
     def opening(self, index: int) -> list[str]:
         """The keys of the page's first kept lines joined one, two… ``OPENING_LINES`` at a time."""
-        lines = self.norm.lines[index][:OPENING_LINES]
-        return ["".join(compact_key(line) for _, line in lines[: k + 1]) for k in range(len(lines))]
+        if index not in self._openings:
+            lines = self.norm.lines[index][:OPENING_LINES]
+            self._openings[index] = [
+                "".join(compact_key(line) for _, line in lines[: k + 1]) for k in range(len(lines))
+            ]
+        return self._openings[index]
 
 
 def as_set(raw: RawBook, norm: NormalisedBook) -> AsSet:
@@ -152,29 +157,31 @@ def _joined(outline: list[OutlineEntry], k: int, pages: _Pages) -> tuple[Outline
     index = first.page - 1
     if first.y is None or not 0 <= index < len(pages.norm.lines):
         return first, 1
-    end = k + 1
+    longest = max((len(key) for key in pages.line_keys(index)), default=0)
+    if index + 1 < len(pages.norm.lines):
+        longest = max([longest, *(len(key) for key in pages.opening(index + 1)[:1])])
+    keys = [compact_key(first.title)]  # NOTE: the keys of the runs k..k, k..k+1, … (cumulative)
     while (
-        end < len(outline)
-        and end - k < MAX_RUN
-        and outline[end].level == first.level
-        and outline[end].page == first.page
-        and outline[end].y is not None
+        len(keys) < MAX_RUN
+        and k + len(keys) < len(outline)
+        and (e := outline[k + len(keys)]).level == first.level
+        and e.page == first.page
+        and e.y is not None
+        and len(keys[-1]) < longest
     ):
-        end += 1
-    if end - k < 2:
-        return first, 1
-    for stop in range(end, k + 1, -1):  # NOTE: the longest run that makes a line wins
-        run = outline[k:stop]
-        key = compact_key("".join(e.title for e in run))
+        keys.append(keys[-1] + compact_key(e.title))
+    for size in range(len(keys), 1, -1):  # NOTE: the longest run that makes a line wins
+        key = keys[size - 1]
+        run = outline[k : k + size]
         # NOTE: a destination past its page's text points at the next page's opening line
         page = index if key in pages.line_keys(index) else index + 1
         if page != index and not (
-            page < len(pages.norm.lines) and key in pages.line_keys(page) and _past_text(first, pages)
+            page < len(pages.norm.lines) and key in pages.opening(page)[:1] and _past_text(first, pages)
         ):
             continue
         if _one_spot(run, key, page, pages):
             line = next(text for _, text in pages.norm.lines[page] if compact_key(text) == key)
-            return replace(first, title=" ".join(line.split())), len(run)
+            return replace(first, title=" ".join(line.split())), size
     return first, 1
 
 
