@@ -45,8 +45,8 @@ into libepubgen's EPUB, a man page through groff's terminal output and PolyglotM
 AsciiDoc man page through docbook2X into a man page's troff, an HTML page through WordGrinder into Markdown, an OpenDocument
 text through Writer2LaTeX into an EPUB, LaTeX or, with pdfTeX, a PDF, a LaTeX document through LaTeXML into an EPUB, an HTML page
 through AbiWord into LaTeX, RTF or DocBook, an OpenDocument text through LibreOffice into flat OpenDocument XML, an AsciiDoc
-source through AsciiDoc-py's DocBook and OpenJade into RTF; the source first checked against
-``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
+source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox into text; the source first
+checked against ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
@@ -1647,14 +1647,26 @@ from a file it warns and leaves the include out) through AsciiDoc-py's DocBook 4
 (``asciidoc-openjade-rtf``: the way docbook-utils' ``docbook2rtf`` runs it): a title page, a 'Table of Contents'
 of RTF hyperlink fields and 'Chapter N. Title' headings; neither tool stamps a date."""
 
+PDFBOX_TEXT = [
+    "java",
+    "-cp",
+    "/usr/share/java/pdfbox.jar:/usr/share/java/fontbox.jar:/usr/share/java/commons-logging.jar",
+    "org.apache.pdfbox.ExtractText",
+    "-encoding",
+    "UTF-8",
+]
+"""Apache PDFBox 1.8's ``ExtractText`` (Debian's ``libpdfbox-java``, its jars and commons-logging's on the class
+path): a PDF's text page after page in its content order, UTF-8, no page separator but the page's own lines."""
+
 RENDERERS |= {
+    "pdfbox-text": [*PDFBOX_TEXT, "{input.pdf}", OUTPUT],
     "asciidoc-openjade-rtf": ["sh", "-c", ASCIIDOC_OPENJADE_RTF, "{input.txt}"],
     "writer2latex-latex": ["python3", "-c", WRITER2LATEX, "{input.tar}", OUTPUT, "latex"],
     "soffice-fodt": ["sh", "-c", SOFFICE_FODT, "{input.odt}"],
     "abiword-rtf": ["abiword", "--to=rtf", "-o", OUTPUT, "{input.html}"],
     "abiword-docbook": ["abiword", "--to=dbk", "-o", OUTPUT, "{input.html}"],
 }
-"""Round 59: an AsciiDoc source through AsciiDoc-py's DocBook and OpenJade's RTF (``ASCIIDOC_OPENJADE_RTF``); an
+"""Round 59: a PDF into the text of PDFBox's ``ExtractText`` (``PDFBOX_TEXT``); an AsciiDoc source through AsciiDoc-py's DocBook and OpenJade's RTF (``ASCIIDOC_OPENJADE_RTF``); an
 OpenDocument text through Writer2LaTeX's LaTeX at its default configuration (``WRITER2LATEX``,
 the LaTeX itself, not typeset) or LibreOffice's flat OpenDocument (``SOFFICE_FODT``); an HTML page through
 AbiWord's RTF export (its 'Heading N' paragraph styles, no outline level) or its DocBook export (a DocBook 4.2
@@ -1664,7 +1676,10 @@ ALSO_NEEDED |= {
     "writer2latex-latex": ["w2l"],
     "soffice-fodt": ["soffice"],
 }
-RENDERER_PACKAGES |= {"openjade": "openjade docbook-dsssl"}
+RENDERER_PACKAGES |= {
+    "openjade": "openjade docbook-dsssl",
+    "java": "default-jre-headless libpdfbox-java libcommons-logging-java",
+}
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
