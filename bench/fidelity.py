@@ -114,12 +114,15 @@ UNMEASURED = ("reference", "glyph map", *_SET_APART, "clipped")
 alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
 character a broken ToUnicode map gives it
 (``glyph map``, ``_control_glyphs``), put a
-space between every letter of a word (``letter spacing``), between a word's full-size capital
+space between every letter of a word, or joined into one word single letters the page writes
+apart with a space drawn between each, taking their even gaps for a word's letter spacing
+(``letter spacing``, ``drawn_apart_words``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), broke text set at a slant into pieces
 (``rotated``), cut a name set in TeX's math italic at a letter's italic correction (``math
 italic``), cut a word whose glyphs stand, at one size, no further apart than its own word break
 (``no space``), or read text the page's clip hides (``clipped``); see ``classify``,
-``_spacing``, ``_rotated``, ``math_italic_words``, ``unspaced_words`` and ``clipped_words``."""
+``_spacing``, ``_rotated``, ``math_italic_words``, ``unspaced_words``, ``drawn_apart_words`` and
+``clipped_words``."""
 SAME_TEXT = ("cjk boundary", "script")
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the page does not show: Chinese and Japanese set no word spaces, so a run of Han or
@@ -803,6 +806,7 @@ def classify(
     alone: list[Counter] | None = None,
     scripts: Callable[[int], Counter] | None = None,
     glyph_ids: Callable[[int], dict[str, str]] | None = None,
+    drawn_apart: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -841,6 +845,10 @@ def classify(
         glyph_ids: per 0-based page, what the glyph ids of its TrueType CID fonts without a
             Unicode map stand for, by their fonts' own ``cmap`` (``glyph_id_maps``), asked only
             of a page with words both lost and invented (``_glyph_ids``).
+        drawn_apart: per 0-based page, the runs of words MuPDF reads with a space the page draws
+            between each two and a gap over pdftotext's word break (``drawn_apart_words``),
+            asked only of a page where pdftotext reads as one word a run of ours
+            (``_split_words``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -873,7 +881,9 @@ def classify(
             _scattered_pieces(p, lost, invented, tally, _asked(_beyond_whole(shifted, ref_words), p), dropped)
         if scripts is not None:
             _scattered_scripts(p, lost, invented, tally, set_so)
-        _split_words(p, words(ours[p]), lost, invented, tally, set_so)
+        _split_words(
+            p, words(ours[p]), lost, invented, tally, set_so, _asked(drawn_apart, p), _hyphened(ours[p])
+        )
         _encoding(p, reference[p], lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
@@ -1247,13 +1257,19 @@ def _split_words(
     invented: list[Counter],
     tally: Tally,
     set_so: _SetSo | None = None,
+    drawn_apart: Callable[[], Counter] | None = None,
+    hyphened: Counter | None = None,
 ) -> None:
     """Lost words of page ``p`` that are two or more consecutive invented words of ours joined:
     pdftotext joined a word across a line break that our text keeps hyphenated (``multi-`` /
-    ``core``: ``dehyphenation``, our rule keeps a prefix's hyphen), or joined words we read apart
+    ``core``: ``dehyphenation``, our rule keeps a prefix's hyphen; or the line joined with its
+    hyphen kept, ``sum-of-squares`` where pdftotext reads ``sum-ofsquares``: two words of ours
+    that ``hyphened`` holds, as often as it does, ``_hyphened``), or joined words we read apart
     (``spacing``, counted; ``script`` where we cut a formula's word exactly where the page sets
     its script, ``J`` ``i1`` for pdftotext's ``Ji1``, and the page sets it so: ``set_so``,
-    ``script_words``), or composed an accent that our text leaves split (``pi`u`` read as
+    ``script_words``; ``letter spacing`` where the page draws a space between each two of our
+    words and sets them further apart than pdftotext's own word break, as often as it does so:
+    ``drawn_apart``, ``drawn_apart_words``), or composed an accent that our text leaves split (``pi`u`` read as
     ``pi`` ``u``: ``accent missing``, counted: the accent is lost in our text)."""
     if not any(n > 0 for n in lost[p].values()):
         return
@@ -1275,18 +1291,45 @@ def _split_words(
                 continue
             if target != joined:
                 cause = "accent missing" if _marks(target) > _marks(joined) else "accent"
-            elif mine[i][1] and j == i + 1:
+            elif j == i + 1 and (mine[i][1] or (hyphened or Counter())[(mine[i][0], mine[j][0])] > 0):
                 cause = "dehyphenation"
+                if not mine[i][1] and hyphened is not None:
+                    hyphened[(mine[i][0], mine[j][0])] -= 1
             else:
                 cause = "cjk boundary" if _cjk_junctions([w for w, _ in mine[i : j + 1]]) else "spacing"
                 if cause == "spacing" and set_so is not None:
                     cause = set_so.cause(cause, joined, [w for w, _ in mine[i : j + 1]], only="script")
+                if cause == "spacing" and drawn_apart is not None:
+                    held = drawn_apart()
+                    key = SCRIPT_CUT.join(w for w, _ in mine[i : j + 1])
+                    if held[key] > 0:
+                        held[key] -= 1
+                        cause = "letter spacing"
             invented[p] -= need
             lost[p][target] -= 1
             tally.lost[cause] += 1
             tally.invented[cause] += j - i + 1
             tally.note(p, cause, [target], [w for w, _ in mine[i : j + 1]])
             break
+
+
+_HYPHENED = re.compile(f"(?=({WORD.pattern})-({WORD.pattern}))")
+"""Two words joined by a hyphen inside a line (``_hyphened``), overlapping matches found too
+(``sum-of-squares``: ``sum-of`` and ``of-squares``)."""
+
+
+def _hyphened(lines: list[str]) -> Counter:
+    """The pairs of words ``lines`` write joined by a hyphen inside a line (``_HYPHENED``), each
+    as often as written: where pdftotext reads the two as one word, it dropped a hyphen that
+    ended the page's line, which our text keeps (``_split_words``); no rule of ours adds a
+    hyphen, and pdftotext drops none inside a line."""
+    found: Counter = Counter()
+    for line in lines:
+        line = unicodedata.normalize("NFC", line)
+        for m in _HYPHENED.finditer(line):
+            if m.start() == 0 or not WORD.match(line, m.start() - 1):
+                found[(m.group(1), m.group(2))] += 1
+    return found
 
 
 MATH_ACCENTS = {
@@ -1854,6 +1897,44 @@ def unspaced_words(path: Path) -> Callable[[int], Counter]:
     return _per_page(path, lambda page: _solid_words(page))
 
 
+def drawn_apart_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``drawn_apart``): every run of two or more words (``WORD``, up to ``MAX_RUN``) that MuPDF,
+    adding no space of its own (``TEXT_INHIBIT_SPACES``), reads on one line with a space
+    character the page draws between each two, and a gap between their glyphs over ``NO_SPACE``
+    em, pdftotext's own word break; each run its words joined by ``SCRIPT_CUT``. The page writes
+    such words apart and shows them apart; pdftotext, which ignores drawn spaces and breaks words
+    by the gaps alone, reads a line of glyphs set at even gaps as one letter-spaced word (a font
+    specimen's row ``a à á â``, a space drawn between each, 0.28 em apart: its ``aàáâ``), and
+    its word where our text holds that run is ``letter spacing``."""
+
+    def of_page(page) -> Counter:
+        import pymupdf
+
+        found: Counter = Counter()
+        flags = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_INHIBIT_SPACES) & ~pymupdf.TEXT_PRESERVE_LIGATURES
+        for block in page.get_text("rawdict", flags=flags)["blocks"]:
+            for line in block.get("lines", ()):
+                glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
+                text = "".join(c["c"] for c, _ in glyphs)
+                found_words = list(WORD.finditer(text))
+                pieces = [unicodedata.normalize("NFC", m.group(0)) for m in found_words]
+                apart = []
+                for m, n in zip(found_words, found_words[1:]):
+                    (a, size), (b, other) = glyphs[m.end() - 1], glyphs[n.start()]
+                    between = text[m.end() : n.start()]
+                    gap = b["bbox"][0] - a["bbox"][2]
+                    apart.append(bool(between) and between.isspace() and gap > NO_SPACE * max(size, other))
+                for i in range(len(pieces)):
+                    for j in range(i + 1, min(len(pieces), i + MAX_RUN)):
+                        if not apart[j - 1]:
+                            break
+                        found[SCRIPT_CUT.join(pieces[i : j + 1])] += 1
+        return found
+
+    return _per_page(path, of_page)
+
+
 def shifted_words(path: Path) -> Callable[[int], Counter]:
     """Per 0-based page of the PDF at ``path``, the words of ``unspaced_words`` with a glyph off
     the baseline of the one before it by more than ``SHIFTED`` em (TeX's lowered ``E``, LaTeX's
@@ -2265,6 +2346,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         alone,
         script_words(path),
         glyph_id_maps(path),
+        drawn_apart_words(path),
     )
     return tally, warnings
 

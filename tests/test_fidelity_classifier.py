@@ -182,6 +182,15 @@ def test_a_line_end_hyphen_we_keep_where_pdftotext_joins_is_dehyphenation():
     assert t.lost == {"dehyphenation": 1} and t.invented == {"dehyphenation": 2}
 
 
+def test_a_line_end_hyphen_we_keep_inside_a_joined_line_where_pdftotext_joins_is_dehyphenation():
+    # the page breaks ``sum-of-`` / ``squares``: pdftotext drops the line's hyphen, our line keeps it
+    t = _one(["the residual sum-ofsquares here"], ["the residual sum-of-squares here"])
+    assert t.lost == {"dehyphenation": 1} and t.invented == {"dehyphenation": 2}
+    # the same words without our hyphen between them stay counted
+    t = _one(["the residual sum-ofsquares here"], ["the residual sum-of squares here"])
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 2}
+
+
 def test_an_accent_pdftotext_composes_and_we_split_is_accent_missing_and_counted():
     t = _one(["molto più grande"], ["molto pi`u grande"])
     assert t.lost == {"accent missing": 1} and "accent missing" not in fidelity.NOT_LOST
@@ -650,6 +659,24 @@ def test_a_tracked_word_pdftotext_cuts_at_one_of_its_even_gaps_is_letter_spacing
     # on a page that sets the name solid, the same pieces stay counted
     t = fidelity.classify([["H olloway"]], [["Holloway"]], [[]], tracked=lambda p: Counter())
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
+
+
+def test_a_run_the_page_draws_apart_that_pdftotext_reads_as_one_word_is_letter_spacing_and_no_loss(tmp_path):
+    # a font specimen's row: single letters with a space drawn between each, a word space apart,
+    # which pdftotext (breaking words by gaps alone) takes for one evenly letter-spaced word
+    path = _page_pdf(tmp_path / "specimen.pdf", {100: "sample a \u00e0 \u00e1 \u00e2 here"})
+    drawn = fidelity.drawn_apart_words(path)
+    assert drawn(0)[fidelity.SCRIPT_CUT.join(["a", "\u00e0", "\u00e1", "\u00e2"])] == 1
+    reference, ours = [["sample a\u00e0\u00e1\u00e2 here"]], [["sample a \u00e0 \u00e1 \u00e2 here"]]
+    t = fidelity.classify(reference, ours, [[]], drawn_apart=drawn)
+    assert t.lost == {"letter spacing": 1} and t.invented == {"letter spacing": 4}
+    # the same letters set as far apart with no space drawn between them stay counted
+    apart = b"BT /tiro 10 Tf 72 600 Td [(a) -300 (b) -300 (c) -300 (d)] TJ ET"
+    path = _page_pdf(tmp_path / "gaps.pdf", {100: "sample"}, after=apart)
+    drawn = fidelity.drawn_apart_words(path)
+    assert not drawn(0)[fidelity.SCRIPT_CUT.join("abcd")]
+    t = fidelity.classify([["sample abcd"]], [["sample a b c d"]], [[]], drawn_apart=drawn)
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 4}
 
 
 def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
