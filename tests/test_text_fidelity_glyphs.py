@@ -56,6 +56,18 @@ def test_a_glyph_a_cid_fonts_unicode_map_gives_no_text_is_no_text_not_its_glyph_
     assert text == "Hello world"
 
 
+def test_a_glyph_a_cid_fonts_map_leaves_out_is_no_text_by_a_one_byte_id_where_the_page_sets_no_other_font():
+    # ``¥`` is Times' glyph 0x64: MuPDF read the variant the map leaves out as ``d``, a word
+    # invented (a font specimen's glyph variants as ``ý``, ``û``, ``ÿ``); the page sets only
+    # CID-keyed fonts with a map, so no id there is a simple font's code
+    text = _canonical(_page_with_unmapped(["Hello", "\u00a5", "world", "a\u00a5b"], "\u00a5", None))
+    assert text == "Hello world a b"
+    # beside a simple font's text, a one-byte id may be that font's code: read as before
+    doc = pymupdf.open(stream=_page_with_unmapped(["Hello", "\u00a5", "world"], "\u00a5", None))
+    doc[0].insert_text((72, 200), "Plain line", fontname="helv", fontsize=12)
+    assert _canonical(doc.tobytes()) == "Hello d world\nPlain line"
+
+
 def test_glyphs_the_unicode_map_gives_text_are_read_as_before():
     assert (
         _canonical(_page_with_unmapped(["Hello", "\u2665", "world"], "\u2663", "FFFD"))
