@@ -14,6 +14,7 @@ from .pdfactualtext import replacements_dropped
 from .pdfbuiltin import builtin_mapped
 from .pdfcidfonts import identity_fonts_mapped, shows_glyph_ids
 from .pdfdingbats import dingbats_mapped, sets_dingbats
+from .pdfligatures import with_ligatures_in_order
 from .pdfshadows import with_shadow_runs_merged
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
 from .pdfstyles import Styles, page_styles
@@ -122,8 +123,9 @@ def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     tight lines, after a footnote mark, around a script set apart from its word, where the
     face changes between two words), a
     letter-spaced word read as one (``with_tracking_joined``; letter-spaced capitals read in
-    pieces, ``pdftracked``) and a mirrored glyph read back
-    into its word (``with_mirrored_glyphs_joined``); and the page's text runs
+    pieces, ``pdftracked``), a mirrored glyph read back
+    into its word (``with_mirrored_glyphs_joined``) and a right-to-left ligature read in its
+    map's order (``with_ligatures_in_order``); and the page's text runs
     (``pdfstyles.page_styles``), which tell where the font size or the face changes inside a
     word."""
     styles = page_styles(stext)
@@ -132,7 +134,7 @@ def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     else:
         text = with_gap_spaces(text, stext)
     text = with_tracked_capitals_joined(with_tracking_joined(text, stext), stext)
-    return with_mirrored_glyphs_joined(text, stext), styles
+    return with_ligatures_in_order(with_mirrored_glyphs_joined(text, stext), stext), styles
 
 
 def _content_text(page: pymupdf.Page) -> tuple[str, Any, Styles | None]:
