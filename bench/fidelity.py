@@ -114,9 +114,10 @@ UNMEASURED = ("reference", "glyph map", *_SET_APART, "clipped")
 alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
 character a broken ToUnicode map gives it
 (``glyph map``, ``_control_glyphs``), put a
-space between every letter of a word, or joined into one word single letters the page writes
-apart with a space drawn between each, taking their even gaps for a word's letter spacing
-(``letter spacing``, ``drawn_apart_words``), between a word's full-size capital
+space between every letter of a word, or joined into one word words the page sets apart, a
+space drawn between each or a word space between their glyphs (single letters at even gaps it
+takes for a word's letter spacing, a line of a few single glyphs) (``letter spacing``,
+``drawn_apart_words``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), broke text set at a slant into pieces
 (``rotated``), cut a name set in TeX's math italic at a letter's italic correction (``math
 italic``), cut a word whose glyphs stand, at one size, no further apart than its own word break
@@ -845,8 +846,9 @@ def classify(
         glyph_ids: per 0-based page, what the glyph ids of its TrueType CID fonts without a
             Unicode map stand for, by their fonts' own ``cmap`` (``glyph_id_maps``), asked only
             of a page with words both lost and invented (``_glyph_ids``).
-        drawn_apart: per 0-based page, the runs of words MuPDF reads with a space the page draws
-            between each two and a gap over pdftotext's word break (``drawn_apart_words``),
+        drawn_apart: per 0-based page, the runs of words MuPDF reads set apart, a space the page
+            draws between each two and a gap over pdftotext's word break, or a word space
+            between their glyphs (``drawn_apart_words``),
             asked only of a page where pdftotext reads as one word a run of ours
             (``_split_words``).
     """
@@ -1267,10 +1269,27 @@ def _split_words(
     that ``hyphened`` holds, as often as it does, ``_hyphened``), or joined words we read apart
     (``spacing``, counted; ``script`` where we cut a formula's word exactly where the page sets
     its script, ``J`` ``i1`` for pdftotext's ``Ji1``, and the page sets it so: ``set_so``,
-    ``script_words``; ``letter spacing`` where the page draws a space between each two of our
-    words and sets them further apart than pdftotext's own word break, as often as it does so:
-    ``drawn_apart``, ``drawn_apart_words``), or composed an accent that our text leaves split (``pi`u`` read as
-    ``pi`` ``u``: ``accent missing``, counted: the accent is lost in our text)."""
+    ``script_words``; ``letter spacing`` where the page sets each two of our words apart, a space
+    drawn between them and a gap over pdftotext's own word break, or a word space between their
+    glyphs, as often as it does so: ``drawn_apart``, ``drawn_apart_words``), or composed an accent that our text leaves split (``pi`u`` read as
+    ``pi`` ``u``: ``accent missing``, counted: the accent is lost in our text). Hyphenated pairs
+    are matched first: the same two words may stand elsewhere on the page a space apart."""
+    if not any(n > 0 for n in lost[p].values()):
+        return
+    hyphened = hyphened if hyphened is not None else Counter()
+    for (a, broken), (b, _) in zip(mine, mine[1:]):
+        need = Counter((a, b))
+        if lost[p][a + b] <= 0 or any(invented[p][w] < k for w, k in need.items()):
+            continue
+        if not broken and hyphened[(a, b)] <= 0:
+            continue
+        if not broken:
+            hyphened[(a, b)] -= 1
+        invented[p] -= need
+        lost[p][a + b] -= 1
+        tally.lost["dehyphenation"] += 1
+        tally.invented["dehyphenation"] += 2
+        tally.note(p, "dehyphenation", [a + b], [a, b])
     if not any(n > 0 for n in lost[p].values()):
         return
     longest = max(len(w) for w, n in lost[p].items() if n > 0)
@@ -1291,10 +1310,6 @@ def _split_words(
                 continue
             if target != joined:
                 cause = "accent missing" if _marks(target) > _marks(joined) else "accent"
-            elif j == i + 1 and (mine[i][1] or (hyphened or Counter())[(mine[i][0], mine[j][0])] > 0):
-                cause = "dehyphenation"
-                if not mine[i][1] and hyphened is not None:
-                    hyphened[(mine[i][0], mine[j][0])] -= 1
             else:
                 cause = "cjk boundary" if _cjk_junctions([w for w, _ in mine[i : j + 1]]) else "spacing"
                 if cause == "spacing" and set_so is not None:
@@ -1897,16 +1912,26 @@ def unspaced_words(path: Path) -> Callable[[int], Counter]:
     return _per_page(path, lambda page: _solid_words(page))
 
 
+WORD_GAP = 0.22
+"""A gap between two glyphs of a line of at least this share of the font size is a word space,
+whatever the page draws there (``drawn_apart_words``): TeX's narrowest word space (Computer
+Modern's shrunk in full); the letters of a word, kerned or set in a formula, stand closer, and
+letter spacing the reader joins stays under its 0.25 em (``TRACKING_MAX`` in
+``chunking.readers.pdfspaces``)."""
+
+
 def drawn_apart_words(path: Path) -> Callable[[int], Counter]:
     """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
     ``drawn_apart``): every run of two or more words (``WORD``, up to ``MAX_RUN``) that MuPDF,
-    adding no space of its own (``TEXT_INHIBIT_SPACES``), reads on one line with a space
-    character the page draws between each two, and a gap between their glyphs over ``NO_SPACE``
-    em, pdftotext's own word break; each run its words joined by ``SCRIPT_CUT``. The page writes
-    such words apart and shows them apart; pdftotext, which ignores drawn spaces and breaks words
-    by the gaps alone, reads a line of glyphs set at even gaps as one letter-spaced word (a font
-    specimen's row ``a à á â``, a space drawn between each, 0.28 em apart: its ``aàáâ``), and
-    its word where our text holds that run is ``letter spacing``."""
+    adding no space of its own (``TEXT_INHIBIT_SPACES``), reads on one line each a gap over
+    ``NO_SPACE`` em (pdftotext's word break) from the next with a space character the page
+    draws between them, or a gap of ``WORD_GAP`` em or more with or without one; each run its
+    words joined by ``SCRIPT_CUT``. The page writes or sets such words apart and shows them
+    apart; pdftotext, which ignores drawn spaces and breaks words by the gaps, reads glyphs set
+    at even gaps as one letter-spaced word (a font specimen's row ``a à á â``, a space drawn
+    between each, 0.28 em apart: its ``aàáâ``), and a line of a few single glyphs as one word
+    whatever their gaps (a fraction's denominator ``d x``, its letters 0.227 em apart: its
+    ``dx``); its word where our text holds that run is ``letter spacing``."""
 
     def of_page(page) -> Counter:
         import pymupdf
@@ -1915,14 +1940,25 @@ def drawn_apart_words(path: Path) -> Callable[[int], Counter]:
         flags = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_INHIBIT_SPACES) & ~pymupdf.TEXT_PRESERVE_LIGATURES
         for block in page.get_text("rawdict", flags=flags)["blocks"]:
             for line in block.get("lines", ()):
+                if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
+                    continue
                 glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
-                text = "".join(c["c"] for c, _ in glyphs)
-                found_words = list(WORD.finditer(text))
+                text, at = [], []  # NOTE: a space put where two glyphs stand a word space apart
+                for k, (c, size) in enumerate(glyphs):
+                    if k and c["c"] != " " and glyphs[k - 1][0]["c"] != " ":
+                        a, before = glyphs[k - 1]
+                        if c["bbox"][0] - a["bbox"][2] >= WORD_GAP * max(size, before):
+                            text.append(" ")
+                            at.append(k)
+                    text.append(c["c"])
+                    at.append(k)
+                line_text = "".join(text)
+                found_words = list(WORD.finditer(line_text))
                 pieces = [unicodedata.normalize("NFC", m.group(0)) for m in found_words]
                 apart = []
                 for m, n in zip(found_words, found_words[1:]):
-                    (a, size), (b, other) = glyphs[m.end() - 1], glyphs[n.start()]
-                    between = text[m.end() : n.start()]
+                    (a, size), (b, other) = glyphs[at[m.end() - 1]], glyphs[at[n.start()]]
+                    between = line_text[m.end() : n.start()]
                     gap = b["bbox"][0] - a["bbox"][2]
                     apart.append(bool(between) and between.isspace() and gap > NO_SPACE * max(size, other))
                 for i in range(len(pieces)):

@@ -189,6 +189,9 @@ def test_a_line_end_hyphen_we_keep_inside_a_joined_line_where_pdftotext_joins_is
     # the same words without our hyphen between them stay counted
     t = _one(["the residual sum-ofsquares here"], ["the residual sum-of squares here"])
     assert t.lost == {"spacing": 1} and t.invented == {"spacing": 2}
+    # a line-end hyphen pdftotext joins is matched before the same two words a space apart
+    t = _one(["the DOE Macsyma and DOEMacsyma"], ["the DOE Macsyma and DOE-", "Macsyma"])
+    assert t.lost == {"dehyphenation": 1} and t.invented == {"dehyphenation": 2}
 
 
 def test_an_accent_pdftotext_composes_and_we_split_is_accent_missing_and_counted():
@@ -670,9 +673,14 @@ def test_a_run_the_page_draws_apart_that_pdftotext_reads_as_one_word_is_letter_s
     reference, ours = [["sample a\u00e0\u00e1\u00e2 here"]], [["sample a \u00e0 \u00e1 \u00e2 here"]]
     t = fidelity.classify(reference, ours, [[]], drawn_apart=drawn)
     assert t.lost == {"letter spacing": 1} and t.invented == {"letter spacing": 4}
-    # the same letters set as far apart with no space drawn between them stay counted
-    apart = b"BT /tiro 10 Tf 72 600 Td [(a) -300 (b) -300 (c) -300 (d)] TJ ET"
+    # glyphs a word space apart with no space drawn: a fraction's ``d x``, 0.227 em apart
+    apart = b"BT /tiro 10 Tf 72 600 Td [(d) -227 (x)] TJ ET"
     path = _page_pdf(tmp_path / "gaps.pdf", {100: "sample"}, after=apart)
+    t = fidelity.classify([["sample dx"]], [["sample d x"]], [[]], drawn_apart=fidelity.drawn_apart_words(path))
+    assert t.lost == {"letter spacing": 1} and t.invented == {"letter spacing": 2}
+    # letters nearer than a word space with no space drawn between them stay counted
+    apart = b"BT /tiro 10 Tf 72 600 Td [(a) -150 (b) -150 (c) -150 (d)] TJ ET"
+    path = _page_pdf(tmp_path / "near.pdf", {100: "sample"}, after=apart)
     drawn = fidelity.drawn_apart_words(path)
     assert not drawn(0)[fidelity.SCRIPT_CUT.join("abcd")]
     t = fidelity.classify([["sample abcd"]], [["sample a b c d"]], [[]], drawn_apart=drawn)
