@@ -49,6 +49,7 @@ Method, per page, the same for both texts:
 from __future__ import annotations
 
 import argparse
+import bisect
 import difflib
 import html
 import re
@@ -808,6 +809,7 @@ def classify(
     scripts: Callable[[int], Counter] | None = None,
     glyph_ids: Callable[[int], dict[str, str]] | None = None,
     drawn_apart: Callable[[int], Counter] | None = None,
+    stacked: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -851,6 +853,9 @@ def classify(
             between their glyphs (``drawn_apart_words``),
             asked only of a page where pdftotext reads as one word a run of ours
             (``_split_words``).
+        stacked: per 0-based page, the words MuPDF reads with two glyphs in a row drawn one over
+            the other (``stacked_words``), asked only of a page with words both lost and
+            invented left (``_stacked``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -891,6 +896,8 @@ def classify(
         _glyph_map(p, ours, lost, invented, tally)
         _primes(p, ours, lost, invented, tally)
         _combined_accents(p, reference[p], lost, invented, tally)
+        if stacked is not None and +lost[p] and +invented[p]:
+            _stacked(p, stacked(p), lost, invented, tally)
         _control_glyphs(p, reference[p], lost, invented, tally)
         _lone_glyphs(p, reference[p], ours, lost, tally)
         if symbols is not None and any(n > 0 and len(w) == 1 for w, n in lost[p].items()):
@@ -1357,6 +1364,41 @@ MATH_ACCENTS = {
 """The spacing accents that are letters (modifier letters, so word characters), each with its
 combining form: circumflex, caron, macron, acute and grave, TeX's ``\\hat``, ``\\check``,
 ``\\bar``, ``\\acute``, ``\\grave`` over a symbol (``_combined_accents``)."""
+
+
+def _stacked(p: int, stacked: Counter, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+    """Invented words of page ``p`` that MuPDF reads with two glyphs in a row drawn one over the
+    other (``stacked``, ``stacked_words``: the word and the place of the pair) where pdftotext's
+    lost word is the same with those two read the other way round: a formula's symbol under a
+    wide hat, which MuPDF reads in the order drawn, the hat first, and pdftotext in the order of
+    their left edges, the symbol first (``bβθ`` / ``βbθ``, both reading the hat of a math
+    extension font as the ``b`` of its code); or where pdftotext reads one of the two glyphs as
+    a word of its own (a tall hat read with another line: ``b`` and ``βθ`` for our ``bβθ``).
+    Glyphs drawn one over the other have no order on the page; both texts hold the same
+    characters: ``accent``, as often as the page sets the word so."""
+    for (word, k), n in sorted(stacked.items()):
+        swapped = word[:k] + word[k + 1] + word[k] + word[k + 2 :]
+        apart = [(word[k], word[:k] + word[k + 1 :]), (word[k + 1], word[: k + 1] + word[k + 2 :])]
+        while n > 0 and invented[p][word] > 0:
+            if lost[p][swapped] > 0:
+                pieces = [swapped]
+            else:
+                pieces = next(
+                    (
+                        [glyph, rest]
+                        for glyph, rest in apart
+                        if lost[p][glyph] > 0 and lost[p][rest] > 0 and glyph != rest
+                    ),
+                    [],
+                )
+            if not pieces:
+                break
+            invented[p][word] -= 1
+            lost[p] -= Counter(pieces)
+            n -= 1
+            tally.lost["accent"] += len(pieces)
+            tally.invented["accent"] += 1
+            tally.note(p, "accent", pieces, [word])
 
 
 def _combined_accents(
@@ -2113,7 +2155,91 @@ def script_words(path: Path) -> Callable[[int], Counter]:
     both texts hold the same characters, and its pieces of such a word, cut exactly at those
     places, are ``script``. A footnote's mark after a word in a text font, a symbol and its
     script in text fonts (``M HAC``), a denominator glued to what follows it at the same size,
-    and glyphs set apart stay counted."""
+    and glyphs set apart stay counted.
+
+    A script MuPDF reads on a line of its own (an index under an exponent, ``Λ`` with ``⊤``
+    above and ``θ`` below it, the index read with the line below) is held too, as the word
+    before it and the script's word with ``SCRIPT_CUT`` between (``_stacked_scripts``)."""
+
+    def of_page(page) -> Counter:
+        found: Counter = Counter()
+        runs: list[tuple[int, list]] = []
+        for number, line in enumerate(
+            line for block in page.get_text("rawdict")["blocks"] for line in block.get("lines", ())
+        ):
+            if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
+                continue
+            glyphs = [(c, span["size"] or 1.0, span["font"]) for span in line["spans"] for c in span["chars"]]
+            run: list = []
+            for glyph in [*glyphs, None]:
+                if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
+                    run.append(glyph)
+                    continue
+                key = _scripted(run)
+                if key:
+                    found[key] += 1
+                if run:
+                    runs.append((number, run))
+                run = []
+        found.update(_stacked_scripts(runs))
+        return found
+
+    return _per_page(path, of_page)
+
+
+STACKED_SHIFT = 0.75
+"""The furthest a script's baseline stands from its symbol's, as a share of the larger size
+(``_stacked_scripts``): an exponent is raised and an index lowered by less than half an em; the
+next line of text stands over an em below."""
+
+
+def _stacked_scripts(runs: list[tuple[int, list]]) -> Counter:
+    """Each pair of a word's glyph run and a run MuPDF reads on another line (``runs``: the
+    line's number and the run's glyphs, as ``script_words`` reads them) that starts where the
+    word ends (no gap over ``NO_SPACE`` em of the larger size, no overlap over ``OVERPRINT``), at
+    another size, its baseline shifted by more than ``SHIFTED`` em and at most
+    ``STACKED_SHIFT``, one of the two glyphs in a math font (``MATH_FONT``): the word and its
+    script, set solid, the script read with another line (stacked under an exponent), as the
+    two words with ``SCRIPT_CUT`` between."""
+    found: Counter = Counter()
+    starts = sorted(((run[0][0]["bbox"][0], k) for k, (_, run) in enumerate(runs)), key=lambda x: x[0])
+    xs = [x for x, _ in starts]
+    for number, run in runs:
+        a, size, font = run[-1]
+        end = a["bbox"][2]
+        for _, k in starts[
+            bisect.bisect_left(xs, end - OVERPRINT * size * 4) : bisect.bisect_right(
+                xs, end + NO_SPACE * size * 4
+            )
+        ]:
+            other_number, other = runs[k]
+            b, other_size, other_font = other[0]
+            full = max(size, other_size)
+            shift = abs(b["origin"][1] - a["origin"][1])
+            if (
+                other_number != number
+                and -OVERPRINT * full <= b["bbox"][0] - end <= NO_SPACE * full
+                and abs(size - other_size) > ONE_SIZE * full
+                and SHIFTED * full < shift <= STACKED_SHIFT * full
+                and (MATH_FONT.search(font) or MATH_FONT.search(other_font))
+            ):
+                word = "".join(g[0]["c"] for g in run)
+                script = "".join(g[0]["c"] for g in other)
+                found[unicodedata.normalize("NFC", word + SCRIPT_CUT + script)] += 1
+    return found
+
+
+STACKED_SHARE = 0.5
+"""Two glyphs whose left-to-right extents overlap by at least this share of the narrower one's
+stand one over the other (``stacked_words``)."""
+
+
+def stacked_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``stacked``): the words (``WORD``, on one horizontal line, as MuPDF reads them) holding two
+    glyphs in a row drawn one over the other, their extents overlapping by ``STACKED_SHARE`` of
+    the narrower and their baselines more than ``SHIFTED`` em of the larger size apart (a wide
+    hat over its symbol), each with the place of the first of the two in the word."""
 
     def of_page(page) -> Counter:
         found: Counter = Counter()
@@ -2121,18 +2247,23 @@ def script_words(path: Path) -> Callable[[int], Counter]:
             for line in block.get("lines", ()):
                 if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
                     continue
-                glyphs = [
-                    (c, span["size"] or 1.0, span["font"]) for span in line["spans"] for c in span["chars"]
-                ]
-                run: list = []
-                for glyph in [*glyphs, None]:
-                    if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
-                        run.append(glyph)
+                glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
+                text = "".join(c["c"] for c, _ in glyphs)
+                for m in WORD.finditer(text):
+                    word = m.group(0)
+                    if unicodedata.normalize("NFC", word) != word:
                         continue
-                    key = _scripted(run)
-                    if key:
-                        found[key] += 1
-                    run = []
+                    for k in range(m.start(), m.end() - 1):
+                        (a, size), (b, other) = glyphs[k], glyphs[k + 1]
+                        narrower = min(a["bbox"][2] - a["bbox"][0], b["bbox"][2] - b["bbox"][0])
+                        overlap = min(a["bbox"][2], b["bbox"][2]) - max(a["bbox"][0], b["bbox"][0])
+                        shift = abs(b["origin"][1] - a["origin"][1])
+                        if (
+                            narrower > 0
+                            and overlap >= STACKED_SHARE * narrower
+                            and shift > SHIFTED * max(size, other)
+                        ):
+                            found[(word, k - m.start())] += 1
         return found
 
     return _per_page(path, of_page)
@@ -2383,6 +2514,7 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         script_words(path),
         glyph_id_maps(path),
         drawn_apart_words(path),
+        stacked_words(path),
     )
     return tally, warnings
 

@@ -1104,3 +1104,65 @@ def test_a_word_of_ours_unlike_the_glyph_ids_read_through_the_fonts_map_stays_co
     # without the font's map, nothing is read through it
     t = fidelity.classify([[theirs]], [["the package manager"]], [[]])
     assert "glyph map" not in t.invented
+
+
+def _set_page(path: Path, fonts: dict[str, str], content: bytes) -> Path:
+    """A one-page PDF at ``path`` whose content stream is ``content``, its fonts the standard
+    Type 1 fonts ``fonts`` names (resource name: base font), not embedded."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    names = []
+    for name, base in fonts.items():
+        xref = doc.get_new_xref()
+        doc.update_object(xref, f"<< /Type /Font /Subtype /Type1 /BaseFont /{base} >>")
+        names.append(f"/{name} {xref} 0 R")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << {' '.join(names)} >> >>")
+    stream = doc.get_new_xref()
+    doc.update_object(stream, "<<>>")
+    doc.update_stream(stream, content)
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    doc.save(path)
+    return path
+
+
+def test_an_index_mupdf_reads_on_a_line_of_its_own_under_an_exponent_is_a_script_of_its_symbol(tmp_path):
+    # ``J`` with an exponent ``*`` above and the index ``i1`` below, both touching it: MuPDF reads
+    # the index on a line of its own, so we cut ``J`` from it where pdftotext reads ``Ji1``
+    def page(x: float) -> Path:
+        content = b"BT /FM 10 Tf 1 0 0 1 72 700 Tm (J) Tj /FM 7 Tf 1 0 0 1 75.9 705 Tm (*) Tj"
+        content += b" 1 0 0 1 %.1f 697 Tm (i1) Tj /FM 10 Tf 1 0 0 1 95 700 Tm (= XY) Tj ET" % x
+        return _set_page(tmp_path / f"stacked{x}.pdf", {"FM": "CMMI10"}, content)
+
+    scripts = fidelity.script_words(page(75.9))
+    assert scripts(0) == Counter({f"J{fidelity.SCRIPT_CUT}i1": 1})
+    t = fidelity.classify([["Ji1 = XY"]], [["J*", "i1", "= XY"]], [[]], scripts=scripts)
+    assert t.lost == {"script": 1} and t.invented == {"script": 2}
+    # an index set a space after its symbol is none of its scripts: the cut stays counted
+    scripts = fidelity.script_words(page(80.0))
+    assert not scripts(0)
+    t = fidelity.classify([["Ji1 = XY"]], [["J*", "i1", "= XY"]], [[]], scripts=scripts)
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 2}
+
+
+def test_two_glyphs_drawn_one_over_the_other_read_in_another_order_are_an_accent_and_no_loss(tmp_path):
+    # a hat (here a ``b``, as a math extension font's wide hat is read) drawn first, raised over
+    # the ``B`` after it, then a smaller ``t``: MuPDF reads ``bBt``, pdftotext by left edges ``Bbt``
+    def page(x: float) -> Path:
+        content = b"BT /F1 10 Tf 1 0 0 1 %.1f 703 Tm (b) Tj 1 0 0 1 72 700 Tm (B) Tj" % x
+        content += b" /F1 7 Tf 1 0 0 1 78.1 698 Tm (t) Tj ET"
+        return _set_page(tmp_path / f"hat{x}.pdf", {"F1": "Times-Italic"}, content)
+
+    stacked = fidelity.stacked_words(page(72.5))
+    assert stacked(0) == Counter({("bBt", 0): 1})
+    t = fidelity.classify([["see Bbt here"]], [["see bBt here"]], [[]], stacked=stacked)
+    assert t.lost == {"accent": 1} and t.invented == {"accent": 1}
+    # or pdftotext reads the hat as a word of its own
+    t = fidelity.classify([["b", "see Bt here"]], [["see bBt here"]], [[]], stacked=stacked)
+    assert t.lost == {"accent": 2} and t.invented == {"accent": 1}
+    # the same letters side by side, one after the other, stay counted
+    stacked = fidelity.stacked_words(page(60.0))
+    assert not stacked(0)
+    t = fidelity.classify([["see Bbt here"]], [["see bBt here"]], [[]], stacked=stacked)
+    assert t.lost == {"unknown": 1} and t.invented == {"unknown": 1}
