@@ -837,18 +837,7 @@ def test_a_dingbat_pdftotext_reads_as_the_digit_of_its_code_is_a_glyph_map_whate
 
 def _helvetica_page(path, content: bytes):
     """A one-page PDF at ``path`` drawing ``content`` (a content stream) with Helvetica as ``/FH``."""
-    import pymupdf
-
-    doc = pymupdf.open()
-    page = doc.new_page()
-    font, stream = doc.get_new_xref(), doc.get_new_xref()
-    doc.update_object(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FH {font} 0 R >> >>")
-    doc.update_object(stream, "<<>>")
-    doc.update_stream(stream, content)
-    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
-    doc.save(path)
-    return path
+    return _set_page(path, {"FH": "Helvetica"}, content)
 
 
 def test_a_word_set_solid_pdftotext_cuts_at_a_gap_no_wider_than_its_word_break_is_no_space_and_no_loss(tmp_path):

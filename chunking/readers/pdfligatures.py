@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .pdfspaces import _RTL_BYTES, _RTL_LETTERS, _paired
+from .pdfspaces import _RTL_BYTES, _RTL_LETTERS, lines_rewritten
 
 _RTL_LETTER = re.compile(f"[{_RTL_LETTERS}]")
 """One letter of a right-to-left script (``pdfspaces._RTL_LETTERS``)."""
@@ -35,19 +35,15 @@ def with_ligatures_in_order(written: str, stext: Any) -> str:
     shapes = written.encode("utf-8", "surrogatepass").translate(_RTL_BYTES)
     if b"R" not in shapes and b"Ex" not in shapes:
         return written
-    paired = _paired(written, stext)
-    if paired is None:
-        return written
-    lines, numbered, stext_lines = paired
-    changed = False
-    for i, line in zip(numbered, stext_lines):
-        if not _RTL_LETTER.search(lines[i]):
-            continue
+
+    def rewrite(line: Any, text: str) -> str:
+        if not _RTL_LETTER.search(text):
+            return text
         for backwards, forwards in _reversed_ligatures(line):
-            if backwards in lines[i]:
-                lines[i] = lines[i].replace(backwards, forwards, 1)
-                changed = True
-    return "\n".join(lines) if changed else written
+            text = text.replace(backwards, forwards, 1)
+        return text
+
+    return lines_rewritten(written, stext, rewrite)
 
 
 def _reversed_ligatures(line: Any) -> list[tuple[str, str]]:
