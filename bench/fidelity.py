@@ -1973,7 +1973,9 @@ def drawn_apart_words(path: Path) -> Callable[[int], Counter]:
     at even gaps as one letter-spaced word (a font specimen's row ``a à á â``, a space drawn
     between each, 0.28 em apart: its ``aàáâ``), and a line of a few single glyphs as one word
     whatever their gaps (a fraction's denominator ``d x``, its letters 0.227 em apart: its
-    ``dx``); its word where our text holds that run is ``letter spacing``."""
+    ``dx``); its word where our text holds that run is ``letter spacing``. A line of letters
+    evenly a word space apart is a word set with letter spacing: its gaps count only where a
+    space is drawn (``_wide_gaps``)."""
 
     def of_page(page) -> Counter:
         import pymupdf
@@ -1985,13 +1987,12 @@ def drawn_apart_words(path: Path) -> Callable[[int], Counter]:
                 if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
                     continue
                 glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
+                wide = _wide_gaps(glyphs)
                 text, at = [], []  # NOTE: a space put where two glyphs stand a word space apart
-                for k, (c, size) in enumerate(glyphs):
-                    if k and c["c"] != " " and glyphs[k - 1][0]["c"] != " ":
-                        a, before = glyphs[k - 1]
-                        if c["bbox"][0] - a["bbox"][2] >= WORD_GAP * max(size, before):
-                            text.append(" ")
-                            at.append(k)
+                for k, (c, _) in enumerate(glyphs):
+                    if k in wide:
+                        text.append(" ")
+                        at.append(k)
                     text.append(c["c"])
                     at.append(k)
                 line_text = "".join(text)
@@ -2011,6 +2012,37 @@ def drawn_apart_words(path: Path) -> Callable[[int], Counter]:
         return found
 
     return _per_page(path, of_page)
+
+
+TRACKED_RUN = 3
+"""Letters in a row this many or more, each a word space or more from the next at even gaps
+(``TRACKED_EVEN``), are a letter-spaced word, no words (``_wide_gaps``)."""
+
+
+def _wide_gaps(glyphs: list) -> set[int]:
+    """The places of a line's ``glyphs`` (MuPDF's glyphs and their sizes, no space of its own
+    among them) where a glyph stands ``WORD_GAP`` em or more after the one before it, no drawn
+    space between; none on a line holding ``TRACKED_RUN`` letters or digits in a row so apart at
+    even gaps: a word set with letter spacing (a demonstration of tracking, ``t h e``), whose
+    gaps are no word spaces (``drawn_apart_words``)."""
+    gaps: dict[int, float] = {}
+    for k in range(1, len(glyphs)):
+        (a, before), (b, size) = glyphs[k - 1], glyphs[k]
+        if a["c"].isspace() or b["c"].isspace():
+            continue
+        gap = (b["bbox"][0] - a["bbox"][2]) / max(size, before)
+        if gap >= WORD_GAP:
+            gaps[k] = gap
+    run: list[float] = []
+    for k in range(1, len(glyphs) + 1):
+        letters = k < len(glyphs) and glyphs[k - 1][0]["c"].isalnum() and glyphs[k][0]["c"].isalnum()
+        if letters and k in gaps and (not run or max(*run, gaps[k]) - min(*run, gaps[k]) <= TRACKED_EVEN):
+            run.append(gaps[k])
+            if len(run) + 1 >= TRACKED_RUN:
+                return set()
+        else:
+            run = [gaps[k]] if letters and k in gaps else []
+    return set(gaps)
 
 
 def shifted_words(path: Path) -> Callable[[int], Counter]:

@@ -678,6 +678,11 @@ def test_a_run_the_page_draws_apart_that_pdftotext_reads_as_one_word_is_letter_s
     path = _page_pdf(tmp_path / "gaps.pdf", {100: "sample"}, after=apart)
     t = fidelity.classify([["sample dx"]], [["sample d x"]], [[]], drawn_apart=fidelity.drawn_apart_words(path))
     assert t.lost == {"letter spacing": 1} and t.invented == {"letter spacing": 2}
+    # a word set with letter spacing, its letters a word space apart at even gaps, stays counted
+    apart = b"BT /tiro 10 Tf 72 600 Td [(t) -300 (h) -300 (e)] TJ ET"
+    path = _page_pdf(tmp_path / "tracked.pdf", {100: "sample"}, after=apart)
+    t = fidelity.classify([["sample the"]], [["sample t h e"]], [[]], drawn_apart=fidelity.drawn_apart_words(path))
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 3}
     # letters nearer than a word space with no space drawn between them stay counted
     apart = b"BT /tiro 10 Tf 72 600 Td [(a) -150 (b) -150 (c) -150 (d)] TJ ET"
     path = _page_pdf(tmp_path / "near.pdf", {100: "sample"}, after=apart)
