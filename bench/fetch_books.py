@@ -43,9 +43,10 @@ EPUB, a Markdown source through mistune's HTML and fpdf2 into a PDF, a GitHub-fl
 pandoc 3 into its XML syntax tree, a GitHub-flavoured Markdown source through pandoc's FictionBook and ebook2epub
 into libepubgen's EPUB, a man page through groff's terminal output and PolyglotMan into LaTeX or POD, an
 AsciiDoc man page through docbook2X into a man page's troff, an HTML page through WordGrinder into Markdown, an OpenDocument
-text through Writer2LaTeX into an EPUB or, with pdfTeX, a PDF, a LaTeX document through LaTeXML into an EPUB, an HTML page through
-AbiWord into LaTeX; the source first checked against
-``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
+text through Writer2LaTeX into an EPUB, LaTeX or, with pdfTeX, a PDF, a LaTeX document through LaTeXML into an EPUB, an HTML page
+through AbiWord into LaTeX, RTF or DocBook, an OpenDocument text through LibreOffice into flat OpenDocument XML, an AsciiDoc
+source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox into text; the source first
+checked against ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
@@ -249,13 +250,14 @@ temporary folder and the one ``.texi`` written there is the book; UTF-8 out (doc
 US-ASCII, stops on the first other letter)."""
 
 
-def _soffice_convert(target: str, ext: str) -> str:
+def _soffice_convert(target: str, ext: str, outdir: str = '"$d"') -> str:
     """A shell command that converts the document ``$0`` with ``soffice --convert-to TARGET`` (a private
-    user profile and home in a temporary folder) and prints the ``source.EXT`` it writes."""
+    user profile and home in a temporary folder) and prints the ``source.EXT`` it writes in ``outdir`` (by
+    default that temporary folder)."""
     return (
         'd=$(mktemp -d) && HOME="$d" soffice --headless --invisible --norestore --nologo'
-        f' -env:UserInstallation=file://"$d"/profile --convert-to "{target}" --outdir "$d" "$0"'
-        f' >/dev/null 2>&1 && cat "$d"/source.{ext}; s=$?; rm -rf "$d"; exit $s'
+        f' -env:UserInstallation=file://"$d"/profile --convert-to "{target}" --outdir {outdir} "$0"'
+        f' >/dev/null 2>&1 && cat {outdir}/source.{ext}; s=$?; rm -rf "$d"; exit $s'
     )
 
 
@@ -1562,6 +1564,9 @@ with tempfile.TemporaryDirectory(prefix="w2l-") as tmp:
     if target == "epub":
         run("w2l", "-epub", names[0], "book.epub")
         data = open(tmp + "/book.epub", "rb").read()
+    elif target == "latex":
+        run("w2l", "-latex", names[0], "book.tex")
+        data = open(tmp + "/book.tex", "rb").read()
     else:
         run("w2l", "-latex", "-use_supertabular=false", "-multilingual=false", names[0], "book.tex")
         for _ in range(3):
@@ -1622,6 +1627,60 @@ RENDERER_PACKAGES |= {
     "latexmlc": "latexml",
 }
 
+SOFFICE_FODT = "export LIBO_ONEWAY_STABLE_ODF_EXPORT=1; " + _soffice_convert(
+    "fodt:OpenDocument Text Flat XML", "fodt", '"${0%/*}"'
+)
+"""LibreOffice Writer's flat OpenDocument export (``soffice-fodt``: the 'OpenDocument Text Flat XML' filter, the
+whole document, its styles, settings and body, in one XML file), run as ``SOFFICE_TEXT`` is but written beside
+the source (the export rewrites the relative links of the document's images from the folder it writes in, which
+elsewhere would name the renderer's temporary folder), with ``LIBO_ONEWAY_STABLE_ODF_EXPORT`` set (else the
+export draws a random revision-save id, the settings' ``Rsid``, and random ``xml:id``s for its lists on every
+run) and only the fonts of ``PINNED_FONTS``."""
+
+ASCIIDOC_OPENJADE_RTF = (
+    'd=$(mktemp -d) && asciidoc -b docbook -d book -o "$d"/book.xml "$0" && openjade -t rtf -o "$d"/book.rtf'
+    " -d /usr/share/sgml/docbook/stylesheet/dsssl/modular/print/docbook.dsl /usr/share/xml/declaration/xml.dcl"
+    ' "$d"/book.xml && cat "$d"/book.rtf; s=$?; rm -rf "$d"; exit $s'
+)
+"""An AsciiDoc source (the file ``$0``: reading standard input, AsciiDoc-py stops on an include it cannot find, where
+from a file it warns and leaves the include out) through AsciiDoc-py's DocBook 4.5 XML of a book and OpenJade's RTF back end with Norman Walsh's modular DocBook DSSSL print stylesheet
+(``asciidoc-openjade-rtf``: the way docbook-utils' ``docbook2rtf`` runs it): a title page, a 'Table of Contents'
+of RTF hyperlink fields and 'Chapter N. Title' headings; neither tool stamps a date."""
+
+PDFBOX_TEXT = [
+    "java",
+    "-cp",
+    "/usr/share/java/pdfbox.jar:/usr/share/java/fontbox.jar:/usr/share/java/commons-logging.jar",
+    "org.apache.pdfbox.ExtractText",
+    "-encoding",
+    "UTF-8",
+]
+"""Apache PDFBox 1.8's ``ExtractText`` (Debian's ``libpdfbox-java``, its jars and commons-logging's on the class
+path): a PDF's text page after page in its content order, UTF-8, no page separator but the page's own lines."""
+
+RENDERERS |= {
+    "pdfbox-text": [*PDFBOX_TEXT, "{input.pdf}", OUTPUT],
+    "asciidoc-openjade-rtf": ["sh", "-c", ASCIIDOC_OPENJADE_RTF, "{input.txt}"],
+    "writer2latex-latex": ["python3", "-c", WRITER2LATEX, "{input.tar}", OUTPUT, "latex"],
+    "soffice-fodt": ["sh", "-c", SOFFICE_FODT, "{input.odt}"],
+    "abiword-rtf": ["abiword", "--to=rtf", "-o", OUTPUT, "{input.html}"],
+    "abiword-docbook": ["abiword", "--to=dbk", "-o", OUTPUT, "{input.html}"],
+}
+"""Round 59: a PDF into the text of PDFBox's ``ExtractText`` (``PDFBOX_TEXT``); an AsciiDoc source through AsciiDoc-py's DocBook and OpenJade's RTF (``ASCIIDOC_OPENJADE_RTF``); an
+OpenDocument text through Writer2LaTeX's LaTeX at its default configuration (``WRITER2LATEX``,
+the LaTeX itself, not typeset) or LibreOffice's flat OpenDocument (``SOFFICE_FODT``); an HTML page through
+AbiWord's RTF export (its 'Heading N' paragraph styles, no outline level) or its DocBook export (a DocBook 4.2
+``<book>`` whose headings are ``<section role="Heading N">`` nested in an untitled ``<chapter>``)."""
+ALSO_NEEDED |= {
+    "asciidoc-openjade-rtf": ["asciidoc", "openjade"],
+    "writer2latex-latex": ["w2l"],
+    "soffice-fodt": ["soffice"],
+}
+RENDERER_PACKAGES |= {
+    "openjade": "openjade docbook-dsssl",
+    "java": "default-jre-headless libpdfbox-java libcommons-logging-java",
+}
+
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
 
@@ -1666,6 +1725,7 @@ PINNED_FONTS |= {
         "/usr/share/fonts/truetype/droid",
     ),
 }
+PINNED_FONTS["soffice-fodt"] = PINNED_FONTS["soffice-pdf"]
 
 
 def _fontconfig(folders: tuple[str, ...], tmp: str) -> str:
