@@ -86,6 +86,19 @@ RENDERER_FILES += /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf
 # WordGrinder; docbook2X's man writer comes with docbook2x above.
 RENDERER_PROGRAMS += ebook2epub rman wordgrinder
 RENDERER_PACKAGES += ebook2epub rman wordgrinder-ncurses
+# Round 56: Writer2LaTeX's w2l (its EPUB; its LaTeX through pdfTeX, whose T1 fonts are cm-super-minimal's) and LaTeXML
+# (which brings texlive-latex-base and so pdflatex); AbiWord's LaTeX export comes with abiword above.
+RENDERER_PROGRAMS += w2l pdflatex latexmlc
+RENDERER_PACKAGES += writer2latex latexml cm-super-minimal
+RENDERER_FILES += /usr/share/texmf/fonts/map/dvips/cm-super/cm-super-minimal-t1.map
+# Round 59: OpenJade's RTF back end with the DocBook DSSSL stylesheets (not docbook-utils, whose dependencies bring
+# TeX Live: the renderer runs openjade as its docbook2rtf does); AbiWord's RTF and DocBook, LibreOffice's flat ODT and
+# Writer2LaTeX's LaTeX come with packages above.
+# Apache PDFBox 1.8's ExtractText runs on the Java that writer2latex brings, with commons-logging on its class path.
+RENDERER_PROGRAMS += openjade
+RENDERER_PACKAGES_NO_RECOMMENDS += openjade docbook-dsssl libpdfbox-java libcommons-logging-java
+RENDERER_FILES += /usr/share/sgml/docbook/stylesheet/dsssl/modular/print/docbook.dsl /usr/share/java/pdfbox.jar \
+	/usr/share/java/commons-logging.jar
 # The PyPI renderers (the Typst compiler, pandoc 3, rinohtype, markdownify, inscriptis, the PDF extractors
 # pymupdf4llm, pypdf, pdfplumber and pypdfium2, the DOCX readers mammoth, docx2txt and python-docx, the HTML
 # extractors trafilatura, html-to-markdown, extractous, html-text, Resiliparse, selectolax, boilerpy3 and html2text-rs (jusText comes with trafilatura), docx2python and striprtf, round 28's ebooklib, fast-ebook, mkepub, readability-lxml and kreuzberg, and round 33's Sphinx builders (Texinfo, man, LaTeX; round 50's EPUB) and mistune, round 50's MyST-Parser (its Docutils LaTeX front end), round 52's fpdf2, xml2epub and ebookmaker: requirements-renderers.txt, every dependency pinned) go into

@@ -42,8 +42,11 @@ MyST-Parser and Docutils into LaTeX, a manual's reStructuredText sources through
 EPUB, a Markdown source through mistune's HTML and fpdf2 into a PDF, a GitHub-flavoured Markdown source through
 pandoc 3 into its XML syntax tree, a GitHub-flavoured Markdown source through pandoc's FictionBook and ebook2epub
 into libepubgen's EPUB, a man page through groff's terminal output and PolyglotMan into LaTeX or POD, an
-AsciiDoc man page through docbook2X into a man page's troff, an HTML page through WordGrinder into Markdown; the source first checked against
-``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
+AsciiDoc man page through docbook2X into a man page's troff, an HTML page through WordGrinder into Markdown, an OpenDocument
+text through Writer2LaTeX into an EPUB, LaTeX or, with pdfTeX, a PDF, a LaTeX document through LaTeXML into an EPUB, an HTML page
+through AbiWord into LaTeX, RTF or DocBook, an OpenDocument text through LibreOffice into flat OpenDocument XML, an AsciiDoc
+source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox into text; the source first
+checked against ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
 every book is there and checks out, 1 when any does not (each named on stderr, with
@@ -247,13 +250,14 @@ temporary folder and the one ``.texi`` written there is the book; UTF-8 out (doc
 US-ASCII, stops on the first other letter)."""
 
 
-def _soffice_convert(target: str, ext: str) -> str:
+def _soffice_convert(target: str, ext: str, outdir: str = '"$d"') -> str:
     """A shell command that converts the document ``$0`` with ``soffice --convert-to TARGET`` (a private
-    user profile and home in a temporary folder) and prints the ``source.EXT`` it writes."""
+    user profile and home in a temporary folder) and prints the ``source.EXT`` it writes in ``outdir`` (by
+    default that temporary folder)."""
     return (
         'd=$(mktemp -d) && HOME="$d" soffice --headless --invisible --norestore --nologo'
-        f' -env:UserInstallation=file://"$d"/profile --convert-to "{target}" --outdir "$d" "$0"'
-        f' >/dev/null 2>&1 && cat "$d"/source.{ext}; s=$?; rm -rf "$d"; exit $s'
+        f' -env:UserInstallation=file://"$d"/profile --convert-to "{target}" --outdir {outdir} "$0"'
+        f' >/dev/null 2>&1 && cat {outdir}/source.{ext}; s=$?; rm -rf "$d"; exit $s'
     )
 
 
@@ -1461,8 +1465,27 @@ RENDERERS |= {
 Markdown source into fpdf2's PDF through mistune's HTML (``FPDF2_MD``); a GitHub-flavoured Markdown source into
 pandoc 3's XML form of its syntax tree (``<Header level="N">`` elements)."""
 
-EBOOK2EPUB = r"""
-import io, os, re, subprocess, sys, tempfile, zipfile
+EPUB_REZIPPED = r"""
+import io, re, zipfile
+def rezipped(data, pattern, replacement, endings=(".opf",)):
+    fixed = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as book, zipfile.ZipFile(fixed, "w") as new:
+        for info in book.infolist():
+            body = book.read(info)
+            if info.filename.endswith(endings):
+                body = re.sub(pattern, replacement, body)
+            kind = zipfile.ZIP_STORED if info.filename == "mimetype" else zipfile.ZIP_DEFLATED
+            new.writestr(zipfile.ZipInfo(info.filename, (1980, 1, 1, 0, 0, 0)), body, compress_type=kind)
+    return fixed.getvalue()
+"""
+"""For a renderer's script: ``rezipped(data, pattern, replacement, endings)``, the EPUB ``data`` written again in
+its order, every entry dated 1980-01-01 00:00 (``mimetype`` stored, the rest deflated), ``pattern`` replaced in the
+entries whose names end with one of ``endings`` (the identifier a converter draws at random)."""
+
+EBOOK2EPUB = (
+    EPUB_REZIPPED
+    + r"""
+import os, subprocess, sys, tempfile
 src, out = sys.argv[1:3]
 with tempfile.TemporaryDirectory(prefix="ebook2epub-") as tmp:
     fb2 = tmp + "/book.fb2"
@@ -1470,16 +1493,10 @@ with tempfile.TemporaryDirectory(prefix="ebook2epub-") as tmp:
     subprocess.run(pandoc, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="0"))
     subprocess.run(["ebook2epub", fb2, tmp + "/book.epub"], check=True, capture_output=True)
     data = open(tmp + "/book.epub", "rb").read()
-fixed = io.BytesIO()
-with zipfile.ZipFile(io.BytesIO(data)) as book, zipfile.ZipFile(fixed, "w") as new:
-    for info in book.infolist():
-        body = book.read(info)
-        if info.filename.endswith(".opf"):
-            body = re.sub(rb"(<dc:identifier[^>]*>)[0-9a-f-]{36}(</dc:identifier>)", rb"\g<1>%s\g<2>" % sys.argv[3].encode(), body)
-        kind = zipfile.ZIP_STORED if info.filename == "mimetype" else zipfile.ZIP_DEFLATED
-        new.writestr(zipfile.ZipInfo(info.filename, (1980, 1, 1, 0, 0, 0)), body, compress_type=kind)
-open(out, "wb").write(fixed.getvalue())
+uuid = rb"(<dc:identifier[^>]*>)[0-9a-f-]{36}(</dc:identifier>)"
+open(out, "wb").write(rezipped(data, uuid, rb"\g<1>%s\g<2>" % sys.argv[3].encode()))
 """
+)
 """A GitHub-flavoured Markdown source through pandoc's FictionBook 2 and libe-book's ``ebook2epub`` (Debian's
 writerperfect tools, libepubgen's EPUB 2 writer) into an EPUB (``pandoc-fb2-ebook2epub``): one XHTML file, every
 heading of every level a paragraph of one bold span, no ``<h1>``..``<h6>``, an NCX of one entry; the random
@@ -1530,6 +1547,140 @@ RENDERER_PACKAGES |= {
 }
 
 
+WRITER2LATEX = (
+    EPUB_REZIPPED
+    + r"""
+import os, subprocess, sys, tarfile, tempfile
+src, out, target = sys.argv[1:4]
+with tempfile.TemporaryDirectory(prefix="w2l-") as tmp:
+    with tarfile.open(src) as archive:
+        names = [member.name for member in archive.getmembers()]
+        for member in archive.getmembers():
+            with open(os.path.join(tmp, os.path.basename(member.name)), "wb") as f:
+                f.write(archive.extractfile(member).read())
+    env = dict(os.environ, HOME=tmp, SOURCE_DATE_EPOCH="315532800", FORCE_SOURCE_DATE="1")
+    def run(*command):
+        subprocess.run(command, cwd=tmp, env=env, check=True, capture_output=True)
+    if target == "epub":
+        run("w2l", "-epub", names[0], "book.epub")
+        data = open(tmp + "/book.epub", "rb").read()
+    elif target == "latex":
+        run("w2l", "-latex", names[0], "book.tex")
+        data = open(tmp + "/book.tex", "rb").read()
+    else:
+        run("w2l", "-latex", "-use_supertabular=false", "-multilingual=false", names[0], "book.tex")
+        for _ in range(3):
+            run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "book.tex")
+        data = open(tmp + "/book.pdf", "rb").read()
+if target == "epub":
+    uid = re.search(rb"<dc:identifier[^>]*>([0-9a-f-]{36})</dc:identifier>", zipfile.ZipFile(io.BytesIO(data)).read("OEBPS/book.opf"))
+    data = rezipped(data, re.escape(uid.group(1)), sys.argv[4].encode(), (".opf", ".ncx"))
+open(out, "wb").write(data)
+"""
+)
+"""An OpenDocument text (``source.paths``: the ``.odt`` first, then the images it links beside it) through
+Writer2LaTeX 1.4's command line converter ``w2l``: its Writer2xhtml EPUB 2 (``writer2xhtml-epub``, the random
+UUID it draws as the identifier, in the OPF and the NCX, replaced by ``PANDOC_ID`` and the archive written again
+in its order) or its LaTeX (``-use_supertabular=false -multilingual=false``: the supertabular package and
+babel's French are not in the TeX Live packages installed) run three times through pdfTeX into a PDF
+(``writer2latex-pdf``: ``SOURCE_DATE_EPOCH`` with ``FORCE_SOURCE_DATE`` fixes its dates and file identifier;
+the T1 fonts are cm-super-minimal's Type 1 fonts, a size it lacks made by mktexpk as a bitmap font in a home
+folder of the run's own; with Debian's full cm-super installed the PDF's fonts, and so its bytes, differ)."""
+
+LATEXML_EPUB = (
+    EPUB_REZIPPED
+    + r"""
+import os, subprocess, sys, tempfile
+src, out = sys.argv[1:3]
+with tempfile.TemporaryDirectory(prefix="latexml-") as tmp:
+    with open(tmp + "/book.tex", "wb") as f:
+        f.write(open(src, "rb").read())
+    command = ["latexmlc", "--quiet", "--dest=book.epub", "book.tex"]
+    subprocess.run(command, cwd=tmp, env=dict(os.environ, HOME=tmp), check=True, capture_output=True)
+    data = open(tmp + "/book.epub", "rb").read()
+uuid = rb"(<dc:identifier[^>]*>)urn:uuid:[0-9a-f-]{36}(</dc:identifier>)"
+open(out, "wb").write(rezipped(data, uuid, rb"\g<1>%s\g<2>" % sys.argv[3].encode()))
+"""
+)
+"""A LaTeX document through LaTeXML 0.8.7's ``latexmlc --dest=book.epub`` (``latexml-epub``: its XML, then its
+XSLT into one XHTML 5 file, an EPUB 3 whose nav is that file): the identifier it draws from the time of the run
+(a version 1 UUID) replaced by ``PANDOC_ID`` and the archive written again in its order; its clock frozen by
+``FAKETIME_FROZEN`` (the ``dcterms:modified`` and the 'Generated on' comment)."""
+
+RENDERERS |= {
+    "writer2xhtml-epub": ["python3", "-c", WRITER2LATEX, "{input.tar}", OUTPUT, "epub", PANDOC_ID],
+    "writer2latex-pdf": ["python3", "-c", WRITER2LATEX, "{input.tar}", OUTPUT, "pdf"],
+    "latexml-epub": [*FAKETIME_FROZEN, "python3", "-c", LATEXML_EPUB, "{input.tex}", OUTPUT, PANDOC_ID],
+    "abiword-latex": ["abiword", "--to=latex", "-o", OUTPUT, "{input.html}"],
+}
+"""Round 56: an OpenDocument text through Writer2LaTeX's EPUB or its LaTeX and pdfTeX (``WRITER2LATEX``); a
+LaTeX document through LaTeXML's EPUB (``LATEXML_EPUB``); an HTML page through AbiWord's LaTeX export (a whole
+article, the page's headings as unnumbered ``\\section*`` and ``\\subsection*``)."""
+ALSO_NEEDED |= {
+    "writer2xhtml-epub": ["w2l"],
+    "writer2latex-pdf": ["w2l", "pdflatex"],
+    "latexml-epub": ["faketime", "latexmlc"],
+}
+RENDERER_PACKAGES |= {
+    "w2l": "writer2latex",
+    "pdflatex": "texlive-latex-base cm-super-minimal",
+    "latexmlc": "latexml",
+}
+
+SOFFICE_FODT = "export LIBO_ONEWAY_STABLE_ODF_EXPORT=1; " + _soffice_convert(
+    "fodt:OpenDocument Text Flat XML", "fodt", '"${0%/*}"'
+)
+"""LibreOffice Writer's flat OpenDocument export (``soffice-fodt``: the 'OpenDocument Text Flat XML' filter, the
+whole document, its styles, settings and body, in one XML file), run as ``SOFFICE_TEXT`` is but written beside
+the source (the export rewrites the relative links of the document's images from the folder it writes in, which
+elsewhere would name the renderer's temporary folder), with ``LIBO_ONEWAY_STABLE_ODF_EXPORT`` set (else the
+export draws a random revision-save id, the settings' ``Rsid``, and random ``xml:id``s for its lists on every
+run) and only the fonts of ``PINNED_FONTS``."""
+
+ASCIIDOC_OPENJADE_RTF = (
+    'd=$(mktemp -d) && asciidoc -b docbook -d book -o "$d"/book.xml "$0" && openjade -t rtf -o "$d"/book.rtf'
+    " -d /usr/share/sgml/docbook/stylesheet/dsssl/modular/print/docbook.dsl /usr/share/xml/declaration/xml.dcl"
+    ' "$d"/book.xml && cat "$d"/book.rtf; s=$?; rm -rf "$d"; exit $s'
+)
+"""An AsciiDoc source (the file ``$0``: reading standard input, AsciiDoc-py stops on an include it cannot find, where
+from a file it warns and leaves the include out) through AsciiDoc-py's DocBook 4.5 XML of a book and OpenJade's RTF back end with Norman Walsh's modular DocBook DSSSL print stylesheet
+(``asciidoc-openjade-rtf``: the way docbook-utils' ``docbook2rtf`` runs it): a title page, a 'Table of Contents'
+of RTF hyperlink fields and 'Chapter N. Title' headings; neither tool stamps a date."""
+
+PDFBOX_TEXT = [
+    "java",
+    "-cp",
+    "/usr/share/java/pdfbox.jar:/usr/share/java/fontbox.jar:/usr/share/java/commons-logging.jar",
+    "org.apache.pdfbox.ExtractText",
+    "-encoding",
+    "UTF-8",
+]
+"""Apache PDFBox 1.8's ``ExtractText`` (Debian's ``libpdfbox-java``, its jars and commons-logging's on the class
+path): a PDF's text page after page in its content order, UTF-8, no page separator but the page's own lines."""
+
+RENDERERS |= {
+    "pdfbox-text": [*PDFBOX_TEXT, "{input.pdf}", OUTPUT],
+    "asciidoc-openjade-rtf": ["sh", "-c", ASCIIDOC_OPENJADE_RTF, "{input.txt}"],
+    "writer2latex-latex": ["python3", "-c", WRITER2LATEX, "{input.tar}", OUTPUT, "latex"],
+    "soffice-fodt": ["sh", "-c", SOFFICE_FODT, "{input.odt}"],
+    "abiword-rtf": ["abiword", "--to=rtf", "-o", OUTPUT, "{input.html}"],
+    "abiword-docbook": ["abiword", "--to=dbk", "-o", OUTPUT, "{input.html}"],
+}
+"""Round 59: a PDF into the text of PDFBox's ``ExtractText`` (``PDFBOX_TEXT``); an AsciiDoc source through AsciiDoc-py's DocBook and OpenJade's RTF (``ASCIIDOC_OPENJADE_RTF``); an
+OpenDocument text through Writer2LaTeX's LaTeX at its default configuration (``WRITER2LATEX``,
+the LaTeX itself, not typeset) or LibreOffice's flat OpenDocument (``SOFFICE_FODT``); an HTML page through
+AbiWord's RTF export (its 'Heading N' paragraph styles, no outline level) or its DocBook export (a DocBook 4.2
+``<book>`` whose headings are ``<section role="Heading N">`` nested in an untitled ``<chapter>``)."""
+ALSO_NEEDED |= {
+    "asciidoc-openjade-rtf": ["asciidoc", "openjade"],
+    "writer2latex-latex": ["w2l"],
+    "soffice-fodt": ["soffice"],
+}
+RENDERER_PACKAGES |= {
+    "openjade": "openjade docbook-dsssl",
+    "java": "default-jre-headless libpdfbox-java libcommons-logging-java",
+}
+
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
 
@@ -1574,15 +1725,23 @@ PINNED_FONTS |= {
         "/usr/share/fonts/truetype/droid",
     ),
 }
+PINNED_FONTS["soffice-fodt"] = PINNED_FONTS["soffice-pdf"]
 
 
 def _fontconfig(folders: tuple[str, ...], tmp: str) -> str:
-    """A fontconfig file that offers only ``folders``' fonts, its cache under ``tmp``."""
+    """A fontconfig file that offers only ``folders``' fonts, its cache under ``tmp``.
+
+    The system's ``/etc/fonts/conf.d`` is included for its aliases, and a package's file there may add
+    a folder of its own (``fonts-lmodern``, which TeX Live's ``texlive-latex-base`` depends on, adds Latin
+    Modern's): every font outside ``folders`` is rejected (``rejectfont``; ``acceptfont`` wins over it)."""
     config = Path(tmp) / "fonts.conf"
     config.write_text(
         '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
         + "".join(f"  <dir>{folder}</dir>\n" for folder in folders)
         + f"  <cachedir>{tmp}/fontconfig</cachedir>\n"
+        + "  <selectfont>\n    <rejectfont><glob>/*</glob></rejectfont>\n"
+        + "".join(f"    <acceptfont><glob>{folder}/*</glob></acceptfont>\n" for folder in folders)
+        + "  </selectfont>\n"
         + '  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n',
         encoding="utf-8",
     )

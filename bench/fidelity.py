@@ -49,6 +49,7 @@ Method, per page, the same for both texts:
 from __future__ import annotations
 
 import argparse
+import bisect
 import difflib
 import html
 import re
@@ -114,12 +115,16 @@ UNMEASURED = ("reference", "glyph map", *_SET_APART, "clipped")
 alone, ``_lone_glyphs``; a prime as the ``0`` of its code, ``_primes``) or as the control
 character a broken ToUnicode map gives it
 (``glyph map``, ``_control_glyphs``), put a
-space between every letter of a word (``letter spacing``), between a word's full-size capital
+space between every letter of a word, or joined into one word words the page sets apart, a
+space drawn between each or a word space between their glyphs (single letters at even gaps it
+takes for a word's letter spacing, a line of a few single glyphs) (``letter spacing``,
+``drawn_apart_words``), between a word's full-size capital
 and the smaller capitals after it (``small caps``), broke text set at a slant into pieces
 (``rotated``), cut a name set in TeX's math italic at a letter's italic correction (``math
 italic``), cut a word whose glyphs stand, at one size, no further apart than its own word break
 (``no space``), or read text the page's clip hides (``clipped``); see ``classify``,
-``_spacing``, ``_rotated``, ``math_italic_words``, ``unspaced_words`` and ``clipped_words``."""
+``_spacing``, ``_rotated``, ``math_italic_words``, ``unspaced_words``, ``drawn_apart_words`` and
+``clipped_words``."""
 SAME_TEXT = ("cjk boundary", "script")
 """Causes where both texts hold the same characters in the same order and differ only in a word
 boundary the page does not show: Chinese and Japanese set no word spaces, so a run of Han or
@@ -803,6 +808,8 @@ def classify(
     alone: list[Counter] | None = None,
     scripts: Callable[[int], Counter] | None = None,
     glyph_ids: Callable[[int], dict[str, str]] | None = None,
+    drawn_apart: Callable[[int], Counter] | None = None,
+    stacked: Callable[[int], Counter] | None = None,
 ) -> Tally:
     """Compare two texts of one book page by page and give each difference a cause.
 
@@ -841,6 +848,14 @@ def classify(
         glyph_ids: per 0-based page, what the glyph ids of its TrueType CID fonts without a
             Unicode map stand for, by their fonts' own ``cmap`` (``glyph_id_maps``), asked only
             of a page with words both lost and invented (``_glyph_ids``).
+        drawn_apart: per 0-based page, the runs of words MuPDF reads set apart, a space the page
+            draws between each two and a gap over pdftotext's word break, or a word space
+            between their glyphs (``drawn_apart_words``),
+            asked only of a page where pdftotext reads as one word a run of ours
+            (``_split_words``).
+        stacked: per 0-based page, the words MuPDF reads with two glyphs in a row drawn one over
+            the other (``stacked_words``), asked only of a page with words both lost and
+            invented left (``_stacked``).
     """
     tally = Tally()
     ref_words = [words(page) for page in reference]
@@ -873,12 +888,16 @@ def classify(
             _scattered_pieces(p, lost, invented, tally, _asked(_beyond_whole(shifted, ref_words), p), dropped)
         if scripts is not None:
             _scattered_scripts(p, lost, invented, tally, set_so)
-        _split_words(p, words(ours[p]), lost, invented, tally, set_so)
+        _split_words(
+            p, words(ours[p]), lost, invented, tally, set_so, _asked(drawn_apart, p), _hyphened(ours[p])
+        )
         _encoding(p, reference[p], lost, invented, tally)
         _single_words(p, lost, invented, ours, tally)
         _glyph_map(p, ours, lost, invented, tally)
         _primes(p, ours, lost, invented, tally)
         _combined_accents(p, reference[p], lost, invented, tally)
+        if stacked is not None and +lost[p] and +invented[p]:
+            _stacked(p, stacked(p), lost, invented, tally)
         _control_glyphs(p, reference[p], lost, invented, tally)
         _lone_glyphs(p, reference[p], ours, lost, tally)
         if symbols is not None and any(n > 0 and len(w) == 1 for w, n in lost[p].items()):
@@ -1247,14 +1266,37 @@ def _split_words(
     invented: list[Counter],
     tally: Tally,
     set_so: _SetSo | None = None,
+    drawn_apart: Callable[[], Counter] | None = None,
+    hyphened: Counter | None = None,
 ) -> None:
     """Lost words of page ``p`` that are two or more consecutive invented words of ours joined:
     pdftotext joined a word across a line break that our text keeps hyphenated (``multi-`` /
-    ``core``: ``dehyphenation``, our rule keeps a prefix's hyphen), or joined words we read apart
+    ``core``: ``dehyphenation``, our rule keeps a prefix's hyphen; or the line joined with its
+    hyphen kept, ``sum-of-squares`` where pdftotext reads ``sum-ofsquares``: two words of ours
+    that ``hyphened`` holds, as often as it does, ``_hyphened``), or joined words we read apart
     (``spacing``, counted; ``script`` where we cut a formula's word exactly where the page sets
     its script, ``J`` ``i1`` for pdftotext's ``Ji1``, and the page sets it so: ``set_so``,
-    ``script_words``), or composed an accent that our text leaves split (``pi`u`` read as
-    ``pi`` ``u``: ``accent missing``, counted: the accent is lost in our text)."""
+    ``script_words``; ``letter spacing`` where the page sets each two of our words apart, a space
+    drawn between them and a gap over pdftotext's own word break, or a word space between their
+    glyphs, as often as it does so: ``drawn_apart``, ``drawn_apart_words``), or composed an accent that our text leaves split (``pi`u`` read as
+    ``pi`` ``u``: ``accent missing``, counted: the accent is lost in our text). Hyphenated pairs
+    are matched first: the same two words may stand elsewhere on the page a space apart."""
+    if not any(n > 0 for n in lost[p].values()):
+        return
+    hyphened = hyphened if hyphened is not None else Counter()
+    for (a, broken), (b, _) in zip(mine, mine[1:]):
+        need = Counter((a, b))
+        if lost[p][a + b] <= 0 or any(invented[p][w] < k for w, k in need.items()):
+            continue
+        if not broken and hyphened[(a, b)] <= 0:
+            continue
+        if not broken:
+            hyphened[(a, b)] -= 1
+        invented[p] -= need
+        lost[p][a + b] -= 1
+        tally.lost["dehyphenation"] += 1
+        tally.invented["dehyphenation"] += 2
+        tally.note(p, "dehyphenation", [a + b], [a, b])
     if not any(n > 0 for n in lost[p].values()):
         return
     longest = max(len(w) for w, n in lost[p].items() if n > 0)
@@ -1275,18 +1317,41 @@ def _split_words(
                 continue
             if target != joined:
                 cause = "accent missing" if _marks(target) > _marks(joined) else "accent"
-            elif mine[i][1] and j == i + 1:
-                cause = "dehyphenation"
             else:
                 cause = "cjk boundary" if _cjk_junctions([w for w, _ in mine[i : j + 1]]) else "spacing"
                 if cause == "spacing" and set_so is not None:
                     cause = set_so.cause(cause, joined, [w for w, _ in mine[i : j + 1]], only="script")
+                if cause == "spacing" and drawn_apart is not None:
+                    held = drawn_apart()
+                    key = SCRIPT_CUT.join(w for w, _ in mine[i : j + 1])
+                    if held[key] > 0:
+                        held[key] -= 1
+                        cause = "letter spacing"
             invented[p] -= need
             lost[p][target] -= 1
             tally.lost[cause] += 1
             tally.invented[cause] += j - i + 1
             tally.note(p, cause, [target], [w for w, _ in mine[i : j + 1]])
             break
+
+
+_HYPHENED = re.compile(f"(?=({WORD.pattern})-({WORD.pattern}))")
+"""Two words joined by a hyphen inside a line (``_hyphened``), overlapping matches found too
+(``sum-of-squares``: ``sum-of`` and ``of-squares``)."""
+
+
+def _hyphened(lines: list[str]) -> Counter:
+    """The pairs of words ``lines`` write joined by a hyphen inside a line (``_HYPHENED``), each
+    as often as written: where pdftotext reads the two as one word, it dropped a hyphen that
+    ended the page's line, which our text keeps (``_split_words``); no rule of ours adds a
+    hyphen, and pdftotext drops none inside a line."""
+    found: Counter = Counter()
+    for line in lines:
+        line = unicodedata.normalize("NFC", line)
+        for m in _HYPHENED.finditer(line):
+            if m.start() == 0 or not WORD.match(line, m.start() - 1):
+                found[(m.group(1), m.group(2))] += 1
+    return found
 
 
 MATH_ACCENTS = {
@@ -1299,6 +1364,41 @@ MATH_ACCENTS = {
 """The spacing accents that are letters (modifier letters, so word characters), each with its
 combining form: circumflex, caron, macron, acute and grave, TeX's ``\\hat``, ``\\check``,
 ``\\bar``, ``\\acute``, ``\\grave`` over a symbol (``_combined_accents``)."""
+
+
+def _stacked(p: int, stacked: Counter, lost: list[Counter], invented: list[Counter], tally: Tally) -> None:
+    """Invented words of page ``p`` that MuPDF reads with two glyphs in a row drawn one over the
+    other (``stacked``, ``stacked_words``: the word and the place of the pair) where pdftotext's
+    lost word is the same with those two read the other way round: a formula's symbol under a
+    wide hat, which MuPDF reads in the order drawn, the hat first, and pdftotext in the order of
+    their left edges, the symbol first (``bβθ`` / ``βbθ``, both reading the hat of a math
+    extension font as the ``b`` of its code); or where pdftotext reads one of the two glyphs as
+    a word of its own (a tall hat read with another line: ``b`` and ``βθ`` for our ``bβθ``).
+    Glyphs drawn one over the other have no order on the page; both texts hold the same
+    characters: ``accent``, as often as the page sets the word so."""
+    for (word, k), n in sorted(stacked.items()):
+        swapped = word[:k] + word[k + 1] + word[k] + word[k + 2 :]
+        apart = [(word[k], word[:k] + word[k + 1 :]), (word[k + 1], word[: k + 1] + word[k + 2 :])]
+        while n > 0 and invented[p][word] > 0:
+            if lost[p][swapped] > 0:
+                pieces = [swapped]
+            else:
+                pieces = next(
+                    (
+                        [glyph, rest]
+                        for glyph, rest in apart
+                        if lost[p][glyph] > 0 and lost[p][rest] > 0 and glyph != rest
+                    ),
+                    [],
+                )
+            if not pieces:
+                break
+            invented[p][word] -= 1
+            lost[p] -= Counter(pieces)
+            n -= 1
+            tally.lost["accent"] += len(pieces)
+            tally.invented["accent"] += 1
+            tally.note(p, "accent", pieces, [word])
 
 
 def _combined_accents(
@@ -1854,6 +1954,97 @@ def unspaced_words(path: Path) -> Callable[[int], Counter]:
     return _per_page(path, lambda page: _solid_words(page))
 
 
+WORD_GAP = 0.22
+"""A gap between two glyphs of a line of at least this share of the font size is a word space,
+whatever the page draws there (``drawn_apart_words``): TeX's narrowest word space (Computer
+Modern's shrunk in full); the letters of a word, kerned or set in a formula, stand closer, and
+letter spacing the reader joins stays under its 0.25 em (``TRACKING_MAX`` in
+``chunking.readers.pdfspaces``)."""
+
+
+def drawn_apart_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``drawn_apart``): every run of two or more words (``WORD``, up to ``MAX_RUN``) that MuPDF,
+    adding no space of its own (``TEXT_INHIBIT_SPACES``), reads on one line each a gap over
+    ``NO_SPACE`` em (pdftotext's word break) from the next with a space character the page
+    draws between them, or a gap of ``WORD_GAP`` em or more with or without one; each run its
+    words joined by ``SCRIPT_CUT``. The page writes or sets such words apart and shows them
+    apart; pdftotext, which ignores drawn spaces and breaks words by the gaps, reads glyphs set
+    at even gaps as one letter-spaced word (a font specimen's row ``a à á â``, a space drawn
+    between each, 0.28 em apart: its ``aàáâ``), and a line of a few single glyphs as one word
+    whatever their gaps (a fraction's denominator ``d x``, its letters 0.227 em apart: its
+    ``dx``); its word where our text holds that run is ``letter spacing``. A line of letters
+    evenly a word space apart is a word set with letter spacing: its gaps count only where a
+    space is drawn (``_wide_gaps``)."""
+
+    def of_page(page) -> Counter:
+        import pymupdf
+
+        found: Counter = Counter()
+        flags = (pymupdf.TEXTFLAGS_RAWDICT | pymupdf.TEXT_INHIBIT_SPACES) & ~pymupdf.TEXT_PRESERVE_LIGATURES
+        for block in page.get_text("rawdict", flags=flags)["blocks"]:
+            for line in block.get("lines", ()):
+                if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
+                    continue
+                glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
+                wide = _wide_gaps(glyphs)
+                text, at = [], []  # NOTE: a space put where two glyphs stand a word space apart
+                for k, (c, _) in enumerate(glyphs):
+                    if k in wide:
+                        text.append(" ")
+                        at.append(k)
+                    text.append(c["c"])
+                    at.append(k)
+                line_text = "".join(text)
+                found_words = list(WORD.finditer(line_text))
+                pieces = [unicodedata.normalize("NFC", m.group(0)) for m in found_words]
+                apart = []
+                for m, n in zip(found_words, found_words[1:]):
+                    (a, size), (b, other) = glyphs[at[m.end() - 1]], glyphs[at[n.start()]]
+                    between = line_text[m.end() : n.start()]
+                    gap = b["bbox"][0] - a["bbox"][2]
+                    apart.append(bool(between) and between.isspace() and gap > NO_SPACE * max(size, other))
+                for i in range(len(pieces)):
+                    for j in range(i + 1, min(len(pieces), i + MAX_RUN)):
+                        if not apart[j - 1]:
+                            break
+                        found[SCRIPT_CUT.join(pieces[i : j + 1])] += 1
+        return found
+
+    return _per_page(path, of_page)
+
+
+TRACKED_RUN = 3
+"""Letters in a row this many or more, each a word space or more from the next at even gaps
+(``TRACKED_EVEN``), are a letter-spaced word, no words (``_wide_gaps``)."""
+
+
+def _wide_gaps(glyphs: list) -> set[int]:
+    """The places of a line's ``glyphs`` (MuPDF's glyphs and their sizes, no space of its own
+    among them) where a glyph stands ``WORD_GAP`` em or more after the one before it, no drawn
+    space between; none on a line holding ``TRACKED_RUN`` letters or digits in a row so apart at
+    even gaps: a word set with letter spacing (a demonstration of tracking, ``t h e``), whose
+    gaps are no word spaces (``drawn_apart_words``)."""
+    gaps: dict[int, float] = {}
+    for k in range(1, len(glyphs)):
+        (a, before), (b, size) = glyphs[k - 1], glyphs[k]
+        if a["c"].isspace() or b["c"].isspace():
+            continue
+        gap = (b["bbox"][0] - a["bbox"][2]) / max(size, before)
+        if gap >= WORD_GAP:
+            gaps[k] = gap
+    run: list[float] = []
+    for k in range(1, len(glyphs) + 1):
+        letters = k < len(glyphs) and glyphs[k - 1][0]["c"].isalnum() and glyphs[k][0]["c"].isalnum()
+        if letters and k in gaps and (not run or max(*run, gaps[k]) - min(*run, gaps[k]) <= TRACKED_EVEN):
+            run.append(gaps[k])
+            if len(run) + 1 >= TRACKED_RUN:
+                return set()
+        else:
+            run = [gaps[k]] if letters and k in gaps else []
+    return set(gaps)
+
+
 def shifted_words(path: Path) -> Callable[[int], Counter]:
     """Per 0-based page of the PDF at ``path``, the words of ``unspaced_words`` with a glyph off
     the baseline of the one before it by more than ``SHIFTED`` em (TeX's lowered ``E``, LaTeX's
@@ -1996,7 +2187,91 @@ def script_words(path: Path) -> Callable[[int], Counter]:
     both texts hold the same characters, and its pieces of such a word, cut exactly at those
     places, are ``script``. A footnote's mark after a word in a text font, a symbol and its
     script in text fonts (``M HAC``), a denominator glued to what follows it at the same size,
-    and glyphs set apart stay counted."""
+    and glyphs set apart stay counted.
+
+    A script MuPDF reads on a line of its own (an index under an exponent, ``Λ`` with ``⊤``
+    above and ``θ`` below it, the index read with the line below) is held too, as the word
+    before it and the script's word with ``SCRIPT_CUT`` between (``_stacked_scripts``)."""
+
+    def of_page(page) -> Counter:
+        found: Counter = Counter()
+        runs: list[tuple[int, list]] = []
+        for number, line in enumerate(
+            line for block in page.get_text("rawdict")["blocks"] for line in block.get("lines", ())
+        ):
+            if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
+                continue
+            glyphs = [(c, span["size"] or 1.0, span["font"]) for span in line["spans"] for c in span["chars"]]
+            run: list = []
+            for glyph in [*glyphs, None]:
+                if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
+                    run.append(glyph)
+                    continue
+                key = _scripted(run)
+                if key:
+                    found[key] += 1
+                if run:
+                    runs.append((number, run))
+                run = []
+        found.update(_stacked_scripts(runs))
+        return found
+
+    return _per_page(path, of_page)
+
+
+STACKED_SHIFT = 0.75
+"""The furthest a script's baseline stands from its symbol's, as a share of the larger size
+(``_stacked_scripts``): an exponent is raised and an index lowered by less than half an em; the
+next line of text stands over an em below."""
+
+
+def _stacked_scripts(runs: list[tuple[int, list]]) -> Counter:
+    """Each pair of a word's glyph run and a run MuPDF reads on another line (``runs``: the
+    line's number and the run's glyphs, as ``script_words`` reads them) that starts where the
+    word ends (no gap over ``NO_SPACE`` em of the larger size, no overlap over ``OVERPRINT``), at
+    another size, its baseline shifted by more than ``SHIFTED`` em and at most
+    ``STACKED_SHIFT``, one of the two glyphs in a math font (``MATH_FONT``): the word and its
+    script, set solid, the script read with another line (stacked under an exponent), as the
+    two words with ``SCRIPT_CUT`` between."""
+    found: Counter = Counter()
+    starts = sorted(((run[0][0]["bbox"][0], k) for k, (_, run) in enumerate(runs)), key=lambda x: x[0])
+    xs = [x for x, _ in starts]
+    for number, run in runs:
+        a, size, font = run[-1]
+        end = a["bbox"][2]
+        for _, k in starts[
+            bisect.bisect_left(xs, end - OVERPRINT * size * 4) : bisect.bisect_right(
+                xs, end + NO_SPACE * size * 4
+            )
+        ]:
+            other_number, other = runs[k]
+            b, other_size, other_font = other[0]
+            full = max(size, other_size)
+            shift = abs(b["origin"][1] - a["origin"][1])
+            if (
+                other_number != number
+                and -OVERPRINT * full <= b["bbox"][0] - end <= NO_SPACE * full
+                and abs(size - other_size) > ONE_SIZE * full
+                and SHIFTED * full < shift <= STACKED_SHIFT * full
+                and (MATH_FONT.search(font) or MATH_FONT.search(other_font))
+            ):
+                word = "".join(g[0]["c"] for g in run)
+                script = "".join(g[0]["c"] for g in other)
+                found[unicodedata.normalize("NFC", word + SCRIPT_CUT + script)] += 1
+    return found
+
+
+STACKED_SHARE = 0.5
+"""Two glyphs whose left-to-right extents overlap by at least this share of the narrower one's
+stand one over the other (``stacked_words``)."""
+
+
+def stacked_words(path: Path) -> Callable[[int], Counter]:
+    """Per 0-based page of the PDF at ``path``, read when first asked (``classify``'s
+    ``stacked``): the words (``WORD``, on one horizontal line, as MuPDF reads them) holding two
+    glyphs in a row drawn one over the other, their extents overlapping by ``STACKED_SHARE`` of
+    the narrower and their baselines more than ``SHIFTED`` em of the larger size apart (a wide
+    hat over its symbol), each with the place of the first of the two in the word."""
 
     def of_page(page) -> Counter:
         found: Counter = Counter()
@@ -2004,18 +2279,23 @@ def script_words(path: Path) -> Callable[[int], Counter]:
             for line in block.get("lines", ()):
                 if abs(line["dir"][1]) > 1e-3 or line["dir"][0] <= 0:
                     continue
-                glyphs = [
-                    (c, span["size"] or 1.0, span["font"]) for span in line["spans"] for c in span["chars"]
-                ]
-                run: list = []
-                for glyph in [*glyphs, None]:
-                    if glyph is not None and WORD.fullmatch(glyph[0]["c"]):
-                        run.append(glyph)
+                glyphs = [(c, span["size"] or 1.0) for span in line["spans"] for c in span["chars"]]
+                text = "".join(c["c"] for c, _ in glyphs)
+                for m in WORD.finditer(text):
+                    word = m.group(0)
+                    if unicodedata.normalize("NFC", word) != word:
                         continue
-                    key = _scripted(run)
-                    if key:
-                        found[key] += 1
-                    run = []
+                    for k in range(m.start(), m.end() - 1):
+                        (a, size), (b, other) = glyphs[k], glyphs[k + 1]
+                        narrower = min(a["bbox"][2] - a["bbox"][0], b["bbox"][2] - b["bbox"][0])
+                        overlap = min(a["bbox"][2], b["bbox"][2]) - max(a["bbox"][0], b["bbox"][0])
+                        shift = abs(b["origin"][1] - a["origin"][1])
+                        if (
+                            narrower > 0
+                            and overlap >= STACKED_SHARE * narrower
+                            and shift > SHIFTED * max(size, other)
+                        ):
+                            found[(word, k - m.start())] += 1
         return found
 
     return _per_page(path, of_page)
@@ -2265,6 +2545,8 @@ def measure(path: Path) -> tuple[Tally, list[str]]:
         alone,
         script_words(path),
         glyph_id_maps(path),
+        drawn_apart_words(path),
+        stacked_words(path),
     )
     return tally, warnings
 

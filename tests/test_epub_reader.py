@@ -540,6 +540,22 @@ def test_each_page_records_its_html_headings_with_tag_level_text_and_offset():
         assert page.text[offset:].startswith(text)
 
 
+def test_a_note_inside_a_heading_stays_in_the_text_but_not_in_the_recorded_heading():
+    """A note's mark, or the whole note as LaTeXML writes it, where it stands in a heading (first,
+    between words, last) is no part of the heading's recorded title; the text keeps it."""
+    note = '<span class="footnote"><sup>5</sup>A note.</span>'
+    root = parse_xml(
+        xhtml(
+            f"<h1>{note}Opening</h1><h2>New{note} Features</h2><h3>Hints{note}</h3>"
+            '<h4>Energy mc<sup>2</sup><a role="doc-noteref" href="#n"><sup>7</sup></a></h4>'
+        ).encode(),
+        "t",
+    )
+    out = extract_text(root)
+    assert [text for _, text, _ in out.headings] == ["Opening", "New Features", "Hints", "Energy mc2"]
+    assert out.text.count("5A note.") == 3 and "mc27" in out.text
+
+
 def test_each_page_records_its_links_to_other_spine_documents_relative_to_the_opf():
     docs = {"text/a.xhtml": xhtml('<p>See <a href="b.xhtml#x">there</a>, <a href="#here">here</a>, '
                                   '<a href="http://example.org/">away</a>.</p>'),

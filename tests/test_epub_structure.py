@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import zipfile
 
+import pytest
+
 from chunking.ingest import load_book
 from chunking.normalise import normalise
 from chunking.readers import read_raw
@@ -352,6 +354,16 @@ def test_a_book_name_opening_every_nav_label_is_no_part_of_the_chapter_titles():
     ]
 
 
+CONTENTS_UNITS = [
+    (1, "front", "Widget Programming Manual"),
+    (1, "front", "Contents"),
+    (1, "chapter", "Alpha"),
+    (1, "chapter", "Beta"),
+    (1, "chapter", "Gamma"),
+]
+"""The units of a one-file book whose contents, between its title and its chapters, is one."""
+
+
 def _titled_one_file_book(contents: str) -> bytes:
     """A one-file book whose nav lists its title block and three chapters; ``contents`` stands
     between the title block and the first chapter."""
@@ -369,13 +381,7 @@ def test_a_contents_paragraph_over_links_to_the_chapters_is_a_front_unit_and_wha
     front matter too."""
     links = "".join(f'<li><a href="#c{n}">{t}</a></li>' for n, t in enumerate(["Alpha", "Beta", "Gamma"], 1))
     _, found = structure(_titled_one_file_book(f'<div class="topic"><p>Contents</p><ul>{links}</ul></div>'))
-    assert chapter_level(found) == [
-        (1, "front", "Widget Programming Manual"),
-        (1, "front", "Contents"),
-        (1, "chapter", "Alpha"),
-        (1, "chapter", "Beta"),
-        (1, "chapter", "Gamma"),
-    ]
+    assert chapter_level(found) == CONTENTS_UNITS
     assert found.headings[1].evidence[0][0] == "contents"
 
 
@@ -387,3 +393,67 @@ def test_a_contents_line_over_prose_or_over_sections_only_is_no_unit():
     for contents in (prose, local):
         _, found = structure(_titled_one_file_book(contents))
         assert [t for _, _, t in chapter_level(found)] == ["Widget Programming Manual", "Alpha", "Beta", "Gamma"]
+
+
+NOTE_MARKS = {
+    "epub:type noteref": '<a xmlns:epub="http://www.idpf.org/2007/ops" epub:type="noteref" href="#n{n}">{n}</a>',
+    "role doc-noteref": '<a role="doc-noteref" href="#n{n}"><sup>{n}</sup></a>',
+    "footnote class, note text inline": (
+        '<span class="ltx_note ltx_role_footnote"><sup class="ltx_note_mark">{n}</sup>'
+        '<span class="ltx_note_content"><sup>{n}</sup>This section moved from elsewhere</span></span>'
+    ),
+    "bare superscript link": '<a href="#n{n}"><sup>{n}</sup></a>',
+    "link inside a superscript": '<sup><a href="#n{n}">[{n}]</a></sup>',
+}
+
+
+@pytest.mark.parametrize("mark", NOTE_MARKS.values(), ids=NOTE_MARKS.keys())
+def test_a_note_inside_a_heading_and_its_nav_label_is_no_part_of_the_title(mark):
+    """A footnote's mark (or, as LaTeXML writes it, the whole note) inside a chapter's heading and
+    its nav label stays in the text but is no part of the chapter's title."""
+    titles = ["Alpha", "Beta", "Gamma"]
+    body = "".join(
+        f'<h1 id="c{n}">{n} {t}{mark.format(n=n)}</h1>{PARA}<p id="n{n}">{n} A note.</p>'
+        for n, t in enumerate(titles, 1)
+    )
+    entries = [(1, f"{n} {t}{mark.format(n=n)}", f"body.xhtml#c{n}") for n, t in enumerate(titles, 1)]
+    raw, found = structure(build({"body.xhtml": page(body)}, nav=("nav.xhtml", entries)))
+    assert [(h.kind, h.number, h.title) for h in found.headings] == [
+        ("chapter", str(n), t) for n, t in enumerate(titles, 1)
+    ]
+    text = "".join(p.text for p in raw.pages)
+    assert ("moved from elsewhere" in text) == ("moved" in mark)  # the note stays in the text
+
+
+def test_a_superscript_that_links_nowhere_is_part_of_the_heading():
+    """Only a note's mark leaves the title: a superscript of the title's own (``mc²``) stays."""
+    titles = ["Energy mc<sup>2</sup>", "Beta", "Gamma"]
+    body = "".join(f'<h1 id="c{n}">{t}</h1>{PARA}' for n, t in enumerate(titles, 1))
+    entries = [(1, t, f"body.xhtml#c{n}") for n, t in enumerate(titles, 1)]
+    _, found = structure(build({"body.xhtml": page(body)}, nav=("nav.xhtml", entries)))
+    assert [h.title for h in found.headings] == ["Energy mc2", "Beta", "Gamma"]
+
+
+def _numbered_one_file_book(contents: str) -> bytes:
+    """A one-file book: a title heading, ``contents``, then three numbered chapters its nav lists."""
+    titles = ["Alpha", "Beta", "Gamma"]
+    body = f"<h1>Widget Programming Manual</h1><p>A. Author</p>{contents}"
+    body += "".join(f'<h2 id="c{n}">{n} {t}</h2>{PARA}{PARA}' for n, t in enumerate(titles, 1))
+    entries = [(1, f"{n} {t}", f"body.xhtml#c{n}") for n, t in enumerate(titles, 1)]
+    return build({"body.xhtml": page(body)}, nav=("nav.xhtml", entries))
+
+
+def test_a_contents_heading_over_numbered_entries_is_a_front_unit():
+    """LaTeXML prints the nav in the text under an ``<h6>Contents</h6>``, its entries numbered as
+    the chapters are (``1 Alpha``): a contents the markup heads is a front unit."""
+    items = "".join(f'<li><a href="#c{n}">{n} {t}</a></li>' for n, t in enumerate(["Alpha", "Beta", "Gamma"], 1))
+    _, found = structure(_numbered_one_file_book(f"<h6>Contents</h6><ol>{items}</ol>"))
+    assert chapter_level(found) == CONTENTS_UNITS
+
+
+def test_a_contents_paragraph_over_numbered_entries_stays_part_of_the_title_page():
+    """A bold paragraph ``Contents`` over numbered entries (a DocBook title page) is no unit of
+    its own: the title page it stands on holds it."""
+    items = "".join(f'<dt><a href="#c{n}">{n}. {t}</a></dt>' for n, t in enumerate(["Alpha", "Beta", "Gamma"], 1))
+    _, found = structure(_numbered_one_file_book(f'<div class="toc"><p><b>Contents</b></p><dl>{items}</dl></div>'))
+    assert [t for _, _, t in chapter_level(found)] == ["Widget Programming Manual", "Alpha", "Beta", "Gamma"]

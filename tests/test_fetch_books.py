@@ -4,6 +4,8 @@ of several pages gets them as one tar, in their order."""
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 import sys
 import tarfile
 import zipfile
@@ -114,3 +116,30 @@ def test_a_pypi_renderer_without_its_venv_is_named_with_the_pinned_requirements(
         FileNotFoundError, match=r"make renderers, or the pinned PyPI renderers of requirements-renderers"
     ):
         fetch_books._rendered(b"<h1>Title</h1>\n", "markdownify")
+
+
+def test_pinned_fonts_stay_the_only_fonts_when_another_config_adds_a_folder(tmp_path):
+    """A package's file in /etc/fonts/conf.d may add a font folder (fonts-lmodern does): a renderer given
+    pinned folders must still see only their fonts."""
+    fonts = Path("/usr/share/fonts/truetype/dejavu")
+    if shutil.which("fc-list") is None or not (fonts / "DejaVuSerif.ttf").exists():
+        pytest.skip("needs fontconfig's fc-list and fonts-dejavu-core")
+    pinned, other = tmp_path / "pinned", tmp_path / "other"
+    pinned.mkdir()
+    other.mkdir()
+    shutil.copy(fonts / "DejaVuSans.ttf", pinned)
+    shutil.copy(fonts / "DejaVuSerif.ttf", other)
+    config = fetch_books._fontconfig((str(pinned),), str(tmp_path))
+    wrapper = tmp_path / "wrapper.conf"
+    wrapper.write_text(
+        f'<?xml version="1.0"?>\n<fontconfig>\n  <include>{config}</include>\n  <dir>{other}</dir>\n</fontconfig>\n',
+        encoding="utf-8",
+    )
+    listed = subprocess.run(
+        ["fc-list", "--format", "%{file}\n"],
+        env={"PATH": "/usr/bin:/bin", "FONTCONFIG_FILE": str(wrapper)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert listed == [str(pinned / "DejaVuSans.ttf")]

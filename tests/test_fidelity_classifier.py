@@ -182,6 +182,18 @@ def test_a_line_end_hyphen_we_keep_where_pdftotext_joins_is_dehyphenation():
     assert t.lost == {"dehyphenation": 1} and t.invented == {"dehyphenation": 2}
 
 
+def test_a_line_end_hyphen_we_keep_inside_a_joined_line_where_pdftotext_joins_is_dehyphenation():
+    # the page breaks ``sum-of-`` / ``squares``: pdftotext drops the line's hyphen, our line keeps it
+    t = _one(["the residual sum-ofsquares here"], ["the residual sum-of-squares here"])
+    assert t.lost == {"dehyphenation": 1} and t.invented == {"dehyphenation": 2}
+    # the same words without our hyphen between them stay counted
+    t = _one(["the residual sum-ofsquares here"], ["the residual sum-of squares here"])
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 2}
+    # a line-end hyphen pdftotext joins is matched before the same two words a space apart
+    t = _one(["the DOE Macsyma and DOEMacsyma"], ["the DOE Macsyma and DOE-", "Macsyma"])
+    assert t.lost == {"dehyphenation": 1} and t.invented == {"dehyphenation": 2}
+
+
 def test_an_accent_pdftotext_composes_and_we_split_is_accent_missing_and_counted():
     t = _one(["molto più grande"], ["molto pi`u grande"])
     assert t.lost == {"accent missing": 1} and "accent missing" not in fidelity.NOT_LOST
@@ -652,6 +664,34 @@ def test_a_tracked_word_pdftotext_cuts_at_one_of_its_even_gaps_is_letter_spacing
     assert t.lost == {"spacing": 2} and t.invented == {"spacing": 1}
 
 
+def test_a_run_the_page_draws_apart_that_pdftotext_reads_as_one_word_is_letter_spacing_and_no_loss(tmp_path):
+    # a font specimen's row: single letters with a space drawn between each, a word space apart,
+    # which pdftotext (breaking words by gaps alone) takes for one evenly letter-spaced word
+    path = _page_pdf(tmp_path / "specimen.pdf", {100: "sample a \u00e0 \u00e1 \u00e2 here"})
+    drawn = fidelity.drawn_apart_words(path)
+    assert drawn(0)[fidelity.SCRIPT_CUT.join(["a", "\u00e0", "\u00e1", "\u00e2"])] == 1
+    reference, ours = [["sample a\u00e0\u00e1\u00e2 here"]], [["sample a \u00e0 \u00e1 \u00e2 here"]]
+    t = fidelity.classify(reference, ours, [[]], drawn_apart=drawn)
+    assert t.lost == {"letter spacing": 1} and t.invented == {"letter spacing": 4}
+    # glyphs a word space apart with no space drawn: a fraction's ``d x``, 0.227 em apart
+    apart = b"BT /tiro 10 Tf 72 600 Td [(d) -227 (x)] TJ ET"
+    path = _page_pdf(tmp_path / "gaps.pdf", {100: "sample"}, after=apart)
+    t = fidelity.classify([["sample dx"]], [["sample d x"]], [[]], drawn_apart=fidelity.drawn_apart_words(path))
+    assert t.lost == {"letter spacing": 1} and t.invented == {"letter spacing": 2}
+    # a word set with letter spacing, its letters a word space apart at even gaps, stays counted
+    apart = b"BT /tiro 10 Tf 72 600 Td [(t) -300 (h) -300 (e)] TJ ET"
+    path = _page_pdf(tmp_path / "tracked.pdf", {100: "sample"}, after=apart)
+    t = fidelity.classify([["sample the"]], [["sample t h e"]], [[]], drawn_apart=fidelity.drawn_apart_words(path))
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 3}
+    # letters nearer than a word space with no space drawn between them stay counted
+    apart = b"BT /tiro 10 Tf 72 600 Td [(a) -150 (b) -150 (c) -150 (d)] TJ ET"
+    path = _page_pdf(tmp_path / "near.pdf", {100: "sample"}, after=apart)
+    drawn = fidelity.drawn_apart_words(path)
+    assert not drawn(0)[fidelity.SCRIPT_CUT.join("abcd")]
+    t = fidelity.classify([["sample abcd"]], [["sample a b c d"]], [[]], drawn_apart=drawn)
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 4}
+
+
 def test_a_table_read_back_and_updated_for_some_books_sums_its_all_row_again():
     a = fidelity.classify([["alpha beta gamma"]], [["alpha beta"]], [[]])
     b = fidelity.classify([["delta epsilon"]], [["delta epsilon zeta"]], [[]])
@@ -802,18 +842,7 @@ def test_a_dingbat_pdftotext_reads_as_the_digit_of_its_code_is_a_glyph_map_whate
 
 def _helvetica_page(path, content: bytes):
     """A one-page PDF at ``path`` drawing ``content`` (a content stream) with Helvetica as ``/FH``."""
-    import pymupdf
-
-    doc = pymupdf.open()
-    page = doc.new_page()
-    font, stream = doc.get_new_xref(), doc.get_new_xref()
-    doc.update_object(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /FH {font} 0 R >> >>")
-    doc.update_object(stream, "<<>>")
-    doc.update_stream(stream, content)
-    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
-    doc.save(path)
-    return path
+    return _set_page(path, {"FH": "Helvetica"}, content)
 
 
 def test_a_word_set_solid_pdftotext_cuts_at_a_gap_no_wider_than_its_word_break_is_no_space_and_no_loss(tmp_path):
@@ -1069,3 +1098,65 @@ def test_a_word_of_ours_unlike_the_glyph_ids_read_through_the_fonts_map_stays_co
     # without the font's map, nothing is read through it
     t = fidelity.classify([[theirs]], [["the package manager"]], [[]])
     assert "glyph map" not in t.invented
+
+
+def _set_page(path: Path, fonts: dict[str, str], content: bytes) -> Path:
+    """A one-page PDF at ``path`` whose content stream is ``content``, its fonts the standard
+    Type 1 fonts ``fonts`` names (resource name: base font), not embedded."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    names = []
+    for name, base in fonts.items():
+        xref = doc.get_new_xref()
+        doc.update_object(xref, f"<< /Type /Font /Subtype /Type1 /BaseFont /{base} >>")
+        names.append(f"/{name} {xref} 0 R")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << {' '.join(names)} >> >>")
+    stream = doc.get_new_xref()
+    doc.update_object(stream, "<<>>")
+    doc.update_stream(stream, content)
+    doc.xref_set_key(page.xref, "Contents", f"{stream} 0 R")
+    doc.save(path)
+    return path
+
+
+def test_an_index_mupdf_reads_on_a_line_of_its_own_under_an_exponent_is_a_script_of_its_symbol(tmp_path):
+    # ``J`` with an exponent ``*`` above and the index ``i1`` below, both touching it: MuPDF reads
+    # the index on a line of its own, so we cut ``J`` from it where pdftotext reads ``Ji1``
+    def page(x: float) -> Path:
+        content = b"BT /FM 10 Tf 1 0 0 1 72 700 Tm (J) Tj /FM 7 Tf 1 0 0 1 75.9 705 Tm (*) Tj"
+        content += b" 1 0 0 1 %.1f 697 Tm (i1) Tj /FM 10 Tf 1 0 0 1 95 700 Tm (= XY) Tj ET" % x
+        return _set_page(tmp_path / f"stacked{x}.pdf", {"FM": "CMMI10"}, content)
+
+    scripts = fidelity.script_words(page(75.9))
+    assert scripts(0) == Counter({f"J{fidelity.SCRIPT_CUT}i1": 1})
+    t = fidelity.classify([["Ji1 = XY"]], [["J*", "i1", "= XY"]], [[]], scripts=scripts)
+    assert t.lost == {"script": 1} and t.invented == {"script": 2}
+    # an index set a space after its symbol is none of its scripts: the cut stays counted
+    scripts = fidelity.script_words(page(80.0))
+    assert not scripts(0)
+    t = fidelity.classify([["Ji1 = XY"]], [["J*", "i1", "= XY"]], [[]], scripts=scripts)
+    assert t.lost == {"spacing": 1} and t.invented == {"spacing": 2}
+
+
+def test_two_glyphs_drawn_one_over_the_other_read_in_another_order_are_an_accent_and_no_loss(tmp_path):
+    # a hat (here a ``b``, as a math extension font's wide hat is read) drawn first, raised over
+    # the ``B`` after it, then a smaller ``t``: MuPDF reads ``bBt``, pdftotext by left edges ``Bbt``
+    def page(x: float) -> Path:
+        content = b"BT /F1 10 Tf 1 0 0 1 %.1f 703 Tm (b) Tj 1 0 0 1 72 700 Tm (B) Tj" % x
+        content += b" /F1 7 Tf 1 0 0 1 78.1 698 Tm (t) Tj ET"
+        return _set_page(tmp_path / f"hat{x}.pdf", {"F1": "Times-Italic"}, content)
+
+    stacked = fidelity.stacked_words(page(72.5))
+    assert stacked(0) == Counter({("bBt", 0): 1})
+    t = fidelity.classify([["see Bbt here"]], [["see bBt here"]], [[]], stacked=stacked)
+    assert t.lost == {"accent": 1} and t.invented == {"accent": 1}
+    # or pdftotext reads the hat as a word of its own
+    t = fidelity.classify([["b", "see Bt here"]], [["see bBt here"]], [[]], stacked=stacked)
+    assert t.lost == {"accent": 2} and t.invented == {"accent": 1}
+    # the same letters side by side, one after the other, stay counted
+    stacked = fidelity.stacked_words(page(60.0))
+    assert not stacked(0)
+    t = fidelity.classify([["see Bbt here"]], [["see bBt here"]], [[]], stacked=stacked)
+    assert t.lost == {"unknown": 1} and t.invented == {"unknown": 1}

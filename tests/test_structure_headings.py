@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from chunking.ingest import load_book
 from pdf_factory import LEFT, Text, body, gutter_printout, make_pdf
 
@@ -251,7 +253,9 @@ def test_unnumbered_chapters_are_found_by_their_display_size_when_nothing_else_m
         pages.append(body(22, 100 * k + 70))
     book = load_book(make_pdf(pages), name="display.pdf")
     found = [(h.kind, h.title, h.page) for h in book.headings if h.kind in ("chapter", "front", "back")]
-    assert found == [("front", "A Handbook of Things", 1)] + [("chapter", t, 2 + 2 * k) for k, t in enumerate(titles)]
+    assert found == [("front", "A Handbook of Things", 1)] + [
+        ("chapter", t, 2 + 2 * k) for k, t in enumerate(titles)
+    ]
     assert all(
         ("typography", f"p. {2 + 2 * k}: 18.0 pt display size, body 10.0 pt") in h.evidence
         for k, h in enumerate(book.headings[1:])
@@ -550,3 +554,45 @@ def test_a_printouts_full_page_without_a_blank_line_is_typewritten_too():
         assert _typewritten(raw)
     finally:
         raw.close()
+
+
+HEADING = 17.3
+
+
+def _small_letter_book(line: Text, at: int = 3) -> bytes:
+    """Five numbered chapters running on one after another (each opens mid-page under the last
+    one's text), headings ``N. Title`` in bold ``HEADING`` pt, body in Times 10 pt; chapter
+    ``at``'s heading is ``line``. Chapter 2 holds a list item and a command in small letters."""
+    steps = [Text("1. cd norm/unix", font="tiro"), Text("2. make -f Makefile.linux norm", font="cour")]
+    pages = []
+    for n, title in enumerate(["Background", "Building", "Concepts", "Command Reference", "Examples"], 1):
+        head = line if n == at else Text(f"{n}. {title}", HEADING, "hebo", space_before=8.0)
+        before = [Text(text, size, font="tiro") for text, size in body(6, 100 * n)]
+        after = [Text(text, size, font="tiro") for text, size in body(8, 100 * n + 50)]
+        pages.append(before + [head] + after + (steps if n == 2 else []))
+    return make_pdf(pages)
+
+
+@pytest.mark.parametrize("at", [1, 3, 5])
+def test_a_numbered_title_in_small_letters_in_sequence_and_in_heading_type_is_a_chapter(at):
+    line = Text(f"{at}. norm usage", HEADING, "hebo", space_before=8.0)
+    book = load_book(_small_letter_book(line, at), name="small.pdf")
+    titles = ["Background", "Building", "Concepts", "Command Reference", "Examples"]
+    titles[at - 1] = "norm usage"
+    assert _chapters(book) == [("chapter", str(n), t, n) for n, t in enumerate(titles, 1)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        Text("3. norm usage", font="tiro"),  # body type
+        Text("3. norm usage", 10.0, "hebo"),  # bold, but at body size
+        Text("3. norm usage", HEADING, "helv", space_before=8.0),  # the heading's size, not its weight
+        Text("3. make -f Makefile.linux norm", font="cour"),  # a command
+        Text("7. norm usage", HEADING, "hebo", space_before=8.0),  # heading type, out of sequence
+        Text("2. norm usage", HEADING, "hebo", space_before=8.0),  # a number the chain holds
+    ],
+)
+def test_a_numbered_line_in_small_letters_out_of_heading_type_or_sequence_is_no_chapter(line):
+    book = load_book(_small_letter_book(line), name="small.pdf")
+    assert [c[1] for c in _chapters(book)] == ["1", "2", "4", "5"]

@@ -56,6 +56,18 @@ def test_a_glyph_a_cid_fonts_unicode_map_gives_no_text_is_no_text_not_its_glyph_
     assert text == "Hello world"
 
 
+def test_a_glyph_a_cid_fonts_map_leaves_out_is_no_text_by_a_one_byte_id_where_the_page_sets_no_other_font():
+    # ``¥`` is Times' glyph 0x64: MuPDF read the variant the map leaves out as ``d``, a word
+    # invented (a font specimen's glyph variants as ``ý``, ``û``, ``ÿ``); the page sets only
+    # CID-keyed fonts with a map, so no id there is a simple font's code
+    text = _canonical(_page_with_unmapped(["Hello", "\u00a5", "world", "a\u00a5b"], "\u00a5", None))
+    assert text == "Hello world a b"
+    # beside a simple font's text, a one-byte id may be that font's code: read as before
+    doc = pymupdf.open(stream=_page_with_unmapped(["Hello", "\u00a5", "world"], "\u00a5", None))
+    doc[0].insert_text((72, 200), "Plain line", fontname="helv", fontsize=12)
+    assert _canonical(doc.tobytes()) == "Hello d world\nPlain line"
+
+
 def test_glyphs_the_unicode_map_gives_text_are_read_as_before():
     assert (
         _canonical(_page_with_unmapped(["Hello", "\u2665", "world"], "\u2663", "FFFD"))
@@ -241,3 +253,32 @@ def test_a_truetype_cid_font_named_by_a_tag_alone_is_given_its_programs_name_wit
     doc.xref_set_key(xref, "BaseFont", "/QXTRB")
     assert identity_fonts_mapped(doc[0])
     assert doc.xref_get_key(xref, "BaseFont")[1] == "/QXTRB+DroidSansFallbackRegular"
+
+
+def _page_mapped(text: str, maps: dict[str, str]) -> bytes:
+    """One line of ``text`` in Times as a CID-keyed font (Type0, Identity-H), its Unicode map
+    giving each glyph of ``maps`` the characters of its value instead (``"0627 0644"``: alef,
+    lam): a glyph that stands for several letters, a ligature."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    face = pymupdf.Font("tiro")
+    writer = pymupdf.TextWriter(page.rect)
+    writer.append((72, 100), text, font=face, fontsize=20)
+    writer.write_text(page)
+    (xref, _ext, kind, *_), *_ = page.get_fonts()
+    assert kind == "Type0"
+    cmap_xref = int(doc.xref_get_key(xref, "ToUnicode")[1].split()[0])
+    cmap = doc.xref_stream(cmap_xref).decode("latin-1")
+    entries = "".join(f"<{face.has_glyph(ord(c)):04x}> <{value.replace(' ', '')}>\n" for c, value in maps.items())
+    doc.update_stream(cmap_xref, cmap.replace("endbfchar", entries + "endbfchar", 1).encode("latin-1"))
+    return doc.tobytes()
+
+
+def test_a_right_to_left_ligature_is_read_in_its_maps_order_not_backwards():
+    # from the left: beh, the ligature of Allah (its map: alef, lam, lam, heh), noon; read right
+    # to left: noon, alef lam lam heh, beh. MuPDF put the ligature's last three letters (of no
+    # width, at its box's end) before its alef: ``نهللاب``
+    arabic = {"x": "0628", "y": "0627 0644 0644 0647", "z": "0646"}
+    assert _canonical(_page_mapped("xyz", arabic)) == "\u0646\u0627\u0644\u0644\u0647\u0628"
+    # a left-to-right glyph of two letters stays as it was read
+    assert _canonical(_page_mapped("xy", {"x": "0066", "y": "0066 0069"})) == "ffi"

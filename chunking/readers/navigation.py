@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .xhtml import OPS_TYPE, collapse, local_name
+from .xhtml import OPS_TYPE, collapse, label_text, local_name
 
 
 @dataclass
@@ -38,7 +38,7 @@ def _nav_list(ol: etree._Element, level: int, out: list[NavEntry]) -> None:
             continue
         label = next((c for c in li if local_name(c) in ("a", "span")), None)
         if label is not None:
-            out.append(NavEntry(level, collapse("".join(label.itertext())), label.get("href") or ""))
+            out.append(NavEntry(level, label_text(label), label.get("href") or ""))
         sub = next((c for c in li if local_name(c) in ("ol", "ul")), None)
         if sub is not None:
             _nav_list(sub, level + 1 if label is not None else level, out)

@@ -14,6 +14,7 @@ from .pdfactualtext import replacements_dropped
 from .pdfbuiltin import builtin_mapped
 from .pdfcidfonts import identity_fonts_mapped, shows_glyph_ids
 from .pdfdingbats import dingbats_mapped, sets_dingbats
+from .pdfligatures import with_ligatures_in_order
 from .pdfshadows import with_shadow_runs_merged
 from .pdfspaces import _text_lines, with_gap_spaces, with_mirrored_glyphs_joined, with_tracking_joined
 from .pdfstyles import Styles, page_styles
@@ -122,8 +123,9 @@ def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     tight lines, after a footnote mark, around a script set apart from its word, where the
     face changes between two words), a
     letter-spaced word read as one (``with_tracking_joined``; letter-spaced capitals read in
-    pieces, ``pdftracked``) and a mirrored glyph read back
-    into its word (``with_mirrored_glyphs_joined``); and the page's text runs
+    pieces, ``pdftracked``), a mirrored glyph read back
+    into its word (``with_mirrored_glyphs_joined``) and a right-to-left ligature read in its
+    map's order (``with_ligatures_in_order``); and the page's text runs
     (``pdfstyles.page_styles``), which tell where the font size or the face changes inside a
     word."""
     styles = page_styles(stext)
@@ -132,7 +134,7 @@ def _spaced(text: str, stext: Any) -> tuple[str, Styles | None]:
     else:
         text = with_gap_spaces(text, stext)
     text = with_tracked_capitals_joined(with_tracking_joined(text, stext), stext)
-    return with_mirrored_glyphs_joined(text, stext), styles
+    return with_ligatures_in_order(with_mirrored_glyphs_joined(text, stext), stext), styles
 
 
 def _content_text(page: pymupdf.Page) -> tuple[str, Any, Styles | None]:
@@ -278,19 +280,24 @@ def _textless_glyphs(page: pymupdf.Page) -> Callable[[int], bool] | None:
     """Which of MuPDF's readings of a glyph without Unicode (its id) on ``page`` stand for a glyph
     without text: where the page sets a CID-keyed (Type0) font with a ToUnicode map, an id its
     map gives U+FFFD, or any id beyond a one-byte code (``SIMPLE_CODES``: no simple font's; the
-    map gave it no entry). The PDF says which text each glyph of such a font is; one it gives
-    none has none. A simple font's code stays read as before (TeX's font tables, a symbol font
-    without a map); None on a page without such a font (every id read as before).
+    map gave it no entry), or any id at all where every font of the page is such a font (no
+    simple font's code to read there: a font specimen set in one CID-keyed font, the glyph
+    variants its map leaves out read as ``ý``, ``û``, ``ÿ``). The PDF says which text each glyph
+    of such a font is; one it gives none has none. A simple font's code stays read as before
+    (TeX's font tables, a symbol font without a map); None on a page without such a font (every
+    id read as before).
 
     NOTE: by the id, not by the glyph's font: MuPDF's structured text names a font by its
     program's name, which need not be the PDF's."""
     doc = page.parent
-    mapped, no_text = False, set[int]()
+    mapped, no_text, others = False, set[int](), False
     for xref, _ext, kind, *_ in page.get_fonts():
         if kind != "Type0":
+            others = True
             continue
         key, value = doc.xref_get_key(xref, "ToUnicode")
         if key != "xref":
+            others = True  # NOTE: a CID-keyed font without a map: its ids read as before
             continue
         mapped = True
         try:
@@ -300,7 +307,8 @@ def _textless_glyphs(page: pymupdf.Page) -> Callable[[int], bool] | None:
         no_text.update(int(m.group(1), 16) for m in _TO_NO_TEXT.finditer(stream or b""))
     if not mapped:
         return None
-    return lambda code: code in no_text or code >= SIMPLE_CODES
+    bound = SIMPLE_CODES if others else 0
+    return lambda code: code in no_text or code >= bound
 
 
 def _without_blank_lines(text: str) -> str:

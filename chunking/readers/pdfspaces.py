@@ -655,18 +655,27 @@ def spaces_dropped(
     """``written`` with, on every line paired with its stext line (``_paired``), the spaces that
     ``spaces_in(line, text, runs)`` names inside the line's ``runs_of(text)`` taken out: the one
     pass of both letter-spacing rules (this module's and ``pdftracked``'s)."""
+
+    def rewrite(line: Any, text: str) -> str:
+        runs = runs_of(text)
+        drop = spaces_in(line, text, runs) if runs else set()
+        return "".join(c for k, c in enumerate(text) if k not in drop) if drop else text
+
+    return lines_rewritten(written, stext, rewrite)
+
+
+def lines_rewritten(written: str, stext: Any, rewrite: Callable[[Any, str], str]) -> str:
+    """``written`` with every line paired with its stext line (``_paired``) made
+    ``rewrite(line, text)``; as it is when the two do not pair up."""
     paired = _paired(written, stext)
     if paired is None:
         return written
     lines, numbered, stext_lines = paired
     changed = False
     for i, line in zip(numbered, stext_lines):
-        runs = runs_of(lines[i])
-        if not runs:
-            continue
-        drop = spaces_in(line, lines[i], runs)
-        if drop:
-            lines[i] = "".join(c for k, c in enumerate(lines[i]) if k not in drop)
+        text = rewrite(line, lines[i])
+        if text != lines[i]:
+            lines[i] = text
             changed = True
     return "\n".join(lines) if changed else written
 

@@ -14,6 +14,8 @@ Contract:
   element's text starts, so ``#fragment`` targets land at exact offsets. Headings ``h1``-``h6``
   (tag level, text, offset) and links to other documents (offset, href as written) are recorded
   too: structure detection uses them as evidence next to the nav (``chunking.structure.epub``).
+  A note inside a heading (``is_note``: its mark, or the whole note as LaTeXML writes it) stays
+  in the text but is no part of the heading's recorded title; ``label_text`` reads a nav label so.
 
 Navigation documents (nav, NCX) are read by ``chunking.readers.navigation``.
 """
@@ -22,7 +24,9 @@ from __future__ import annotations
 
 import html.entities
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import islice
 
 from lxml import etree
 
@@ -157,6 +161,65 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+_NOTE_TYPES = frozenset("noteref footnote footnotes endnote endnotes note rearnote rearnotes".split())
+"""``epub:type`` values (EPUB 3 structural semantics) of a note or a note's mark."""
+_NOTE_ROLES = frozenset("doc-noteref doc-footnote doc-endnote doc-endnotes".split())
+"""DPUB-ARIA roles of a note or a note's mark."""
+_NOTE_CLASS = re.compile(r"footnote|endnote", re.IGNORECASE)
+"""A class token naming a note or its mark, as several generators write it: LaTeXML
+``ltx_role_footnote``, Pandoc ``footnote-ref``, Docutils ``footnote-reference``, DocBook XSL and
+Asciidoctor ``footnote``, Word ``MsoFootnoteReference``, InDesign ``_idFootnoteLink``."""
+_NOTE_MARK = re.compile(r"[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6]{1,3})[\])]?")
+"""The text of a bare note mark: a number, a letter or a reference symbol, maybe bracketed."""
+MARK_ELEMENTS = 4
+"""At most this many elements make a bare note mark (``<a>``, ``<sup>`` and a span or two)."""
+
+
+def is_note(element: etree._Element) -> bool:
+    """True for a note or a note's mark: ``epub:type`` ``noteref``/``footnote``/``endnote``…, a
+    ``doc-noteref``/``doc-footnote``/``doc-endnote`` role, a class naming a footnote or endnote
+    (``_NOTE_CLASS``), or a bare superscript mark linking to a fragment (``<a href="#n1"><sup>1``
+    or ``<sup><a href="#n1">1``). Inside a heading such an element is no part of its title."""
+    if not element.attrib and local_name(element) != "sup":
+        return False
+    if _NOTE_TYPES.intersection((element.get(OPS_TYPE) or "").split()) or element.get("role") in _NOTE_ROLES:
+        return True
+    if any(_NOTE_CLASS.search(token) for token in (element.get("class") or "").split()):
+        return True
+    name = local_name(element)
+    if name == "a" and "#" in (element.get("href") or ""):
+        inner = "sup"
+    elif name == "sup":
+        inner = "a"
+    else:
+        return False
+    # NOTE: a mark is a few elements: reading at most MARK_ELEMENTS of them keeps a long chain
+    # of nested <sup><a> (hostile input) linear, each element looked at a bounded number of times.
+    elements = list(islice(element.iter(), MARK_ELEMENTS + 1))
+    if len(elements) > MARK_ELEMENTS:
+        return False
+    text = "".join((e.text or "") + (e.tail or "" if e is not element else "") for e in elements)
+    return _NOTE_MARK.fullmatch(collapse(text)) is not None and any(
+        local_name(child) == inner and (inner == "sup" or "#" in (child.get("href") or ""))
+        for child in element
+    )
+
+
+def label_text(element: etree._Element) -> str:
+    """An element's text, whitespace-collapsed, without the notes inside it (``is_note``)."""
+    parts = [element.text or ""]
+    stack = [(child, False) for child in reversed(element)]
+    while stack:
+        child, closing = stack.pop()
+        if closing or is_note(child):
+            parts.append(child.tail or "")
+            continue
+        parts.append((child.text or "") if isinstance(child.tag, str) else "")
+        stack.append((child, True))
+        stack.extend((grandchild, False) for grandchild in reversed(child))
+    return collapse("".join(parts))
+
+
 def is_pagebreak(element: etree._Element) -> bool:
     """True for an EPUB 3 / DPUB-ARIA print page-break marker."""
     return "pagebreak" in (element.get(OPS_TYPE) or "").split() or element.get("role") == "doc-pagebreak"
@@ -198,6 +261,9 @@ class _Writer:
         self.waiting_spans: list[list[int]] = []  # heading [start, end] spans, start -1 until text
         self.waiting_links: list[str] = []
         self.spans: list[tuple[int, list[int]]] = []  # (tag level, span) of every heading
+        self.headings_open = 0  # depth of heading elements
+        self.holes: list[list[int]] = []  # [start, end] of each note inside a heading, in order
+        self.in_hole = False
         self.out = Extracted("")
 
     def block(self, level: int) -> None:
@@ -273,10 +339,25 @@ class _Writer:
             self.out.pagebreaks.append((self.length, label))
         self.out.text = "".join(self.parts)
         for level, (start, end) in self.spans:
-            title = collapse(self.out.text[start:end]) if start >= 0 else ""
+            title = self._title(start, end) if start >= 0 else ""
             if title:
                 self.out.headings.append((level, title, start))
         return self.out
+
+    def _title(self, start: int, end: int) -> str:
+        """The text of ``start:end`` without the notes inside it (holes are in order, disjoint)."""
+        parts, at = [], start
+        first = bisect_right(self.holes, [start, start])
+        if first and self.holes[first - 1][1] > start:
+            first -= 1  # a note that opened before the heading's first text (its separator)
+        for k in range(first, len(self.holes)):
+            hole_start, hole_end = self.holes[k]
+            if hole_start >= end:
+                break
+            parts.append(self.out.text[at:hole_start])
+            at = max(at, hole_end)
+        parts.append(self.out.text[at:end])
+        return collapse("".join(parts))
 
 
 def _walk(root: etree._Element, w: _Writer) -> None:
@@ -285,16 +366,21 @@ def _walk(root: etree._Element, w: _Writer) -> None:
     NOTE: iterative (an explicit stack, not recursion): libxml2 with ``huge_tree`` accepts
     nesting far deeper than Python's recursion limit.
     """
-    # An entry is (element, None) to open it, or (element, (name, level, span)) to close it.
-    stack: list[tuple[etree._Element, tuple[str, int, list[int] | None] | None]] = [(root, None)]
+    # An entry is (element, None) to open it, or (element, (name, level, span, hole)) to close it.
+    stack: list[tuple[etree._Element, tuple[str, int, list[int] | None, list[int] | None] | None]]
+    stack = [(root, None)]
     while stack:
         element, closing = stack.pop()
         if closing is not None:
-            name, level, span = closing
+            name, level, span, hole = closing
             if name == "pre":
                 w.verbatim -= 1
             if span is not None:
                 span[1] = w.length
+                w.headings_open -= 1
+            if hole is not None:
+                hole[1] = w.length
+                w.in_hole = False
             if level:
                 w.block(level)
             w.text(element.tail or "")
@@ -319,15 +405,20 @@ def _walk(root: etree._Element, w: _Writer) -> None:
                 continue
         if name == "a" and (href := (element.get("href") or "").strip()) and not href.startswith("#"):
             w.waiting_links.append(href)
-        span = None
+        span = hole = None
         if name in _HEADINGS:
             span = [-1, -1]
             w.spans.append((int(name[1]), span))
             w.waiting_spans.append(span)
+            w.headings_open += 1
+        elif w.headings_open and not w.in_hole and is_note(element):
+            hole = [w.length, w.length]
+            w.holes.append(hole)
+            w.in_hole = True
         if name == "pre":
             w.verbatim += 1
         w.text(element.text or "")
-        stack.append((element, (name, level, span)))
+        stack.append((element, (name, level, span, hole)))
         stack.extend((child, None) for child in reversed(element))
 
 

@@ -47,6 +47,7 @@ from .levels import choose_depths
 from .levels import levelled as _levelled
 from .lost_chapters import lost_chapters
 from .outline import check_outline, groups_folded
+from .outline_runs import as_set
 from .outline_sizes import relevel_by_size
 from .outline_tail import tail_back_matter, tail_filled, tail_pages
 from .result import StructureResult
@@ -96,8 +97,18 @@ def detect_structure(raw: RawBook, norm: NormalisedBook, mode: str = "auto") -> 
 
 def _generic(raw: RawBook, norm: NormalisedBook, mode: str) -> StructureResult:
     """The format-independent detector (``_engine``), then, in ``auto`` on a PDF with an outline,
-    the guard: no outline entry dropped or demoted without two independent signals (``guard.py``)."""
+    the guard: no outline entry dropped or demoted without two independent signals (``guard.py``).
+    A PDF's outline is first read as its pages set the headings (``outline_runs.as_set``: styled
+    runs of one heading line joined, a destination past its page's text moved to the next page);
+    the engine and the plain reading both read that outline."""
+    read_as_set: list[str] = []
+    if mode in ("auto", "outline"):
+        read = as_set(raw, norm)
+        read_as_set = read.warnings(len(raw.outline))
+        if read_as_set:
+            raw = dataclasses.replace(raw, outline=read.entries)
     result = _engine(raw, norm, mode)
+    result.warnings[:0] = read_as_set
     if mode == "auto" and raw.format == "pdf" and raw.outline:
         baseline = outline_baseline(raw.outline, len(norm.pages))
         headings, notes = keep_outline(result.headings, baseline, norm)

@@ -6,7 +6,9 @@ overrule an outline entry, but only on evidence from independent signals (``guar
 reading is what "the outline says" means, and the bench scores it beside the engine on every book
 (``bench/structure.py``) so that the engine can never quietly do worse than its own input.
 
-The reading, and all of it (``outline_baseline``):
+A PDF's outline comes here as its pages set the headings (``outline_runs.as_set``: the styled runs
+of one heading line joined into one entry, a destination past its page's text moved to the next
+page), the outline the engine reads too. The reading, and all of it (``outline_baseline``):
 
 * entries whose destination does not resolve, or whose title is empty, are skipped;
 * each title is read for what it says it is (``kinds.parse_heading``): ``Part …``, ``Chapter N``,

@@ -9,10 +9,13 @@ it, and its lines would be read as the opening of whatever unit comes before.
 Contract: ``printed_contents(heads, docs, norm, top)`` returns the front units for such
 contents: a line that is a contents name (``rules.CONTENTS_NAMES``), no unit of its own yet,
 whose next lines name the book's chapter-level units that come after it (``MIN_LISTED`` of its
-``LOOKAHEAD_LINES`` next lines). The entries it lists are what makes it a contents: a line
-``Contents`` over prose, or a section's local contents listing only sections, is none. What
-stands before a book's contents is front matter: an unnumbered chapter-level unit before it (the
-nav's entry for the title block) becomes front.
+``LOOKAHEAD_LINES`` next lines). Under a contents name the markup makes a heading (``h1``-``h6``,
+as LaTeXML heads the nav it prints in the text), a line may name its unit by number and title
+(``3 Implicit behavior``); under a paragraph only by title, since a bold paragraph over numbered
+entries is the contents on a DocBook title page, which is part of that title page. The entries
+it lists are what makes it a contents: a line ``Contents`` over prose, or a section's local
+contents listing only sections, is none. What stands before a book's contents is front matter:
+an unnumbered chapter-level unit before it (the nav's entry for the title block) becomes front.
 """
 
 from __future__ import annotations
@@ -44,23 +47,31 @@ def printed_contents(
     ``top`` (the book's chapter level); the unnumbered chapters of ``heads`` before one turn front."""
     text = norm.text
     units = {words_key(c.title): c.offset for c in heads if c.kind in UNIT_KINDS}
+    numbered = dict(units)
+    numbered.update(
+        (words_key(f"{c.number} {c.title}"), c.offset) for c in heads if c.kind in UNIT_KINDS and c.number
+    )
+    tags = {t.offset: t for d in docs for t in d.tags}
     taken = {c.offset for c in heads}
     starts = [p.char_start for p in norm.pages]
     for m in _CONTENTS_LINE.finditer(text):
         offset = m.start(1)
         if offset in taken:
             continue
+        tag = tags.get(offset)
+        keys = numbered if tag is not None else units
         lines = [line for line in text[m.end() :].split("\n", 3 * LOOKAHEAD_LINES)[:-1] if line.strip()]
-        listed = [line for line in lines[:LOOKAHEAD_LINES] if units.get(words_key(line), -1) > offset]
+        listed = [line for line in lines[:LOOKAHEAD_LINES] if keys.get(words_key(line), -1) > offset]
         if len(listed) < MIN_LISTED:
             continue
         page = bisect_right(starts, offset) - 1
         doc = next((d.path for d in docs if d.start <= offset < d.end), "")
         where = f"{m.group(1)!r} over {len(listed)} of its next {LOOKAHEAD_LINES} lines naming later units"
+        evidence = [("contents", where)]
+        if tag is not None:
+            evidence.append(("html_heading", f"{tag.doc} h{tag.level} {tag.text!r}"))
         for c in heads:
             if c.kind == "chapter" and not c.number and c.offset < offset:
                 c.kind = "front"
-        return [
-            Candidate(m.group(1), offset, page, doc, kind="front", level=top, evidence=[("contents", where)])
-        ]
+        return [Candidate(m.group(1), offset, page, doc, kind="front", level=top, evidence=evidence)]
     return []

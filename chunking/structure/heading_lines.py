@@ -79,6 +79,10 @@ class Draft:
     title_below: bool = False
     """The title was taken from the line below the label (``Chapter 7`` / ``Title``): the size
     decides whether that line is the title or already the chapter's text."""
+    small_letters: bool = False
+    """An unkeyed ``N. title`` whose title starts in a small letter (``4. norm usage``): a list
+    item or a line of code reads the same, so it stays out of the chapter chain and counts only
+    where the chain and its headings' type place it (``headings._small_letter_chapters``)."""
 
 
 def is_contents_page(texts: list[str]) -> bool:
@@ -211,7 +215,21 @@ def _candidate(texts: list[str], i: int, index: int, offset: int) -> Draft | Non
         parsed = parse_heading(text, full_stop=True, lettered=True)
         needs_large = True
         if parsed is None:
-            return None
+            parsed = parse_heading(text, any_case=True)
+            if parsed is None or parsed.kind != "numbered" or not parsed.title[:1].islower():
+                return None
+            if len(parsed.title.split()) > 8:
+                return None
+            return Draft(
+                "numbered",
+                parsed.number,
+                parsed.title,
+                index,
+                offset,
+                top=top,
+                needs_large=True,
+                small_letters=True,
+            )
     kind, number, title = parsed.kind, parsed.number, parsed.title
     keyword = bool(_KEYWORD_START.match(text))
     if kind == "section" and keyword and number.isdigit():

@@ -18,12 +18,16 @@ not hold up. A line can start a heading anywhere on a page, but:
 * contents pages (mostly lines ending in page numbers) only yield their own title;
 * front matter names (Preface, Contents) count only before the first chapter, back matter
   names (Index, References) only after the last one;
+* a numbered ``N. title`` in small letters (``4. norm usage``; a list item or a command reads
+  the same) stays out of the chain, and joins it only where its number is one the chain misses
+  next to a member and it is set in that member's size and weight;
 * sections are ``N.M Title`` lines (or ``N.M`` with the title on the next line) whose ``N`` is
   the current chapter's number and whose ``M`` increases.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 
 from ..models import Rejected
 from ..normalise import NormalisedBook
@@ -84,6 +88,8 @@ def detect_headings(
             rejected += [rejected_draft(norm, c, why) for c in found if c.offset in contents_lines]
         found = [c for c in found if c.offset not in contents_lines]
     candidates = _with_listed(found, listed or [])
+    small = [c for c in candidates if c.small_letters and not c.listed]
+    candidates = [c for c in candidates if not (c.small_letters and not c.listed)]
     # NOTE: a font probe reads a page's spans (several times its plain text). Candidates that
     # only count when set large (a bare ``7``, ``9. Title.``) are many and mostly noise, so they
     # are probed lazily: assumed large until they would join the chapter chain, then probed,
@@ -155,6 +161,7 @@ def detect_headings(
                 c.evidence.append(("numbering", f"{k + 1} of {len(run)} in the chapter sequence {span}"))
         if run is not chapters:
             chapters = sorted(chapters + run, key=lambda d: d.offset)
+    chapters = _small_letter_chapters(small, chapters, norm, probe)
     for c in chapters:
         c.kind = "chapter"
     appendices = _appendices(
@@ -207,11 +214,13 @@ def detect_headings(
     numbered = numbered + extra
     if rejected is not None:
         accepted = {id(c) for c in parts + numbered + matter}
-        for c in candidates:
+        for c in sorted(candidates + small, key=lambda d: d.offset):
             if c.kind == "section" or id(c) in accepted:
                 continue
             why = (
-                "not set larger than the body text"
+                "a title in small letters, not a number the chapter sequence misses in its headings' type"
+                if c.small_letters and not c.listed
+                else "not set larger than the body text"
                 if c.large is False or (c.large is None and c.needs_large)
                 else "outside the chapter number sequence"
                 if c.kind in ("chapter", "numbered")
@@ -221,6 +230,83 @@ def detect_headings(
             message = f"p. {c.page + 1} '{line[:60]}': {why}"
             rejected.append(Rejected("headings", line, why, c.page + 1, message))
     return sorted(parts + numbered + matter + sections, key=lambda d: d.offset)
+
+
+def _small_letter_chapters(
+    small: list[Draft], chapters: list[Draft], norm: NormalisedBook, probe: FontProbe
+) -> list[Draft]:
+    """The chapter chain with the ``N. title`` lines in small letters (``4. norm usage``: a
+    title that opens with a program's name) that two signals of the book place in it: the line's
+    number is one the chain misses next to a member (``3`` … ``5`` in book order, or one past
+    either end), and it is set as that member's heading, the same size within ``SAME_SIZE`` and
+    the same weight, larger than the body. A numbered list item or a line of code in small
+    letters is set in the body's or the code's type, and a number the chain already holds, or
+    out of its order, does not fit.
+
+    Args:
+        small (list[Draft]): the small-letter candidates, in book order.
+        chapters (list[Draft]): the accepted chapter chain, in book order (two members at least,
+            else it is returned as it is).
+        norm (NormalisedBook): the canonical text (for the candidates' lines).
+        probe (FontProbe): the font probe (no layout: nothing is added).
+
+    Returns:
+        list[Draft]: the chain with the candidates that fit, in book order; those carry the
+        numbering and typography evidence.
+    """
+    body = probe.body_size()
+    if len(chapters) < 2 or not small or not body:
+        return chapters
+    styles: dict[int, tuple[float, bool] | None] = {}
+
+    def style(d: Draft) -> tuple[float, bool] | None:
+        if id(d) not in styles:
+            styles[id(d)] = probe.style_of(d.page, draft_line(norm, d))
+        return styles[id(d)]
+
+    chain = list(chapters)
+    offsets = [d.offset for d in chain]
+    taken: set[int] = set()
+    # NOTE: forward, then backward: a run of two missing numbers fills from either member
+    for order in (small, small[::-1]):
+        for c in order:
+            if c.in_listing or id(c) in taken:
+                continue
+            k = bisect_left(offsets, c.offset)
+            before, after = chain[k - 1] if k else None, chain[k] if k < len(chain) else None
+            value = number_value(c.number)
+            if (before and number_value(before.number) >= value) or (
+                after and number_value(after.number) <= value
+            ):
+                continue
+            near = [d for d in (before, after) if d and abs(number_value(d.number) - value) == 1]
+            own = style(c) if near else None
+            if own is None or own[0] < body * HEADING_RATIO:
+                continue
+            same = next(
+                (
+                    d
+                    for d in near
+                    if (s := style(d)) is not None and abs(s[0] - own[0]) <= SAME_SIZE and s[1] == own[1]
+                ),
+                None,
+            )
+            if same is None:
+                continue
+            weight = " bold" if own[1] else ""
+            span = " and ".join(d.number for d in (before, after) if d)
+            c.large = True
+            c.evidence += [
+                (
+                    "typography",
+                    f"p. {c.page + 1}: {own[0]:.1f} pt{weight}, body {body:.1f} pt, as chapter {same.number}'s heading",
+                ),
+                ("numbering", f"{c.number}: the number the chapter sequence misses next to {span}"),
+            ]
+            chain.insert(k, c)
+            offsets.insert(k, c.offset)
+            taken.add(id(c))
+    return chain
 
 
 def _not_after_smaller(
