@@ -337,6 +337,36 @@ def test_latex_source_sectioning_commands_are_its_headings_and_verbatim_and_comm
     ]
 
 
+@pytest.mark.parametrize(
+    "block",
+    [
+        "{\\centering\\sffamily\\bfseries\nThe Widget Guide\n\\par}\n\n{\\centering \\includegraphics[width=4cm]{logo.png} \\par}\n"
+        "{\\centering\\bfseries\nversion 1.0\n\\par}\\clearpage\n",
+        "\\begin{titlepage}\n\\begin{center}\n\\vspace*{2cm}\n{\\Huge The Widget Guide}\\\\[1cm]\nA. Author\n\\end{center}\n\\end{titlepage}\n",
+    ],
+)
+def test_a_latex_title_page_set_as_a_centred_bold_block_without_title_is_the_title(block):
+    for title in ("", "\\title{}\n\\author{}\n"):
+        text = f"\\documentclass{{article}}\n{title}\\begin{{document}}\n{block}\n\\tableofcontents\n"
+        text += "".join(f"\\section{{Part {k}}}\nText of the part.\n\n" for k in range(3))
+        markup, headings = markup_headings(text, ".tex")
+        assert markup == "latex"
+        assert [(lv, t) for _, lv, t in headings] == [
+            (0, "The Widget Guide"),
+            (1, "Contents"),
+            (1, "1 Part 0"),
+            (1, "2 Part 1"),
+            (1, "3 Part 2"),
+        ]
+        assert "The Widget Guide" in text[headings[0][0] :].split("\n", 1)[0]  # its line, not the block's
+
+
+def test_a_latex_centred_block_in_body_type_is_no_title():
+    text = "\\documentclass{article}\n\\begin{document}\n\\begin{center}\nDraft, do not circulate\n\\end{center}\n"
+    text += "".join(f"\\section{{Part {k}}}\nText of the part.\n\n" for k in range(3))
+    assert [t for _, _, t in markup_headings(text, ".tex")[1]] == ["1 Part 0", "2 Part 1", "3 Part 2"]
+
+
 def test_latex_parts_sit_between_the_title_and_the_chapters():
     _, headings = markup_headings(latex_source(["Overview"], parts=True))
     assert [(lv, t) for _, lv, t in headings][:4] == [

@@ -81,7 +81,9 @@ CONTENTS = (
     '<text:index-title-template text:style-name="Contents_20_Heading">Table of Contents</text:index-title-template>'
     '</text:table-of-content-source><text:index-body><text:index-title text:name="Contents1_Head">\n'
     '<text:p text:style-name="Contents_20_Heading">Table of Contents</text:p></text:index-title>\n'
-    + "".join(f'<text:p text:style-name="Contents_20_1">Chapter {k}<text:tab/>{k + 3}</text:p>\n' for k in range(3))
+    + "".join(
+        f'<text:p text:style-name="Contents_20_1">Chapter {k}<text:tab/>{k + 3}</text:p>\n' for k in range(3)
+    )
     + "</text:index-body></text:table-of-content>\n"
 )
 

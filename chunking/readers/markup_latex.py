@@ -7,7 +7,9 @@ title ``[…]``) and prints some units under fixed names: ``\\tableofcontents`` 
 ``\\printglossary`` a "Glossary", ``\\printnomenclature`` (nomencl) a "Nomenclature",
 ``\\bibliography{…}``/``\\printbibliography`` a "Bibliography" ("References" in a document
 without chapters, as the article class prints it); the ``\\title{…}`` that ``\\maketitle`` sets
-is the title page. (``levelled``, which numbers and levels the commands, also serves
+is the title page; with no ``\\title`` (or an empty one), the first bold or enlarged line of a centred
+block between ``\\begin{document}`` and the first sectioning command is (``_title_block``: a
+converter sets the title page as paragraphs). (``levelled``, which numbers and levels the commands, also serves
 ``chunking.readers.markup_lyx``, whose layouts are these commands.)
 
 ``latex_headings(lines, starts)`` recognises a source by its own marks: its first line (comments
@@ -114,6 +116,11 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
             found.append((i, name, title, starred))
     if _BEAMER.search(text):
         found = _with_frames(found, source)
+    commands = [f for f in found if f[1] != "title"]
+    if commands and not any(rendered(f[2]) for f in found if f[1] == "title"):
+        block = _title_block(source, commands[0][0])
+        if block is not None:
+            found = [(block[0], "title", block[1], False), *commands]
     sectioning = sum(name in DEPTHS for _, name, _, _ in found)
     usual = "\\usepackage" in text or "\\begin{" in text
     first = next((line for line in source if line.strip()), "")
@@ -122,6 +129,41 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
     ):
         return None
     return levelled(found, starts)
+
+
+TITLE_BLOCK_LINES = 12
+"""Lines a centred block above the first sectioning command is read over (``_title_block``)."""
+
+_CENTRED = re.compile(r"\{\s*\\centering\b|\\begin\{(?:center|titlepage)\}")
+_DISPLAY = re.compile(r"\\(?:bfseries|textbf|bf|large|Large|LARGE|huge|Huge)\b")
+_BLOCK_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?|\\par\b|\\end\{[^}]*\}|\n[ \t]*\n")
+_NO_TEXT = re.compile(r"\\includegraphics\*?(?:\[[^\]]*\])?\{[^{}]*\}|\\begin\{[^}]*\}")
+"""What a title block sets that is no text of its title: a logo, an environment's name."""
+
+
+def _title_block(source: list[str], first: int) -> tuple[int, str] | None:
+    """The title a document with no ``\\title`` sets as its title page: the first line of bold or
+    enlarged text (``\\bfseries``, ``\\textbf``, ``\\Large`` …) in a centred block (``{\\centering
+    …}``, a ``center`` or ``titlepage`` environment) between ``\\begin{document}`` and the first
+    sectioning command (line ``first``): ``(line, title source)``, or None."""
+    begin = next((i for i, line in enumerate(source[:first]) if "\\begin{document}" in line), None)
+    if begin is None:
+        return None
+    for i in range(begin, first):
+        opened = _CENTRED.search(source[i])
+        if opened is None:
+            continue
+        block = "\n".join(source[i : min(i + TITLE_BLOCK_LINES, first)])[opened.start() :]
+        at = 0
+        for piece in _BLOCK_BREAK.finditer(block + "\n\n"):
+            lines = _NO_TEXT.sub("", block[at : piece.start()]).split("\n")
+            shown = next((k for k, line in enumerate(lines) if rendered(line)), None)
+            if shown is not None and _DISPLAY.search(block[: piece.start()]):
+                return i + block[:at].count("\n") + shown, "\n".join(lines[shown:])
+            if piece.group(0).startswith("\\end") or not piece.group(0).strip():
+                break
+            at = piece.end()
+    return None
 
 
 _BEAMER = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{beamer\}")
