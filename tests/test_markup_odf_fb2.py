@@ -100,7 +100,7 @@ def test_opendocument_title_block_set_large_and_contents_index_title_are_front_h
     markup, headings = markup_headings(text, ".xml")
     assert markup == "odf"
     assert [(lv, t) for _, lv, t in headings] == [
-        (1, "User Guide for The Widget"),
+        (0, "User Guide for The Widget"),
         (1, "Table of Contents"),
         (1, "Chapter 0"),
         (1, "Chapter 1"),

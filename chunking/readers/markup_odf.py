@@ -11,7 +11,8 @@ the document's title is the first paragraph of the ``Title`` style (ODF's own na
 uses it) or, when none, the first paragraph set at least ``TITLE_SIZE`` times the body's size (the
 paragraph style most of the text is set in, sizes resolved through the styles' parents), joined
 with the paragraphs right below it set the same; the contents' title is the ``<text:index-title>``
-of a ``<text:table-of-content>``. Both go in at the top level.
+of a ``<text:table-of-content>``. The title is level 0 (a document's title, as the other
+readers give it), the contents' title at the headings' top level.
 
 Contract: ``odf_headings(text)`` returns ``(offset, level, title)`` headings, or None when the
 text is no OpenDocument XML (its root is not ``<office:document>`` or
@@ -135,8 +136,8 @@ def _number(text: str) -> float | None:
 
 
 def front_headings(text: str, before: int, level: int) -> list[Heading]:
-    """The title block's and the contents' titles above the first heading (at ``before``), at
-    ``level`` (module docstring)."""
+    """The title block's title (level 0) and the contents' title (at ``level``, the headings'
+    top) above the first heading (at ``before``; module docstring)."""
     body = _BODY.search(text, 0, before)
     if body is None:
         return []
@@ -157,7 +158,7 @@ def front_headings(text: str, before: int, level: int) -> list[Heading]:
     body_size = _resolved(styles, max(weights, key=weights.__getitem__))[0] if weights else None
     title = _title(paragraphs, styles, body_size)
     if title is not None:
-        out.append((title[0], level, title[1]))
+        out.append((title[0], 0, title[1]))
     contents = _CONTENTS.search(text, body.start(), before)
     index_title = _INDEX_TITLE.search(text, contents.end(), before) if contents else None
     if index_title is not None:
