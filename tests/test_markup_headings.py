@@ -367,6 +367,19 @@ def test_a_latex_centred_block_in_body_type_is_no_title():
     assert [t for _, _, t in markup_headings(text, ".tex")[1]] == ["1 Part 0", "2 Part 1", "3 Part 2"]
 
 
+def test_a_latex_named_unit_renamed_by_its_name_macro_prints_that_name():
+    text = "\\documentclass{article}\n\\title{The Widget}\n\\renewcommand\\contentsname{Table of Contents}\n"
+    text += "\\renewcommand{\\indexname}{Register}\n\\begin{document}\n\\maketitle\n\\tableofcontents\n"
+    text += "".join(f"\\section{{Part {k}}}\nText of the part.\n\n" for k in range(2)) + "\\printindex\n"
+    assert [t for _, _, t in markup_headings(text, ".tex")[1]] == [
+        "The Widget",
+        "Table of Contents",
+        "1 Part 0",
+        "2 Part 1",
+        "Register",
+    ]
+
+
 def test_latex_parts_sit_between_the_title_and_the_chapters():
     _, headings = markup_headings(latex_source(["Overview"], parts=True))
     assert [(lv, t) for _, lv, t in headings][:4] == [

@@ -9,7 +9,8 @@ title ``[…]``) and prints some units under fixed names: ``\\tableofcontents`` 
 without chapters, as the article class prints it); the ``\\title{…}`` that ``\\maketitle`` sets
 is the title page; with no ``\\title`` (or an empty one), the first bold or enlarged line of a centred
 block between ``\\begin{document}`` and the first sectioning command is (``_title_block``: a
-converter sets the title page as paragraphs). (``levelled``, which numbers and levels the commands, also serves
+converter sets the title page as paragraphs); a named unit renamed by ``\\renewcommand`` of its name macro
+(``\\contentsname``) prints that name. (``levelled``, which numbers and levels the commands, also serves
 ``chunking.readers.markup_lyx``, whose layouts are these commands.)
 
 ``latex_headings(lines, starts)`` recognises a source by its own marks: its first line (comments
@@ -114,6 +115,7 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
         title = _argument(rest) if name not in NAMED and name != "appendix" else ""
         if title is not None:
             found.append((i, name, title, starred))
+    found = _renamed(found, source)
     if _BEAMER.search(text):
         found = _with_frames(found, source)
     commands = [f for f in found if f[1] != "title"]
@@ -129,6 +131,34 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
     ):
         return None
     return levelled(found, starts)
+
+
+NAME_MACROS = {
+    "contentsname": ("tableofcontents", "sphinxtableofcontents"),
+    "listfigurename": ("listoffigures",),
+    "listtablename": ("listoftables",),
+    "indexname": ("printindex",),
+}
+"""The macros that hold the name a command prints its unit under (``\\renewcommand\\contentsname{…}``)."""
+
+_RENAME = re.compile(r"\\renewcommand\s*\{?\\(" + "|".join(NAME_MACROS) + r")\}?\s*\{([^{}]*)\}")
+
+
+def _renamed(found: list[tuple[int, str, str, bool]], source: list[str]) -> list[tuple[int, str, str, bool]]:
+    """``found`` with each named unit titled as the document renames it (``NAME_MACROS``): the
+    last ``\\renewcommand`` of its macro above it, when one sets a name."""
+    names: dict[str, list[tuple[int, str]]] = {}
+    for i, line in enumerate(source):
+        for m in _RENAME.finditer(line):
+            for command in NAME_MACROS[m.group(1)]:
+                names.setdefault(command, []).append((i, rendered(m.group(2))))
+    if not names:
+        return found
+    out = []
+    for i, name, title, starred in found:
+        given = [named for at, named in names.get(name, []) if at <= i and named]
+        out.append((i, name, given[-1] if given and not title else title, starred))
+    return out
 
 
 TITLE_BLOCK_LINES = 12
