@@ -47,7 +47,8 @@ text through Writer2LaTeX into an EPUB, LaTeX or, with pdfTeX, a PDF, a LaTeX do
 through AbiWord into LaTeX, RTF or DocBook, an OpenDocument text through LibreOffice into flat OpenDocument XML, an AsciiDoc
 source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox into text, a Markdown source through
 cmark-gfm into a man page's troff, through lowdown into ANSI terminal text or through MyST-Parser into Docutils XML,
-a POD document through pod2text into ANSI colour text or through Pod::Simple into RTF; the source first
+a POD document through pod2text into ANSI colour text, through Pod::Simple into RTF or through pod2wiki into
+Markdown; the source first
 checked against ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -1699,10 +1700,12 @@ RENDERERS |= {
     "myst-docutils-xml": [*DOCUTILS, RENDERER_PYTHON, "-c", MYST_XML],
     "pod2text-color": ["pod2text", "--utf8", "--color"],
     "pod-simple-rtf": [*FAKETIME, "perl", "-e", POD_SIMPLE_RTF],
+    "pod2wiki-markdown": ["pod2wiki", "--style", "markdown"],
 }
 """Round 61: a Markdown source through cmark-gfm's man page troff or lowdown's terminal output with its ANSI
 escapes (``lowdown-term-plain`` without ``--term-no-ansi``) or MyST-Parser's Docutils XML (``MYST_XML``); POD
-through pod2text's ANSI colour text (Pod::Text::Color, ``--color``) or Pod::Simple's RTF (``POD_SIMPLE_RTF``)."""
+through pod2text's ANSI colour text (Pod::Text::Color, ``--color``), Pod::Simple's RTF (``POD_SIMPLE_RTF``) or
+Pod::Simple::Wiki's Markdown."""
 ALSO_NEEDED |= {"myst-docutils-xml": [RENDERER_PYTHON]}
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
