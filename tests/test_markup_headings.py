@@ -922,3 +922,21 @@ def test_a_typst_books_chapters_are_its_one_sign_headings_under_its_title():
         ("chapter", "Usage"),
         ("chapter", "Reference"),
     ]
+
+
+@pytest.mark.parametrize("rows", [40, 400])
+def test_a_man_page_mostly_tbl_tables_is_read_as_troff(rows):
+    """A reference page whose ``.TS`` … ``.TE`` tables hold most of its lines (a terminal's
+    control sequences): the rows are tbl's data, not text that dilutes the requests."""
+    table = ".TS\nallbox;\nl l.\n" + "".join(f"row {r}\tmeaning of row {r}\n" for r in range(rows)) + ".TE\n"
+    text = (
+        '.\\" a generated page\n.TH WIDGET 7\n.SH NAME\nwidget-codes \\- the codes widget reads\n'
+        f".SH DESCRIPTION\n{para(0)}\n.SH CODES\n.PP\nThe codes:\n{table}.SH TABLES\n.PP\nMore:\n{table}"
+        ".SH SEE ALSO\n.BR widget (1)\n"
+    )
+    assert titles(text) == [(1, "NAME"), (1, "DESCRIPTION"), (1, "CODES"), (1, "TABLES"), (1, "SEE ALSO")]
+
+
+def test_an_unclosed_table_block_in_prose_does_not_make_it_troff():
+    text = ".TS\n" + "\n\n".join(f"{para(k)}\n.SH EXAMPLE {k}" for k in range(6))
+    assert markup_headings(text)[0] != "troff"
