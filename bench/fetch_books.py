@@ -45,7 +45,10 @@ into libepubgen's EPUB, a man page through groff's terminal output and PolyglotM
 AsciiDoc man page through docbook2X into a man page's troff, an HTML page through WordGrinder into Markdown, an OpenDocument
 text through Writer2LaTeX into an EPUB, LaTeX or, with pdfTeX, a PDF, a LaTeX document through LaTeXML into an EPUB, an HTML page
 through AbiWord into LaTeX, RTF or DocBook, an OpenDocument text through LibreOffice into flat OpenDocument XML, an AsciiDoc
-source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox into text; the source first
+source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox into text, a Markdown source through
+cmark-gfm into a man page's troff, through lowdown into ANSI terminal text or through MyST-Parser into Docutils XML,
+a POD document through pod2text into ANSI colour text, through Pod::Simple into RTF or through pod2wiki into
+Markdown; the source first
 checked against ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -1680,6 +1683,30 @@ RENDERER_PACKAGES |= {
     "openjade": "openjade docbook-dsssl",
     "java": "default-jre-headless libpdfbox-java libcommons-logging-java",
 }
+
+MYST_XML = "from myst_parser.parsers.docutils_ import cli_xml; cli_xml()"
+"""A Markdown source read by MyST-Parser's docutils parser and written by Docutils' XML writer (the
+``myst-docutils-xml`` front end, reading standard input, so the document's ``source`` is ``<stdin>``): the first
+heading the document's title, the next level its top ``<section>`` elements."""
+
+POD_SIMPLE_RTF = "use Pod::Simple::RTF; Pod::Simple::RTF->filter(*STDIN)"
+"""POD read from standard input by Perl's Pod::Simple::RTF (Debian's perl), which writes RTF to standard output:
+'pod-head1' .. 'pod-head4' paragraph styles ``\\s31`` .. ``\\s34``; its ``\\doccomm`` stamps the time of the run,
+so it runs under ``FAKETIME``."""
+
+RENDERERS |= {
+    "cmark-gfm-man": ["cmark-gfm", "-t", "man"],
+    "lowdown-term": ["lowdown", "-Tterm"],
+    "myst-docutils-xml": [*DOCUTILS, RENDERER_PYTHON, "-c", MYST_XML],
+    "pod2text-color": ["pod2text", "--utf8", "--color"],
+    "pod-simple-rtf": [*FAKETIME, "perl", "-e", POD_SIMPLE_RTF],
+    "pod2wiki-markdown": ["pod2wiki", "--style", "markdown"],
+}
+"""Round 61: a Markdown source through cmark-gfm's man page troff or lowdown's terminal output with its ANSI
+escapes (``lowdown-term-plain`` without ``--term-no-ansi``) or MyST-Parser's Docutils XML (``MYST_XML``); POD
+through pod2text's ANSI colour text (Pod::Text::Color, ``--color``), Pod::Simple's RTF (``POD_SIMPLE_RTF``) or
+Pod::Simple::Wiki's Markdown."""
+ALSO_NEEDED |= {"myst-docutils-xml": [RENDERER_PYTHON]}
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 

@@ -337,6 +337,49 @@ def test_latex_source_sectioning_commands_are_its_headings_and_verbatim_and_comm
     ]
 
 
+@pytest.mark.parametrize(
+    "block",
+    [
+        "{\\centering\\sffamily\\bfseries\nThe Widget Guide\n\\par}\n\n{\\centering \\includegraphics[width=4cm]{logo.png} \\par}\n"
+        "{\\centering\\bfseries\nversion 1.0\n\\par}\\clearpage\n",
+        "\\begin{titlepage}\n\\begin{center}\n\\vspace*{2cm}\n{\\Huge The Widget Guide}\\\\[1cm]\nA. Author\n\\end{center}\n\\end{titlepage}\n",
+    ],
+)
+def test_a_latex_title_page_set_as_a_centred_bold_block_without_title_is_the_title(block):
+    for title in ("", "\\title{}\n\\author{}\n"):
+        text = f"\\documentclass{{article}}\n{title}\\begin{{document}}\n{block}\n\\tableofcontents\n"
+        text += "".join(f"\\section{{Part {k}}}\nText of the part.\n\n" for k in range(3))
+        markup, headings = markup_headings(text, ".tex")
+        assert markup == "latex"
+        assert [(lv, t) for _, lv, t in headings] == [
+            (0, "The Widget Guide"),
+            (1, "Contents"),
+            (1, "1 Part 0"),
+            (1, "2 Part 1"),
+            (1, "3 Part 2"),
+        ]
+        assert "The Widget Guide" in text[headings[0][0] :].split("\n", 1)[0]  # its line, not the block's
+
+
+def test_a_latex_centred_block_in_body_type_is_no_title():
+    text = "\\documentclass{article}\n\\begin{document}\n\\begin{center}\nDraft, do not circulate\n\\end{center}\n"
+    text += "".join(f"\\section{{Part {k}}}\nText of the part.\n\n" for k in range(3))
+    assert [t for _, _, t in markup_headings(text, ".tex")[1]] == ["1 Part 0", "2 Part 1", "3 Part 2"]
+
+
+def test_a_latex_named_unit_renamed_by_its_name_macro_prints_that_name():
+    text = "\\documentclass{article}\n\\title{The Widget}\n\\renewcommand\\contentsname{Table of Contents}\n"
+    text += "\\renewcommand{\\indexname}{Register}\n\\begin{document}\n\\maketitle\n\\tableofcontents\n"
+    text += "".join(f"\\section{{Part {k}}}\nText of the part.\n\n" for k in range(2)) + "\\printindex\n"
+    assert [t for _, _, t in markup_headings(text, ".tex")[1]] == [
+        "The Widget",
+        "Table of Contents",
+        "1 Part 0",
+        "2 Part 1",
+        "Register",
+    ]
+
+
 def test_latex_parts_sit_between_the_title_and_the_chapters():
     _, headings = markup_headings(latex_source(["Overview"], parts=True))
     assert [(lv, t) for _, lv, t in headings][:4] == [
@@ -879,3 +922,21 @@ def test_a_typst_books_chapters_are_its_one_sign_headings_under_its_title():
         ("chapter", "Usage"),
         ("chapter", "Reference"),
     ]
+
+
+@pytest.mark.parametrize("rows", [40, 400])
+def test_a_man_page_mostly_tbl_tables_is_read_as_troff(rows):
+    """A reference page whose ``.TS`` … ``.TE`` tables hold most of its lines (a terminal's
+    control sequences): the rows are tbl's data, not text that dilutes the requests."""
+    table = ".TS\nallbox;\nl l.\n" + "".join(f"row {r}\tmeaning of row {r}\n" for r in range(rows)) + ".TE\n"
+    text = (
+        '.\\" a generated page\n.TH WIDGET 7\n.SH NAME\nwidget-codes \\- the codes widget reads\n'
+        f".SH DESCRIPTION\n{para(0)}\n.SH CODES\n.PP\nThe codes:\n{table}.SH TABLES\n.PP\nMore:\n{table}"
+        ".SH SEE ALSO\n.BR widget (1)\n"
+    )
+    assert titles(text) == [(1, "NAME"), (1, "DESCRIPTION"), (1, "CODES"), (1, "TABLES"), (1, "SEE ALSO")]
+
+
+def test_an_unclosed_table_block_in_prose_does_not_make_it_troff():
+    text = ".TS\n" + "\n\n".join(f"{para(k)}\n.SH EXAMPLE {k}" for k in range(6))
+    assert markup_headings(text)[0] != "troff"

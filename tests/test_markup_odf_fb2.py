@@ -47,3 +47,73 @@ def test_fictionbook_sections_are_headings_at_their_depth_and_notes_are_none():
         (2, "part1()"),
         (3, "Detail 1"),
     ]
+
+
+def _opendocument(styles: str, front: str) -> str:
+    chapters = "".join(
+        f'<text:h text:style-name="Heading_20_1" text:outline-level="1">Chapter {k}</text:h>\n'
+        f'<text:p text:style-name="Text_20_body">{PARA}</text:p>\n'
+        for k in range(3)
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<office:document xmlns:office="urn:x" xmlns:text="urn:y">\n'
+        '<office:styles><style:default-style style:family="paragraph"><style:text-properties fo:font-size="12pt"/>'
+        '</style:default-style>\n<style:style style:name="Standard" style:family="paragraph"/>\n'
+        '<style:style style:name="Text_20_body" style:family="paragraph" style:parent-style-name="Standard">'
+        '<style:text-properties fo:font-size="11pt"/></style:style>\n'
+        '<style:style style:name="Title" style:family="paragraph" style:parent-style-name="Standard">'
+        '<style:text-properties fo:font-size="130%"/></style:style>\n'
+        f"{styles}</office:styles>\n<office:body><office:text>\n{front}{chapters}</office:text></office:body>\n"
+        "</office:document>\n"
+    )
+
+
+def _large(name: str, size: str) -> str:
+    return (
+        f'<style:style style:name="{name}" style:family="paragraph" style:parent-style-name="Standard">'
+        f'<style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="{size}" '
+        'fo:font-weight="bold"/></style:style>\n'
+    )
+
+
+CONTENTS = (
+    '<text:table-of-content text:name="Contents1"><text:table-of-content-source>'
+    '<text:index-title-template text:style-name="Contents_20_Heading">Table of Contents</text:index-title-template>'
+    '</text:table-of-content-source><text:index-body><text:index-title text:name="Contents1_Head">\n'
+    '<text:p text:style-name="Contents_20_Heading">Table of Contents</text:p></text:index-title>\n'
+    + "".join(
+        f'<text:p text:style-name="Contents_20_1">Chapter {k}<text:tab/>{k + 3}</text:p>\n' for k in range(3)
+    )
+    + "</text:index-body></text:table-of-content>\n"
+)
+
+
+def test_opendocument_title_block_set_large_and_contents_index_title_are_front_headings():
+    # NOTE: the title block as centred paragraphs of automatic styles 18pt over a body of 11pt,
+    # a logo's paragraph between its two lines; the contents' title inside its index-title
+    front = (
+        '<text:p text:style-name="P1">User Guide for</text:p>\n<text:p text:style-name="P2"><draw:frame>'
+        '<draw:image xlink:href="logo.png"/></draw:frame></text:p>\n<text:p text:style-name="P2">The Widget</text:p>\n'
+        '<text:p text:style-name="P3">version 1.0</text:p>\n' + CONTENTS
+    )
+    text = _opendocument(_large("P1", "18pt") + _large("P2", "18pt") + _large("P3", "12pt"), front)
+    markup, headings = markup_headings(text, ".xml")
+    assert markup == "odf"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (0, "User Guide for The Widget"),
+        (1, "Table of Contents"),
+        (1, "Chapter 0"),
+        (1, "Chapter 1"),
+        (1, "Chapter 2"),
+    ]
+    assert text[headings[1][0] :].startswith('<text:p text:style-name="Contents_20_Heading">')
+
+
+def test_opendocument_title_style_paragraph_is_the_title_and_body_sized_paragraphs_are_none():
+    titled = '<text:p text:style-name="Title">The Widget</text:p>\n<text:p text:style-name="P1">A. Author</text:p>\n'
+    markup, headings = markup_headings(_opendocument(_large("P1", "14pt"), titled), ".xml")
+    assert [t for _, _, t in headings] == ["The Widget", "Chapter 0", "Chapter 1", "Chapter 2"]
+    # NOTE: a paragraph a little larger than the body is no title; no index-title, no contents
+    plain = '<text:p text:style-name="P1">A. Author</text:p>\n<text:p text:style-name="Text_20_body">Foreword.</text:p>\n'
+    markup, headings = markup_headings(_opendocument(_large("P1", "14pt"), plain), ".xml")
+    assert [t for _, _, t in headings] == ["Chapter 0", "Chapter 1", "Chapter 2"]

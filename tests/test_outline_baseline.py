@@ -144,6 +144,32 @@ def test_a_last_entry_whose_children_point_back_into_the_book_is_no_wrapper():
     assert _chapter_level(toc) == ["Introduction", "Input", "Output", "Errors", "Names of the modules"]
 
 
+def _big_entry(after: list[tuple[str, int]]) -> list[tuple[int, str, int]]:
+    """``Contents`` and ``Setup``, then ``Implementation`` holding twenty sections, then ``after``."""
+    toc = [(1, "Contents", 1), (1, "Setup", 3), (1, "Implementation", 5)]
+    toc += [(2, f"Step {n} of the work", 6 + n) for n in range(20)]
+    return toc + [(1, title, page) for title, page in after]
+
+
+def test_a_big_entry_followed_by_chapters_opening_pages_of_their_own_is_no_wrapper():
+    toc = _big_entry([("Data model", 30), ("Provided files", 31), ("Membership", 60)])
+    assert _chapter_level(toc) == ["Setup", "Implementation", "Data model", "Provided files", "Membership"]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        [],
+        [("Bibliography", 30), ("Index", 34)],  # back matter after it
+        [("Data model", 30)],  # one sibling after it
+        [("Data model", 30), ("Provided files", 30)],  # two on one page
+        [("Part II Usage", 30), ("Reference", 40)],  # a part after it: one chapter-like sibling
+    ],
+)
+def test_a_big_entry_followed_by_back_matter_or_one_sibling_still_wraps_the_book(after):
+    assert _chapter_level(_big_entry(after)) == [f"Step {n} of the work" for n in range(20)]
+
+
 def test_a_dotted_number_at_chapter_level_is_a_section():
     toc = [(1, "1 Intro", 1), (1, "1.1 Scope", 2), (1, "2 Use", 5)]
     assert _kinds(toc) == [("chapter", "1 Intro"), ("section", "1.1 Scope"), ("chapter", "2 Use")]

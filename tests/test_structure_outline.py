@@ -890,3 +890,48 @@ def test_a_line_the_entry_before_stands_on_is_no_label_of_the_next_entry():
     book = load_book(make_pdf(pages, toc=toc), name="appendix-label.pdf", structure="outline")
     tables = next(h for h in book.headings if h.title == "Tables")
     assert book.text.startswith("Tables", tables.char_offset)
+
+
+def _big_chapter_book(followed: bool) -> list[tuple[str, str, int]]:
+    """A contents page, then ``Setup`` and ``Implementation`` at depth 1, set at 18pt, the second
+    holding eight sections (14pt) of two subsections each (12pt): most of the outline. With
+    ``followed``, three more depth-1 chapters follow it, each opening a page of its own; without,
+    the book ends with it."""
+    pages: list[list] = [[("Contents", 24.0)] + body(6)]
+    toc: list[tuple[int, str, int, float | None]] = [(1, "Contents", 1, None)]
+    pages.append([("Setup", 18.0)] + body(12, 10))
+    toc.append((1, "Setup", 2, None))
+    for k in range(8):
+        page = ([("Implementation", 18.0)] if k == 0 else []) + [(f"Step {k} of the build", 14.0)]
+        for j in range(2):
+            page += body(6, 100 * k + 10 * j) + [(f"Detail {k}-{j} of the step", 12.0)]
+        pages.append(page + body(4, 100 * k + 50))
+        if k == 0:
+            toc.append((1, "Implementation", len(pages), None))
+        tops = line_tops(page)
+        toc.append((2, f"Step {k} of the build", len(pages), tops[1] if k == 0 else None))
+        toc += [(3, f"Detail {k}-{j} of the step", len(pages), tops[7 + 7 * j + (k == 0)]) for j in range(2)]
+    if followed:
+        for n, title in enumerate(["Data model", "Provided files", "Membership"]):
+            pages.append([(title, 18.0)] + body(12, 900 + 20 * n))
+            toc.append((1, title, len(pages), None))
+    book = load_book(make_pdf(pages, toc=toc), name="big.pdf")
+    return [(h.kind, h.title, h.page) for h in book.headings if h.level == 1]
+
+
+def test_a_big_entry_followed_by_chapters_on_pages_of_their_own_is_no_wrapper():
+    """One depth-1 entry holds most of the outline, but three siblings follow it, each opening
+    a page of its own: depth 1 is the chapter level, not a wrapper over the book."""
+    got = _big_chapter_book(followed=True)
+    assert [(t, p) for k, t, p in got if k == "chapter"] == [
+        ("Setup", 2),
+        ("Implementation", 3),
+        ("Data model", 11),
+        ("Provided files", 12),
+        ("Membership", 13),
+    ]
+
+
+def test_a_big_last_entry_after_the_title_page_entries_still_wraps_the_book():
+    got = _big_chapter_book(followed=False)
+    assert [t for k, t, p in got if k == "chapter"] == [f"Step {k} of the build" for k in range(8)]

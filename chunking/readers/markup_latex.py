@@ -7,7 +7,10 @@ title ``[…]``) and prints some units under fixed names: ``\\tableofcontents`` 
 ``\\printglossary`` a "Glossary", ``\\printnomenclature`` (nomencl) a "Nomenclature",
 ``\\bibliography{…}``/``\\printbibliography`` a "Bibliography" ("References" in a document
 without chapters, as the article class prints it); the ``\\title{…}`` that ``\\maketitle`` sets
-is the title page. (``levelled``, which numbers and levels the commands, also serves
+is the title page; with no ``\\title`` (or an empty one), the first bold or enlarged line of a centred
+block between ``\\begin{document}`` and the first sectioning command is (``_title_block``: a
+converter sets the title page as paragraphs); a named unit renamed by ``\\renewcommand`` of its name macro
+(``\\contentsname``) prints that name. (``levelled``, which numbers and levels the commands, also serves
 ``chunking.readers.markup_lyx``, whose layouts are these commands.)
 
 ``latex_headings(lines, starts)`` recognises a source by its own marks: its first line (comments
@@ -112,8 +115,14 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
         title = _argument(rest) if name not in NAMED and name != "appendix" else ""
         if title is not None:
             found.append((i, name, title, starred))
+    found = _renamed(found, source)
     if _BEAMER.search(text):
         found = _with_frames(found, source)
+    commands = [f for f in found if f[1] != "title"]
+    if commands and not any(rendered(f[2]) for f in found if f[1] == "title"):
+        block = _title_block(source, commands[0][0])
+        if block is not None:
+            found = [(block[0], "title", block[1], False), *commands]
     sectioning = sum(name in DEPTHS for _, name, _, _ in found)
     usual = "\\usepackage" in text or "\\begin{" in text
     first = next((line for line in source if line.strip()), "")
@@ -122,6 +131,69 @@ def latex_headings(lines: list[str], starts: list[int], named: bool = False) -> 
     ):
         return None
     return levelled(found, starts)
+
+
+NAME_MACROS = {
+    "contentsname": ("tableofcontents", "sphinxtableofcontents"),
+    "listfigurename": ("listoffigures",),
+    "listtablename": ("listoftables",),
+    "indexname": ("printindex",),
+}
+"""The macros that hold the name a command prints its unit under (``\\renewcommand\\contentsname{…}``)."""
+
+_RENAME = re.compile(r"\\renewcommand\s*\{?\\(" + "|".join(NAME_MACROS) + r")\}?\s*\{([^{}]*)\}")
+
+
+def _renamed(found: list[tuple[int, str, str, bool]], source: list[str]) -> list[tuple[int, str, str, bool]]:
+    """``found`` with each named unit titled as the document renames it (``NAME_MACROS``): the
+    last ``\\renewcommand`` of its macro above it, when one sets a name."""
+    names: dict[str, list[tuple[int, str]]] = {}
+    for i, line in enumerate(source):
+        for m in _RENAME.finditer(line):
+            for command in NAME_MACROS[m.group(1)]:
+                names.setdefault(command, []).append((i, rendered(m.group(2))))
+    if not names:
+        return found
+    out = []
+    for i, name, title, starred in found:
+        given = [named for at, named in names.get(name, []) if at <= i and named]
+        out.append((i, name, given[-1] if given and not title else title, starred))
+    return out
+
+
+TITLE_BLOCK_LINES = 12
+"""Lines a centred block above the first sectioning command is read over (``_title_block``)."""
+
+_CENTRED = re.compile(r"\{\s*\\centering\b|\\begin\{(?:center|titlepage)\}")
+_DISPLAY = re.compile(r"\\(?:bfseries|textbf|bf|large|Large|LARGE|huge|Huge)\b")
+_BLOCK_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?|\\par\b|\\end\{[^}]*\}|\n[ \t]*\n")
+_NO_TEXT = re.compile(r"\\includegraphics\*?(?:\[[^\]]*\])?\{[^{}]*\}|\\begin\{[^}]*\}")
+"""What a title block sets that is no text of its title: a logo, an environment's name."""
+
+
+def _title_block(source: list[str], first: int) -> tuple[int, str] | None:
+    """The title a document with no ``\\title`` sets as its title page: the first line of bold or
+    enlarged text (``\\bfseries``, ``\\textbf``, ``\\Large`` …) in a centred block (``{\\centering
+    …}``, a ``center`` or ``titlepage`` environment) between ``\\begin{document}`` and the first
+    sectioning command (line ``first``): ``(line, title source)``, or None."""
+    begin = next((i for i, line in enumerate(source[:first]) if "\\begin{document}" in line), None)
+    if begin is None:
+        return None
+    for i in range(begin, first):
+        opened = _CENTRED.search(source[i])
+        if opened is None:
+            continue
+        block = "\n".join(source[i : min(i + TITLE_BLOCK_LINES, first)])[opened.start() :]
+        at = 0
+        for piece in _BLOCK_BREAK.finditer(block + "\n\n"):
+            lines = _NO_TEXT.sub("", block[at : piece.start()]).split("\n")
+            shown = next((k for k, line in enumerate(lines) if rendered(line)), None)
+            if shown is not None and _DISPLAY.search(block[: piece.start()]):
+                return i + block[:at].count("\n") + shown, "\n".join(lines[shown:])
+            if piece.group(0).startswith("\\end") or not piece.group(0).strip():
+                break
+            at = piece.end()
+    return None
 
 
 _BEAMER = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{beamer\}")

@@ -39,7 +39,8 @@ is ``""`` or ``\\(dq``): groff and mandoc print ``.SH "a \\"b\\" c"`` as ``a``, 
 A contents heading inside a man page's ``NAME`` is front matter (``_name_contents``).
 
 ``troff_headings(lines, starts)`` recognises a troff source by its own marks: at least
-``REQUEST_SHARE`` of its non-blank lines are requests, more of them other requests than
+``REQUEST_SHARE`` of its non-blank lines (outside closed tbl, eqn and pic blocks, whose rows are
+the preprocessor's data) are requests, more of them other requests than
 headings, and it holds ``MIN_HEADINGS`` headings.
 """
 
@@ -63,6 +64,8 @@ start of its lines quotes headings, and few of anything else."""
 _REQUEST = re.compile(r"[.'][ \t]*([A-Za-z+][A-Za-z0-9_+]*)(?:[ \t]+(.*))?$")
 _ARGUMENT = re.compile(r'"((?:[^"]|"")*)"?|(\S+)')
 _BLOCKS = {"de": "..", "de1": "..", "am": "..", "ig": "..", "EQ": ".EN", "TS": ".TE", "PS": ".PE"}
+_PREPROCESSOR = {name: end for name, end in _BLOCKS.items() if name in ("EQ", "TS", "PS")}
+"""The blocks of troff's preprocessors (eqn, tbl, pic), by their opening request."""
 _END = {
     end: re.compile(rf"[.'][ \t]*{re.escape(end[1:])}[ \t]*(?:\\\".*)?$") for end in set(_BLOCKS.values())
 }
@@ -80,7 +83,8 @@ _ESCAPE = re.compile(
 def troff_headings(lines: list[str], starts: list[int]) -> list[Heading] | None:
     """The headings of a troff source, or None when the text does not read as one (module
     docstring)."""
-    texts = [line for line in lines if line.strip()]
+    data = _preprocessed(lines)
+    texts = [line for i, line in enumerate(lines) if line.strip() and i not in data]
     requests = sum(1 for line in texts if line.startswith(('.\\"', "'\\\"")) or _REQUEST.match(line))
     if not texts or requests < REQUEST_SHARE * len(texts):
         return None
@@ -169,6 +173,26 @@ _SIZE = frozenset({"sz", "ps"})
 
 _FONT = frozenset({"b", "i", "r", "bi", "B", "I", "R", "BI"})
 """Requests that set their argument in a font (me's ``.b "text"``, ms's and man's ``.B text``)."""
+
+
+def _preprocessed(lines: list[str]) -> set[int]:
+    """The indexes of the lines inside closed tbl, eqn and pic blocks (``.TS`` … ``.TE``): a
+    preprocessor's data, neither text nor requests, left out of the request share (a man page of
+    reference tables holds more table rows than anything else). A block never closed is text."""
+    inside: set[int] = set()
+    k = 0
+    while k < len(lines):
+        request = _REQUEST.match(lines[k]) if lines[k][:1] in ".'" else None
+        end = _PREPROCESSOR.get(request.group(1)) if request is not None else None
+        if end is None:
+            k += 1
+            continue
+        close = next((j for j in range(k + 1, len(lines)) if _END[end].match(lines[j])), None)
+        if close is None:
+            return inside
+        inside.update(range(k + 1, close))
+        k = close + 1
+    return inside
 
 
 def _enlarges(args: list[str]) -> bool:

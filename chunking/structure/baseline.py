@@ -18,7 +18,10 @@ page), the outline the engine reads too. The reading, and all of it (``outline_b
   is a unit (``1 Setup`` holding its sections is a chapter, not a wrapper) (a lone book-title root, or title-page entries with the
   whole book nested under one of them), and what it holds starts at or after its own page (an
   entry whose children mostly point back to earlier pages lists links into the book, as a
-  program's module names under the last entry do: it wraps nothing);
+  program's module names under the last entry do: it wraps nothing), and no more than one
+  sibling after it reads as a chapter opening a page of its own (``WRAPPER_FOLLOWERS``: two
+  such siblings, not front or back matter, appendices or parts, make the depth the chapter
+  level with one big chapter among them);
 * **parts**: a depth (with deeper entries) is the part level when at least ``PART_SHARE`` of its
   body entries say ``Part``, or are roman-numbered in sequence, or when it holds no chapter words
   itself while its children do (``Chapter N`` below unnumbered level-1 titles) or the chapter
@@ -49,6 +52,10 @@ from .kinds import BACK_WORDS, FRONT_WORDS, clean_title, parse_heading
 
 WRAPPER_SHARE = 0.75
 """A depth is a wrapper (skipped) while one of its entries holds this share of all deeper entries."""
+
+WRAPPER_FOLLOWERS = 2
+"""Siblings after a big entry, each opening a page of its own past it, that make its depth the
+chapter level rather than a wrapper (``_followed``)."""
 
 PART_SHARE = 0.5
 """A depth is the part level when this share of its body entries are parts (``Part``, roman run)."""
@@ -266,6 +273,24 @@ def _points_back(holder: _Read, read: list[_Read]) -> bool:
     return sum(r.entry.page < holder.entry.page for r in inside) > len(inside) / 2
 
 
+def _followed(holder: _Read, here: list[_Read]) -> bool:
+    """Whether at least ``WRAPPER_FOLLOWERS`` siblings after ``holder`` open pages of their own
+    past its page (on as many different pages) and read as chapters (a ``Chapter``/``N`` title
+    or none that says a kind: no front or back matter, appendix, part or section): chapters
+    beside a big one, not a wrapper's leftovers. A wrapper holds the book: the title pages come
+    before it, at most an index or references after it; ``Part II`` after it says it is a part
+    (``_is_parts``)."""
+    after = here[next(i for i, r in enumerate(here) if r is holder) + 1 :]
+    pages = {
+        r.entry.page
+        for r in after
+        if r.entry.page > holder.entry.page
+        and r.said in ("", "chapter", "numbered")
+        and not (FRONT_WORDS.match(r.title) or BACK_WORDS.search(r.title))
+    }
+    return len(pages) >= WRAPPER_FOLLOWERS
+
+
 def _roman_prefix(title: str) -> int:
     """The value of the capital roman numeral that opens ``title`` before more words (``IV
     Results`` → 4), 0 when none does (a letter that is no numeral, ``A Setup``, is none)."""
@@ -301,6 +326,7 @@ def outline_baseline(outline: list[OutlineEntry], pages: int) -> list[BaselineEn
             holder.said not in ("part", "chapter", "appendix", "numbered", "section")
             and holder.children >= WRAPPER_SHARE * others
             and not _points_back(holder, read)
+            and not _followed(holder, here)
             and not _is_parts(here, [r for d in depths[k + 1 :] for r in by_depth[d]], read)
         ):
             k += 1
