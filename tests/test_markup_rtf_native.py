@@ -94,6 +94,38 @@ def test_rtf_paragraphs_in_a_heading_style_of_the_stylesheet_are_headings():
     assert text[headings[1][0] :].startswith("\\pard\\plain \\s2")
 
 
+def test_rtf_styles_whose_last_word_is_a_heading_word_and_a_level_are_heading_styles_a_header_none():
+    names = {1: "pod-head1", 2: "Heading2", 3: "h3", 4: "Header", 5: "header 1", 6: "Heading", 7: "pod-head2"}
+    sheet = "{\\stylesheet{\\snext0 Normal;}\n" + "".join(
+        f"{{\\s{n}\\keepn\\b\\sbasedon0 \\snext0 {name};}}\n" for n, name in names.items()
+    )
+    text = _styled_rtf(
+        [
+            (4, "Running header text"),
+            (1, "Overview"),
+            (0, BODY),
+            (5, "First page header"),
+            (7, "Setup"),
+            (0, BODY),
+            (6, "A plain heading"),
+            (2, "Options"),
+            (3, "Fine points"),
+            (0, BODY),
+            (1, "Reference"),
+            (0, BODY),
+        ]
+    ).replace(STYLESHEET, sheet + "}\n")
+    markup, headings = markup_headings(text, ".txt")
+    assert markup == "rtf"
+    assert [(lv, t) for _, lv, t in headings] == [
+        (1, "Overview"),
+        (2, "Setup"),
+        (2, "Options"),
+        (3, "Fine points"),
+        (1, "Reference"),
+    ]
+
+
 def test_rtf_titles_decode_escapes_and_skip_destinations_lists_notes_and_hidden_text():
     title = (
         "{\\listtext\\pard\\plain 1.\\tab}{\\*\\bkmkstart cafe}Caf\\'e9 \\u8217\\'92s{\\*\\bkmkend cafe}"

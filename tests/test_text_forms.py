@@ -66,6 +66,33 @@ def test_a_bold_word_inside_a_line_or_a_bold_sentence_in_small_letters_is_no_hea
     assert [(k, t) for k, t, _ in _chapters(text)[1]] == expected
 
 
+def _marked_ansi_book(colour: str) -> tuple[str, list[str]]:
+    """A Markdown page as a renderer writes it for a terminal (lowdown's ``-Tterm``): the title
+    bold without marks, each lower heading bold and coloured with its ``##`` marks kept, the body
+    indented, its code spans bold and coloured."""
+    text = f"\x1b[1;91m{RESET}\x1b[1;91mThe Widget{RESET}\n\n    {para(0)}\n\n"
+    lines = []
+    for n, title in enumerate(TITLES):
+        lines.append(f"{colour}## {RESET}{colour}{title}{RESET}")
+        text += f"{lines[-1]}\n\n    Call \x1b[1;94mwidget.frob()\x1b[0m first. {para(n + 1)}\n\n"
+        text += f"{colour}### {RESET}{colour}Details {n}{RESET}\n\n    {para(n + 4)}\n\n"
+    return text, lines
+
+
+def test_a_terminal_texts_heading_lines_that_read_as_atx_headings_once_the_escapes_are_removed_are_markdown():
+    for colour in ("\x1b[1;36m", "\x1b[1m", "\x1b[4;35m"):
+        text, lines = _marked_ansi_book(colour)
+        markup, headings = markup_headings(text, ".txt")
+        assert markup == "markdown"
+        assert [(lv, t) for _, lv, t in headings] == [
+            (lv, t) for n, c in enumerate(TITLES) for lv, t in ((2, c), (3, f"Details {n}"))
+        ]
+        assert [text[offset:].split("\n")[0] for offset, lv, _ in headings if lv == 2] == lines
+        canonical, found = _chapters(text)
+        assert [t for k, t, _ in found if k == "chapter"] == TITLES
+        assert all("\x1b" not in t and not t.startswith("#") for _, t, _ in found)
+
+
 # --- BBCode ----------------------------------------------------------------------------------
 
 

@@ -84,7 +84,11 @@ lines of the source.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
+from itertools import accumulate
+
+from ..normalise.terminal import ESCAPE
 
 from .markdown import markdown_headings
 from .markup_bbcode import bbcode_headings
@@ -155,9 +159,7 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         empty titles left out.
     """
     lines = text.split("\n")
-    starts = [0] * len(lines)
-    for i in range(1, len(lines)):
-        starts[i] = starts[i - 1] + len(lines[i - 1]) + 1
+    starts = _line_starts(lines)
     lyx = lyx_source(text)
     if lyx is not None:
         # NOTE: the rendering keeps the source's lines: a heading's line is the same here
@@ -168,6 +170,13 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
             line, at = line + rendering.count("\n", at, offset), offset
             source.append((starts[line], level, title))
         return "lyx", source
+    if "\x1b" in text and ESCAPE.search(text):
+        return _unescaped(text, suffix)
+    return _read_markup(text, lines, starts, suffix)
+
+
+def _read_markup(text: str, lines: list[str], starts: list[int], suffix: str) -> tuple[str, list[Heading]]:
+    """``markup_headings`` of a text that is no LyX document, its ``lines`` starting at ``starts``."""
     if suffix == ".org":
         return _named("org", org_headings(lines, starts))
     if suffix == ".rst":
@@ -220,6 +229,35 @@ def markup_headings(text: str, suffix: str = "") -> tuple[str, list[Heading]]:
         if _spread(headings, len(text)):
             return "markdown", headings
     return "", []
+
+
+def _line_starts(lines: list[str]) -> list[int]:
+    """The offset each of ``lines`` starts at in the text they were split from at ``"\\n"``."""
+    return [0, *accumulate(len(line) + 1 for line in lines[:-1])]
+
+
+def _unescaped(text: str, suffix: str) -> tuple[str, list[Heading]]:
+    """``markup_headings`` of a text written for a terminal, read with its escape sequences
+    removed (``chunking.normalise.terminal.ESCAPE``: they are no text, and a renderer's styled
+    ``## Title`` line opens with one), each heading's offset moved back into ``text``: after
+    the character before it, so a line's heading starts at the line's first escape."""
+    escapes = list(ESCAPE.finditer(text))
+    plain, at = [], 0
+    for m in escapes:
+        plain.append(text[at : m.start()])
+        at = m.end()
+    plain.append(text[at:])
+    stripped = "".join(plain)
+    kept_before = list(accumulate(len(piece) for piece in plain[:-1]))  # plain characters before escape j
+    removed = list(accumulate(m.end() - m.start() for m in escapes))
+    lines = stripped.split("\n")
+    starts = _line_starts(lines)
+    markup, headings = _read_markup(stripped, lines, starts, suffix)
+    out: list[Heading] = []
+    for offset, level, title in headings:
+        j = bisect_left(kept_before, offset)  # escapes standing after fewer than ``offset`` characters
+        out.append((offset + (removed[j - 1] if j else 0), level, title))
+    return markup, out
 
 
 _LIGHT = ("wiki", "jira", "textile", "bbcode", "asciidoc")

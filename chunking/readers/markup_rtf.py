@@ -7,8 +7,9 @@ is a heading in either of the two forms producers write, whichever the document 
 
 * its own ``\\outlinelevelN`` (N from 0 to 8: level N+1; 9 and up is body text), as pandoc's
   writer marks every heading and LibreOffice and Word mark theirs besides their style;
-* its style ``\\sN``, when the document's ``{\\stylesheet …}`` names that style ``heading K``
-  (Word's built-in names, LibreOffice's and AbiWord's ``Heading K``: level K), or gives the
+* its style ``\\sN``, when the document's ``{\\stylesheet …}`` names that style with a heading
+  word and K as its last word (Word's built-in ``heading K``, LibreOffice's and AbiWord's
+  ``Heading K``, Pod::Simple's ``pod-headK``, ``hK``: level K; a page ``header`` is none), or gives the
   style an ``\\outlinelevelN`` of its own (a heading style under a translated name).
 
 The title is the paragraph's text as a reader sees it: control words give nothing (``\\tab``
@@ -83,8 +84,10 @@ _SYMBOLS = {"~": "\u00a0", "_": "\u2011", "\\": "\\", "{": "{", "}": "}"}
 
 _CODE_PAGES = (("ansicpg", None), ("mac", "mac_roman"), ("pca", "cp850"), ("pc", "cp437"))
 
-_HEADING_STYLE = re.compile(r"(?:numbered )?heading ?([1-9])", re.I)
-"""A style sheet's name for a heading style of level K."""
+_HEADING_STYLE = re.compile(r"(?:.*[ _-])?(?:heading|head|h) ?([1-9])", re.I)
+"""A style sheet's name for a heading style of level K: its last word a heading word and K
+(``heading 1``, ``Heading1``, ``numbered heading 2``, Pod::Simple's ``pod-head1``, ``h3``);
+``Header`` and ``header 1``, a page header's style, are none."""
 
 _BODY_LEVEL = 9
 """``\\outlinelevel`` this high or higher is body text."""
