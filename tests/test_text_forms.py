@@ -66,16 +66,22 @@ def test_a_bold_word_inside_a_line_or_a_bold_sentence_in_small_letters_is_no_hea
     assert [(k, t) for k, t, _ in _chapters(text)[1]] == expected
 
 
+WRAPPED = "widget.frob(name[, options][, callback])"
+
+
 def _marked_ansi_book(colour: str) -> tuple[str, list[str]]:
     """A Markdown page as a renderer writes it for a terminal (lowdown's ``-Tterm``): the title
     bold without marks, each lower heading bold and coloured with its ``##`` marks kept, the body
-    indented, its code spans bold and coloured."""
+    indented, its code spans bold and coloured; a long heading wrapped, its marks on each line."""
     text = f"\x1b[1;91m{RESET}\x1b[1;91mThe Widget{RESET}\n\n    {para(0)}\n\n"
     lines = []
     for n, title in enumerate(TITLES):
         lines.append(f"{colour}## {RESET}{colour}{title}{RESET}")
         text += f"{lines[-1]}\n\n    Call \x1b[1;94mwidget.frob()\x1b[0m first. {para(n + 1)}\n\n"
-        text += f"{colour}### {RESET}{colour}Details {n}{RESET}\n\n    {para(n + 4)}\n\n"
+        for part in ("Details", "Notes"):
+            text += f"{colour}### {RESET}{colour}{part} {n}{RESET}\n\n    {para(n + 4)}\n\n"
+    lines.append(f"{colour}## {RESET}{colour}widget.frob(name[, options][,{RESET}")
+    text += f"{lines[-1]}\n{colour}## {RESET}{colour}callback])\n\n    {para(8)}\n"
     return text, lines
 
 
@@ -85,11 +91,13 @@ def test_a_terminal_texts_heading_lines_that_read_as_atx_headings_once_the_escap
         markup, headings = markup_headings(text, ".txt")
         assert markup == "markdown"
         assert [(lv, t) for _, lv, t in headings] == [
-            (lv, t) for n, c in enumerate(TITLES) for lv, t in ((2, c), (3, f"Details {n}"))
-        ]
+            (lv, t)
+            for n, c in enumerate(TITLES)
+            for lv, t in ((2, c), (3, f"Details {n}"), (3, f"Notes {n}"))
+        ] + [(2, WRAPPED)]
         assert [text[offset:].split("\n")[0] for offset, lv, _ in headings if lv == 2] == lines
         canonical, found = _chapters(text)
-        assert [t for k, t, _ in found if k == "chapter"] == TITLES
+        assert [t for k, t, _ in found if k == "chapter"] == [*TITLES, WRAPPED]
         assert all("\x1b" not in t and not t.startswith("#") for _, t, _ in found)
 
 

@@ -240,7 +240,10 @@ def _unescaped(text: str, suffix: str) -> tuple[str, list[Heading]]:
     """``markup_headings`` of a text written for a terminal, read with its escape sequences
     removed (``chunking.normalise.terminal.ESCAPE``: they are no text, and a renderer's styled
     ``## Title`` line opens with one), each heading's offset moved back into ``text``: after
-    the character before it, so a line's heading starts at the line's first escape."""
+    the character before it, so a line's heading starts at the line's first escape. A terminal
+    renderer wraps a long heading with its marks repeated on each line (lowdown's ``## ``), and
+    sets headings apart by blank lines: Markdown headings of one level on consecutive lines are
+    one heading, at its first line, the titles joined."""
     escapes = list(ESCAPE.finditer(text))
     plain, at = [], 0
     for m in escapes:
@@ -254,7 +257,13 @@ def _unescaped(text: str, suffix: str) -> tuple[str, list[Heading]]:
     starts = _line_starts(lines)
     markup, headings = _read_markup(stripped, lines, starts, suffix)
     out: list[Heading] = []
+    last = -2  # the line of the last heading kept
     for offset, level, title in headings:
+        line = bisect_left(starts, offset + 1) - 1
+        if markup == "markdown" and out and line == last + 1 and out[-1][1] == level:
+            out[-1], last = (out[-1][0], level, f"{out[-1][2]} {title}"), line
+            continue
+        last = line
         j = bisect_left(kept_before, offset)  # escapes standing after fewer than ``offset`` characters
         out.append((offset + (removed[j - 1] if j else 0), level, title))
     return markup, out
