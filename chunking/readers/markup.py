@@ -72,7 +72,8 @@ which would keep a Markdown reading from seeing them stand apart) is read as Djo
 headings standing apart (``looks_like_markdown``: a README, a Markdown renderer's terminal output)
 is read as Markdown (``chunking.readers.markdown``). A plain-text book whose titles are merely underlined
 (``INTRODUCTION`` over ``====``) is not AsciiDoc by that alone: the plain-text structure
-(``chunking.structure.plain_text``) reads those.
+(``chunking.structure.plain_text``) reads those. A text written for a terminal is read with its
+escape sequences removed (``_unescaped``), its headings' offsets the source's.
 
 The text a source's chunks are cut from is the source itself, except a LyX document's:
 ``markup_source(text, suffix)`` gives its rendering (``markup_lyx``: line for line, the text
