@@ -48,7 +48,8 @@ through AbiWord into LaTeX, RTF or DocBook, an OpenDocument text through LibreOf
 source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox into text, a Markdown source through
 cmark-gfm into a man page's troff, through lowdown into ANSI terminal text or through MyST-Parser into Docutils XML,
 a POD document through pod2text into ANSI colour text, through Pod::Simple into RTF or through pod2wiki into
-Markdown; the source first
+Markdown, a Markdown source through cmark-gfm into CommonMark, through mistune back into Markdown or through MyST-Parser
+into Docutils pseudo-XML, a manual's reStructuredText source through Sphinx's XML builder; the source first
 checked against ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -690,9 +691,9 @@ with tempfile.TemporaryDirectory(prefix="sphinx-") as tmp:
         f.write("".join("%s = %r\n" % item for item in conf.items()) + INDEX_TYPES)
     subprocess.run([sys.executable, "-m", "sphinx", "-b", builder, "-q", "-E", "-j", "1", docs, built],
         capture_output=True, check=True, env=dict(os.environ, SOURCE_DATE_EPOCH="315532800", PYTHONHASHSEED="0"))
-    written = {"texinfo": "book.texi", "man": "book.1", "latex": "book.tex", "epub": "book.epub"}[builder]
+    written = {"texinfo": "book.texi", "man": "book.1", "latex": "book.tex", "epub": "book.epub", "xml": root + ".xml"}[builder]
     with open(os.path.join(built, written), "rb") as f, open(out, "wb") as g:
-        g.write(f.read())
+        g.write(f.read().replace(tmp.encode(), b"") if builder == "xml" else f.read())
 """
 """A manual's reStructuredText sources (``source.paths``, its root document first, as a tar of them in
 that order by ``_pages_tar``; the ``.rst.txt`` copies that Sphinx's HTML builder ships under
@@ -1707,6 +1708,31 @@ escapes (``lowdown-term-plain`` without ``--term-no-ansi``) or MyST-Parser's Doc
 through pod2text's ANSI colour text (Pod::Text::Color, ``--color``), Pod::Simple's RTF (``POD_SIMPLE_RTF``) or
 Pod::Simple::Wiki's Markdown."""
 ALSO_NEEDED |= {"myst-docutils-xml": [RENDERER_PYTHON]}
+
+MISTUNE_MARKDOWN = """
+import sys, mistune
+from mistune.renderers.markdown import MarkdownRenderer
+sys.stdout.write(mistune.create_markdown(renderer=MarkdownRenderer())(sys.stdin.buffer.read().decode("utf-8")))
+"""
+"""A Markdown source (UTF-8) through mistune's Markdown renderer back into Markdown (``mistune-markdown``): no
+plugin, every heading an ATX '#' line, fenced code kept in fences, raw HTML passed through."""
+
+MYST_PSEUDOXML = "from myst_parser.parsers.docutils_ import cli_pseudoxml; cli_pseudoxml()"
+"""A Markdown source read by MyST-Parser's docutils parser and written by Docutils' pseudo-XML writer (the
+``myst-docutils-pseudoxml`` front end, reading standard input): the document tree as indented text, one
+element a line, ``<section>`` and ``<title>`` lines indented by depth, the text under them indented one more."""
+
+RENDERERS |= {
+    "cmark-gfm-commonmark": ["cmark-gfm", "-t", "commonmark"],
+    "mistune-markdown": [RENDERER_PYTHON, "-c", MISTUNE_MARKDOWN],
+    "myst-docutils-pseudoxml": [*DOCUTILS, RENDERER_PYTHON, "-c", MYST_PSEUDOXML],
+    "sphinx-xml": [RENDERER_PYTHON, "-c", SPHINX, "xml", "{input.tar}", OUTPUT],
+}
+"""Round 62: a Markdown source through cmark-gfm's CommonMark writer, mistune's Markdown renderer or
+MyST-Parser's Docutils pseudo-XML; a manual's reStructuredText sources through Sphinx's XML builder (``SPHINX``
+with the builder ``xml``: the Docutils XML of the root document, one source only; the temporary folder is taken out
+of the ``<document source=...>`` path, which reads ``/docs/<name>.rst``)."""
+ALSO_NEEDED |= {"myst-docutils-pseudoxml": [RENDERER_PYTHON]}
 
 _ZIP_EPOCH = (0, (1 << 5) | 1)  # DOS time 00:00:00, DOS date 1980-01-01
 
