@@ -49,7 +49,8 @@ source through AsciiDoc-py's DocBook and OpenJade into RTF, a PDF through PDFBox
 cmark-gfm into a man page's troff, through lowdown into ANSI terminal text or through MyST-Parser into Docutils XML,
 a POD document through pod2text into ANSI colour text, through Pod::Simple into RTF or through pod2wiki into
 Markdown, a Markdown source through cmark-gfm into CommonMark, through mistune back into Markdown or through MyST-Parser
-into Docutils pseudo-XML, a manual's reStructuredText source through Sphinx's XML builder; the source first
+into Docutils pseudo-XML, a POD document through pod2text into overstruck text, a manual's reStructuredText source
+through Sphinx's XML builder; the source first
 checked against ``source.source_sha256`` when the JSON gives one), and check it against the JSON's ``sha256``. A
 book already in ``DEST`` with the right hash is left alone; files are written under a temporary
 name and renamed, so a failed fetch never leaves a half-written book. Exit status: 0 when
@@ -1727,9 +1728,11 @@ RENDERERS |= {
     "mistune-markdown": [RENDERER_PYTHON, "-c", MISTUNE_MARKDOWN],
     "myst-docutils-pseudoxml": [*DOCUTILS, RENDERER_PYTHON, "-c", MYST_PSEUDOXML],
     "sphinx-xml": [RENDERER_PYTHON, "-c", SPHINX, "xml", "{input.tar}", OUTPUT],
+    "pod2text-overstrike": ["pod2text", "--utf8", "--overstrike"],
 }
 """Round 62: a Markdown source through cmark-gfm's CommonMark writer, mistune's Markdown renderer or
-MyST-Parser's Docutils pseudo-XML; a manual's reStructuredText sources through Sphinx's XML builder (``SPHINX``
+MyST-Parser's Docutils pseudo-XML; POD through pod2text's overstruck text (Pod::Text::Overstrike, ``--overstrike``:
+bold as each character, backspace, the character again); a manual's reStructuredText sources through Sphinx's XML builder (``SPHINX``
 with the builder ``xml``: the Docutils XML of the root document, one source only; the temporary folder is taken out
 of the ``<document source=...>`` path, which reads ``/docs/<name>.rst``)."""
 ALSO_NEEDED |= {"myst-docutils-pseudoxml": [RENDERER_PYTHON]}
