@@ -134,3 +134,27 @@ def test_thousands_of_entries_at_one_spot_are_joined_at_most_max_run_at_a_time()
             assert len(as_set(raw, normalise(raw.pages)).entries) == want
         finally:
             raw.close()
+
+
+def test_an_entry_whose_page_prints_its_title_over_two_lines_stays_on_its_page():
+    """``Chapter 2`` / ``Widgets`` on the entry's page holds ``Chapter 2. Widgets`` (its letters
+    and digits in order, whatever stands between them), though the next page's running header
+    opens with the title written whole: the entry stays."""
+    pages = [
+        [Text("Chapter 1", BIG), Text("Getting started", BIG)] + body(30),
+        [Text("Chapter 2", BIG), Text("Widgets", BIG)] + body(30, 100),
+        [Text("Chapter 2. Widgets")] + body(30, 200),
+        [Text("Chapter 3", BIG), Text("Reference", BIG)] + body(30, 300),
+    ]
+    toc = [
+        (1, "Chapter 1. Getting started", 1, 30.0),
+        (1, "Chapter 2. Widgets", 2, 30.0),
+        (1, "Chapter 3. Reference", 4, 30.0),
+    ]
+    raw = read_raw(make_pdf(pages, toc=toc), "split.pdf")
+    try:
+        read = as_set(raw, normalise(raw.pages))
+    finally:
+        raw.close()
+    assert [(e.title, e.page) for e in read.entries] == [(t, p) for _, t, p, _ in toc]
+    assert read.moved == 0

@@ -22,12 +22,15 @@ hostile outline (thousands of entries at one spot) costs linear time.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from ..normalise import NormalisedBook
 from ..readers.layout import PageLayout
 from ..readers.raw import OutlineEntry, RawBook
 from .kinds import clean_title, compact_key
+
+_NOT_LETTERS = re.compile(r"[\W_]+")
 
 MAX_RUN = 16
 """Entries one heading line may be split into (a run per styled span): more are not joined."""
@@ -88,8 +91,9 @@ class _Pages:
         return self._line_keys[index]
 
     def text_key(self, index: int) -> str:
+        """The page's kept text as its letters and digits alone (``_letters``)."""
         if index not in self._text_keys:
-            self._text_keys[index] = "".join(compact_key(line) for _, line in self.norm.lines[index])
+            self._text_keys[index] = _letters("".join(line for _, line in self.norm.lines[index]))
         return self._text_keys[index]
 
     def rows(self, index: int) -> list[_Row]:
@@ -205,11 +209,19 @@ def _past_the_page(entry: OutlineEntry, pages: _Pages) -> OutlineEntry:
     if entry.y is None or not 0 <= index < len(pages.norm.lines) - 1:
         return entry
     key = compact_key(clean_title(entry.title))
-    if not key or key in pages.text_key(index) or key not in pages.opening(index + 1):
+    # NOTE: the page holds the title when it prints its letters and digits in order, whatever it
+    # sets between them (``Chapter 1`` / ``Preface`` for ``Chapter 1. Preface``): no layout asked
+    if not key or _letters(key) in pages.text_key(index) or key not in pages.opening(index + 1):
         return entry
     if not _past_text(entry, pages):
         return entry
     return replace(entry, page=entry.page + 1, y=0.0)
+
+
+def _letters(text: str) -> str:
+    """``text`` casefolded, its letters and digits alone: how a title is looked for in a page's
+    whole text, over line breaks and punctuation."""
+    return _NOT_LETTERS.sub("", text.casefold())
 
 
 def _past_text(entry: OutlineEntry, pages: _Pages) -> bool:
