@@ -47,7 +47,14 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ..rules import CHAPTER_KEYWORDS, CONTENTS_NAMES, keyword_alternation, keyword_kind
+from ..rules import (
+    CHAPTER_KEYWORDS,
+    CONTENTS_NAMES,
+    SENTENCE_CLOSERS,
+    SENTENCE_FINAL,
+    keyword_alternation,
+    keyword_kind,
+)
 from .kinds import CAPITAL_LETTER, NUMBER_RE, number_value, parse_heading, words_key
 
 RUN_MIN = 2
@@ -282,9 +289,10 @@ _SEAM_AFTER = ".?!)]\"'’”"
 """Where two entries of a contents run together meet for sure (``_strong_seams``): after a small
 letter, a sentence's or a bracket's close, run straight on into a capital or a digit."""
 
-_SENTENCE_BEFORE = re.compile(r"[^\W\d_][.?!][\"'”’)]?\s+$")
-"""A sentence's end and spaces right before a place: a block set after the paragraph before it
-with a space between (``…as he can. Hitting and EnteringA point…``)."""
+_SENTENCE_BEFORE = re.compile(rf"[^\W\d_][{re.escape(SENTENCE_FINAL)}][{re.escape(SENTENCE_CLOSERS)}]?\s+$")
+"""A sentence's end (``rules.SENTENCE_FINAL``, a closer after it) and spaces right before a
+place: a block set after the paragraph before it with a space between (``…as he can. Hitting
+and EnteringA point…``)."""
 
 _WORD = re.compile(r"[^\W_]+")
 _SPACE = re.compile(r"\s")
